@@ -1,0 +1,1 @@
+//! KaTeX binding (browser only).

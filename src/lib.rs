@@ -1,0 +1,26 @@
+//! VerifyFast: pure domain logic shared by the browser app and the native CLI.
+//!
+//! Pure modules (no `leptos`, no `web-sys`): `mathtext`, `jsonl`, `extract`, `audit`,
+//! `band`, `logic`, `config`, and the transport-independent half of `llm`.
+//! Browser-only: `ui` (Leptos views) and `katex` (the one JS binding).
+//! Native-only: `cli`.
+
+pub mod audit;
+pub mod band;
+pub mod config;
+pub mod extract;
+pub mod jsonl;
+pub mod llm;
+pub mod logic;
+pub mod mathtext;
+
+#[cfg(target_arch = "wasm32")]
+pub mod katex;
+#[cfg(target_arch = "wasm32")]
+pub mod ui;
+
+#[cfg(not(target_arch = "wasm32"))]
+pub mod cli;
+
+/// The crate version, shown in the app footer and by `verifyfast --version`.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");

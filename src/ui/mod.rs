@@ -1,0 +1,1 @@
+//! Views (browser only).
