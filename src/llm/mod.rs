@@ -1,1 +1,124 @@
-//! (filled by its issue)
+//! OpenAI-compatible chat client: one async pipeline, two transports.
+//!
+//! This file fixes the interface the rest of the app codes against. The audit, the
+//! extractor's LLM fallback and the logic researchers only see [`ChatTransport`]; the
+//! browser transport (gloo-net) and the native one (CLI) implement it, and tests use a
+//! scripted fake. Futures are `LocalBoxFuture` because browser futures are not `Send`.
+
+use futures::future::LocalBoxFuture;
+use serde::{Deserialize, Serialize};
+
+/// Where a model lives. `api_key` is sent only as `Authorization: Bearer` to `base_url`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Endpoint {
+    pub base_url: String,
+    pub model: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub api_key: Option<String>,
+    #[serde(default)]
+    pub json_mode: JsonMode,
+}
+
+/// How the endpoint is asked for JSON output.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum JsonMode {
+    #[default]
+    None,
+    JsonObject,
+    JsonSchema,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ChatMessage {
+    pub role: String,
+    pub content: String,
+}
+
+impl ChatMessage {
+    pub fn system(content: impl Into<String>) -> Self {
+        Self {
+            role: "system".into(),
+            content: content.into(),
+        }
+    }
+    pub fn user(content: impl Into<String>) -> Self {
+        Self {
+            role: "user".into(),
+            content: content.into(),
+        }
+    }
+    pub fn assistant(content: impl Into<String>) -> Self {
+        Self {
+            role: "assistant".into(),
+            content: content.into(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ChatRequest {
+    pub messages: Vec<ChatMessage>,
+    pub temperature: f64,
+    pub max_tokens: u32,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Usage {
+    pub prompt_tokens: u64,
+    pub completion_tokens: u64,
+    pub total_tokens: u64,
+}
+
+/// One successful call: the first choice's text, usage, and wall time including retries.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ChatResponse {
+    pub content: String,
+    pub usage: Usage,
+    pub latency_ms: u64,
+    /// How many attempts the call took (1 = no retry).
+    pub attempts: u32,
+}
+
+/// Every way a call can fail, each with an explanation a user can act on.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum LlmError {
+    #[error("could not reach {url}: network error or CORS refusal (the browser cannot tell them apart). {hint}")]
+    Network { url: String, hint: String },
+    #[error(
+        "the endpoint refused the API key (HTTP {status}): check the key for this LLM in Settings"
+    )]
+    Unauthorized { status: u16 },
+    #[error("HTTP 404 from {url}: the base URL or the model name `{model}` is wrong")]
+    NotFound { url: String, model: String },
+    #[error(
+        "HTTP 413: the request is too large for this endpoint (shorten the context or output)"
+    )]
+    TooLarge,
+    #[error("HTTP 429: rate limited{}", retry_after_s.map(|s| format!(" (retry after {s} s)")).unwrap_or_default())]
+    RateLimited { retry_after_s: Option<u64> },
+    #[error("HTTP {status} from the server: {body}")]
+    Server { status: u16, body: String },
+    #[error("HTTP {status}: {body}")]
+    Http { status: u16, body: String },
+    #[error("no answer within {seconds} s (per-call timeout)")]
+    Timeout { seconds: u64 },
+    #[error("the endpoint answered with HTML, not JSON: is the base URL the API root (usually ending in /v1)?")]
+    HtmlInsteadOfJson,
+    #[error("the endpoint's answer is not an OpenAI chat completion: {detail}")]
+    BadResponse { detail: String },
+    #[error("the endpoint returned no choices")]
+    EmptyChoices,
+    #[error("cancelled")]
+    Cancelled,
+}
+
+/// A way to send one chat completion request. Implementations do a single attempt;
+/// retries, backoff and timing live in the shared client pipeline.
+pub trait ChatTransport {
+    fn chat<'a>(
+        &'a self,
+        endpoint: &'a Endpoint,
+        request: &'a ChatRequest,
+    ) -> LocalBoxFuture<'a, Result<ChatResponse, LlmError>>;
+}
