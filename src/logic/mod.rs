@@ -1,1 +1,12 @@
-//! (filled by its issue)
+//! Logic world engine: researchers propose, refute, extend and accept LaTeX conclusions;
+//! the rule engine guards the world state; the event log replays every derivation.
+
+// Formula language and rule checking (owned by the logic-rules work).
+pub mod arith;
+pub mod formula;
+pub mod rules;
+
+// World state, events, replay (owned by the logic-engine work).
+pub mod engine;
+pub mod events;
+pub mod replay;
