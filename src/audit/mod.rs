@@ -1,1 +1,7 @@
-//! (filled by its issue)
+//! The VerifyFast audit: Phase 1 breaks a model output into claims and deductions (run
+//! model), Phases 2 and 3 check facts and logic concurrently (verify model), Phase 4
+//! turns the error counts into a credit score with a fixed formula, so the LLM never
+//! grades its own findings.
+
+pub mod contract;
+pub mod parse;
