@@ -3,5 +3,14 @@
 //! turns the error counts into a credit score with a fixed formula, so the LLM never
 //! grades its own findings.
 
+pub mod batch;
 pub mod contract;
 pub mod parse;
+pub mod prompts;
+pub mod report;
+pub mod run;
+pub mod score;
+pub mod testing;
+
+pub use report::{AuditReport, Band, CouldNotAudit, Finding, Phase};
+pub use run::{run_audit, AuditInput, AuditPlan, PhaseStatus, PhaseUpdate, PlannedModel};
