@@ -575,3 +575,19 @@ not json
         assert_eq!(p.bar(10), "[#####-----] 5/10 · 1 failed · 2.5/s · ETA 2 s");
     }
 }
+
+#[cfg(test)]
+mod example_cases {
+    use super::*;
+
+    #[test]
+    fn shipped_example_cases_parse() {
+        let set = CaseSet::from_text(include_str!("../../public/examples/cases.jsonl"));
+        assert!(set.bad_lines.is_empty(), "{:?}", set.bad_lines);
+        assert_eq!(set.cases.len(), 12);
+        assert!(set
+            .cases
+            .iter()
+            .all(|c| c.fields.contains_key("expected_credit_score")));
+    }
+}

@@ -525,3 +525,36 @@ profiles:
         ));
     }
 }
+
+#[cfg(test)]
+mod example_files {
+    use super::*;
+
+    #[test]
+    fn shipped_examples_parse_and_agree() {
+        let settings = Settings::from_text(
+            include_str!("../../public/examples/settings.yaml"),
+            Format::Yaml,
+        )
+        .unwrap();
+        let strategy = Strategy::from_text(
+            include_str!("../../public/examples/strategy.yaml"),
+            Format::Yaml,
+        )
+        .unwrap();
+        for name in strategy.profiles.keys() {
+            assert!(settings.profile(name).is_ok(), "strategy profile {name}");
+        }
+        assert_eq!(
+            strategy
+                .params_for("local-full")
+                .numeric_deviation_threshold,
+            0.08
+        );
+        assert!(strategy.params_for("cross-verify").reverse_verify);
+        assert_eq!(
+            settings.llms["vllm-large"].api_key_env.as_deref(),
+            Some("VLLM_API_KEY")
+        );
+    }
+}
