@@ -4,20 +4,18 @@ import assert from 'node:assert/strict';
 import { useApp } from './harness.mjs';
 
 describe('app shell', () => {
-  const app = useApp({ before, after, beforeEach, afterEach });
+  const app = useApp({ it, before, after, beforeEach, afterEach });
 
-  it('mounts with nav, title and versioned footer', async () => {
+  app.it('mounts with nav, title and versioned footer', async (page) => {
     await app.goto('/');
-    const { page } = app;
     assert.equal(await page.title(), 'VerifyFast');
     assert.equal(await page.locator('.nav a').count(), 5);
     assert.match(await page.getByTestId('footer').innerText(), /VerifyFast v\d+\.\d+\.\d+/);
   });
 
   for (const [name, path] of [['audit', '/audit'], ['report', '/report'], ['extract', '/extract'], ['proof', '/proof'], ['settings', '/settings']]) {
-    it(`nav link routes to the ${name} page`, async () => {
+    app.it(`nav link routes to the ${name} page`, async (page) => {
       await app.goto('/');
-      const { page } = app;
       await page.getByTestId(`nav-${name}`).click();
       await page.waitForURL(`**${path}`);
       await page.getByTestId(`page-${name}`).waitFor();
@@ -25,14 +23,13 @@ describe('app shell', () => {
     });
   }
 
-  it('deep links load the right page', async () => {
+  app.it('deep links load the right page', async (page) => {
     await app.goto('/proof');
-    await app.page.getByTestId('page-proof').waitFor();
+    await page.getByTestId('page-proof').waitFor();
   });
 
-  it('theme toggle switches and remembers the theme', async () => {
+  app.it('theme toggle switches and remembers the theme', async (page) => {
     await app.goto('/');
-    const { page } = app;
     const theme = () => page.evaluate(() => document.documentElement.dataset.theme ?? 'system');
     const bg = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     const before = await bg();
@@ -49,11 +46,10 @@ describe('app shell', () => {
 });
 
 describe('MathText', () => {
-  const app = useApp({ before, after, beforeEach, afterEach });
+  const app = useApp({ it, before, after, beforeEach, afterEach });
 
-  it('renders LaTeX with KaTeX while HTML in the same text stays inert', async () => {
+  app.it('renders LaTeX with KaTeX while HTML in the same text stays inert', async (page) => {
     await app.goto('/extract');
-    const { page } = app;
     await page.evaluate(() => { window.__xss = 0; window.alert = () => { window.__xss += 1; }; });
     const input = page.getByTestId('math-preview-input');
     await input.fill('<img src=x onerror=alert(1)> and $\\frac{a}{b}$ <b>bold?</b>');
@@ -66,9 +62,8 @@ describe('MathText', () => {
     assert.equal(await page.evaluate(() => window.__xss), 0);
   });
 
-  it('hostile LaTeX stays contained', async () => {
+  app.it('hostile LaTeX stays contained', async (page) => {
     await app.goto('/extract');
-    const { page } = app;
     await page.getByTestId('math-preview-input').fill('$\\href{javascript:alert(1)}{x}$ $\\def\\a{\\a\\a}\\a$ $\\rule{9999em}{9999em}$');
     const out = page.getByTestId('math-preview-output');
     await out.locator('.katex').first().waitFor();

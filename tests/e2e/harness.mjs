@@ -65,12 +65,19 @@ export async function startMockLlm(extraArgs = []) {
   return { url, baseUrl: `${url}/v1`, stop: () => child.kill() };
 }
 
+async function screenshot(page, name = 'test') {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  const file = path.join(SHOTS, `${String(name).replace(/[^a-z0-9]+/gi, '_').slice(0, 80)}.png`);
+  await page.screenshot({ path: file, fullPage: true }).catch(() => {});
+}
+
 /**
  * Register node:test hooks that give each test a fresh page on the served app.
- * Usage: const app = useApp(); it('...', async () => { const page = app.page; ... });
+ * Usage: const app = useApp({ it, before, after, beforeEach, afterEach });
+ *        app.it('does X', async (page) => { ... });   // screenshot saved if it fails
  * `allowConsoleErrors` lists regexes of console errors a test expects (e.g. a refused CORS call).
  */
-export function useApp({ before, after, beforeEach, afterEach }, { allowConsoleErrors = [] } = {}) {
+export function useApp({ it, before, after, beforeEach, afterEach }, { allowConsoleErrors = [] } = {}) {
   const ctx = { page: null, url: null, errors: [], allow: [...allowConsoleErrors] };
   let server; let browser;
   before(async () => { server = await serveDist(); ctx.url = server.url; browser = await launchBrowser(); });
@@ -86,14 +93,13 @@ export function useApp({ before, after, beforeEach, afterEach }, { allowConsoleE
   });
   afterEach(async (t) => {
     const page = ctx.page;
-    const failed = ctx.errors.length > 0 || (t && t.passed === false);
-    if (failed && page) {
-      fs.mkdirSync(SHOTS, { recursive: true });
-      const name = (t?.name ?? 'test').replace(/[^a-z0-9]+/gi, '_').slice(0, 80);
-      await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true }).catch(() => {});
-    }
+    if (ctx.errors.length && page) await screenshot(page, t?.name);
     await page?.context().close();
     if (ctx.errors.length) throw new Error(ctx.errors.join('\n'));
+  });
+  /** A test that gets the page and leaves a screenshot in tests/e2e/screenshots/ when it fails. */
+  ctx.it = (name, fn, opts = {}) => it(name, opts, async () => {
+    try { await fn(ctx.page); } catch (e) { await screenshot(ctx.page, name); throw e; }
   });
   /** Navigate to a path of the app and wait until the app has mounted. */
   ctx.goto = async (p = '/') => {
