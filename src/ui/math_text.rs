@@ -23,7 +23,9 @@ fn render_segment(segment: Segment) -> AnyView {
                 let class = if display { "math display" } else { "math" };
                 view! { <span class=class inner_html=html></span> }.into_any()
             }
-            Err(e) => view! { <code class="math-error" title=e.to_string()>{tex}</code> }.into_any(),
+            Err(e) => {
+                view! { <code class="math-error" title=e.to_string()>{tex}</code> }.into_any()
+            }
         },
     }
 }

@@ -48,9 +48,13 @@ fn system_prefers_dark() -> bool {
 
 /// Apply and remember a theme.
 pub fn apply(theme: Theme) {
-    let Some(window) = web_sys::window() else { return };
+    let Some(window) = web_sys::window() else {
+        return;
+    };
     if let Some(el) = window.document().and_then(|d| d.document_element()) {
-        let _ = el.unchecked_ref::<web_sys::Element>().set_attribute("data-theme", theme.as_str());
+        let _ = el
+            .unchecked_ref::<web_sys::Element>()
+            .set_attribute("data-theme", theme.as_str());
     }
     if let Ok(Some(storage)) = window.local_storage() {
         // Storage can be full or disabled (private mode); the theme still applies for this page.
