@@ -10,6 +10,7 @@
 //! back, so a file written by a newer version or by hand survives a round trip. API keys
 //! are left out of exports unless the caller explicitly asks for them.
 
+mod edit;
 mod fields;
 mod strategy;
 
@@ -20,6 +21,7 @@ use serde_json::{Map, Value};
 use crate::llm::{Endpoint, JsonMode};
 use fields::Obj;
 
+pub use edit::{document_kind, DocumentKind};
 pub use strategy::{AuditParams, ParamOverrides, ScoreThresholds, Strategy, StrategyProfile};
 
 /// Why a settings or strategy document could not be used.
