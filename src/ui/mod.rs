@@ -10,6 +10,7 @@ pub mod math_preview;
 pub mod math_text;
 pub mod nav;
 pub mod pages;
+pub mod settings_store;
 pub mod theme;
 pub mod theme_toggle;
 
