@@ -226,25 +226,30 @@ impl Progress {
             (self.rate_per_s > 0.0).then(|| (self.total - self.done) as f64 / self.rate_per_s);
     }
 
-    /// One line, e.g. `[#####-----] 12/200 · 1 failed · 3.2/s · ETA 59 s`.
+    /// e.g. `12/200 · 1 failed · 3.2/s · ETA 59 s`.
+    pub fn summary(&self) -> String {
+        let eta = self
+            .eta_s
+            .map(|s| format!(" · ETA {s:.0} s"))
+            .unwrap_or_default();
+        format!(
+            "{}/{} · {} failed · {:.1}/s{eta}",
+            self.done, self.total, self.failures, self.rate_per_s
+        )
+    }
+
+    /// The summary behind a text bar, e.g. `[#####-----] 12/200 · …`.
     pub fn bar(&self, width: usize) -> String {
         let filled = if self.total == 0 {
             width
         } else {
             width * self.done / self.total
         };
-        let eta = self
-            .eta_s
-            .map(|s| format!(" · ETA {s:.0} s"))
-            .unwrap_or_default();
         format!(
-            "[{}{}] {}/{} · {} failed · {:.1}/s{eta}",
+            "[{}{}] {}",
             "#".repeat(filled),
             "-".repeat(width.saturating_sub(filled)),
-            self.done,
-            self.total,
-            self.failures,
-            self.rate_per_s
+            self.summary()
         )
     }
 }

@@ -4,6 +4,7 @@
 //! One component per file; pages in `pages/`.
 
 mod app;
+pub mod batch_runner;
 pub mod download;
 pub mod footer;
 pub mod math_preview;

@@ -11,6 +11,7 @@ use crate::audit::{
     run_audit, AuditInput, AuditPlan, AuditReport, Finding, Phase, PhaseStatus, PhaseUpdate,
 };
 use crate::llm::ChatTransport;
+use crate::ui::batch_runner::BatchRunner;
 use crate::ui::download::download_text;
 use crate::ui::settings_store::settings_store;
 
@@ -244,6 +245,7 @@ pub fn AuditPage() -> impl IntoView {
                     .get()
                     .map(|r| view! { <ReportView report=r context=context.get_untracked() output=output.get_untracked()/> })
             }}
+            <BatchRunner transport=transport/>
         </section>
     }
 }

@@ -107,12 +107,13 @@ fn LlmCard(name: String, feedback: Feedback) -> impl IntoView {
     view! {
         <section class="card stack" data-testid="settings-llm">
             <div class="row">
-                <label>"Name " <input prop:value=name.clone() on:change=rename/></label>
+                <label class="stack">"Name" <input type="text" prop:value=name.clone() on:change=rename/></label>
                 <button on:click=remove>"Remove"</button>
             </div>
             <label class="stack">
                 <span>"Base URL (API root, usually ending in /v1)"</span>
                 <input
+                    type="url"
                     data-testid="settings-base-url"
                     prop:value=move || llm_value(&s2, &n2, |l| l.base_url.clone())
                     on:change=move |ev| {
@@ -124,6 +125,7 @@ fn LlmCard(name: String, feedback: Feedback) -> impl IntoView {
             <label class="stack">
                 <span>"Model"</span>
                 <input
+                    type="text"
                     data-testid="settings-model"
                     prop:value=move || llm_value(&s4, &n4, |l| l.model.clone())
                     on:change=move |ev| {
@@ -223,6 +225,7 @@ fn ProfileRow(name: String, feedback: Feedback) -> impl IntoView {
         <tr>
             <td>
                 <input
+                    type="text"
                     prop:value=name.clone()
                     on:change=move |ev| {
                         let new = event_target_value(&ev);
@@ -259,6 +262,7 @@ fn ParamField(
         <label class="stack">
             <span>{label}</span>
             <input
+                type="text"
                 prop:value=move || store.strategy.with(|s| get(&s.params_for("")))
                 on:change=move |ev| {
                     let text = event_target_value(&ev);
