@@ -240,11 +240,10 @@ impl Progress {
 
     /// The summary behind a text bar, e.g. `[#####-----] 12/200 · …`.
     pub fn bar(&self, width: usize) -> String {
-        let filled = if self.total == 0 {
-            width
-        } else {
-            width * self.done / self.total
-        };
+        let filled = (width * self.done)
+            .checked_div(self.total)
+            .unwrap_or(width)
+            .min(width);
         format!(
             "[{}{}] {}",
             "#".repeat(filled),

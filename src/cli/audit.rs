@@ -203,7 +203,7 @@ fn draw(progress: &Progress, tty: bool) {
     let bar = progress.bar(30);
     if tty {
         eprint!("\r{bar}\x1b[K");
-    } else if progress.done == progress.total || progress.done % 10 == 0 {
+    } else if progress.done == progress.total || progress.done.is_multiple_of(10) {
         eprintln!("{bar}");
     }
 }
