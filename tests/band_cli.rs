@@ -3,7 +3,10 @@
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-const BASELINE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/band_baseline_v3.jsonl");
+const BASELINE: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/fixtures/band_baseline_v3.jsonl"
+);
 
 fn band(args: &[&str], stdin: Option<&str>) -> (i32, String, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_verifyfast"))
@@ -15,7 +18,12 @@ fn band(args: &[&str], stdin: Option<&str>) -> (i32, String, String) {
         .spawn()
         .expect("spawn verifyfast");
     if let Some(input) = stdin {
-        child.stdin.take().expect("stdin").write_all(input.as_bytes()).expect("write stdin");
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(input.as_bytes())
+            .expect("write stdin");
     } else {
         drop(child.stdin.take());
     }
@@ -34,7 +42,10 @@ fn baseline_table_reproduced_in_json() {
     let v: serde_json::Value = serde_json::from_str(&out).expect("json report");
     let o = &v["overall"];
     assert_eq!(o["n"], 20);
-    assert_eq!(o["matrix"], serde_json::json!([[8, 0, 1], [0, 0, 4], [0, 1, 6]]));
+    assert_eq!(
+        o["matrix"],
+        serde_json::json!([[8, 0, 1], [0, 0, 4], [0, 1, 6]])
+    );
     assert_eq!(o["band_accuracy"], 0.7);
     assert_eq!(o["cross_band_rate"], 0.05);
     assert_eq!(o["exact"], 0.5);
@@ -44,7 +55,10 @@ fn baseline_table_reproduced_in_json() {
     assert!((ci[1].as_f64().unwrap_or(0.0) - 0.2361).abs() < 1e-4);
     assert_eq!(o["verdict"], "not_met");
     assert_eq!(v["profiles"]["kimi-full"]["n"], 20);
-    assert_eq!(v["tags"]["multi_minor"]["matrix"], serde_json::json!([[0, 0, 0], [0, 0, 4], [0, 0, 0]]));
+    assert_eq!(
+        v["tags"]["multi_minor"]["matrix"],
+        serde_json::json!([[0, 0, 0], [0, 0, 4], [0, 0, 0]])
+    );
     for key in ["overall", "profiles", "tags", "difficulties", "bad_lines"] {
         assert!(v.get(key).is_some(), "missing {key}");
     }
@@ -55,7 +69,10 @@ fn baseline_table_reproduced_in_json() {
 fn markdown_names_the_verdict_and_the_cross_band_cell() {
     let (code, out, _) = band(&[BASELINE], None);
     assert_eq!(code, 0);
-    assert!(out.contains("Cross-band confusion rate: **5.0 %** [0.9 %, 23.6 %]"), "{out}");
+    assert!(
+        out.contains("Cross-band confusion rate: **5.0 %** [0.9 %, 23.6 %]"),
+        "{out}"
+    );
     assert!(out.contains("**not met**"), "{out}");
     assert!(out.contains("| BAD (1–2) | 8 | 0 | **1** ⚠ |"), "{out}");
 }

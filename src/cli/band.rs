@@ -5,9 +5,11 @@ use crate::band::render::{self, By};
 use crate::band::{Evaluator, Options, Verdict};
 
 #[derive(clap::Args, Debug)]
-#[command(after_help = "Exit codes: 0 report printed (gate met or not asked); 1 --max-cross-band given and the \
+#[command(
+    after_help = "Exit codes: 0 report printed (gate met or not asked); 1 --max-cross-band given and the \
 target was not met (point estimate at or above it, or too few cases to show it is below); 2 some lines were bad \
-(listed on stderr and in the report, the rest counted); 3 the file could not be read.")]
+(listed on stderr and in the report, the rest counted); 3 the file could not be read."
+)]
 pub struct BandArgs {
     /// Results JSONL (one line per case and profile, with `expected_credit_score` and `credit_score`); `-` for stdin.
     pub results: String,
@@ -26,7 +28,9 @@ pub fn run(a: BandArgs) -> ExitCode {
     let mut options = Options::default();
     if let Some(t) = a.max_cross_band {
         if !(0.0..=1.0).contains(&t) {
-            return super::fail(format!("--max-cross-band must be a fraction between 0 and 1, got {t}"));
+            return super::fail(format!(
+                "--max-cross-band must be a fraction between 0 and 1, got {t}"
+            ));
         }
         options.max_cross_band = t;
     }
@@ -62,7 +66,10 @@ pub fn run(a: BandArgs) -> ExitCode {
         eprintln!("verifyfast band: line {}: {}", b.line, b.reason);
     }
     if report.bad_line_count > report.bad_lines.len() as u64 {
-        eprintln!("verifyfast band: … {} bad lines in all", report.bad_line_count);
+        eprintln!(
+            "verifyfast band: … {} bad lines in all",
+            report.bad_line_count
+        );
     }
     if let Ok(kb) = peak_memory_kb() {
         if std::env::var_os("VERIFYFAST_REPORT_MEMORY").is_some() {
@@ -74,7 +81,8 @@ pub fn run(a: BandArgs) -> ExitCode {
         eprintln!(
             "verifyfast band: gate {}: cross-band rate {} with 95 % CI {:?}, target < {}",
             o.verdict.label(),
-            o.cross_band_rate.map_or("–".into(), |r| format!("{:.2} %", r * 100.0)),
+            o.cross_band_rate
+                .map_or("–".into(), |r| format!("{:.2} %", r * 100.0)),
             o.cross_band_ci,
             report.target
         );
