@@ -102,6 +102,28 @@ fn slice_object(text: &str) -> Option<(&str, bool)> {
     Some((body, true))
 }
 
+/// The first balanced `{…}` that is valid JSON, skipping braces in prose before it
+/// ("the {claims} are:"); failing that, the slice from the first `{` (repaired later).
+fn first_json_object(text: &str) -> Option<(&str, bool)> {
+    let first = slice_object(text)?;
+    let mut rest = text;
+    for _ in 0..16 {
+        let Some((candidate, truncated)) = slice_object(rest) else {
+            break;
+        };
+        if truncated {
+            break;
+        }
+        let mut scratch = Vec::new();
+        if serde_json::from_str::<serde_json::Value>(&normalise(candidate, &mut scratch)).is_ok() {
+            return Some((candidate, false));
+        }
+        let start = rest.len() - rest.trim_start_matches(|c| c != '{').len();
+        rest = &rest[start + 1..];
+    }
+    Some(first)
+}
+
 /// Escape raw control characters inside strings and drop commas before `}` / `]`.
 fn normalise(json: &str, repairs: &mut Vec<Repair>) -> String {
     let mut out = String::with_capacity(json.len());
@@ -211,7 +233,7 @@ pub fn parse_reply<T: DeserializeOwned>(raw: &str) -> Result<Parsed<T>, ParseErr
             text = body;
         }
     }
-    let (object, truncated) = slice_object(text).ok_or(ParseError::NoObject)?;
+    let (object, truncated) = first_json_object(text).ok_or(ParseError::NoObject)?;
     if !truncated && object.trim().len() != text.trim().len() {
         repairs.push(Repair::RemovedSurroundingText);
     }
@@ -270,6 +292,13 @@ mod tests {
         let raw = format!("结论如下 {OK} 以上。");
         let p = facts(&raw).unwrap();
         assert_eq!(p.repairs, vec![Repair::RemovedSurroundingText]);
+    }
+
+    #[test]
+    fn braces_in_prose_before_the_object_are_skipped() {
+        let raw = format!("I checked the {{claims}} one by one: {OK}");
+        let p = facts(&raw).unwrap();
+        assert_eq!(p.value.factual_errors.len(), 1);
     }
 
     #[test]

@@ -4,6 +4,7 @@ use futures::future::{AbortHandle, Abortable};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
+use crate::audit::batch::CaseSet;
 use crate::audit::contract::Severity;
 use crate::audit::highlight::highlight;
 use crate::audit::report::Counting;
@@ -14,6 +15,9 @@ use crate::llm::ChatTransport;
 use crate::ui::batch_runner::BatchRunner;
 use crate::ui::download::download_text;
 use crate::ui::settings_store::settings_store;
+
+/// The shipped example cases (Chinese and English), for "Load an example".
+const EXAMPLE_CASES: &str = include_str!("../../../public/examples/cases.jsonl");
 
 /// The browser transport of the LLM client (retries, timeouts, CORS explanations).
 fn transport() -> Result<Rc<dyn ChatTransport>, String> {
@@ -159,6 +163,16 @@ pub fn AuditPage() -> impl IntoView {
             h.abort();
         }
     };
+    let example = StoredValue::new(0usize);
+    let load_example = move |_| {
+        let set = CaseSet::from_text(EXAMPLE_CASES);
+        let i = example.get_value();
+        if let Some(case) = set.cases.get(i % set.cases.len().max(1)) {
+            context.set(case.input.context_input.clone());
+            output.set(case.input.model_output.clone());
+        }
+        example.set_value(i + 1);
+    };
 
     view! {
         <section data-testid="page-audit">
@@ -213,6 +227,7 @@ pub fn AuditPage() -> impl IntoView {
                 <button data-testid="audit-cancel" disabled=move || !running.get() on:click=cancel>
                     "Cancel"
                 </button>
+                <button data-testid="audit-example" on:click=load_example>"Load an example"</button>
             </div>
             <Show when=move || error.get().is_some()>
                 <div class="error row" role="alert" data-testid="audit-error">
