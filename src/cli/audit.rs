@@ -93,7 +93,14 @@ fn plan(settings: &Settings, strategy: &Strategy, profile: &str) -> Result<Audit
 
 /// The native HTTP transport (retries, timeouts) from the LLM client module.
 fn transport() -> Result<Box<dyn ChatTransport>, String> {
-    Err("the native LLM transport is not yet wired into this build".into())
+    let timeout_ms = std::env::var("VERIFYFAST_TIMEOUT_MS")
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+        .unwrap_or(u64::from(crate::llm::CALL_TIMEOUT_MS));
+    Ok(Box::new(crate::llm::RetryingClient::new(
+        crate::llm::native::NativeTransport::new(std::time::Duration::from_millis(timeout_ms)),
+        crate::llm::RetryPolicy::default(),
+    )))
 }
 
 fn phase_line(u: &PhaseUpdate) -> String {
