@@ -360,7 +360,19 @@ fn last_equals(text: &str, from: usize, to: usize) -> Option<usize> {
     eq
 }
 
-/// The first number after the last `=` of the last non-empty visible line.
+/// Phrases after an equation's result that restate the answer in its final form:
+/// "= 16.66%, which rounds up to 17%", "6/3=.5 hour which is 30 minutes".
+const RESTATEMENTS: &[&str] = &["rounds", "rounded", "which is", "meaning", "i.e."];
+
+/// The number a restatement after `from` (up to `to`) gives, if any.
+fn restatement(text: &str, from: usize, to: usize) -> Option<(usize, usize)> {
+    let rest = text.get(from..to)?.to_ascii_lowercase();
+    let at = RESTATEMENTS.iter().filter_map(|p| rest.find(p)).min()?;
+    next_number(text, from + at, to)
+}
+
+/// The first number after the last `=` of the last non-empty visible line (or its
+/// restatement, see [`RESTATEMENTS`]).
 fn final_equation(text: &str, visible: &[(usize, usize)]) -> Option<Candidate> {
     let &(vs, ve) = visible.last()?;
     let body = text.get(vs..ve)?;
@@ -370,8 +382,49 @@ fn final_equation(text: &str, visible: &[(usize, usize)]) -> Option<Candidate> {
         .rfind('\n')
         .map_or(vs, |p| vs + p + 1);
     let eq = last_equals(text, line_start, trimmed_end);
-    let span = next_number(text, eq? + 1, trimmed_end)?;
+    let mut span = next_number(text, eq? + 1, trimmed_end)?;
+    if let Some(restated) = restatement(text, span.1, trimmed_end) {
+        span = restated;
+    }
     make(text, Method::FinalEquation, span)
+}
+
+/// Words that start a qualifier after a sentence's main statement: "He has 22 apples
+/// because 22 > 21", "135 meters in 5 minutes", "57 more eggs than 5 cakes".
+const QUALIFIERS: &[&str] = &[
+    " because ",
+    " since ",
+    ", which ",
+    " which ",
+    " if ",
+    " than ",
+    " after ",
+    " to ",
+    " in ",
+    " for ",
+    " when ",
+];
+
+/// For a last line without an equation: the last number of its main clause.
+fn main_clause(text: &str, visible: &[(usize, usize)]) -> Option<Candidate> {
+    let &(vs, ve) = visible.last()?;
+    let body = text.get(vs..ve)?;
+    let end = vs + body.trim_end().len();
+    let start = text.get(vs..end)?.rfind('\n').map_or(vs, |p| vs + p + 1);
+    let line = text.get(start..end)?;
+    if last_equals(text, start, end).is_some() {
+        return None;
+    }
+    let mut cut = line.len();
+    for q in QUALIFIERS {
+        if let Some(j) = line.get(..cut).and_then(|l| l.find(q)) {
+            if next_number(text, start, start + j).is_some() {
+                cut = j;
+            }
+        }
+    }
+    let span = last_number(text, start, start + cut)?;
+    make(text, Method::MainClause, span)
 }
 
 fn last_visible_number(text: &str, visible: &[(usize, usize)]) -> Option<Candidate> {
@@ -400,6 +453,7 @@ pub fn find_all(text: &str) -> Vec<Candidate> {
     out.extend(markers);
     out.extend(whole_text(text, &visible));
     out.extend(final_equation(text, &visible));
+    out.extend(main_clause(text, &visible));
     out.extend(last_visible_number(text, &visible));
     out
 }

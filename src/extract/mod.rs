@@ -33,6 +33,9 @@ pub enum Method {
     WholeText,
     /// The first number after the last `=` on the last line.
     FinalEquation,
+    /// The last number of the last line's main clause (no equation there): "He has 22
+    /// apples because 22 > 21" → 22.
+    MainClause,
     /// The last number anywhere.
     LastNumber,
     /// The injected fallback (an LLM) read the answer.
@@ -48,6 +51,7 @@ impl Method {
             Method::HashMarker => "hash_marker",
             Method::WholeText => "whole_text",
             Method::FinalEquation => "final_equation",
+            Method::MainClause => "main_clause",
             Method::LastNumber => "last_number",
             Method::Fallback => "fallback",
         }
@@ -62,6 +66,7 @@ impl Method {
             Method::WholeText => 0.9,
             Method::FinalEquation => 0.8,
             Method::Fallback => 0.75,
+            Method::MainClause => 0.6,
             Method::LastNumber => 0.5,
         }
     }

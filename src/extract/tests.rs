@@ -67,7 +67,7 @@ fn boxed_nested_last_and_shorthand() {
     assert_eq!(ans("\\fbox{7}"), ("7".into(), Method::Boxed));
     assert_eq!(answer("\\boxed{C}"), "C");
     // unbalanced: falls through to other rules
-    assert_eq!(ans("\\boxed{3 and then 4").1, Method::LastNumber);
+    assert_eq!(ans("\\boxed{3 and then 4").1, Method::MainClause);
 }
 
 #[test]
@@ -89,7 +89,7 @@ fn markers_english_last_wins() {
     assert_eq!(answer("The answer is three."), "3");
     assert_eq!(answer("Final Answer:\n42"), "42");
     // "answered" is not a marker; "answer" needs a colon or a verb
-    assert_eq!(ans("I answered 3 of them, total 9").1, Method::LastNumber);
+    assert_eq!(ans("I answered 3 of them, total 9").1, Method::MainClause);
 }
 
 #[test]
@@ -98,7 +98,7 @@ fn markers_chinese_fullwidth() {
     assert_eq!(answer("答案为 12，检查完毕"), "12");
     assert_eq!(answer("答案：7。"), "7");
     assert_eq!(answer("最终答案 9"), "9");
-    assert_eq!(ans("答案在下面 5 行").1, Method::LastNumber);
+    assert_eq!(ans("答案在下面 5 行").1, Method::MainClause);
 }
 
 #[test]
@@ -124,6 +124,14 @@ fn final_equation_and_annotations() {
     assert_eq!((e.answer.as_str(), e.method), ("10", Method::FinalEquation));
     assert!(!e.low_confidence);
     assert_eq!(&t[e.span.0..e.span.1], "10");
+    assert_eq!(
+        answer("9 / 27 * 100% = 33.333...%, which rounds down to 33%"),
+        "33"
+    );
+    assert_eq!(
+        answer("she should run for 6/3=.5 hour which is 30 minutes."),
+        "30"
+    );
     // the equation's result differs from the last number: low confidence
     let e = extract("He has 3+4=7 apples, that is 2 more than Tom", None).unwrap();
     assert_eq!(e.answer, "7");
@@ -131,9 +139,30 @@ fn final_equation_and_annotations() {
 }
 
 #[test]
-fn last_number_is_low_confidence() {
+fn main_clause_of_a_last_line_without_equation() {
+    let e = extract("The winner ate 15 ounces in total because 15 > 14", None).unwrap();
+    assert_eq!((e.answer.as_str(), e.method), ("15", Method::MainClause));
+    assert!(e.low_confidence);
+    assert_eq!(
+        answer("The two rabbits will hop 135 meters in 5 minutes."),
+        "135"
+    );
+    // the line has an equation: the final-equation rule owns it
+    assert_eq!(ans("So 3+4=7 apples in 2 bags").1, Method::FinalEquation);
+    assert_eq!(ans("See 3.\n\n").1, Method::MainClause);
+}
+
+#[test]
+fn last_number_when_the_last_line_has_none() {
+    let e = extract("It had 4 legs.\nThat is all", None).unwrap();
+    assert_eq!((e.answer.as_str(), e.method), ("4", Method::LastNumber));
+    assert!(e.low_confidence);
+}
+
+#[test]
+fn low_confidence_triggers_fallback() {
     let e = extract("There were 3 cats and then 5 dogs", None).unwrap();
-    assert_eq!((e.answer.as_str(), e.method), ("5", Method::LastNumber));
+    assert_eq!((e.answer.as_str(), e.method), ("5", Method::MainClause));
     assert!(e.low_confidence);
     assert!(needs_fallback(Some(&e)));
     assert!(needs_fallback(None));
