@@ -232,7 +232,7 @@ fn fallback_hooks() {
     );
     assert_eq!(
         e.candidates.first().map(|c| c.method),
-        Some(Method::LastNumber)
+        Some(Method::MainClause)
     );
     let mut unused = Canned("3", 0);
     let e = extract_with_fallback("\\boxed{5}", None, &mut unused).unwrap();
