@@ -1,151 +1,124 @@
-//! `verifyfast band` run as a binary: formats, stdin, exit codes of the gate.
+//! `verifyfast band`: the seed's baseline reproduced end to end, the gate, bad lines.
 
 use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
-const BIN: &str = env!("CARGO_BIN_EXE_verifyfast");
 const BASELINE: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/tests/fixtures/band_baseline_v3.jsonl"
 );
-const BAD_LINES: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/tests/fixtures/band_bad_lines.jsonl"
-);
 
-fn run(args: &[&str]) -> Output {
-    Command::new(BIN)
-        .arg("band")
-        .args(args)
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {BIN}: {e}"))
-}
-
-fn run_stdin(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(BIN)
+fn band(args: &[&str], stdin: Option<&str>) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_verifyfast"))
         .arg("band")
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .unwrap_or_else(|e| panic!("cannot run {BIN}: {e}"));
-    if let Some(mut stdin) = child.stdin.take() {
-        let _ = stdin.write_all(input.as_bytes());
+        .expect("spawn verifyfast");
+    if let Some(input) = stdin {
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(input.as_bytes())
+            .expect("write stdin");
+    } else {
+        drop(child.stdin.take());
     }
-    child
-        .wait_with_output()
-        .unwrap_or_else(|e| panic!("wait: {e}"))
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
+    let out = child.wait_with_output().expect("wait");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 #[test]
-fn markdown_report_without_gate_exits_0() {
-    let o = run(&[BASELINE]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let md = stdout(&o);
-    assert!(md.contains("**Verdict: not met**"));
-    assert!(md.contains("## By tag"));
-    assert!(md.contains("| multi_minor | 4 |"));
-}
-
-#[test]
-fn gate_not_met_exits_1() {
-    let o = run(&[BASELINE, "--max-cross-band", "0.05"]);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("gate not met"), "{}", stderr(&o));
-}
-
-#[test]
-fn gate_met_with_a_looser_target_exits_0() {
-    // 1/20 has a Wilson upper bound of 23.6 %: a 25 % target is shown met, 10 % is not shown.
+fn baseline_table_reproduced_in_json() {
+    let (code, out, err) = band(&[BASELINE, "--format", "json"], None);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json report");
+    let o = &v["overall"];
+    assert_eq!(o["n"], 20);
     assert_eq!(
-        run(&[BASELINE, "--max-cross-band", "0.25"]).status.code(),
-        Some(0)
-    );
-    let o = run(&[BASELINE, "--max-cross-band", "0.10", "--format", "json"]);
-    assert_eq!(o.status.code(), Some(1));
-    let json: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap_or_default();
-    assert_eq!(json["verdict"], "not_shown");
-    assert_eq!(json["target"], 0.10);
-}
-
-#[test]
-fn json_and_csv_formats() {
-    let o = run(&[BASELINE, "--format", "json", "--by", "tag"]);
-    assert_eq!(o.status.code(), Some(0));
-    let json: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap_or_default();
-    assert_eq!(json["overall"]["n"], 20);
-    assert_eq!(
-        json["overall"]["matrix"],
+        o["matrix"],
         serde_json::json!([[8, 0, 1], [0, 0, 4], [0, 1, 6]])
     );
-    assert_eq!(json["profiles"], serde_json::json!({}));
-    assert_eq!(json["tags"]["clean"]["n"], 3);
-    let o = run(&[BASELINE, "--format", "csv", "--by", "difficulty"]);
-    let csv = stdout(&o);
-    assert!(csv.starts_with("dimension,group,n,"));
-    assert_eq!(csv.lines().count(), 1 + 1 + 3, "{csv}");
-    assert!(csv.lines().any(|l| l.starts_with("difficulty,hard,")));
+    assert_eq!(o["band_accuracy"], 0.7);
+    assert_eq!(o["cross_band_rate"], 0.05);
+    assert_eq!(o["exact"], 0.5);
+    assert_eq!(o["within_one"], 0.9);
+    let ci = o["cross_band_ci"].as_array().expect("ci");
+    assert!((ci[0].as_f64().unwrap_or(0.0) - 0.0089).abs() < 1e-4);
+    assert!((ci[1].as_f64().unwrap_or(0.0) - 0.2361).abs() < 1e-4);
+    assert_eq!(o["verdict"], "not_met");
+    assert_eq!(v["profiles"]["kimi-full"]["n"], 20);
+    assert_eq!(
+        v["tags"]["multi_minor"]["matrix"],
+        serde_json::json!([[0, 0, 0], [0, 0, 4], [0, 0, 0]])
+    );
+    for key in ["overall", "profiles", "tags", "difficulties", "bad_lines"] {
+        assert!(v.get(key).is_some(), "missing {key}");
+    }
+    assert!(o.get("mae").is_some() && o.get("qwk").is_some());
 }
 
 #[test]
-fn stdin_dash() {
-    let input = std::fs::read_to_string(BASELINE).unwrap_or_default();
-    let o = run_stdin(&["-", "--format", "json"], &input);
-    assert_eq!(o.status.code(), Some(0));
-    assert!(stdout(&o).contains("\"cross_band\": 1"));
-}
-
-#[test]
-fn bad_lines_exit_2_with_line_numbers() {
-    let o = run(&[BAD_LINES]);
-    assert_eq!(o.status.code(), Some(2));
-    let err = stderr(&o);
-    assert!(err.contains("line 3: not JSON"), "{err}");
+fn markdown_names_the_verdict_and_the_cross_band_cell() {
+    let (code, out, _) = band(&[BASELINE], None);
+    assert_eq!(code, 0);
     assert!(
-        err.contains("line 8: credit_score is 7, outside 1–5"),
-        "{err}"
+        out.contains("Cross-band confusion rate: **5.0 %** [0.9 %, 23.6 %]"),
+        "{out}"
     );
-    assert!(err.contains("9 bad line(s) skipped"), "{err}");
-    assert!(stdout(&o).contains("## Bad lines (9 skipped)"));
+    assert!(out.contains("**not met**"), "{out}");
+    assert!(out.contains("| BAD (1–2) | 8 | 0 | **1** ⚠ |"), "{out}");
 }
 
 #[test]
-fn gate_failure_wins_over_bad_lines() {
-    // The bad-lines file has 1 cross-band case out of 2.
-    assert_eq!(
-        run(&[BAD_LINES, "--max-cross-band", "0.05"]).status.code(),
-        Some(1)
-    );
+fn gate_fails_when_target_not_met_and_passes_when_loose() {
+    let (code, _, err) = band(&[BASELINE, "--max-cross-band", "0.05"], None);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("not met"), "{err}");
+    let (code, _, err) = band(&[BASELINE, "--max-cross-band", "0.5"], None);
+    assert_eq!(code, 0, "{err}");
 }
 
 #[test]
-fn cases_only_file_points_to_the_batch_run() {
-    let o = run_stdin(
-        &["-"],
-        "{\"id\":1,\"tag\":\"clean\",\"expected_credit_score\":5}\n{\"id\":2,\"tag\":\"sycophancy\",\"expected_credit_score\":1}\n",
-    );
-    assert_eq!(o.status.code(), Some(3));
-    assert!(stderr(&o).contains("verifyfast batch"));
-    assert!(stdout(&o).contains("No scores"));
-    assert!(!stdout(&o).contains("Band matrix"));
+fn bad_lines_are_listed_and_the_rest_counted() {
+    let input = "{\"expected_credit_score\":5,\"credit_score\":5}\nnot json\n{\"expected_credit_score\":9,\"credit_score\":5}\n{\"expected_credit_score\":4,\"credit_score\":4}\n";
+    let (code, out, err) = band(&["-", "--format", "json"], Some(input));
+    assert_eq!(code, 2, "bad lines give exit 2: {err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(v["overall"]["n"], 2);
+    assert_eq!(v["bad_lines"][0]["line"], 2);
+    assert_eq!(v["bad_lines"][1]["line"], 3);
+    assert!(err.contains("line 3"), "{err}");
 }
 
 #[test]
-fn usage_errors_exit_3() {
-    assert_eq!(run(&["/nonexistent/results.jsonl"]).status.code(), Some(3));
-    assert_eq!(run(&[BASELINE, "--by", "colour"]).status.code(), Some(3));
-    assert_eq!(
-        run(&[BASELINE, "--max-cross-band", "5"]).status.code(),
-        Some(3)
-    );
-    assert_eq!(run(&[BASELINE, "--format", "xml"]).status.code(), Some(3));
+fn csv_and_group_selection() {
+    let (code, out, _) = band(&[BASELINE, "--format", "csv", "--by", "profile"], None);
+    assert_eq!(code, 0);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[0].starts_with("group_kind,group,n,"));
+    assert!(lines[1].starts_with("overall,overall,20,0.700000,0.050000,"));
+    assert!(lines[2].starts_with("profile,kimi-full,20,"));
+    assert_eq!(lines.len(), 3, "only profiles were asked for: {out}");
+}
+
+#[test]
+fn cases_file_points_to_the_batch_run() {
+    let (code, out, _) = band(&["-"], Some("{\"expected_credit_score\":3}\n"));
+    assert_eq!(code, 0);
+    assert!(out.contains("Run a batch audit first"), "{out}");
+}
+
+#[test]
+fn missing_file_is_a_usage_error() {
+    let (code, _, err) = band(&["/nonexistent/results.jsonl"], None);
+    assert_eq!(code, 3);
+    assert!(err.contains("/nonexistent/results.jsonl"));
 }

@@ -1,303 +1,187 @@
-//! One results line → a scored record, or the reason it cannot be counted.
+//! One results line → the few fields a band report needs. Everything else in the line
+//! (long contexts, outputs, errors) is skipped without being copied.
 
 use serde::Deserialize;
-use serde_json::Value;
 
-/// Why a line was skipped. Each carries enough to tell the user what to fix.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, thiserror::Error)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum BadLineReason {
-    #[error("not valid UTF-8 (byte {byte} of the line)")]
-    NotUtf8 { byte: usize },
-    #[error("longer than {limit} bytes")]
-    TooLong { limit: usize },
-    #[error("not JSON: {detail}")]
-    NotJson { detail: String },
-    #[error("not a JSON object with the results fields: {detail}")]
-    NotAnObject { detail: String },
-    #[error("missing expected_credit_score")]
-    MissingExpected,
-    #[error("missing credit_score")]
-    MissingCreditScore,
-    #[error("not audited (credit_score is null; error: {error})")]
-    NotAudited { error: String },
-    #[error("{field} is not an integer: {value}")]
-    NotInteger { field: &'static str, value: String },
-    #[error("{field} is {value}, outside 1–5")]
-    OutOfRange { field: &'static str, value: i64 },
-}
-
-impl BadLineReason {
-    /// Stable short name, used for the per-kind counts.
-    pub fn kind(&self) -> &'static str {
-        match self {
-            Self::NotUtf8 { .. } => "not_utf8",
-            Self::TooLong { .. } => "too_long",
-            Self::NotJson { .. } => "not_json",
-            Self::NotAnObject { .. } => "not_an_object",
-            Self::MissingExpected => "missing_expected",
-            Self::MissingCreditScore => "missing_credit_score",
-            Self::NotAudited { .. } => "not_audited",
-            Self::NotInteger { .. } => "not_integer",
-            Self::OutOfRange { .. } => "out_of_range",
-        }
-    }
-}
-
-/// The few fields the report needs; everything else on the line (long contexts, model
-/// output, errors) is skipped by the parser without being kept.
-#[derive(Deserialize)]
-struct Row {
-    #[serde(default)]
-    id: Option<Value>,
-    #[serde(default)]
-    profile: Option<Value>,
-    #[serde(default)]
-    tag: Option<Value>,
-    #[serde(default)]
-    difficulty: Option<Value>,
-    #[serde(default)]
-    expected_credit_score: Option<Value>,
-    #[serde(default)]
-    credit_score: Option<Value>,
-    #[serde(default)]
-    error: Option<Value>,
-}
-
-/// A line that can be counted.
+/// What the report needs from one results line.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Record {
+pub struct ResultRecord {
     pub id: Option<String>,
+    pub expected: u8,
+    pub actual: u8,
     pub profile: Option<String>,
     pub tag: Option<String>,
     pub difficulty: Option<String>,
-    /// 1..=5
-    pub expected: u8,
-    /// 1..=5
-    pub actual: u8,
 }
 
-/// What one parsed line tells the evaluator besides its record: whether it looks like a
-/// results line (a score, an audit error or a profile) rather than a case, to recognise a
-/// cases-only file.
-#[derive(Debug)]
-pub struct Parsed {
-    pub result: Result<Record, BadLineReason>,
-    pub looks_like_result: bool,
+/// A line is a scored record, a case without a score yet, or bad (with the reason).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ParsedLine {
+    Scored(ResultRecord),
+    /// Has `expected_credit_score` but no `credit_score` and no audit error: an input case.
+    Unscored,
+    Bad(String),
 }
 
-const MAX_DETAIL_CHARS: usize = 160;
+#[derive(Deserialize)]
+struct Raw<'a> {
+    #[serde(default, borrow)]
+    id: Option<IdValue<'a>>,
+    #[serde(default)]
+    expected_credit_score: Option<serde_json::Value>,
+    #[serde(default)]
+    credit_score: Option<serde_json::Value>,
+    #[serde(default, borrow)]
+    profile: Option<std::borrow::Cow<'a, str>>,
+    #[serde(default, borrow)]
+    tag: Option<std::borrow::Cow<'a, str>>,
+    #[serde(default, borrow)]
+    difficulty: Option<std::borrow::Cow<'a, str>>,
+    #[serde(default)]
+    error: Option<serde_json::Value>,
+}
 
-pub fn parse_line(text: &str) -> Parsed {
-    // serde would also read a JSON array positionally into `Row`; only objects are records.
-    if !text.trim_start().starts_with('{') {
-        let reason = match serde_json::from_str::<serde::de::IgnoredAny>(text) {
-            Ok(_) => BadLineReason::NotAnObject {
-                detail: "a JSON value that is not an object".into(),
-            },
-            Err(e) => BadLineReason::NotJson {
-                detail: shorten(&e.to_string()),
-            },
-        };
-        return Parsed {
-            result: Err(reason),
-            looks_like_result: false,
-        };
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum IdValue<'a> {
+    Num(serde_json::Number),
+    #[serde(borrow)]
+    Str(std::borrow::Cow<'a, str>),
+}
+
+/// Parse one JSONL line. Never panics; a bad line says why.
+pub fn parse_record(line: &str) -> ParsedLine {
+    if !line.trim_start().starts_with('{') {
+        return ParsedLine::Bad("not a JSON object (a results line is {\"expected_credit_score\": …, \"credit_score\": …})".into());
     }
-    let row: Row = match serde_json::from_str(text) {
-        Ok(row) => row,
-        Err(e) => {
-            let detail = shorten(&e.to_string());
-            let reason = if e.is_data() {
-                BadLineReason::NotAnObject { detail }
-            } else {
-                BadLineReason::NotJson { detail }
-            };
-            return Parsed {
-                result: Err(reason),
-                looks_like_result: false,
-            };
+    let raw: Raw = match serde_json::from_str(line) {
+        Ok(r) => r,
+        Err(e) => return ParsedLine::Bad(format!("not a JSON object: {e}")),
+    };
+    let Some(expected) = raw.expected_credit_score.filter(|v| !v.is_null()) else {
+        return ParsedLine::Bad("missing expected_credit_score".into());
+    };
+    let expected = match score(&expected) {
+        Ok(s) => s,
+        Err(why) => return ParsedLine::Bad(format!("expected_credit_score {why}")),
+    };
+    let actual = match raw.credit_score.filter(|v| !v.is_null()) {
+        Some(n) => match score(&n) {
+            Ok(s) => s,
+            Err(why) => return ParsedLine::Bad(format!("credit_score {why}")),
+        },
+        None if raw.error.as_ref().is_some_and(|e| !e.is_null()) => {
+            return ParsedLine::Bad(
+                "not audited (the line has an `error` and no credit_score)".into(),
+            )
         }
+        None => return ParsedLine::Unscored,
     };
-    let present = |v: &Option<Value>| v.as_ref().is_some_and(|v| !v.is_null());
-    let looks_like_result =
-        present(&row.credit_score) || present(&row.error) || present(&row.profile);
-    Parsed {
-        result: record_of(row),
-        looks_like_result,
-    }
-}
-
-fn record_of(row: Row) -> Result<Record, BadLineReason> {
-    let expected = match row.expected_credit_score {
-        None | Some(Value::Null) => return Err(BadLineReason::MissingExpected),
-        Some(v) => score("expected_credit_score", &v)?,
-    };
-    let actual = match row.credit_score {
-        None | Some(Value::Null) => {
-            return Err(match row.error.as_ref().and_then(label) {
-                Some(error) => BadLineReason::NotAudited {
-                    error: shorten(&error),
-                },
-                None => BadLineReason::MissingCreditScore,
-            })
-        }
-        Some(v) => score("credit_score", &v)?,
-    };
-    Ok(Record {
-        id: row.id.as_ref().and_then(label),
-        profile: row.profile.as_ref().and_then(label),
-        tag: row.tag.as_ref().and_then(label),
-        difficulty: row.difficulty.as_ref().and_then(label),
+    ParsedLine::Scored(ResultRecord {
+        id: raw.id.map(|id| match id {
+            IdValue::Num(n) => n.to_string(),
+            IdValue::Str(s) => s.into_owned(),
+        }),
         expected,
         actual,
+        profile: raw.profile.map(|s| s.into_owned()),
+        tag: raw.tag.map(|s| s.into_owned()),
+        difficulty: raw.difficulty.map(|s| s.into_owned()),
     })
 }
 
-/// A score must be a JSON integer 1..=5. `4.0` is accepted (some writers emit floats),
-/// `4.5` and `"4"` are not: a string score means the file came from somewhere we don't
-/// understand, and guessing would hide it.
-fn score(field: &'static str, v: &Value) -> Result<u8, BadLineReason> {
-    let not_integer = || BadLineReason::NotInteger {
-        field,
-        value: shorten(&v.to_string()),
+/// A score must be an integer 1–5 (`4.0` is accepted as 4; `4.5` and `"4"` are not).
+fn score(v: &serde_json::Value) -> Result<u8, String> {
+    let Some(n) = v.as_number() else {
+        return Err(format!("{v} is not an integer"));
     };
-    let n = match v {
-        Value::Number(n) => {
-            if let Some(i) = n.as_i64() {
-                i
-            } else if let Some(f) = n.as_f64().filter(|f| f.fract() == 0.0 && f.abs() < 1e15) {
-                f as i64
-            } else if n.is_u64() {
-                return Err(BadLineReason::OutOfRange {
-                    field,
-                    value: i64::MAX,
-                });
-            } else {
-                return Err(not_integer());
-            }
-        }
-        _ => return Err(not_integer()),
-    };
-    match u8::try_from(n) {
-        Ok(s @ 1..=5) => Ok(s),
-        _ => Err(BadLineReason::OutOfRange { field, value: n }),
+    let as_int = n
+        .as_i64()
+        .or_else(|| n.as_f64().filter(|f| f.fract() == 0.0).map(|f| f as i64));
+    match as_int {
+        Some(v @ 1..=5) => Ok(v as u8),
+        Some(v) => Err(format!("{v} is outside 1–5")),
+        None => Err(format!("{n} is not an integer")),
     }
-}
-
-/// Group labels may be strings or numbers (`"difficulty": 2`); other shapes are ignored.
-fn label(v: &Value) -> Option<String> {
-    match v {
-        Value::String(s) => Some(s.clone()),
-        Value::Number(n) => Some(n.to_string()),
-        Value::Bool(b) => Some(b.to_string()),
-        _ => None,
-    }
-}
-
-fn shorten(s: &str) -> String {
-    if s.chars().count() <= MAX_DETAIL_CHARS {
-        return s.to_string();
-    }
-    let mut out: String = s.chars().take(MAX_DETAIL_CHARS).collect();
-    out.push('…');
-    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn reason(line: &str) -> BadLineReason {
-        match parse_line(line).result {
-            Err(r) => r,
-            Ok(r) => panic!("expected a bad line, got {r:?}"),
-        }
-    }
-
     #[test]
-    fn good_line_keeps_only_the_needed_fields() {
-        let p = parse_line(
-            r#"{"id":13,"tag":"major_factual","difficulty":"hard","context_input":"长文本","profile":"kimi-full","expected_credit_score":2,"credit_score":4.0}"#,
-        );
-        assert!(p.looks_like_result);
+    fn scored_line_with_extra_fields() {
+        let l = r#"{"id": 13, "tag": "major_factual", "difficulty": "hard", "context_input": "很长的上下文", "expected_credit_score": 2, "credit_score": 4, "profile": "kimi-full", "errors": []}"#;
         assert_eq!(
-            p.result,
-            Ok(Record {
+            parse_record(l),
+            ParsedLine::Scored(ResultRecord {
                 id: Some("13".into()),
+                expected: 2,
+                actual: 4,
                 profile: Some("kimi-full".into()),
                 tag: Some("major_factual".into()),
                 difficulty: Some("hard".into()),
-                expected: 2,
-                actual: 4,
             })
         );
     }
 
     #[test]
-    fn every_bad_line_kind() {
-        assert_eq!(reason("{not json").kind(), "not_json");
-        assert_eq!(reason("[1,2]").kind(), "not_an_object");
-        assert_eq!(
-            reason(r#"{"expected_credit_score":"x","credit_score":3}"#),
-            BadLineReason::NotInteger {
-                field: "expected_credit_score",
-                value: "\"x\"".into()
-            }
-        );
-        assert_eq!(
-            reason(r#"{"credit_score":3}"#),
-            BadLineReason::MissingExpected
-        );
-        assert_eq!(
-            reason(r#"{"expected_credit_score":3}"#),
-            BadLineReason::MissingCreditScore
-        );
-        assert_eq!(
-            reason(r#"{"expected_credit_score":3,"credit_score":null,"error":"timeout"}"#),
-            BadLineReason::NotAudited {
-                error: "timeout".into()
-            }
-        );
-        assert_eq!(
-            reason(r#"{"expected_credit_score":3,"credit_score":3.5}"#),
-            BadLineReason::NotInteger {
-                field: "credit_score",
-                value: "3.5".into()
-            }
-        );
-        assert_eq!(
-            reason(r#"{"expected_credit_score":3,"credit_score":"4"}"#).kind(),
-            "not_integer"
-        );
-        assert_eq!(
-            reason(r#"{"expected_credit_score":0,"credit_score":4}"#),
-            BadLineReason::OutOfRange {
-                field: "expected_credit_score",
-                value: 0
-            }
-        );
-        assert_eq!(
-            reason(r#"{"expected_credit_score":3,"credit_score":6}"#),
-            BadLineReason::OutOfRange {
-                field: "credit_score",
-                value: 6
-            }
-        );
-        assert_eq!(
-            reason(r#"{"expected_credit_score":3,"credit_score":-1}"#).kind(),
-            "out_of_range"
-        );
-        assert_eq!(
-            reason(r#"{"expected_credit_score":3,"credit_score":18446744073709551615}"#).kind(),
-            "out_of_range"
-        );
+    fn escaped_strings_are_unescaped() {
+        let l = r#"{"expected_credit_score": 5, "credit_score": 5, "tag": "cl\u0065an"}"#;
+        match parse_record(l) {
+            ParsedLine::Scored(r) => assert_eq!(r.tag.as_deref(), Some("clean")),
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]
-    fn a_cases_line_has_no_credit_score_key() {
-        let p = parse_line(r#"{"id":1,"tag":"clean","expected_credit_score":5}"#);
-        assert!(!p.looks_like_result);
-        assert_eq!(p.result, Err(BadLineReason::MissingCreditScore));
+    fn every_bad_line_kind_has_a_reason() {
+        let cases = [
+            ("not json", "not a JSON object"),
+            ("[1,2]", "not a JSON object"),
+            (r#"{"credit_score": 3}"#, "missing expected_credit_score"),
+            (
+                r#"{"expected_credit_score": 6, "credit_score": 3}"#,
+                "6 is outside 1–5",
+            ),
+            (
+                r#"{"expected_credit_score": 3, "credit_score": 0}"#,
+                "credit_score 0 is outside",
+            ),
+            (
+                r#"{"expected_credit_score": 3, "credit_score": 2.5}"#,
+                "2.5 is not an integer",
+            ),
+            (
+                r#"{"expected_credit_score": "3", "credit_score": 2}"#,
+                "\"3\" is not an integer",
+            ),
+            (
+                r#"{"expected_credit_score": 3, "error": "timeout"}"#,
+                "not audited",
+            ),
+        ];
+        for (line, want) in cases {
+            match parse_record(line) {
+                ParsedLine::Bad(why) => assert!(why.contains(want), "{line}: {why}"),
+                other => panic!("{line} should be bad, got {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn float_integers_are_scores_and_cases_are_unscored() {
+        assert!(matches!(
+            parse_record(r#"{"expected_credit_score": 4.0, "credit_score": 5}"#),
+            ParsedLine::Scored(ResultRecord {
+                expected: 4,
+                actual: 5,
+                ..
+            })
+        ));
+        assert_eq!(
+            parse_record(r#"{"expected_credit_score": 4}"#),
+            ParsedLine::Unscored
+        );
     }
 }
