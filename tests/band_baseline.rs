@@ -46,7 +46,10 @@ fn baseline_v3_every_metric() {
     // kappa = 1 − 16/86.8 = 177/217.
     assert!(close(m.qwk, 177.0 / 217.0), "{:?}", m.qwk);
     let [lo, hi] = m.cross_band_ci.unwrap_or_default();
-    assert!((lo - 0.00889).abs() < 5e-5 && (hi - 0.23613).abs() < 5e-5, "{lo} {hi}");
+    assert!(
+        (lo - 0.00889).abs() < 5e-5 && (hi - 0.23613).abs() < 5e-5,
+        "{lo} {hi}"
+    );
     // 5 % is not below the 5 % target.
     assert_eq!(m.verdict, Verdict::NotMet);
     assert_eq!(r.bad_line_count, 0);
@@ -97,7 +100,11 @@ fn baseline_groups_and_warnings() {
     assert_eq!(r.difficulties.values().map(|g| g.n).sum::<u64>(), 20);
     // 9/20 expected BAD is above the recommended 30–40 %; every tag agrees with the table.
     assert_eq!(r.warnings.len(), 1, "{:?}", r.warnings);
-    assert!(r.warnings[0].contains("BAD cases are 45 %"), "{:?}", r.warnings);
+    assert!(
+        r.warnings[0].contains("BAD cases are 45 %"),
+        "{:?}",
+        r.warnings
+    );
 }
 
 #[test]
@@ -117,7 +124,10 @@ fn baseline_renderers_agree() {
     assert!(md.contains("| multi_minor | 4 |"), "{md}");
     let json: serde_json::Value =
         serde_json::from_str(&render::json(&r, By::default())).unwrap_or_default();
-    assert_eq!(json["overall"]["qwk"].as_f64().map(|q| (q * 1e6).round()), Some(815668.0));
+    assert_eq!(
+        json["overall"]["qwk"].as_f64().map(|q| (q * 1e6).round()),
+        Some(815668.0)
+    );
     assert_eq!(json["tags"]["major_factual"]["missed"], 1);
     let csv = render::csv(&r, By::default());
     assert_eq!(csv.lines().count(), 1 + 1 + 1 + 11 + 3, "{csv}");
@@ -132,10 +142,11 @@ fn every_bad_line_kind_from_a_file() {
             .iter()
             .map(|b| (b.line, b.reason.as_str()))
             .collect();
-        let want: [(usize, &str); 8] = [
+        let want: [(usize, &str); 9] = [
             (3, "not a JSON object"),
             (4, "not a JSON object"),
             (5, "missing expected_credit_score"),
+            (6, "missing credit_score"),
             (7, "not audited"),
             (8, "credit_score 7 is outside 1–5"),
             (9, "credit_score 2.5 is not an integer"),
@@ -147,9 +158,8 @@ fn every_bad_line_kind_from_a_file() {
             assert_eq!(*line, want_line);
             assert!(reason.contains(want_reason), "line {line}: {reason}");
         }
-        assert_eq!(r.bad_line_count, 8);
-        // Line 1 (after the BOM) and line 12 (no final newline) are counted; line 6 has no
-        // credit_score and no error: an unscored case, not a bad line.
+        assert_eq!(r.bad_line_count, 9);
+        // Line 1 (after the BOM) and line 12 (no final newline) are counted.
         assert_eq!(r.overall.n, 2);
         assert_eq!(r.unscored, 1);
         assert_eq!(r.overall.missed, 1);
@@ -176,4 +186,41 @@ fn overlong_line_is_reported_and_skipped() {
     assert_eq!(r.bad_lines[0].line, 1);
     assert!(r.bad_lines[0].reason.contains("longer than 100 bytes"));
     assert_eq!(r.overall.n, 1);
+}
+
+#[test]
+fn group_names_are_capped() {
+    let text: String = (0..50)
+        .map(|i| format!("{{\"expected_credit_score\":5,\"credit_score\":5,\"tag\":\"t{i}\"}}\n"))
+        .collect();
+    let o = Options {
+        max_group_names: 10,
+        ..Options::default()
+    };
+    let r = BandReport::from_text(&text, o);
+    assert_eq!(r.tags.len(), 11);
+    assert_eq!(r.tags[verifyfast::band::evaluate::OTHER_GROUP].n, 40);
+    assert_eq!(r.overall.n, 50);
+    assert!(
+        r.warnings.iter().any(|w| w.contains("distinct")),
+        "{:?}",
+        r.warnings
+    );
+}
+
+#[test]
+fn drill_down_index_is_capped_and_says_so() {
+    let text = "{\"expected_credit_score\":1,\"credit_score\":5}\n".repeat(30);
+    let o = Options {
+        max_case_refs: 7,
+        ..Options::default()
+    };
+    let r = BandReport::from_text(&text, o);
+    assert_eq!(r.overall.missed, 30);
+    assert_eq!(r.cases_in_cell(0, 2).count(), 7);
+    assert!(
+        r.warnings.iter().any(|w| w.contains("first 7 of 30")),
+        "{:?}",
+        r.warnings
+    );
 }
