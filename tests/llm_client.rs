@@ -101,7 +101,10 @@ fn fast_policy(max_attempts: u32) -> RetryPolicy {
 }
 
 fn client(timeout_ms: u64, attempts: u32) -> RetryingClient<NativeTransport> {
-    RetryingClient::with_policy(NativeTransport::new(timeout_ms), fast_policy(attempts))
+    RetryingClient::new(
+        NativeTransport::new(Duration::from_millis(timeout_ms)),
+        fast_policy(attempts),
+    )
 }
 
 fn ask(text: &str) -> ChatRequest {
@@ -276,8 +279,8 @@ fn a_hanging_server_times_out_per_attempt() {
 fn cancel_ends_a_call_in_flight() {
     let mock = Mock::start(fault("hang"));
     let token = CancelToken::new();
-    let c = RetryingClient::with_policy(
-        NativeTransport::new(30_000).with_cancel(token.clone()),
+    let c = RetryingClient::new(
+        NativeTransport::new(Duration::from_secs(30)).with_cancel(token.clone()),
         fast_policy(4),
     )
     .with_cancel(token.clone());

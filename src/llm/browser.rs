@@ -18,7 +18,7 @@ use super::wire;
 use super::{ChatRequest, ChatResponse, ChatTransport, Endpoint, LlmError};
 
 /// Default per-call timeout in the browser.
-pub const DEFAULT_TIMEOUT_MS: u64 = 120_000;
+pub const DEFAULT_TIMEOUT_MS: u32 = super::CALL_TIMEOUT_MS;
 
 pub struct BrowserTransport {
     timeout_ms: u64,
@@ -91,9 +91,9 @@ enum Raw {
 }
 
 impl BrowserTransport {
-    pub fn new(timeout_ms: u64) -> Self {
+    pub fn new(timeout_ms: u32) -> Self {
         Self {
-            timeout_ms,
+            timeout_ms: u64::from(timeout_ms),
             cancel: None,
         }
     }
@@ -260,12 +260,12 @@ impl ChatTransport for BrowserTransport {
 
 /// The browser's client: the fetch transport behind the retry pipeline. Pass the Cancel
 /// button's token to abort calls in flight and stop retries.
-pub fn client(timeout_ms: u64, cancel: Option<CancelToken>) -> RetryingClient<BrowserTransport> {
+pub fn client(timeout_ms: u32, cancel: Option<CancelToken>) -> RetryingClient<BrowserTransport> {
     let mut transport = BrowserTransport::new(timeout_ms);
     if let Some(token) = &cancel {
         transport = transport.with_cancel(token.clone());
     }
-    let client = RetryingClient::with_policy(transport, RetryPolicy::default());
+    let client = RetryingClient::new(transport, RetryPolicy::default());
     match cancel {
         Some(t) => client.with_cancel(t),
         None => client,
