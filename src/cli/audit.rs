@@ -13,9 +13,7 @@ use serde_json::Value;
 use crate::audit::batch::{self, CaseSet, Progress};
 use crate::audit::{self as protocol, AuditInput, AuditPlan, PhaseStatus, PhaseUpdate};
 use crate::config::{Format, Settings, Strategy};
-use futures::future::LocalBoxFuture;
-
-use crate::llm::{ChatRequest, ChatResponse, ChatTransport, Endpoint, LlmError};
+use crate::llm::ChatTransport;
 
 use super::{fail, EXIT_BAD_LINES, EXIT_GATE};
 
@@ -40,6 +38,9 @@ pub struct AuditArgs {
     /// Write the report JSON here instead of stdout.
     #[arg(long = "report")]
     pub report: Option<PathBuf>,
+    /// Per-call timeout in seconds (each retry gets its own).
+    #[arg(long = "timeout-s", default_value_t = 120)]
+    pub timeout_s: u64,
 }
 
 #[derive(clap::Args, Debug)]
@@ -62,6 +63,9 @@ pub struct BatchArgs {
     /// Results JSONL. If it exists, (id, profile) pairs already in it are skipped.
     #[arg(short = 'o', long = "output")]
     pub output: PathBuf,
+    /// Per-call timeout in seconds (each retry gets its own).
+    #[arg(long = "timeout-s", default_value_t = 120)]
+    pub timeout_s: u64,
 }
 
 fn read_text(path: &Path, what: &str) -> Result<String, String> {
@@ -93,41 +97,13 @@ fn plan(settings: &Settings, strategy: &Strategy, profile: &str) -> Result<Audit
     AuditPlan::from_settings(settings, strategy, profile, &env_var).map_err(|e| e.to_string())
 }
 
-/// The native HTTP transport (retries, timeouts) from the LLM client module.
-fn transport() -> Result<Box<dyn ChatTransport>, String> {
-    Err("the native LLM transport is not yet wired into this build".into())
-}
-
-/// Runs each call of a transport on its own thread, so a transport that blocks inside
-/// its future (a blocking HTTP client, retry sleeps) still lets `--concurrency` audits
-/// and Phases 2 and 3 proceed at the same time on the single-threaded executor.
-pub(crate) struct Threaded<T>(pub std::sync::Arc<T>);
-
-impl<T: ChatTransport + Send + Sync + 'static> ChatTransport for Threaded<T> {
-    fn chat<'a>(
-        &'a self,
-        endpoint: &'a Endpoint,
-        request: &'a ChatRequest,
-    ) -> LocalBoxFuture<'a, Result<ChatResponse, LlmError>> {
-        let (tx, rx) = futures::channel::oneshot::channel();
-        let inner = self.0.clone();
-        let (endpoint, request) = (endpoint.clone(), request.clone());
-        let spawned = std::thread::Builder::new()
-            .name("llm-call".into())
-            .spawn(move || {
-                let result = futures::executor::block_on(inner.chat(&endpoint, &request));
-                let _ = tx.send(result);
-            });
-        Box::pin(async move {
-            if let Err(e) = spawned {
-                return Err(LlmError::Network {
-                    url: String::new(),
-                    hint: format!("could not start a thread for the call: {e}"),
-                });
-            }
-            rx.await.unwrap_or(Err(LlmError::Cancelled))
-        })
-    }
+/// The native HTTP client: one thread per call (so audits and Phases 2/3 overlap),
+/// retries with backoff on 429/5xx/network errors, a per-call timeout.
+fn transport(timeout_s: u64) -> Box<dyn ChatTransport> {
+    Box::new(crate::llm::native::client(
+        timeout_s.saturating_mul(1000),
+        None,
+    ))
 }
 
 fn phase_line(u: &PhaseUpdate) -> String {
@@ -152,7 +128,7 @@ pub fn run_audit_cmd(a: AuditArgs) -> Result<ExitCode, String> {
         context_input: read_text(&a.context, "context")?,
         model_output: read_text(&a.output, "model output")?,
     };
-    let transport = transport()?;
+    let transport = transport(a.timeout_s);
     let progress = |u: PhaseUpdate| eprintln!("{}", phase_line(&u));
     let report =
         futures::executor::block_on(protocol::run_audit(&*transport, &plan, &input, &progress));
@@ -297,7 +273,7 @@ pub fn run_batch_cmd(a: BatchArgs) -> Result<ExitCode, String> {
             a.output.display()
         );
     }
-    let transport = transport()?;
+    let transport = transport(a.timeout_s);
     let mut out = OpenOptions::new()
         .create(true)
         .append(true)
@@ -354,63 +330,4 @@ pub fn run_batch_cmd(a: BatchArgs) -> Result<ExitCode, String> {
     } else {
         ExitCode::from(EXIT_BAD_LINES)
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::llm::Usage;
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    use std::sync::Arc;
-
-    /// Blocks the calling thread, like a blocking HTTP client would.
-    #[derive(Default)]
-    struct Blocking {
-        in_flight: AtomicUsize,
-        max_in_flight: AtomicUsize,
-    }
-
-    impl ChatTransport for Blocking {
-        fn chat<'a>(
-            &'a self,
-            _e: &'a Endpoint,
-            _r: &'a ChatRequest,
-        ) -> LocalBoxFuture<'a, Result<ChatResponse, LlmError>> {
-            let now = self.in_flight.fetch_add(1, Ordering::SeqCst) + 1;
-            self.max_in_flight.fetch_max(now, Ordering::SeqCst);
-            std::thread::sleep(std::time::Duration::from_millis(100));
-            self.in_flight.fetch_sub(1, Ordering::SeqCst);
-            Box::pin(async {
-                Ok(ChatResponse {
-                    content: "ok".into(),
-                    usage: Usage::default(),
-                    latency_ms: 100,
-                    attempts: 1,
-                })
-            })
-        }
-    }
-
-    #[test]
-    fn threaded_wrapper_lets_blocking_calls_overlap() {
-        let inner = Arc::new(Blocking::default());
-        let t = Threaded(inner.clone());
-        let endpoint = Endpoint {
-            base_url: "http://127.0.0.1:9/v1".into(),
-            model: "m".into(),
-            api_key: None,
-            json_mode: crate::llm::JsonMode::None,
-        };
-        let request = ChatRequest {
-            messages: vec![],
-            temperature: 0.0,
-            max_tokens: 1,
-        };
-        let calls = (0..4).map(|_| t.chat(&endpoint, &request));
-        let results = futures::executor::block_on(futures::future::join_all(calls));
-        assert!(results
-            .iter()
-            .all(|r| r.as_ref().is_ok_and(|r| r.content == "ok")));
-        assert!(inner.max_in_flight.load(Ordering::SeqCst) >= 2);
-    }
 }
