@@ -17,14 +17,22 @@ pub struct Options {
     pub max_case_refs: usize,
     /// Bad lines listed in full; past it they are only counted.
     pub max_bad_lines: usize,
+    /// Distinct profile/tag/difficulty names kept; past it a new name counts under
+    /// [`OTHER_GROUP`], so a file with a unique tag per line cannot grow memory.
+    pub max_group_names: usize,
 }
+
+/// Where names beyond `Options::max_group_names` are counted.
+pub const OTHER_GROUP: &str = "(other)";
 
 impl Default for Options {
     fn default() -> Self {
         Options {
             max_cross_band: 0.05,
-            max_case_refs: 2_000_000,
+            // ~80 bytes each: at most ~20 MB for the drill-down index.
+            max_case_refs: 250_000,
             max_bad_lines: 1_000,
+            max_group_names: 10_000,
         }
     }
 }
@@ -72,6 +80,11 @@ pub struct Evaluator {
     bad_lines: Vec<BadLine>,
     bad_line_count: u64,
     unscored: u64,
+    /// Line numbers of the first unscored lines: bad lines in a results file, expected in a
+    /// cases file, which is only known at the end.
+    unscored_lines: Vec<usize>,
+    scored: u64,
+    names_overflowed: u64,
 }
 
 impl Evaluator {
@@ -87,6 +100,9 @@ impl Evaluator {
             bad_lines: Vec::new(),
             bad_line_count: 0,
             unscored: 0,
+            unscored_lines: Vec::new(),
+            scored: 0,
+            names_overflowed: 0,
         }
     }
 
@@ -94,8 +110,14 @@ impl Evaluator {
     pub fn push_line(&mut self, line: usize, offset: u64, text: &str) {
         match parse_record(text) {
             ParsedLine::Bad(reason) => self.bad_line(line, reason),
-            ParsedLine::Unscored => self.unscored += 1,
+            ParsedLine::Unscored => {
+                self.unscored += 1;
+                if self.unscored_lines.len() < self.options.max_bad_lines {
+                    self.unscored_lines.push(line);
+                }
+            }
             ParsedLine::Scored(r) => {
+                self.scored += 1;
                 self.overall.add(r.expected, r.actual);
                 let profile = r.profile.as_deref().map(|p| self.intern(p));
                 let tag = r.tag.as_deref().map(|t| self.intern(t));
@@ -140,8 +162,37 @@ impl Evaluator {
         }
     }
 
+    /// In a results file a line without `credit_score` (and without an audit `error`) is
+    /// a bad line like any other: merge them into the list in line order.
+    fn unscored_are_bad_lines(&mut self) {
+        self.bad_line_count += self.unscored;
+        let missing = std::mem::take(&mut self.unscored_lines)
+            .into_iter()
+            .map(|line| BadLine {
+                line,
+                reason: "missing credit_score".into(),
+            });
+        let mut all: Vec<BadLine> = std::mem::take(&mut self.bad_lines)
+            .into_iter()
+            .chain(missing)
+            .collect();
+        all.sort_by_key(|b| b.line);
+        all.truncate(self.options.max_bad_lines);
+        self.bad_lines = all;
+    }
+
     fn intern(&mut self, name: &str) -> u32 {
         if let Some(&id) = self.name_ids.get(name) {
+            return id;
+        }
+        if self.names.len() >= self.options.max_group_names {
+            self.names_overflowed += 1;
+            if let Some(&id) = self.name_ids.get(OTHER_GROUP) {
+                return id;
+            }
+            let id = self.names.len() as u32;
+            self.names.push(OTHER_GROUP.to_string());
+            self.name_ids.insert(OTHER_GROUP.to_string(), id);
             return id;
         }
         let id = self.names.len() as u32;
@@ -150,7 +201,11 @@ impl Evaluator {
         id
     }
 
-    pub fn finish(self) -> BandReport {
+    pub fn finish(mut self) -> BandReport {
+        let cases_only = self.scored == 0 && self.unscored > 0;
+        if !cases_only && self.unscored > 0 {
+            self.unscored_are_bad_lines();
+        }
         let target = self.options.max_cross_band;
         let group_map = |kind: GroupKind| -> BTreeMap<String, GroupMetrics> {
             self.groups
@@ -167,7 +222,6 @@ impl Evaluator {
         let overall = GroupMetrics::from_matrix(&self.overall, target);
         let mut warnings = coverage_warnings(&overall);
         warnings.extend(tag_warnings(&self.tag_expected, &self.names));
-        let cases_only = overall.n == 0 && self.unscored > 0;
         if cases_only {
             warnings.insert(
                 0,
@@ -177,10 +231,18 @@ impl Evaluator {
                     self.unscored
                 ),
             );
-        } else if self.unscored > 0 {
+        }
+        if self.names_overflowed > 0 {
             warnings.push(format!(
-                "{} lines have no credit_score yet and were not counted",
-                self.unscored
+                "more than {} distinct profile/tag/difficulty names: {} value(s) counted under {OTHER_GROUP}",
+                self.options.max_group_names, self.names_overflowed
+            ));
+        }
+        if self.scored > self.cases.len() as u64 {
+            warnings.push(format!(
+                "drill-down lists the first {} of {} cases",
+                self.cases.len(),
+                self.scored
             ));
         }
         BandReport {

@@ -98,10 +98,10 @@ fn plan(settings: &Settings, strategy: &Strategy, profile: &str) -> Result<Audit
 }
 
 /// The native HTTP client: one thread per call (so audits and Phases 2/3 overlap),
-/// retries with backoff on 429/5xx/network errors, a per-call timeout.
+/// retries with backoff on 429/502/503/504/network errors, a per-call timeout.
 fn transport(timeout_s: u64) -> Box<dyn ChatTransport> {
     Box::new(crate::llm::native::client(
-        timeout_s.saturating_mul(1000),
+        std::time::Duration::from_secs(timeout_s),
         None,
     ))
 }

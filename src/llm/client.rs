@@ -31,11 +31,7 @@ pub struct RetryingClient<T: ChatTransport> {
 }
 
 impl<T: ChatTransport> RetryingClient<T> {
-    pub fn new(inner: T) -> Self {
-        Self::with_policy(inner, RetryPolicy::default())
-    }
-
-    pub fn with_policy(inner: T, policy: RetryPolicy) -> Self {
+    pub fn new(inner: T, policy: RetryPolicy) -> Self {
         let seed = inner.now_ms() ^ 0x9E37_79B9_7F4A_7C15;
         Self {
             inner,
@@ -69,6 +65,11 @@ impl<T: ChatTransport> RetryingClient<T> {
     }
 
     pub fn inner(&self) -> &T {
+        &self.inner
+    }
+
+    /// The wrapped transport (same as [`inner`](Self::inner)).
+    pub fn transport(&self) -> &T {
         &self.inner
     }
 
@@ -276,7 +277,7 @@ mod tests {
 
     #[test]
     fn success_first_time_is_one_attempt() {
-        let client = RetryingClient::new(scripted(vec![ok("a")]));
+        let client = RetryingClient::new(scripted(vec![ok("a")]), RetryPolicy::default());
         let r = block_on(client.chat(&endpoint(), &request())).unwrap();
         assert_eq!((r.content.as_str(), r.attempts, r.latency_ms), ("a", 1, 7));
         assert_eq!(client.stats().usage.total_tokens, 6);
@@ -291,7 +292,7 @@ mod tests {
             Err(server(504)),
             ok("b"),
         ]);
-        let client = RetryingClient::new(t).with_jitter_seed(1);
+        let client = RetryingClient::new(t, RetryPolicy::default()).with_jitter_seed(1);
         let r = block_on(client.chat(&endpoint(), &request())).unwrap();
         assert_eq!(r.attempts, 4);
         let sleeps = client.inner().sleeps.borrow().clone();
@@ -312,7 +313,7 @@ mod tests {
             }),
             ok("c"),
         ]);
-        let client = RetryingClient::new(t);
+        let client = RetryingClient::new(t, RetryPolicy::default());
         let r = block_on(client.chat(&endpoint(), &request())).unwrap();
         assert_eq!(r.attempts, 2);
         assert_eq!(*client.inner().sleeps.borrow(), vec![3000]);
@@ -321,7 +322,7 @@ mod tests {
     #[test]
     fn gives_up_after_max_attempts_with_the_last_error() {
         let t = scripted(vec![Err(server(503)); 6]);
-        let client = RetryingClient::new(t);
+        let client = RetryingClient::new(t, RetryPolicy::default());
         let e = block_on(client.chat(&endpoint(), &request())).unwrap_err();
         assert_eq!(e, server(503));
         assert_eq!(client.inner().calls.get(), 4);
@@ -339,7 +340,10 @@ mod tests {
             server(500),
             LlmError::HtmlInsteadOfJson,
         ] {
-            let client = RetryingClient::new(scripted(vec![Err(e.clone()), ok("no")]));
+            let client = RetryingClient::new(
+                scripted(vec![Err(e.clone()), ok("no")]),
+                RetryPolicy::default(),
+            );
             assert_eq!(
                 block_on(client.chat(&endpoint(), &request())).unwrap_err(),
                 e
@@ -352,7 +356,8 @@ mod tests {
     fn cancel_stops_before_and_between_attempts() {
         let token = CancelToken::new();
         token.cancel();
-        let client = RetryingClient::new(scripted(vec![ok("x")])).with_cancel(token);
+        let client =
+            RetryingClient::new(scripted(vec![ok("x")]), RetryPolicy::default()).with_cancel(token);
         assert_eq!(
             block_on(client.chat(&endpoint(), &request())).unwrap_err(),
             LlmError::Cancelled
@@ -363,7 +368,7 @@ mod tests {
         let token = CancelToken::new();
         let mut t = scripted(vec![Err(server(503)), ok("x")]);
         t.on_call = Some(token.clone());
-        let client = RetryingClient::new(t).with_cancel(token);
+        let client = RetryingClient::new(t, RetryPolicy::default()).with_cancel(token);
         assert_eq!(
             block_on(client.chat(&endpoint(), &request())).unwrap_err(),
             LlmError::Cancelled
@@ -373,7 +378,7 @@ mod tests {
 
     #[test]
     fn usable_as_dyn_transport() {
-        let client = RetryingClient::new(scripted(vec![ok("d")]));
+        let client = RetryingClient::new(scripted(vec![ok("d")]), RetryPolicy::default());
         let dyn_client: &dyn ChatTransport = &client;
         assert_eq!(
             block_on(dyn_client.chat(&endpoint(), &request()))

@@ -164,3 +164,6 @@ pub mod native;
 pub use cancel::CancelToken;
 pub use client::{ClientStats, RetryingClient};
 pub use retry::RetryPolicy;
+
+/// Per-call timeout of both transports (the CLI reads `VERIFYFAST_TIMEOUT_MS` to change it).
+pub const CALL_TIMEOUT_MS: u32 = 120_000;

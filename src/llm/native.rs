@@ -15,7 +15,7 @@ use super::wire;
 use super::{ChatRequest, ChatResponse, ChatTransport, Endpoint, LlmError};
 
 /// Default per-call timeout of the CLI: generous because local models can be slow.
-pub const DEFAULT_TIMEOUT_MS: u64 = 120_000;
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_millis(super::CALL_TIMEOUT_MS as u64);
 
 /// One attempt's raw outcome, produced on the worker thread.
 enum Raw {
@@ -37,7 +37,10 @@ pub struct NativeTransport {
 }
 
 impl NativeTransport {
-    pub fn new(timeout_ms: u64) -> Self {
+    pub fn new(timeout: Duration) -> Self {
+        let timeout_ms = u64::try_from(timeout.as_millis()).unwrap_or(u64::MAX);
+        // Starts the clock that `now_ms` reads.
+        process_start();
         let agent = ureq::AgentBuilder::new()
             .timeout(Duration::from_millis(timeout_ms.max(1)))
             .build();
@@ -270,14 +273,14 @@ impl ChatTransport for NativeTransport {
 }
 
 /// The CLI's client: the native transport behind the retry pipeline.
-pub fn client(timeout_ms: u64, cancel: Option<CancelToken>) -> RetryingClient<NativeTransport> {
-    let mut transport = NativeTransport::new(timeout_ms);
+pub fn client(timeout: Duration, cancel: Option<CancelToken>) -> RetryingClient<NativeTransport> {
+    let mut transport = NativeTransport::new(timeout);
     let mut client_cancel = None;
     if let Some(token) = cancel {
         transport = transport.with_cancel(token.clone());
         client_cancel = Some(token);
     }
-    let client = RetryingClient::with_policy(transport, RetryPolicy::default());
+    let client = RetryingClient::new(transport, RetryPolicy::default());
     match client_cancel {
         Some(t) => client.with_cancel(t),
         None => client,

@@ -21,7 +21,10 @@ const EXAMPLE_CASES: &str = include_str!("../../../public/examples/cases.jsonl")
 
 /// The browser transport of the LLM client (retries, timeouts, CORS explanations).
 fn transport() -> Result<Rc<dyn ChatTransport>, String> {
-    Err("the browser LLM client is not wired into this build yet".into())
+    Ok(Rc::new(crate::llm::RetryingClient::new(
+        crate::llm::browser::BrowserTransport::new(crate::llm::CALL_TIMEOUT_MS),
+        crate::llm::RetryPolicy::default(),
+    )))
 }
 
 #[derive(Debug, Clone, PartialEq)]
