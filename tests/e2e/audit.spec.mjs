@@ -144,3 +144,60 @@ describe('quick audit page', () => {
     assert.match(await page.getByTestId('audit-error').innerText(), /Paste both the context/);
   });
 });
+
+describe('settings test connection and browser batch', () => {
+  const app = useApp({ it, before, after, beforeEach, afterEach }, { allowConsoleErrors: [/CORS|Access-Control|Failed to load resource|net::ERR_FAILED/i] });
+  let mock;
+  let noCors;
+  before(async () => {
+    mock = await startMockLlm();
+    noCors = await startMockLlm(['--no-cors']);
+  });
+  after(() => { mock?.stop(); noCors?.stop(); });
+
+  app.it('test connection lists the model, and explains a CORS refusal', async (page) => {
+    await fetch(`${mock.url}/__script`, { method: 'POST', body: JSON.stringify({ models: ['mock-model', 'other'] }) });
+    await app.goto('/settings');
+    await page.getByTestId('settings-import').setInputFiles(writeTemp('settings.yaml', settingsFor(mock.baseUrl)));
+    await page.getByTestId('settings-notice').waitFor();
+    await page.getByTestId('settings-test-connection').click();
+    assert.match(await page.getByTestId('settings-test-result').innerText(), /Connected: 2 models, including mock-model/);
+
+    await page.getByTestId('settings-base-url').fill(noCors.baseUrl);
+    await page.getByTestId('settings-base-url').dispatchEvent('change');
+    await page.getByTestId('settings-test-connection').click();
+    await page.getByTestId('settings-test-result').filter({ hasText: /CORS/ }).waitFor({ timeout: 30_000 });
+    assert.match(await page.getByTestId('settings-test-result').innerText(), /OLLAMA_ORIGINS/);
+  });
+
+  app.it('runs a batch with a progress bar, keeps results across a reload, downloads JSONL', async (page) => {
+    await fetch(`${mock.url}/__script`, { method: 'POST', body: JSON.stringify(auditScript({ verifyLatency: 50 })) });
+    await app.goto('/settings');
+    await page.getByTestId('settings-import').setInputFiles(writeTemp('settings.yaml', settingsFor(mock.baseUrl)));
+    await page.getByTestId('settings-notice').waitFor();
+    await page.getByTestId('nav-audit').click();
+    await page.getByTestId('batch-upload').setInputFiles(path.join(EXAMPLES, 'cases.jsonl'));
+    await page.getByTestId('batch-cases').filter({ hasText: '12 cases' }).waitFor();
+    await page.getByTestId('batch-profile').check();
+    await page.getByTestId('batch-concurrency').fill('4');
+    await page.getByTestId('batch-concurrency').dispatchEvent('change');
+    await page.getByTestId('batch-run').click();
+    await page.getByTestId('batch-progress').waitFor();
+    await page.getByTestId('batch-notice').filter({ hasText: 'Done: 12 audited' }).waitFor();
+    assert.equal(await page.getByTestId('batch-progress').getAttribute('value'), '12');
+    assert.match(await page.getByTestId('batch-progress-text').innerText(), /12\/12 · 0 failed/);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('batch-download').click()]);
+    const lines = fs.readFileSync(await download.path(), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    assert.equal(lines.length, 12);
+    assert.deepEqual(lines.map((l) => l.id), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    assert.ok(lines.every((l) => l.profile === 'mock-full' && l.credit_score === 2 && l.band === 'BAD'));
+
+    await page.reload();
+    await page.getByTestId('batch-count').filter({ hasText: '12 results stored' }).waitFor();
+    await page.getByTestId('batch-upload').setInputFiles(path.join(EXAMPLES, 'cases.jsonl'));
+    await page.getByTestId('batch-cases').waitFor();
+    await page.getByTestId('batch-profile').check();
+    await page.getByTestId('batch-run').click();
+    assert.match(await page.getByTestId('batch-notice').innerText(), /already in the results/);
+  });
+});
