@@ -265,3 +265,344 @@ fn a_resumed_run_completes_the_same_set_of_results() {
     let resumed = sorted(partial.into_iter().chain(rest).collect());
     assert_eq!(resumed, sorted(full));
 }
+
+// ---------------------------------------------------------------------------------------
+// The CLI end to end over real HTTP. The scripted server below answers each phase by the
+// markers of our prompts, decides findings from the case text (so results are
+// reproducible), and injects faults on every fifth call: HTTP 500 (final), HTTP 503
+// (retried by the client), a reply that is not JSON (re-asked), an HTML page (final).
+
+mod http_mock {
+    use std::io::{BufRead, BufReader, Read, Write};
+    use std::net::{TcpListener, TcpStream};
+    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    use verifyfast::audit::testing::phase_of;
+    use verifyfast::audit::Phase;
+    use verifyfast::llm::ChatMessage;
+
+    pub struct Mock {
+        pub base_url: String,
+        stop: Arc<AtomicBool>,
+        pub calls: Arc<AtomicU64>,
+    }
+
+    impl Drop for Mock {
+        fn drop(&mut self) {
+            self.stop.store(true, Ordering::SeqCst);
+            // Wake the accept loop so it sees the stop flag.
+            let _ = TcpStream::connect(
+                self.base_url
+                    .trim_start_matches("http://")
+                    .trim_end_matches("/v1"),
+            );
+        }
+    }
+
+    /// `fault_every` 0 = never fail.
+    pub fn start(latency_ms: u64, fault_every: u64) -> Mock {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap();
+        let stop = Arc::new(AtomicBool::new(false));
+        let calls = Arc::new(AtomicU64::new(0));
+        let (stop2, calls2) = (stop.clone(), calls.clone());
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                if stop2.load(Ordering::SeqCst) {
+                    break;
+                }
+                let Ok(stream) = stream else { continue };
+                let calls = calls2.clone();
+                std::thread::spawn(move || {
+                    let _ = serve(stream, latency_ms, fault_every, &calls);
+                });
+            }
+        });
+        Mock {
+            base_url: format!("http://{addr}/v1"),
+            stop,
+            calls,
+        }
+    }
+
+    fn reply_for(messages: &[ChatMessage]) -> String {
+        let user = messages.get(1).map(|m| m.content.as_str()).unwrap_or("");
+        match phase_of(messages) {
+            Some(Phase::Decompose) => r#"{"claims":[{"id":"C1","text":"claim one"},{"id":"C2","text":"claim two"}],"deductions":[{"id":"D1","premises":["C1"],"conclusion":"so"}]}"#.into(),
+            Some(Phase::FactCheck) if user.contains("fabricated") => "Here you go:\n```json\n{\"factual_errors\":[{\"target\":\"C1\",\"type\":\"unsupported\",\"severity\":\"High\",\"evidence\":\"fabricated\",\"explanation\":\"not in the context\"},],}\n```".into(),
+            Some(Phase::FactCheck) => r#"{"factual_errors":[],"reasonable_inferences":[{"target":"C2","explanation":"summary"}]}"#.into(),
+            Some(Phase::LogicCheck) if user.contains("minor") => r#"{"logic_errors":[{"target":"D1","type":"unsupported","severity":"Low","evidence":"so","explanation":"step missing"}]}"#.into(),
+            Some(Phase::LogicCheck) => r#"{"logic_errors":[]}"#.into(),
+            _ => "{}".into(),
+        }
+    }
+
+    fn serve(
+        mut stream: TcpStream,
+        latency_ms: u64,
+        fault_every: u64,
+        calls: &AtomicU64,
+    ) -> std::io::Result<()> {
+        stream.set_read_timeout(Some(Duration::from_secs(10)))?;
+        let mut reader = BufReader::new(stream.try_clone()?);
+        let mut length = 0usize;
+        let mut first = String::new();
+        reader.read_line(&mut first)?;
+        loop {
+            let mut line = String::new();
+            if reader.read_line(&mut line)? == 0 || line == "\r\n" {
+                break;
+            }
+            if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                length = v.trim().parse().unwrap_or(0);
+            }
+        }
+        let mut body = vec![0u8; length];
+        reader.read_exact(&mut body)?;
+        let n = calls.fetch_add(1, Ordering::SeqCst) + 1;
+        std::thread::sleep(Duration::from_millis(latency_ms));
+        let request: serde_json::Value = serde_json::from_slice(&body).unwrap_or_default();
+        let messages: Vec<ChatMessage> =
+            serde_json::from_value(request["messages"].clone()).unwrap_or_default();
+        let (status, content_type, text) = if fault_every > 0 && n % fault_every == 0 {
+            match (n / fault_every) % 4 {
+                0 => (500, "text/plain", "internal error".to_string()),
+                1 => (503, "text/plain", "overloaded".to_string()),
+                2 => (
+                    200,
+                    "application/json",
+                    completion("I am not able to produce JSON today."),
+                ),
+                _ => (
+                    200,
+                    "text/html",
+                    "<html><body>gateway login</body></html>".to_string(),
+                ),
+            }
+        } else {
+            (200, "application/json", completion(&reply_for(&messages)))
+        };
+        let reason = if status == 200 { "OK" } else { "Error" };
+        write!(
+            stream,
+            "HTTP/1.1 {status} {reason}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{text}",
+            text.len()
+        )?;
+        stream.flush()
+    }
+
+    fn completion(content: &str) -> String {
+        serde_json::json!({
+            "id": "x", "object": "chat.completion",
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
+            "usage": {"prompt_tokens": 50, "completion_tokens": 10, "total_tokens": 60}
+        })
+        .to_string()
+    }
+}
+
+mod cli {
+    use std::path::{Path, PathBuf};
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+
+    use serde_json::Value;
+
+    use super::http_mock;
+
+    pub fn dir(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("vf-audit-batch-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    pub fn settings(dir: &Path, base_url: &str) -> PathBuf {
+        let path = dir.join("settings.yaml");
+        std::fs::write(
+            &path,
+            format!(
+                "llms:\n  mock:\n    base_url: \"{base_url}\"\n    model: mock-model\nprofiles:\n  p1:\n    run: mock\n    verify: mock\n  p2:\n    run: mock\n    verify: mock\n"
+            ),
+        )
+        .unwrap();
+        path
+    }
+
+    pub fn cases(dir: &Path, n: usize) -> PathBuf {
+        let kinds = ["clean", "fabricated", "minor"];
+        let text: String = (0..n)
+            .map(|i| {
+                let kind = kinds[i % 3];
+                format!("{{\"id\":{i},\"tag\":\"{kind}\",\"difficulty\":\"easy\",\"description\":\"case {i}\",\"context_input\":\"context {i}\",\"model_output\":\"{kind} output {i}\",\"expected_credit_score\":5}}\n")
+            })
+            .collect();
+        let path = dir.join("cases.jsonl");
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    pub fn batch(
+        cases: &Path,
+        settings: &Path,
+        out: &Path,
+        profiles: &[&str],
+        conc: &str,
+    ) -> Command {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_verifyfast"));
+        c.arg("batch")
+            .arg(cases)
+            .arg("--settings")
+            .arg(settings)
+            .arg("--profiles");
+        c.args(profiles)
+            .args(["--concurrency", conc, "--timeout-s", "10", "-o"])
+            .arg(out);
+        c
+    }
+
+    pub fn lines(path: &Path) -> Vec<Value> {
+        std::fs::read_to_string(path)
+            .unwrap_or_default()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    }
+
+    /// Drop what legitimately differs between runs (timings).
+    pub fn without_timing(mut v: Vec<Value>) -> Vec<Value> {
+        for line in &mut v {
+            if let Some(m) = line.as_object_mut() {
+                m.remove("latency_ms");
+            }
+        }
+        v
+    }
+
+    #[test]
+    fn quick_audit_end_to_end() {
+        let mock = http_mock::start(5, 0);
+        let d = dir("quick");
+        let settings = settings(&d, &mock.base_url);
+        std::fs::write(d.join("ctx.txt"), "该校2023年本科招生4200人。").unwrap();
+        std::fs::write(d.join("out.txt"), "fabricated: 985高校录取率达到35%。").unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_verifyfast"))
+            .args(["audit", "--profile", "p1", "--settings"])
+            .arg(&settings)
+            .arg("--context")
+            .arg(d.join("ctx.txt"))
+            .arg("--output")
+            .arg(d.join("out.txt"))
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(report["credit_score"], 2);
+        assert_eq!(report["band"], "BAD");
+        assert_eq!(report["high_count"], 1);
+        assert_eq!(report["errors"][0]["evidence"], "fabricated");
+        assert!(report["reasonable_inferences"].is_array());
+        assert_eq!(
+            mock.calls.load(std::sync::atomic::Ordering::SeqCst),
+            3,
+            "one call per phase"
+        );
+        assert_eq!(report["models"]["verify"]["model"], "mock-model");
+        assert_eq!(report["phases"].as_array().unwrap().len(), 3);
+        let fact = &report["phases"][1];
+        assert!(fact["repairs"].to_string().contains("removed_code_fence"));
+        assert_eq!(report["tokens"]["total_tokens"], 180);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("Phase 2 · fact check: done"), "{stderr}");
+        assert!(stderr.contains("credit_score 2 (BAD)"), "{stderr}");
+    }
+
+    #[test]
+    fn batch_of_200_against_a_server_failing_20_percent() {
+        let mock = http_mock::start(2, 5);
+        let d = dir("flaky");
+        let (settings, cases) = (settings(&d, &mock.base_url), cases(&d, 200));
+        let out_path = d.join("results.jsonl");
+        let out = batch(&cases, &settings, &out_path, &["p1"], "16")
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let results = lines(&out_path);
+        assert_eq!(results.len(), 200, "one line per case, none missing");
+        let mut failed = 0;
+        for (i, r) in results.iter().enumerate() {
+            assert_eq!(r["id"], i, "final file in case order");
+            match (&r["credit_score"], &r["error"]) {
+                (Value::Number(_), Value::Null) => assert!(r["band"].is_string()),
+                (Value::Null, Value::String(e)) => {
+                    assert!(e.starts_with("could not audit"), "{e}");
+                    failed += 1;
+                }
+                other => panic!("line {i} neither scored nor could-not-audit: {other:?}"),
+            }
+        }
+        assert!(failed > 0 && failed < 200, "failed {failed}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains(&format!("200 audited, {failed} could not be audited")),
+            "{stderr}"
+        );
+        assert!(stderr.contains("200/200"), "{stderr}");
+    }
+
+    #[test]
+    fn resume_after_kill_gives_the_same_final_file() {
+        let mock = http_mock::start(15, 0);
+        let d = dir("resume");
+        let (settings, cases) = (settings(&d, &mock.base_url), cases(&d, 40));
+        let clean = d.join("clean.jsonl");
+        let status = batch(&cases, &settings, &clean, &["p1", "p2"], "4")
+            .output()
+            .unwrap()
+            .status;
+        assert!(status.success());
+
+        let resumed = d.join("resumed.jsonl");
+        let mut child = batch(&cases, &settings, &resumed, &["p1", "p2"], "4")
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while lines_so_far(&resumed) < 20 && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        child.kill().unwrap();
+        let _ = child.wait();
+        let partial = lines_so_far(&resumed);
+        assert!((20..80).contains(&partial), "killed after {partial} lines");
+
+        let out = batch(&cases, &settings, &resumed, &["p1", "p2"], "4")
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("resuming:"), "{stderr}");
+        assert_eq!(
+            without_timing(lines(&resumed)),
+            without_timing(lines(&clean))
+        );
+    }
+
+    fn lines_so_far(path: &Path) -> usize {
+        std::fs::read_to_string(path)
+            .map(|t| t.matches('\n').count())
+            .unwrap_or(0)
+    }
+}

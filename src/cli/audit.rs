@@ -38,6 +38,9 @@ pub struct AuditArgs {
     /// Write the report JSON here instead of stdout.
     #[arg(long = "report")]
     pub report: Option<PathBuf>,
+    /// Per-call timeout in seconds (each retry gets its own).
+    #[arg(long = "timeout-s", default_value_t = 120)]
+    pub timeout_s: u64,
 }
 
 #[derive(clap::Args, Debug)]
@@ -60,6 +63,9 @@ pub struct BatchArgs {
     /// Results JSONL. If it exists, (id, profile) pairs already in it are skipped.
     #[arg(short = 'o', long = "output")]
     pub output: PathBuf,
+    /// Per-call timeout in seconds (each retry gets its own).
+    #[arg(long = "timeout-s", default_value_t = 120)]
+    pub timeout_s: u64,
 }
 
 fn read_text(path: &Path, what: &str) -> Result<String, String> {
@@ -91,16 +97,13 @@ fn plan(settings: &Settings, strategy: &Strategy, profile: &str) -> Result<Audit
     AuditPlan::from_settings(settings, strategy, profile, &env_var).map_err(|e| e.to_string())
 }
 
-/// The native HTTP transport (retries, timeouts) from the LLM client module.
-fn transport() -> Result<Box<dyn ChatTransport>, String> {
-    let timeout_ms = std::env::var("VERIFYFAST_TIMEOUT_MS")
-        .ok()
-        .and_then(|v| v.parse::<u64>().ok())
-        .unwrap_or(u64::from(crate::llm::CALL_TIMEOUT_MS));
-    Ok(Box::new(crate::llm::RetryingClient::new(
-        crate::llm::native::NativeTransport::new(std::time::Duration::from_millis(timeout_ms)),
-        crate::llm::RetryPolicy::default(),
-    )))
+/// The native HTTP client: one thread per call (so audits and Phases 2/3 overlap),
+/// retries with backoff on 429/502/503/504/network errors, a per-call timeout.
+fn transport(timeout_s: u64) -> Box<dyn ChatTransport> {
+    Box::new(crate::llm::native::client(
+        std::time::Duration::from_secs(timeout_s),
+        None,
+    ))
 }
 
 fn phase_line(u: &PhaseUpdate) -> String {
@@ -125,7 +128,7 @@ pub fn run_audit_cmd(a: AuditArgs) -> Result<ExitCode, String> {
         context_input: read_text(&a.context, "context")?,
         model_output: read_text(&a.output, "model output")?,
     };
-    let transport = transport()?;
+    let transport = transport(a.timeout_s);
     let progress = |u: PhaseUpdate| eprintln!("{}", phase_line(&u));
     let report =
         futures::executor::block_on(protocol::run_audit(&*transport, &plan, &input, &progress));
@@ -270,7 +273,7 @@ pub fn run_batch_cmd(a: BatchArgs) -> Result<ExitCode, String> {
             a.output.display()
         );
     }
-    let transport = transport()?;
+    let transport = transport(a.timeout_s);
     let mut out = OpenOptions::new()
         .create(true)
         .append(true)
