@@ -357,8 +357,10 @@ fn poly_of(t: &Term) -> Result<Poly, ArithError> {
                     Some(_) => Err(ArithError::DivisionByZero),
                     None => Ok(poly_atom(t.canonical())),
                 },
-                ArithOp::Pow => match constant_of(&pb) {
-                    Some(e) if e.den == 1 && (0..=12).contains(&e.num) => {
+                ArithOp::Pow => match (constant_of(&pa), constant_of(&pb)) {
+                    // A constant power such as 2^{-1} is a number.
+                    (Some(base), Some(e)) if e.den == 1 => Ok(poly_const(base.pow(e.num)?)),
+                    (_, Some(e)) if e.den == 1 && (0..=12).contains(&e.num) => {
                         let mut out = poly_const(Rat::ONE);
                         for _ in 0..e.num {
                             out = poly_mul(&out, &pa)?;
