@@ -967,3 +967,6 @@ fn check_certificate(
         Err(e) => Err(format!("linarith: {e}")),
     }
 }
+
+#[cfg(test)]
+mod tests;
