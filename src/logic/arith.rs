@@ -39,6 +39,8 @@ fn gcd(mut a: i128, mut b: i128) -> i128 {
     a.max(1)
 }
 
+// Checked operations return `Result`, so they cannot be the `std::ops` traits.
+#[allow(clippy::should_implement_trait)]
 impl Rat {
     pub const ZERO: Rat = Rat { num: 0, den: 1 };
     pub const ONE: Rat = Rat { num: 1, den: 1 };

@@ -556,12 +556,14 @@ impl Parser {
 
     fn parse_iff(&mut self) -> Result<Expr, ParseError> {
         self.enter()?;
+        let saved = self.depth - 1;
         let mut left = self.parse_implies()?;
         while self.eat(&Tok::Iff) {
+            self.enter()?;
             let right = self.parse_implies()?;
             left = Expr::Logic(LogicOp::Iff, Box::new(left), Box::new(right));
         }
-        self.depth -= 1;
+        self.depth = saved;
         Ok(left)
     }
 
@@ -581,19 +583,25 @@ impl Parser {
 
     fn parse_or(&mut self) -> Result<Expr, ParseError> {
         let mut left = self.parse_and()?;
+        let saved = self.depth;
         while self.eat(&Tok::Or) {
+            self.enter()?;
             let right = self.parse_and()?;
             left = Expr::Logic(LogicOp::Or, Box::new(left), Box::new(right));
         }
+        self.depth = saved;
         Ok(left)
     }
 
     fn parse_and(&mut self) -> Result<Expr, ParseError> {
         let mut left = self.parse_unary()?;
+        let saved = self.depth;
         while self.eat(&Tok::And) {
+            self.enter()?;
             let right = self.parse_unary()?;
             left = Expr::Logic(LogicOp::And, Box::new(left), Box::new(right));
         }
+        self.depth = saved;
         Ok(left)
     }
 
@@ -702,6 +710,7 @@ impl Parser {
 
     fn parse_sum(&mut self) -> Result<Expr, ParseError> {
         self.enter()?;
+        let saved = self.depth - 1;
         let mut left = if self.peek() == Some(&Tok::Minus) {
             self.pos += 1;
             Expr::Neg(Box::new(self.parse_product()?))
@@ -719,16 +728,19 @@ impl Parser {
                 _ => break,
             };
             self.pos += 1;
+            self.enter()?;
             let right = self.parse_product()?;
             left = Expr::Arith(op, Box::new(left), Box::new(right), at);
         }
-        self.depth -= 1;
+        self.depth = saved;
         Ok(left)
     }
 
     fn parse_product(&mut self) -> Result<Expr, ParseError> {
         let mut left = self.parse_signed()?;
+        let saved = self.depth;
         loop {
+            self.enter()?;
             let at = self.here();
             let op = match self.peek() {
                 Some(Tok::Times) => ArithOp::Mul,
@@ -748,6 +760,7 @@ impl Parser {
             let right = self.parse_signed()?;
             left = Expr::Arith(op, Box::new(left), Box::new(right), at);
         }
+        self.depth = saved;
         Ok(left)
     }
 

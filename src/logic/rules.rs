@@ -254,7 +254,7 @@ pub fn check_step(
             let s = slots(id, premises, 2, &[0])?;
             match c {
                 Formula::Implies(a, b) if same(a, s[0].formula) && same(b, s[1].formula) => {
-                    discharged(&s, &[0])
+                    discharged(s, &[0])
                 }
                 _ => Err(invalid(format!(
                     "→I: from a subproof {} … {} conclude assumption → last line",
@@ -268,7 +268,7 @@ pub fn check_step(
                 Formula::Not(a)
                     if same(a, s[0].formula) && matches!(s[1].formula, Formula::Bottom) =>
                 {
-                    discharged(&s, &[0])
+                    discharged(s, &[0])
                 }
                 _ => Err(invalid(
                     "¬I: from a subproof assuming A and ending in ⊥ conclude ¬A",
@@ -279,7 +279,7 @@ pub fn check_step(
             let s = slots(id, premises, 2, &[0])?;
             match s[0].formula {
                 Formula::Not(a) if same(a, c) && matches!(s[1].formula, Formula::Bottom) => {
-                    discharged(&s, &[0])
+                    discharged(s, &[0])
                 }
                 _ => Err(invalid(
                     "IP: from a subproof assuming ¬A and ending in ⊥ conclude A",
@@ -292,7 +292,7 @@ pub fn check_step(
                 Formula::Or(a, b)
                     if same(a, s[1].formula) && same(b, s[3].formula) && same(s[2].formula, c) && same(s[4].formula, c) =>
                 {
-                    discharged(&s, &[1, 3])
+                    discharged(s, &[1, 3])
                 }
                 Formula::Or(..) => Err(invalid(
                     "∨E: the subproofs must assume the two disjuncts (in order) and both end in the conclusion",
@@ -309,7 +309,7 @@ pub fn check_step(
                         && same(b, s[2].formula)
                         && same(a, s[3].formula) =>
                 {
-                    discharged(&s, &[0, 2])
+                    discharged(s, &[0, 2])
                 }
                 _ => Err(invalid("↔I: subproofs A … B and B … A conclude A ↔ B")),
             }
@@ -320,7 +320,7 @@ pub fn check_step(
             let complementary = matches!(na, Formula::Not(x) if same(x, a))
                 || matches!(a, Formula::Not(x) if same(x, na));
             if complementary && same(s[1].formula, c) && same(s[3].formula, c) {
-                discharged(&s, &[0, 2])
+                discharged(s, &[0, 2])
             } else {
                 Err(invalid(
                     "LEM: subproofs assuming A and ¬A must both end in the conclusion",
@@ -329,8 +329,8 @@ pub fn check_step(
         }
         "exists_elim" => {
             let s = slots(id, premises, 3, &[1])?;
-            exists_elim(&s, c, ctx).map_err(invalid)?;
-            discharged(&s, &[1])
+            exists_elim(s, c, ctx).map_err(invalid)?;
+            discharged(s, &[1])
         }
         "algebra" => algebra(premises, c)
             .map(|_| Accepted::default())

@@ -112,6 +112,15 @@ fn hostile_input_is_refused_without_panicking() {
     let nots = "\\neg ".repeat(5_000) + "A";
     assert!(parse_formula(&nots).is_err());
     let minus = "-".repeat(5_000) + "x = 1";
+    let long_and = "A \\land ".repeat(20_000) + "A";
+    assert!(parse_formula(&long_and).is_err());
+    let long_sum = "x + ".repeat(20_000) + "x = 1";
+    assert!(parse_formula(&long_sum).is_err());
+    let long_product = "x \\cdot ".repeat(20_000) + "x = 1";
+    assert!(parse_formula(&long_product).is_err());
+    // Moderate sizes still parse.
+    assert!(parse_formula(&("A \\land ".repeat(100) + "A")).is_ok());
+    assert!(parse_formula(&("(".repeat(60) + "A" + &")".repeat(60))).is_ok());
     assert!(parse_formula(&minus).is_err());
     for s in [
         "\\",
