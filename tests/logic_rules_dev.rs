@@ -1,7 +1,8 @@
 //! Every step of every dev case checked in isolation by the rule checker: premises are looked up
 //! by `ref` among hypotheses and earlier steps (no dependency tracking, no engine). Steps whose
-//! label is `invalid_derivation` must be rejected; steps that are not labelled rejected at all
-//! must be accepted. Steps labelled with other codes (missing premise, circular, ...) are the
+//! label is `invalid_derivation` must be rejected; steps labelled `missing_premise` whose cited
+//! ids all exist (arity errors) must be rejected as missing premises; steps that are not labelled
+//! rejected at all must be accepted. Other codes (circular, unauthorized, unknown ids) are the
 //! engine's business and only counted.
 
 use std::collections::HashMap;
@@ -80,7 +81,7 @@ fn check_case(case: &Value, tally: &mut Tally) {
         let label = reasons.get(i.to_string()).and_then(Value::as_str);
         let conclusion =
             parse_formula(&latex).unwrap_or_else(|e| panic!("{id} step {i}: {latex}: {e}"));
-        if label.is_some_and(|l| l != "invalid_derivation") {
+        if label.is_some_and(|l| l != "invalid_derivation" && l != "missing_premise") {
             tally.engine_only += 1;
             continue;
         }
@@ -118,8 +119,14 @@ fn check_case(case: &Value, tally: &mut Tally) {
             open_assumptions: &open,
         };
         let result = check_step(&text(params, "rule"), &premises, &conclusion, params, &ctx);
-        let expect_reject = label == Some("invalid_derivation");
-        let got_reject = matches!(&result, Err(r) if r.code == RejectCode::InvalidDerivation);
+        let expected_code = match label {
+            Some("invalid_derivation") => Some(RejectCode::InvalidDerivation),
+            // Arity errors (all cited ids exist) are the checker's missing premises.
+            Some(_) => Some(RejectCode::MissingPremise),
+            None => None,
+        };
+        let expect_reject = expected_code.is_some();
+        let got_reject = matches!((&result, expected_code), (Err(r), Some(code)) if r.code == code);
         if expect_reject == got_reject && (expect_reject || result.is_ok()) {
             tally.agree += 1;
         } else {

@@ -135,8 +135,9 @@ pub fn check_step(
     };
     let none = || Ok(Accepted::default());
     let c = conclusion;
+    let extra_allowed = is_extend(params);
     match id {
-        "reit" => fixed(id, premises, 1, |p| {
+        "reit" => fixed(id, extra_allowed, premises, 1, |p| {
             if same(p[0], c) {
                 Ok(())
             } else {
@@ -144,32 +145,35 @@ pub fn check_step(
             }
         })
         .and_then(|_| none()),
-        "and_intro" => fixed(id, premises, 2, |p| match c {
+        "and_intro" => fixed(id, extra_allowed, premises, 2, |p| match c {
             Formula::And(a, b) if same(a, p[0]) && same(b, p[1]) => Ok(()),
             Formula::And(..) => Err("∧I: the conjuncts must be the cited premises".into()),
             _ => Err("∧I concludes a conjunction".into()),
         })
         .and_then(|_| none()),
-        "and_elim" => fixed(id, premises, 1, |p| match p[0] {
+        "and_elim" => fixed(id, extra_allowed, premises, 1, |p| match p[0] {
             Formula::And(a, b) if same(a, c) || same(b, c) => Ok(()),
             Formula::And(..) => Err("∧E concludes one of the premise's two conjuncts".into()),
             _ => Err("∧E needs a conjunction as premise".into()),
         })
         .and_then(|_| none()),
-        "or_intro" => fixed(id, premises, 1, |p| match c {
+        "or_intro" => fixed(id, extra_allowed, premises, 1, |p| match c {
             Formula::Or(a, b) if same(a, p[0]) || same(b, p[0]) => Ok(()),
             Formula::Or(..) => Err("∨I: one disjunct must be the premise".into()),
             _ => Err("∨I concludes a disjunction".into()),
         })
         .and_then(|_| none()),
-        "imp_elim" => fixed(id, premises, 2, |p| modus_ponens(p[0], p[1], c)).and_then(|_| none()),
-        "not_elim" => fixed(id, premises, 2, |p| match (p[1], c) {
+        "imp_elim" => fixed(id, extra_allowed, premises, 2, |p| {
+            modus_ponens(p[0], p[1], c)
+        })
+        .and_then(|_| none()),
+        "not_elim" => fixed(id, extra_allowed, premises, 2, |p| match (p[1], c) {
             (Formula::Not(x), Formula::Bottom) if same(x, p[0]) => Ok(()),
             (_, Formula::Bottom) => Err("¬E needs a formula and its negation".into()),
             _ => Err("¬E concludes ⊥".into()),
         })
         .and_then(|_| none()),
-        "explosion" => fixed(id, premises, 1, |p| {
+        "explosion" => fixed(id, extra_allowed, premises, 1, |p| {
             if matches!(p[0], Formula::Bottom) {
                 Ok(())
             } else {
@@ -177,7 +181,7 @@ pub fn check_step(
             }
         })
         .and_then(|_| none()),
-        "iff_elim" => fixed(id, premises, 2, |p| match p[0] {
+        "iff_elim" => fixed(id, extra_allowed, premises, 2, |p| match p[0] {
             Formula::Iff(a, b)
                 if (same(a, p[1]) && same(b, c)) || (same(b, p[1]) && same(a, c)) =>
             {
@@ -189,7 +193,7 @@ pub fn check_step(
             _ => Err("↔E needs a biconditional".into()),
         })
         .and_then(|_| none()),
-        "ds" => fixed(id, premises, 2, |p| match (p[0], p[1]) {
+        "ds" => fixed(id, extra_allowed, premises, 2, |p| match (p[0], p[1]) {
             (Formula::Or(a, b), Formula::Not(n))
                 if (same(n, a) && same(b, c)) || (same(n, b) && same(a, c)) =>
             {
@@ -198,7 +202,7 @@ pub fn check_step(
             _ => Err("DS: from A ∨ B and ¬A conclude B (or from ¬B conclude A)".into()),
         })
         .and_then(|_| none()),
-        "mt" => fixed(id, premises, 2, |p| match (p[0], p[1], c) {
+        "mt" => fixed(id, extra_allowed, premises, 2, |p| match (p[0], p[1], c) {
             (Formula::Implies(a, b), Formula::Not(nb), Formula::Not(na))
                 if same(b, nb) && same(a, na) =>
             {
@@ -207,7 +211,7 @@ pub fn check_step(
             _ => Err("MT: from A → B and ¬B conclude ¬A".into()),
         })
         .and_then(|_| none()),
-        "dne" => fixed(id, premises, 1, |p| match p[0] {
+        "dne" => fixed(id, extra_allowed, premises, 1, |p| match p[0] {
             Formula::Not(inner) => match inner.as_ref() {
                 Formula::Not(a) if same(a, c) => Ok(()),
                 _ => Err("DNE: from ¬¬A conclude A".into()),
@@ -215,7 +219,7 @@ pub fn check_step(
             _ => Err("DNE: from ¬¬A conclude A".into()),
         })
         .and_then(|_| none()),
-        "hs" => fixed(id, premises, 2, |p| match (p[0], p[1], c) {
+        "hs" => fixed(id, extra_allowed, premises, 2, |p| match (p[0], p[1], c) {
             (Formula::Implies(a, b), Formula::Implies(b2, c2), Formula::Implies(a3, c3))
                 if same(b, b2) && same(a, a3) && same(c2, c3) =>
             {
@@ -224,32 +228,49 @@ pub fn check_step(
             _ => Err("HS: from A → B and B → C conclude A → C".into()),
         })
         .and_then(|_| none()),
-        "dem" => fixed(id, premises, 1, |p| match de_morgan(p[0]) {
+        "dem" => fixed(id, extra_allowed, premises, 1, |p| match de_morgan(p[0]) {
             Some(d) if same(&d, c) => Ok(()),
             Some(_) => Err("DeM: the conclusion is not the De Morgan dual of the premise".into()),
             None => Err("DeM applies to ¬(A ∨ B), ¬A ∧ ¬B, ¬(A ∧ B) or ¬A ∨ ¬B".into()),
         })
         .and_then(|_| none()),
-        "cq" => fixed(id, premises, 1, |p| match convert_quantifier(p[0]) {
-            Some(d) if same(&d, c) => Ok(()),
-            Some(_) => {
-                Err("CQ: the conclusion is not the converted quantifier form of the premise".into())
-            }
-            None => Err("CQ applies to ¬∀x A, ∃x ¬A, ¬∃x A or ∀x ¬A".into()),
+        "cq" => fixed(
+            id,
+            extra_allowed,
+            premises,
+            1,
+            |p| match convert_quantifier(p[0]) {
+                Some(d) if same(&d, c) => Ok(()),
+                Some(_) => Err(
+                    "CQ: the conclusion is not the converted quantifier form of the premise".into(),
+                ),
+                None => Err("CQ applies to ¬∀x A, ∃x ¬A, ¬∃x A or ∀x ¬A".into()),
+            },
+        )
+        .and_then(|_| none()),
+        "forall_elim" => {
+            fixed(id, extra_allowed, premises, 1, |p| forall_elim(p[0], c)).and_then(|_| none())
+        }
+        "forall_intro" => fixed(id, extra_allowed, premises, 1, |p| {
+            forall_intro(p[0], c, ctx)
         })
         .and_then(|_| none()),
-        "forall_elim" => fixed(id, premises, 1, |p| forall_elim(p[0], c)).and_then(|_| none()),
-        "forall_intro" => {
-            fixed(id, premises, 1, |p| forall_intro(p[0], c, ctx)).and_then(|_| none())
+        "exists_intro" => {
+            fixed(id, extra_allowed, premises, 1, |p| exists_intro(p[0], c)).and_then(|_| none())
         }
-        "exists_intro" => fixed(id, premises, 1, |p| exists_intro(p[0], c)).and_then(|_| none()),
+        "eq_intro" if !premises.is_empty() && !extra_allowed => Err(reject(
+            RejectCode::MissingPremise,
+            format!("eq_intro needs 0 premises, {} cited", premises.len()),
+        )),
         "eq_intro" => match c {
             Formula::Rel(RelOp::Eq, a, b) if term_alpha_eq(a, b, &Vec::new()) => none(),
             _ => Err(invalid(
                 "=I concludes t = t with the same term on both sides",
             )),
         },
-        "eq_elim" => fixed(id, premises, 2, |p| eq_elim(p[0], p[1], c)).and_then(|_| none()),
+        "eq_elim" => {
+            fixed(id, extra_allowed, premises, 2, |p| eq_elim(p[0], p[1], c)).and_then(|_| none())
+        }
         "imp_intro" => {
             let s = slots(id, premises, 2, &[0])?;
             match c {
@@ -345,15 +366,22 @@ pub fn check_step(
     }
 }
 
-/// Rules with plain premises: any `n` of the cited premises, in any order, may fit the pattern
-/// (so `modus_ponens` takes its premises either way round, and `extend` may cite extras).
+/// `extend` (params carry `baseConclusionId`) may cite more premises than the rule needs.
+fn is_extend(params: &serde_json::Value) -> bool {
+    params.get("baseConclusionId").is_some_and(|v| !v.is_null())
+}
+
+/// Rules with plain premises: the cited premises in any order may fit the pattern (so
+/// `modus_ponens` takes its premises either way round); a citation count other than the rule's
+/// arity is a missing/wrong premise, except that `extend` may cite extras.
 fn fixed(
     rule: &str,
+    extra_allowed: bool,
     premises: &[Premise],
     n: usize,
     check: impl Fn(&[&Formula]) -> Result<(), String>,
 ) -> Result<(), Rejection> {
-    if premises.len() < n {
+    if premises.len() < n || (premises.len() > n && !extra_allowed) {
         return Err(reject(
             RejectCode::MissingPremise,
             format!("{rule} needs {n} premise(s), {} cited", premises.len()),
@@ -417,10 +445,13 @@ fn slots<'p, 'a>(
         ));
     }
     if premises.len() > n {
-        return Err(invalid(format!(
-            "{rule} cites exactly {n} lines, {} given",
-            premises.len()
-        )));
+        return Err(reject(
+            RejectCode::MissingPremise,
+            format!(
+                "{rule} cites exactly {n} lines (see the citation slots), {} given",
+                premises.len()
+            ),
+        ));
     }
     for &i in assumption_slots {
         if let Some(p) = premises.get(i) {

@@ -88,6 +88,23 @@ fn reit() {
 }
 
 #[test]
+fn citation_count_must_match_except_for_extend() {
+    let two = run("reit", &[("A-2", "C"), ("C-002", "C")], "C").unwrap_err();
+    assert_eq!(two.code, RejectCode::MissingPremise);
+    let extend = run_with(
+        "modus_ponens",
+        &[("C-001", "A"), ("H-3", "A \\to B"), ("H-4", "Z")],
+        "B",
+        &[],
+        &[],
+        serde_json::json!({"baseConclusionId": "C-001"}),
+    );
+    assert!(extend.is_ok());
+    let eq = run("eq_intro", &[("H-1", "A")], "a = a").unwrap_err();
+    assert_eq!(eq.code, RejectCode::MissingPremise);
+}
+
+#[test]
 fn and_intro() {
     ok("and_intro", &[("H-1", "A"), ("H-2", "B")], "A \\land B");
     ok("and_intro", &[("H-1", "A"), ("H-1", "A")], "A \\land A");
