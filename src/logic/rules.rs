@@ -91,6 +91,12 @@ pub fn catalogue() -> &'static [RuleInfo] {
 /// The catalogue id for a rule id or alias (`modus_ponens` → `imp_elim`).
 pub fn rule_id(rule: &str) -> Option<&'static str> {
     let rule = rule.trim();
+    // The design note's example names its rules in words.
+    let rule = match rule {
+        "conjunction" => "and_intro",
+        "algebraic" => "algebra",
+        other => other,
+    };
     catalogue()
         .iter()
         .find(|r| r.id == rule || r.aliases.iter().any(|a| a == rule))
@@ -119,7 +125,9 @@ fn same(a: &Formula, b: &Formula) -> bool {
     a.same_up_to_bound_renaming(b)
 }
 
-/// Checks one step; premises follow the rule's citation slots.
+/// Checks one step; premises follow the rule's citation slots. For `extend` pass the action's
+/// params unchanged (they carry `baseConclusionId`) and the base conclusion as the first premise:
+/// extra premises are then allowed, and modus ponens may use an uncited hypothesis.
 pub fn check_step(
     rule: &str,
     premises: &[Premise],
@@ -163,6 +171,9 @@ pub fn check_step(
             _ => Err("∨I concludes a disjunction".into()),
         })
         .and_then(|_| none()),
+        "imp_elim" if extra_allowed && premises.len() == 1 => {
+            extend_with_hypothesis(premises, c, ctx).and_then(|_| none())
+        }
         "imp_elim" => fixed(id, extra_allowed, premises, 2, |p| {
             modus_ponens(p[0], p[1], c)
         })
@@ -527,6 +538,32 @@ fn convert_quantifier(f: &Formula) -> Option<Formula> {
             _ => None,
         },
         _ => None,
+    }
+}
+
+/// The design note's `extend` applies an axiom without citing it: C-001 `a > 0 ∧ b > 0` extended
+/// to `a + b > 0` by modus ponens with H-3. Only hypotheses (which carry no assumptions) are tried.
+fn extend_with_hypothesis(
+    premises: &[Premise],
+    c: &Formula,
+    ctx: &CheckContext,
+) -> Result<(), Rejection> {
+    let Some(base) = premises.first() else {
+        return Err(reject(
+            RejectCode::MissingPremise,
+            "imp_elim needs 2 premises, 0 cited",
+        ));
+    };
+    let fits = |major: &Formula| {
+        modus_ponens(major, base.formula, c).is_ok() || modus_ponens(base.formula, major, c).is_ok()
+    };
+    if modus_ponens(base.formula, base.formula, c).is_ok() || ctx.hypotheses.iter().any(fits) {
+        Ok(())
+    } else {
+        Err(reject(
+            RejectCode::MissingPremise,
+            "imp_elim needs 2 premises: cite the conditional (no hypothesis fits the extension)",
+        ))
     }
 }
 

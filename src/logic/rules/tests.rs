@@ -105,6 +105,42 @@ fn citation_count_must_match_except_for_extend() {
 }
 
 #[test]
+fn design_note_example() {
+    ok(
+        "conjunction",
+        &[("H-1", "a > 0"), ("H-2", "b > 0")],
+        "a > 0 \\land b > 0",
+    );
+    let hyps = ["a > 0", "b > 0", "\\forall x, y > 0: x + y > 0"];
+    let extend = serde_json::json!({"baseConclusionId": "C-001", "extension": "$a + b > 0$", "rule": "modus_ponens"});
+    let step = |concl: &str| {
+        run_with(
+            "modus_ponens",
+            &[("C-001", "a > 0 \\land b > 0")],
+            concl,
+            &hyps,
+            &[],
+            extend.clone(),
+        )
+    };
+    assert!(step("a + b > 0").is_ok());
+    assert_eq!(
+        step("a + b > 1").map_err(|e| e.code),
+        Err(RejectCode::MissingPremise)
+    );
+    // A plain derive must cite the conditional.
+    let derive = run_with(
+        "modus_ponens",
+        &[("C-001", "a > 0 \\land b > 0")],
+        "a + b > 0",
+        &hyps,
+        &[],
+        serde_json::Value::Null,
+    );
+    assert_eq!(derive.map_err(|e| e.code), Err(RejectCode::MissingPremise));
+}
+
+#[test]
 fn and_intro() {
     ok("and_intro", &[("H-1", "A"), ("H-2", "B")], "A \\land B");
     ok("and_intro", &[("H-1", "A"), ("H-1", "A")], "A \\land A");
