@@ -169,3 +169,45 @@ fn dev_case_steps_agree_with_their_labels() {
         tally.disagree.len()
     );
 }
+
+/// Goal matching is up to notation and bound-variable renaming: every goal of a case labelled
+/// proved equals some conclusion of it; the `valid_modulo_logic` case (goal stated as a logically
+/// equivalent but differently shaped formula) matches none.
+#[test]
+fn goals_match_conclusions_up_to_notation_only() {
+    let mut proved_goals = 0;
+    for line in CASES.lines().filter(|l| !l.trim().is_empty()) {
+        let case: Value = serde_json::from_str(line).expect("fixture line is JSON");
+        let id = text(&case, "id");
+        let conclusions: Vec<Formula> = case["actions"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|a| {
+                let p = &a["params"];
+                let latex = p
+                    .get("conclusion")
+                    .or_else(|| p.get("extension"))?
+                    .as_str()?;
+                parse_formula(latex).ok()
+            })
+            .collect();
+        let proved = case["expect"]["goal_proved"].as_bool() == Some(true);
+        for goal in case["goals"].as_array().into_iter().flatten() {
+            let g = parse_formula(&text(goal, "latex")).unwrap_or_else(|e| panic!("{id}: {e}"));
+            let matched = conclusions.iter().any(|c| c.same_up_to_bound_renaming(&g));
+            if proved {
+                assert!(
+                    matched,
+                    "{id}: goal {} matches no conclusion",
+                    g.canonical()
+                );
+                proved_goals += 1;
+            }
+            if text(&case, "label") == "valid_modulo_logic" {
+                assert!(!matched, "{id}: goal should not match up to logic");
+            }
+        }
+    }
+    assert!(proved_goals > 50, "{proved_goals}");
+}
