@@ -88,7 +88,7 @@ pub fn parse_formula(latex: &str) -> Result<Formula, ParseError> {
         end: latex.len(),
     };
     let expr = parser.parse_top()?;
-    to_formula(expr, 0)
+    to_formula(expr, 0, 0)
 }
 
 fn err(position: usize, message: impl Into<String>) -> ParseError {
@@ -902,26 +902,30 @@ fn clone_expr(e: &Expr) -> Expr {
 
 // ---------------------------------------------------------------- sorting into Formula / Term
 
-fn to_formula(e: Expr, depth: usize) -> Result<Formula, ParseError> {
+/// `at` is the position of the nearest enclosing node that has one, for error messages.
+fn to_formula(e: Expr, depth: usize, at: usize) -> Result<Formula, ParseError> {
     if depth > MAX_DEPTH * 4 {
-        return Err(err(0, "formula nested too deeply"));
+        return Err(err(at, "formula nested too deeply"));
     }
     let d = depth + 1;
     Ok(match e {
         Expr::Bottom => Formula::Bottom,
         Expr::Top => Formula::Top,
         Expr::Name(n, _) => Formula::Atom(n),
-        Expr::App(n, args, _) => {
+        Expr::App(n, args, p) => {
             let args = args
                 .into_iter()
-                .map(|a| to_term(a, d))
+                .map(|a| to_term(a, d, p))
                 .collect::<Result<_, _>>()?;
             Formula::Pred(n, args)
         }
-        Expr::Group(x) => to_formula(*x, d)?,
-        Expr::Not(x) => Formula::Not(Box::new(to_formula(*x, d)?)),
+        Expr::Group(x) => to_formula(*x, d, at)?,
+        Expr::Not(x) => Formula::Not(Box::new(to_formula(*x, d, at)?)),
         Expr::Logic(op, a, b) => {
-            let (a, b) = (Box::new(to_formula(*a, d)?), Box::new(to_formula(*b, d)?));
+            let (a, b) = (
+                Box::new(to_formula(*a, d, at)?),
+                Box::new(to_formula(*b, d, at)?),
+            );
             match op {
                 LogicOp::And => Formula::And(a, b),
                 LogicOp::Or => Formula::Or(a, b),
@@ -929,11 +933,11 @@ fn to_formula(e: Expr, depth: usize) -> Result<Formula, ParseError> {
                 LogicOp::Iff => Formula::Iff(a, b),
             }
         }
-        Expr::Quant(q, v, b) => Formula::Quant(q, v, Box::new(to_formula(*b, d)?)),
-        Expr::Rel(ops, operands, _) => {
+        Expr::Quant(q, v, b) => Formula::Quant(q, v, Box::new(to_formula(*b, d, at)?)),
+        Expr::Rel(ops, operands, p) => {
             let terms = operands
                 .into_iter()
-                .map(|o| to_term(o, d))
+                .map(|o| to_term(o, d, p))
                 .collect::<Result<Vec<_>, _>>()?;
             let mut out: Option<Formula> = None;
             for (i, op) in ops.iter().enumerate() {
@@ -948,8 +952,8 @@ fn to_formula(e: Expr, depth: usize) -> Result<Formula, ParseError> {
             }
             out.unwrap_or(Formula::Top)
         }
-        Expr::Num(n) => return Err(err(0, format!("the number {n} is not a formula"))),
-        Expr::Neg(_) => return Err(err(0, "an arithmetic term is not a formula")),
+        Expr::Num(n) => return Err(err(at, format!("the number {n} is not a formula"))),
+        Expr::Neg(_) => return Err(err(at, "an arithmetic term is not a formula")),
         Expr::Arith(_, _, _, p) => {
             return Err(err(
                 p,
@@ -959,28 +963,30 @@ fn to_formula(e: Expr, depth: usize) -> Result<Formula, ParseError> {
     })
 }
 
-fn to_term(e: Expr, depth: usize) -> Result<Term, ParseError> {
+fn to_term(e: Expr, depth: usize, at: usize) -> Result<Term, ParseError> {
     if depth > MAX_DEPTH * 4 {
-        return Err(err(0, "term nested too deeply"));
+        return Err(err(at, "term nested too deeply"));
     }
     let d = depth + 1;
     Ok(match e {
         Expr::Name(n, _) => Term::Name(n),
         Expr::Num(n) => Term::Number(n),
-        Expr::App(n, args, _) => Term::App(
+        Expr::App(n, args, p) => Term::App(
             n,
             args.into_iter()
-                .map(|a| to_term(a, d))
+                .map(|a| to_term(a, d, p))
                 .collect::<Result<_, _>>()?,
         ),
-        Expr::Neg(x) => Term::Neg(Box::new(to_term(*x, d)?)),
-        Expr::Arith(op, a, b, _) => {
-            Term::Arith(op, Box::new(to_term(*a, d)?), Box::new(to_term(*b, d)?))
-        }
-        Expr::Group(x) => to_term(*x, d)?,
+        Expr::Neg(x) => Term::Neg(Box::new(to_term(*x, d, at)?)),
+        Expr::Arith(op, a, b, p) => Term::Arith(
+            op,
+            Box::new(to_term(*a, d, p)?),
+            Box::new(to_term(*b, d, p)?),
+        ),
+        Expr::Group(x) => to_term(*x, d, at)?,
         Expr::Rel(_, _, p) => return Err(err(p, "a comparison cannot be used as a term")),
         Expr::Not(_) | Expr::Logic(..) | Expr::Quant(..) | Expr::Bottom | Expr::Top => {
-            return Err(err(0, "a formula cannot be used as a term"))
+            return Err(err(at, "a formula cannot be used as a term"))
         }
     })
 }

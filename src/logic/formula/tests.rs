@@ -98,6 +98,11 @@ fn errors_point_at_the_position() {
     let e = parse_formula("A \\foo B").unwrap_err();
     assert_eq!(e.position, 2);
     assert!(e.to_string().contains("\\foo"));
+    let e = parse_formula("A \\land P(\\neg B)").unwrap_err();
+    assert_eq!(e.position, 8);
+    assert!(e.message.contains("term"));
+    let e = parse_formula("A \\lor x + 1").unwrap_err();
+    assert_eq!(e.position, 9);
     assert!(parse_formula("").is_err());
     assert!(parse_formula("$$").is_err());
     assert!(parse_formula("x + 1").is_err());
