@@ -1036,18 +1036,17 @@ impl Style {
             || n.starts_with('\\');
         if self.latex && !plain {
             let _ = write!(out, "\\mathrm{{{n}}}");
-        } else if self.latex {
-            match n.split_once('_') {
-                Some((base, sub)) if sub.len() > 1 => {
-                    let _ = write!(out, "{base}_{{{sub}}}");
-                }
-                _ => out.push_str(n),
+            return;
+        }
+        // Braced long subscripts in both styles, so canonical text also parses back.
+        match n.split_once('_') {
+            Some((base, sub)) if plain && sub.len() > 1 => {
+                let _ = write!(out, "{base}_{{{sub}}}");
             }
-            if n.starts_with('\\') && n.len() > 1 {
-                out.push(' ');
-            }
-        } else {
-            out.push_str(n);
+            _ => out.push_str(n),
+        }
+        if self.latex && n.starts_with('\\') && n.len() > 1 {
+            out.push(' ');
         }
     }
 

@@ -56,7 +56,7 @@ fn arithmetic_terms() {
     assert_eq!(p("a - (b - c) = 0").canonical(), "a - (b - c) = 0");
     assert_eq!(
         p("v_0 + v_{12} \\geq -(A - l)").canonical(),
-        "v_0 + v_12 ≥ -(A - l)"
+        "v_0 + v_{12} ≥ -(A - l)"
     );
     assert_eq!(p("0 < x < 1"), p("0 < x \\land x < 1"));
 }
@@ -141,5 +141,135 @@ fn hostile_input_is_refused_without_panicking() {
         "$",
     ] {
         let _ = parse_formula(s);
+    }
+}
+
+/// Tiny fixed-seed generator for the property tests below.
+struct Gen(u64);
+
+impl Gen {
+    fn next(&mut self) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 >> 11) as usize
+    }
+    fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
+        xs[self.next() % xs.len()]
+    }
+    fn term(&mut self, depth: usize) -> Term {
+        let leaf = depth == 0 || self.next() % 3 == 0;
+        if leaf {
+            return match self.next() % 4 {
+                0 => Term::Number(self.pick(&["0", "2", "17", "2.5"]).into()),
+                1 => Term::App("f".into(), vec![self.term(0)]),
+                _ => Term::Name(
+                    self.pick(&["a", "b", "x", "v_1", "v_12", "\\varepsilon", "alex"])
+                        .into(),
+                ),
+            };
+        }
+        match self.next() % 6 {
+            0 => Term::Neg(Box::new(self.term(depth - 1))),
+            k => {
+                let op = [
+                    ArithOp::Add,
+                    ArithOp::Sub,
+                    ArithOp::Mul,
+                    ArithOp::Div,
+                    ArithOp::Pow,
+                ][k - 1];
+                Term::Arith(
+                    op,
+                    Box::new(self.term(depth - 1)),
+                    Box::new(self.term(depth - 1)),
+                )
+            }
+        }
+    }
+    fn formula(&mut self, depth: usize) -> Formula {
+        if depth == 0 || self.next() % 4 == 0 {
+            return match self.next() % 5 {
+                0 => Formula::Bottom,
+                1 => Formula::Atom(self.pick(&["P", "Q", "Red"]).into()),
+                2 => Formula::Pred(
+                    self.pick(&["F", "L", "Brimpus"]).into(),
+                    vec![self.term(1), self.term(0)],
+                ),
+                _ => {
+                    let op = [
+                        RelOp::Eq,
+                        RelOp::Ne,
+                        RelOp::Lt,
+                        RelOp::Le,
+                        RelOp::Gt,
+                        RelOp::Ge,
+                    ][self.next() % 6];
+                    Formula::Rel(op, self.term(2), self.term(2))
+                }
+            };
+        }
+        let d = depth - 1;
+        match self.next() % 7 {
+            0 => Formula::Not(Box::new(self.formula(d))),
+            1 => Formula::And(Box::new(self.formula(d)), Box::new(self.formula(d))),
+            2 => Formula::Or(Box::new(self.formula(d)), Box::new(self.formula(d))),
+            3 => Formula::Implies(Box::new(self.formula(d)), Box::new(self.formula(d))),
+            4 => Formula::Iff(Box::new(self.formula(d)), Box::new(self.formula(d))),
+            5 => Formula::Quant(
+                Quantifier::Forall,
+                self.pick(&["x", "y"]).into(),
+                Box::new(self.formula(d)),
+            ),
+            _ => Formula::Quant(
+                Quantifier::Exists,
+                self.pick(&["x", "z"]).into(),
+                Box::new(self.formula(d)),
+            ),
+        }
+    }
+}
+
+/// Negative literals print as `-2`, which reads back as `Neg(2)`; compare modulo that.
+fn without_negative_numbers(f: &Formula) -> bool {
+    !f.canonical().contains("--")
+}
+
+#[test]
+fn random_formulas_round_trip_through_latex_and_canonical_text() {
+    let mut g = Gen(0x00c0_ffee_1234_5678);
+    for _ in 0..2_000 {
+        let f = g.formula(4);
+        if !without_negative_numbers(&f) {
+            continue;
+        }
+        let latex = f.to_latex();
+        let back = parse_formula(&latex).unwrap_or_else(|e| panic!("{latex}: {e}"));
+        assert_eq!(back, f, "{latex}");
+        let canon =
+            parse_formula(&f.canonical()).unwrap_or_else(|e| panic!("{}: {e}", f.canonical()));
+        assert_eq!(canon, f, "{}", f.canonical());
+        assert!(f.same_up_to_bound_renaming(&back));
+    }
+}
+
+#[test]
+fn random_token_soup_never_panics() {
+    let pieces = [
+        "\\forall", "\\exists", "x", "y", ",", ":", ".", "(", ")", "{", "}", "\\land", "\\lor",
+        "\\neg", "\\to", "\\iff", "=", "<", "\\leq", "+", "-", "\\cdot", "/", "^", "\\frac", "2",
+        "P", "F(", "\\text{", "\\,", "$", "_", "\\bot", "\\", "∀", "é", " ",
+    ];
+    let mut g = Gen(0x0bad_5eed_0000_0001);
+    for _ in 0..20_000 {
+        let n = g.next() % 12;
+        let s: String = (0..n).map(|_| g.pick(&pieces)).collect();
+        if let Err(e) = parse_formula(&s) {
+            assert!(
+                e.position <= s.len(),
+                "{s}: position {} past the end",
+                e.position
+            );
+        }
     }
 }
