@@ -1338,4 +1338,6 @@ pub fn mentions(f: &Formula, name: &str) -> bool {
 }
 
 #[cfg(test)]
+pub(crate) mod testgen;
+#[cfg(test)]
 mod tests;
