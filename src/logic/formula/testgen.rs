@@ -16,7 +16,7 @@ impl Gen {
         xs[self.next() % xs.len()]
     }
     pub fn term(&mut self, depth: usize) -> Term {
-        let leaf = depth == 0 || self.next() % 3 == 0;
+        let leaf = depth == 0 || self.next().is_multiple_of(3);
         if leaf {
             return match self.next() % 4 {
                 0 => Term::Number(self.pick(&["0", "2", "17", "2.5"]).into()),
@@ -46,7 +46,7 @@ impl Gen {
         }
     }
     pub fn formula(&mut self, depth: usize) -> Formula {
-        if depth == 0 || self.next() % 4 == 0 {
+        if depth == 0 || self.next().is_multiple_of(4) {
             return match self.next() % 5 {
                 0 => Formula::Bottom,
                 1 => Formula::Atom(self.pick(&["P", "Q", "Red"]).into()),
