@@ -488,6 +488,7 @@ impl Engine {
         for (i, id) in premises.iter().enumerate() {
             let hint = hints.get(i).copied().flatten();
             if hint == Some(CitationHint::Later)
+                || (hint.is_none() && self.is_not_yet_issued(id))
                 || id == own_id
                 || self.state.goal(id).is_some()
                 || self.cites_back_to(id, own_id)
@@ -594,6 +595,19 @@ impl Engine {
             }
         }
         false
+    }
+
+    /// An id of the engine's own series that has not been handed out yet names a later step.
+    fn is_not_yet_issued(&self, id: &str) -> bool {
+        let number = |prefix: &str| {
+            id.strip_prefix(prefix)
+                .and_then(|n| n.parse::<usize>().ok())
+        };
+        match (number("C-"), number("A-")) {
+            (Some(n), _) => n >= self.state.next_conclusion,
+            (_, Some(n)) => n >= self.state.next_assumption,
+            _ => false,
+        }
     }
 
     fn premise_is_assumption(&self, id: &str) -> bool {
