@@ -137,6 +137,9 @@ pub struct Engine {
     hypothesis_formulas: Vec<Formula>,
     problem_issues: Vec<ProblemIssue>,
     pending: HashMap<String, PendingCheck>,
+    /// Ids that live items of a loaded log cite before they were issued; only a proposal that
+    /// receives such an id can close a citation cycle (see `cites_back_to`).
+    forward_cited: std::collections::HashSet<String>,
 }
 
 /// Rules whose subproof slots discharge the assumption cited there; the slot positions follow
@@ -244,6 +247,7 @@ impl Engine {
             hypothesis_formulas,
             problem_issues,
             pending: HashMap::new(),
+            forward_cited: Default::default(),
         }
     }
 
@@ -261,6 +265,16 @@ impl Engine {
             .filter_map(|i| parse_formula(&i.latex).ok().map(|f| (i.id.clone(), f)))
             .collect();
         engine.formulas.extend(parsed);
+        let forward: Vec<String> = engine
+            .state
+            .items
+            .iter()
+            .filter(|i| matches!(i.status, ItemStatus::Accepted | ItemStatus::Pending))
+            .flat_map(|i| i.premises.iter())
+            .filter(|p| engine.is_not_yet_issued(p))
+            .cloned()
+            .collect();
+        engine.forward_cited.extend(forward);
         engine
     }
 
@@ -491,7 +505,7 @@ impl Engine {
                 || (hint.is_none() && self.is_not_yet_issued(id))
                 || id == own_id
                 || self.state.goal(id).is_some()
-                || self.cites_back_to(id, own_id)
+                || (self.forward_cited.contains(own_id) && self.cites_back_to(id, own_id))
             {
                 circular.push(id.clone());
                 continue;
@@ -571,8 +585,8 @@ impl Engine {
     }
 
     /// A chain of citations from `id` that leads back to `own_id`. New proposals get fresh ids
-    /// and may only cite accepted items, so this cannot happen through `submit`; it guards
-    /// against logs that were edited by hand before being continued.
+    /// and may only cite issued ids, so this cannot happen through `submit` alone; it guards
+    /// against logs that were edited by hand before being continued (`from_log`).
     fn cites_back_to(&self, id: &str, own_id: &str) -> bool {
         let mut seen = BTreeSet::new();
         let mut stack = vec![id.to_string()];

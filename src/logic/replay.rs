@@ -53,6 +53,18 @@ pub enum LogError {
 /// Read an event log: the document form, or a bare array of events (no hypotheses then).
 /// Each event is decoded separately so an error names the event that is wrong.
 pub fn parse_event_log(text: &str) -> Result<EventLog, LogError> {
+    // The fast path decodes straight into events; only a log that fails is decoded again
+    // through `Value` to say which event is wrong.
+    let fast = if text.trim_start().starts_with('[') {
+        serde_json::from_str::<Vec<Event>>(text)
+            .ok()
+            .map(|events| EventLog::new(Problem::default(), events))
+    } else {
+        serde_json::from_str::<EventLog>(text).ok()
+    };
+    if let Some(log) = fast {
+        return Ok(log);
+    }
     let value: serde_json::Value = serde_json::from_str(text).map_err(|e| LogError::NotJson {
         line: e.line(),
         column: e.column(),
