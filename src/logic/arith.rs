@@ -1,1 +1,1 @@
-//! (in progress)
+//! Exact rational arithmetic for `algebra` and `linarith` steps (in progress).

@@ -1,0 +1,131 @@
+use super::*;
+
+fn p(s: &str) -> Formula {
+    match parse_formula(s) {
+        Ok(f) => f,
+        Err(e) => panic!("{s}: {e}"),
+    }
+}
+
+#[test]
+fn connectives_and_notation_share_a_canonical_form() {
+    assert_eq!(p("$A \\land B$").canonical(), p("A \\wedge B").canonical());
+    assert_eq!(
+        p("A \\to B").canonical(),
+        p("((A) \\implies (B))").canonical()
+    );
+    assert_eq!(p("\\lnot P").canonical(), "¬P");
+    assert_eq!(
+        p("\\text{Red}(\\mathrm{alex})"),
+        p("\\mathrm{Red}(\\text{alex})")
+    );
+    assert_eq!(p("A \\lor B \\land C").canonical(), "A ∨ B ∧ C");
+    assert_eq!(p("(A \\lor B) \\land C").canonical(), "(A ∨ B) ∧ C");
+    assert_eq!(p("A \\to B \\to C"), p("A \\to (B \\to C)"));
+    assert_ne!(p("A \\to B \\to C"), p("(A \\to B) \\to C"));
+}
+
+#[test]
+fn quantifiers_bind_tightly_unless_followed_by_a_colon() {
+    let f = p("\\forall x\\, F(x) \\to G(a)");
+    assert!(matches!(f, Formula::Implies(..)));
+    let g = p("\\forall x: F(x) \\to G(a)");
+    assert!(matches!(g, Formula::Quant(..)));
+    assert_eq!(p("\\forall x (F(x))"), p("\\forall x\\, F(x)"));
+    assert_eq!(
+        p("\\exists u \\forall y (F(y) \\leftrightarrow u = y)").canonical(),
+        "∃u ∀y (F(y) ↔ u = y)"
+    );
+    assert_eq!(
+        p("\\forall x, y\\, R(x, y)"),
+        p("\\forall x\\, \\forall y\\, R(x, y)")
+    );
+}
+
+#[test]
+fn bounded_quantifier_from_the_design_note() {
+    let f = p("\\forall x, y > 0: x + y > 0");
+    assert_eq!(f.canonical(), "∀x ∀y (x > 0 ∧ y > 0 → x + y > 0)");
+}
+
+#[test]
+fn arithmetic_terms() {
+    assert_eq!(p("\\frac{a}{b} < 1"), p("a / b < 1"));
+    assert_eq!(p("(x + y)^{3} = x^3").canonical(), "(x + y)^{3} = x^{3}");
+    assert_eq!(p("2x \\le 3"), p("2 \\cdot x \\leq 3"));
+    assert_eq!(p("a - (b - c) = 0").canonical(), "a - (b - c) = 0");
+    assert_eq!(
+        p("v_0 + v_{12} \\geq -(A - l)").canonical(),
+        "v_0 + v_12 ≥ -(A - l)"
+    );
+    assert_eq!(p("0 < x < 1"), p("0 < x \\land x < 1"));
+}
+
+#[test]
+fn latex_printing_round_trips() {
+    for s in [
+        "\\neg \\exists x\\, \\exists y\\, L(x, y)",
+        "(n + 1 / 2)^{2} \\cdot (n + 1 + 1 / 4) = 1 / 3 + n \\cdot (19 / 12)",
+        "\\forall x\\, (\\mathrm{Brimpus}(x) \\to \\neg \\mathrm{Amenable}(x))",
+        "x \\cdot (2^{-1} + 2 / 3) = 1",
+        "(A \\to B) \\to C \\leftrightarrow \\bot",
+        "a - (b - c) / (d / e) \\neq -x",
+        "\\varepsilon / 2 < \\varepsilon",
+        "v_{10} = 5",
+    ] {
+        let f = p(s);
+        let again = p(&f.to_latex());
+        assert_eq!(f, again, "{s} -> {}", f.to_latex());
+    }
+}
+
+#[test]
+fn bound_renaming() {
+    assert!(p("\\forall x\\, F(x)").same_up_to_bound_renaming(&p("\\forall y\\, F(y)")));
+    assert!(!p("\\forall x\\, F(x)").same_up_to_bound_renaming(&p("\\forall y\\, F(x)")));
+    assert!(!p("\\forall x\\, \\forall y\\, R(x, y)")
+        .same_up_to_bound_renaming(&p("\\forall y\\, \\forall x\\, R(x, y)")));
+    assert!(p("\\forall x\\, \\forall y\\, R(x, y)")
+        .same_up_to_bound_renaming(&p("\\forall y\\, \\forall x\\, R(y, x)")));
+}
+
+#[test]
+fn errors_point_at_the_position() {
+    let e = parse_formula("A \\land").unwrap_err();
+    assert_eq!(e.position, 7);
+    let e = parse_formula("P(a,, b)").unwrap_err();
+    assert_eq!(e.position, 4);
+    let e = parse_formula("A \\foo B").unwrap_err();
+    assert_eq!(e.position, 2);
+    assert!(e.to_string().contains("\\foo"));
+    assert!(parse_formula("").is_err());
+    assert!(parse_formula("$$").is_err());
+    assert!(parse_formula("x + 1").is_err());
+    assert!(parse_formula("(A").is_err());
+    assert!(parse_formula("\\forall x, y > 0 P").is_err());
+}
+
+#[test]
+fn hostile_input_is_refused_without_panicking() {
+    let deep = "(".repeat(100_000);
+    assert!(parse_formula(&deep).is_err());
+    let nots = "\\neg ".repeat(5_000) + "A";
+    assert!(parse_formula(&nots).is_err());
+    let minus = "-".repeat(5_000) + "x = 1";
+    assert!(parse_formula(&minus).is_err());
+    for s in [
+        "\\",
+        "_",
+        "x_",
+        "x_{",
+        "\\text{",
+        "\\frac{1}",
+        "é ∧ ü",
+        "∀",
+        "a^",
+        "P(",
+        "$",
+    ] {
+        let _ = parse_formula(s);
+    }
+}
