@@ -1,1 +1,328 @@
-//! (filled by its issue)
+//! Answer extraction and grading (pure: native and wasm).
+//!
+//! [`extract`] finds a final answer in a solution text with a rule chain ranked by priority
+//! and position (see [`candidates`]), normalises it ([`normalize`]) and reports how sure it
+//! is. [`grade`] extracts both sides and compares them with [`equiv::compare`], which says
+//! which path decided. An optional LLM fallback is injected by the caller: [`needs_fallback`]
+//! says when to ask, [`from_fallback_reply`] reads the reply with the same normaliser.
+
+mod candidates;
+pub mod equiv;
+pub mod expr;
+pub mod normalize;
+pub mod number;
+mod scan;
+pub mod words;
+
+pub use equiv::{Comparison, Path, Preset};
+use serde::Serialize;
+
+/// The rule that produced an answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Method {
+    /// The last non-empty `<answer>…</answer>`.
+    AnswerTag,
+    /// The last `\boxed{…}` / `\fbox{…}` (`\boxed 5` too).
+    Boxed,
+    /// The last "final answer is" / "Answer:" / "答案是" style marker.
+    FinalAnswerMarker,
+    /// `#### 42` (GSM8K style).
+    HashMarker,
+    /// The whole text is a bare answer (`54.0`, `x = 5`).
+    WholeText,
+    /// The first number after the last `=` on the last line.
+    FinalEquation,
+    /// The last number of the last line's main clause (no equation there): "He has 22
+    /// apples because 22 > 21" → 22.
+    MainClause,
+    /// The last number anywhere.
+    LastNumber,
+    /// The injected fallback (an LLM) read the answer.
+    Fallback,
+}
+
+impl Method {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Method::AnswerTag => "answer_tag",
+            Method::Boxed => "boxed",
+            Method::FinalAnswerMarker => "final_answer_marker",
+            Method::HashMarker => "hash_marker",
+            Method::WholeText => "whole_text",
+            Method::FinalEquation => "final_equation",
+            Method::MainClause => "main_clause",
+            Method::LastNumber => "last_number",
+            Method::Fallback => "fallback",
+        }
+    }
+
+    /// How much an answer found by this rule is trusted on its own.
+    fn base_confidence(self) -> f32 {
+        match self {
+            Method::AnswerTag => 0.98,
+            Method::Boxed => 0.97,
+            Method::FinalAnswerMarker | Method::HashMarker => 0.95,
+            Method::WholeText => 0.9,
+            Method::FinalEquation => 0.8,
+            Method::Fallback => 0.75,
+            Method::MainClause => 0.6,
+            Method::LastNumber => 0.5,
+        }
+    }
+
+    /// Rules that are an explicit statement of the answer, not a guess from position.
+    fn is_explicit(self) -> bool {
+        matches!(
+            self,
+            Method::AnswerTag | Method::Boxed | Method::FinalAnswerMarker | Method::HashMarker
+        )
+    }
+}
+
+/// One answer a rule found.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Candidate {
+    pub method: Method,
+    /// Normalised answer.
+    pub answer: String,
+    /// The matched text, verbatim.
+    pub raw: String,
+    /// Byte range of `raw` in the input.
+    pub span: (usize, usize),
+}
+
+/// Below this confidence an answer is flagged `low_confidence` (the fallback trigger).
+pub const LOW_CONFIDENCE: f32 = 0.7;
+
+/// The extracted answer, how it was found, and the runner-ups.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Extraction {
+    pub answer: String,
+    pub raw: String,
+    pub span: (usize, usize),
+    pub method: Method,
+    pub confidence: f32,
+    pub low_confidence: bool,
+    /// Why the confidence is what it is.
+    pub confidence_reason: String,
+    /// Answers of the other rules that fired, best first.
+    pub candidates: Vec<Candidate>,
+}
+
+/// Texts longer than this are cut (at a char boundary) before extraction: bounded work.
+pub const MAX_TEXT_BYTES: usize = 1 << 20;
+
+fn bounded(text: &str) -> &str {
+    if text.len() <= MAX_TEXT_BYTES {
+        return text;
+    }
+    // Keep the end: final answers live there.
+    let mut start = text.len() - MAX_TEXT_BYTES;
+    while !text.is_char_boundary(start) {
+        start += 1;
+    }
+    text.get(start..).unwrap_or("")
+}
+
+/// The final answer in `text`, or `None` when no rule finds one ("no answer" is not a
+/// wrong answer). `question` is accepted for callers' symmetry with [`grade`].
+pub fn extract(text: &str, _question: Option<&str>) -> Option<Extraction> {
+    let input = bounded(text);
+    let offset = text.len() - input.len();
+    let mut all = candidates::find_all(input);
+    if offset > 0 {
+        for c in &mut all {
+            c.span = (c.span.0 + offset, c.span.1 + offset);
+        }
+    }
+    if all.is_empty() {
+        return None;
+    }
+    let winner = all.remove(0);
+    let (confidence, confidence_reason) = confidence(&winner, &all);
+    Some(Extraction {
+        answer: winner.answer,
+        raw: winner.raw,
+        span: winner.span,
+        method: winner.method,
+        confidence,
+        low_confidence: confidence < LOW_CONFIDENCE,
+        confidence_reason,
+        candidates: all,
+    })
+}
+
+fn agrees(a: &str, b: &str) -> bool {
+    equiv::compare(a, b, None, Preset::Strict).equivalent
+}
+
+/// Confidence is the rule's trust, lowered when other rules disagree. The design note's
+/// "≥2 `=` or >3 numbers" trigger fired on every GSM8K text; this fires on real doubt.
+fn confidence(winner: &Candidate, others: &[Candidate]) -> (f32, String) {
+    let base = winner.method.base_confidence();
+    let dissent: Vec<&Candidate> = others
+        .iter()
+        .filter(|c| c.method.is_explicit() && !agrees(&c.answer, &winner.answer))
+        .collect();
+    if let Some(d) = dissent.first() {
+        return (
+            base - 0.3,
+            format!(
+                "{} says `{}` but {} says `{}`",
+                winner.method.as_str(),
+                winner.answer,
+                d.method.as_str(),
+                d.answer
+            ),
+        );
+    }
+    match winner.method {
+        Method::FinalEquation => {
+            let last = others.iter().find(|c| c.method == Method::LastNumber);
+            match last {
+                Some(l) if !agrees(&l.answer, &winner.answer) => (
+                    0.6,
+                    format!(
+                        "final equation gives `{}` but the last number is `{}`",
+                        winner.answer, l.answer
+                    ),
+                ),
+                _ => (0.85, "final equation result is also the last number".into()),
+            }
+        }
+        Method::LastNumber => (
+            base,
+            "no answer marker and no trailing equation: last number".into(),
+        ),
+        m => (base, format!("explicit {}", m.as_str())),
+    }
+}
+
+/// Whether an injected fallback (an LLM) should be asked: no answer, or a doubtful one.
+pub fn needs_fallback(result: Option<&Extraction>) -> bool {
+    result.is_none_or(|r| r.low_confidence)
+}
+
+/// Reads a fallback's reply with the same extractor and normaliser. The span points at the
+/// answer in `text` when it occurs there verbatim, else it is `(0, 0)`.
+pub fn from_fallback_reply(text: &str, reply: &str) -> Option<Extraction> {
+    let got = extract(reply, None)?;
+    let span = text
+        .rfind(got.raw.as_str())
+        .map_or((0, 0), |s| (s, s + got.raw.len()));
+    let method = Method::Fallback;
+    let confidence = method.base_confidence();
+    Some(Extraction {
+        confidence,
+        low_confidence: confidence < LOW_CONFIDENCE,
+        confidence_reason: format!("fallback reply read by {}", got.method.as_str()),
+        span,
+        method,
+        ..got
+    })
+}
+
+/// Something that can read an answer when the rules are unsure (the audit issue's LLM).
+pub trait AnswerFallback {
+    /// The raw reply, or `None` when the fallback is unavailable or failed.
+    fn reply(&mut self, text: &str, question: Option<&str>) -> Option<String>;
+}
+
+/// [`extract`], asking `fallback` only when [`needs_fallback`] says so. A fallback that
+/// fails or finds nothing leaves the rule-based answer in place.
+pub fn extract_with_fallback(
+    text: &str,
+    question: Option<&str>,
+    fallback: &mut dyn AnswerFallback,
+) -> Option<Extraction> {
+    let ruled = extract(text, question);
+    if !needs_fallback(ruled.as_ref()) {
+        return ruled;
+    }
+    let replied = fallback
+        .reply(text, question)
+        .and_then(|r| from_fallback_reply(text, &r));
+    match (replied, ruled) {
+        (Some(mut f), Some(r)) => {
+            f.candidates.insert(0, r.as_candidate());
+            Some(f)
+        }
+        (f, r) => f.or(r),
+    }
+}
+
+impl Extraction {
+    fn as_candidate(&self) -> Candidate {
+        Candidate {
+            method: self.method,
+            answer: self.answer.clone(),
+            raw: self.raw.clone(),
+            span: self.span,
+        }
+    }
+}
+
+/// A grading verdict with everything needed to explain it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Verdict {
+    pub predicted: Option<Extraction>,
+    pub ground_truth: Option<Extraction>,
+    pub equivalent: bool,
+    pub path: Path,
+    pub reason: String,
+}
+
+impl Verdict {
+    pub fn predicted_answer(&self) -> Option<&str> {
+        self.predicted.as_ref().map(|e| e.answer.as_str())
+    }
+    pub fn ground_truth_answer(&self) -> Option<&str> {
+        self.ground_truth.as_ref().map(|e| e.answer.as_str())
+    }
+}
+
+/// Extracts both sides (each may be a full solution or a bare answer) and compares them.
+pub fn grade(output: &str, ground_truth: &str, question: Option<&str>, preset: Preset) -> Verdict {
+    let predicted = extract(output, question);
+    let gold = extract(ground_truth, question);
+    let (equivalent, path, reason) = match (&predicted, &gold) {
+        (Some(p), Some(g)) => {
+            let c = equiv::compare(&p.answer, &g.answer, question, preset);
+            let how = format!(
+                "predicted `{}` ({}) vs ground truth `{}` ({}): {}",
+                p.answer,
+                p.method.as_str(),
+                g.answer,
+                g.method.as_str(),
+                c.reason
+            );
+            (c.equivalent, c.path, how)
+        }
+        (None, Some(_)) => (
+            false,
+            Path::NoAnswer,
+            "no answer found in the output".to_string(),
+        ),
+        (Some(_), None) => (
+            false,
+            Path::NoAnswer,
+            "no answer found in the ground truth".to_string(),
+        ),
+        (None, None) => (
+            false,
+            Path::NoAnswer,
+            "no answer found on either side".to_string(),
+        ),
+    };
+    Verdict {
+        predicted,
+        ground_truth: gold,
+        equivalent,
+        path,
+        reason,
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -8,6 +8,19 @@
 use futures::future::LocalBoxFuture;
 use serde::{Deserialize, Serialize};
 
+#[cfg(target_arch = "wasm32")]
+pub mod browser;
+pub mod client;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod native;
+pub mod wire;
+
+pub use client::RetryingClient;
+
+/// Per-call timeout of both transports (the CLI reads `VERIFYFAST_TIMEOUT_MS` to change it).
+pub const CALL_TIMEOUT_MS: u32 = 120_000;
+pub use wire::RetryPolicy;
+
 /// Where a model lives. `api_key` is sent only as `Authorization: Bearer` to `base_url`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Endpoint {
@@ -114,11 +127,22 @@ pub enum LlmError {
 }
 
 /// A way to send one chat completion request. Implementations do a single attempt;
-/// retries, backoff and timing live in the shared client pipeline.
+/// retries, backoff and timing live in the shared client pipeline ([`RetryingClient`]).
 pub trait ChatTransport {
     fn chat<'a>(
         &'a self,
         endpoint: &'a Endpoint,
         request: &'a ChatRequest,
     ) -> LocalBoxFuture<'a, Result<ChatResponse, LlmError>>;
+
+    /// Wait (for backoff). Real transports override this with a platform timer; the
+    /// default returns at once, which is what scripted test transports want.
+    fn sleep(&self, _ms: u64) -> LocalBoxFuture<'_, ()> {
+        Box::pin(async {})
+    }
+
+    /// A monotonic clock in milliseconds, for latency. Default: no clock (0).
+    fn now_ms(&self) -> u64 {
+        0
+    }
 }

@@ -1,0 +1,459 @@
+//! The rule chain: each rule finds its **last** occurrence in the visible text (outside
+//! `<think>…</think>`); rules are then ranked by priority. Hand-written scanners only.
+
+use super::normalize::{answer_in_prose, braced, is_prose, normalize};
+use super::scan::{find_from, last_number, next_number};
+use super::{Candidate, Method};
+
+/// Byte ranges hidden from extraction (reasoning inside `<think>` tags).
+struct Hidden(Vec<(usize, usize)>);
+
+impl Hidden {
+    fn of(lower: &[u8]) -> Hidden {
+        let mut ranges = Vec::new();
+        let mut pos = 0;
+        let first_open = find_from(lower, b"<think>", 0);
+        let first_close = find_from(lower, b"</think>", 0);
+        // A reply that starts mid-thought has a `</think>` without an opening tag.
+        if let (Some(c), o) = (first_close, first_open) {
+            if o.is_none_or(|o| o > c) {
+                ranges.push((0, c + 8));
+                pos = c + 8;
+            }
+        }
+        while let Some(open) = find_from(lower, b"<think>", pos) {
+            match find_from(lower, b"</think>", open + 7) {
+                Some(close) => {
+                    ranges.push((open, close + 8));
+                    pos = close + 8;
+                }
+                None => {
+                    ranges.push((open, lower.len()));
+                    break;
+                }
+            }
+        }
+        Hidden(ranges)
+    }
+
+    fn covers(&self, pos: usize) -> bool {
+        self.0.iter().any(|&(s, e)| pos >= s && pos < e)
+    }
+
+    /// Visible sub-ranges of `0..len`.
+    fn visible(&self, len: usize) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        let mut at = 0;
+        for &(s, e) in &self.0 {
+            if s > at {
+                out.push((at, s));
+            }
+            at = at.max(e);
+        }
+        if at < len {
+            out.push((at, len));
+        }
+        out
+    }
+}
+
+fn trim_span(text: &str, s: usize, e: usize) -> Option<(usize, usize)> {
+    let part = text.get(s..e)?;
+    let lead = part.len() - part.trim_start().len();
+    let trail = part.len() - part.trim_end().len();
+    let (s2, e2) = (s + lead, e - trail);
+    (s2 < e2).then_some((s2, e2))
+}
+
+fn make(text: &str, method: Method, span: (usize, usize)) -> Option<Candidate> {
+    let raw = text.get(span.0..span.1)?;
+    let answer = normalize(raw);
+    if answer.is_empty() {
+        return None;
+    }
+    Some(Candidate {
+        method,
+        answer,
+        raw: raw.to_string(),
+        span,
+    })
+}
+
+/// Like [`make`], but a sentence-like capture is narrowed to the answer inside it.
+fn make_from_capture(text: &str, method: Method, span: (usize, usize)) -> Option<Candidate> {
+    let c = make(text, method, span)?;
+    let computed = c.raw.contains("<<") || is_prose(&c.answer);
+    if computed {
+        // "the final answer is 15 gallons * 8 = <<15*8=120>>120 pints": the result of the
+        // capture's last equation, not its first number.
+        if let Some(eq) = last_equals(text, span.0, span.1) {
+            if let Some(n) = next_number(text, eq + 1, span.1) {
+                return make(text, method, n);
+            }
+        }
+    }
+    if !is_prose(&c.answer) {
+        return Some(c);
+    }
+    let (s, e) = answer_in_prose(&c.raw)?;
+    let inner = trim_span(text, span.0 + s, span.0 + e)?;
+    make(text, method, inner)
+}
+
+fn answer_tag(text: &str, lower: &[u8], hidden: &Hidden) -> Option<Candidate> {
+    let mut best = None;
+    let mut pos = 0;
+    while let Some(open) = find_from(lower, b"<answer>", pos) {
+        let start = open + 8;
+        let Some(close) = find_from(lower, b"</answer>", start) else {
+            break;
+        };
+        pos = close + 9;
+        if hidden.covers(open) {
+            continue;
+        }
+        if let Some(span) = trim_span(text, start, close) {
+            best = make(text, Method::AnswerTag, span).or(best);
+        }
+    }
+    best
+}
+
+fn boxed(text: &str, hidden: &Hidden) -> Option<Candidate> {
+    let bytes = text.as_bytes();
+    let mut best = None;
+    let mut pos = 0;
+    while let Some(at) = find_from(bytes, b"\\", pos) {
+        pos = at + 1;
+        let cmd_len = if bytes.get(at..at + 6) == Some(b"\\boxed") {
+            6
+        } else if bytes.get(at..at + 5) == Some(b"\\fbox") {
+            5
+        } else {
+            continue;
+        };
+        if hidden.covers(at) {
+            continue;
+        }
+        let mut i = at + cmd_len;
+        while bytes.get(i) == Some(&b' ') {
+            i += 1;
+        }
+        let span = if bytes.get(i) == Some(&b'{') {
+            braced(text, i).map(|(s, e, _)| (s, e))
+        } else if i > at + cmd_len {
+            // `\boxed 5` shorthand: the next token.
+            let mut e = i;
+            while bytes
+                .get(e)
+                .is_some_and(|b| !b.is_ascii_whitespace() && *b != b'$')
+            {
+                e += 1;
+            }
+            Some((i, e))
+        } else {
+            None
+        };
+        if let Some((s, e)) = span.and_then(|(s, e)| trim_span(text, s, e)) {
+            best = make(text, Method::Boxed, (s, e)).or(best);
+            pos = e;
+        }
+    }
+    best
+}
+
+const FULLWIDTH_STOPS: [&str; 4] = ["。", "，", "；", "！"];
+
+/// End of an answer captured after a marker: the end of its sentence or line.
+fn capture_end(text: &str, start: usize) -> usize {
+    let bytes = text.as_bytes();
+    let limit = (start + 300).min(bytes.len());
+    let mut in_math = false;
+    let mut depth = 0i32;
+    let mut i = start;
+    while i < limit {
+        let b = bytes.get(i).copied().unwrap_or(b'\n');
+        match b {
+            b'\n' => return i,
+            b'$' => in_math = !in_math,
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth -= 1,
+            b'.' | b'!' | b'?' | b';' if !in_math => {
+                let next = bytes.get(i + 1).copied();
+                let decimal = b == b'.'
+                    && next.is_some_and(|n| n.is_ascii_digit())
+                    && i > start
+                    && bytes.get(i - 1).is_some_and(u8::is_ascii_digit);
+                if !decimal && next.is_none_or(|n| n.is_ascii_whitespace() || n == b'*') {
+                    return i;
+                }
+            }
+            b',' if !in_math && depth <= 0 => {
+                let next = bytes.get(i + 1).copied();
+                let after = bytes.get(i + 2).copied();
+                if next == Some(b' ') && after.is_some_and(|a| a.is_ascii_alphabetic()) {
+                    return i;
+                }
+            }
+            0xE3 | 0xEF if !in_math => {
+                let rest = text.get(i..).unwrap_or("");
+                if FULLWIDTH_STOPS.iter().any(|s| rest.starts_with(s)) {
+                    return i;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    // Do not end inside a multi-byte character.
+    let mut end = limit;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    end
+}
+
+/// Skips the glue between a marker and its answer: spaces, `:`, `：`, `**`, "is", "=".
+fn skip_glue(text: &str, mut i: usize) -> usize {
+    loop {
+        let rest = text.get(i..).unwrap_or("");
+        let trimmed = rest.trim_start_matches([' ', '\t', ':', '*', '=']);
+        let trimmed = trimmed.trim_start_matches('：');
+        let trimmed = ["是", "为", "is "]
+            .iter()
+            .find_map(|w| trimmed.strip_prefix(w))
+            .unwrap_or(trimmed);
+        let next = i + (rest.len() - trimmed.len());
+        if next == i {
+            return i;
+        }
+        i = next;
+    }
+}
+
+/// Where the answer text starts after an English "answer" at `at`, if it is a marker.
+fn english_marker(lower: &[u8], at: usize) -> Option<usize> {
+    if at > 0 && lower.get(at - 1).is_some_and(u8::is_ascii_alphanumeric) {
+        return None;
+    }
+    let mut i = at + 6;
+    while matches!(lower.get(i), Some(b' ' | b'*')) {
+        i += 1;
+    }
+    match lower.get(i)? {
+        b':' => Some(i + 1),
+        0xEF if lower.get(i..i + 3) == Some("：".as_bytes()) => Some(i + 3),
+        _ => {
+            for verb in [&b"is"[..], b"would be", b"should be", b"will be", b"="] {
+                let end = i + verb.len();
+                if lower.get(i..end) == Some(verb)
+                    && !lower.get(end).is_some_and(u8::is_ascii_alphanumeric)
+                {
+                    return Some(end);
+                }
+            }
+            None
+        }
+    }
+}
+
+/// Where the answer starts after a Chinese "答案" at `at`, if it is a marker.
+fn chinese_marker(text: &str, at: usize) -> Option<usize> {
+    let after = at + "答案".len();
+    let rest = text.get(after..)?.trim_start();
+    let ws = text.get(after..)?.len() - rest.len();
+    let final_marker = text.get(..at)?.ends_with("最终");
+    for glue in ["是", "为", "：", ":"] {
+        if rest.starts_with(glue) {
+            return Some(after + ws + glue.len());
+        }
+    }
+    final_marker.then_some(after + ws)
+}
+
+fn final_marker(text: &str, lower: &[u8], hidden: &Hidden) -> Option<Candidate> {
+    let mut starts = Vec::new();
+    let mut pos = 0;
+    while let Some(at) = find_from(lower, b"answer", pos) {
+        pos = at + 6;
+        if let Some(s) = english_marker(lower, at) {
+            starts.push((at, s));
+        }
+    }
+    let bytes = text.as_bytes();
+    pos = 0;
+    while let Some(at) = find_from(bytes, "答案".as_bytes(), pos) {
+        pos = at + 6;
+        if let Some(s) = chinese_marker(text, at) {
+            starts.push((at, s));
+        }
+    }
+    starts.sort_unstable();
+    // The last marker wins; an empty capture falls back to the one before it.
+    starts
+        .iter()
+        .rev()
+        .filter(|(at, _)| !hidden.covers(*at))
+        .find_map(|&(_, s)| {
+            let mut s = skip_glue(text, s);
+            // "Final Answer:\n42": the answer may sit on the next line.
+            let rest = text.get(s..).unwrap_or("");
+            if rest.starts_with('\n') || rest.starts_with("\r\n") {
+                s += rest.len() - rest.trim_start().len();
+            }
+            let e = capture_end(text, s);
+            let span = trim_span(text, s, e)?;
+            make_from_capture(text, Method::FinalAnswerMarker, span)
+        })
+}
+
+fn line_end(bytes: &[u8], from: usize) -> usize {
+    find_from(bytes, b"\n", from).unwrap_or(bytes.len())
+}
+
+fn hash_marker(text: &str, hidden: &Hidden) -> Option<Candidate> {
+    let bytes = text.as_bytes();
+    let mut last = None;
+    let mut pos = 0;
+    while let Some(at) = find_from(bytes, b"####", pos) {
+        pos = at + 4;
+        if !hidden.covers(at) {
+            last = Some(at);
+        }
+    }
+    let at = last?;
+    let mut s = at;
+    while bytes.get(s) == Some(&b'#') {
+        s += 1;
+    }
+    let span = trim_span(text, s, line_end(bytes, s))?;
+    make_from_capture(text, Method::HashMarker, span)
+}
+
+/// The whole visible text, when it is a bare answer ("54.0", `\frac{1}{2}`, "x = 5").
+fn whole_text(text: &str, visible: &[(usize, usize)]) -> Option<Candidate> {
+    let [(s, e)] = visible else { return None };
+    let (s, e) = trim_span(text, *s, *e)?;
+    let part = text.get(s..e)?;
+    if e - s > 160 || part.contains('\n') {
+        return None;
+    }
+    let c = make(text, Method::WholeText, (s, e))?;
+    (!is_prose(&c.answer)).then_some(c)
+}
+
+/// Position of the last `=` in `text[from..to]` outside `<<…>>` annotations.
+fn last_equals(text: &str, from: usize, to: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut eq = None;
+    let mut i = from;
+    while i < to {
+        if bytes.get(i..i + 2) == Some(b"<<") {
+            i = find_from(bytes, b">>", i + 2).map_or(to, |e| e + 2);
+            continue;
+        }
+        if bytes.get(i) == Some(&b'=') {
+            eq = Some(i);
+        }
+        i += 1;
+    }
+    eq
+}
+
+/// Phrases after an equation's result that restate the answer in its final form:
+/// "= 16.66%, which rounds up to 17%", "6/3=.5 hour which is 30 minutes".
+const RESTATEMENTS: &[&str] = &["rounds", "rounded", "which is", "meaning", "i.e."];
+
+/// The number a restatement after `from` (up to `to`) gives, if any.
+fn restatement(text: &str, from: usize, to: usize) -> Option<(usize, usize)> {
+    let rest = text.get(from..to)?.to_ascii_lowercase();
+    let at = RESTATEMENTS.iter().filter_map(|p| rest.find(p)).min()?;
+    next_number(text, from + at, to)
+}
+
+/// The first number after the last `=` of the last non-empty visible line (or its
+/// restatement, see [`RESTATEMENTS`]).
+fn final_equation(text: &str, visible: &[(usize, usize)]) -> Option<Candidate> {
+    let &(vs, ve) = visible.last()?;
+    let body = text.get(vs..ve)?;
+    let trimmed_end = vs + body.trim_end().len();
+    let line_start = text
+        .get(vs..trimmed_end)?
+        .rfind('\n')
+        .map_or(vs, |p| vs + p + 1);
+    let eq = last_equals(text, line_start, trimmed_end);
+    let mut span = next_number(text, eq? + 1, trimmed_end)?;
+    if let Some(restated) = restatement(text, span.1, trimmed_end) {
+        span = restated;
+    }
+    make(text, Method::FinalEquation, span)
+}
+
+/// Words that start a qualifier after a sentence's main statement: "He has 22 apples
+/// because 22 > 21", "135 meters in 5 minutes", "57 more eggs than 5 cakes".
+const QUALIFIERS: &[&str] = &[
+    " because ",
+    " since ",
+    ", which ",
+    " which ",
+    " if ",
+    " than ",
+    " after ",
+    " to ",
+    " in ",
+    " for ",
+    " when ",
+];
+
+/// For a last line without an equation: the last number of its main clause.
+fn main_clause(text: &str, visible: &[(usize, usize)]) -> Option<Candidate> {
+    let &(vs, ve) = visible.last()?;
+    let body = text.get(vs..ve)?;
+    let end = vs + body.trim_end().len();
+    let start = text.get(vs..end)?.rfind('\n').map_or(vs, |p| vs + p + 1);
+    let line = text.get(start..end)?;
+    if last_equals(text, start, end).is_some() {
+        return None;
+    }
+    let mut cut = line.len();
+    for q in QUALIFIERS {
+        if let Some(j) = line.get(..cut).and_then(|l| l.find(q)) {
+            if next_number(text, start, start + j).is_some() {
+                cut = j;
+            }
+        }
+    }
+    let span = last_number(text, start, start + cut)?;
+    make(text, Method::MainClause, span)
+}
+
+fn last_visible_number(text: &str, visible: &[(usize, usize)]) -> Option<Candidate> {
+    visible
+        .iter()
+        .rev()
+        .find_map(|&(s, e)| last_number(text, s, e))
+        .and_then(|span| make(text, Method::LastNumber, span))
+}
+
+/// One candidate per rule that fired, best first: answer tag, boxed, the later of the
+/// final-answer marker and `####`, the whole text, the final equation, the last number.
+pub fn find_all(text: &str) -> Vec<Candidate> {
+    let lower = text.to_ascii_lowercase();
+    let lower = lower.as_bytes();
+    let hidden = Hidden::of(lower);
+    let visible = hidden.visible(text.len());
+    let mut out = Vec::with_capacity(6);
+    out.extend(answer_tag(text, lower, &hidden));
+    out.extend(boxed(text, &hidden));
+    let mut markers: Vec<Candidate> = final_marker(text, lower, &hidden)
+        .into_iter()
+        .chain(hash_marker(text, &hidden))
+        .collect();
+    markers.sort_by(|a, b| b.span.0.cmp(&a.span.0));
+    out.extend(markers);
+    out.extend(whole_text(text, &visible));
+    out.extend(final_equation(text, &visible));
+    out.extend(main_clause(text, &visible));
+    out.extend(last_visible_number(text, &visible));
+    out
+}

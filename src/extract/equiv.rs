@@ -1,0 +1,875 @@
+//! Answer equivalence. Symmetric, exact first, and every verdict says how it was reached.
+//!
+//! Order: identical text → percent policy → multiple-choice letters → `\pm` / sets / tuples /
+//! intervals / matrices / lists (element-wise) → `x = 5` vs `5` → exact rationals →
+//! high-precision floats (relative 1e-9, never looser) → symbolic by evaluation at fixed
+//! pseudo-random points → text.
+
+use super::expr::{self, Expr};
+use super::number::{parse_decimal, Num};
+use serde::Serialize;
+
+/// How forgiving the comparison is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Preset {
+    /// Exact values only; `20%` equals `20` only when the question asks for a percent.
+    Strict,
+    /// Also: a decimal with ≥ 2 places equals a value that rounds to it (`0.33` vs `1/3`),
+    /// a bare list equals a tuple of the same order, case-insensitive text and letters.
+    #[default]
+    Lenient,
+}
+
+/// The comparison step that decided a verdict.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Path {
+    IdenticalText,
+    Choice,
+    Percent,
+    ExactRational,
+    BigInteger,
+    Float,
+    Rounded,
+    Symbolic,
+    Tuple,
+    Interval,
+    Set,
+    Matrix,
+    Equation,
+    Text,
+    NoAnswer,
+}
+
+impl Path {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Path::IdenticalText => "identical_text",
+            Path::Choice => "choice",
+            Path::Percent => "percent",
+            Path::ExactRational => "exact_rational",
+            Path::BigInteger => "big_integer",
+            Path::Float => "float",
+            Path::Rounded => "rounded",
+            Path::Symbolic => "symbolic",
+            Path::Tuple => "tuple",
+            Path::Interval => "interval",
+            Path::Set => "set",
+            Path::Matrix => "matrix",
+            Path::Equation => "equation",
+            Path::Text => "text",
+            Path::NoAnswer => "no_answer",
+        }
+    }
+}
+
+/// A verdict on two normalised answers and why.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Comparison {
+    pub equivalent: bool,
+    pub path: Path,
+    pub reason: String,
+}
+
+fn verdict(equivalent: bool, path: Path, reason: impl Into<String>) -> Comparison {
+    Comparison {
+        equivalent,
+        path,
+        reason: reason.into(),
+    }
+}
+
+const REL_TOL: f64 = 1e-9;
+const MAX_DEPTH: usize = 6;
+const MAX_ITEMS: usize = 64;
+
+/// Compares a predicted and a gold answer (both already normalised).
+pub fn compare(pred: &str, gold: &str, question: Option<&str>, preset: Preset) -> Comparison {
+    if pred == gold {
+        return verdict(
+            true,
+            Path::IdenticalText,
+            format!("both normalise to `{gold}`"),
+        );
+    }
+    if let Some(c) = percent(pred, gold, question, preset) {
+        return c;
+    }
+    if let Some(c) = fast_decimal(pred, gold) {
+        return c;
+    }
+    compare_at(pred, gold, preset, 0)
+}
+
+/// The hot path: two plain decimals.
+fn fast_decimal(a: &str, b: &str) -> Option<Comparison> {
+    let (x, y) = (parse_decimal(a)?, parse_decimal(b)?);
+    Some(verdict(
+        x == y,
+        Path::ExactRational,
+        format!("{x} {} {y}", if x == y { "=" } else { "≠" }),
+    ))
+}
+
+/// True when the question asks for a percentage ("what percent", "percentage", "%").
+pub fn asks_percent(question: Option<&str>) -> bool {
+    question.is_some_and(|q| {
+        let q = q.to_ascii_lowercase();
+        q.contains("percent") || q.contains('%') || q.contains("百分")
+    })
+}
+
+/// The percent policy: decided by the gold and the question, never a blind ×100 / ÷100.
+fn percent(pred: &str, gold: &str, question: Option<&str>, preset: Preset) -> Option<Comparison> {
+    let p_pct = pred.ends_with('%');
+    let g_pct = gold.ends_with('%');
+    if !p_pct && !g_pct {
+        return fraction_for_percent(pred, gold, question, preset);
+    }
+    let p = pred.trim_end_matches('%');
+    let g = gold.trim_end_matches('%');
+    let asked = asks_percent(question);
+    let same_number = compare_at(p, g, preset, 1);
+    let describe = |how: &str, c: &Comparison| format!("{how}: {}", c.reason);
+    if asked || (p_pct && g_pct) {
+        return Some(verdict(
+            same_number.equivalent,
+            Path::Percent,
+            describe("percent number to percent number", &same_number),
+        ));
+    }
+    // Not asked for a percent: the percent sign is a value (20% = 0.2); the lenient preset
+    // also accepts the number written without its sign (gold "20%", answer "20").
+    let (pv, gv) = if p_pct {
+        (format!("({p})/100"), g.to_string())
+    } else {
+        (p.to_string(), format!("({g})/100"))
+    };
+    let by_value = compare_at(&pv, &gv, preset, 1);
+    if by_value.equivalent {
+        return Some(verdict(
+            true,
+            Path::Percent,
+            describe("as values (x% = x/100)", &by_value),
+        ));
+    }
+    if preset == Preset::Lenient && same_number.equivalent {
+        return Some(verdict(
+            true,
+            Path::Percent,
+            describe("percent sign dropped (lenient)", &same_number),
+        ));
+    }
+    Some(verdict(
+        false,
+        Path::Percent,
+        describe("as values (x% = x/100)", &by_value),
+    ))
+}
+
+/// Lenient only: the question asks "what percent" and the answer is the fraction
+/// (`.8` for gold `80`). Decided by the question, and only for answers within [0, 1].
+fn fraction_for_percent(
+    pred: &str,
+    gold: &str,
+    question: Option<&str>,
+    preset: Preset,
+) -> Option<Comparison> {
+    if preset != Preset::Lenient || !asks_percent(question) {
+        return None;
+    }
+    let p = parse_decimal(pred)?;
+    let g = parse_decimal(gold)?;
+    let hundred = super::number::Rational::from_int(100);
+    let in_unit = p >= super::number::Rational::ZERO && p <= super::number::Rational::ONE;
+    (in_unit && p.checked_mul(hundred) == Some(g) && p != g).then(|| {
+        verdict(
+            true,
+            Path::Percent,
+            format!("the question asks for a percent and `{pred}` = {g}% (lenient)"),
+        )
+    })
+}
+
+fn compare_at(a: &str, b: &str, preset: Preset, depth: usize) -> Comparison {
+    if a == b {
+        return verdict(true, Path::IdenticalText, format!("`{a}` is `{b}`"));
+    }
+    if depth > MAX_DEPTH {
+        return verdict(false, Path::Text, "nesting too deep to compare");
+    }
+    if let Some(c) = choice(a, b, preset) {
+        return c;
+    }
+    let (sa, sb) = (shape(a), shape(b));
+    if !matches!((&sa, &sb), (Shape::Scalar, Shape::Scalar)) {
+        return compare_shapes(a, b, &sa, &sb, preset, depth);
+    }
+    if let Some(c) = equation(a, b, preset, depth) {
+        return c;
+    }
+    scalar(a, b, preset)
+}
+
+fn choice(a: &str, b: &str, preset: Preset) -> Option<Comparison> {
+    let is_letter = |s: &str| s.len() == 1 && s.bytes().all(|c| (b'A'..=b'J').contains(&c));
+    if !is_letter(b) && !is_letter(a) {
+        return None;
+    }
+    let eq = if preset == Preset::Lenient {
+        a.eq_ignore_ascii_case(b)
+    } else {
+        a == b
+    };
+    // Only decide when both are letters or the gold is: `e` alone is Euler's number.
+    if is_letter(b) || (is_letter(a) && b.len() == 1) {
+        return Some(verdict(eq, Path::Choice, format!("choice `{a}` vs `{b}`")));
+    }
+    None
+}
+
+/// The structure an answer has at its top level.
+#[derive(Debug, Clone, PartialEq)]
+enum Shape {
+    Scalar,
+    /// `(a,b)`, `[a,b)`: the brackets matter (tuple vs interval).
+    Seq {
+        open: char,
+        close: char,
+        items: Vec<String>,
+    },
+    Set(Vec<String>),
+    /// A bare comma list `1, 2, 3`, compared order-free.
+    List(Vec<String>),
+    Matrix(Vec<Vec<String>>),
+}
+
+/// Splits at top-level occurrences of `sep` (outside brackets and braces).
+fn split_top(s: &str, sep: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut start = 0;
+    let bytes = s.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes.get(i).copied().unwrap_or(0);
+        match b {
+            b'\\' if s.get(i..i + 2).is_some_and(|t| t == "\\{") => {
+                depth += 1;
+                i += 2;
+                continue;
+            }
+            b'\\' if s.get(i..i + 2).is_some_and(|t| t == "\\}") => {
+                depth -= 1;
+                i += 2;
+                continue;
+            }
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth -= 1,
+            _ => {}
+        }
+        if depth == 0 && s.get(i..).is_some_and(|r| r.starts_with(sep)) {
+            out.push(s.get(start..i).unwrap_or("").trim().to_string());
+            i += sep.len();
+            start = i;
+            continue;
+        }
+        i += 1;
+    }
+    out.push(s.get(start..).unwrap_or("").trim().to_string());
+    out
+}
+
+fn matching_close(s: &str) -> bool {
+    // `(1,2)+(3,4)` is not one tuple: the opening bracket must close at the very end.
+    let mut depth = 0i32;
+    for (i, b) in s.bytes().enumerate() {
+        match b {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => {
+                depth -= 1;
+                if depth == 0 && i + 1 != s.len() {
+                    return false;
+                }
+            }
+            _ => {}
+        }
+    }
+    true
+}
+
+fn shape(s: &str) -> Shape {
+    if s.contains("\\begin{") && s.contains("matrix}") {
+        if let Some(m) = matrix(s) {
+            return Shape::Matrix(m);
+        }
+    }
+    if let Some(inner) = s.strip_prefix("\\{").and_then(|r| r.strip_suffix("\\}")) {
+        return Shape::Set(split_top(inner, ","));
+    }
+    if let Some(pm) = plus_minus(s) {
+        return Shape::Set(pm);
+    }
+    let first = s.chars().next().unwrap_or(' ');
+    let last = s.chars().last().unwrap_or(' ');
+    if matches!(first, '(' | '[') && matches!(last, ')' | ']') && s.len() >= 2 {
+        let inner = s.get(1..s.len() - 1).unwrap_or("");
+        let items = split_top(inner, ",");
+        if items.len() >= 2
+            && inner.chars().all(|c| c != '(' || matching_close(s))
+            && matching_close(s)
+        {
+            return Shape::Seq {
+                open: first,
+                close: last,
+                items,
+            };
+        }
+    }
+    let items = split_top(s, ",");
+    if items.len() >= 2 && items.iter().all(|i| !i.is_empty()) {
+        return Shape::List(items);
+    }
+    Shape::Scalar
+}
+
+fn matrix(s: &str) -> Option<Vec<Vec<String>>> {
+    let start = s.find("matrix}")? + "matrix}".len();
+    let end = s.rfind("\\end{")?;
+    let body = s.get(start..end)?;
+    let rows: Vec<Vec<String>> = body
+        .split("\\\\")
+        .map(str::trim)
+        .filter(|r| !r.is_empty())
+        .map(|r| r.split('&').map(|c| c.trim().to_string()).collect())
+        .collect();
+    (!rows.is_empty()).then_some(rows)
+}
+
+/// `a \pm b` → {a+b, a-b}.
+fn plus_minus(s: &str) -> Option<Vec<String>> {
+    let i = s.find("\\pm")?;
+    let a = s.get(..i)?.trim();
+    let b = s.get(i + 3..)?.trim();
+    if b.is_empty() || b.contains("\\pm") {
+        return None;
+    }
+    let a = if a.is_empty() { "0" } else { a };
+    Some(vec![format!("{a}+({b})"), format!("{a}-({b})")])
+}
+
+fn compare_items(
+    xs: &[String],
+    ys: &[String],
+    ordered: bool,
+    preset: Preset,
+    depth: usize,
+) -> Result<(), String> {
+    if xs.len() != ys.len() {
+        return Err(format!("{} items vs {}", xs.len(), ys.len()));
+    }
+    if xs.len() > MAX_ITEMS {
+        return Err(format!("more than {MAX_ITEMS} items"));
+    }
+    if ordered {
+        for (k, (x, y)) in xs.iter().zip(ys).enumerate() {
+            let c = compare_at(x, y, preset, depth + 1);
+            if !c.equivalent {
+                return Err(format!("item {}: `{x}` vs `{y}` ({})", k + 1, c.reason));
+            }
+        }
+        return Ok(());
+    }
+    let mut used = vec![false; ys.len()];
+    for x in xs {
+        let hit = ys.iter().enumerate().find(|(j, y)| {
+            !used.get(*j).copied().unwrap_or(true) && compare_at(x, y, preset, depth + 1).equivalent
+        });
+        match hit {
+            Some((j, _)) => {
+                if let Some(u) = used.get_mut(j) {
+                    *u = true;
+                }
+            }
+            None => return Err(format!("`{x}` has no match")),
+        }
+    }
+    Ok(())
+}
+
+fn compare_shapes(
+    a: &str,
+    b: &str,
+    sa: &Shape,
+    sb: &Shape,
+    preset: Preset,
+    depth: usize,
+) -> Comparison {
+    use Shape::*;
+    let res = |path: Path, r: Result<(), String>| match r {
+        Ok(()) => verdict(true, path, format!("`{a}` and `{b}` match element-wise")),
+        Err(why) => verdict(false, path, format!("`{a}` vs `{b}`: {why}")),
+    };
+    match (sa, sb) {
+        (Matrix(x), Matrix(y)) => {
+            if x.len() != y.len() {
+                return verdict(
+                    false,
+                    Path::Matrix,
+                    format!("{} rows vs {}", x.len(), y.len()),
+                );
+            }
+            for (r, (rx, ry)) in x.iter().zip(y).enumerate() {
+                if let Err(why) = compare_items(rx, ry, true, preset, depth) {
+                    return verdict(false, Path::Matrix, format!("row {}: {why}", r + 1));
+                }
+            }
+            verdict(true, Path::Matrix, "matrices equal element-wise")
+        }
+        (Set(x) | List(x), Set(y) | List(y)) => {
+            res(Path::Set, compare_items(x, y, false, preset, depth))
+        }
+        (
+            Seq {
+                open: o1,
+                close: c1,
+                items: x,
+            },
+            Seq {
+                open: o2,
+                close: c2,
+                items: y,
+            },
+        ) => {
+            let interval = o1 != c1 && (*o1 == '[' || *c1 == ']' || *o2 == '[' || *c2 == ']');
+            let path = if interval {
+                Path::Interval
+            } else {
+                Path::Tuple
+            };
+            if (o1, c1) != (o2, c2) {
+                return verdict(
+                    false,
+                    path,
+                    format!("brackets differ: `{o1}…{c1}` vs `{o2}…{c2}` (open vs closed ends)"),
+                );
+            }
+            res(path, compare_items(x, y, true, preset, depth))
+        }
+        (
+            Seq {
+                open: '(',
+                close: ')',
+                items: x,
+            },
+            List(y),
+        )
+        | (
+            List(x),
+            Seq {
+                open: '(',
+                close: ')',
+                items: y,
+            },
+        ) if preset == Preset::Lenient => {
+            res(Path::Tuple, compare_items(x, y, true, preset, depth))
+        }
+        _ => verdict(
+            false,
+            Path::Text,
+            format!("different structure: `{a}` vs `{b}`"),
+        ),
+    }
+}
+
+/// Sides of a top-level equation, for `x = 5` vs `5`.
+fn sides(s: &str) -> Option<(&str, &str)> {
+    let i = s.rfind('=')?;
+    let (l, r) = (s.get(..i)?, s.get(i + 1..)?);
+    if l.is_empty() || r.is_empty() || l.ends_with(['<', '>', '!', '\\']) {
+        return None;
+    }
+    Some((l, r))
+}
+
+/// A left side that only names the answer: `x`, `y_1`, `\theta`, `f(x)`, `k`.
+fn is_name(l: &str) -> bool {
+    let l = l.trim();
+    !l.is_empty()
+        && l.len() <= 12
+        && l.bytes().all(|b| {
+            b.is_ascii_alphanumeric() || matches!(b, b'_' | b'\\' | b'(' | b')' | b'{' | b'}')
+        })
+        && l.bytes()
+            .next()
+            .is_some_and(|b| b.is_ascii_alphabetic() || b == b'\\')
+}
+
+fn equation(a: &str, b: &str, preset: Preset, depth: usize) -> Option<Comparison> {
+    let (ea, eb) = (sides(a), sides(b));
+    let explain = |c: Comparison, what: &str| {
+        verdict(
+            c.equivalent,
+            Path::Equation,
+            format!("{what}; {}", c.reason),
+        )
+    };
+    match (ea, eb) {
+        (Some((la, ra)), Some((lb, rb))) => {
+            let l = compare_at(la, lb, preset, depth + 1);
+            let r = compare_at(ra, rb, preset, depth + 1);
+            let eq = l.equivalent && r.equivalent;
+            Some(verdict(
+                eq,
+                Path::Equation,
+                format!("left sides: {}; right sides: {}", l.reason, r.reason),
+            ))
+        }
+        (Some((la, ra)), None) if is_name(la) || numeric(la) => Some(explain(
+            compare_at(ra, b, preset, depth + 1),
+            &format!("`{a}` read as its value `{ra}`"),
+        )),
+        (None, Some((lb, rb))) if is_name(lb) || numeric(lb) => Some(explain(
+            compare_at(a, rb, preset, depth + 1),
+            &format!("`{b}` read as its value `{rb}`"),
+        )),
+        _ => None,
+    }
+}
+
+fn numeric(s: &str) -> bool {
+    expr::parse(s).is_some_and(|e| e.vars.is_empty())
+}
+
+fn digits_only(s: &str) -> Option<&str> {
+    let body = s.strip_prefix('-').unwrap_or(s);
+    (!body.is_empty() && body.bytes().all(|b| b.is_ascii_digit())).then_some(s)
+}
+
+fn strip_leading_zeros(s: &str) -> String {
+    let (neg, body) = s.strip_prefix('-').map_or((false, s), |b| (true, b));
+    let t = body.trim_start_matches('0');
+    let t = if t.is_empty() { "0" } else { t };
+    if neg && t != "0" {
+        format!("-{t}")
+    } else {
+        t.to_string()
+    }
+}
+
+fn close(x: f64, y: f64) -> bool {
+    if !(x.is_finite() && y.is_finite()) {
+        return false;
+    }
+    // Relative only: an absolute floor would make 1/2^200 equal 1/2^201.
+    x == y || (x - y).abs() <= REL_TOL * x.abs().max(y.abs())
+}
+
+/// Decimal places written in a plain decimal literal (`0.33` → 2), if it is one.
+fn decimal_places(s: &str) -> Option<usize> {
+    parse_decimal(s)?;
+    if s.contains(['e', 'E']) {
+        return None;
+    }
+    s.split_once('.').map(|(_, f)| f.len())
+}
+
+fn rounds_to(value: f64, literal: f64, places: usize) -> bool {
+    let Ok(p) = i32::try_from(places) else {
+        return false;
+    };
+    let scale = 10f64.powi(p);
+    ((value * scale).round() - (literal * scale).round()).abs() < 0.5
+}
+
+fn scalar(a: &str, b: &str, preset: Preset) -> Comparison {
+    if let (Some(x), Some(y)) = (digits_only(a), digits_only(b)) {
+        let (x, y) = (strip_leading_zeros(x), strip_leading_zeros(y));
+        if x.len() > 30 || y.len() > 30 {
+            return verdict(
+                x == y,
+                Path::BigInteger,
+                format!("integers {x} vs {y} digit by digit"),
+            );
+        }
+    }
+    if has_word(a) || has_word(b) {
+        return text(a, b, preset);
+    }
+    let (Some(ea), Some(eb)) = (expr::parse(a), expr::parse(b)) else {
+        return text(a, b, preset);
+    };
+    if ea.vars.is_empty() && eb.vars.is_empty() {
+        return constant(a, b, &ea, &eb, preset);
+    }
+    symbolic(a, b, &ea, &eb)
+}
+
+/// A run of 2+ letters that is not a `\\command` or a function name: `yes` is a word,
+/// not y·e·s.
+fn has_word(s: &str) -> bool {
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b.get(i).is_some_and(u8::is_ascii_alphabetic) {
+            let start = i;
+            while b.get(i).is_some_and(u8::is_ascii_alphabetic) {
+                i += 1;
+            }
+            let command = start > 0 && b.get(start - 1) == Some(&b'\\');
+            let word = s.get(start..i).unwrap_or("");
+            let known = ["sin", "cos", "tan", "ln", "log", "exp", "sqrt", "pi"].contains(&word);
+            if !command && !known && i - start >= 2 {
+                return true;
+            }
+        } else {
+            i += 1;
+        }
+    }
+    false
+}
+
+fn constant(a: &str, b: &str, ea: &Expr, eb: &Expr, preset: Preset) -> Comparison {
+    let (x, y) = (expr::eval(&ea.root, &[]), expr::eval(&eb.root, &[]));
+    let (fx, fy) = (x.to_f64(), y.to_f64());
+    let exact = if let (Num::Exact(p), Num::Exact(q)) = (x, y) {
+        let eq = p == q;
+        Some(verdict(
+            eq,
+            Path::ExactRational,
+            format!(
+                "`{a}` = {p}, `{b}` = {q}: {}",
+                if eq { "equal" } else { "different" }
+            ),
+        ))
+    } else if close(fx, fy) {
+        return verdict(
+            true,
+            Path::Float,
+            format!("`{a}` ≈ `{b}` = {fy} (relative 1e-9)"),
+        );
+    } else {
+        None
+    };
+    if let Some(c) = exact.as_ref().filter(|c| c.equivalent) {
+        return c.clone();
+    }
+    // Rounding only when one side is a written decimal and the other is not (two written
+    // decimals are both exact: 1.50 is not 1.499).
+    let written = |s: &str| decimal_places(s).is_some() || parse_decimal(s).is_some();
+    if preset == Preset::Lenient && written(a) != written(b) {
+        for (lit, lv, other) in [(a, fx, fy), (b, fy, fx)] {
+            if let Some(places) = decimal_places(lit).filter(|p| *p >= 2) {
+                if rounds_to(other, lv, places) {
+                    return verdict(
+                        true,
+                        Path::Rounded,
+                        format!("{other} rounds to `{lit}` at {places} decimal places (lenient)"),
+                    );
+                }
+            }
+        }
+    }
+    exact.unwrap_or_else(|| {
+        verdict(
+            false,
+            Path::Float,
+            format!("`{a}` = {fx}, `{b}` = {fy}: different"),
+        )
+    })
+}
+
+/// A tiny deterministic xorshift so verdicts are reproducible everywhere (native and wasm).
+struct Xorshift(u64);
+
+impl Xorshift {
+    fn next_unit(&mut self) -> f64 {
+        let mut x = self.0;
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        self.0 = x;
+        (x >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+/// Points tried and agreeing points needed for symbolic equality.
+const POINTS_TRIED: usize = 12;
+const POINTS_NEEDED: usize = 5;
+
+fn symbolic(a: &str, b: &str, ea: &Expr, eb: &Expr) -> Comparison {
+    let mut names: Vec<&str> = ea.vars.iter().chain(&eb.vars).map(String::as_str).collect();
+    names.sort_unstable();
+    names.dedup();
+    let assign = |e: &Expr, point: &[f64]| -> Vec<f64> {
+        e.vars
+            .iter()
+            .map(|v| {
+                names
+                    .iter()
+                    .position(|n| n == v)
+                    .and_then(|i| point.get(i).copied())
+                    .unwrap_or(0.0)
+            })
+            .collect()
+    };
+    let mut rng = Xorshift(0x9E37_79B9_7F4A_7C15);
+    let mut agreed = 0;
+    for _ in 0..POINTS_TRIED {
+        let point: Vec<f64> = names.iter().map(|_| 0.5 + 2.5 * rng.next_unit()).collect();
+        let x = expr::eval(&ea.root, &assign(ea, &point)).to_f64();
+        let y = expr::eval(&eb.root, &assign(eb, &point)).to_f64();
+        if !(x.is_finite() && y.is_finite()) {
+            continue;
+        }
+        if !close(x, y) {
+            return verdict(
+                false,
+                Path::Symbolic,
+                format!("`{a}` = {x} but `{b}` = {y} at {names:?} = {point:?}"),
+            );
+        }
+        agreed += 1;
+        if agreed >= POINTS_NEEDED {
+            return verdict(
+                true,
+                Path::Symbolic,
+                format!("`{a}` and `{b}` agree at {agreed} random points"),
+            );
+        }
+    }
+    verdict(
+        false,
+        Path::Symbolic,
+        format!("only {agreed} comparable points for `{a}` vs `{b}`"),
+    )
+}
+
+fn text(a: &str, b: &str, preset: Preset) -> Comparison {
+    let canon = |s: &str| s.chars().filter(|c| !c.is_whitespace()).collect::<String>();
+    let (x, y) = (canon(a), canon(b));
+    let eq = if preset == Preset::Lenient {
+        x.eq_ignore_ascii_case(&y)
+    } else {
+        x == y
+    };
+    verdict(eq, Path::Text, format!("compared as text: `{a}` vs `{b}`"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn eq(a: &str, b: &str) -> bool {
+        let x = compare(a, b, None, Preset::Lenient).equivalent;
+        let y = compare(b, a, None, Preset::Lenient).equivalent;
+        assert_eq!(x, y, "not symmetric: {a} vs {b}");
+        x
+    }
+
+    fn strict(a: &str, b: &str) -> bool {
+        compare(a, b, None, Preset::Strict).equivalent
+    }
+
+    #[test]
+    fn exact_numbers() {
+        assert!(eq("54", "54.0"));
+        assert!(!eq("120006", "120000"));
+        assert!(eq("\\frac{5}{324}", "5/324"));
+        assert!(eq("0.5", "\\frac12"));
+        assert!(eq("3\\frac{1}{2}", "3.5"));
+        assert!(eq("1.5e3", "1500"));
+        assert!(!eq("1/2^{98}", "1/2^{99}"));
+        assert!(!eq("0", "10000"));
+        assert!(eq("-7", "-7.00"));
+        assert!(!eq(
+            "1000000000000000000000000000000000001",
+            "1000000000000000000000000000000000000"
+        ));
+    }
+
+    #[test]
+    fn irrationals_and_rounding() {
+        assert!(eq("2\\sqrt{2}", "\\sqrt{8}"));
+        assert!(eq("\\frac{\\pi}{2}", "\\pi/2"));
+        assert!(!eq("3.14", "\\pi") || !strict("3.14", "\\pi"));
+        assert!(eq("0.33", "\\frac{1}{3}"));
+        assert!(!strict("0.33", "\\frac{1}{3}"));
+        assert!(!eq("0.3", "\\frac{1}{3}"));
+        assert!(eq("\\sqrt{2}", "1.4142"));
+        assert!(!strict("1.4142", "\\sqrt{2}"));
+        assert!(!eq("\\sqrt{2}", "1.4143"));
+        assert!(eq("\\sqrt{2}", "1.41421356237"));
+    }
+
+    #[test]
+    fn symbolic() {
+        assert!(eq("x^2+2x+1", "(x+1)^2"));
+        assert!(!eq("x^2+1", "(x+1)^2"));
+        assert!(eq("\\frac{x}{2}", "0.5x"));
+    }
+
+    #[test]
+    fn structures() {
+        assert!(!eq("(2,5)", "[2,5)"));
+        assert!(eq("[2,5)", "[2, 5)"));
+        assert!(eq("\\{3,1,2\\}", "\\{1,2,3\\}"));
+        assert!(!eq("\\{3,1\\}", "\\{1,2,3\\}"));
+        assert!(eq("(1,2)", "(1,2.0)"));
+        assert!(!eq("(1,2)", "(2,1)"));
+        assert!(eq("1,2,3", "3,2,1"));
+        assert!(eq(
+            "\\begin{pmatrix}1&2\\\\3&4\\end{pmatrix}",
+            "\\begin{pmatrix}1&2.0\\\\3&\\frac{8}{2}\\end{pmatrix}"
+        ));
+        assert!(!eq(
+            "\\begin{pmatrix}1&2\\\\3&4\\end{pmatrix}",
+            "\\begin{pmatrix}1&3\\\\2&4\\end{pmatrix}"
+        ));
+        assert!(eq("3\\pm\\sqrt{2}", "3+\\sqrt{2},3-\\sqrt{2}"));
+    }
+
+    #[test]
+    fn equations() {
+        assert!(eq("x=5", "5"));
+        assert!(eq("y = 2x+1", "2x+1"));
+        assert!(!eq("x=5", "6"));
+        assert!(eq("x=5", "x=5.0"));
+    }
+
+    #[test]
+    fn percent_policy() {
+        let q = Some("What percent of the class passed?");
+        assert!(compare("20", "20%", q, Preset::Strict).equivalent);
+        assert!(!compare("0.2", "20%", q, Preset::Lenient).equivalent);
+        assert!(compare("0.2", "20%", None, Preset::Strict).equivalent);
+        assert!(!compare("20", "20%", None, Preset::Strict).equivalent);
+        assert!(compare("20", "20%", None, Preset::Lenient).equivalent);
+        assert!(compare("20%", "20", q, Preset::Strict).equivalent);
+        assert!(!compare("21%", "20", q, Preset::Lenient).equivalent);
+        assert_eq!(compare("20", "20%", q, Preset::Strict).path, Path::Percent);
+        assert!(compare(".8", "80", q, Preset::Lenient).equivalent);
+        assert!(!compare(".8", "80", q, Preset::Strict).equivalent);
+        assert!(!compare(".8", "80", None, Preset::Lenient).equivalent);
+    }
+
+    #[test]
+    fn choices_and_text() {
+        assert!(eq("E", "E"));
+        assert!(!eq("C", "E"));
+        assert!(eq("yes", "Yes"));
+        assert!(!strict("yes", "Yes"));
+    }
+
+    #[test]
+    fn reasons_name_both_sides() {
+        let c = compare("120006", "120000", None, Preset::Lenient);
+        assert_eq!(c.path, Path::ExactRational);
+        assert!(
+            c.reason.contains("120006") && c.reason.contains("120000"),
+            "{}",
+            c.reason
+        );
+    }
+}

@@ -1,0 +1,555 @@
+//! Turns a raw answer span (`$\boxed{10\,000}$ dollars.`) into a canonical answer string
+//! (`10000`). Structure (tuples, sets, equations) is left for `equiv` to interpret.
+
+use super::scan;
+use super::words::parse_number_words;
+
+/// Plain rewrites applied in order. `\left`/`\right` go before the bracket rewrites so
+/// `\left\{` becomes `\{`.
+const REWRITES: &[(&str, &str)] = &[
+    ("\\displaystyle", ""),
+    ("\\dfrac", "\\frac"),
+    ("\\tfrac", "\\frac"),
+    ("\\cfrac", "\\frac"),
+    ("\\left", ""),
+    ("\\right", ""),
+    ("\\bigl", ""),
+    ("\\bigr", ""),
+    ("\\!", ""),
+    ("\\;", ""),
+    ("\\:", ""),
+    ("\\quad", " "),
+    ("\\qquad", " "),
+    ("\\,", ""),
+    ("{,}", ","),
+    ("\\ ", " "),
+    ("~", " "),
+    ("^{\\circ}", ""),
+    ("^\\circ", ""),
+    ("\\circ", ""),
+    ("\\degree", ""),
+    ("°", ""),
+    ("−", "-"),
+    ("–", "-"),
+    ("×", "*"),
+    ("÷", "/"),
+    ("·", "*"),
+    ("\\cdot", "*"),
+    ("\\times", "*"),
+    ("\\div", "/"),
+    ("√", "\\sqrt"),
+    ("π", "\\pi"),
+    ("∞", "\\infty"),
+    ("\\%", "%"),
+    ("％", "%"),
+    ("\\$", ""),
+    ("$", ""),
+    ("**", ""),
+    ("\\(", ""),
+    ("\\)", ""),
+    ("\\[", ""),
+    ("\\]", ""),
+    ("，", ","),
+    ("：", ":"),
+    ("（", "("),
+    ("）", ")"),
+    ("\\lbrace", "\\{"),
+    ("\\rbrace", "\\}"),
+];
+
+/// Commands whose braced argument is the content (`\text{cm}` → `cm`).
+const UNWRAP: &[&str] = &[
+    "\\textbf",
+    "\\textrm",
+    "\\textit",
+    "\\text",
+    "\\mathrm",
+    "\\mathbf",
+    "\\mathit",
+    "\\operatorname",
+    "\\mbox",
+    "\\boxed",
+    "\\fbox",
+];
+
+/// Unit words dropped after a number, also when attached (`5cm`).
+const UNITS: &[&str] = &[
+    "dollars", "dollar", "cents", "cent", "usd", "hours", "hour", "hrs", "hr", "minutes", "minute",
+    "mins", "min", "seconds", "second", "sec", "days", "day", "weeks", "week", "months", "month",
+    "years", "year", "meters", "meter", "metres", "cm", "mm", "km", "kg", "mg", "ml", "pounds",
+    "lbs", "lb", "miles", "mile", "mph", "feet", "foot", "ft", "inches", "inch", "units", "unit",
+    "degrees", "degree", "percent", "yuan", "元", "个", "米", "岁",
+];
+
+/// Math words that do not make an answer prose.
+const MATH_WORDS: &[&str] = &[
+    "sin",
+    "cos",
+    "tan",
+    "cot",
+    "sec",
+    "csc",
+    "log",
+    "ln",
+    "exp",
+    "pi",
+    "sqrt",
+    "frac",
+    "infty",
+    "inf",
+    "arcsin",
+    "arccos",
+    "arctan",
+    "pm",
+    "mp",
+    "le",
+    "ge",
+    "leq",
+    "geq",
+    "in",
+    "cup",
+    "cap",
+    "emptyset",
+    "varnothing",
+    "begin",
+    "end",
+    "pmatrix",
+    "bmatrix",
+    "matrix",
+    "vmatrix",
+    "neq",
+    "ne",
+    "lt",
+    "gt",
+];
+
+/// Content of the brace group opening at `open` (which must be `{`): (content range, end).
+pub fn braced(s: &str, open: usize) -> Option<(usize, usize, usize)> {
+    let bytes = s.as_bytes();
+    if bytes.get(open) != Some(&b'{') {
+        return None;
+    }
+    let mut depth = 0usize;
+    let mut i = open;
+    while let Some(&b) = bytes.get(i) {
+        match b {
+            b'\\' => i += 1, // `\{` and `\}` do not nest
+            b'{' => depth += 1,
+            b'}' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return Some((open + 1, i, i + 1));
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+fn needs_slow_path(s: &str) -> bool {
+    s.bytes()
+        .any(|b| !(b.is_ascii_digit() || b == b'.' || b == b'-' || b == b'/'))
+}
+
+/// Canonical answer string for a raw span.
+pub fn normalize(raw: &str) -> String {
+    let t = raw.trim();
+    if !needs_slow_path(t) && !t.is_empty() {
+        return strip_trailing_punct(t).to_string();
+    }
+    let mut s = strip_annotations(t);
+    s = unwrap_commands(&s);
+    for (from, to) in REWRITES {
+        if s.contains(from) {
+            s = s.replace(from, to);
+        }
+    }
+    s = s.trim().to_string();
+    s = strip_trailing_punct(&s).to_string();
+    s = s.trim_start_matches([':', '=']).trim().to_string();
+    if let Some(letter) = choice_letter(&s) {
+        return letter.to_string();
+    }
+    s = strip_units(&s);
+    if let Some(n) = parse_number_words(&s) {
+        return n.to_string();
+    }
+    s = join_space_thousands(&s);
+    s = join_comma_thousands(&s);
+    s = mixed_number(&s);
+    s = squeeze_spaces(&s);
+    strip_trailing_punct(&s).to_string()
+}
+
+/// Removes GSM8K-style `<<48/2=24>>` calculator annotations.
+fn strip_annotations(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(open) = rest.find("<<") {
+        out.push_str(rest.get(..open).unwrap_or(""));
+        match rest.get(open..).and_then(|r| r.find(">>")) {
+            Some(close) => rest = rest.get(open + close + 2..).unwrap_or(""),
+            None => {
+                rest = rest.get(open..).unwrap_or("");
+                break;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+fn strip_trailing_punct(s: &str) -> &str {
+    s.trim_end_matches(|c: char| {
+        c.is_whitespace()
+            || matches!(
+                c,
+                '.' | '。' | ',' | ';' | '!' | '?' | ':' | '，' | '；' | '！'
+            )
+    })
+}
+
+/// Replaces every `\cmd{X}` of [`UNWRAP`] by `X` (nested ones too).
+fn unwrap_commands(s: &str) -> String {
+    let mut out = s.to_string();
+    // Bounded: each pass removes at least one command.
+    for _ in 0..64 {
+        let mut changed = false;
+        for cmd in UNWRAP {
+            if let Some(pos) = out.find(cmd) {
+                let after = pos + cmd.len();
+                let arg_open = after
+                    + out
+                        .get(after..)
+                        .map_or(0, |r| r.len() - r.trim_start().len());
+                if let Some((cs, ce, end)) = braced(&out, arg_open) {
+                    let inner = out.get(cs..ce).unwrap_or("").to_string();
+                    let prefix = out.get(..pos).unwrap_or("").to_string();
+                    let suffix = out.get(end..).unwrap_or("").to_string();
+                    // A space keeps "5\text{ cm}" and "5\text{cm}" the same after squeezing.
+                    out = format!("{prefix}{inner}{suffix}");
+                    changed = true;
+                } else if matches!(*cmd, "\\boxed" | "\\fbox") {
+                    // `\boxed 5` shorthand: the command word alone is dropped.
+                    out.replace_range(pos..after, "");
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    out
+}
+
+/// `(C)`, `C)`, `C.`, `C`, `option C`, `choice (C)`, `(C) 42` → `C` (letters A–J).
+pub fn choice_letter(s: &str) -> Option<char> {
+    let t = s.trim();
+    let lower = t.to_ascii_lowercase();
+    let t = ["option", "choice"]
+        .iter()
+        .find_map(|p| {
+            lower
+                .strip_prefix(p)
+                .map(|_| t.get(p.len()..).unwrap_or("").trim())
+        })
+        .unwrap_or(t);
+    let b = t.as_bytes();
+    let letter_at = |i: usize| {
+        b.get(i)
+            .copied()
+            .filter(|c| (b'A'..=b'J').contains(c))
+            .map(char::from)
+    };
+    match b {
+        [l] => letter_at(0).filter(|_| l.is_ascii_uppercase()),
+        [b'(', _, b')', rest @ ..] if rest.is_empty() || rest.first() == Some(&b' ') => {
+            letter_at(1)
+        }
+        [_, b')' | b'.'] => letter_at(0),
+        [_, b')', b' ', ..] => letter_at(0),
+        _ => None,
+    }
+}
+
+fn is_word_byte(b: u8) -> bool {
+    b.is_ascii_alphabetic()
+}
+
+/// Drops trailing unit words (`18 dollars`, `5cm`, `3 square feet` stays prose).
+fn strip_units(s: &str) -> String {
+    let mut out = s.trim_start_matches("USD").trim().to_string();
+    for _ in 0..4 {
+        let lower = out.to_ascii_lowercase();
+        let hit = UNITS.iter().find(|u| {
+            lower.ends_with(*u) && {
+                let cut = lower.len() - u.len();
+                let before = lower.as_bytes().get(cut.wrapping_sub(1)).copied();
+                // attached only to a digit or after a space; never inside a longer word
+                match before {
+                    None => false,
+                    Some(b) => !is_word_byte(b) || !u.is_ascii(),
+                }
+            }
+        });
+        match hit {
+            Some(u) => {
+                let cut = out.len() - u.len();
+                out = out.get(..cut).unwrap_or("").trim_end().to_string();
+            }
+            None => break,
+        }
+    }
+    if out.is_empty() {
+        s.to_string()
+    } else {
+        out
+    }
+}
+
+/// `1 000 000` → `1000000` when the whole answer is space-grouped digits.
+fn join_space_thousands(s: &str) -> String {
+    let mut parts = s.split(' ');
+    let first = parts.next().unwrap_or("");
+    let rest: Vec<&str> = parts.collect();
+    let first_ok = !first.is_empty()
+        && first.len() <= 4
+        && first
+            .trim_start_matches('-')
+            .bytes()
+            .all(|b| b.is_ascii_digit())
+        && !first.trim_start_matches('-').is_empty();
+    let rest_ok = !rest.is_empty()
+        && rest.iter().enumerate().all(|(i, p)| {
+            let p = if i + 1 == rest.len() {
+                p.split('.').next().unwrap_or("")
+            } else {
+                p
+            };
+            p.len() == 3 && p.bytes().all(|b| b.is_ascii_digit())
+        });
+    if first_ok && rest_ok {
+        s.replace(' ', "")
+    } else {
+        s.to_string()
+    }
+}
+
+/// `1,234,567.5` → `1234567.5` when the whole answer is one comma-grouped number (a
+/// comma followed by exactly three digits each time; `1,2` and `12,34` stay lists).
+fn join_comma_thousands(s: &str) -> String {
+    let body = s.strip_prefix('-').unwrap_or(s);
+    let int = body.split('.').next().unwrap_or("");
+    let frac_ok = body
+        .split_once('.')
+        .is_none_or(|(_, f)| !f.is_empty() && f.bytes().all(|b| b.is_ascii_digit()));
+    let mut groups = int.split(',');
+    let head = groups.next().unwrap_or("");
+    let head_ok = (1..=3).contains(&head.len()) && head.bytes().all(|b| b.is_ascii_digit());
+    let rest: Vec<&str> = groups.collect();
+    let rest_ok = !rest.is_empty()
+        && rest
+            .iter()
+            .all(|g| g.len() == 3 && g.bytes().all(|b| b.is_ascii_digit()));
+    if head_ok && rest_ok && frac_ok {
+        s.replace(',', "")
+    } else {
+        s.to_string()
+    }
+}
+
+/// `3 1/2` → `3\frac{1}{2}` (the evaluator reads an integer before `\frac` of integers as a
+/// mixed number).
+fn mixed_number(s: &str) -> String {
+    let mut it = s.split(' ');
+    if let (Some(whole), Some(frac), None) = (it.next(), it.next(), it.next()) {
+        if let Some((n, d)) = frac.split_once('/') {
+            let all_digits = |x: &str| !x.is_empty() && x.bytes().all(|b| b.is_ascii_digit());
+            if all_digits(whole.trim_start_matches('-')) && all_digits(n) && all_digits(d) {
+                return format!("{whole}\\frac{{{n}}}{{{d}}}");
+            }
+        }
+    }
+    s.to_string()
+}
+
+/// Removes spaces except where they separate two words or two numbers.
+fn squeeze_spaces(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut pending_space = false;
+    for c in s.chars() {
+        if c.is_whitespace() {
+            pending_space = true;
+            continue;
+        }
+        if pending_space {
+            let prev = out.chars().last();
+            let keep = prev.is_some_and(|p| p.is_alphanumeric()) && c.is_alphanumeric();
+            if keep {
+                out.push(' ');
+            }
+            pending_space = false;
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Words of two or more letters that are not LaTeX commands or math words.
+fn prose_words(s: &str) -> usize {
+    if !s.contains(' ') {
+        // One token: "yes", "x=5", "\\frac{a}{b}" are answers, not sentences.
+        return 0;
+    }
+    let b = s.as_bytes();
+    let mut count = 0;
+    let mut i = 0;
+    while i < b.len() {
+        if b.get(i).copied().is_some_and(is_word_byte) {
+            let start = i;
+            while b.get(i).copied().is_some_and(is_word_byte) {
+                i += 1;
+            }
+            let is_command = start > 0 && b.get(start - 1) == Some(&b'\\');
+            let word = s.get(start..i).unwrap_or("").to_ascii_lowercase();
+            if !is_command && word.len() >= 2 && !MATH_WORDS.contains(&word.as_str()) {
+                count += 1;
+            }
+        } else {
+            i += 1;
+        }
+    }
+    count
+}
+
+/// True when a normalised answer reads like a sentence rather than a math answer.
+pub fn is_prose(normalized: &str) -> bool {
+    prose_words(normalized) >= 1
+        || normalized
+            .chars()
+            .any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c))
+}
+
+/// Picks the answer out of a sentence-like span: a `$…$` part, a choice letter, or the
+/// first number. Returns the sub-span (relative to `raw`).
+pub fn answer_in_prose(raw: &str) -> Option<(usize, usize)> {
+    if let Some(open) = raw.find('$') {
+        let close = raw.get(open + 1..)?.find('$')? + open + 1;
+        if close > open + 1 {
+            return Some((open, close + 1));
+        }
+    }
+    if let Some(i) = raw.find('(') {
+        if raw
+            .get(i..i + 3)
+            .is_some_and(|p| choice_letter(p).is_some())
+        {
+            return Some((i, i + 3));
+        }
+    }
+    if let Some(span) = scan::next_number(raw, 0, raw.len()) {
+        return Some(span);
+    }
+    let first_word = raw.split_whitespace().next()?;
+    let start = raw.find(first_word)?;
+    choice_letter(first_word).map(|_| (start, start + first_word.len()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn latex_wrappers_and_spacing() {
+        assert_eq!(normalize("$\\boxed{10\\,000}$"), "10000");
+        assert_eq!(normalize("10{,}000"), "10000");
+        assert_eq!(normalize("1,234"), "1234");
+        assert_eq!(normalize("-1,234,567.5"), "-1234567.5");
+        assert_eq!(normalize("1,2345"), "1,2345");
+        assert_eq!(normalize("12,34"), "12,34");
+        assert_eq!(normalize("\\dfrac{1}{2}"), "\\frac{1}{2}");
+        assert_eq!(normalize("\\tfrac12"), "\\frac12");
+        assert_eq!(normalize("\\left( 1, 2 \\right)"), "(1,2)");
+        assert_eq!(normalize("\\text{5 apples}."), "5 apples");
+        assert_eq!(normalize("\\mathrm{x} = 3"), "x=3");
+        assert_eq!(normalize("3\\!000"), "3000");
+        assert_eq!(normalize("<<8=8>>8"), "8");
+    }
+
+    #[test]
+    fn units_percent_degrees_punctuation() {
+        assert_eq!(normalize("18 dollars."), "18");
+        assert_eq!(normalize("\\$18"), "18");
+        assert_eq!(normalize("5\\text{ cm}"), "5");
+        assert_eq!(normalize("5cm"), "5");
+        assert_eq!(normalize("20\\%"), "20%");
+        assert_eq!(normalize("90^\\circ"), "90");
+        assert_eq!(normalize("90^{\\circ}"), "90");
+        assert_eq!(normalize("42。"), "42");
+        assert_eq!(normalize("7 years"), "7");
+    }
+
+    #[test]
+    fn unicode_operators() {
+        assert_eq!(normalize("−7"), "-7");
+        assert_eq!(normalize("3×4"), "3*4");
+        assert_eq!(normalize("6÷2"), "6/2");
+        assert_eq!(normalize("√2"), "\\sqrt2");
+        assert_eq!(normalize("2π"), "2\\pi");
+    }
+
+    #[test]
+    fn thousands_in_isolated_answers() {
+        assert_eq!(normalize("1 000"), "1000");
+        assert_eq!(normalize("1 000 000.5"), "1000000.5");
+        assert_eq!(normalize("1 2"), "1 2");
+    }
+
+    #[test]
+    fn mixed_numbers_and_words() {
+        assert_eq!(normalize("3 1/2"), "3\\frac{1}{2}");
+        assert_eq!(normalize("seventy six"), "76");
+        assert_eq!(normalize("Three."), "3");
+    }
+
+    #[test]
+    fn choice_letters() {
+        for s in [
+            "(C)",
+            "C)",
+            "**C**",
+            "\\boxed{C}",
+            "option C",
+            "C.",
+            "C",
+            "(C) 42",
+        ] {
+            assert_eq!(normalize(s), "C", "{s}");
+        }
+        assert_eq!(choice_letter("K"), None);
+        assert_eq!(choice_letter("x"), None);
+    }
+
+    #[test]
+    fn prose_detection() {
+        assert!(is_prose("5 because it is"));
+        assert!(!is_prose("\\frac{\\sqrt{3}}{2}"));
+        assert!(!is_prose("x=5"));
+        assert_eq!(answer_in_prose("(E) since"), Some((0, 3)));
+        assert_eq!(answer_in_prose("5 because 2+3"), Some((0, 1)));
+        assert_eq!(
+            answer_in_prose("half, i.e. $\\frac12$ of it"),
+            Some((11, 20))
+        );
+    }
+
+    #[test]
+    fn braces_nest() {
+        assert_eq!(braced("{a{b}c}d", 0), Some((1, 6, 7)));
+        assert_eq!(braced("{a\\}b}", 0), Some((1, 5, 6)));
+        assert_eq!(braced("{ab", 0), None);
+    }
+}

@@ -1,0 +1,214 @@
+//! Hand-written byte scanners for numbers in running text (the hot path: no regex).
+//!
+//! A number token is `[-]digits[(,ddd)*][.digits][/digits]`; `\,ddd` and `{,}ddd` also group
+//! thousands. A comma only groups when exactly three digits follow, so `(1,2)` stays two numbers.
+
+const UNICODE_MINUS: &[u8] = "−".as_bytes();
+
+fn is_digit(b: Option<&u8>) -> bool {
+    b.is_some_and(u8::is_ascii_digit)
+}
+
+/// Length of exactly three digits at `i` not followed by a fourth.
+fn three_digits(bytes: &[u8], i: usize) -> bool {
+    (0..3).all(|k| is_digit(bytes.get(i + k))) && !is_digit(bytes.get(i + 3))
+}
+
+fn digits_end(bytes: &[u8], mut i: usize) -> usize {
+    while is_digit(bytes.get(i)) {
+        i += 1;
+    }
+    i
+}
+
+/// If a sign may start at `i` (not a binary minus like `80-26`), the byte length of the sign.
+fn sign_len(bytes: &[u8], i: usize) -> Option<usize> {
+    let len = if bytes.get(i) == Some(&b'-') {
+        1
+    } else if bytes.get(i..i + 3) == Some(UNICODE_MINUS) {
+        3
+    } else {
+        return None;
+    };
+    let prev_ok = i == 0
+        || bytes
+            .get(i - 1)
+            .is_some_and(|&p| !(p.is_ascii_alphanumeric() || matches!(p, b')' | b']' | b'}')));
+    let next_ok = is_digit(bytes.get(i + len))
+        || (bytes.get(i + len) == Some(&b'.') && is_digit(bytes.get(i + len + 1)));
+    (prev_ok && next_ok).then_some(len)
+}
+
+/// End of the number starting exactly at `i`, if one does.
+pub fn number_end(bytes: &[u8], i: usize) -> Option<usize> {
+    let mut j = i + sign_len(bytes, i).unwrap_or(0);
+    let start_digits = j;
+    j = digits_end(bytes, j);
+    let has_int = j > start_digits;
+    let head_len = j - start_digits;
+    if has_int {
+        loop {
+            if bytes.get(j) == Some(&b',') && three_digits(bytes, j + 1) {
+                j += 4;
+            } else if bytes.get(j..j + 2) == Some(b"\\,") && three_digits(bytes, j + 2) {
+                j += 5;
+            } else if bytes.get(j..j + 3) == Some(b"{,}") && three_digits(bytes, j + 3) {
+                j += 6;
+            } else if bytes.get(j) == Some(&b' ')
+                && head_len <= 3
+                && three_digits(bytes, j + 1)
+                && !matches!(bytes.get(j + 4), Some(b'/' | b'-' | b'*' | b'x'))
+            {
+                // `17 000`: only a short leading group, so "in 2019 100 people" stays apart.
+                j += 4;
+            } else {
+                break;
+            }
+        }
+    }
+    if bytes.get(j) == Some(&b'.') && is_digit(bytes.get(j + 1)) {
+        j = digits_end(bytes, j + 1);
+    } else if !has_int {
+        return None;
+    }
+    if bytes.get(j) == Some(&b'/') && is_digit(bytes.get(j + 1)) {
+        j = digits_end(bytes, j + 1);
+    }
+    Some(j)
+}
+
+/// Whether a number may start at `i` (so we don't start inside `x2` or the `5` of `1.5`).
+fn can_start(bytes: &[u8], i: usize) -> bool {
+    let b = match bytes.get(i) {
+        Some(b) => *b,
+        None => return false,
+    };
+    let starts = b.is_ascii_digit() || b == b'-' || b == 0xE2 || b == b'.';
+    if !starts {
+        return false;
+    }
+    if b == b'-' || b == 0xE2 {
+        return sign_len(bytes, i).is_some();
+    }
+    match i.checked_sub(1).and_then(|p| bytes.get(p)) {
+        Some(p) => !(p.is_ascii_alphanumeric() || *p == b'.' || *p == b'_'),
+        None => true,
+    }
+}
+
+/// The first number in `text[from..to]`, skipping `<<…>>` calculator annotations.
+pub fn next_number(text: &str, from: usize, to: usize) -> Option<(usize, usize)> {
+    let bytes = text.as_bytes();
+    let to = to.min(bytes.len());
+    let mut i = from;
+    while i < to {
+        if bytes.get(i..i + 2) == Some(b"<<") {
+            i = find_from(bytes, b">>", i + 2).map_or(to, |e| e + 2);
+            continue;
+        }
+        if can_start(bytes, i) {
+            if let Some(e) = number_end(bytes, i) {
+                if e <= to {
+                    return Some((i, e));
+                }
+            }
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The last number in `text[from..to]` (annotations skipped).
+pub fn last_number(text: &str, from: usize, to: usize) -> Option<(usize, usize)> {
+    let mut last = None;
+    let mut pos = from;
+    while let Some((s, e)) = next_number(text, pos, to) {
+        last = Some((s, e));
+        pos = e.max(s + 1);
+    }
+    last
+}
+
+/// Byte position of `needle` at or after `from`.
+pub fn find_from(hay: &[u8], needle: &[u8], from: usize) -> Option<usize> {
+    if needle.is_empty() || from >= hay.len() {
+        return None;
+    }
+    let first = *needle.first()?;
+    let mut i = from;
+    while i + needle.len() <= hay.len() {
+        match hay.get(i..)?.iter().position(|&b| b == first) {
+            Some(off) => i += off,
+            None => return None,
+        }
+        if hay.get(i..i + needle.len()) == Some(needle) {
+            return Some(i);
+        }
+        i += 1;
+    }
+    None
+}
+
+/// Value text of a scanned number: separators removed, unicode minus made ASCII.
+pub fn clean_number(raw: &str) -> String {
+    raw.replace("{,}", "")
+        .replace(' ', "")
+        .replace("\\,", "")
+        .replace(',', "")
+        .replace('−', "-")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn nums(t: &str) -> Vec<&str> {
+        let mut out = Vec::new();
+        let mut pos = 0;
+        while let Some((s, e)) = next_number(t, pos, t.len()) {
+            out.push(&t[s..e]);
+            pos = e;
+        }
+        out
+    }
+
+    #[test]
+    fn thousands_separators_are_one_number() {
+        assert_eq!(
+            nums("paid 1,000 and 10\\,000 or 10{,}000"),
+            ["1,000", "10\\,000", "10{,}000"]
+        );
+        assert_eq!(nums("1,234,567."), ["1,234,567"]);
+        assert_eq!(
+            nums("$80 000+ $16 000 = 3 400."),
+            ["80 000", "16 000", "3 400"]
+        );
+        assert_eq!(nums("in 2019 100 people"), ["2019", "100"]);
+    }
+
+    #[test]
+    fn tuples_and_lists_stay_apart() {
+        assert_eq!(nums("(1,2)"), ["1", "2"]);
+        assert_eq!(nums("1, 2, 3"), ["1", "2", "3"]);
+        assert_eq!(nums("1,2345"), ["1", "2345"]);
+    }
+
+    #[test]
+    fn binary_minus_is_not_a_sign() {
+        assert_eq!(nums("80-26=54"), ["80", "26", "54"]);
+        assert_eq!(nums("is -7 or −7"), ["-7", "−7"]);
+        assert_eq!(nums("x2 and 3.5 and 48/2"), ["3.5", "48/2"]);
+    }
+
+    #[test]
+    fn annotations_are_skipped() {
+        assert_eq!(nums("0.2 x 50 = $<<0.2*50=10>>10."), ["0.2", "50", "10"]);
+        assert_eq!(last_number("a 3 b 4. ", 0, 9), Some((6, 7)));
+    }
+
+    #[test]
+    fn clean_removes_separators() {
+        assert_eq!(clean_number("10\\,000"), "10000");
+        assert_eq!(clean_number("−1,000"), "-1000");
+    }
+}

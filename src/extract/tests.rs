@@ -1,0 +1,277 @@
+//! Rule-chain and grading tests, including the design note's examples and the issue's traps.
+
+use super::*;
+
+fn ans(text: &str) -> (String, Method) {
+    let e = extract(text, None).unwrap_or_else(|| panic!("no answer in {text:?}"));
+    (e.answer, e.method)
+}
+
+fn answer(text: &str) -> String {
+    ans(text).0
+}
+
+fn same(out: &str, gold: &str) -> bool {
+    grade(out, gold, None, Preset::Lenient).equivalent
+}
+
+// The design note's four examples.
+#[test]
+fn design_note_examples() {
+    assert_eq!(ans("<answer>60</answer>"), ("60".into(), Method::AnswerTag));
+    assert_eq!(ans("\\boxed{5/324}"), ("5/324".into(), Method::Boxed));
+    assert_eq!(
+        ans("the final answer is 42"),
+        ("42".into(), Method::FinalAnswerMarker)
+    );
+    let e = extract("So he bought 80-26=54 more", None).unwrap();
+    assert_eq!((e.answer.as_str(), e.method), ("54", Method::FinalEquation));
+    assert!(same("So he bought 80-26=54 more", "54.0"));
+}
+
+// The traps listed in the issue.
+#[test]
+fn issue_traps() {
+    assert_eq!(
+        ans("She answered correctly: 5 questions.\n#### 41"),
+        ("41".into(), Method::HashMarker)
+    );
+    assert!(!same("$10\\,000$", "0"));
+    assert_eq!(answer("$10\\,000$"), "10000");
+    let q = Some("What percent of the apples are red?");
+    assert!(grade("20\\%", "20", q, Preset::Strict).equivalent);
+    assert!(grade("20", "20\\%", q, Preset::Strict).equivalent);
+    assert!(!same("120006", "120000"));
+    assert!(!same("(2,5)", "[2,5)"));
+    assert!(same("\\{3,1,2\\}", "\\{1,2,3\\}"));
+    assert!(same("−7", "-7"));
+    assert_eq!(answer("the answer is (E)"), "E");
+}
+
+#[test]
+fn answer_tag_last_non_empty_dotall() {
+    let t = "<answer>1</answer> then <answer>\n 2\n</answer> and <answer>  </answer>";
+    let e = extract(t, None).unwrap();
+    assert_eq!((e.answer.as_str(), e.method), ("2", Method::AnswerTag));
+    assert_eq!(&t[e.span.0..e.span.1], "2");
+    assert_eq!(answer("<ANSWER>7</ANSWER>"), "7");
+}
+
+#[test]
+fn boxed_nested_last_and_shorthand() {
+    assert_eq!(
+        answer("\\boxed{1} so \\boxed{\\frac{\\sqrt{3}}{2}}"),
+        "\\frac{\\sqrt{3}}{2}"
+    );
+    assert_eq!(ans("$\\boxed 5$"), ("5".into(), Method::Boxed));
+    assert_eq!(ans("\\fbox{7}"), ("7".into(), Method::Boxed));
+    assert_eq!(answer("\\boxed{C}"), "C");
+    // unbalanced: falls through to other rules
+    assert_eq!(ans("\\boxed{3 and then 4").1, Method::MainClause);
+}
+
+#[test]
+fn markers_english_last_wins() {
+    assert_eq!(answer("Final Answer: 12"), "12");
+    assert_eq!(answer("**Final Answer:** 12."), "12");
+    assert_eq!(
+        answer("The final answer is $\\frac{1}{2}$. I hope it is correct."),
+        "\\frac{1}{2}"
+    );
+    assert_eq!(answer("The answer is 18 dollars."), "18");
+    assert_eq!(answer("Answer: 3\nlater, Answer: 4, since 4 > 3"), "4");
+    // an earlier stronger marker loses to a later one
+    assert_eq!(
+        answer("The final answer is 10.\nWait, recheck. Answer: 12"),
+        "12"
+    );
+    assert_eq!(answer("answer is 5 because 2+3=5"), "5");
+    assert_eq!(answer("The answer is three."), "3");
+    assert_eq!(answer("Final Answer:\n42"), "42");
+    // "answered" is not a marker; "answer" needs a colon or a verb
+    assert_eq!(ans("I answered 3 of them, total 9").1, Method::MainClause);
+}
+
+#[test]
+fn markers_chinese_fullwidth() {
+    assert_eq!(answer("所以最终答案是：36。"), "36");
+    assert_eq!(answer("答案为 12，检查完毕"), "12");
+    assert_eq!(answer("答案：7。"), "7");
+    assert_eq!(answer("最终答案 9"), "9");
+    assert_eq!(ans("答案在下面 5 行").1, Method::MainClause);
+}
+
+#[test]
+fn hash_and_marker_by_position() {
+    assert_eq!(answer("The answer is 3\n#### 4"), "4");
+    assert_eq!(answer("#### 4\nThe answer is 3"), "3");
+    assert_eq!(answer("#### 1,234"), "1234");
+}
+
+#[test]
+fn think_is_ignored() {
+    assert_eq!(answer("<think>the answer is 3</think>The answer is 4"), "4");
+    assert_eq!(answer("reasoning \\boxed{9}</think> so 10"), "10");
+    assert_eq!(answer("\\boxed{2} <think>\\boxed{3}"), "2");
+    assert!(extract("<think>\\boxed{3}", None).is_none());
+}
+
+#[test]
+fn final_equation_and_annotations() {
+    let t =
+        "Weng earns 12/60 = $<<12/60=0.2>>0.2 per minute.\nShe earned 0.2 x 50 = $<<0.2*50=10>>10.";
+    let e = extract(t, None).unwrap();
+    assert_eq!((e.answer.as_str(), e.method), ("10", Method::FinalEquation));
+    assert!(!e.low_confidence);
+    assert_eq!(&t[e.span.0..e.span.1], "10");
+    assert_eq!(
+        answer("9 / 27 * 100% = 33.333...%, which rounds down to 33%"),
+        "33"
+    );
+    assert_eq!(
+        answer("she should run for 6/3=.5 hour which is 30 minutes."),
+        "30"
+    );
+    // the equation's result differs from the last number: low confidence
+    let e = extract("He has 3+4=7 apples, that is 2 more than Tom", None).unwrap();
+    assert_eq!(e.answer, "7");
+    assert!(e.low_confidence, "{}", e.confidence_reason);
+}
+
+#[test]
+fn main_clause_of_a_last_line_without_equation() {
+    let e = extract("The winner ate 15 ounces in total because 15 > 14", None).unwrap();
+    assert_eq!((e.answer.as_str(), e.method), ("15", Method::MainClause));
+    assert!(e.low_confidence);
+    assert_eq!(
+        answer("The two rabbits will hop 135 meters in 5 minutes."),
+        "135"
+    );
+    // the line has an equation: the final-equation rule owns it
+    assert_eq!(ans("So 3+4=7 apples in 2 bags").1, Method::FinalEquation);
+    assert_eq!(ans("See 3.\n\n").1, Method::MainClause);
+}
+
+#[test]
+fn last_number_when_the_last_line_has_none() {
+    let e = extract("It had 4 legs.\nThat is all", None).unwrap();
+    assert_eq!((e.answer.as_str(), e.method), ("4", Method::LastNumber));
+    assert!(e.low_confidence);
+}
+
+#[test]
+fn low_confidence_triggers_fallback() {
+    let e = extract("There were 3 cats and then 5 dogs", None).unwrap();
+    assert_eq!((e.answer.as_str(), e.method), ("5", Method::MainClause));
+    assert!(e.low_confidence);
+    assert!(needs_fallback(Some(&e)));
+    assert!(needs_fallback(None));
+    let sure = extract("\\boxed{5}", None).unwrap();
+    assert!(!needs_fallback(Some(&sure)));
+}
+
+#[test]
+fn disagreeing_explicit_rules_lower_confidence() {
+    let e = extract("\\boxed{5}\nThe answer is 6", None).unwrap();
+    assert_eq!(e.answer, "5");
+    assert!(e.confidence < 0.7, "{}", e.confidence);
+    assert_eq!(e.candidates.first().map(|c| c.answer.as_str()), Some("6"));
+}
+
+#[test]
+fn whole_text_bare_answers() {
+    assert_eq!(ans("54.0"), ("54.0".into(), Method::WholeText));
+    assert_eq!(ans("x = 5"), ("x=5".into(), Method::WholeText));
+    assert_eq!(answer("(1, 2)"), "(1,2)");
+    assert_eq!(answer("seventy six"), "76");
+    assert!(same("x = 5", "5"));
+    assert!(same("3 \\pm \\sqrt{2}", "3-\\sqrt{2}, 3+\\sqrt{2}"));
+}
+
+#[test]
+fn no_answer_is_distinct() {
+    assert!(extract("I do not know.", None).is_none());
+    assert!(extract("", None).is_none());
+    let v = grade("no idea", "5", None, Preset::Lenient);
+    assert!(!v.equivalent);
+    assert_eq!(v.path, Path::NoAnswer);
+    assert!(v.predicted.is_none());
+}
+
+#[test]
+fn choices_in_many_forms() {
+    for t in [
+        "The answer is (C)",
+        "Answer: C)",
+        "**C**",
+        "\\boxed{C}",
+        "The answer is option C.",
+        "C",
+    ] {
+        assert_eq!(answer(t), "C", "{t}");
+    }
+    assert!(same("The answer is (C)", "C"));
+    assert!(!same("The answer is (C)", "D"));
+}
+
+#[test]
+fn fallback_hooks() {
+    struct Canned(&'static str, usize);
+    impl AnswerFallback for Canned {
+        fn reply(&mut self, _t: &str, _q: Option<&str>) -> Option<String> {
+            self.1 += 1;
+            Some(self.0.to_string())
+        }
+    }
+    let text = "There were 3 cats and then 5 dogs";
+    let mut llm = Canned("3", 0);
+    let e = extract_with_fallback(text, None, &mut llm).unwrap();
+    assert_eq!(
+        (e.answer.as_str(), e.method, e.span),
+        ("3", Method::Fallback, (11, 12))
+    );
+    assert_eq!(
+        e.candidates.first().map(|c| c.method),
+        Some(Method::MainClause)
+    );
+    let mut unused = Canned("3", 0);
+    let e = extract_with_fallback("\\boxed{5}", None, &mut unused).unwrap();
+    assert_eq!((e.answer.as_str(), unused.1), ("5", 0));
+    let r = from_fallback_reply("nothing here", "The answer is $\\frac{1}{2}$.").unwrap();
+    assert_eq!((r.answer.as_str(), r.span), ("\\frac{1}{2}", (0, 0)));
+}
+
+#[test]
+fn grade_explains_both_sides() {
+    let v = grade("So the total is 3+4=7", "#### 7", None, Preset::Lenient);
+    assert!(v.equivalent);
+    assert!(
+        v.reason.contains("final_equation") && v.reason.contains("hash_marker"),
+        "{}",
+        v.reason
+    );
+    assert_eq!(v.path, Path::IdenticalText);
+}
+
+#[test]
+fn hostile_input_does_not_panic() {
+    let nasty = [
+        "\\boxed{".repeat(1000),
+        "}".repeat(1000),
+        "<answer>".repeat(100),
+        "(".repeat(5000) + "1",
+        "answer: ".repeat(200),
+        "答案".repeat(100) + "是",
+        "−".repeat(50) + "5",
+        "1,000,".repeat(300),
+        "\\frac".repeat(400),
+        "#### ".to_string(),
+        "é答案：".to_string(),
+        "2^2^2^2^2^2^2^2^2^2^2".to_string(),
+        "99999999999999999999999999999999999999999999!".to_string(),
+    ];
+    for t in &nasty {
+        let _ = extract(t, None);
+        let _ = grade(t, t, Some("what percent"), Preset::Strict);
+    }
+}

@@ -1,0 +1,46 @@
+//! GSM8K regression: each training solution with its `####` line removed must grade
+//! equivalent to the `####` value, with no LLM. Fixture: tests/fixtures/gsm8k_train.jsonl
+//! (MIT, openai/grade-school-math; see tests/fixtures/GSM8K_LICENSE).
+
+use verifyfast::extract::{grade, Preset};
+
+#[derive(serde::Deserialize)]
+struct Item {
+    question: String,
+    answer: String,
+}
+
+/// The solution without its `####` line, and the `####` value.
+fn split(answer: &str) -> Option<(&str, &str)> {
+    let at = answer.rfind("####")?;
+    Some((answer.get(..at)?, answer.get(at + 4..)?.trim()))
+}
+
+#[test]
+fn gsm8k_solutions_grade_equal_to_their_final_value() {
+    let data = include_str!("fixtures/gsm8k_train.jsonl");
+    let (mut n, mut ok, mut ok_strict) = (0usize, 0usize, 0usize);
+    let mut misses = Vec::new();
+    for line in data.lines().filter(|l| !l.trim().is_empty()) {
+        let item: Item = serde_json::from_str(line).expect("fixture line is valid JSON");
+        let (solution, value) = split(&item.answer).expect("fixture line has ####");
+        n += 1;
+        if grade(solution, value, Some(&item.question), Preset::Strict).equivalent {
+            ok_strict += 1;
+        }
+        let v = grade(solution, value, Some(&item.question), Preset::Lenient);
+        if v.equivalent {
+            ok += 1;
+        } else if misses.len() < 80 {
+            misses.push(format!("{value}: {}", v.reason));
+        }
+    }
+    let rate = 100.0 * ok as f64 / n as f64;
+    let strict = 100.0 * ok_strict as f64 / n as f64;
+    println!("GSM8K regression: {ok}/{n} = {rate:.2}% lenient, {ok_strict}/{n} = {strict:.2}% strict (no LLM)");
+    for m in &misses {
+        println!("  miss: {m}");
+    }
+    assert_eq!(n, 7473);
+    assert!(rate >= 99.5, "rate {rate:.2}% below 99.5%");
+}
