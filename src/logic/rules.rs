@@ -1,8 +1,15 @@
-//! Rule checking: one proposed step (rule, cited premises, conclusion) against the catalogue.
+//! Rule checking: one proposed step (rule, cited premises, conclusion) against the catalogue in
+//! `rules.json` (forall x: Calgary natural deduction, CC BY 4.0, see `RULES_LICENSE.md`).
+//!
+//! Formulas are compared up to bound-variable renaming, never up to logical equivalence.
+
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 
-use super::formula::Formula;
+use super::arith::{self, ArithError, Constraint, Rat};
+use super::formula::{mentions, term_alpha_eq, term_names, Env, Formula, Quantifier, RelOp, Term};
 
 /// One cited premise, in the order of the rule's citation slots.
 #[derive(Clone, Copy, Debug)]
@@ -44,9 +51,72 @@ pub struct Accepted {
     pub discharged: Vec<String>,
 }
 
+// ---------------------------------------------------------------- catalogue
+
+/// One entry of `rules.json`, for rule pickers and messages.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+pub struct RuleInfo {
+    pub id: String,
+    #[serde(default)]
+    pub aliases: Vec<String>,
+    #[serde(default)]
+    pub forallx: Option<String>,
+    #[serde(default)]
+    pub premises: Vec<serde_json::Value>,
+    #[serde(default)]
+    pub conclusion: String,
+    #[serde(default)]
+    pub side: Option<String>,
+    #[serde(default)]
+    pub discharges: Vec<String>,
+}
+
+#[derive(Deserialize)]
+struct Catalogue {
+    rules: Vec<RuleInfo>,
+}
+
+const RULES_JSON: &str = include_str!("rules.json");
+
+/// The rule catalogue (empty only if the bundled `rules.json` were broken; a test guards that).
+pub fn catalogue() -> &'static [RuleInfo] {
+    static CATALOGUE: OnceLock<Vec<RuleInfo>> = OnceLock::new();
+    CATALOGUE.get_or_init(|| {
+        serde_json::from_str::<Catalogue>(RULES_JSON)
+            .map(|c| c.rules)
+            .unwrap_or_default()
+    })
+}
+
+/// The catalogue id for a rule id or alias (`modus_ponens` → `imp_elim`).
+pub fn rule_id(rule: &str) -> Option<&'static str> {
+    let rule = rule.trim();
+    catalogue()
+        .iter()
+        .find(|r| r.id == rule || r.aliases.iter().any(|a| a == rule))
+        .map(|r| r.id.as_str())
+}
+
 /// True for rule ids and their aliases (`modus_ponens`, `mp` → `imp_elim`).
 pub fn known_rule(rule: &str) -> bool {
-    !rule.is_empty()
+    rule_id(rule).is_some()
+}
+
+// ---------------------------------------------------------------- entry point
+
+fn reject(code: RejectCode, message: impl Into<String>) -> Rejection {
+    Rejection {
+        code,
+        message: message.into(),
+    }
+}
+
+fn invalid(message: impl Into<String>) -> Rejection {
+    reject(RejectCode::InvalidDerivation, message)
+}
+
+fn same(a: &Formula, b: &Formula) -> bool {
+    a.same_up_to_bound_renaming(b)
 }
 
 /// Checks one step; premises follow the rule's citation slots.
@@ -57,9 +127,846 @@ pub fn check_step(
     params: &serde_json::Value,
     ctx: &CheckContext,
 ) -> Result<Accepted, Rejection> {
-    let _ = (premises, conclusion, params, ctx);
-    Err(Rejection {
-        code: RejectCode::Malformed,
-        message: format!("rule checker not implemented yet ({rule})"),
-    })
+    let Some(id) = rule_id(rule) else {
+        return Err(reject(
+            RejectCode::Malformed,
+            format!("unknown rule '{rule}'"),
+        ));
+    };
+    let none = || Ok(Accepted::default());
+    let c = conclusion;
+    match id {
+        "reit" => fixed(id, premises, 1, |p| {
+            if same(p[0], c) {
+                Ok(())
+            } else {
+                Err("R repeats its premise unchanged".into())
+            }
+        })
+        .and_then(|_| none()),
+        "and_intro" => fixed(id, premises, 2, |p| match c {
+            Formula::And(a, b) if same(a, p[0]) && same(b, p[1]) => Ok(()),
+            Formula::And(..) => Err("∧I: the conjuncts must be the cited premises".into()),
+            _ => Err("∧I concludes a conjunction".into()),
+        })
+        .and_then(|_| none()),
+        "and_elim" => fixed(id, premises, 1, |p| match p[0] {
+            Formula::And(a, b) if same(a, c) || same(b, c) => Ok(()),
+            Formula::And(..) => Err("∧E concludes one of the premise's two conjuncts".into()),
+            _ => Err("∧E needs a conjunction as premise".into()),
+        })
+        .and_then(|_| none()),
+        "or_intro" => fixed(id, premises, 1, |p| match c {
+            Formula::Or(a, b) if same(a, p[0]) || same(b, p[0]) => Ok(()),
+            Formula::Or(..) => Err("∨I: one disjunct must be the premise".into()),
+            _ => Err("∨I concludes a disjunction".into()),
+        })
+        .and_then(|_| none()),
+        "imp_elim" => fixed(id, premises, 2, |p| modus_ponens(p[0], p[1], c)).and_then(|_| none()),
+        "not_elim" => fixed(id, premises, 2, |p| match (p[1], c) {
+            (Formula::Not(x), Formula::Bottom) if same(x, p[0]) => Ok(()),
+            (_, Formula::Bottom) => Err("¬E needs a formula and its negation".into()),
+            _ => Err("¬E concludes ⊥".into()),
+        })
+        .and_then(|_| none()),
+        "explosion" => fixed(id, premises, 1, |p| {
+            if matches!(p[0], Formula::Bottom) {
+                Ok(())
+            } else {
+                Err("X (ex falso) needs ⊥ as premise".into())
+            }
+        })
+        .and_then(|_| none()),
+        "iff_elim" => fixed(id, premises, 2, |p| match p[0] {
+            Formula::Iff(a, b)
+                if (same(a, p[1]) && same(b, c)) || (same(b, p[1]) && same(a, c)) =>
+            {
+                Ok(())
+            }
+            Formula::Iff(..) => {
+                Err("↔E: cite one side of the biconditional and conclude the other".into())
+            }
+            _ => Err("↔E needs a biconditional".into()),
+        })
+        .and_then(|_| none()),
+        "ds" => fixed(id, premises, 2, |p| match (p[0], p[1]) {
+            (Formula::Or(a, b), Formula::Not(n))
+                if (same(n, a) && same(b, c)) || (same(n, b) && same(a, c)) =>
+            {
+                Ok(())
+            }
+            _ => Err("DS: from A ∨ B and ¬A conclude B (or from ¬B conclude A)".into()),
+        })
+        .and_then(|_| none()),
+        "mt" => fixed(id, premises, 2, |p| match (p[0], p[1], c) {
+            (Formula::Implies(a, b), Formula::Not(nb), Formula::Not(na))
+                if same(b, nb) && same(a, na) =>
+            {
+                Ok(())
+            }
+            _ => Err("MT: from A → B and ¬B conclude ¬A".into()),
+        })
+        .and_then(|_| none()),
+        "dne" => fixed(id, premises, 1, |p| match p[0] {
+            Formula::Not(inner) => match inner.as_ref() {
+                Formula::Not(a) if same(a, c) => Ok(()),
+                _ => Err("DNE: from ¬¬A conclude A".into()),
+            },
+            _ => Err("DNE: from ¬¬A conclude A".into()),
+        })
+        .and_then(|_| none()),
+        "hs" => fixed(id, premises, 2, |p| match (p[0], p[1], c) {
+            (Formula::Implies(a, b), Formula::Implies(b2, c2), Formula::Implies(a3, c3))
+                if same(b, b2) && same(a, a3) && same(c2, c3) =>
+            {
+                Ok(())
+            }
+            _ => Err("HS: from A → B and B → C conclude A → C".into()),
+        })
+        .and_then(|_| none()),
+        "dem" => fixed(id, premises, 1, |p| match de_morgan(p[0]) {
+            Some(d) if same(&d, c) => Ok(()),
+            Some(_) => Err("DeM: the conclusion is not the De Morgan dual of the premise".into()),
+            None => Err("DeM applies to ¬(A ∨ B), ¬A ∧ ¬B, ¬(A ∧ B) or ¬A ∨ ¬B".into()),
+        })
+        .and_then(|_| none()),
+        "cq" => fixed(id, premises, 1, |p| match convert_quantifier(p[0]) {
+            Some(d) if same(&d, c) => Ok(()),
+            Some(_) => {
+                Err("CQ: the conclusion is not the converted quantifier form of the premise".into())
+            }
+            None => Err("CQ applies to ¬∀x A, ∃x ¬A, ¬∃x A or ∀x ¬A".into()),
+        })
+        .and_then(|_| none()),
+        "forall_elim" => fixed(id, premises, 1, |p| forall_elim(p[0], c)).and_then(|_| none()),
+        "forall_intro" => {
+            fixed(id, premises, 1, |p| forall_intro(p[0], c, ctx)).and_then(|_| none())
+        }
+        "exists_intro" => fixed(id, premises, 1, |p| exists_intro(p[0], c)).and_then(|_| none()),
+        "eq_intro" => match c {
+            Formula::Rel(RelOp::Eq, a, b) if term_alpha_eq(a, b, &Vec::new()) => none(),
+            _ => Err(invalid(
+                "=I concludes t = t with the same term on both sides",
+            )),
+        },
+        "eq_elim" => fixed(id, premises, 2, |p| eq_elim(p[0], p[1], c)).and_then(|_| none()),
+        "imp_intro" => {
+            let s = slots(id, premises, 2, &[0])?;
+            match c {
+                Formula::Implies(a, b) if same(a, s[0].formula) && same(b, s[1].formula) => {
+                    discharged(&s, &[0])
+                }
+                _ => Err(invalid(format!(
+                    "→I: from a subproof {} … {} conclude assumption → last line",
+                    s[0].id, s[1].id
+                ))),
+            }
+        }
+        "not_intro" => {
+            let s = slots(id, premises, 2, &[0])?;
+            match c {
+                Formula::Not(a)
+                    if same(a, s[0].formula) && matches!(s[1].formula, Formula::Bottom) =>
+                {
+                    discharged(&s, &[0])
+                }
+                _ => Err(invalid(
+                    "¬I: from a subproof assuming A and ending in ⊥ conclude ¬A",
+                )),
+            }
+        }
+        "ip" => {
+            let s = slots(id, premises, 2, &[0])?;
+            match s[0].formula {
+                Formula::Not(a) if same(a, c) && matches!(s[1].formula, Formula::Bottom) => {
+                    discharged(&s, &[0])
+                }
+                _ => Err(invalid(
+                    "IP: from a subproof assuming ¬A and ending in ⊥ conclude A",
+                )),
+            }
+        }
+        "or_elim" => {
+            let s = slots(id, premises, 5, &[1, 3])?;
+            match s[0].formula {
+                Formula::Or(a, b)
+                    if same(a, s[1].formula) && same(b, s[3].formula) && same(s[2].formula, c) && same(s[4].formula, c) =>
+                {
+                    discharged(&s, &[1, 3])
+                }
+                Formula::Or(..) => Err(invalid(
+                    "∨E: the subproofs must assume the two disjuncts (in order) and both end in the conclusion",
+                )),
+                _ => Err(invalid("∨E: the first citation must be a disjunction")),
+            }
+        }
+        "iff_intro" => {
+            let s = slots(id, premises, 4, &[0, 2])?;
+            match c {
+                Formula::Iff(a, b)
+                    if same(a, s[0].formula)
+                        && same(b, s[1].formula)
+                        && same(b, s[2].formula)
+                        && same(a, s[3].formula) =>
+                {
+                    discharged(&s, &[0, 2])
+                }
+                _ => Err(invalid("↔I: subproofs A … B and B … A conclude A ↔ B")),
+            }
+        }
+        "lem" => {
+            let s = slots(id, premises, 4, &[0, 2])?;
+            let (a, na) = (s[0].formula, s[2].formula);
+            let complementary = matches!(na, Formula::Not(x) if same(x, a))
+                || matches!(a, Formula::Not(x) if same(x, na));
+            if complementary && same(s[1].formula, c) && same(s[3].formula, c) {
+                discharged(&s, &[0, 2])
+            } else {
+                Err(invalid(
+                    "LEM: subproofs assuming A and ¬A must both end in the conclusion",
+                ))
+            }
+        }
+        "exists_elim" => {
+            let s = slots(id, premises, 3, &[1])?;
+            exists_elim(&s, c, ctx).map_err(invalid)?;
+            discharged(&s, &[1])
+        }
+        "algebra" => algebra(premises, c)
+            .map(|_| Accepted::default())
+            .map_err(invalid),
+        "linarith" => linarith(premises, c, params)
+            .map(|_| Accepted::default())
+            .map_err(invalid),
+        other => Err(reject(
+            RejectCode::Malformed,
+            format!("rule '{other}' has no checker"),
+        )),
+    }
 }
+
+/// Rules with plain premises: any `n` of the cited premises, in any order, may fit the pattern
+/// (so `modus_ponens` takes its premises either way round, and `extend` may cite extras).
+fn fixed(
+    rule: &str,
+    premises: &[Premise],
+    n: usize,
+    check: impl Fn(&[&Formula]) -> Result<(), String>,
+) -> Result<(), Rejection> {
+    if premises.len() < n {
+        return Err(reject(
+            RejectCode::MissingPremise,
+            format!("{rule} needs {n} premise(s), {} cited", premises.len()),
+        ));
+    }
+    let usable = &premises[..premises.len().min(8)];
+    let given: Vec<&Formula> = usable.iter().take(n).map(|p| p.formula).collect();
+    let first_error = match check(&given) {
+        Ok(()) => return Ok(()),
+        Err(e) => e,
+    };
+    let mut found = false;
+    for_each_selection(usable.len(), n, &mut |idx| {
+        if !found {
+            let pick: Vec<&Formula> = idx
+                .iter()
+                .filter_map(|&i| usable.get(i).map(|p| p.formula))
+                .collect();
+            found = check(&pick).is_ok();
+        }
+    });
+    if found {
+        Ok(())
+    } else {
+        Err(invalid(first_error))
+    }
+}
+
+/// Every ordered selection of `n` distinct indices below `len`.
+fn for_each_selection(len: usize, n: usize, f: &mut dyn FnMut(&[usize])) {
+    fn go(len: usize, n: usize, cur: &mut Vec<usize>, f: &mut dyn FnMut(&[usize])) {
+        if cur.len() == n {
+            f(cur);
+            return;
+        }
+        for i in 0..len {
+            if !cur.contains(&i) {
+                cur.push(i);
+                go(len, n, cur, f);
+                cur.pop();
+            }
+        }
+    }
+    go(len, n, &mut Vec::new(), f);
+}
+
+/// Subproof rules cite fixed slots; the listed slots must be assumptions.
+fn slots<'p, 'a>(
+    rule: &str,
+    premises: &'p [Premise<'a>],
+    n: usize,
+    assumption_slots: &[usize],
+) -> Result<&'p [Premise<'a>], Rejection> {
+    if premises.len() < n {
+        return Err(reject(
+            RejectCode::MissingPremise,
+            format!(
+                "{rule} cites {n} lines (see the citation slots), {} given",
+                premises.len()
+            ),
+        ));
+    }
+    if premises.len() > n {
+        return Err(invalid(format!(
+            "{rule} cites exactly {n} lines, {} given",
+            premises.len()
+        )));
+    }
+    for &i in assumption_slots {
+        if let Some(p) = premises.get(i) {
+            if !p.is_assumption {
+                return Err(invalid(format!(
+                    "{rule}: citation {} ({}) must be the assumption opening a subproof",
+                    i + 1,
+                    p.id
+                )));
+            }
+        }
+    }
+    Ok(premises)
+}
+
+fn discharged(s: &[Premise], which: &[usize]) -> Result<Accepted, Rejection> {
+    let mut ids: Vec<String> = which
+        .iter()
+        .filter_map(|&i| s.get(i).map(|p| p.id.to_string()))
+        .collect();
+    ids.dedup();
+    Ok(Accepted { discharged: ids })
+}
+
+// ---------------------------------------------------------------- propositional helpers
+
+fn de_morgan(f: &Formula) -> Option<Formula> {
+    let not = |x: &Formula| Formula::Not(Box::new(x.clone()));
+    match f {
+        Formula::Not(inner) => match inner.as_ref() {
+            Formula::Or(a, b) => Some(Formula::And(Box::new(not(a)), Box::new(not(b)))),
+            Formula::And(a, b) => Some(Formula::Or(Box::new(not(a)), Box::new(not(b)))),
+            _ => None,
+        },
+        Formula::And(a, b) | Formula::Or(a, b) => match (a.as_ref(), b.as_ref()) {
+            (Formula::Not(x), Formula::Not(y)) => {
+                let (x, y) = (Box::new(x.as_ref().clone()), Box::new(y.as_ref().clone()));
+                Some(not(&if matches!(f, Formula::And(..)) {
+                    Formula::Or(x, y)
+                } else {
+                    Formula::And(x, y)
+                }))
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn convert_quantifier(f: &Formula) -> Option<Formula> {
+    let flip = |q: &Quantifier| {
+        if *q == Quantifier::Forall {
+            Quantifier::Exists
+        } else {
+            Quantifier::Forall
+        }
+    };
+    match f {
+        Formula::Not(inner) => match inner.as_ref() {
+            Formula::Quant(q, v, body) => Some(Formula::Quant(
+                flip(q),
+                v.clone(),
+                Box::new(Formula::Not(body.clone())),
+            )),
+            _ => None,
+        },
+        Formula::Quant(q, v, body) => match body.as_ref() {
+            Formula::Not(b) => Some(Formula::Not(Box::new(Formula::Quant(
+                flip(q),
+                v.clone(),
+                b.clone(),
+            )))),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// →E, also through universal quantifiers: from `∀x̄ (A(x̄) → B(x̄))` and `A(t̄)` conclude `B(t̄)`
+/// (∀E then →E in one step, as the design note's example applies its axiom).
+fn modus_ponens(major: &Formula, minor: &Formula, c: &Formula) -> Result<(), String> {
+    let mut vars = Vec::new();
+    let mut body = major;
+    while let Formula::Quant(Quantifier::Forall, v, inner) = body {
+        vars.push(v.clone());
+        body = inner;
+    }
+    let Formula::Implies(a, b) = body else {
+        return Err("→E needs a conditional A → B and its antecedent A".into());
+    };
+    if vars.is_empty() {
+        return if !same(a, minor) {
+            Err("→E: the other premise is not the antecedent of the conditional".into())
+        } else if !same(b, c) {
+            Err("→E concludes the consequent of the conditional".into())
+        } else {
+            Ok(())
+        };
+    }
+    let mut m = Matcher::new(vars);
+    if m.formula(a, minor) && m.formula(b, c) {
+        Ok(())
+    } else {
+        Err(
+            "→E: no instance of the quantified conditional fits the premise and the conclusion"
+                .into(),
+        )
+    }
+}
+
+// ---------------------------------------------------------------- quantifier rules
+
+/// Finds terms for pattern variables so that pattern[x̄ := t̄] equals the instance, refusing
+/// any term that would be captured by a binder of the instance.
+struct Matcher {
+    vars: Vec<String>,
+    found: BTreeMap<String, Term>,
+    env: Env,
+}
+
+impl Matcher {
+    fn new(vars: Vec<String>) -> Self {
+        Matcher {
+            vars,
+            found: BTreeMap::new(),
+            env: Vec::new(),
+        }
+    }
+
+    fn formula(&mut self, p: &Formula, i: &Formula) -> bool {
+        match (p, i) {
+            (Formula::Bottom, Formula::Bottom) | (Formula::Top, Formula::Top) => true,
+            (Formula::Atom(a), Formula::Atom(b)) => a == b,
+            (Formula::Pred(f, xs), Formula::Pred(g, ys)) => {
+                f == g && xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| self.term(x, y))
+            }
+            (Formula::Rel(o, x1, x2), Formula::Rel(q, y1, y2)) => {
+                o == q && self.term(x1, y1) && self.term(x2, y2)
+            }
+            (Formula::Not(x), Formula::Not(y)) => self.formula(x, y),
+            (Formula::And(x1, x2), Formula::And(y1, y2))
+            | (Formula::Or(x1, x2), Formula::Or(y1, y2))
+            | (Formula::Implies(x1, x2), Formula::Implies(y1, y2))
+            | (Formula::Iff(x1, x2), Formula::Iff(y1, y2)) => {
+                self.formula(x1, y1) && self.formula(x2, y2)
+            }
+            (Formula::Quant(q, v, x), Formula::Quant(r, w, y)) => {
+                if q != r {
+                    return false;
+                }
+                self.env.push((v.clone(), w.clone()));
+                let ok = self.formula(x, y);
+                self.env.pop();
+                ok
+            }
+            _ => false,
+        }
+    }
+
+    fn is_pattern_var(&self, name: &str) -> bool {
+        self.vars.iter().any(|v| v == name) && !self.env.iter().any(|(l, _)| l == name)
+    }
+
+    fn term(&mut self, p: &Term, i: &Term) -> bool {
+        if let Term::Name(x) = p {
+            if self.is_pattern_var(x) {
+                // Capture: the instance term may not use a variable bound at this position.
+                let mut names = Vec::new();
+                term_names(i, &[], &mut names);
+                if names.iter().any(|n| self.env.iter().any(|(_, r)| r == n)) {
+                    return false;
+                }
+                return match self.found.get(x) {
+                    Some(t) => t == i,
+                    None => {
+                        self.found.insert(x.clone(), i.clone());
+                        true
+                    }
+                };
+            }
+        }
+        match (p, i) {
+            (Term::Name(_), _) | (Term::Number(_), _) => term_alpha_eq(p, i, &self.env),
+            (Term::App(f, xs), Term::App(g, ys)) => {
+                f == g && xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| self.term(x, y))
+            }
+            (Term::Neg(x), Term::Neg(y)) => self.term(x, y),
+            (Term::Arith(o, x1, x2), Term::Arith(q, y1, y2)) => {
+                o == q && self.term(x1, y1) && self.term(x2, y2)
+            }
+            _ => false,
+        }
+    }
+}
+
+fn forall_elim(premise: &Formula, c: &Formula) -> Result<(), String> {
+    let Formula::Quant(Quantifier::Forall, x, body) = premise else {
+        return Err("∀E needs a universally quantified premise".into());
+    };
+    let mut m = Matcher::new(vec![x.clone()]);
+    if m.formula(body, c) {
+        Ok(())
+    } else {
+        Err(format!(
+            "∀E: the conclusion is not the premise's body with every free {x} replaced by one and the same term"
+        ))
+    }
+}
+
+fn exists_intro(premise: &Formula, c: &Formula) -> Result<(), String> {
+    let Formula::Quant(Quantifier::Exists, x, body) = c else {
+        return Err("∃I concludes an existentially quantified formula".into());
+    };
+    let mut m = Matcher::new(vec![x.clone()]);
+    if m.formula(body, premise) {
+        Ok(())
+    } else {
+        Err(format!(
+            "∃I: the premise is not the conclusion's body with {x} replaced by a term"
+        ))
+    }
+}
+
+fn forall_intro(premise: &Formula, c: &Formula, ctx: &CheckContext) -> Result<(), String> {
+    let Formula::Quant(Quantifier::Forall, x, body) = c else {
+        return Err("∀I concludes a universally quantified formula".into());
+    };
+    let mut m = Matcher::new(vec![x.clone()]);
+    if !m.formula(body, premise) {
+        return Err(format!(
+            "∀I: the premise is not the conclusion's body with {x} replaced by a name"
+        ));
+    }
+    let Some(t) = m.found.get(x) else {
+        return Ok(()); // x does not occur: ∀x A from A
+    };
+    let Term::Name(name) = t else {
+        return Err(format!(
+            "∀I generalises a name, not the term {}",
+            t.canonical()
+        ));
+    };
+    if mentions(c, name) {
+        return Err(format!(
+            "∀I: every occurrence of {name} must be replaced by {x}"
+        ));
+    }
+    if ctx.hypotheses.iter().any(|h| mentions(h, name)) {
+        return Err(format!(
+            "∀I: {name} occurs in a hypothesis, so it is not arbitrary"
+        ));
+    }
+    if ctx.open_assumptions.iter().any(|a| mentions(a, name)) {
+        return Err(format!(
+            "∀I: {name} occurs in an open assumption the premise depends on"
+        ));
+    }
+    Ok(())
+}
+
+/// ∃E slots: [∃x A(x), assumption A(c), last line B]; conclusion B.
+fn exists_elim(s: &[Premise], c: &Formula, ctx: &CheckContext) -> Result<(), String> {
+    let (Some(e), Some(assumption), Some(last)) = (s.first(), s.get(1), s.get(2)) else {
+        return Err("∃E cites [∃x A(x), assumption A(c), last line]".into());
+    };
+    let Formula::Quant(Quantifier::Exists, x, body) = e.formula else {
+        return Err("∃E: the first citation must be an existential formula".into());
+    };
+    if !same(last.formula, c) {
+        return Err("∃E concludes the last line of the subproof".into());
+    }
+    let mut m = Matcher::new(vec![x.clone()]);
+    if !m.formula(body, assumption.formula) {
+        return Err(format!(
+            "∃E: the assumption is not the body of {} with {x} replaced by a name",
+            e.id
+        ));
+    }
+    let Some(t) = m.found.get(x) else {
+        return Ok(());
+    };
+    let Term::Name(name) = t else {
+        return Err(format!(
+            "∃E: the instance must be a new name, not the term {}",
+            t.canonical()
+        ));
+    };
+    if mentions(e.formula, name) {
+        return Err(format!("∃E: {name} occurs in {}, so it is not new", e.id));
+    }
+    if mentions(c, name) {
+        return Err(format!("∃E: {name} occurs in the conclusion"));
+    }
+    if ctx.hypotheses.iter().any(|h| mentions(h, name)) {
+        return Err(format!(
+            "∃E: {name} occurs in a hypothesis, so it is not new"
+        ));
+    }
+    let others = ctx
+        .open_assumptions
+        .iter()
+        .filter(|a| !same(a, assumption.formula));
+    if others.clone().any(|a| mentions(a, name)) {
+        return Err(format!("∃E: {name} occurs in another open assumption"));
+    }
+    Ok(())
+}
+
+/// =E: the conclusion is the second premise with some occurrences of a replaced by b (or b by a).
+fn eq_elim(eq: &Formula, base: &Formula, c: &Formula) -> Result<(), String> {
+    let Formula::Rel(RelOp::Eq, a, b) = eq else {
+        return Err("=E needs an identity a = b".into());
+    };
+    let mut r = Rewriter {
+        a,
+        b,
+        env: Vec::new(),
+    };
+    if r.formula(base, c) {
+        Ok(())
+    } else {
+        Err(format!(
+            "=E: the conclusion is not the premise with occurrences of {} and {} exchanged",
+            a.canonical(),
+            b.canonical()
+        ))
+    }
+}
+
+struct Rewriter<'t> {
+    a: &'t Term,
+    b: &'t Term,
+    env: Env,
+}
+
+impl Rewriter<'_> {
+    fn formula(&mut self, x: &Formula, y: &Formula) -> bool {
+        match (x, y) {
+            (Formula::Bottom, Formula::Bottom) | (Formula::Top, Formula::Top) => true,
+            (Formula::Atom(p), Formula::Atom(q)) => p == q,
+            (Formula::Pred(f, xs), Formula::Pred(g, ys)) => {
+                f == g && xs.len() == ys.len() && xs.iter().zip(ys).all(|(s, t)| self.term(s, t))
+            }
+            (Formula::Rel(o, x1, x2), Formula::Rel(q, y1, y2)) => {
+                o == q && self.term(x1, y1) && self.term(x2, y2)
+            }
+            (Formula::Not(p), Formula::Not(q)) => self.formula(p, q),
+            (Formula::And(x1, x2), Formula::And(y1, y2))
+            | (Formula::Or(x1, x2), Formula::Or(y1, y2))
+            | (Formula::Implies(x1, x2), Formula::Implies(y1, y2))
+            | (Formula::Iff(x1, x2), Formula::Iff(y1, y2)) => {
+                self.formula(x1, y1) && self.formula(x2, y2)
+            }
+            (Formula::Quant(q, v, p), Formula::Quant(r, w, t)) => {
+                if q != r {
+                    return false;
+                }
+                self.env.push((v.clone(), w.clone()));
+                let ok = self.formula(p, t);
+                self.env.pop();
+                ok
+            }
+            _ => false,
+        }
+    }
+
+    /// Free of variables bound at this position (on the given side).
+    fn free_here(&self, t: &Term, left: bool) -> bool {
+        let mut names = Vec::new();
+        term_names(t, &[], &mut names);
+        !names.iter().any(|n| {
+            self.env
+                .iter()
+                .any(|(l, r)| if left { l == n } else { r == n })
+        })
+    }
+
+    fn term(&mut self, x: &Term, y: &Term) -> bool {
+        if term_alpha_eq(x, y, &self.env) {
+            return true;
+        }
+        let none = Vec::new();
+        let swapped = (term_alpha_eq(x, self.a, &none) && term_alpha_eq(y, self.b, &none))
+            || (term_alpha_eq(x, self.b, &none) && term_alpha_eq(y, self.a, &none));
+        if swapped && self.free_here(x, true) && self.free_here(y, false) {
+            return true;
+        }
+        match (x, y) {
+            (Term::App(f, xs), Term::App(g, ys)) => {
+                f == g && xs.len() == ys.len() && xs.iter().zip(ys).all(|(s, t)| self.term(s, t))
+            }
+            (Term::Neg(p), Term::Neg(q)) => self.term(p, q),
+            (Term::Arith(o, x1, x2), Term::Arith(q, y1, y2)) => {
+                o == q && self.term(x1, y1) && self.term(x2, y2)
+            }
+            _ => false,
+        }
+    }
+}
+
+// ---------------------------------------------------------------- arithmetic rules
+
+/// A comparison as (left − right, kind), with `>`/`≥` turned round.
+fn signed_difference(f: &Formula) -> Option<(Term, RelOp)> {
+    match f {
+        Formula::Rel(op, l, r) => Some(match op {
+            RelOp::Gt => (arith::difference(r, l), RelOp::Lt),
+            RelOp::Ge => (arith::difference(r, l), RelOp::Le),
+            _ => (arith::difference(l, r), *op),
+        }),
+        _ => None,
+    }
+}
+
+fn algebra(premises: &[Premise], c: &Formula) -> Result<(), String> {
+    let Some((d, op)) = signed_difference(c) else {
+        return Err("algebra concludes an equation or a comparison".into());
+    };
+    let rows = arith::sample(&[&d]).map_err(|e| format!("algebra: could not evaluate: {e}"))?;
+    let identity = rows.iter().all(|r| r.iter().all(|v| v.is_zero()));
+    if identity && matches!(op, RelOp::Eq | RelOp::Le) {
+        return Ok(());
+    }
+    let mut last = if premises.is_empty() {
+        "algebra: the two sides differ (checked by exact evaluation at fixed pseudo-random points)"
+            .to_string()
+    } else {
+        "algebra: the conclusion is not a constant multiple of a cited equation or comparison"
+            .to_string()
+    };
+    for p in premises {
+        match scaled_from(p.formula, &d, op) {
+            Ok(()) => return Ok(()),
+            Err(e) => last = e,
+        }
+    }
+    Err(last)
+}
+
+/// One premise `L ⋈ R`: the conclusion's difference must be `k·(L − R)`, k ≠ 0, with k > 0 for
+/// inequalities so the direction is kept.
+fn scaled_from(premise: &Formula, d: &Term, op: RelOp) -> Result<(), String> {
+    let Some((pd, pop)) = signed_difference(premise) else {
+        return Err("algebra: the premise is not an equation or comparison".into());
+    };
+    if pop != op {
+        return Err(
+            "algebra: the premise and the conclusion are different kinds of comparison".into(),
+        );
+    }
+    let rows = arith::sample(&[&pd, d]).map_err(|e| format!("algebra: could not evaluate: {e}"))?;
+    let mut k: Option<Rat> = None;
+    for row in &rows {
+        let (Some(p), Some(q)) = (row.first(), row.get(1)) else {
+            continue;
+        };
+        if p.is_zero() {
+            if !q.is_zero() {
+                return Err("algebra: the conclusion is not a multiple of the premise".into());
+            }
+            continue;
+        }
+        let ratio = q.div(*p).map_err(|e| e.to_string())?;
+        match k {
+            None => k = Some(ratio),
+            Some(k0) if k0 == ratio => {}
+            Some(_) => {
+                return Err(
+                    "algebra: the conclusion is not a constant multiple of the premise".into(),
+                )
+            }
+        }
+    }
+    match k {
+        Some(k) if k.is_zero() => {
+            Err("algebra: the conclusion is trivial, not a multiple of the premise".into())
+        }
+        Some(k) if k.is_negative() && matches!(op, RelOp::Lt | RelOp::Le) => {
+            Err("algebra: multiplying by a negative number reverses the inequality".into())
+        }
+        Some(_) => Ok(()),
+        None => Err("algebra: the premise is an identity and says nothing".into()),
+    }
+}
+
+fn linarith(premises: &[Premise], c: &Formula, params: &serde_json::Value) -> Result<(), String> {
+    let describe = |e: ArithError| format!("linarith: {e}");
+    let mut facts: Vec<Constraint> = Vec::new();
+    for p in premises {
+        if let Some(cs) = arith::constraints_of(p.formula).map_err(describe)? {
+            facts.extend(cs);
+        }
+    }
+    let Some(alternatives) = arith::negations_of(c).map_err(describe)? else {
+        return Err("linarith concludes a comparison (=, ≠, <, ≤, >, ≥) or ⊥".into());
+    };
+    if let Some(cert) = params.get("certificate").filter(|v| !v.is_null()) {
+        return check_certificate(cert, &facts, &alternatives);
+    }
+    for alt in &alternatives {
+        let mut system = facts.clone();
+        system.extend(alt.iter().cloned());
+        match arith::infeasible(&system) {
+            Ok(true) => {}
+            Ok(false) => {
+                return Err("linarith: the conclusion does not follow from the cited comparisons by linear arithmetic".into())
+            }
+            Err(e) => return Err(format!("linarith could not decide: {e}")),
+        }
+    }
+    Ok(())
+}
+
+fn check_certificate(
+    cert: &serde_json::Value,
+    facts: &[Constraint],
+    alternatives: &[Vec<Constraint>],
+) -> Result<(), String> {
+    let [alt] = alternatives else {
+        return Err(
+            "linarith: a certificate needs a conclusion with a single negation (not '=')".into(),
+        );
+    };
+    let Some(items) = cert.as_array() else {
+        return Err("linarith: params.certificate must be a list of multipliers".into());
+    };
+    let mut multipliers = Vec::with_capacity(items.len());
+    for item in items {
+        let text = match item {
+            serde_json::Value::String(s) => s.clone(),
+            serde_json::Value::Number(n) => n.to_string(),
+            _ => {
+                return Err("linarith: each multiplier is a number or a string like \"1/2\"".into())
+            }
+        };
+        multipliers
+            .push(Rat::parse(&text).map_err(|e| format!("linarith: multiplier '{text}': {e}"))?);
+    }
+    let mut system = facts.to_vec();
+    system.extend(alt.iter().cloned());
+    match arith::certificate_refutes(&system, &multipliers) {
+        Ok(true) => Ok(()),
+        Ok(false) => Err("linarith: the certificate's combination is not a contradiction".into()),
+        Err(e) => Err(format!("linarith: {e}")),
+    }
+}
+
+#[cfg(test)]
+mod tests;
