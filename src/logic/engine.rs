@@ -501,12 +501,18 @@ impl Engine {
         let mut pending = Vec::new();
         for (i, id) in premises.iter().enumerate() {
             let hint = hints.get(i).copied().flatten();
-            if hint == Some(CitationHint::Later)
-                || (hint.is_none() && self.is_not_yet_issued(id))
-                || id == own_id
-                || self.state.goal(id).is_some()
-                || (self.forward_cited.contains(own_id) && self.cites_back_to(id, own_id))
-            {
+            // A hint comes from a script's ref map and outranks what the raw id looks like
+            // (after a refused step, a dangling ref can coincide with this step's own id).
+            let circular_here = match hint {
+                Some(h) => h == CitationHint::Later,
+                None => {
+                    self.is_not_yet_issued(id)
+                        || id == own_id
+                        || self.state.goal(id).is_some()
+                        || (self.forward_cited.contains(own_id) && self.cites_back_to(id, own_id))
+                }
+            };
+            if circular_here {
                 circular.push(id.clone());
                 continue;
             }
