@@ -15,9 +15,10 @@ fn hyp(id: &str, latex: &str) -> Hypothesis {
     }
 }
 
-/// The seed's problem. Its axiom H-3 is written `\forall x, y > 0: x + y > 0` there, which is
-/// not a formula of our language; it is restated as the equivalent
-/// `\forall x\, \forall y\, ((x > 0 \land y > 0) \to x + y > 0)` and instantiated by two ∀E steps.
+/// The seed's problem, with its axiom H-3 exactly as the seed writes it
+/// (`\forall x, y > 0: x + y > 0`, read as `∀x ∀y (x > 0 ∧ y > 0 → x + y > 0)`). The seed's
+/// single `extend … modus_ponens` step needs the instance `a > 0 ∧ b > 0 → a + b > 0`, so two
+/// ∀E steps (C-002, C-003) come before it; the rule `conjunction` is spelled `and_intro`.
 fn seed_problem() -> Problem {
     Problem {
         id: "prob-001".into(),
@@ -27,7 +28,7 @@ fn seed_problem() -> Problem {
             hyp("H-2", "b > 0"),
             Hypothesis {
                 id: "H-3".into(),
-                latex: "\\forall x\\, \\forall y\\, ((x > 0 \\land y > 0) \\to x + y > 0)".into(),
+                latex: "\\forall x, y > 0: x + y > 0".into(),
                 kind: Some("axiom".into()),
             },
         ],
@@ -395,4 +396,29 @@ fn broken_logs_are_reported_not_panicked_on() {
     assert_eq!(state.items.len(), 1);
     assert_eq!(issues.len(), 1);
     assert_eq!(issues[0].index, 1);
+}
+
+#[test]
+fn the_bundled_examples_load_and_the_seed_example_proves_its_goal() {
+    use verifyfast::logic::document::load;
+    let seed = load(include_str!("../public/examples/proof-seed-a-plus-b.json")).unwrap();
+    assert!(!seed.config.auto_accept, "the seed example is multi-agent");
+    assert!(seed.warnings.is_empty(), "{:?}", seed.warnings);
+    let (state, issues) = replay(&seed.problem, &seed.events);
+    assert!(issues.is_empty());
+    assert_eq!(state.goals[0].proved_by.as_deref(), Some("C-004"));
+    for text in [
+        include_str!("../public/examples/proof-or-elim.json"),
+        include_str!("../public/examples/proof-exists-unique.json"),
+        include_str!("../public/examples/proof-linarith.json"),
+    ] {
+        let loaded = load(text).unwrap();
+        let (state, _) = replay(&loaded.problem, &loaded.events);
+        assert!(state.all_goals_proved(), "{}", loaded.problem.id);
+    }
+    let wrong = load(include_str!(
+        "../public/examples/proof-wrong-instantiation.json"
+    ))
+    .unwrap();
+    assert!(wrong.events.iter().any(|e| e.event_type() == "BLOCKED"));
 }
