@@ -10,3 +10,9 @@ pub mod rules;
 pub mod engine;
 pub mod events;
 pub mod replay;
+
+// Added by the logic-engine work: the state events act on, and the batch protocol.
+pub mod dag;
+pub mod document;
+pub mod protocol;
+pub mod world;

@@ -1,1 +1,301 @@
-//! (in progress)
+//! Rebuilding the world from the event log alone: the log document, a stepper with snapshots
+//! (any step of a long log is one snapshot clone plus at most `K - 1` events away), and the
+//! derivation chain of a goal.
+
+use serde::{Deserialize, Serialize};
+
+use super::events::Event;
+use super::world::{ItemStatus, Problem, ReplayIssue, WorldState};
+
+pub const LOG_FORMAT: &str = "verifyfast.logic.events/1";
+
+/// A snapshot is kept every this many events.
+pub const SNAPSHOT_EVERY: usize = 64;
+
+/// The exported event log: the problem it is about, and the events in order.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EventLog {
+    #[serde(default = "log_format")]
+    pub format: String,
+    #[serde(default)]
+    pub problem: Problem,
+    pub events: Vec<Event>,
+}
+
+fn log_format() -> String {
+    LOG_FORMAT.to_string()
+}
+
+impl EventLog {
+    pub fn new(problem: Problem, events: Vec<Event>) -> Self {
+        EventLog {
+            format: log_format(),
+            problem,
+            events,
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum LogError {
+    #[error("not JSON (line {line}, column {column}): {message}")]
+    NotJson {
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    #[error("event {index}: {message}")]
+    BadEvent { index: usize, message: String },
+    #[error("expected an event log object {{\"problem\", \"events\"}} or an array of events")]
+    WrongShape,
+}
+
+/// Read an event log: the document form, or a bare array of events (no hypotheses then).
+/// Each event is decoded separately so an error names the event that is wrong.
+pub fn parse_event_log(text: &str) -> Result<EventLog, LogError> {
+    // The fast path decodes straight into events; only a log that fails is decoded again
+    // through `Value` to say which event is wrong.
+    let fast = if text.trim_start().starts_with('[') {
+        serde_json::from_str::<Vec<Event>>(text)
+            .ok()
+            .map(|events| EventLog::new(Problem::default(), events))
+    } else {
+        serde_json::from_str::<EventLog>(text).ok()
+    };
+    if let Some(log) = fast {
+        return Ok(log);
+    }
+    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| LogError::NotJson {
+        line: e.line(),
+        column: e.column(),
+        message: e.to_string(),
+    })?;
+    let (problem, raw_events) = match value {
+        serde_json::Value::Array(events) => (Problem::default(), events),
+        serde_json::Value::Object(mut obj) => {
+            let problem = match obj.remove("problem") {
+                Some(p) => serde_json::from_value(p).map_err(|e| LogError::BadEvent {
+                    index: 0,
+                    message: format!("problem: {e}"),
+                })?,
+                None => Problem::default(),
+            };
+            match obj.remove("events") {
+                Some(serde_json::Value::Array(events)) => (problem, events),
+                _ => return Err(LogError::WrongShape),
+            }
+        }
+        _ => return Err(LogError::WrongShape),
+    };
+    let events = raw_events
+        .into_iter()
+        .enumerate()
+        .map(|(index, v)| {
+            serde_json::from_value(v).map_err(|e| LogError::BadEvent {
+                index,
+                message: e.to_string(),
+            })
+        })
+        .collect::<Result<Vec<Event>, _>>()?;
+    Ok(EventLog::new(problem, events))
+}
+
+/// The state after all events, and any events that did not fit.
+pub fn replay(problem: &Problem, events: &[Event]) -> (WorldState, Vec<ReplayIssue>) {
+    let mut state = WorldState::new(problem.clone());
+    let mut issues = Vec::new();
+    for event in events {
+        if let Err(issue) = state.apply(event) {
+            issues.push(issue);
+        }
+    }
+    (state, issues)
+}
+
+/// Random access to every step of a log. Step `k` is the state after the first `k` events
+/// (step 0: only the problem).
+pub struct Replayer {
+    events: Vec<Event>,
+    snapshots: Vec<WorldState>,
+    every: usize,
+    issues: Vec<ReplayIssue>,
+}
+
+impl Replayer {
+    pub fn new(problem: Problem, events: Vec<Event>) -> Self {
+        Self::with_snapshot_interval(problem, events, SNAPSHOT_EVERY)
+    }
+
+    pub fn with_snapshot_interval(problem: Problem, events: Vec<Event>, every: usize) -> Self {
+        let every = every.max(1);
+        let mut state = WorldState::new(problem);
+        let mut snapshots = vec![state.clone()];
+        let mut issues = Vec::new();
+        for (i, event) in events.iter().enumerate() {
+            if let Err(issue) = state.apply(event) {
+                issues.push(issue);
+            }
+            if (i + 1) % every == 0 {
+                snapshots.push(state.clone());
+            }
+        }
+        Replayer {
+            events,
+            snapshots,
+            every,
+            issues,
+        }
+    }
+
+    /// Number of events; valid steps are `0..=len()`.
+    pub fn len(&self) -> usize {
+        self.events.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.events.is_empty()
+    }
+
+    pub fn events(&self) -> &[Event] {
+        &self.events
+    }
+
+    pub fn issues(&self) -> &[ReplayIssue] {
+        &self.issues
+    }
+
+    /// The event that leads to step `k` (`None` at step 0).
+    pub fn event_before(&self, step: usize) -> Option<&Event> {
+        step.checked_sub(1).and_then(|i| self.events.get(i))
+    }
+
+    /// The state at `step` (clamped to the end).
+    pub fn state_at(&self, step: usize) -> WorldState {
+        let step = step.min(self.events.len());
+        let slot = (step / self.every).min(self.snapshots.len().saturating_sub(1));
+        let mut state = match self.snapshots.get(slot) {
+            Some(s) => s.clone(),
+            None => return WorldState::default(),
+        };
+        let from = slot * self.every;
+        for event in self.events.get(from..step).unwrap_or_default() {
+            // Issues were collected once in `new`.
+            let _ = state.apply(event);
+        }
+        state
+    }
+}
+
+/// One node of a goal's proof: a conclusion or assumption with how it was obtained.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ChainLink {
+    pub id: String,
+    pub latex: String,
+    pub derived_from: Vec<String>,
+    pub rule: String,
+    pub proposed_by: String,
+    pub verified_by: Option<String>,
+    pub depends_on: Vec<String>,
+}
+
+/// The proof DAG of a proved goal, in derivation order (every link after the links it cites;
+/// hypotheses are leaves named in `derivedFrom`). `None` if the goal is not proved.
+pub fn derivation_chain(state: &WorldState, goal_id: &str) -> Option<Vec<ChainLink>> {
+    let root = state.goal(goal_id)?.proved_by.clone()?;
+    Some(chain_below(state, &root))
+}
+
+/// The accepted items `root` rests on, itself included, in derivation order.
+pub fn chain_below(state: &WorldState, root: &str) -> Vec<ChainLink> {
+    let mut wanted = std::collections::HashSet::new();
+    let mut stack = vec![root.to_string()];
+    while let Some(id) = stack.pop() {
+        if !wanted.insert(id.clone()) {
+            continue;
+        }
+        if let Some(item) = state.item(&id) {
+            stack.extend(item.premises.iter().cloned());
+        }
+    }
+    state
+        .items
+        .iter()
+        .filter(|i| wanted.contains(&i.id) && i.status == ItemStatus::Accepted)
+        .map(|i| ChainLink {
+            id: i.id.clone(),
+            latex: i.latex.clone(),
+            derived_from: i.premises.clone(),
+            rule: i.rule.clone(),
+            proposed_by: i.proposed_by.clone(),
+            verified_by: i.verified_by.clone(),
+            depends_on: i.depends_on.clone(),
+        })
+        .collect()
+}
+
+fn bare(latex: &str) -> &str {
+    latex.trim().trim_matches('$').trim()
+}
+
+/// A LaTeX document fragment for the proof of every proved goal (the page's export).
+pub fn chains_to_latex(state: &WorldState) -> String {
+    let mut out = String::new();
+    let title = if state.problem.title.is_empty() {
+        &state.problem.id
+    } else {
+        &state.problem.title
+    };
+    out.push_str(&format!("\\section*{{{}}}\n", escape_text(title)));
+    out.push_str("\\subsection*{Hypotheses}\n\\begin{itemize}\n");
+    for h in &state.problem.hypotheses {
+        out.push_str(&format!("  \\item ({}) ${}$\n", h.id, bare(&h.latex)));
+    }
+    out.push_str("\\end{itemize}\n");
+    for goal in &state.goals {
+        out.push_str(&format!(
+            "\\subsection*{{Goal {}: ${}$}}\n",
+            goal.id,
+            bare(&goal.latex)
+        ));
+        let Some(chain) = derivation_chain(state, &goal.id) else {
+            out.push_str("Not proved.\n");
+            continue;
+        };
+        out.push_str("\\begin{enumerate}\n");
+        for link in chain {
+            let from = if link.derived_from.is_empty() {
+                String::new()
+            } else {
+                format!(" from {}", link.derived_from.join(", "))
+            };
+            out.push_str(&format!(
+                "  \\item ({}) ${}$ \\quad \\textit{{{}{}}}\n",
+                link.id,
+                bare(&link.latex),
+                escape_text(&link.rule),
+                from
+            ));
+        }
+        out.push_str("\\end{enumerate}\n");
+    }
+    out
+}
+
+/// Plain text (ids, rule names, titles) inside LaTeX text mode.
+fn escape_text(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '_' | '&' | '%' | '#' | '$' | '{' | '}' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '\\' => out.push_str("\\textbackslash{}"),
+            '^' => out.push_str("\\^{}"),
+            '~' => out.push_str("\\~{}"),
+            _ => out.push(c),
+        }
+    }
+    out
+}

@@ -1,0 +1,127 @@
+//! Logic engine figures: `cargo bench --bench logic` (add `--profile release-native` for the
+//! CLI's optimisation level). Prints:
+//! - replay of a 100,000-event log (target < 1 s), from parsed events and from JSON text;
+//! - a step jump on a 1,000-event log with snapshots (target < 16 ms), mean and worst.
+
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+use verifyfast::logic::engine::{Action, Engine, EngineConfig};
+use verifyfast::logic::events::Event;
+use verifyfast::logic::replay::{parse_event_log, replay, EventLog, Replayer};
+use verifyfast::logic::world::{GoalSpec, Hypothesis, Problem};
+
+fn problem() -> Problem {
+    Problem {
+        id: "bench".into(),
+        title: "bench".into(),
+        hypotheses: vec![
+            Hypothesis {
+                id: "H-1".into(),
+                latex: "A".into(),
+                kind: None,
+            },
+            Hypothesis {
+                id: "H-2".into(),
+                latex: "B".into(),
+                kind: None,
+            },
+        ],
+        goals: vec![GoalSpec {
+            id: "G-1".into(),
+            latex: "Z".into(),
+        }],
+        agents: vec!["researcher-1".into()],
+        protocol: None,
+    }
+}
+
+/// A log of at least `events` events made by the engine itself (two events per step:
+/// PROPOSAL and ACCEPTED).
+fn make_log(events: usize) -> Vec<Event> {
+    let mut engine = Engine::new(problem(), EngineConfig::auto_accept());
+    let mut step = 0usize;
+    while engine.events().len() < events {
+        let last = format!("C-{:03}", step);
+        let (conclusion, premises, rule) = match step % 3 {
+            0 => (
+                "A \\land B",
+                vec!["H-1".to_string(), "H-2".to_string()],
+                "and_intro",
+            ),
+            1 => ("A", vec![last], "and_elim"),
+            _ => ("A", vec![last], "reit"),
+        };
+        let out = engine.submit(&Action::new(
+            "researcher-1",
+            "derive",
+            json!({"conclusion": conclusion, "premises": premises, "rule": rule}),
+        ));
+        assert!(
+            out.result.is_ok(),
+            "bench log step {step}: {:?}",
+            out.result
+        );
+        step += 1;
+    }
+    let mut log = engine.events().to_vec();
+    log.truncate(events);
+    log
+}
+
+fn best_of<T>(runs: usize, mut f: impl FnMut() -> T) -> Duration {
+    (0..runs)
+        .map(|_| {
+            let t = Instant::now();
+            std::hint::black_box(f());
+            t.elapsed()
+        })
+        .min()
+        .unwrap_or_default()
+}
+
+fn main() {
+    let t = Instant::now();
+    let big = make_log(100_000);
+    println!(
+        "built a {}-event log with the engine in {:.2?}",
+        big.len(),
+        t.elapsed()
+    );
+    let p = problem();
+    let from_events = best_of(5, || replay(&p, &big));
+    let text = serde_json::to_string(&EventLog::new(p.clone(), big.clone())).unwrap_or_default();
+    let from_json = best_of(3, || {
+        let log = parse_event_log(&text).map(|l| replay(&l.problem, &l.events));
+        log.map(|(s, _)| s.items.len()).unwrap_or(0)
+    });
+    println!(
+        "replay 100,000 events: {:.1} ms from parsed events, {:.1} ms including JSON parsing ({:.1} MB) [target < 1000 ms]",
+        from_events.as_secs_f64() * 1e3,
+        from_json.as_secs_f64() * 1e3,
+        text.len() as f64 / 1e6
+    );
+
+    let small = make_log(1_000);
+    let build = best_of(5, || Replayer::new(p.clone(), small.clone()));
+    let stepper = Replayer::new(p.clone(), small);
+    // Jumps in a scattered but fixed order.
+    let mut position: usize = 1;
+    let mut worst = Duration::ZERO;
+    let mut total = Duration::ZERO;
+    let jumps = 2_000;
+    for _ in 0..jumps {
+        position = (position * 7919 + 13) % (stepper.len() + 1);
+        let t = Instant::now();
+        std::hint::black_box(stepper.state_at(position));
+        let d = t.elapsed();
+        worst = worst.max(d);
+        total += d;
+    }
+    println!(
+        "1,000-event log: snapshots built in {:.2} ms; step jump mean {:.1} µs, worst {:.1} µs over {jumps} jumps [target < 16 ms]",
+        build.as_secs_f64() * 1e3,
+        total.as_secs_f64() * 1e6 / jumps as f64,
+        worst.as_secs_f64() * 1e6
+    );
+}

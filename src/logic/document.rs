@@ -1,0 +1,168 @@
+//! What the Proof page (and anyone else) can load: an event log, or a problem with a script of
+//! actions (the `dev_cases.jsonl` line format, or the seed's multi-agent form with `accept`s).
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::engine::{Action, Engine, EngineConfig};
+use super::events::Event;
+use super::protocol::{run_case, Case, AUTO_ACCEPT_V1};
+use super::replay::{parse_event_log, EventLog};
+use super::world::Problem;
+
+/// A loaded derivation: the problem, the engine configuration to continue with, and its log.
+#[derive(Clone, Debug)]
+pub struct Loaded {
+    pub problem: Problem,
+    pub config: EngineConfig,
+    pub events: Vec<Event>,
+    /// Problems found while loading (unparseable hypotheses or goals).
+    pub warnings: Vec<String>,
+}
+
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum LoadError {
+    #[error("not JSON (line {line}, column {column}): {message}")]
+    NotJson {
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    #[error("{0}")]
+    Shape(String),
+}
+
+fn config_for(problem: &Problem) -> EngineConfig {
+    if problem.protocol.as_deref() == Some(AUTO_ACCEPT_V1) {
+        EngineConfig::auto_accept()
+    } else {
+        EngineConfig::default()
+    }
+}
+
+fn warnings_of(engine: &Engine) -> Vec<String> {
+    engine
+        .problem_issues()
+        .iter()
+        .map(|p| {
+            format!(
+                "{} does not parse at position {}: {}",
+                p.id, p.position, p.message
+            )
+        })
+        .collect()
+}
+
+/// Load an event log or a problem. A problem runs through the engine: with `auto-accept-v1`
+/// (its `protocol`) through the ref-mapping protocol, otherwise action by action as written.
+pub fn load(text: &str) -> Result<Loaded, LoadError> {
+    let value: Value = serde_json::from_str(text.trim_start_matches('\u{feff}')).map_err(|e| {
+        LoadError::NotJson {
+            line: e.line(),
+            column: e.column(),
+            message: e.to_string(),
+        }
+    })?;
+    let is_log = value.is_array() || value.get("events").is_some();
+    if is_log {
+        let log: EventLog = parse_event_log(text.trim_start_matches('\u{feff}'))
+            .map_err(|e| LoadError::Shape(format!("event log: {e}")))?;
+        let config = config_for(&log.problem);
+        let engine = Engine::new(log.problem.clone(), config);
+        return Ok(Loaded {
+            warnings: warnings_of(&engine),
+            problem: log.problem,
+            config,
+            events: log.events,
+        });
+    }
+    if value.get("actions").is_none() && value.get("hypotheses").is_none() {
+        return Err(LoadError::Shape(
+            "expected an event log {\"problem\", \"events\"} or a problem with \"hypotheses\", \"goals\" and \"actions\"".into(),
+        ));
+    }
+    let case = Case::deserialize(&value).map_err(|e| LoadError::Shape(format!("problem: {e}")))?;
+    if case.protocol.as_deref() == Some(AUTO_ACCEPT_V1) {
+        let run = run_case(&case);
+        return Ok(Loaded {
+            problem: case.problem(),
+            config: EngineConfig::auto_accept(),
+            warnings: warnings_of(&run.engine),
+            events: run.engine.events().to_vec(),
+        });
+    }
+    let mut problem = case.problem();
+    problem.protocol = case.protocol.clone();
+    let config = config_for(&problem);
+    let mut engine = Engine::new(problem.clone(), config);
+    for a in &case.actions {
+        engine.submit(&Action {
+            agent: a.agent.clone(),
+            action_type: a.action_type.clone(),
+            params: a.params.clone(),
+        });
+    }
+    Ok(Loaded {
+        warnings: warnings_of(&engine),
+        problem,
+        config,
+        events: engine.events().to_vec(),
+    })
+}
+
+/// The rule ids of the catalogue (for the page's rule picker), in catalogue order.
+pub fn catalogue_rules() -> Vec<String> {
+    let catalogue: Value = serde_json::from_str(include_str!("rules.json")).unwrap_or(Value::Null);
+    catalogue
+        .get("rules")
+        .and_then(Value::as_array)
+        .map(|rules| {
+            rules
+                .iter()
+                .filter_map(|r| r.get("id").and_then(Value::as_str).map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn loads_a_problem_with_accepts_and_an_event_log_of_it() {
+        let problem = r#"{"id":"p","hypotheses":[{"id":"H-1","latex":"P"}],
+            "goals":[{"id":"G-1","latex":"P"}],"agents":["r1","r2"],
+            "actions":[{"agent":"r1","actionType":"derive","params":{"conclusion":"P","premises":["H-1"],"rule":"reit"}},
+                       {"agent":"r2","actionType":"accept","params":{"proposalId":"C-001"}}]}"#;
+        let loaded = load(problem).unwrap();
+        assert!(!loaded.config.auto_accept);
+        let types: Vec<&str> = loaded.events.iter().map(Event::event_type).collect();
+        assert_eq!(types.first(), Some(&"PROPOSAL"));
+        let log = serde_json::to_string(&EventLog::new(
+            loaded.problem.clone(),
+            loaded.events.clone(),
+        ))
+        .unwrap();
+        let again = load(&log).unwrap();
+        assert_eq!(again.events, loaded.events);
+        assert_eq!(again.problem, loaded.problem);
+    }
+
+    #[test]
+    fn refuses_what_is_neither() {
+        assert!(matches!(load("{]"), Err(LoadError::NotJson { .. })));
+        assert!(matches!(load(r#"{"x":1}"#), Err(LoadError::Shape(_))));
+        assert!(matches!(
+            load(r#"{"events":[{"eventType":"NOPE"}]}"#),
+            Err(LoadError::Shape(_))
+        ));
+    }
+
+    #[test]
+    fn the_catalogue_lists_its_rules() {
+        let rules = catalogue_rules();
+        assert!(rules.contains(&"imp_elim".to_string()));
+        assert!(rules.contains(&"linarith".to_string()));
+    }
+}
