@@ -13,4 +13,5 @@ pub mod replay;
 
 // Added by the logic-engine work: the state events act on, and the batch protocol.
 pub mod protocol;
+pub mod researchers;
 pub mod world;
