@@ -15,4 +15,5 @@ pub mod replay;
 pub mod dag;
 pub mod document;
 pub mod protocol;
+pub mod researchers;
 pub mod world;

@@ -1,0 +1,426 @@
+//! LLM researchers: two or more agents take turns proposing actions as JSON; the engine
+//! checks every one, and a rejection is fed back to the next turn so the agents can mend
+//! it. The loop stops when every goal is proved, after N rounds, or when a whole round
+//! brings no progress.
+//!
+//! Pure: prompts and reply parsing are plain functions; the loop is generic over
+//! [`ChatTransport`], so the Proof page, a CLI and the tests share it.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::engine::{Action, Engine};
+use super::world::{ItemStatus, WorldState};
+use crate::llm::{ChatMessage, ChatRequest, ChatTransport, Endpoint};
+
+/// How a research run is bounded.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ResearchConfig {
+    pub agents: Vec<String>,
+    pub max_rounds: usize,
+    /// Stop after this many consecutive rounds in which nothing new was accepted.
+    pub max_idle_rounds: usize,
+    pub temperature: f64,
+    pub max_tokens: u32,
+}
+
+impl Default for ResearchConfig {
+    fn default() -> Self {
+        ResearchConfig {
+            agents: vec!["researcher-1".into(), "researcher-2".into()],
+            max_rounds: 8,
+            max_idle_rounds: 2,
+            temperature: 0.2,
+            max_tokens: 800,
+        }
+    }
+}
+
+/// Why the run ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StopReason {
+    AllGoalsProved,
+    RoundLimit,
+    NoProgress,
+}
+
+/// One agent turn, as the page lists it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Turn {
+    pub round: usize,
+    pub agent: String,
+    /// The action the engine received (absent when the reply could not be read).
+    pub action: Option<Action>,
+    /// Engine verdict: the new item id, or the reason it refused; or the LLM/parse error.
+    pub verdict: Result<String, String>,
+    pub latency_ms: u64,
+    pub tokens: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ResearchOutcome {
+    pub turns: Vec<Turn>,
+    pub stop: StopReason,
+}
+
+const ACTION_FORMAT: &str = r#"Reply with ONE JSON object and nothing else, one of:
+{"actionType":"derive","params":{"conclusion":"<LaTeX>","premises":["H-1","C-001"],"rule":"<rule id>"}}
+{"actionType":"extend","params":{"baseConclusionId":"C-001","extension":"<LaTeX>","premises":["H-3"],"rule":"<rule id>"}}
+{"actionType":"assume","params":{"formula":"<LaTeX>"}}
+{"actionType":"accept","params":{"proposalId":"C-002","verificationNote":"<why it is right>"}}
+{"actionType":"refute","params":{"targetId":"C-002","type":"invalid_derivation|missing_premise|circular|contradiction","reason":"<why>"}}
+Cite only ids listed above. Subproof rules cite the assumption id and then the id of its last line."#;
+
+/// The messages for one agent's turn: the world as it stands, the rules, and the last
+/// verdict this agent got (so a rejection can be mended).
+pub fn turn_messages(
+    state: &WorldState,
+    agent: &str,
+    feedback: Option<&str>,
+    rules: &[String],
+) -> Vec<ChatMessage> {
+    let system = format!(
+        "You are {agent}, a careful researcher in a shared logic world. Work towards the open goals with \
+         natural-deduction steps the rule engine will check. Other researchers propose too: accept a \
+         pending proposal of someone else only if it is correct, refute it if it is wrong. Formulas are LaTeX \
+         (\\land, \\lor, \\neg, \\to, \\leftrightarrow, \\forall x\\, , \\exists x\\, , \\bot, =, <, \\le).\n\
+         Rules: {}.\n\n{ACTION_FORMAT}",
+        rules.join(", ")
+    );
+    let mut user = describe_world(state);
+    if let Some(f) = feedback {
+        user.push_str(&format!("\nYour previous action: {f}\n"));
+    }
+    user.push_str("\nYour action (JSON only):");
+    vec![ChatMessage::system(system), ChatMessage::user(user)]
+}
+
+/// The world state as the agents read it.
+pub fn describe_world(state: &WorldState) -> String {
+    let mut s = String::from("Hypotheses:\n");
+    for h in &state.problem.hypotheses {
+        s.push_str(&format!("  {}: {}\n", h.id, h.latex));
+    }
+    let listed = |status: ItemStatus| state.items.iter().filter(move |i| i.status == status);
+    s.push_str("Accepted:\n");
+    for i in listed(ItemStatus::Accepted) {
+        let deps = if i.depends_on.is_empty() {
+            String::new()
+        } else {
+            format!("  [under {}]", i.depends_on.join(", "))
+        };
+        s.push_str(&format!(
+            "  {}: {}  ({} from {}){deps}\n",
+            i.id,
+            i.latex,
+            i.rule,
+            i.premises.join(", ")
+        ));
+    }
+    s.push_str("Pending (awaiting accept by another researcher):\n");
+    for i in listed(ItemStatus::Pending) {
+        s.push_str(&format!(
+            "  {}: {}  ({} from {}, by {})\n",
+            i.id,
+            i.latex,
+            i.rule,
+            i.premises.join(", "),
+            i.proposed_by
+        ));
+    }
+    s.push_str("Goals:\n");
+    for g in &state.goals {
+        let status = g
+            .proved_by
+            .as_deref()
+            .map_or("open".to_string(), |by| format!("proved by {by}"));
+        s.push_str(&format!("  {}: {}  ({status})\n", g.id, g.latex));
+    }
+    s
+}
+
+/// Read an agent's reply as an action. The agent name always comes from the turn, never
+/// from the reply (a model cannot act as someone else).
+pub fn parse_action(agent: &str, reply: &str) -> Result<Action, String> {
+    let parsed = crate::audit::parse::parse_reply::<Value>(reply)
+        .map_err(|e| format!("unreadable reply: {e}"))?;
+    let v = parsed.value;
+    let action_type = v
+        .get("actionType")
+        .or_else(|| v.get("action_type"))
+        .or_else(|| v.get("action"))
+        .and_then(Value::as_str)
+        .ok_or("the reply has no \"actionType\"")?;
+    let params = v
+        .get("params")
+        .cloned()
+        .unwrap_or(Value::Object(Default::default()));
+    if !params.is_object() {
+        return Err("\"params\" must be an object".into());
+    }
+    Ok(Action::new(agent, action_type, params))
+}
+
+fn all_goals_proved(state: &WorldState) -> bool {
+    !state.goals.is_empty() && state.goals.iter().all(|g| g.proved_by.is_some())
+}
+
+fn accepted_count(state: &WorldState) -> usize {
+    state
+        .items
+        .iter()
+        .filter(|i| i.status == ItemStatus::Accepted)
+        .count()
+}
+
+/// Run the agents against `engine` with the verify model at `endpoint`. `on_turn` sees every
+/// turn as it happens (the page shows them live); the engine keeps the event log.
+pub async fn run_research(
+    transport: &dyn ChatTransport,
+    endpoint: &Endpoint,
+    engine: &mut Engine,
+    config: &ResearchConfig,
+    rules: &[String],
+    on_turn: &dyn Fn(&Turn, &Engine),
+) -> ResearchOutcome {
+    let mut turns = Vec::new();
+    let mut feedback: std::collections::HashMap<String, String> = Default::default();
+    let mut idle = 0;
+    for round in 1..=config.max_rounds {
+        let accepted_before = accepted_count(engine.state());
+        for agent in &config.agents {
+            if all_goals_proved(engine.state()) {
+                return ResearchOutcome {
+                    turns,
+                    stop: StopReason::AllGoalsProved,
+                };
+            }
+            let messages = turn_messages(
+                engine.state(),
+                agent,
+                feedback.get(agent).map(String::as_str),
+                rules,
+            );
+            let request = ChatRequest {
+                messages,
+                temperature: config.temperature,
+                max_tokens: config.max_tokens,
+            };
+            let turn = match transport.chat(endpoint, &request).await {
+                Err(e) => Turn {
+                    round,
+                    agent: agent.clone(),
+                    action: None,
+                    verdict: Err(format!("LLM call failed: {e}")),
+                    latency_ms: 0,
+                    tokens: 0,
+                },
+                Ok(reply) => {
+                    let (latency_ms, tokens) = (reply.latency_ms, reply.usage.total_tokens);
+                    match parse_action(agent, &reply.content) {
+                        Err(e) => Turn {
+                            round,
+                            agent: agent.clone(),
+                            action: None,
+                            verdict: Err(e),
+                            latency_ms,
+                            tokens,
+                        },
+                        Ok(action) => {
+                            let outcome = engine.submit(&action);
+                            let verdict = outcome.result.map_err(|r| {
+                                format!(
+                                    "rejected ({}): {}",
+                                    super::events::code_str(r.code),
+                                    r.message
+                                )
+                            });
+                            Turn {
+                                round,
+                                agent: agent.clone(),
+                                action: Some(action),
+                                verdict,
+                                latency_ms,
+                                tokens,
+                            }
+                        }
+                    }
+                }
+            };
+            let note = match &turn.verdict {
+                Ok(id) => format!("accepted by the engine as {id}"),
+                Err(why) => format!("REFUSED — {why}. Fix this in your next action."),
+            };
+            feedback.insert(agent.clone(), note);
+            on_turn(&turn, engine);
+            turns.push(turn);
+        }
+        if all_goals_proved(engine.state()) {
+            return ResearchOutcome {
+                turns,
+                stop: StopReason::AllGoalsProved,
+            };
+        }
+        idle = if accepted_count(engine.state()) > accepted_before {
+            0
+        } else {
+            idle + 1
+        };
+        if idle >= config.max_idle_rounds {
+            return ResearchOutcome {
+                turns,
+                stop: StopReason::NoProgress,
+            };
+        }
+    }
+    ResearchOutcome {
+        turns,
+        stop: StopReason::RoundLimit,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::llm::{ChatResponse, JsonMode, LlmError, Usage};
+    use crate::logic::engine::EngineConfig;
+    use crate::logic::world::{GoalSpec, Hypothesis, Problem};
+    use futures::future::LocalBoxFuture;
+    use std::cell::RefCell;
+
+    /// Replies in order; records the prompts.
+    struct Scripted {
+        replies: RefCell<Vec<String>>,
+        prompts: RefCell<Vec<String>>,
+    }
+
+    impl ChatTransport for Scripted {
+        fn chat<'a>(
+            &'a self,
+            _: &'a Endpoint,
+            req: &'a ChatRequest,
+        ) -> LocalBoxFuture<'a, Result<ChatResponse, LlmError>> {
+            self.prompts.borrow_mut().push(
+                req.messages
+                    .iter()
+                    .map(|m| m.content.clone())
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+            );
+            let next = {
+                let mut r = self.replies.borrow_mut();
+                if r.is_empty() {
+                    "{}".to_string()
+                } else {
+                    r.remove(0)
+                }
+            };
+            Box::pin(async move {
+                Ok(ChatResponse {
+                    content: next,
+                    usage: Usage::default(),
+                    latency_ms: 1,
+                    attempts: 1,
+                })
+            })
+        }
+    }
+
+    fn problem() -> Problem {
+        Problem {
+            id: "p".into(),
+            title: "a and b".into(),
+            hypotheses: vec![
+                Hypothesis {
+                    id: "H-1".into(),
+                    latex: "A".into(),
+                    kind: None,
+                },
+                Hypothesis {
+                    id: "H-2".into(),
+                    latex: "B".into(),
+                    kind: None,
+                },
+            ],
+            goals: vec![GoalSpec {
+                id: "G-1".into(),
+                latex: "A \\land B".into(),
+            }],
+            agents: vec!["researcher-1".into(), "researcher-2".into()],
+            protocol: None,
+        }
+    }
+
+    fn run(replies: &[&str]) -> (ResearchOutcome, Vec<String>, Engine) {
+        let t = Scripted {
+            replies: RefCell::new(replies.iter().map(|s| s.to_string()).collect()),
+            prompts: RefCell::new(vec![]),
+        };
+        let ep = Endpoint {
+            base_url: "u".into(),
+            model: "m".into(),
+            api_key: None,
+            json_mode: JsonMode::None,
+        };
+        let mut engine = Engine::new(problem(), EngineConfig::default());
+        let cfg = ResearchConfig {
+            max_rounds: 4,
+            ..Default::default()
+        };
+        let out = futures::executor::block_on(run_research(
+            &t,
+            &ep,
+            &mut engine,
+            &cfg,
+            &["and_intro".into()],
+            &|_, _| {},
+        ));
+        let prompts = t.prompts.into_inner();
+        (out, prompts, engine)
+    }
+
+    #[test]
+    fn two_agents_prove_the_goal_with_a_mended_step() {
+        let (out, prompts, engine) = run(&[
+            // researcher-1 cites a hypothesis that does not exist: refused, told why.
+            r#"{"actionType":"derive","params":{"conclusion":"A \\land B","premises":["H-1","H-9"],"rule":"and_intro"}}"#,
+            // researcher-2 has nothing to accept yet; makes a malformed reply.
+            "I think we should wait.",
+            // researcher-1 mends it (in a code fence, with prose around it).
+            "Sure:\n```json\n{\"actionType\":\"derive\",\"params\":{\"conclusion\":\"A \\\\land B\",\"premises\":[\"H-1\",\"H-2\"],\"rule\":\"and_intro\"}}\n```",
+            // researcher-2 accepts the pending proposal.
+            r#"{"actionType":"accept","params":{"proposalId":"C-001"}}"#,
+        ]);
+        assert_eq!(out.stop, StopReason::AllGoalsProved, "{:#?}", out.turns);
+        assert!(out.turns[0].verdict.is_err());
+        assert!(out.turns[1]
+            .verdict
+            .as_ref()
+            .err()
+            .is_some_and(|e| e.contains("unreadable")));
+        assert!(
+            prompts[2].contains("REFUSED"),
+            "the rejection is fed back: {}",
+            prompts[2]
+        );
+        assert!(engine.state().goals[0].proved_by.is_some());
+    }
+
+    #[test]
+    fn stops_when_nobody_makes_progress() {
+        let (out, _, _) = run(&[]);
+        assert_eq!(out.stop, StopReason::NoProgress);
+        assert_eq!(out.turns.len(), 4, "two idle rounds of two agents");
+    }
+
+    #[test]
+    fn a_reply_cannot_speak_for_another_agent() {
+        let a = parse_action(
+            "researcher-2",
+            r#"{"agent":"researcher-1","actionType":"accept","params":{"proposalId":"C-001"}}"#,
+        );
+        assert_eq!(a.map(|a| a.agent), Ok("researcher-2".to_string()));
+        assert!(parse_action("r", r#"{"params":{}}"#).is_err());
+    }
+}
