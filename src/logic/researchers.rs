@@ -389,8 +389,8 @@ mod tests {
             "I think we should wait.",
             // researcher-1 mends it (in a code fence, with prose around it).
             "Sure:\n```json\n{\"actionType\":\"derive\",\"params\":{\"conclusion\":\"A \\\\land B\",\"premises\":[\"H-1\",\"H-2\"],\"rule\":\"and_intro\"}}\n```",
-            // researcher-2 accepts the pending proposal.
-            r#"{"actionType":"accept","params":{"proposalId":"C-001"}}"#,
+            // researcher-2 accepts the pending proposal (C-001 went to the refused one).
+            r#"{"actionType":"accept","params":{"proposalId":"C-002"}}"#,
         ]);
         assert_eq!(out.stop, StopReason::AllGoalsProved, "{:#?}", out.turns);
         assert!(out.turns[0].verdict.is_err());
