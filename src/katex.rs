@@ -1,1 +1,56 @@
-//! KaTeX binding (browser only).
+//! The one JavaScript binding of the app: KaTeX's `renderToString`.
+//!
+//! KaTeX is loaded as a classic script from `/vendor/katex/` (copied out of the npm
+//! package by Trunk), which defines the global `katex`. Model text is untrusted, so the
+//! options are fixed here and nowhere else: `trust: false` (no `\href`, `\includegraphics`,
+//! `\htmlClass`…), `throwOnError: false` (bad LaTeX renders red, it does not throw), and
+//! caps on macro expansion and sizes so hostile input cannot hang or blow up the page.
+
+use wasm_bindgen::prelude::*;
+
+/// Longest formula we hand to KaTeX; longer ones are shown as plain text.
+pub const MAX_TEX_LEN: usize = 20_000;
+const MAX_EXPAND: u32 = 1_000;
+/// In em: stops `\rule{1000em}{1000em}`-style page blow-ups.
+const MAX_SIZE_EM: f64 = 20.0;
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_namespace = katex, js_name = renderToString, catch)]
+    fn render_to_string_js(tex: &str, options: &JsValue) -> Result<String, JsValue>;
+}
+
+/// Why a formula was not rendered; the caller shows the source as escaped text instead.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum KatexError {
+    #[error("formula longer than {MAX_TEX_LEN} characters")]
+    TooLong,
+    #[error("KaTeX is not loaded or failed: {0}")]
+    Js(String),
+}
+
+/// Render `tex` to KaTeX HTML. The returned HTML is KaTeX's own output for untrusted
+/// input under the options above, and is the only HTML the app injects.
+pub fn render(tex: &str, display: bool) -> Result<String, KatexError> {
+    if tex.len() > MAX_TEX_LEN {
+        return Err(KatexError::TooLong);
+    }
+    render_to_string_js(tex, &options(display))
+        .map_err(|e| KatexError::Js(e.as_string().unwrap_or_else(|| format!("{e:?}"))))
+}
+
+fn options(display: bool) -> JsValue {
+    let o = js_sys::Object::new();
+    let set = |k: &str, v: JsValue| {
+        // Reflect::set on a fresh plain object cannot fail; ignore the Result by design.
+        let _ = js_sys::Reflect::set(&o, &JsValue::from_str(k), &v);
+    };
+    set("displayMode", JsValue::from_bool(display));
+    set("throwOnError", JsValue::FALSE);
+    set("trust", JsValue::FALSE);
+    set("strict", JsValue::from_str("ignore"));
+    set("maxExpand", JsValue::from_f64(MAX_EXPAND as f64));
+    set("maxSize", JsValue::from_f64(MAX_SIZE_EM));
+    set("output", JsValue::from_str("htmlAndMathml"));
+    o.into()
+}

@@ -1,1 +1,17 @@
-//! (filled by its issue)
+//! The VerifyFast audit: Phase 1 breaks a model output into claims and deductions (run
+//! model), Phases 2 and 3 check facts and logic concurrently (verify model), Phase 4
+//! turns the error counts into a credit score with a fixed formula, so the LLM never
+//! grades its own findings.
+
+pub mod batch;
+pub mod contract;
+pub mod highlight;
+pub mod parse;
+pub mod prompts;
+pub mod report;
+pub mod run;
+pub mod score;
+pub mod testing;
+
+pub use report::{AuditReport, Band, CouldNotAudit, Finding, Phase};
+pub use run::{run_audit, AuditInput, AuditPlan, PhaseStatus, PhaseUpdate, PlannedModel};

@@ -1,1 +1,562 @@
-//! (filled by its issue)
+//! Settings (which LLMs exist, which profile pairs them) and strategy (the audit's
+//! tunable parameters), in the shapes of the design note's `settings.yaml` and
+//! `strategy.yaml`.
+//!
+//! A profile names two LLMs: the **run** model does Phase 1 (breaking the output into
+//! claims and deductions); the **verify** model does Phase 2 (fact check), Phase 3
+//! (logic check) and the optional reverse check of severities.
+//!
+//! Both files import and export as YAML or JSON. Keys we do not know are kept and written
+//! back, so a file written by a newer version or by hand survives a round trip. API keys
+//! are left out of exports unless the caller explicitly asks for them.
+
+mod edit;
+mod fields;
+mod strategy;
+
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value};
+
+use crate::llm::{Endpoint, JsonMode};
+use fields::Obj;
+
+pub use edit::{document_kind, DocumentKind};
+pub use strategy::{AuditParams, ParamOverrides, ScoreThresholds, Strategy, StrategyProfile};
+
+/// Why a settings or strategy document could not be used.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ConfigError {
+    #[error("not valid {format}: {message}")]
+    Syntax {
+        format: &'static str,
+        message: String,
+    },
+    #[error("{path}: expected {expected}, found {found}")]
+    WrongType {
+        path: String,
+        expected: &'static str,
+        found: String,
+    },
+    #[error("{path}: missing (required)")]
+    Missing { path: String },
+    #[error("{path}: {message}")]
+    Invalid { path: String, message: String },
+    #[error("{path}: no LLM named `{name}` under `llms`")]
+    UnknownLlm { path: String, name: String },
+    #[error("no profile named `{name}` (known: {known})")]
+    UnknownProfile { name: String, known: String },
+    #[error("llms.{llm}.api_key_env names the environment variable `{var}`, which is not set")]
+    MissingKeyEnv { llm: String, var: String },
+    #[error("could not write {format}: {message}")]
+    Export {
+        format: &'static str,
+        message: String,
+    },
+}
+
+/// The two text formats settings and strategy can be read from and written to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Yaml,
+    Json,
+}
+
+impl Format {
+    /// JSON if the file name says so, else YAML (which also reads most JSON).
+    pub fn from_file_name(name: &str) -> Self {
+        if name.to_ascii_lowercase().ends_with(".json") {
+            Format::Json
+        } else {
+            Format::Yaml
+        }
+    }
+
+    /// For pasted text without a name: a document starting with `{` is JSON.
+    pub fn sniff(text: &str) -> Self {
+        if text
+            .trim_start_matches('\u{feff}')
+            .trim_start()
+            .starts_with('{')
+        {
+            Format::Json
+        } else {
+            Format::Yaml
+        }
+    }
+}
+
+/// Parse YAML or JSON into a generic tree (the typed readers take it from there).
+pub fn parse_document(text: &str, format: Format) -> Result<Value, ConfigError> {
+    let text = text.trim_start_matches('\u{feff}');
+    let value = match format {
+        Format::Json => serde_json::from_str(text).map_err(|e| ConfigError::Syntax {
+            format: "JSON",
+            message: e.to_string(),
+        })?,
+        Format::Yaml => {
+            if text.trim().is_empty() {
+                Value::Object(Map::new())
+            } else {
+                serde_yaml_ng::from_str(text).map_err(|e| ConfigError::Syntax {
+                    format: "YAML",
+                    message: e.to_string(),
+                })?
+            }
+        }
+    };
+    Ok(value)
+}
+
+/// Write a generic tree as YAML or pretty JSON.
+pub fn write_document(value: &Value, format: Format) -> Result<String, ConfigError> {
+    match format {
+        Format::Json => serde_json::to_string_pretty(value)
+            .map(|s| s + "\n")
+            .map_err(|e| ConfigError::Export {
+                format: "JSON",
+                message: e.to_string(),
+            }),
+        Format::Yaml => serde_yaml_ng::to_string(value).map_err(|e| ConfigError::Export {
+            format: "YAML",
+            message: e.to_string(),
+        }),
+    }
+}
+
+/// Whether an export may contain API keys. Keys leave the app only when the user ticked
+/// the box that says so.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyExport {
+    Omit,
+    Include,
+}
+
+/// Request defaults applied to every call unless a later layer overrides them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Defaults {
+    pub max_tokens: u32,
+    pub temperature: f64,
+    pub extra: Map<String, Value>,
+}
+
+impl Default for Defaults {
+    fn default() -> Self {
+        Self {
+            max_tokens: 4000,
+            temperature: 0.1,
+            extra: Map::new(),
+        }
+    }
+}
+
+/// One OpenAI-compatible model endpoint under `llms`.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct LlmConfig {
+    pub base_url: String,
+    pub model: String,
+    /// Sent only to `base_url`; never exported unless asked.
+    pub api_key: Option<String>,
+    /// CLI only: the environment variable that holds the key.
+    pub api_key_env: Option<String>,
+    pub json_mode: JsonMode,
+    /// Keys such as `inference_engine` that we do not interpret but keep.
+    pub extra: Map<String, Value>,
+}
+
+/// A pairing of a run model (Phase 1) with a verify model (Phases 2, 3, reverse check).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Profile {
+    pub run: String,
+    pub verify: String,
+    pub extra: Map<String, Value>,
+}
+
+/// The whole `settings.yaml`.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Settings {
+    pub defaults: Defaults,
+    pub llms: BTreeMap<String, LlmConfig>,
+    pub profiles: BTreeMap<String, Profile>,
+    pub extra: Map<String, Value>,
+}
+
+const DEFAULTS_KEYS: &[&str] = &["max_tokens", "temperature"];
+const LLM_KEYS: &[&str] = &["base_url", "model", "api_key", "api_key_env", "json_mode"];
+const PROFILE_KEYS: &[&str] = &["run", "verify"];
+const SETTINGS_KEYS: &[&str] = &["defaults", "llms", "profiles"];
+
+fn json_mode_from(obj: &Obj<'_>) -> Result<JsonMode, ConfigError> {
+    match obj.string("json_mode")?.as_deref() {
+        None | Some("none") => Ok(JsonMode::None),
+        Some("json_object") => Ok(JsonMode::JsonObject),
+        Some("json_schema") => Ok(JsonMode::JsonSchema),
+        Some(other) => Err(ConfigError::Invalid {
+            path: fields::join(&obj.path, "json_mode"),
+            message: format!("`{other}` is not one of none, json_object, json_schema"),
+        }),
+    }
+}
+
+fn json_mode_name(mode: JsonMode) -> &'static str {
+    match mode {
+        JsonMode::None => "none",
+        JsonMode::JsonObject => "json_object",
+        JsonMode::JsonSchema => "json_schema",
+    }
+}
+
+impl LlmConfig {
+    fn read(obj: &Obj<'_>) -> Result<Self, ConfigError> {
+        Ok(Self {
+            base_url: obj.required_string("base_url")?,
+            model: obj.required_string("model")?,
+            api_key: obj.string("api_key")?.filter(|k| !k.is_empty()),
+            api_key_env: obj.string("api_key_env")?.filter(|k| !k.is_empty()),
+            json_mode: json_mode_from(obj)?,
+            extra: obj.extra(LLM_KEYS),
+        })
+    }
+
+    fn write(&self, keys: KeyExport) -> Value {
+        let mut m = self.extra.clone();
+        m.insert("base_url".into(), Value::String(self.base_url.clone()));
+        m.insert("model".into(), Value::String(self.model.clone()));
+        if let (Some(key), KeyExport::Include) = (&self.api_key, keys) {
+            m.insert("api_key".into(), Value::String(key.clone()));
+        }
+        if let Some(var) = &self.api_key_env {
+            m.insert("api_key_env".into(), Value::String(var.clone()));
+        }
+        if self.json_mode != JsonMode::None {
+            m.insert(
+                "json_mode".into(),
+                Value::String(json_mode_name(self.json_mode).into()),
+            );
+        }
+        Value::Object(m)
+    }
+}
+
+impl Settings {
+    /// Read settings from YAML or JSON text, checking types and cross references.
+    pub fn from_text(text: &str, format: Format) -> Result<Self, ConfigError> {
+        Self::from_value(&parse_document(text, format)?)
+    }
+
+    pub fn from_value(value: &Value) -> Result<Self, ConfigError> {
+        let root = Obj::root(value, "settings")?;
+        let mut settings = Settings {
+            extra: root.extra(SETTINGS_KEYS),
+            ..Settings::default()
+        };
+        if let Some(d) = root.obj("defaults")? {
+            settings.defaults = Defaults {
+                max_tokens: d.u32("max_tokens")?.unwrap_or(4000),
+                temperature: d.f64("temperature")?.unwrap_or(0.1),
+                extra: d.extra(DEFAULTS_KEYS),
+            };
+        }
+        if let Some(llms) = root.obj("llms")? {
+            for (name, obj) in llms.entries()? {
+                settings.llms.insert(name, LlmConfig::read(&obj)?);
+            }
+        }
+        if let Some(profiles) = root.obj("profiles")? {
+            for (name, obj) in profiles.entries()? {
+                let profile = Profile {
+                    run: obj.required_string("run")?,
+                    verify: obj.required_string("verify")?,
+                    extra: obj.extra(PROFILE_KEYS),
+                };
+                settings.profiles.insert(name, profile);
+            }
+        }
+        settings.validate()?;
+        Ok(settings)
+    }
+
+    /// Every profile must name LLMs that exist.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        for (name, p) in &self.profiles {
+            for (role, llm) in [("run", &p.run), ("verify", &p.verify)] {
+                if !self.llms.contains_key(llm) {
+                    return Err(ConfigError::UnknownLlm {
+                        path: format!("profiles.{name}.{role}"),
+                        name: llm.clone(),
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    pub fn to_value(&self, keys: KeyExport) -> Value {
+        let mut root = self.extra.clone();
+        let mut d = self.defaults.extra.clone();
+        d.insert("max_tokens".into(), Value::from(self.defaults.max_tokens));
+        d.insert("temperature".into(), Value::from(self.defaults.temperature));
+        root.insert("defaults".into(), Value::Object(d));
+        let llms = self
+            .llms
+            .iter()
+            .map(|(k, l)| (k.clone(), l.write(keys)))
+            .collect();
+        root.insert("llms".into(), Value::Object(llms));
+        let profiles = self
+            .profiles
+            .iter()
+            .map(|(k, p)| {
+                let mut m = p.extra.clone();
+                m.insert("run".into(), Value::String(p.run.clone()));
+                m.insert("verify".into(), Value::String(p.verify.clone()));
+                (k.clone(), Value::Object(m))
+            })
+            .collect();
+        root.insert("profiles".into(), Value::Object(profiles));
+        Value::Object(root)
+    }
+
+    pub fn to_text(&self, format: Format, keys: KeyExport) -> Result<String, ConfigError> {
+        write_document(&self.to_value(keys), format)
+    }
+
+    pub fn profile(&self, name: &str) -> Result<&Profile, ConfigError> {
+        self.profiles
+            .get(name)
+            .ok_or_else(|| ConfigError::UnknownProfile {
+                name: name.to_string(),
+                known: self.profiles.keys().cloned().collect::<Vec<_>>().join(", "),
+            })
+    }
+
+    /// The endpoint of one LLM. An `api_key` in the settings wins; otherwise the CLI passes
+    /// an environment lookup for `api_key_env` (the browser passes one that finds nothing).
+    pub fn endpoint(
+        &self,
+        llm: &str,
+        env: &dyn Fn(&str) -> Option<String>,
+    ) -> Result<Endpoint, ConfigError> {
+        let cfg = self.llms.get(llm).ok_or_else(|| ConfigError::UnknownLlm {
+            path: "llms".into(),
+            name: llm.to_string(),
+        })?;
+        let api_key = match (&cfg.api_key, &cfg.api_key_env) {
+            (Some(key), _) => Some(key.clone()),
+            (None, Some(var)) => match env(var).filter(|k| !k.is_empty()) {
+                Some(key) => Some(key),
+                None => {
+                    return Err(ConfigError::MissingKeyEnv {
+                        llm: llm.to_string(),
+                        var: var.clone(),
+                    })
+                }
+            },
+            (None, None) => None,
+        };
+        Ok(Endpoint {
+            base_url: cfg.base_url.clone(),
+            model: cfg.model.clone(),
+            api_key,
+            json_mode: cfg.json_mode,
+        })
+    }
+
+    /// The settings of the design note, for a first start and for tests.
+    pub fn example() -> Self {
+        // The example text is ours and known to parse; fall back to empty settings rather
+        // than panic should that ever change.
+        Self::from_text(EXAMPLE_SETTINGS_YAML, Format::Yaml).unwrap_or_default()
+    }
+}
+
+/// A starter `settings.yaml`: a local OpenAI-compatible server, two profiles.
+pub const EXAMPLE_SETTINGS_YAML: &str = "\
+defaults:
+  max_tokens: 4000
+  temperature: 0.1
+llms:
+  local-small:
+    base_url: \"http://127.0.0.1:11434/v1\"
+    model: \"qwen2.5:7b-instruct\"
+    json_mode: json_object
+  local-large:
+    base_url: \"http://127.0.0.1:8000/v1\"
+    model: \"Qwen3-235B-A22B\"
+    inference_engine: \"vllm\"
+profiles:
+  local-full:
+    run: local-small
+    verify: local-small
+  cross-verify:
+    run: local-small
+    verify: local-large
+";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SEED: &str = r#"
+defaults:
+  max_tokens: 4000
+  temperature: 0.1
+
+llms:
+  kimi-k2:
+    base_url: "https://example.invalid/v1"
+    model: "Kimi-K2-Instruct-0905"
+    inference_engine: "aistudio-vllm"
+  qwen3-235b:
+    base_url: "https://example.invalid/v1"
+    model: "Qwen3-235B-A22B"
+    api_key: "sk-secret"
+    json_mode: json_object
+
+profiles:
+  kimi-full:          # same model runs and verifies
+    run: kimi-k2
+    verify: kimi-k2
+  cross-verify:
+    run: kimi-k2
+    verify: qwen3-235b
+"#;
+
+    #[test]
+    fn reads_the_design_note_shape() {
+        let s = Settings::from_text(SEED, Format::Yaml).unwrap();
+        assert_eq!(s.defaults.max_tokens, 4000);
+        assert_eq!(s.defaults.temperature, 0.1);
+        let kimi = &s.llms["kimi-k2"];
+        assert_eq!(kimi.model, "Kimi-K2-Instruct-0905");
+        assert_eq!(kimi.extra["inference_engine"], "aistudio-vllm");
+        assert_eq!(kimi.json_mode, JsonMode::None);
+        assert_eq!(s.llms["qwen3-235b"].json_mode, JsonMode::JsonObject);
+        assert_eq!(s.profiles["cross-verify"].verify, "qwen3-235b");
+    }
+
+    #[test]
+    fn export_omits_keys_unless_asked_and_keeps_unknown_keys() {
+        let mut text = SEED.to_string();
+        text.push_str("ui_theme: dark\n");
+        let s = Settings::from_text(&text, Format::Yaml).unwrap();
+        let out = s.to_text(Format::Yaml, KeyExport::Omit).unwrap();
+        assert!(!out.contains("sk-secret"), "{out}");
+        assert!(out.contains("inference_engine"));
+        assert!(out.contains("ui_theme"));
+        let back = Settings::from_text(&out, Format::Yaml).unwrap();
+        assert_eq!(back.llms["qwen3-235b"].api_key, None);
+        assert_eq!(back.extra["ui_theme"], "dark");
+        let with_keys = s.to_text(Format::Json, KeyExport::Include).unwrap();
+        assert!(with_keys.contains("sk-secret"));
+        let back = Settings::from_text(&with_keys, Format::Json).unwrap();
+        assert_eq!(back, s);
+    }
+
+    #[test]
+    fn wrong_types_name_the_key_path() {
+        let bad = "llms:\n  a:\n    base_url: http://x\n    model: 42\n";
+        let err = Settings::from_text(bad, Format::Yaml).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "llms.a.model: expected a string, found the number 42"
+        );
+        let bad = "defaults:\n  max_tokens: lots\n";
+        let err = Settings::from_text(bad, Format::Yaml).unwrap_err();
+        assert!(err.to_string().starts_with("defaults.max_tokens: expected"));
+        let bad = "llms:\n  a:\n    base_url: u\n    model: m\n    json_mode: xml\n";
+        let err = Settings::from_text(bad, Format::Yaml).unwrap_err();
+        assert!(err.to_string().starts_with("llms.a.json_mode:"), "{err}");
+        let err = Settings::from_text("- 1\n- 2\n", Format::Yaml).unwrap_err();
+        assert!(matches!(err, ConfigError::WrongType { .. }));
+    }
+
+    #[test]
+    fn profiles_must_name_existing_llms() {
+        let bad = "llms:\n  a: {base_url: u, model: m}\nprofiles:\n  p: {run: a, verify: b}\n";
+        let err = Settings::from_text(bad, Format::Yaml).unwrap_err();
+        assert_eq!(
+            err,
+            ConfigError::UnknownLlm {
+                path: "profiles.p.verify".into(),
+                name: "b".into()
+            }
+        );
+    }
+
+    #[test]
+    fn syntax_errors_are_reported_not_panicked() {
+        assert!(matches!(
+            Settings::from_text("llms: [unclosed", Format::Yaml),
+            Err(ConfigError::Syntax { .. })
+        ));
+        assert!(matches!(
+            Settings::from_text("{\"llms\": ", Format::Json),
+            Err(ConfigError::Syntax { .. })
+        ));
+    }
+
+    #[test]
+    fn api_key_comes_from_settings_or_the_named_env_var() {
+        let text = "llms:\n  a: {base_url: u, model: m, api_key_env: MY_KEY}\n  b: {base_url: u, model: m}\n";
+        let s = Settings::from_text(text, Format::Yaml).unwrap();
+        let env = |v: &str| (v == "MY_KEY").then(|| "k-123".to_string());
+        assert_eq!(
+            s.endpoint("a", &env).unwrap().api_key.as_deref(),
+            Some("k-123")
+        );
+        assert_eq!(s.endpoint("b", &env).unwrap().api_key, None);
+        let none = |_: &str| None;
+        assert!(matches!(
+            s.endpoint("a", &none),
+            Err(ConfigError::MissingKeyEnv { .. })
+        ));
+        // api_key_env is not a secret: it survives a keyless export.
+        let out = s.to_text(Format::Yaml, KeyExport::Omit).unwrap();
+        assert!(out.contains("MY_KEY"));
+    }
+
+    #[test]
+    fn example_settings_parse() {
+        let s = Settings::example();
+        assert_eq!(s.profiles.len(), 2);
+        assert!(s.profile("cross-verify").is_ok());
+        assert!(matches!(
+            s.profile("nope"),
+            Err(ConfigError::UnknownProfile { .. })
+        ));
+    }
+}
+
+#[cfg(test)]
+mod example_files {
+    use super::*;
+
+    #[test]
+    fn shipped_examples_parse_and_agree() {
+        let settings = Settings::from_text(
+            include_str!("../../public/examples/settings.yaml"),
+            Format::Yaml,
+        )
+        .unwrap();
+        let strategy = Strategy::from_text(
+            include_str!("../../public/examples/strategy.yaml"),
+            Format::Yaml,
+        )
+        .unwrap();
+        for name in strategy.profiles.keys() {
+            assert!(settings.profile(name).is_ok(), "strategy profile {name}");
+        }
+        assert_eq!(
+            strategy
+                .params_for("local-full")
+                .numeric_deviation_threshold,
+            0.08
+        );
+        assert!(strategy.params_for("cross-verify").reverse_verify);
+        assert_eq!(
+            settings.llms["vllm-large"].api_key_env.as_deref(),
+            Some("VLLM_API_KEY")
+        );
+    }
+}

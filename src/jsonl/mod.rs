@@ -8,6 +8,8 @@
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Line {
     pub number: usize,
+    /// Byte offset of the line's first byte in the stream (after a BOM), for drill-down.
+    pub offset: u64,
     pub text: Result<String, LineError>,
 }
 
@@ -30,6 +32,9 @@ pub struct LineSplitter {
     at_start: bool,
     max_line_bytes: usize,
     overlong: bool,
+    /// Bytes consumed before the current partial line began.
+    line_start: u64,
+    consumed: u64,
 }
 
 impl Default for LineSplitter {
@@ -46,6 +51,8 @@ impl LineSplitter {
             at_start: true,
             max_line_bytes,
             overlong: false,
+            line_start: 0,
+            consumed: 0,
         }
     }
 
@@ -69,10 +76,13 @@ impl LineSplitter {
         while let Some(pos) = chunk.iter().position(|&b| b == b'\n') {
             let (line, rest) = chunk.split_at(pos);
             self.append(line);
+            self.consumed += line.len() as u64 + 1;
             self.finish_line(emit);
+            self.line_start = self.consumed;
             chunk = &rest[1..];
         }
         self.append(chunk);
+        self.consumed += chunk.len() as u64;
     }
 
     /// Flush the last line (a file need not end with a newline).
@@ -106,9 +116,11 @@ impl LineSplitter {
     fn finish_line(&mut self, emit: &mut impl FnMut(Line)) {
         self.line_number += 1;
         let number = self.line_number;
+        let offset = self.line_start;
         if std::mem::take(&mut self.overlong) {
             emit(Line {
                 number,
+                offset,
                 text: Err(LineError::TooLong {
                     line: number,
                     limit: self.max_line_bytes,
@@ -127,7 +139,11 @@ impl LineSplitter {
             line: number,
             byte: e.utf8_error().valid_up_to(),
         });
-        emit(Line { number, text });
+        emit(Line {
+            number,
+            offset,
+            text,
+        });
     }
 }
 
@@ -207,6 +223,17 @@ mod tests {
     fn invalid_utf8_names_its_line() {
         let got = texts(&[b"ok\n\xFF\xFE\n"]);
         assert_eq!(got[1], (2, Err(LineError::NotUtf8 { line: 2, byte: 0 })));
+    }
+
+    #[test]
+    fn offsets_point_at_line_starts() {
+        let mut got = Vec::new();
+        let mut s = LineSplitter::default();
+        for chunk in [b"\xEF\xBB\xBFab\r\n".as_slice(), b"\ncd", b"e\nf"] {
+            s.push(chunk, &mut |l| got.push((l.number, l.offset)));
+        }
+        s.finish(&mut |l| got.push((l.number, l.offset)));
+        assert_eq!(got, vec![(1, 0), (3, 5), (4, 9)]);
     }
 
     #[test]

@@ -121,4 +121,50 @@ pub trait ChatTransport {
         endpoint: &'a Endpoint,
         request: &'a ChatRequest,
     ) -> LocalBoxFuture<'a, Result<ChatResponse, LlmError>>;
+
+    /// `GET {base_url}/models`, for "Test connection". Fakes that do not override it answer
+    /// with a typed error instead of pretending to succeed.
+    fn list_models<'a>(
+        &'a self,
+        endpoint: &'a Endpoint,
+    ) -> LocalBoxFuture<'a, Result<Vec<String>, LlmError>> {
+        let _ = endpoint;
+        Box::pin(futures::future::ready(Err(LlmError::BadResponse {
+            detail: "this transport cannot list models".into(),
+        })))
+    }
+
+    /// Waits `ms` milliseconds; the retry pipeline uses it for backoff. Real transports
+    /// override it with the platform's timer; the default returns at once so fakes and
+    /// unit tests run without waiting.
+    fn sleep(&self, ms: u64) -> LocalBoxFuture<'_, ()> {
+        let _ = ms;
+        Box::pin(futures::future::ready(()))
+    }
+
+    /// A monotonic clock in milliseconds for wall-time measurement; fakes stand at zero.
+    fn now_ms(&self) -> u64 {
+        0
+    }
 }
+
+// --- Client pipeline (additive to the interface above) ---
+
+pub mod answer_fallback;
+pub mod cancel;
+pub mod client;
+pub mod connection;
+pub mod retry;
+pub mod wire;
+
+#[cfg(target_arch = "wasm32")]
+pub mod browser;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod native;
+
+pub use cancel::CancelToken;
+pub use client::{ClientStats, RetryingClient};
+pub use retry::RetryPolicy;
+
+/// Per-call timeout of both transports (the CLI reads `VERIFYFAST_TIMEOUT_MS` to change it).
+pub const CALL_TIMEOUT_MS: u32 = 120_000;

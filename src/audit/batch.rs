@@ -1,0 +1,597 @@
+//! Batch runs: many cases × profiles, N audits in flight, each result handed out the
+//! moment it is done (the CLI appends it to the file, the browser stores it), pairs
+//! already done skipped so an interrupted run resumes. Pure and async: the caller
+//! supplies the transport and a clock.
+
+use std::collections::{HashMap, HashSet};
+use std::future::Future;
+use std::rc::Rc;
+
+use futures::stream::{self, StreamExt};
+use serde_json::{Map, Value};
+
+use crate::llm::ChatTransport;
+
+use super::report::AuditReport;
+use super::run::{run_audit, AuditInput, AuditPlan};
+
+/// One line of the design note's case format. All its fields are kept and echoed into
+/// the result line, including ones we do not know.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Case {
+    /// The `id` as text (`1` and `"1"` are the same case), for resume bookkeeping.
+    pub key: String,
+    pub input: AuditInput,
+    pub fields: Map<String, Value>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CaseError {
+    #[error("not valid JSON: {0}")]
+    NotJson(String),
+    #[error("a case must be a JSON object")]
+    NotObject,
+    #[error("missing field `{0}`")]
+    Missing(&'static str),
+    #[error("field `{field}` must be {expected}")]
+    WrongType {
+        field: &'static str,
+        expected: &'static str,
+    },
+    #[error("duplicate id {0}: an earlier line has it (resume needs unique ids)")]
+    DuplicateId(String),
+}
+
+/// The text form of an `id` (string or number).
+pub fn id_key(id: &Value) -> Option<String> {
+    match id {
+        Value::String(s) if !s.is_empty() => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    }
+}
+
+fn text_field(m: &Map<String, Value>, field: &'static str) -> Result<String, CaseError> {
+    match m.get(field) {
+        Some(Value::String(s)) => Ok(s.clone()),
+        None | Some(Value::Null) => Err(CaseError::Missing(field)),
+        Some(_) => Err(CaseError::WrongType {
+            field,
+            expected: "a string",
+        }),
+    }
+}
+
+/// Read one case line.
+pub fn parse_case(line: &str) -> Result<Case, CaseError> {
+    let value: Value = serde_json::from_str(line).map_err(|e| CaseError::NotJson(e.to_string()))?;
+    let Value::Object(fields) = value else {
+        return Err(CaseError::NotObject);
+    };
+    let key = match fields.get("id") {
+        None | Some(Value::Null) => return Err(CaseError::Missing("id")),
+        Some(id) => id_key(id).ok_or(CaseError::WrongType {
+            field: "id",
+            expected: "a number or a non-empty string",
+        })?,
+    };
+    let input = AuditInput {
+        context_input: text_field(&fields, "context_input")?,
+        model_output: text_field(&fields, "model_output")?,
+    };
+    Ok(Case { key, input, fields })
+}
+
+/// Cases read from JSONL lines, with the bad lines (1-based line number, why) kept apart.
+#[derive(Debug, Default)]
+pub struct CaseSet {
+    pub cases: Vec<Rc<Case>>,
+    pub bad_lines: Vec<(usize, String)>,
+}
+
+impl CaseSet {
+    pub fn push_line(&mut self, number: usize, text: &str) {
+        match parse_case(text) {
+            Ok(case) if self.cases.iter().any(|c| c.key == case.key) => self
+                .bad_lines
+                .push((number, CaseError::DuplicateId(case.key).to_string())),
+            Ok(case) => self.cases.push(Rc::new(case)),
+            Err(e) => self.bad_lines.push((number, e.to_string())),
+        }
+    }
+
+    pub fn from_text(text: &str) -> Self {
+        let mut set = CaseSet::default();
+        for line in crate::jsonl::lines_of(text) {
+            match line.text {
+                Ok(t) => set.push_line(line.number, &t),
+                Err(e) => set.bad_lines.push((line.number, e.to_string())),
+            }
+        }
+        set
+    }
+}
+
+/// One audit to do.
+#[derive(Debug, Clone)]
+pub struct Job {
+    pub case: Rc<Case>,
+    pub profile: String,
+}
+
+/// The (id, profile) pairs present in an earlier results file. Unreadable lines (say, a
+/// half-written last line after a crash) are ignored: their pair is simply redone.
+pub fn done_pairs<'a>(lines: impl IntoIterator<Item = &'a str>) -> HashSet<(String, String)> {
+    lines
+        .into_iter()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter_map(|v| {
+            let id = id_key(v.get("id")?)?;
+            let profile = v.get("profile")?.as_str()?.to_string();
+            Some((id, profile))
+        })
+        .collect()
+}
+
+/// Every (case, profile) pair not yet done, case-major. Returns the jobs and how many
+/// pairs were skipped as already done.
+pub fn plan_jobs(
+    cases: &[Rc<Case>],
+    profiles: &[String],
+    done: &HashSet<(String, String)>,
+) -> (Vec<Job>, usize) {
+    let mut jobs = Vec::new();
+    let mut skipped = 0;
+    for case in cases {
+        for profile in profiles {
+            if done.contains(&(case.key.clone(), profile.clone())) {
+                skipped += 1;
+            } else {
+                jobs.push(Job {
+                    case: case.clone(),
+                    profile: profile.clone(),
+                });
+            }
+        }
+    }
+    (jobs, skipped)
+}
+
+/// The results line of one (case, profile): the case's own fields plus the outcome.
+pub fn result_line(case: &Case, report: &AuditReport) -> Map<String, Value> {
+    let mut m = case.fields.clone();
+    let mut put = |k: &str, v: Value| {
+        m.insert(k.to_string(), v);
+    };
+    put("profile", Value::String(report.profile.clone()));
+    put(
+        "credit_score",
+        report.credit_score.map(Value::from).unwrap_or(Value::Null),
+    );
+    put(
+        "band",
+        report
+            .band
+            .map(|b| Value::String(b.as_str().into()))
+            .unwrap_or(Value::Null),
+    );
+    put("high_count", Value::from(report.high_count));
+    put("low_count", Value::from(report.low_count));
+    put(
+        "errors",
+        serde_json::to_value(&report.errors).unwrap_or(Value::Array(Vec::new())),
+    );
+    put("latency_ms", Value::from(report.latency_ms));
+    put("tokens", Value::from(report.tokens.total_tokens));
+    put(
+        "models",
+        serde_json::to_value(&report.models).unwrap_or(Value::Null),
+    );
+    put(
+        "error",
+        report
+            .could_not_audit
+            .as_ref()
+            .map(|c| Value::String(c.to_string()))
+            .unwrap_or(Value::Null),
+    );
+    m
+}
+
+/// Where the run stands, for the progress bar.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Progress {
+    pub done: usize,
+    pub total: usize,
+    /// Results with `error` set (could not audit).
+    pub failures: usize,
+    /// Pairs skipped because an earlier run did them.
+    pub skipped: usize,
+    pub elapsed_ms: f64,
+    /// Audits per second so far.
+    pub rate_per_s: f64,
+    /// Seconds to go at the current rate, once there is a rate.
+    pub eta_s: Option<f64>,
+}
+
+impl Progress {
+    fn update(&mut self, now_ms: f64, started_ms: f64) {
+        self.elapsed_ms = (now_ms - started_ms).max(0.0);
+        self.rate_per_s = if self.elapsed_ms > 0.0 {
+            self.done as f64 * 1000.0 / self.elapsed_ms
+        } else {
+            0.0
+        };
+        self.eta_s =
+            (self.rate_per_s > 0.0).then(|| (self.total - self.done) as f64 / self.rate_per_s);
+    }
+
+    /// e.g. `12/200 · 1 failed · 3.2/s · ETA 59 s`.
+    pub fn summary(&self) -> String {
+        let eta = self
+            .eta_s
+            .map(|s| format!(" · ETA {s:.0} s"))
+            .unwrap_or_default();
+        format!(
+            "{}/{} · {} failed · {:.1}/s{eta}",
+            self.done, self.total, self.failures, self.rate_per_s
+        )
+    }
+
+    /// The summary behind a text bar, e.g. `[#####-----] 12/200 · …`.
+    pub fn bar(&self, width: usize) -> String {
+        let filled = (width * self.done)
+            .checked_div(self.total)
+            .unwrap_or(width)
+            .min(width);
+        format!(
+            "[{}{}] {}",
+            "#".repeat(filled),
+            "-".repeat(width.saturating_sub(filled)),
+            self.summary()
+        )
+    }
+}
+
+/// Run jobs with at most `concurrency` audits in flight. `audit_one` does one job;
+/// `on_result` gets each results line as soon as its audit is done.
+pub async fn run_jobs<T, F, Fut>(
+    jobs: Vec<T>,
+    skipped: usize,
+    concurrency: usize,
+    audit_one: F,
+    clock: &dyn Fn() -> f64,
+    on_result: &mut dyn FnMut(Map<String, Value>, &Progress),
+) -> Progress
+where
+    F: Fn(T) -> Fut,
+    Fut: Future<Output = (Job, AuditReport)>,
+{
+    let started = clock();
+    let mut progress = Progress {
+        done: 0,
+        total: jobs.len(),
+        failures: 0,
+        skipped,
+        elapsed_ms: 0.0,
+        rate_per_s: 0.0,
+        eta_s: None,
+    };
+    let mut results = stream::iter(jobs)
+        .map(audit_one)
+        .buffer_unordered(concurrency.max(1));
+    while let Some((job, report)) = results.next().await {
+        progress.done += 1;
+        if report.could_not_audit.is_some() {
+            progress.failures += 1;
+        }
+        progress.update(clock(), started);
+        on_result(result_line(&job.case, &report), &progress);
+    }
+    progress
+}
+
+/// A job names a profile for which no audit plan was given.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("no settings for profile `{0}`")]
+pub struct MissingPlan(pub String);
+
+/// The usual batch: every job audited through one transport with its profile's plan.
+/// Checked before anything runs, so no job can go missing for want of a plan.
+pub async fn run_batch(
+    transport: &dyn ChatTransport,
+    plans: &HashMap<String, AuditPlan>,
+    jobs: Vec<Job>,
+    skipped: usize,
+    concurrency: usize,
+    clock: &dyn Fn() -> f64,
+    on_result: &mut dyn FnMut(Map<String, Value>, &Progress),
+) -> Result<Progress, MissingPlan> {
+    let planned = jobs
+        .into_iter()
+        .map(|job| match plans.get(&job.profile) {
+            Some(plan) => Ok((job, plan)),
+            None => Err(MissingPlan(job.profile.clone())),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let audit_one = |item| audit_planned(transport, item);
+    Ok(run_jobs(planned, skipped, concurrency, audit_one, clock, on_result).await)
+}
+
+async fn audit_planned(
+    transport: &dyn ChatTransport,
+    (job, plan): (Job, &AuditPlan),
+) -> (Job, AuditReport) {
+    let report = run_audit(transport, plan, &job.case.input, &|_| {}).await;
+    (job, report)
+}
+
+/// Order results lines as the cases and profiles were given, so a finished run's file
+/// does not depend on which audit happened to finish first. Lines that do not belong to
+/// a known (case, profile) keep their relative order at the end.
+pub fn sort_results(lines: &mut [Value], cases: &[Rc<Case>], profiles: &[String]) {
+    let case_pos: HashMap<&str, usize> = cases
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (c.key.as_str(), i))
+        .collect();
+    let profile_pos: HashMap<&str, usize> = profiles
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (p.as_str(), i))
+        .collect();
+    let rank = |v: &Value| {
+        let case = v
+            .get("id")
+            .and_then(id_key)
+            .and_then(|k| case_pos.get(k.as_str()).copied());
+        let profile = v
+            .get("profile")
+            .and_then(Value::as_str)
+            .and_then(|p| profile_pos.get(p).copied());
+        match (case, profile) {
+            (Some(c), Some(p)) => (0, c, p),
+            _ => (1, 0, 0),
+        }
+    };
+    lines.sort_by_key(|v| rank(v));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::audit::report::Phase;
+    use crate::audit::testing::ScriptedTransport;
+    use crate::audit::PlannedModel;
+    use crate::config::AuditParams;
+    use crate::llm::{Endpoint, JsonMode, LlmError};
+    use futures::executor::block_on;
+    use std::cell::Cell;
+
+    const CASES: &str = r#"{"id": 1, "tag": "clean", "difficulty": "easy", "description": "d", "context_input": "营收增长10%", "model_output": "营收增长10%", "expected_credit_score": 5}
+{"id": "two", "tag": "major_factual", "context_input": "Sales rose 5%.", "model_output": "Sales fell 5%.", "expected_credit_score": 2}
+not json
+{"id": 3, "context_input": "x"}
+{"id": 1, "context_input": "a", "model_output": "b"}
+"#;
+
+    fn plans() -> HashMap<String, AuditPlan> {
+        let endpoint = Endpoint {
+            base_url: "http://127.0.0.1:9/v1".into(),
+            model: "m".into(),
+            api_key: None,
+            json_mode: JsonMode::None,
+        };
+        let plan = |name: &str| AuditPlan {
+            profile: name.into(),
+            run: PlannedModel {
+                llm: "a".into(),
+                endpoint: endpoint.clone(),
+            },
+            verify: PlannedModel {
+                llm: "a".into(),
+                endpoint: endpoint.clone(),
+            },
+            params: AuditParams::default(),
+            max_tokens: 100,
+            temperature: 0.0,
+        };
+        ["p1", "p2"]
+            .iter()
+            .map(|p| (p.to_string(), plan(p)))
+            .collect()
+    }
+
+    fn transport() -> ScriptedTransport {
+        ScriptedTransport::answering(&[
+            (
+                Phase::Decompose,
+                r#"{"claims":[{"id":"C1","text":"t"}],"deductions":[]}"#,
+            ),
+            (
+                Phase::FactCheck,
+                r#"{"factual_errors":[{"target":"C1","type":"contradiction","severity":"High"}]}"#,
+            ),
+            (Phase::LogicCheck, r#"{"logic_errors":[]}"#),
+        ])
+    }
+
+    #[test]
+    fn cases_keep_all_fields_and_bad_lines_are_reported() {
+        let set = CaseSet::from_text(CASES);
+        assert_eq!(set.cases.len(), 2);
+        assert_eq!(set.cases[0].key, "1");
+        assert_eq!(set.cases[1].key, "two");
+        assert_eq!(set.cases[0].fields["tag"], "clean");
+        let bad: Vec<usize> = set.bad_lines.iter().map(|(n, _)| *n).collect();
+        assert_eq!(bad, vec![3, 4, 5]);
+        assert!(set.bad_lines[1].1.contains("model_output"));
+        assert!(set.bad_lines[2].1.contains("duplicate id 1"));
+    }
+
+    #[test]
+    fn resume_skips_pairs_already_done() {
+        let set = CaseSet::from_text(CASES);
+        let done = done_pairs([
+            r#"{"id":1,"profile":"p2","credit_score":5}"#,
+            r#"{"id":"two","profile":"p1"#,
+        ]);
+        let profiles = vec!["p1".to_string(), "p2".to_string()];
+        let (jobs, skipped) = plan_jobs(&set.cases, &profiles, &done);
+        assert_eq!(skipped, 1);
+        let pairs: Vec<(String, String)> = jobs
+            .iter()
+            .map(|j| (j.case.key.clone(), j.profile.clone()))
+            .collect();
+        assert_eq!(
+            pairs,
+            vec![
+                ("1".into(), "p1".into()),
+                ("two".into(), "p1".into()),
+                ("two".into(), "p2".into())
+            ]
+        );
+    }
+
+    #[test]
+    fn every_job_yields_one_line_with_case_fields_and_outcome() {
+        let set = CaseSet::from_text(CASES);
+        let profiles = vec!["p1".to_string(), "p2".to_string()];
+        let (jobs, _) = plan_jobs(&set.cases, &profiles, &HashSet::new());
+        // The second Phase 1 call fails: that pair is "could not audit", not missing.
+        let t = transport().script(
+            Phase::Decompose,
+            vec![
+                Ok(r#"{"claims":[]}"#.into()),
+                Err(LlmError::Server {
+                    status: 500,
+                    body: "boom".into(),
+                }),
+            ],
+        );
+        let tick = Cell::new(0.0);
+        let clock = || {
+            tick.set(tick.get() + 500.0);
+            tick.get()
+        };
+        let mut lines = Vec::new();
+        let mut last = None;
+        let progress = block_on(run_batch(
+            &t,
+            &plans(),
+            jobs,
+            0,
+            2,
+            &clock,
+            &mut |line, p| {
+                lines.push(line);
+                last = Some(p.clone());
+            },
+        ))
+        .unwrap();
+        assert_eq!(lines.len(), 4);
+        assert_eq!(progress.done, 4);
+        assert_eq!(progress.failures, 1);
+        assert_eq!(last.unwrap().done, 4);
+        let failed: Vec<_> = lines.iter().filter(|l| !l["error"].is_null()).collect();
+        assert_eq!(failed.len(), 1);
+        assert!(failed[0]["credit_score"].is_null());
+        assert!(failed[0]["error"]
+            .as_str()
+            .unwrap()
+            .contains("could not audit"));
+        for l in lines.iter().filter(|l| l["error"].is_null()) {
+            assert_eq!(l["credit_score"], 2);
+            assert_eq!(l["band"], "BAD");
+            assert_eq!(l["high_count"], 1);
+            assert!(l.contains_key("context_input"));
+            assert!(l["tokens"].as_u64().unwrap() > 0);
+        }
+        assert!(progress.rate_per_s > 0.0);
+        assert_eq!(progress.eta_s, Some(0.0));
+    }
+
+    #[test]
+    fn concurrency_bounds_audits_in_flight() {
+        let set = CaseSet::from_text(CASES);
+        let profiles = vec!["p1".to_string(), "p2".to_string()];
+        let (jobs, _) = plan_jobs(&set.cases, &profiles, &HashSet::new());
+        let t = transport();
+        block_on(run_batch(&t, &plans(), jobs, 0, 2, &|| 0.0, &mut |_, _| {})).unwrap();
+        // With 2 in flight, the first two Phase 1 calls start before either ends.
+        let log = t.log.borrow();
+        assert_eq!(log[0], "start:Decompose");
+        assert_eq!(log[1], "start:Decompose");
+        let max_in_flight = log
+            .iter()
+            .filter(|e| e.contains("Decompose"))
+            .scan(0i32, |n, e| {
+                *n += if e.starts_with("start") { 1 } else { -1 };
+                Some(*n)
+            })
+            .max()
+            .unwrap();
+        assert_eq!(max_in_flight, 2);
+    }
+
+    #[test]
+    fn a_profile_without_plan_is_refused_up_front() {
+        let set = CaseSet::from_text(CASES);
+        let (jobs, _) = plan_jobs(&set.cases, &["p9".to_string()], &HashSet::new());
+        let t = transport();
+        let r = block_on(run_batch(&t, &plans(), jobs, 0, 2, &|| 0.0, &mut |_, _| {}));
+        assert_eq!(r, Err(MissingPlan("p9".into())));
+        assert!(t.requests.borrow().is_empty());
+    }
+
+    #[test]
+    fn results_sort_into_case_and_profile_order() {
+        let set = CaseSet::from_text(CASES);
+        let profiles = vec!["p1".to_string(), "p2".to_string()];
+        let mut lines: Vec<Value> = [
+            r#"{"id":"two","profile":"p1"}"#,
+            r#"{"id":"zzz","profile":"p1"}"#,
+            r#"{"id":1,"profile":"p2"}"#,
+            r#"{"id":1,"profile":"p1"}"#,
+        ]
+        .iter()
+        .map(|s| serde_json::from_str(s).unwrap())
+        .collect();
+        sort_results(&mut lines, &set.cases, &profiles);
+        let order: Vec<String> = lines
+            .iter()
+            .map(|v| format!("{}/{}", v["id"], v["profile"].as_str().unwrap()))
+            .collect();
+        assert_eq!(order, vec!["1/p1", "1/p2", "\"two\"/p1", "\"zzz\"/p1"]);
+    }
+
+    #[test]
+    fn progress_bar_text() {
+        let p = Progress {
+            done: 5,
+            total: 10,
+            failures: 1,
+            skipped: 0,
+            elapsed_ms: 2000.0,
+            rate_per_s: 2.5,
+            eta_s: Some(2.0),
+        };
+        assert_eq!(p.bar(10), "[#####-----] 5/10 · 1 failed · 2.5/s · ETA 2 s");
+    }
+}
+
+#[cfg(test)]
+mod example_cases {
+    use super::*;
+
+    #[test]
+    fn shipped_example_cases_parse() {
+        let set = CaseSet::from_text(include_str!("../../public/examples/cases.jsonl"));
+        assert!(set.bad_lines.is_empty(), "{:?}", set.bad_lines);
+        assert_eq!(set.cases.len(), 12);
+        assert!(set
+            .cases
+            .iter()
+            .all(|c| c.fields.contains_key("expected_credit_score")));
+    }
+}

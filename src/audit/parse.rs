@@ -1,0 +1,379 @@
+//! Getting the JSON object out of what a model actually replies: reasoning blocks,
+//! code fences, prose around the object, trailing commas, raw newlines inside strings,
+//! and output cut off by `max_tokens`. Each repair is noted so the report can say how
+//! much the reply was bent; anything still unreadable becomes an error message precise
+//! enough to quote back to the model in the re-ask.
+
+use serde::de::DeserializeOwned;
+
+/// A reply read into its contract type, with the repairs it needed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Parsed<T> {
+    pub value: T,
+    pub repairs: Vec<Repair>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Repair {
+    RemovedThinking,
+    RemovedCodeFence,
+    RemovedSurroundingText,
+    RemovedTrailingCommas,
+    EscapedControlCharacters,
+    /// The reply stopped mid-object; it was closed (and a cut-off last element dropped).
+    ClosedTruncatedJson,
+}
+
+/// Why a reply could not be read; the message is quoted to the model in the re-ask.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ParseError {
+    #[error("the reply is empty")]
+    Empty,
+    #[error("the reply contains no JSON object (no `{{` found)")]
+    NoObject,
+    #[error("the JSON does not match the required shape: {0}")]
+    Shape(String),
+    #[error("the reply is not valid JSON even after repair: {0}")]
+    Syntax(String),
+}
+
+/// Remove `<think>…</think>` reasoning that some models print before the answer.
+fn strip_thinking(text: &str) -> Option<&str> {
+    text.rfind("</think>")
+        .map(|i| &text[i + "</think>".len()..])
+}
+
+/// The body of the first ``` fence, or of an unclosed one (a truncated reply).
+fn strip_fence(text: &str) -> Option<&str> {
+    let start = text.find("```")?;
+    let after = &text[start + 3..];
+    // Skip the info string (`json`, `JSON`, …) up to the end of the line.
+    let body_start = after.find('\n').map(|i| i + 1).unwrap_or(after.len());
+    let body = &after[body_start..];
+    Some(match body.find("```") {
+        Some(end) => &body[..end],
+        None => body,
+    })
+}
+
+/// Scan state of a JSON text: open brackets and whether we are inside a string.
+#[derive(Default)]
+struct Scan {
+    stack: Vec<char>,
+    in_string: bool,
+    escaped: bool,
+}
+
+impl Scan {
+    fn feed(&mut self, c: char) {
+        if self.in_string {
+            if self.escaped {
+                self.escaped = false;
+            } else if c == '\\' {
+                self.escaped = true;
+            } else if c == '"' {
+                self.in_string = false;
+            }
+            return;
+        }
+        match c {
+            '"' => self.in_string = true,
+            '{' | '[' => self.stack.push(c),
+            '}' | ']' => {
+                self.stack.pop();
+            }
+            _ => {}
+        }
+    }
+}
+
+/// From the first `{`: the balanced object and whatever follows it, or the unclosed rest.
+fn slice_object(text: &str) -> Option<(&str, bool)> {
+    let start = text.find('{')?;
+    let body = &text[start..];
+    let mut scan = Scan::default();
+    for (i, c) in body.char_indices() {
+        scan.feed(c);
+        if scan.stack.is_empty() && !scan.in_string {
+            return Some((&body[..i + c.len_utf8()], false));
+        }
+    }
+    Some((body, true))
+}
+
+/// The first balanced `{…}` that is valid JSON, skipping braces in prose before it
+/// ("the {claims} are:"); failing that, the slice from the first `{` (repaired later).
+fn first_json_object(text: &str) -> Option<(&str, bool)> {
+    let first = slice_object(text)?;
+    let mut rest = text;
+    for _ in 0..16 {
+        let Some((candidate, truncated)) = slice_object(rest) else {
+            break;
+        };
+        if truncated {
+            break;
+        }
+        let mut scratch = Vec::new();
+        if serde_json::from_str::<serde_json::Value>(&normalise(candidate, &mut scratch)).is_ok() {
+            return Some((candidate, false));
+        }
+        let start = rest.len() - rest.trim_start_matches(|c| c != '{').len();
+        rest = &rest[start + 1..];
+    }
+    Some(first)
+}
+
+/// Escape raw control characters inside strings and drop commas before `}` / `]`.
+fn normalise(json: &str, repairs: &mut Vec<Repair>) -> String {
+    let mut out = String::with_capacity(json.len());
+    let mut scan = Scan::default();
+    let mut escaped_any = false;
+    let mut dropped_comma = false;
+    for c in json.chars() {
+        if scan.in_string && matches!(c, '\n' | '\r' | '\t') {
+            out.push_str(match c {
+                '\n' => "\\n",
+                '\r' => "\\r",
+                _ => "\\t",
+            });
+            escaped_any = true;
+            continue;
+        }
+        if !scan.in_string && (c == '}' || c == ']') {
+            let trimmed = out.trim_end().len();
+            if out[..trimmed].ends_with(',') {
+                out.truncate(trimmed - 1);
+                dropped_comma = true;
+            }
+        }
+        scan.feed(c);
+        out.push(c);
+    }
+    if escaped_any {
+        repairs.push(Repair::EscapedControlCharacters);
+    }
+    if dropped_comma {
+        repairs.push(Repair::RemovedTrailingCommas);
+    }
+    out
+}
+
+/// Close a cut-off JSON text: finish the open string, drop a dangling comma or key, and
+/// close every open bracket.
+fn close(prefix: &str) -> String {
+    let mut scan = Scan::default();
+    for c in prefix.chars() {
+        scan.feed(c);
+    }
+    let mut out = prefix.to_string();
+    if scan.in_string {
+        if scan.escaped {
+            out.pop();
+        }
+        out.push('"');
+    }
+    let trimmed = out.trim_end().len();
+    out.truncate(trimmed);
+    if out.ends_with(',') {
+        out.pop();
+    }
+    if out.ends_with(':') {
+        // A key whose value never came: drop the key rather than invent a null.
+        out.pop();
+        if let Some(open) = out.trim_end().strip_suffix('"').and_then(|s| s.rfind('"')) {
+            out.truncate(open);
+        }
+        let trimmed = out.trim_end().len();
+        out.truncate(trimmed);
+        if out.ends_with(',') {
+            out.pop();
+        }
+    }
+    for open in scan.stack.iter().rev() {
+        out.push(if *open == '{' { '}' } else { ']' });
+    }
+    out
+}
+
+/// Candidate repairs of a truncated object, most complete first: the whole text closed,
+/// then cut back to each earlier comma (dropping a half-written last element).
+fn truncated_candidates(text: &str) -> impl Iterator<Item = String> + '_ {
+    let mut scan = Scan::default();
+    let mut commas = Vec::new();
+    for (i, c) in text.char_indices() {
+        if c == ',' && !scan.in_string {
+            commas.push(i);
+        }
+        scan.feed(c);
+    }
+    std::iter::once(close(text)).chain(
+        commas
+            .into_iter()
+            .rev()
+            .take(64)
+            .map(move |i| close(&text[..i])),
+    )
+}
+
+/// Read a model reply as the contract type `T`.
+pub fn parse_reply<T: DeserializeOwned>(raw: &str) -> Result<Parsed<T>, ParseError> {
+    let mut repairs = Vec::new();
+    let mut text = raw.trim_start_matches('\u{feff}');
+    if let Some(rest) = strip_thinking(text) {
+        repairs.push(Repair::RemovedThinking);
+        text = rest;
+    }
+    if text.trim().is_empty() {
+        return Err(ParseError::Empty);
+    }
+    if let Some(body) = strip_fence(text) {
+        if body.contains('{') {
+            repairs.push(Repair::RemovedCodeFence);
+            text = body;
+        }
+    }
+    let (object, truncated) = first_json_object(text).ok_or(ParseError::NoObject)?;
+    if !truncated && object.trim().len() != text.trim().len() {
+        repairs.push(Repair::RemovedSurroundingText);
+    }
+    let json = normalise(object, &mut repairs);
+    if !truncated {
+        return deserialize(&json, repairs);
+    }
+    repairs.push(Repair::ClosedTruncatedJson);
+    let mut last_syntax = String::new();
+    for candidate in truncated_candidates(&json) {
+        match serde_json::from_str::<serde_json::Value>(&candidate) {
+            Ok(_) => return deserialize(&candidate, repairs),
+            Err(e) => last_syntax = e.to_string(),
+        }
+    }
+    Err(ParseError::Syntax(format!(
+        "the reply was cut off and could not be closed ({last_syntax})"
+    )))
+}
+
+fn deserialize<T: DeserializeOwned>(
+    json: &str,
+    repairs: Vec<Repair>,
+) -> Result<Parsed<T>, ParseError> {
+    match serde_json::from_str::<T>(json) {
+        Ok(value) => Ok(Parsed { value, repairs }),
+        Err(e) if e.is_data() => Err(ParseError::Shape(e.to_string())),
+        Err(e) => Err(ParseError::Syntax(e.to_string())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::audit::contract::{DecomposeReply, FactCheckReply, Severity};
+
+    fn facts(raw: &str) -> Result<Parsed<FactCheckReply>, ParseError> {
+        parse_reply(raw)
+    }
+
+    const OK: &str = r#"{"factual_errors":[{"target":"C1","type":"contradiction","severity":"High","evidence":"营收下降5%","explanation":"x"}],"reasonable_inferences":[]}"#;
+
+    #[test]
+    fn clean_json_needs_no_repair() {
+        let p = facts(OK).unwrap();
+        assert!(p.repairs.is_empty());
+        assert_eq!(p.value.factual_errors[0].evidence, "营收下降5%");
+    }
+
+    #[test]
+    fn code_fence_and_prose() {
+        let raw = format!("Here is my analysis:\n```json\n{OK}\n```\nHope this helps.");
+        let p = facts(&raw).unwrap();
+        assert_eq!(p.value.factual_errors.len(), 1);
+        assert!(p.repairs.contains(&Repair::RemovedCodeFence));
+        let raw = format!("结论如下 {OK} 以上。");
+        let p = facts(&raw).unwrap();
+        assert_eq!(p.repairs, vec![Repair::RemovedSurroundingText]);
+    }
+
+    #[test]
+    fn braces_in_prose_before_the_object_are_skipped() {
+        let raw = format!("I checked the {{claims}} one by one: {OK}");
+        let p = facts(&raw).unwrap();
+        assert_eq!(p.value.factual_errors.len(), 1);
+    }
+
+    #[test]
+    fn thinking_block_is_skipped() {
+        let raw = format!("<think>maybe {{\"factual_errors\": 3}}</think>\n{OK}");
+        let p = facts(&raw).unwrap();
+        assert_eq!(p.value.factual_errors[0].severity, Severity::High);
+        assert!(p.repairs.contains(&Repair::RemovedThinking));
+    }
+
+    #[test]
+    fn trailing_commas_and_raw_newlines() {
+        let raw = "{\"factual_errors\":[{\"target\":\"C1\",\"type\":\"unsupported\",\"severity\":\"Low\",\"evidence\":\"line one\nline two\",},],\"reasonable_inferences\":[\"a\",],}";
+        let p = facts(raw).unwrap();
+        assert_eq!(p.value.factual_errors[0].evidence, "line one\nline two");
+        assert!(p.repairs.contains(&Repair::RemovedTrailingCommas));
+        assert!(p.repairs.contains(&Repair::EscapedControlCharacters));
+    }
+
+    #[test]
+    fn truncated_in_a_later_field_keeps_complete_items() {
+        let raw = r#"{"factual_errors":[{"target":"C1","type":"contradiction","severity":"High","evidence":"e","explanation":"x"}],"reasonable_inferences":[{"target":"C2","explanation":"summarises the tab"#;
+        let p = facts(raw).unwrap();
+        assert_eq!(p.value.factual_errors.len(), 1);
+        assert!(p.repairs.contains(&Repair::ClosedTruncatedJson));
+    }
+
+    #[test]
+    fn truncated_inside_an_error_item_is_not_silently_accepted() {
+        // The cut-off item lacks its severity: that must fail (and be re-asked), not
+        // vanish and leave a cleaner score than the model meant.
+        let raw = r#"{"factual_errors":[{"target":"C1","type":"contradiction","severity":"High"},{"target":"C2","type":"unsupp"#;
+        let err = facts(raw).unwrap_err();
+        assert!(matches!(err, ParseError::Shape(_)), "{err:?}");
+    }
+
+    #[test]
+    fn truncated_inside_a_key_or_after_a_colon() {
+        let raw = r#"{"claims":[{"id":"C1","text":"A"}],"deduc"#;
+        let p: Parsed<DecomposeReply> = parse_reply(raw).unwrap();
+        assert_eq!(p.value.claims.len(), 1);
+        let raw = r#"{"claims":[{"id":"C1","text":"A"}],"deductions":"#;
+        let p: Parsed<DecomposeReply> = parse_reply(raw).unwrap();
+        assert!(p.value.deductions.is_empty());
+    }
+
+    #[test]
+    fn unfixable_replies_give_a_quotable_error() {
+        assert_eq!(facts("   ").unwrap_err(), ParseError::Empty);
+        assert_eq!(facts("I cannot help").unwrap_err(), ParseError::NoObject);
+        assert!(matches!(
+            facts(r#"{"errors": []}"#).unwrap_err(),
+            ParseError::Shape(m) if m.contains("factual_errors")
+        ));
+        assert!(matches!(
+            facts(r#"{"factual_errors": [} ]}"#).unwrap_err(),
+            ParseError::Syntax(_)
+        ));
+    }
+
+    #[test]
+    fn hostile_inputs_do_not_panic() {
+        for raw in [
+            "{",
+            "{\"",
+            "{\"a\":\"\\",
+            "```",
+            "```json\n{",
+            "}{",
+            "{[}]",
+            "\u{feff}{}",
+        ] {
+            let _ = facts(raw);
+        }
+        let deep = "[".repeat(10_000);
+        let _ = facts(&format!("{{\"factual_errors\":{deep}"));
+    }
+}

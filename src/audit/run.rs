@@ -1,0 +1,645 @@
+//! The audit pipeline: Phase 1 → (Phase 2 ∥ Phase 3) → optional reverse check → Phase 4.
+//! Generic over [`ChatTransport`] so the browser, the CLI and the tests share it. Each
+//! phase gets one re-ask when its reply cannot be read; a phase that still fails makes
+//! the whole case "could not audit" while keeping everything computed so far.
+
+use serde::de::DeserializeOwned;
+
+use crate::config::{AuditParams, ConfigError, Settings, Strategy};
+use crate::llm::{ChatMessage, ChatRequest, ChatTransport, Endpoint, Usage};
+
+use super::contract::{
+    DecomposeReply, FactCheckReply, LogicCheckReply, ReportedError, ReverseReply,
+};
+use super::parse::parse_reply;
+use super::prompts;
+use super::report::{
+    AuditReport, CouldNotAudit, Counting, Finding, ModelRef, ModelsUsed, Phase, PhaseRecord,
+    ReverseCheck, SeverityChange,
+};
+use super::score;
+
+/// One model as a phase uses it: its `llms` name and where to reach it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlannedModel {
+    pub llm: String,
+    pub endpoint: Endpoint,
+}
+
+/// Everything an audit needs besides the texts: resolved from settings and strategy.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AuditPlan {
+    pub profile: String,
+    /// Phase 1.
+    pub run: PlannedModel,
+    /// Phases 2, 3 and the reverse check.
+    pub verify: PlannedModel,
+    pub params: AuditParams,
+    pub max_tokens: u32,
+    pub temperature: f64,
+}
+
+impl AuditPlan {
+    /// `env` looks up `api_key_env` variables (the CLI passes `std::env::var`).
+    pub fn from_settings(
+        settings: &Settings,
+        strategy: &Strategy,
+        profile: &str,
+        env: &dyn Fn(&str) -> Option<String>,
+    ) -> Result<Self, ConfigError> {
+        let p = settings.profile(profile)?;
+        let model = |llm: &str| -> Result<PlannedModel, ConfigError> {
+            Ok(PlannedModel {
+                llm: llm.to_string(),
+                endpoint: settings.endpoint(llm, env)?,
+            })
+        };
+        Ok(Self {
+            profile: profile.to_string(),
+            run: model(&p.run)?,
+            verify: model(&p.verify)?,
+            params: strategy.params_for(profile),
+            max_tokens: settings.defaults.max_tokens,
+            temperature: settings.defaults.temperature,
+        })
+    }
+}
+
+/// The two texts under audit.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AuditInput {
+    pub context_input: String,
+    pub model_output: String,
+}
+
+/// Live progress of one phase, for the page's phase indicators.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PhaseStatus {
+    Started,
+    /// The reply could not be read; asking once more, quoting this error.
+    Reasking {
+        parse_error: String,
+    },
+    Done {
+        latency_ms: u64,
+        tokens: u64,
+    },
+    Failed {
+        reason: String,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct PhaseUpdate {
+    pub phase: Phase,
+    pub status: PhaseStatus,
+}
+
+fn add_usage(total: &mut Usage, u: &Usage) {
+    total.prompt_tokens += u.prompt_tokens;
+    total.completion_tokens += u.completion_tokens;
+    total.total_tokens += u.total_tokens;
+}
+
+/// One phase's call(s): ask, read the reply, re-ask once if unreadable.
+async fn ask<T: DeserializeOwned>(
+    transport: &dyn ChatTransport,
+    plan: &AuditPlan,
+    model: &PlannedModel,
+    phase: Phase,
+    messages: Vec<ChatMessage>,
+    progress: &dyn Fn(PhaseUpdate),
+) -> (PhaseRecord, Result<T, String>) {
+    let mut record = PhaseRecord::new(phase, &model.llm);
+    let report = |status| progress(PhaseUpdate { phase, status });
+    report(PhaseStatus::Started);
+    let mut messages = messages;
+    let mut first_error: Option<String> = None;
+    loop {
+        let request = ChatRequest {
+            messages: messages.clone(),
+            temperature: plan.temperature,
+            max_tokens: plan.max_tokens,
+        };
+        record.calls += 1;
+        let reply = match transport.chat(&model.endpoint, &request).await {
+            Ok(reply) => reply,
+            Err(e) => {
+                let reason = format!("{} ({}): {e}", model.llm, model.endpoint.model);
+                record.error = Some(reason.clone());
+                report(PhaseStatus::Failed {
+                    reason: reason.clone(),
+                });
+                return (record, Err(reason));
+            }
+        };
+        record.latency_ms += reply.latency_ms;
+        add_usage(&mut record.tokens, &reply.usage);
+        record.raw_responses.push(reply.content.clone());
+        match parse_reply::<T>(&reply.content) {
+            Ok(parsed) => {
+                record.repairs = parsed.repairs;
+                report(PhaseStatus::Done {
+                    latency_ms: record.latency_ms,
+                    tokens: record.tokens.total_tokens,
+                });
+                return (record, Ok(parsed.value));
+            }
+            Err(e) => {
+                let error = e.to_string();
+                if let Some(first) = first_error {
+                    let reason = format!(
+                        "the model's reply could not be read, twice (first: {first}; after the re-ask: {error})"
+                    );
+                    record.error = Some(reason.clone());
+                    report(PhaseStatus::Failed {
+                        reason: reason.clone(),
+                    });
+                    return (record, Err(reason));
+                }
+                record.reasked = true;
+                report(PhaseStatus::Reasking {
+                    parse_error: error.clone(),
+                });
+                messages = prompts::reask(&messages, &reply.content, &error);
+                first_error = Some(error);
+            }
+        }
+    }
+}
+
+fn findings(phase: Phase, errors: Vec<ReportedError>) -> impl Iterator<Item = Finding> {
+    errors.into_iter().map(move |e| Finding {
+        phase,
+        target: e.target,
+        error_type: e.error_type,
+        severity: e.severity,
+        evidence: e.evidence,
+        explanation: e.explanation,
+        counting: Counting::Counted,
+    })
+}
+
+fn model_ref(m: &PlannedModel) -> ModelRef {
+    ModelRef {
+        llm: m.llm.clone(),
+        model: m.endpoint.model.clone(),
+        base_url: m.endpoint.base_url.clone(),
+    }
+}
+
+fn empty_report(plan: &AuditPlan) -> AuditReport {
+    AuditReport {
+        profile: plan.profile.clone(),
+        credit_score: None,
+        band: None,
+        could_not_audit: None,
+        high_count: 0,
+        low_count: 0,
+        claims: Vec::new(),
+        deductions: Vec::new(),
+        errors: Vec::new(),
+        reasonable_inferences: Vec::new(),
+        reverse_check: None,
+        phases: Vec::new(),
+        latency_ms: 0,
+        tokens: Usage::default(),
+        models: ModelsUsed {
+            run: model_ref(&plan.run),
+            verify: model_ref(&plan.verify),
+        },
+        params: plan.params,
+    }
+}
+
+fn finish_totals(report: &mut AuditReport) {
+    let lat = |p| report.phase(p).map(|r| r.latency_ms).unwrap_or(0);
+    report.latency_ms = lat(Phase::Decompose)
+        + lat(Phase::FactCheck).max(lat(Phase::LogicCheck))
+        + lat(Phase::ReverseCheck);
+    let mut tokens = Usage::default();
+    for p in &report.phases {
+        add_usage(&mut tokens, &p.tokens);
+    }
+    report.tokens = tokens;
+}
+
+fn fail(mut report: AuditReport, phase: Phase, reason: String) -> AuditReport {
+    report.could_not_audit = Some(CouldNotAudit { phase, reason });
+    finish_totals(&mut report);
+    report
+}
+
+/// Run the whole protocol on one case. Never panics on what models reply; an unusable
+/// phase yields a report with `could_not_audit` set and no score.
+pub async fn run_audit(
+    transport: &dyn ChatTransport,
+    plan: &AuditPlan,
+    input: &AuditInput,
+    progress: &dyn Fn(PhaseUpdate),
+) -> AuditReport {
+    let mut report = empty_report(plan);
+    let params = &plan.params;
+    let (ctx, out) = (input.context_input.as_str(), input.model_output.as_str());
+
+    let messages = prompts::decompose(params, ctx, out);
+    let (record, phase1) = ask::<DecomposeReply>(
+        transport,
+        plan,
+        &plan.run,
+        Phase::Decompose,
+        messages,
+        progress,
+    )
+    .await;
+    report.phases.push(record);
+    let decomposed = match phase1 {
+        Ok(d) => d,
+        Err(reason) => return fail(report, Phase::Decompose, reason),
+    };
+    report.claims = decomposed.claims;
+    report.claims.truncate(params.max_claims as usize);
+    report.deductions = decomposed.deductions;
+
+    let facts = ask::<FactCheckReply>(
+        transport,
+        plan,
+        &plan.verify,
+        Phase::FactCheck,
+        prompts::fact_check(params, ctx, out, &report.claims),
+        progress,
+    );
+    let logic = ask::<LogicCheckReply>(
+        transport,
+        plan,
+        &plan.verify,
+        Phase::LogicCheck,
+        prompts::logic_check(params, ctx, out, &report.deductions),
+        progress,
+    );
+    let ((fact_record, facts), (logic_record, logic)) = futures::join!(facts, logic);
+    report.phases.push(fact_record);
+    report.phases.push(logic_record);
+    let mut failure = None;
+    match facts {
+        Ok(r) => {
+            report
+                .errors
+                .extend(findings(Phase::FactCheck, r.factual_errors));
+            report.reasonable_inferences.extend(r.reasonable_inferences);
+        }
+        Err(reason) => failure = Some((Phase::FactCheck, reason)),
+    }
+    match logic {
+        Ok(r) => {
+            report
+                .errors
+                .extend(findings(Phase::LogicCheck, r.logic_errors));
+            report.reasonable_inferences.extend(r.reasonable_inferences);
+        }
+        Err(reason) => failure = failure.or(Some((Phase::LogicCheck, reason))),
+    }
+    if let Some((phase, reason)) = failure {
+        score::mark_counting(&mut report.errors, params.max_errors_per_phase);
+        return fail(report, phase, reason);
+    }
+
+    score::mark_counting(&mut report.errors, params.max_errors_per_phase);
+    if params.reverse_verify && report.counted_errors().next().is_some() {
+        reverse(transport, plan, input, &mut report, progress).await;
+        score::mark_counting(&mut report.errors, params.max_errors_per_phase);
+    }
+
+    let (high, low) = score::counts(&report.errors);
+    report.high_count = high;
+    report.low_count = low;
+    let credit = score::credit_score(high, low, &params.score_thresholds);
+    report.credit_score = Some(credit);
+    report.band = Some(score::band(credit));
+    finish_totals(&mut report);
+    report
+}
+
+/// The optional second opinion on severities. It may only flip High/Low; if it fails,
+/// the first-pass severities stand and the failure is recorded.
+async fn reverse(
+    transport: &dyn ChatTransport,
+    plan: &AuditPlan,
+    input: &AuditInput,
+    report: &mut AuditReport,
+    progress: &dyn Fn(PhaseUpdate),
+) {
+    let listed: Vec<(usize, usize)> = report
+        .errors
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.counting == Counting::Counted)
+        .enumerate()
+        .map(|(n, (i, _))| (n + 1, i))
+        .collect();
+    let numbered: Vec<(usize, &Finding)> = listed
+        .iter()
+        .filter_map(|&(n, i)| report.errors.get(i).map(|f| (n, f)))
+        .collect();
+    let messages = prompts::reverse_check(
+        &plan.params,
+        &input.context_input,
+        &input.model_output,
+        &numbered,
+    );
+    let (record, reply) = ask::<ReverseReply>(
+        transport,
+        plan,
+        &plan.verify,
+        Phase::ReverseCheck,
+        messages,
+        progress,
+    )
+    .await;
+    report.phases.push(record);
+    let mut check = ReverseCheck::default();
+    match reply {
+        Ok(reply) => {
+            for d in reply.decisions {
+                let Some(&(_, i)) = listed.iter().find(|(n, _)| *n == d.index) else {
+                    continue;
+                };
+                let Some(f) = report.errors.get_mut(i) else {
+                    continue;
+                };
+                if f.severity != d.severity && !check.changes.iter().any(|c| c.error == i) {
+                    check.changes.push(SeverityChange {
+                        error: i,
+                        from: f.severity,
+                        to: d.severity,
+                        reason: d.reason,
+                    });
+                    f.severity = d.severity;
+                }
+            }
+        }
+        Err(reason) => check.failed = Some(reason),
+    }
+    report.reverse_check = Some(check);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::audit::contract::Severity;
+    use crate::audit::report::Band;
+    use crate::audit::testing::ScriptedTransport;
+    use crate::llm::JsonMode;
+    use futures::executor::block_on;
+    use std::cell::RefCell;
+
+    const P1: &str = r#"{"claims":[{"id":"C1","text":"营收增长12%"},{"id":"C2","text":"利润下降"}],"deductions":[{"id":"D1","premises":["C1"],"conclusion":"公司经营向好"}]}"#;
+    const P2_LOW: &str = r#"{"factual_errors":[{"target":"C1","type":"contradiction","severity":"Low","evidence":"营收增长11%","explanation":"偏差9%"}],"reasonable_inferences":[{"target":"C2","explanation":"可由表格推出"}]}"#;
+    const P2_NONE: &str = r#"{"factual_errors":[],"reasonable_inferences":[]}"#;
+    const P3_NONE: &str = r#"{"logic_errors":[],"reasonable_inferences":[]}"#;
+
+    fn plan(params: AuditParams) -> AuditPlan {
+        let endpoint = Endpoint {
+            base_url: "http://127.0.0.1:9/v1".into(),
+            model: "m".into(),
+            api_key: Some("sk-very-secret".into()),
+            json_mode: JsonMode::JsonObject,
+        };
+        AuditPlan {
+            profile: "p".into(),
+            run: PlannedModel {
+                llm: "runner".into(),
+                endpoint: endpoint.clone(),
+            },
+            verify: PlannedModel {
+                llm: "verifier".into(),
+                endpoint,
+            },
+            params,
+            max_tokens: 4000,
+            temperature: 0.1,
+        }
+    }
+
+    fn input() -> AuditInput {
+        AuditInput {
+            context_input: "2023年营收增长11%，利润下降3%。".into(),
+            model_output: "营收增长12%，利润下降，公司经营向好。".into(),
+        }
+    }
+
+    fn audit(t: &ScriptedTransport, params: AuditParams) -> AuditReport {
+        block_on(run_audit(t, &plan(params), &input(), &|_| {}))
+    }
+
+    #[test]
+    fn one_low_error_scores_four_with_totals() {
+        let t = ScriptedTransport::answering(&[
+            (Phase::Decompose, P1),
+            (Phase::FactCheck, P2_LOW),
+            (Phase::LogicCheck, P3_NONE),
+        ]);
+        let r = audit(&t, AuditParams::default());
+        assert_eq!(r.credit_score, Some(4));
+        assert_eq!(r.band, Some(Band::Good));
+        assert_eq!((r.high_count, r.low_count), (0, 1));
+        assert_eq!(r.claims.len(), 2);
+        assert_eq!(r.deductions[0].conclusion, "公司经营向好");
+        assert_eq!(r.errors[0].evidence, "营收增长11%");
+        assert_eq!(r.reasonable_inferences[0].target, "C2");
+        assert_eq!(r.latency_ms, 20, "Phase 1 + max(Phase 2, Phase 3)");
+        assert_eq!(r.tokens.total_tokens, 360);
+        assert_eq!(r.models.run.llm, "runner");
+        assert_eq!(r.models.verify.llm, "verifier");
+        assert_eq!(r.phase(Phase::Decompose).unwrap().llm, "runner");
+        assert_eq!(r.phase(Phase::FactCheck).unwrap().llm, "verifier");
+        assert!(r.could_not_audit.is_none());
+    }
+
+    #[test]
+    fn phases_two_and_three_overlap_after_phase_one() {
+        let t = ScriptedTransport::answering(&[
+            (Phase::Decompose, P1),
+            (Phase::FactCheck, P2_NONE),
+            (Phase::LogicCheck, P3_NONE),
+        ]);
+        let r = audit(&t, AuditParams::default());
+        assert_eq!(r.credit_score, Some(5));
+        let log = t.log.borrow().clone();
+        assert_eq!(
+            log,
+            vec![
+                "start:Decompose",
+                "end:Decompose",
+                "start:FactCheck",
+                "start:LogicCheck",
+                "end:FactCheck",
+                "end:LogicCheck"
+            ]
+        );
+    }
+
+    #[test]
+    fn unreadable_reply_is_reasked_once_quoting_the_error() {
+        let t = ScriptedTransport::answering(&[
+            (Phase::Decompose, P1),
+            (Phase::FactCheck, P2_LOW),
+            (Phase::LogicCheck, P3_NONE),
+        ])
+        .script(
+            Phase::FactCheck,
+            vec![Ok("Sorry, I think it is fine.".into())],
+        );
+        let r = audit(&t, AuditParams::default());
+        assert_eq!(r.credit_score, Some(4));
+        let rec = r.phase(Phase::FactCheck).unwrap();
+        assert!(rec.reasked);
+        assert_eq!(rec.calls, 2);
+        assert_eq!(rec.raw_responses.len(), 2);
+        let requests = t.requests.borrow();
+        let reask = requests
+            .iter()
+            .filter(|(p, _)| *p == Some(Phase::FactCheck))
+            .nth(1)
+            .unwrap();
+        let last = reask.1.messages.last().unwrap();
+        assert!(last.content.contains("no JSON object"), "{}", last.content);
+    }
+
+    #[test]
+    fn second_failure_is_could_not_audit_not_a_score() {
+        let t = ScriptedTransport::answering(&[
+            (Phase::Decompose, P1),
+            (Phase::FactCheck, "no json here"),
+            (
+                Phase::LogicCheck,
+                r#"{"logic_errors":[{"target":"D1","type":"unsupported","severity":"High"}]}"#,
+            ),
+        ]);
+        let r = audit(&t, AuditParams::default());
+        assert_eq!(t.calls_of(Phase::FactCheck), 2, "exactly one re-ask");
+        assert_eq!(r.credit_score, None);
+        assert_eq!(r.band, None);
+        let cna = r.could_not_audit.as_ref().unwrap();
+        assert_eq!(cna.phase, Phase::FactCheck);
+        assert!(cna.reason.contains("twice"));
+        // What Phase 3 found is kept.
+        assert_eq!(r.errors.len(), 1);
+        let json = serde_json::to_string(&r).unwrap();
+        assert!(json.contains("\"credit_score\":null"));
+        assert!(!json.contains("NaN"));
+    }
+
+    #[test]
+    fn transport_error_in_phase_one_stops_before_phase_two() {
+        let t = ScriptedTransport::answering(&[(Phase::FactCheck, P2_NONE)]).script(
+            Phase::Decompose,
+            vec![Err(LlmErrorAlias::Unauthorized { status: 401 })],
+        );
+        let r = audit(&t, AuditParams::default());
+        assert_eq!(r.could_not_audit.as_ref().unwrap().phase, Phase::Decompose);
+        assert!(r.could_not_audit.unwrap().reason.contains("API key"));
+        assert_eq!(t.calls_of(Phase::FactCheck), 0);
+        assert_eq!(
+            t.calls_of(Phase::Decompose),
+            1,
+            "transport errors are not re-asked here"
+        );
+    }
+
+    use crate::llm::LlmError as LlmErrorAlias;
+
+    #[test]
+    fn reverse_check_can_only_change_severity() {
+        let params = AuditParams {
+            reverse_verify: true,
+            ..AuditParams::default()
+        };
+        let t = ScriptedTransport::answering(&[
+            (Phase::Decompose, P1),
+            (Phase::FactCheck, P2_LOW),
+            (Phase::LogicCheck, P3_NONE),
+            (
+                Phase::ReverseCheck,
+                r#"{"decisions":[{"index":1,"severity":"High","reason":"12% is not in the context"},{"index":7,"severity":"Low"}]}"#,
+            ),
+        ]);
+        let r = audit(&t, params);
+        assert_eq!(r.errors.len(), 1, "no error added");
+        assert_eq!(r.errors[0].severity, Severity::High);
+        let check = r.reverse_check.as_ref().unwrap();
+        assert_eq!(check.changes.len(), 1);
+        assert_eq!(check.changes[0].from, Severity::Low);
+        assert_eq!(r.credit_score, Some(2));
+        assert_eq!(r.latency_ms, 30);
+    }
+
+    #[test]
+    fn reverse_check_failure_keeps_first_pass() {
+        let params = AuditParams {
+            reverse_verify: true,
+            ..AuditParams::default()
+        };
+        let t = ScriptedTransport::answering(&[
+            (Phase::Decompose, P1),
+            (Phase::FactCheck, P2_LOW),
+            (Phase::LogicCheck, P3_NONE),
+            (Phase::ReverseCheck, "??"),
+        ]);
+        let r = audit(&t, params);
+        assert_eq!(r.credit_score, Some(4));
+        assert!(r.reverse_check.unwrap().failed.is_some());
+    }
+
+    #[test]
+    fn report_json_never_contains_the_api_key() {
+        let t = ScriptedTransport::answering(&[
+            (Phase::Decompose, P1),
+            (Phase::FactCheck, P2_LOW),
+            (Phase::LogicCheck, P3_NONE),
+        ]);
+        let r = audit(&t, AuditParams::default());
+        let json = serde_json::to_string(&r).unwrap();
+        assert!(!json.contains("sk-very-secret"));
+        let back: AuditReport = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, r);
+    }
+
+    #[test]
+    fn claims_are_capped_and_progress_is_reported_per_phase() {
+        let params = AuditParams {
+            max_claims: 1,
+            ..AuditParams::default()
+        };
+        let t = ScriptedTransport::answering(&[
+            (Phase::Decompose, P1),
+            (Phase::FactCheck, P2_NONE),
+            (Phase::LogicCheck, P3_NONE),
+        ])
+        .script(
+            Phase::LogicCheck,
+            vec![Ok("```json\n{\"logic_errors\": [".into())],
+        );
+        let seen = RefCell::new(Vec::new());
+        let r = block_on(run_audit(&t, &plan(params), &input(), &|u| {
+            seen.borrow_mut().push(u)
+        }));
+        assert_eq!(r.claims.len(), 1);
+        let seen = seen.into_inner();
+        let statuses: Vec<_> = seen
+            .iter()
+            .map(|u| match &u.status {
+                PhaseStatus::Started => format!("{:?} started", u.phase),
+                PhaseStatus::Reasking { .. } => format!("{:?} reasking", u.phase),
+                PhaseStatus::Done { .. } => format!("{:?} done", u.phase),
+                PhaseStatus::Failed { .. } => format!("{:?} failed", u.phase),
+            })
+            .collect();
+        assert_eq!(statuses[0], "Decompose started");
+        assert_eq!(statuses[1], "Decompose done");
+        assert!(statuses.contains(&"FactCheck done".to_string()));
+        // A truncated but closable reply is accepted without a re-ask.
+        assert!(statuses.contains(&"LogicCheck done".to_string()));
+        assert!(!statuses.iter().any(|s| s.contains("reasking")));
+    }
+}

@@ -1,0 +1,203 @@
+//! Phase 4: the credit score from error counts alone, with the design note's formula and
+//! the strategy's thresholds. No model is asked; the same counts always give the same score.
+
+use std::collections::HashMap;
+
+use crate::config::ScoreThresholds;
+
+use super::contract::Severity;
+use super::report::{Band, Counting, Finding, Phase};
+
+/// High ≥ high_for_1 → 1; High ≥ high_for_2 → 2; Low ≥ low_for_3 → 3; Low ≥ low_for_4 → 4;
+/// otherwise 5.
+pub fn credit_score(high: u32, low: u32, t: &ScoreThresholds) -> u8 {
+    if high >= t.high_for_1 {
+        1
+    } else if high >= t.high_for_2 {
+        2
+    } else if low >= t.low_for_3 {
+        3
+    } else if low >= t.low_for_4 {
+        4
+    } else {
+        5
+    }
+}
+
+/// BAD 1–2, MID 3, GOOD 4–5.
+pub fn band(credit_score: u8) -> Band {
+    match credit_score {
+        0..=2 => Band::Bad,
+        3 => Band::Mid,
+        _ => Band::Good,
+    }
+}
+
+/// What makes two errors "the same": the phase plus the target they concern. Errors
+/// without a target fall back to their evidence; with neither they are never merged.
+fn identity(f: &Finding) -> Option<(Phase, String)> {
+    let norm = |s: &str| s.trim().to_lowercase();
+    let target = norm(&f.target);
+    if !target.is_empty() && target != "output" {
+        return Some((f.phase, format!("t:{target}")));
+    }
+    let evidence = norm(&f.evidence);
+    (!evidence.is_empty()).then(|| (f.phase, format!("e:{evidence}")))
+}
+
+/// Decide which errors count: one per (phase, target), the most severe one kept, then at
+/// most `cap` per phase, High first.
+pub fn mark_counting(findings: &mut [Finding], cap: u32) {
+    let mut first: HashMap<(Phase, String), usize> = HashMap::new();
+    for i in 0..findings.len() {
+        findings[i].counting = Counting::Counted;
+        let Some(key) = identity(&findings[i]) else {
+            continue;
+        };
+        match first.get(&key).copied() {
+            None => {
+                first.insert(key, i);
+            }
+            Some(kept) if findings[i].severity < findings[kept].severity => {
+                // Severity orders High before Low: the later, more severe one wins.
+                findings[kept].counting = Counting::Duplicate { of: i };
+                for f in findings.iter_mut() {
+                    if f.counting == (Counting::Duplicate { of: kept }) {
+                        f.counting = Counting::Duplicate { of: i };
+                    }
+                }
+                first.insert(key, i);
+            }
+            Some(kept) => findings[i].counting = Counting::Duplicate { of: kept },
+        }
+    }
+    for phase in [Phase::FactCheck, Phase::LogicCheck] {
+        let mut counted: Vec<usize> = (0..findings.len())
+            .filter(|&i| findings[i].phase == phase && findings[i].counting == Counting::Counted)
+            .collect();
+        counted.sort_by_key(|&i| (findings[i].severity, i));
+        for &i in counted.iter().skip(cap as usize) {
+            findings[i].counting = Counting::OverCap;
+        }
+    }
+}
+
+/// (High, Low) among the counted errors.
+pub fn counts(findings: &[Finding]) -> (u32, u32) {
+    findings
+        .iter()
+        .filter(|f| f.counting == Counting::Counted)
+        .fold((0, 0), |(h, l), f| match f.severity {
+            Severity::High => (h + 1, l),
+            Severity::Low => (h, l + 1),
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::audit::contract::ErrorType;
+
+    fn f(phase: Phase, target: &str, severity: Severity) -> Finding {
+        Finding {
+            phase,
+            target: target.into(),
+            error_type: ErrorType::Unsupported,
+            severity,
+            evidence: String::new(),
+            explanation: String::new(),
+            counting: Counting::Counted,
+        }
+    }
+
+    #[test]
+    fn the_design_note_table() {
+        let t = ScoreThresholds::default();
+        let table = [
+            ((3, 0), 1),
+            ((5, 4), 1),
+            ((2, 0), 2),
+            ((1, 7), 2),
+            ((0, 2), 3),
+            ((0, 9), 3),
+            ((0, 1), 4),
+            ((0, 0), 5),
+        ];
+        for ((h, l), want) in table {
+            assert_eq!(credit_score(h, l, &t), want, "high {h} low {l}");
+        }
+    }
+
+    #[test]
+    fn thresholds_come_from_the_strategy() {
+        let t = ScoreThresholds {
+            high_for_1: 2,
+            high_for_2: 1,
+            low_for_3: 3,
+            low_for_4: 1,
+        };
+        assert_eq!(credit_score(2, 0, &t), 1);
+        assert_eq!(credit_score(0, 2, &t), 4);
+        assert_eq!(credit_score(0, 3, &t), 3);
+    }
+
+    #[test]
+    fn bands() {
+        let got: Vec<_> = (1..=5).map(band).collect();
+        assert_eq!(
+            got,
+            vec![Band::Bad, Band::Bad, Band::Mid, Band::Good, Band::Good]
+        );
+    }
+
+    #[test]
+    fn duplicates_on_one_target_count_once_keeping_the_most_severe() {
+        let mut v = vec![
+            f(Phase::FactCheck, "C1", Severity::Low),
+            f(Phase::FactCheck, " c1 ", Severity::High),
+            f(Phase::FactCheck, "C1", Severity::Low),
+            f(Phase::LogicCheck, "C1", Severity::Low),
+            f(Phase::FactCheck, "C2", Severity::Low),
+        ];
+        mark_counting(&mut v, 3);
+        assert_eq!(v[0].counting, Counting::Duplicate { of: 1 });
+        assert_eq!(v[1].counting, Counting::Counted);
+        assert_eq!(v[2].counting, Counting::Duplicate { of: 1 });
+        assert_eq!(v[3].counting, Counting::Counted, "other phase, other error");
+        assert_eq!(counts(&v), (1, 2));
+    }
+
+    #[test]
+    fn several_lows_each_count() {
+        let mut v = vec![
+            f(Phase::FactCheck, "C1", Severity::Low),
+            f(Phase::FactCheck, "C2", Severity::Low),
+        ];
+        mark_counting(&mut v, 3);
+        let (h, l) = counts(&v);
+        assert_eq!(credit_score(h, l, &ScoreThresholds::default()), 3);
+    }
+
+    #[test]
+    fn cap_per_phase_keeps_high_first() {
+        let mut v = vec![
+            f(Phase::FactCheck, "C1", Severity::Low),
+            f(Phase::FactCheck, "C2", Severity::Low),
+            f(Phase::FactCheck, "C3", Severity::High),
+            f(Phase::LogicCheck, "D1", Severity::Low),
+        ];
+        mark_counting(&mut v, 2);
+        assert_eq!(v[1].counting, Counting::OverCap);
+        assert_eq!(counts(&v), (1, 2));
+    }
+
+    #[test]
+    fn untargeted_errors_without_evidence_are_never_merged() {
+        let mut v = vec![
+            f(Phase::FactCheck, "", Severity::Low),
+            f(Phase::FactCheck, "", Severity::Low),
+        ];
+        mark_counting(&mut v, 3);
+        assert_eq!(counts(&v), (0, 2));
+    }
+}

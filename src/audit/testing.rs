@@ -1,0 +1,140 @@
+//! A scripted in-memory [`ChatTransport`] for tests and benchmarks of the pipeline: it
+//! recognises the phase from the prompt, answers from a per-phase script, and logs when
+//! each call starts and ends so tests can see that Phases 2 and 3 overlap.
+
+use std::cell::RefCell;
+use std::collections::{HashMap, VecDeque};
+use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+use futures::future::LocalBoxFuture;
+
+use crate::llm::{
+    ChatMessage, ChatRequest, ChatResponse, ChatTransport, Endpoint, LlmError, Usage,
+};
+
+use super::report::Phase;
+
+/// Which phase a request belongs to, from the system prompt our prompts write.
+pub fn phase_of(messages: &[ChatMessage]) -> Option<Phase> {
+    let system = &messages.first()?.content;
+    if system.contains("Do not judge correctness") {
+        Some(Phase::Decompose)
+    } else if system.contains("strict fact checker") {
+        Some(Phase::FactCheck)
+    } else if system.contains("strict logic checker") {
+        Some(Phase::LogicCheck)
+    } else if system.contains("double-check the severity") {
+        Some(Phase::ReverseCheck)
+    } else {
+        None
+    }
+}
+
+/// Returns `Pending` a few times before completing, so concurrent calls interleave on a
+/// single-threaded executor the way real network calls do.
+struct YieldTimes(u32);
+
+impl Future for YieldTimes {
+    type Output = ();
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
+        if self.0 == 0 {
+            return Poll::Ready(());
+        }
+        self.0 -= 1;
+        cx.waker().wake_by_ref();
+        Poll::Pending
+    }
+}
+
+#[derive(Default)]
+pub struct ScriptedTransport {
+    script: RefCell<HashMap<Phase, VecDeque<Result<String, LlmError>>>>,
+    /// Answer when a phase's script is used up.
+    fallback: HashMap<Phase, String>,
+    /// `start:<phase>` / `end:<phase>` in the order they happened.
+    pub log: RefCell<Vec<String>>,
+    pub requests: RefCell<Vec<(Option<Phase>, ChatRequest)>>,
+    pub latency_ms: u64,
+}
+
+impl ScriptedTransport {
+    /// Every phase answers `reply` forever unless scripted otherwise.
+    pub fn answering(replies: &[(Phase, &str)]) -> Self {
+        Self {
+            fallback: replies
+                .iter()
+                .map(|(p, r)| (*p, (*r).to_string()))
+                .collect(),
+            latency_ms: 10,
+            ..Self::default()
+        }
+    }
+
+    /// Queue replies (or errors) for one phase, used before the fallback.
+    pub fn script(self, phase: Phase, replies: Vec<Result<String, LlmError>>) -> Self {
+        self.script
+            .borrow_mut()
+            .entry(phase)
+            .or_default()
+            .extend(replies);
+        self
+    }
+
+    pub fn calls_of(&self, phase: Phase) -> usize {
+        self.requests
+            .borrow()
+            .iter()
+            .filter(|(p, _)| *p == Some(phase))
+            .count()
+    }
+
+    fn next_reply(&self, phase: Option<Phase>) -> Result<String, LlmError> {
+        let Some(phase) = phase else {
+            return Err(LlmError::BadResponse {
+                detail: "scripted transport: unknown prompt".into(),
+            });
+        };
+        if let Some(r) = self
+            .script
+            .borrow_mut()
+            .get_mut(&phase)
+            .and_then(VecDeque::pop_front)
+        {
+            return r;
+        }
+        self.fallback
+            .get(&phase)
+            .cloned()
+            .ok_or(LlmError::EmptyChoices)
+    }
+}
+
+impl ChatTransport for ScriptedTransport {
+    fn chat<'a>(
+        &'a self,
+        _endpoint: &'a Endpoint,
+        request: &'a ChatRequest,
+    ) -> LocalBoxFuture<'a, Result<ChatResponse, LlmError>> {
+        Box::pin(async move {
+            let phase = phase_of(&request.messages);
+            let name = phase.map(|p| format!("{p:?}")).unwrap_or_default();
+            self.requests.borrow_mut().push((phase, request.clone()));
+            self.log.borrow_mut().push(format!("start:{name}"));
+            YieldTimes(3).await;
+            self.log.borrow_mut().push(format!("end:{name}"));
+            let content = self.next_reply(phase)?;
+            Ok(ChatResponse {
+                usage: Usage {
+                    prompt_tokens: 100,
+                    completion_tokens: 20,
+                    total_tokens: 120,
+                },
+                content,
+                latency_ms: self.latency_ms,
+                attempts: 1,
+            })
+        })
+    }
+}

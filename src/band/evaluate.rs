@@ -1,0 +1,420 @@
+//! The streaming evaluator: feed lines, get a report. Memory is a score matrix per group
+//! plus a fixed-size `CaseRef` per scored line (capped), never the lines themselves.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::metrics::{GroupMetrics, ScoreMatrix};
+use super::record::{parse_record, ParsedLine};
+
+/// Report options.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Options {
+    /// Cross-band target: the rate must stay below this (the seed's 5 %).
+    pub max_cross_band: f64,
+    /// Drill-down index cap; past it cases are still counted, just not listed.
+    pub max_case_refs: usize,
+    /// Bad lines listed in full; past it they are only counted.
+    pub max_bad_lines: usize,
+    /// Distinct profile/tag/difficulty names kept; past it a new name counts under
+    /// [`OTHER_GROUP`], so a file with a unique tag per line cannot grow memory.
+    pub max_group_names: usize,
+}
+
+/// Where names beyond `Options::max_group_names` are counted.
+pub const OTHER_GROUP: &str = "(other)";
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            max_cross_band: 0.05,
+            // ~80 bytes each: at most ~20 MB for the drill-down index.
+            max_case_refs: 250_000,
+            max_bad_lines: 1_000,
+            max_group_names: 10_000,
+        }
+    }
+}
+
+/// Which grouping a group belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GroupKind {
+    Profile,
+    Tag,
+    Difficulty,
+}
+
+/// Where a scored case is in the file, for drill-down without keeping the line.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CaseRef {
+    pub line: usize,
+    pub offset: u64,
+    pub len: u32,
+    pub expected: u8,
+    pub actual: u8,
+    pub id: Option<String>,
+    pub profile: Option<u32>,
+    pub tag: Option<u32>,
+    pub difficulty: Option<u32>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BadLine {
+    pub line: usize,
+    pub reason: String,
+}
+
+/// Accumulates lines. `push_line` is cheap enough for 100 MB files.
+#[derive(Debug)]
+pub struct Evaluator {
+    options: Options,
+    overall: ScoreMatrix,
+    groups: BTreeMap<(GroupKind, u32), ScoreMatrix>,
+    names: Vec<String>,
+    name_ids: BTreeMap<String, u32>,
+    /// (tag id, expected score) → count, for the tag-table check.
+    tag_expected: BTreeMap<(u32, u8), u64>,
+    cases: Vec<CaseRef>,
+    bad_lines: Vec<BadLine>,
+    bad_line_count: u64,
+    unscored: u64,
+    /// Line numbers of the first unscored lines: bad lines in a results file, expected in a
+    /// cases file, which is only known at the end.
+    unscored_lines: Vec<usize>,
+    scored: u64,
+    names_overflowed: u64,
+}
+
+impl Evaluator {
+    pub fn new(options: Options) -> Self {
+        Evaluator {
+            options,
+            overall: ScoreMatrix::default(),
+            groups: BTreeMap::new(),
+            names: Vec::new(),
+            name_ids: BTreeMap::new(),
+            tag_expected: BTreeMap::new(),
+            cases: Vec::new(),
+            bad_lines: Vec::new(),
+            bad_line_count: 0,
+            unscored: 0,
+            unscored_lines: Vec::new(),
+            scored: 0,
+            names_overflowed: 0,
+        }
+    }
+
+    /// Feed one non-blank line (from `crate::jsonl`).
+    pub fn push_line(&mut self, line: usize, offset: u64, text: &str) {
+        match parse_record(text) {
+            ParsedLine::Bad(reason) => self.bad_line(line, reason),
+            ParsedLine::Unscored => {
+                self.unscored += 1;
+                if self.unscored_lines.len() < self.options.max_bad_lines {
+                    self.unscored_lines.push(line);
+                }
+            }
+            ParsedLine::Scored(r) => {
+                self.scored += 1;
+                self.overall.add(r.expected, r.actual);
+                let profile = r.profile.as_deref().map(|p| self.intern(p));
+                let tag = r.tag.as_deref().map(|t| self.intern(t));
+                let difficulty = r.difficulty.as_deref().map(|d| self.intern(d));
+                for (kind, id) in [
+                    (GroupKind::Profile, profile),
+                    (GroupKind::Tag, tag),
+                    (GroupKind::Difficulty, difficulty),
+                ] {
+                    if let Some(id) = id {
+                        self.groups
+                            .entry((kind, id))
+                            .or_default()
+                            .add(r.expected, r.actual);
+                    }
+                }
+                if let Some(t) = tag {
+                    *self.tag_expected.entry((t, r.expected)).or_default() += 1;
+                }
+                if self.cases.len() < self.options.max_case_refs {
+                    self.cases.push(CaseRef {
+                        line,
+                        offset,
+                        len: u32::try_from(text.len()).unwrap_or(u32::MAX),
+                        expected: r.expected,
+                        actual: r.actual,
+                        id: r.id,
+                        profile,
+                        tag,
+                        difficulty,
+                    });
+                }
+            }
+        }
+    }
+
+    /// A line the reader itself could not take (not UTF-8, too long).
+    pub fn bad_line(&mut self, line: usize, reason: String) {
+        self.bad_line_count += 1;
+        if self.bad_lines.len() < self.options.max_bad_lines {
+            self.bad_lines.push(BadLine { line, reason });
+        }
+    }
+
+    /// In a results file a line without `credit_score` (and without an audit `error`) is
+    /// a bad line like any other: merge them into the list in line order.
+    fn unscored_are_bad_lines(&mut self) {
+        self.bad_line_count += self.unscored;
+        let missing = std::mem::take(&mut self.unscored_lines)
+            .into_iter()
+            .map(|line| BadLine {
+                line,
+                reason: "missing credit_score".into(),
+            });
+        let mut all: Vec<BadLine> = std::mem::take(&mut self.bad_lines)
+            .into_iter()
+            .chain(missing)
+            .collect();
+        all.sort_by_key(|b| b.line);
+        all.truncate(self.options.max_bad_lines);
+        self.bad_lines = all;
+    }
+
+    fn intern(&mut self, name: &str) -> u32 {
+        if let Some(&id) = self.name_ids.get(name) {
+            return id;
+        }
+        if self.names.len() >= self.options.max_group_names {
+            self.names_overflowed += 1;
+            if let Some(&id) = self.name_ids.get(OTHER_GROUP) {
+                return id;
+            }
+            let id = self.names.len() as u32;
+            self.names.push(OTHER_GROUP.to_string());
+            self.name_ids.insert(OTHER_GROUP.to_string(), id);
+            return id;
+        }
+        let id = self.names.len() as u32;
+        self.names.push(name.to_string());
+        self.name_ids.insert(name.to_string(), id);
+        id
+    }
+
+    pub fn finish(mut self) -> BandReport {
+        let cases_only = self.scored == 0 && self.unscored > 0;
+        if !cases_only && self.unscored > 0 {
+            self.unscored_are_bad_lines();
+        }
+        let target = self.options.max_cross_band;
+        let group_map = |kind: GroupKind| -> BTreeMap<String, GroupMetrics> {
+            self.groups
+                .iter()
+                .filter(|((k, _), _)| *k == kind)
+                .map(|((_, id), m)| {
+                    (
+                        self.names[*id as usize].clone(),
+                        GroupMetrics::from_matrix(m, target),
+                    )
+                })
+                .collect()
+        };
+        let overall = GroupMetrics::from_matrix(&self.overall, target);
+        let mut warnings = coverage_warnings(&overall);
+        warnings.extend(tag_warnings(&self.tag_expected, &self.names));
+        if cases_only {
+            warnings.insert(
+                0,
+                format!(
+                    "this is a cases file: {} lines have expected_credit_score but no credit_score. \
+                     Run a batch audit first (verifyfast batch, or the Audit page's batch run) and report on its results.",
+                    self.unscored
+                ),
+            );
+        }
+        if self.names_overflowed > 0 {
+            warnings.push(format!(
+                "more than {} distinct profile/tag/difficulty names: {} value(s) counted under {OTHER_GROUP}",
+                self.options.max_group_names, self.names_overflowed
+            ));
+        }
+        if self.scored > self.cases.len() as u64 {
+            warnings.push(format!(
+                "drill-down lists the first {} of {} cases",
+                self.cases.len(),
+                self.scored
+            ));
+        }
+        BandReport {
+            target,
+            profiles: group_map(GroupKind::Profile),
+            tags: group_map(GroupKind::Tag),
+            difficulties: group_map(GroupKind::Difficulty),
+            overall,
+            bad_line_count: self.bad_line_count,
+            bad_lines: self.bad_lines,
+            unscored: self.unscored,
+            cases_only,
+            warnings,
+            names: self.names,
+            cases: self.cases,
+        }
+    }
+}
+
+/// The finished report. `cases` and `names` serve drill-down and are not part of the JSON export.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BandReport {
+    pub target: f64,
+    pub overall: GroupMetrics,
+    pub profiles: BTreeMap<String, GroupMetrics>,
+    pub tags: BTreeMap<String, GroupMetrics>,
+    pub difficulties: BTreeMap<String, GroupMetrics>,
+    pub bad_lines: Vec<BadLine>,
+    pub bad_line_count: u64,
+    pub unscored: u64,
+    pub cases_only: bool,
+    pub warnings: Vec<String>,
+    #[serde(skip)]
+    pub names: Vec<String>,
+    #[serde(skip)]
+    pub cases: Vec<CaseRef>,
+}
+
+impl BandReport {
+    /// Evaluate a whole text (pasted or small files; tests).
+    pub fn from_text(text: &str, options: Options) -> BandReport {
+        let mut ev = Evaluator::new(options);
+        for line in crate::jsonl::lines_of(text) {
+            match line.text {
+                Ok(t) => ev.push_line(line.number, line.offset, &t),
+                Err(e) => ev.bad_line(line.number, e.to_string()),
+            }
+        }
+        ev.finish()
+    }
+
+    pub fn name(&self, id: Option<u32>) -> Option<&str> {
+        id.and_then(|i| self.names.get(i as usize))
+            .map(String::as_str)
+    }
+
+    /// Cases of one cell of the band matrix (rows expected, columns actual), optionally one group.
+    pub fn cases_in_cell(
+        &self,
+        expected_band: usize,
+        actual_band: usize,
+    ) -> impl Iterator<Item = &CaseRef> {
+        use super::metrics::band_index;
+        self.cases.iter().filter(move |c| {
+            band_index(c.expected) == expected_band && band_index(c.actual) == actual_band
+        })
+    }
+}
+
+/// The seed's recommended band mix of a test set (by expected score).
+pub const RECOMMENDED_MIX: [(&str, f64, f64); 3] = [
+    ("BAD", 0.30, 0.40),
+    ("MID", 0.15, 0.25),
+    ("GOOD", 0.35, 0.50),
+];
+
+fn coverage_warnings(overall: &GroupMetrics) -> Vec<String> {
+    if overall.n == 0 {
+        return Vec::new();
+    }
+    let n = overall.n as f64;
+    RECOMMENDED_MIX
+        .iter()
+        .enumerate()
+        .filter_map(|(i, (name, lo, hi))| {
+            let share = overall.matrix[i].iter().sum::<u64>() as f64 / n;
+            (share < *lo || share > *hi).then(|| {
+                format!(
+                    "coverage: {name} cases are {:.0} % of the set; the recommended share is {:.0}–{:.0} %",
+                    share * 100.0,
+                    lo * 100.0,
+                    hi * 100.0
+                )
+            })
+        })
+        .collect()
+}
+
+/// The seed's tag table: each tag's expected credit score.
+pub const TAG_TABLE: [(&str, u8); 11] = [
+    ("clean", 5),
+    ("minor_factual", 4),
+    ("minor_logic", 4),
+    ("multi_minor", 3),
+    ("major_factual", 2),
+    ("major_logic", 2),
+    ("severe_factual", 1),
+    ("severe_logic", 1),
+    ("severe_mixed", 1),
+    ("severe_fabrication", 1),
+    ("sycophancy", 1),
+];
+
+fn tag_warnings(tag_expected: &BTreeMap<(u32, u8), u64>, names: &[String]) -> Vec<String> {
+    tag_expected
+        .iter()
+        .filter_map(|(&(tag, expected), &count)| {
+            let name = names.get(tag as usize)?;
+            let (_, want) = TAG_TABLE.iter().find(|(t, _)| t == name)?;
+            (*want != expected).then(|| {
+                format!("tag {name}: {count} case(s) expect score {expected}, but the tag table says {want}")
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn groups_bad_lines_and_drill_down() {
+        let text = "{\"expected_credit_score\":1,\"credit_score\":5,\"profile\":\"a\",\"tag\":\"sycophancy\",\"id\":1}\n\
+                    oops\n\
+                    {\"expected_credit_score\":5,\"credit_score\":5,\"profile\":\"b\",\"tag\":\"clean\",\"id\":2}\n\
+                    {\"expected_credit_score\":4,\"credit_score\":4,\"profile\":\"b\",\"tag\":\"clean\",\"id\":3}\n";
+        let r = BandReport::from_text(text, Options::default());
+        assert_eq!(r.overall.n, 3);
+        assert_eq!(
+            r.bad_lines,
+            vec![BadLine {
+                line: 2,
+                reason: r.bad_lines[0].reason.clone()
+            }]
+        );
+        assert!(r.bad_lines[0].reason.contains("not a JSON object"));
+        assert_eq!(r.profiles["a"].cross_band, 1);
+        assert_eq!(r.profiles["b"].n, 2);
+        let cell: Vec<_> = r.cases_in_cell(0, 2).map(|c| c.id.clone()).collect();
+        assert_eq!(cell, vec![Some("1".to_string())]);
+        assert!(
+            r.warnings
+                .iter()
+                .any(|w| w.contains("tag clean: 1 case(s) expect score 4")),
+            "{:?}",
+            r.warnings
+        );
+        let first = &r.cases[0];
+        assert_eq!(
+            &text[first.offset as usize..first.offset as usize + first.len as usize],
+            text.lines().next().unwrap_or("")
+        );
+    }
+
+    #[test]
+    fn cases_only_file_says_so() {
+        let r = BandReport::from_text(
+            "{\"expected_credit_score\":3}\n{\"expected_credit_score\":5}\n",
+            Options::default(),
+        );
+        assert!(r.cases_only);
+        assert!(r.warnings[0].contains("Run a batch audit first"));
+        assert_eq!(r.overall.verdict, super::super::Verdict::NoData);
+    }
+}

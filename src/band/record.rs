@@ -1,0 +1,187 @@
+//! One results line → the few fields a band report needs. Everything else in the line
+//! (long contexts, outputs, errors) is skipped without being copied.
+
+use serde::Deserialize;
+
+/// What the report needs from one results line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResultRecord {
+    pub id: Option<String>,
+    pub expected: u8,
+    pub actual: u8,
+    pub profile: Option<String>,
+    pub tag: Option<String>,
+    pub difficulty: Option<String>,
+}
+
+/// A line is a scored record, a case without a score yet, or bad (with the reason).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ParsedLine {
+    Scored(ResultRecord),
+    /// Has `expected_credit_score` but no `credit_score` and no audit error: an input case.
+    Unscored,
+    Bad(String),
+}
+
+#[derive(Deserialize)]
+struct Raw<'a> {
+    #[serde(default, borrow)]
+    id: Option<IdValue<'a>>,
+    #[serde(default)]
+    expected_credit_score: Option<serde_json::Value>,
+    #[serde(default)]
+    credit_score: Option<serde_json::Value>,
+    #[serde(default, borrow)]
+    profile: Option<std::borrow::Cow<'a, str>>,
+    #[serde(default, borrow)]
+    tag: Option<std::borrow::Cow<'a, str>>,
+    #[serde(default, borrow)]
+    difficulty: Option<std::borrow::Cow<'a, str>>,
+    #[serde(default)]
+    error: Option<serde_json::Value>,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum IdValue<'a> {
+    Num(serde_json::Number),
+    #[serde(borrow)]
+    Str(std::borrow::Cow<'a, str>),
+}
+
+/// Parse one JSONL line. Never panics; a bad line says why.
+pub fn parse_record(line: &str) -> ParsedLine {
+    if !line.trim_start().starts_with('{') {
+        return ParsedLine::Bad("not a JSON object (a results line is {\"expected_credit_score\": …, \"credit_score\": …})".into());
+    }
+    let raw: Raw = match serde_json::from_str(line) {
+        Ok(r) => r,
+        Err(e) => return ParsedLine::Bad(format!("not a JSON object: {e}")),
+    };
+    let Some(expected) = raw.expected_credit_score.filter(|v| !v.is_null()) else {
+        return ParsedLine::Bad("missing expected_credit_score".into());
+    };
+    let expected = match score(&expected) {
+        Ok(s) => s,
+        Err(why) => return ParsedLine::Bad(format!("expected_credit_score {why}")),
+    };
+    let actual = match raw.credit_score.filter(|v| !v.is_null()) {
+        Some(n) => match score(&n) {
+            Ok(s) => s,
+            Err(why) => return ParsedLine::Bad(format!("credit_score {why}")),
+        },
+        None if raw.error.as_ref().is_some_and(|e| !e.is_null()) => {
+            return ParsedLine::Bad(
+                "not audited (the line has an `error` and no credit_score)".into(),
+            )
+        }
+        None => return ParsedLine::Unscored,
+    };
+    ParsedLine::Scored(ResultRecord {
+        id: raw.id.map(|id| match id {
+            IdValue::Num(n) => n.to_string(),
+            IdValue::Str(s) => s.into_owned(),
+        }),
+        expected,
+        actual,
+        profile: raw.profile.map(|s| s.into_owned()),
+        tag: raw.tag.map(|s| s.into_owned()),
+        difficulty: raw.difficulty.map(|s| s.into_owned()),
+    })
+}
+
+/// A score must be an integer 1–5 (`4.0` is accepted as 4; `4.5` and `"4"` are not).
+fn score(v: &serde_json::Value) -> Result<u8, String> {
+    let Some(n) = v.as_number() else {
+        return Err(format!("{v} is not an integer"));
+    };
+    let as_int = n
+        .as_i64()
+        .or_else(|| n.as_f64().filter(|f| f.fract() == 0.0).map(|f| f as i64));
+    match as_int {
+        Some(v @ 1..=5) => Ok(v as u8),
+        Some(v) => Err(format!("{v} is outside 1–5")),
+        None => Err(format!("{n} is not an integer")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scored_line_with_extra_fields() {
+        let l = r#"{"id": 13, "tag": "major_factual", "difficulty": "hard", "context_input": "很长的上下文", "expected_credit_score": 2, "credit_score": 4, "profile": "kimi-full", "errors": []}"#;
+        assert_eq!(
+            parse_record(l),
+            ParsedLine::Scored(ResultRecord {
+                id: Some("13".into()),
+                expected: 2,
+                actual: 4,
+                profile: Some("kimi-full".into()),
+                tag: Some("major_factual".into()),
+                difficulty: Some("hard".into()),
+            })
+        );
+    }
+
+    #[test]
+    fn escaped_strings_are_unescaped() {
+        let l = r#"{"expected_credit_score": 5, "credit_score": 5, "tag": "cl\u0065an"}"#;
+        match parse_record(l) {
+            ParsedLine::Scored(r) => assert_eq!(r.tag.as_deref(), Some("clean")),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn every_bad_line_kind_has_a_reason() {
+        let cases = [
+            ("not json", "not a JSON object"),
+            ("[1,2]", "not a JSON object"),
+            (r#"{"credit_score": 3}"#, "missing expected_credit_score"),
+            (
+                r#"{"expected_credit_score": 6, "credit_score": 3}"#,
+                "6 is outside 1–5",
+            ),
+            (
+                r#"{"expected_credit_score": 3, "credit_score": 0}"#,
+                "credit_score 0 is outside",
+            ),
+            (
+                r#"{"expected_credit_score": 3, "credit_score": 2.5}"#,
+                "2.5 is not an integer",
+            ),
+            (
+                r#"{"expected_credit_score": "3", "credit_score": 2}"#,
+                "\"3\" is not an integer",
+            ),
+            (
+                r#"{"expected_credit_score": 3, "error": "timeout"}"#,
+                "not audited",
+            ),
+        ];
+        for (line, want) in cases {
+            match parse_record(line) {
+                ParsedLine::Bad(why) => assert!(why.contains(want), "{line}: {why}"),
+                other => panic!("{line} should be bad, got {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn float_integers_are_scores_and_cases_are_unscored() {
+        assert!(matches!(
+            parse_record(r#"{"expected_credit_score": 4.0, "credit_score": 5}"#),
+            ParsedLine::Scored(ResultRecord {
+                expected: 4,
+                actual: 5,
+                ..
+            })
+        ));
+        assert_eq!(
+            parse_record(r#"{"expected_credit_score": 4}"#),
+            ParsedLine::Unscored
+        );
+    }
+}

@@ -1,0 +1,208 @@
+//! The report as Markdown, JSON and CSV (CLI output and page exports).
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+use super::evaluate::BandReport;
+use super::metrics::GroupMetrics;
+
+/// Which groupings to include.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct By {
+    pub profile: bool,
+    pub tag: bool,
+    pub difficulty: bool,
+}
+
+impl Default for By {
+    fn default() -> Self {
+        By {
+            profile: true,
+            tag: true,
+            difficulty: true,
+        }
+    }
+}
+
+fn pct(x: Option<f64>) -> String {
+    x.map_or("–".into(), |v| format!("{:.1} %", v * 100.0))
+}
+
+fn num(x: Option<f64>) -> String {
+    x.map_or("–".into(), |v| format!("{v:.3}"))
+}
+
+fn ci(g: &GroupMetrics) -> String {
+    g.cross_band_ci.map_or("–".into(), |[lo, hi]| {
+        format!("[{:.1} %, {:.1} %]", lo * 100.0, hi * 100.0)
+    })
+}
+
+const BANDS: [&str; 3] = ["BAD (1–2)", "MID (3)", "GOOD (4–5)"];
+
+pub fn markdown(r: &BandReport, by: By) -> String {
+    let mut s = String::new();
+    let o = &r.overall;
+    let _ = writeln!(s, "# Band report\n");
+    if r.cases_only {
+        let _ = writeln!(
+            s,
+            "**{}**\n",
+            r.warnings.first().map(String::as_str).unwrap_or("")
+        );
+        return s;
+    }
+    let _ = writeln!(
+        s,
+        "Cross-band confusion rate: **{}** {} (target < {:.1} %): **{}**\n",
+        pct(o.cross_band_rate),
+        ci(o),
+        r.target * 100.0,
+        o.verdict.label()
+    );
+    let _ = writeln!(s, "## Confusion matrix (rows expected, columns actual)\n");
+    let _ = writeln!(s, "| expected \\ actual | {} |", BANDS.join(" | "));
+    let _ = writeln!(s, "|---|---:|---:|---:|");
+    for (i, row) in o.matrix.iter().enumerate() {
+        let cells: Vec<String> = row
+            .iter()
+            .enumerate()
+            .map(|(j, c)| {
+                if (i, j) == (0, 2) || (i, j) == (2, 0) {
+                    format!("**{c}** ⚠")
+                } else {
+                    c.to_string()
+                }
+            })
+            .collect();
+        let _ = writeln!(s, "| {} | {} |", BANDS[i], cells.join(" | "));
+    }
+    let _ = writeln!(s, "\n## Metrics\n");
+    let _ = writeln!(s, "{}", metrics_table(&[("overall".to_string(), o)]));
+    let sections = [
+        (by.profile, "Profiles", &r.profiles),
+        (by.tag, "Tags", &r.tags),
+        (by.difficulty, "Difficulties", &r.difficulties),
+    ];
+    for (on, title, groups) in sections {
+        if on && !groups.is_empty() {
+            let _ = writeln!(s, "\n## {title}\n");
+            let rows: Vec<(String, &GroupMetrics)> =
+                groups.iter().map(|(k, v)| (k.clone(), v)).collect();
+            let _ = writeln!(s, "{}", metrics_table(&rows));
+        }
+    }
+    if !r.warnings.is_empty() {
+        let _ = writeln!(s, "\n## Warnings\n");
+        for w in &r.warnings {
+            let _ = writeln!(s, "- {w}");
+        }
+    }
+    if r.bad_line_count > 0 {
+        let _ = writeln!(s, "\n## Bad lines ({})\n", r.bad_line_count);
+        for b in &r.bad_lines {
+            let _ = writeln!(s, "- line {}: {}", b.line, b.reason);
+        }
+    }
+    s
+}
+
+fn metrics_table(rows: &[(String, &GroupMetrics)]) -> String {
+    let mut s = String::from(
+        "| group | n | band acc. | cross-band | 95 % CI | verdict | missed (BAD→GOOD) | false alarm (GOOD→BAD) | boundary | in-band | exact | ±1 | MAE | QWK |\n\
+         |---|---:|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+    );
+    for (name, g) in rows {
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            name.replace('|', "\\|"),
+            g.n,
+            pct(g.band_accuracy),
+            pct(g.cross_band_rate),
+            ci(g),
+            g.verdict.label(),
+            g.missed,
+            g.false_alarm,
+            g.boundary,
+            g.in_band,
+            pct(g.exact),
+            pct(g.within_one),
+            num(g.mae),
+            num(g.qwk)
+        );
+    }
+    s
+}
+
+/// The JSON report: `overall`, `profiles`, `tags`, `difficulties`, `bad_lines`, ….
+pub fn json(r: &BandReport, by: By) -> String {
+    let mut v = serde_json::to_value(r).unwrap_or(serde_json::Value::Null);
+    if let Some(obj) = v.as_object_mut() {
+        for (on, key) in [
+            (by.profile, "profiles"),
+            (by.tag, "tags"),
+            (by.difficulty, "difficulties"),
+        ] {
+            if !on {
+                obj.insert(key.into(), serde_json::Value::Object(Default::default()));
+            }
+        }
+    }
+    serde_json::to_string_pretty(&v).unwrap_or_default()
+}
+
+/// One CSV row per group: `group_kind,group,n,...`.
+pub fn csv(r: &BandReport, by: By) -> String {
+    let mut s = String::from(
+        "group_kind,group,n,band_accuracy,cross_band_rate,cross_band_ci_low,cross_band_ci_high,verdict,missed,false_alarm,boundary,in_band,exact,within_one,mae,qwk\n",
+    );
+    let mut put = |kind: &str, name: &str, g: &GroupMetrics| {
+        let f = |x: Option<f64>| x.map_or(String::new(), |v| format!("{v:.6}"));
+        let [lo, hi] = g
+            .cross_band_ci
+            .map_or([None, None], |[a, b]| [Some(a), Some(b)]);
+        let _ = writeln!(
+            s,
+            "{kind},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+            csv_field(name),
+            g.n,
+            f(g.band_accuracy),
+            f(g.cross_band_rate),
+            f(lo),
+            f(hi),
+            g.verdict.label(),
+            g.missed,
+            g.false_alarm,
+            g.boundary,
+            g.in_band,
+            f(g.exact),
+            f(g.within_one),
+            f(g.mae),
+            f(g.qwk)
+        );
+    };
+    put("overall", "overall", &r.overall);
+    let groups: [(bool, &str, &BTreeMap<String, GroupMetrics>); 3] = [
+        (by.profile, "profile", &r.profiles),
+        (by.tag, "tag", &r.tags),
+        (by.difficulty, "difficulty", &r.difficulties),
+    ];
+    for (on, kind, map) in groups {
+        if on {
+            for (name, g) in map {
+                put(kind, name, g);
+            }
+        }
+    }
+    s
+}
+
+/// Quote a CSV field when it needs it (RFC 4180).
+pub fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}

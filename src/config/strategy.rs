@@ -1,0 +1,385 @@
+//! `strategy.yaml`: the audit parameters, with per-profile overrides merged over the
+//! defaults so a model whose severity judgements run lenient can get a stricter threshold.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use super::fields::{join, Obj};
+use super::{parse_document, write_document, ConfigError, Format};
+
+/// How many errors of each severity move the credit score down (design note, Phase 4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScoreThresholds {
+    /// High errors at or above this give score 1.
+    pub high_for_1: u32,
+    /// High errors at or above this (and below `high_for_1`) give score 2.
+    pub high_for_2: u32,
+    /// With no High error, Low errors at or above this give score 3.
+    pub low_for_3: u32,
+    /// With no High error, Low errors at or above this (below `low_for_3`) give score 4.
+    pub low_for_4: u32,
+}
+
+impl Default for ScoreThresholds {
+    fn default() -> Self {
+        Self {
+            high_for_1: 3,
+            high_for_2: 1,
+            low_for_3: 2,
+            low_for_4: 1,
+        }
+    }
+}
+
+/// The effective parameters of one audit (defaults with the profile's overrides applied).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct AuditParams {
+    /// Relative numeric deviation above which a number that also flips direction is High.
+    pub numeric_deviation_threshold: f64,
+    /// The most errors one phase may report.
+    pub max_errors_per_phase: u32,
+    /// The most claims Phase 1 may extract.
+    pub max_claims: u32,
+    pub score_thresholds: ScoreThresholds,
+    /// Ask the verify model to re-judge each severity once more.
+    pub reverse_verify: bool,
+}
+
+impl Default for AuditParams {
+    fn default() -> Self {
+        Self {
+            numeric_deviation_threshold: 0.10,
+            max_errors_per_phase: 3,
+            max_claims: 5,
+            score_thresholds: ScoreThresholds::default(),
+            reverse_verify: false,
+        }
+    }
+}
+
+/// A partial set of parameters as written in one `params:` block.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ParamOverrides {
+    pub numeric_deviation_threshold: Option<f64>,
+    pub max_errors_per_phase: Option<u32>,
+    pub max_claims: Option<u32>,
+    pub high_for_1: Option<u32>,
+    pub high_for_2: Option<u32>,
+    pub low_for_3: Option<u32>,
+    pub low_for_4: Option<u32>,
+    pub reverse_verify: Option<bool>,
+    /// Unknown parameters (e.g. from a newer version), kept for the round trip.
+    pub extra: Map<String, Value>,
+    pub thresholds_extra: Map<String, Value>,
+}
+
+const PARAM_KEYS: &[&str] = &[
+    "numeric_deviation_threshold",
+    "max_errors_per_phase",
+    "max_claims",
+    "score_thresholds",
+    "reverse_verify",
+];
+const THRESHOLD_KEYS: &[&str] = &["high_for_1", "high_for_2", "low_for_3", "low_for_4"];
+
+impl ParamOverrides {
+    fn read(obj: &Obj<'_>) -> Result<Self, ConfigError> {
+        let mut p = ParamOverrides {
+            numeric_deviation_threshold: obj.f64("numeric_deviation_threshold")?,
+            max_errors_per_phase: obj.u32("max_errors_per_phase")?,
+            max_claims: obj.u32("max_claims")?,
+            reverse_verify: obj.bool("reverse_verify")?,
+            extra: obj.extra(PARAM_KEYS),
+            ..Default::default()
+        };
+        if let Some(t) = obj.obj("score_thresholds")? {
+            p.high_for_1 = t.u32("high_for_1")?;
+            p.high_for_2 = t.u32("high_for_2")?;
+            p.low_for_3 = t.u32("low_for_3")?;
+            p.low_for_4 = t.u32("low_for_4")?;
+            p.thresholds_extra = t.extra(THRESHOLD_KEYS);
+        }
+        Ok(p)
+    }
+
+    fn write(&self) -> Value {
+        let mut m = self.extra.clone();
+        let mut put = |k: &str, v: Option<Value>| {
+            if let Some(v) = v {
+                m.insert(k.into(), v);
+            }
+        };
+        put(
+            "numeric_deviation_threshold",
+            self.numeric_deviation_threshold.map(Value::from),
+        );
+        put(
+            "max_errors_per_phase",
+            self.max_errors_per_phase.map(Value::from),
+        );
+        put("max_claims", self.max_claims.map(Value::from));
+        put("reverse_verify", self.reverse_verify.map(Value::from));
+        let mut t = self.thresholds_extra.clone();
+        for (k, v) in [
+            ("high_for_1", self.high_for_1),
+            ("high_for_2", self.high_for_2),
+            ("low_for_3", self.low_for_3),
+            ("low_for_4", self.low_for_4),
+        ] {
+            if let Some(v) = v {
+                t.insert(k.into(), Value::from(v));
+            }
+        }
+        if !t.is_empty() {
+            m.insert("score_thresholds".into(), Value::Object(t));
+        }
+        Value::Object(m)
+    }
+
+    fn apply(&self, p: &mut AuditParams) {
+        let t = &mut p.score_thresholds;
+        p.numeric_deviation_threshold = self
+            .numeric_deviation_threshold
+            .unwrap_or(p.numeric_deviation_threshold);
+        p.max_errors_per_phase = self.max_errors_per_phase.unwrap_or(p.max_errors_per_phase);
+        p.max_claims = self.max_claims.unwrap_or(p.max_claims);
+        p.reverse_verify = self.reverse_verify.unwrap_or(p.reverse_verify);
+        t.high_for_1 = self.high_for_1.unwrap_or(t.high_for_1);
+        t.high_for_2 = self.high_for_2.unwrap_or(t.high_for_2);
+        t.low_for_3 = self.low_for_3.unwrap_or(t.low_for_3);
+        t.low_for_4 = self.low_for_4.unwrap_or(t.low_for_4);
+    }
+
+    /// Every parameter written out, so an exported strategy shows all knobs.
+    pub fn overrides_from(params: &AuditParams) -> Self {
+        let t = params.score_thresholds;
+        Self {
+            numeric_deviation_threshold: Some(params.numeric_deviation_threshold),
+            max_errors_per_phase: Some(params.max_errors_per_phase),
+            max_claims: Some(params.max_claims),
+            high_for_1: Some(t.high_for_1),
+            high_for_2: Some(t.high_for_2),
+            low_for_3: Some(t.low_for_3),
+            low_for_4: Some(t.low_for_4),
+            reverse_verify: Some(params.reverse_verify),
+            ..Default::default()
+        }
+    }
+}
+
+fn check(params: &AuditParams, path: &str) -> Result<(), ConfigError> {
+    let bad = |key: &str, message: &str| {
+        Err(ConfigError::Invalid {
+            path: join(path, key),
+            message: message.into(),
+        })
+    };
+    let t = params.score_thresholds;
+    if !(0.0..=1.0).contains(&params.numeric_deviation_threshold) {
+        return bad(
+            "numeric_deviation_threshold",
+            "must be a fraction between 0 and 1 (0.10 = 10 %)",
+        );
+    }
+    if params.max_errors_per_phase == 0 {
+        return bad("max_errors_per_phase", "must be at least 1");
+    }
+    if params.max_claims == 0 {
+        return bad("max_claims", "must be at least 1");
+    }
+    if t.high_for_2 == 0 || t.high_for_1 < t.high_for_2 {
+        return bad(
+            "score_thresholds",
+            "need 1 <= high_for_2 <= high_for_1 (High errors lower the score as they grow)",
+        );
+    }
+    if t.low_for_4 == 0 || t.low_for_3 < t.low_for_4 {
+        return bad(
+            "score_thresholds",
+            "need 1 <= low_for_4 <= low_for_3 (Low errors lower the score as they grow)",
+        );
+    }
+    Ok(())
+}
+
+/// One profile's section of the strategy.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct StrategyProfile {
+    pub params: ParamOverrides,
+    pub extra: Map<String, Value>,
+}
+
+/// The whole `strategy.yaml`.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Strategy {
+    pub defaults: ParamOverrides,
+    pub defaults_extra: Map<String, Value>,
+    pub profiles: BTreeMap<String, StrategyProfile>,
+    pub extra: Map<String, Value>,
+}
+
+impl Strategy {
+    pub fn from_text(text: &str, format: Format) -> Result<Self, ConfigError> {
+        Self::from_value(&parse_document(text, format)?)
+    }
+
+    pub fn from_value(value: &Value) -> Result<Self, ConfigError> {
+        let root = Obj::root(value, "strategy")?;
+        let mut s = Strategy {
+            extra: root.extra(&["defaults", "profiles"]),
+            ..Default::default()
+        };
+        if let Some(d) = root.obj("defaults")? {
+            s.defaults_extra = d.extra(&["params"]);
+            if let Some(p) = d.obj("params")? {
+                s.defaults = ParamOverrides::read(&p)?;
+            }
+        }
+        if let Some(profiles) = root.obj("profiles")? {
+            for (name, obj) in profiles.entries()? {
+                let params = match obj.obj("params")? {
+                    Some(p) => ParamOverrides::read(&p)?,
+                    None => ParamOverrides::default(),
+                };
+                let extra = obj.extra(&["params"]);
+                s.profiles.insert(name, StrategyProfile { params, extra });
+            }
+        }
+        check(&s.params_for(""), "defaults.params")?;
+        for name in s.profiles.keys() {
+            check(&s.params_for(name), &format!("profiles.{name}.params"))?;
+        }
+        Ok(s)
+    }
+
+    /// Built-in defaults, then `defaults.params`, then `profiles.<name>.params`.
+    pub fn params_for(&self, profile: &str) -> AuditParams {
+        let mut p = AuditParams::default();
+        self.defaults.apply(&mut p);
+        if let Some(over) = self.profiles.get(profile) {
+            over.params.apply(&mut p);
+        }
+        p
+    }
+
+    pub fn to_value(&self) -> Value {
+        let mut root = self.extra.clone();
+        let mut d = self.defaults_extra.clone();
+        d.insert("params".into(), self.defaults.write());
+        root.insert("defaults".into(), Value::Object(d));
+        if !self.profiles.is_empty() {
+            let profiles = self
+                .profiles
+                .iter()
+                .map(|(k, p)| {
+                    let mut m = p.extra.clone();
+                    m.insert("params".into(), p.params.write());
+                    (k.clone(), Value::Object(m))
+                })
+                .collect();
+            root.insert("profiles".into(), Value::Object(profiles));
+        }
+        Value::Object(root)
+    }
+
+    pub fn to_text(&self, format: Format) -> Result<String, ConfigError> {
+        write_document(&self.to_value(), format)
+    }
+
+    /// The design note's defaults written out in full, so users see every knob.
+    pub fn example() -> Self {
+        Self {
+            defaults: ParamOverrides::overrides_from(&AuditParams::default()),
+            ..Default::default()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SEED: &str = r#"
+defaults:
+  params:
+    numeric_deviation_threshold: 0.10
+    max_errors_per_phase: 3
+
+profiles:
+  kimi-full:
+    params:
+      numeric_deviation_threshold: 0.08
+  cross-verify:
+    params:
+      max_errors_per_phase: 5
+      score_thresholds: {low_for_3: 3}
+    note: kept
+"#;
+
+    #[test]
+    fn profile_overrides_merge_over_defaults() {
+        let s = Strategy::from_text(SEED, Format::Yaml).unwrap();
+        let kimi = s.params_for("kimi-full");
+        assert_eq!(kimi.numeric_deviation_threshold, 0.08);
+        assert_eq!(kimi.max_errors_per_phase, 3);
+        assert_eq!(kimi.max_claims, 5);
+        let cross = s.params_for("cross-verify");
+        assert_eq!(cross.numeric_deviation_threshold, 0.10);
+        assert_eq!(cross.max_errors_per_phase, 5);
+        assert_eq!(cross.score_thresholds.low_for_3, 3);
+        assert_eq!(cross.score_thresholds.high_for_1, 3);
+        assert_eq!(s.params_for("unknown"), s.params_for(""));
+        assert!(!cross.reverse_verify);
+    }
+
+    #[test]
+    fn round_trip_keeps_overrides_and_unknown_keys() {
+        let s = Strategy::from_text(SEED, Format::Yaml).unwrap();
+        let yaml = s.to_text(Format::Yaml).unwrap();
+        assert!(yaml.contains("note: kept"), "{yaml}");
+        assert_eq!(Strategy::from_text(&yaml, Format::Yaml).unwrap(), s);
+        let json = s.to_text(Format::Json).unwrap();
+        assert_eq!(Strategy::from_text(&json, Format::Json).unwrap(), s);
+    }
+
+    #[test]
+    fn bad_values_name_their_path() {
+        let err = Strategy::from_text(
+            "profiles:\n  p:\n    params:\n      max_claims: many\n",
+            Format::Yaml,
+        )
+        .unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("profiles.p.params.max_claims: expected"),
+            "{err}"
+        );
+        let err = Strategy::from_text(
+            "defaults:\n  params:\n    numeric_deviation_threshold: 10\n",
+            Format::Yaml,
+        )
+        .unwrap_err();
+        assert!(err
+            .to_string()
+            .starts_with("defaults.params.numeric_deviation_threshold:"));
+        let err = Strategy::from_text(
+            "profiles:\n  p:\n    params:\n      score_thresholds: {high_for_1: 1, high_for_2: 2}\n",
+            Format::Yaml,
+        )
+        .unwrap_err();
+        assert!(err
+            .to_string()
+            .starts_with("profiles.p.params.score_thresholds"));
+    }
+
+    #[test]
+    fn example_is_the_design_note_defaults() {
+        let s = Strategy::example();
+        let text = s.to_text(Format::Yaml).unwrap();
+        let back = Strategy::from_text(&text, Format::Yaml).unwrap();
+        assert_eq!(back.params_for("x"), AuditParams::default());
+        assert!(text.contains("numeric_deviation_threshold: 0.1"));
+    }
+}

@@ -1,0 +1,288 @@
+//! The CLI's transport: blocking `ureq` on one thread per call, bridged to a future with a
+//! oneshot channel. Calls therefore overlap even on a single-threaded executor
+//! (`futures::join!` of two calls takes the longer one's time, not the sum).
+
+use std::sync::OnceLock;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use futures::channel::oneshot;
+use futures::future::{select, Either, LocalBoxFuture};
+
+use super::cancel::CancelToken;
+use super::client::RetryingClient;
+use super::retry::{parse_retry_after, RetryPolicy};
+use super::wire;
+use super::{ChatRequest, ChatResponse, ChatTransport, Endpoint, LlmError};
+
+/// Default per-call timeout of the CLI: generous because local models can be slow.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_millis(super::CALL_TIMEOUT_MS as u64);
+
+/// One attempt's raw outcome, produced on the worker thread.
+enum Raw {
+    Ok {
+        body: String,
+    },
+    Status {
+        status: u16,
+        body: String,
+        retry_after: Option<String>,
+    },
+    Failed(LlmError),
+}
+
+pub struct NativeTransport {
+    agent: ureq::Agent,
+    timeout_ms: u64,
+    cancel: Option<CancelToken>,
+}
+
+impl NativeTransport {
+    pub fn new(timeout: Duration) -> Self {
+        let timeout_ms = u64::try_from(timeout.as_millis()).unwrap_or(u64::MAX);
+        // Starts the clock that `now_ms` reads.
+        process_start();
+        let agent = ureq::AgentBuilder::new()
+            .timeout(Duration::from_millis(timeout_ms.max(1)))
+            .build();
+        Self {
+            agent,
+            timeout_ms,
+            cancel: None,
+        }
+    }
+
+    pub fn with_cancel(mut self, token: CancelToken) -> Self {
+        self.cancel = Some(token);
+        self
+    }
+
+    fn timeout_error(&self) -> LlmError {
+        LlmError::Timeout {
+            seconds: self.timeout_ms.div_ceil(1000),
+        }
+    }
+
+    /// Runs `job` on its own thread and awaits its result without blocking the executor.
+    fn on_thread<'a>(
+        &'a self,
+        job: impl FnOnce() -> Raw + Send + 'static,
+    ) -> LocalBoxFuture<'a, Raw> {
+        let (tx, rx) = oneshot::channel();
+        let spawned = std::thread::Builder::new()
+            .name("verifyfast-llm".into())
+            .spawn(move || {
+                // The receiver may be gone (cancelled call): nothing to do then.
+                let _ = tx.send(job());
+            });
+        Box::pin(async move {
+            if let Err(e) = spawned {
+                return Raw::Failed(LlmError::Network {
+                    url: String::new(),
+                    hint: format!("could not start a worker thread: {e}"),
+                });
+            }
+            let received = match &self.cancel {
+                None => rx.await,
+                Some(token) => match select(rx, token.cancelled()).await {
+                    Either::Left((r, _)) => r,
+                    Either::Right(_) => return Raw::Failed(LlmError::Cancelled),
+                },
+            };
+            received.unwrap_or_else(|_| {
+                Raw::Failed(LlmError::BadResponse {
+                    detail: "the worker thread ended without an answer".into(),
+                })
+            })
+        })
+    }
+
+    fn send(
+        &self,
+        request: ureq::Request,
+        body: Option<String>,
+        url: String,
+    ) -> LocalBoxFuture<'_, Raw> {
+        let timeout = self.timeout_error();
+        self.on_thread(move || {
+            let result = match body {
+                Some(b) => request.send_string(&b),
+                None => request.call(),
+            };
+            raw_outcome(result, &url, timeout)
+        })
+    }
+
+    fn build(
+        &self,
+        method: &str,
+        url: &str,
+        endpoint: &Endpoint,
+        with_body: bool,
+    ) -> ureq::Request {
+        let mut req = self.agent.request(method, url);
+        for (name, value) in wire::headers(endpoint, with_body) {
+            req = req.set(name, &value);
+        }
+        req
+    }
+
+    fn status_error(
+        &self,
+        endpoint: &Endpoint,
+        url: &str,
+        status: u16,
+        body: &str,
+        retry_after: Option<String>,
+    ) -> LlmError {
+        let retry_after_s = retry_after.and_then(|v| parse_retry_after(&v, unix_now_s()));
+        wire::classify_status(status, body, url, endpoint, retry_after_s)
+    }
+}
+
+fn raw_outcome(result: Result<ureq::Response, ureq::Error>, url: &str, timeout: LlmError) -> Raw {
+    match result {
+        Ok(resp) => match resp.into_string() {
+            Ok(body) => Raw::Ok { body },
+            Err(e) => Raw::Failed(read_error(&e, url, timeout)),
+        },
+        Err(ureq::Error::Status(status, resp)) => {
+            let retry_after = resp.header("retry-after").map(str::to_string);
+            let body = resp.into_string().unwrap_or_default();
+            Raw::Status {
+                status,
+                body,
+                retry_after,
+            }
+        }
+        Err(ureq::Error::Transport(t)) => {
+            let text = t.to_string();
+            if is_timeout_text(&text) {
+                Raw::Failed(timeout)
+            } else {
+                Raw::Failed(LlmError::Network {
+                    url: url.to_string(),
+                    hint: wire::native_network_hint(&text),
+                })
+            }
+        }
+    }
+}
+
+fn read_error(e: &std::io::Error, url: &str, timeout: LlmError) -> LlmError {
+    use std::io::ErrorKind;
+    match e.kind() {
+        ErrorKind::TimedOut | ErrorKind::WouldBlock => timeout,
+        ErrorKind::InvalidData => LlmError::BadResponse {
+            detail: format!("the body could not be read as UTF-8 text (or is over 10 MB): {e}"),
+        },
+        _ if is_timeout_text(&e.to_string()) => timeout,
+        _ => LlmError::Network {
+            url: url.to_string(),
+            hint: wire::native_network_hint(&format!(
+                "the connection broke while reading the answer: {e}"
+            )),
+        },
+    }
+}
+
+fn is_timeout_text(text: &str) -> bool {
+    let t = text.to_ascii_lowercase();
+    t.contains("timed out") || t.contains("timeout") || t.contains("would block")
+}
+
+fn unix_now_s() -> Option<u64> {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .ok()
+        .map(|d| d.as_secs())
+}
+
+fn process_start() -> Instant {
+    static START: OnceLock<Instant> = OnceLock::new();
+    *START.get_or_init(Instant::now)
+}
+
+impl ChatTransport for NativeTransport {
+    fn chat<'a>(
+        &'a self,
+        endpoint: &'a Endpoint,
+        request: &'a ChatRequest,
+    ) -> LocalBoxFuture<'a, Result<ChatResponse, LlmError>> {
+        Box::pin(async move {
+            let url = wire::chat_url(endpoint);
+            let body = wire::chat_body(endpoint, request).to_string();
+            let start = self.now_ms();
+            let req = self.build("POST", &url, endpoint, true);
+            let raw = self.send(req, Some(body), url.clone()).await;
+            let latency_ms = self.now_ms().saturating_sub(start);
+            match raw {
+                Raw::Ok { body } => {
+                    let (content, usage) = wire::parse_chat_response(&body)?;
+                    Ok(ChatResponse {
+                        content,
+                        usage,
+                        latency_ms,
+                        attempts: 1,
+                    })
+                }
+                Raw::Status {
+                    status,
+                    body,
+                    retry_after,
+                } => Err(self.status_error(endpoint, &url, status, &body, retry_after)),
+                Raw::Failed(e) => Err(e),
+            }
+        })
+    }
+
+    fn list_models<'a>(
+        &'a self,
+        endpoint: &'a Endpoint,
+    ) -> LocalBoxFuture<'a, Result<Vec<String>, LlmError>> {
+        Box::pin(async move {
+            let url = wire::models_url(endpoint);
+            let req = self.build("GET", &url, endpoint, false);
+            match self.send(req, None, url.clone()).await {
+                Raw::Ok { body } => wire::parse_models(&body),
+                Raw::Status {
+                    status,
+                    body,
+                    retry_after,
+                } => Err(self.status_error(endpoint, &url, status, &body, retry_after)),
+                Raw::Failed(e) => Err(e),
+            }
+        })
+    }
+
+    fn sleep(&self, ms: u64) -> LocalBoxFuture<'_, ()> {
+        let (tx, rx) = oneshot::channel::<()>();
+        let spawned = std::thread::Builder::new().spawn(move || {
+            std::thread::sleep(Duration::from_millis(ms));
+            let _ = tx.send(());
+        });
+        Box::pin(async move {
+            if spawned.is_ok() {
+                let _ = rx.await;
+            }
+        })
+    }
+
+    fn now_ms(&self) -> u64 {
+        u64::try_from(process_start().elapsed().as_millis()).unwrap_or(u64::MAX)
+    }
+}
+
+/// The CLI's client: the native transport behind the retry pipeline.
+pub fn client(timeout_ms: u64, cancel: Option<CancelToken>) -> RetryingClient<NativeTransport> {
+    let mut transport = NativeTransport::new(Duration::from_millis(timeout_ms));
+    let mut client_cancel = None;
+    if let Some(token) = cancel {
+        transport = transport.with_cancel(token.clone());
+        client_cancel = Some(token);
+    }
+    let client = RetryingClient::new(transport, RetryPolicy::default());
+    match client_cancel {
+        Some(t) => client.with_cancel(t),
+        None => client,
+    }
+}

@@ -1,0 +1,510 @@
+//! The OpenAI-compatible wire format, free of any I/O so both transports share it and it is
+//! tested natively: URLs, headers, the request body, parsing of answers and turning an HTTP
+//! status plus body into a typed [`LlmError`].
+
+use serde_json::{json, Value};
+
+use super::{ChatRequest, Endpoint, JsonMode, LlmError, Usage};
+
+/// Longest piece of a server's error body we keep in an error message.
+const BODY_SNIPPET_CHARS: usize = 300;
+
+/// `{base_url}/chat/completions`, tolerant of a trailing slash in the base URL.
+pub fn chat_url(endpoint: &Endpoint) -> String {
+    format!(
+        "{}/chat/completions",
+        endpoint.base_url.trim_end_matches('/')
+    )
+}
+
+/// `{base_url}/models`.
+pub fn models_url(endpoint: &Endpoint) -> String {
+    format!("{}/models", endpoint.base_url.trim_end_matches('/'))
+}
+
+/// The key, if one is set and not blank.
+fn api_key(endpoint: &Endpoint) -> Option<&str> {
+    endpoint
+        .api_key
+        .as_deref()
+        .map(str::trim)
+        .filter(|k| !k.is_empty())
+}
+
+/// The only headers we send. Anything beyond `Authorization` and `Content-Type` makes the
+/// browser's CORS preflight ask for more than local servers allow.
+pub fn headers(endpoint: &Endpoint, with_body: bool) -> Vec<(&'static str, String)> {
+    let mut out = Vec::with_capacity(2);
+    if let Some(key) = api_key(endpoint) {
+        out.push(("Authorization", format!("Bearer {key}")));
+    }
+    if with_body {
+        out.push(("Content-Type", "application/json".to_string()));
+    }
+    out
+}
+
+/// The JSON body of `POST /chat/completions`.
+pub fn chat_body(endpoint: &Endpoint, request: &ChatRequest) -> Value {
+    let mut body = json!({
+        "model": endpoint.model,
+        "messages": request.messages,
+        "temperature": request.temperature,
+        "max_tokens": request.max_tokens,
+    });
+    let format = match endpoint.json_mode {
+        JsonMode::None => None,
+        JsonMode::JsonObject => Some(json!({ "type": "json_object" })),
+        // The request carries no schema of its own, so we ask for "some JSON object": the
+        // callers parse and validate the shape themselves and re-ask on mismatch.
+        JsonMode::JsonSchema => Some(json!({
+            "type": "json_schema",
+            "json_schema": {
+                "name": "verifyfast_reply",
+                "strict": false,
+                "schema": { "type": "object" }
+            }
+        })),
+    };
+    if let (Some(format), Some(map)) = (format, body.as_object_mut()) {
+        map.insert("response_format".into(), format);
+    }
+    body
+}
+
+fn looks_like_html(body: &str) -> bool {
+    let head = body.trim_start();
+    let lower: String = head
+        .chars()
+        .take(15)
+        .collect::<String>()
+        .to_ascii_lowercase();
+    lower.starts_with("<!doctype") || lower.starts_with("<html") || lower.starts_with('<')
+}
+
+fn parse_json(body: &str) -> Result<Value, LlmError> {
+    if looks_like_html(body) {
+        return Err(LlmError::HtmlInsteadOfJson);
+    }
+    if body.trim().is_empty() {
+        return Err(LlmError::BadResponse {
+            detail: "the body is empty".into(),
+        });
+    }
+    serde_json::from_str(body).map_err(|e| {
+        let kind = if e.is_eof() {
+            "the JSON is truncated"
+        } else {
+            "the body is not valid JSON"
+        };
+        LlmError::BadResponse {
+            detail: format!(
+                "{kind} (line {}, column {}): {}",
+                e.line(),
+                e.column(),
+                snippet(body)
+            ),
+        }
+    })
+}
+
+/// The message of an OpenAI-style `{"error": {"message": ...}}` or `{"error": "..."}`.
+fn error_message(v: &Value) -> Option<String> {
+    let err = v.get("error")?;
+    err.get("message")
+        .and_then(Value::as_str)
+        .or_else(|| err.as_str())
+        .map(str::to_string)
+}
+
+fn parse_usage(v: &Value) -> Usage {
+    let field = |name: &str| {
+        v.get("usage")
+            .and_then(|u| u.get(name))
+            .and_then(Value::as_u64)
+            .unwrap_or(0)
+    };
+    let prompt_tokens = field("prompt_tokens");
+    let completion_tokens = field("completion_tokens");
+    let total = field("total_tokens");
+    Usage {
+        prompt_tokens,
+        completion_tokens,
+        total_tokens: if total > 0 {
+            total
+        } else {
+            prompt_tokens + completion_tokens
+        },
+    }
+}
+
+/// The first choice's text and the usage of a successful (HTTP 2xx) chat completion body.
+pub fn parse_chat_response(body: &str) -> Result<(String, Usage), LlmError> {
+    let v = parse_json(body)?;
+    let Some(choices) = v.get("choices") else {
+        let detail = if let Some(msg) = error_message(&v) {
+            format!("the server reported an error: {}", truncate(&msg))
+        } else if v.get("data").is_some() {
+            "this is a model list, not a chat completion (wrong path?)".into()
+        } else {
+            format!("no `choices` field in {}", snippet(body))
+        };
+        return Err(LlmError::BadResponse { detail });
+    };
+    let Some(choices) = choices.as_array() else {
+        return Err(LlmError::BadResponse {
+            detail: "`choices` is not a list".into(),
+        });
+    };
+    let Some(first) = choices.first() else {
+        return Err(LlmError::EmptyChoices);
+    };
+    let content = match first.get("message").and_then(|m| m.get("content")) {
+        Some(Value::String(s)) => s.clone(),
+        // Some servers send `null` content with the text in a reasoning field only.
+        Some(Value::Null) | None => {
+            if first.get("text").is_some() {
+                return Err(LlmError::BadResponse {
+                    detail: "this is a text completion (`choices[0].text`), not a chat completion: use the /v1 base URL of a chat endpoint".into(),
+                });
+            }
+            return Err(LlmError::BadResponse {
+                detail: "the first choice has no message text".into(),
+            });
+        }
+        Some(other) => {
+            return Err(LlmError::BadResponse {
+                detail: format!(
+                    "`message.content` is not text: {}",
+                    snippet(&other.to_string())
+                ),
+            })
+        }
+    };
+    Ok((content, parse_usage(&v)))
+}
+
+/// Model ids from `GET /models` (`{"data":[{"id":..}]}`, or Ollama's `{"models":[{"name":..}]}`).
+pub fn parse_models(body: &str) -> Result<Vec<String>, LlmError> {
+    let v = parse_json(body)?;
+    let list = v
+        .get("data")
+        .and_then(Value::as_array)
+        .map(|a| (a, "id"))
+        .or_else(|| {
+            v.get("models")
+                .and_then(Value::as_array)
+                .map(|a| (a, "name"))
+        });
+    let Some((items, key)) = list else {
+        let detail = match error_message(&v) {
+            Some(msg) => format!("the server reported an error: {}", truncate(&msg)),
+            None => format!("no model list (`data`) in {}", snippet(body)),
+        };
+        return Err(LlmError::BadResponse { detail });
+    };
+    Ok(items
+        .iter()
+        .filter_map(|m| m.get(key).and_then(Value::as_str).map(str::to_string))
+        .collect())
+}
+
+/// A non-2xx answer as a typed error. `retry_after_s` is the parsed `Retry-After` header.
+pub fn classify_status(
+    status: u16,
+    body: &str,
+    url: &str,
+    endpoint: &Endpoint,
+    retry_after_s: Option<u64>,
+) -> LlmError {
+    let detail = redact(&body_detail(body), endpoint);
+    match status {
+        401 | 403 => LlmError::Unauthorized { status },
+        404 => LlmError::NotFound {
+            url: url.to_string(),
+            model: endpoint.model.clone(),
+        },
+        413 => LlmError::TooLarge,
+        429 => LlmError::RateLimited { retry_after_s },
+        500..=599 => LlmError::Server {
+            status,
+            body: detail,
+        },
+        _ => LlmError::Http {
+            status,
+            body: detail,
+        },
+    }
+}
+
+/// What to show of an error body: the JSON error message if there is one, no HTML markup.
+fn body_detail(body: &str) -> String {
+    if looks_like_html(body) {
+        return "(an HTML page)".into();
+    }
+    if let Ok(v) = serde_json::from_str::<Value>(body) {
+        if let Some(msg) = error_message(&v) {
+            return truncate(&msg);
+        }
+    }
+    let trimmed = body.trim();
+    if trimmed.is_empty() {
+        "(empty body)".into()
+    } else {
+        truncate(trimmed)
+    }
+}
+
+/// A server may echo the request; the key must never reach a message or a log.
+pub fn redact(text: &str, endpoint: &Endpoint) -> String {
+    match api_key(endpoint) {
+        Some(key) if key.len() >= 4 => text.replace(key, "[api key]"),
+        _ => text.to_string(),
+    }
+}
+
+fn truncate(s: &str) -> String {
+    if s.chars().count() <= BODY_SNIPPET_CHARS {
+        return s.to_string();
+    }
+    let mut out: String = s.chars().take(BODY_SNIPPET_CHARS).collect();
+    out.push('…');
+    out
+}
+
+fn snippet(body: &str) -> String {
+    format!("`{}`", truncate(body.trim()))
+}
+
+/// The explanation of a failed connection. A browser reports a CORS refusal exactly like
+/// an unreachable server, so both causes are named together with each server's fix.
+pub fn network_hint(detail: &str) -> String {
+    let mut hint = String::from(
+        "Either the server is not running / the URL is wrong, or the server refused this page's \
+         origin (CORS). Fixes: Ollama: set OLLAMA_ORIGINS (e.g. OLLAMA_ORIGINS=\"*\") and restart \
+         it; LM Studio: enable \"CORS\" in the server settings; vLLM: start it with \
+         --allowed-origins '[\"*\"]'.",
+    );
+    let detail = detail.trim();
+    if !detail.is_empty() {
+        hint.push_str(" Detail: ");
+        hint.push_str(&truncate(detail));
+    }
+    hint
+}
+
+/// The explanation of a failed connection from the CLI, where CORS does not apply.
+pub fn native_network_hint(detail: &str) -> String {
+    format!(
+        "Is the server running and the base URL right (scheme, host, port, /v1)? Detail: {}",
+        truncate(detail.trim())
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::llm::ChatMessage;
+
+    fn endpoint(key: Option<&str>, mode: JsonMode) -> Endpoint {
+        Endpoint {
+            base_url: "http://127.0.0.1:1234/v1/".into(),
+            model: "m1".into(),
+            api_key: key.map(str::to_string),
+            json_mode: mode,
+        }
+    }
+
+    fn request() -> ChatRequest {
+        ChatRequest {
+            messages: vec![ChatMessage::system("s"), ChatMessage::user("u")],
+            temperature: 0.1,
+            max_tokens: 50,
+        }
+    }
+
+    #[test]
+    fn urls_drop_the_trailing_slash() {
+        let e = endpoint(None, JsonMode::None);
+        assert_eq!(chat_url(&e), "http://127.0.0.1:1234/v1/chat/completions");
+        assert_eq!(models_url(&e), "http://127.0.0.1:1234/v1/models");
+    }
+
+    #[test]
+    fn only_authorization_and_content_type_are_sent() {
+        let with_key = headers(&endpoint(Some("sk-1"), JsonMode::None), true);
+        assert_eq!(
+            with_key,
+            vec![
+                ("Authorization", "Bearer sk-1".to_string()),
+                ("Content-Type", "application/json".to_string())
+            ]
+        );
+        assert_eq!(
+            headers(&endpoint(None, JsonMode::None), true),
+            vec![("Content-Type", "application/json".to_string())]
+        );
+        assert!(headers(&endpoint(Some("  "), JsonMode::None), false).is_empty());
+    }
+
+    #[test]
+    fn body_carries_model_messages_and_sampling() {
+        let b = chat_body(&endpoint(None, JsonMode::None), &request());
+        assert_eq!(b["model"], "m1");
+        assert_eq!(b["messages"][1]["role"], "user");
+        assert_eq!(b["messages"][1]["content"], "u");
+        assert_eq!(b["temperature"], 0.1);
+        assert_eq!(b["max_tokens"], 50);
+        assert!(b.get("response_format").is_none());
+    }
+
+    #[test]
+    fn json_modes_set_response_format() {
+        let o = chat_body(&endpoint(None, JsonMode::JsonObject), &request());
+        assert_eq!(o["response_format"]["type"], "json_object");
+        let s = chat_body(&endpoint(None, JsonMode::JsonSchema), &request());
+        assert_eq!(s["response_format"]["type"], "json_schema");
+        assert_eq!(
+            s["response_format"]["json_schema"]["schema"]["type"],
+            "object"
+        );
+    }
+
+    #[test]
+    fn parses_content_and_usage() {
+        let body = r#"{"choices":[{"message":{"role":"assistant","content":"42"}}],
+            "usage":{"prompt_tokens":10,"completion_tokens":2}}"#;
+        let (text, usage) = parse_chat_response(body).unwrap();
+        assert_eq!(text, "42");
+        assert_eq!(usage.total_tokens, 12);
+        assert_eq!(usage.prompt_tokens, 10);
+    }
+
+    #[test]
+    fn missing_usage_is_zero() {
+        let (_, usage) =
+            parse_chat_response(r#"{"choices":[{"message":{"content":"x"}}]}"#).unwrap();
+        assert_eq!(usage, Usage::default());
+    }
+
+    #[test]
+    fn html_body_is_named() {
+        let e = parse_chat_response("<!DOCTYPE html><html><body>hi</body></html>").unwrap_err();
+        assert_eq!(e, LlmError::HtmlInsteadOfJson);
+    }
+
+    #[test]
+    fn empty_choices_are_named() {
+        assert_eq!(
+            parse_chat_response(r#"{"choices":[]}"#).unwrap_err(),
+            LlmError::EmptyChoices
+        );
+    }
+
+    #[test]
+    fn truncated_and_malformed_json_are_told_apart() {
+        let LlmError::BadResponse { detail } =
+            parse_chat_response(r#"{"choices":[{"message":{"content":"4"#).unwrap_err()
+        else {
+            panic!("expected BadResponse")
+        };
+        assert!(detail.contains("truncated"), "{detail}");
+        let LlmError::BadResponse { detail } = parse_chat_response("{choices: nope}").unwrap_err()
+        else {
+            panic!("expected BadResponse")
+        };
+        assert!(detail.contains("not valid JSON"), "{detail}");
+    }
+
+    #[test]
+    fn non_chat_json_is_explained() {
+        let models = parse_chat_response(r#"{"object":"list","data":[{"id":"m"}]}"#).unwrap_err();
+        assert!(models.to_string().contains("model list"), "{models}");
+        let text = parse_chat_response(r#"{"choices":[{"text":"hi"}]}"#).unwrap_err();
+        assert!(text.to_string().contains("text completion"), "{text}");
+        let err = parse_chat_response(r#"{"error":{"message":"model overloaded"}}"#).unwrap_err();
+        assert!(err.to_string().contains("model overloaded"), "{err}");
+        let other = parse_chat_response(r#"[1,2]"#).unwrap_err();
+        assert!(matches!(other, LlmError::BadResponse { .. }));
+    }
+
+    #[test]
+    fn models_are_listed() {
+        let ids = parse_models(r#"{"object":"list","data":[{"id":"a"},{"id":"b"}]}"#).unwrap();
+        assert_eq!(ids, vec!["a", "b"]);
+        let ollama = parse_models(r#"{"models":[{"name":"llama3"}]}"#).unwrap();
+        assert_eq!(ollama, vec!["llama3"]);
+        assert!(parse_models(r#"{"x":1}"#).is_err());
+    }
+
+    #[test]
+    fn statuses_map_to_kinds() {
+        let e = endpoint(Some("sk-secret"), JsonMode::None);
+        let url = chat_url(&e);
+        assert_eq!(
+            classify_status(401, "", &url, &e, None),
+            LlmError::Unauthorized { status: 401 }
+        );
+        assert_eq!(
+            classify_status(403, "", &url, &e, None),
+            LlmError::Unauthorized { status: 403 }
+        );
+        assert!(matches!(
+            classify_status(404, "", &url, &e, None),
+            LlmError::NotFound { model, .. } if model == "m1"
+        ));
+        assert_eq!(classify_status(413, "", &url, &e, None), LlmError::TooLarge);
+        assert_eq!(
+            classify_status(429, "", &url, &e, Some(3)),
+            LlmError::RateLimited {
+                retry_after_s: Some(3)
+            }
+        );
+        assert_eq!(
+            classify_status(503, r#"{"error":{"message":"busy"}}"#, &url, &e, None),
+            LlmError::Server {
+                status: 503,
+                body: "busy".into()
+            }
+        );
+        assert_eq!(
+            classify_status(400, "<html>bad</html>", &url, &e, None),
+            LlmError::Http {
+                status: 400,
+                body: "(an HTML page)".into()
+            }
+        );
+    }
+
+    #[test]
+    fn echoed_keys_are_redacted() {
+        let e = endpoint(Some("sk-secret"), JsonMode::None);
+        let err = classify_status(400, "bad key sk-secret here", "u", &e, None);
+        assert!(!err.to_string().contains("sk-secret"), "{err}");
+        assert!(err.to_string().contains("[api key]"));
+    }
+
+    #[test]
+    fn long_bodies_are_cut() {
+        let e = endpoint(None, JsonMode::None);
+        let long = "x".repeat(5000);
+        let LlmError::Server { body, .. } = classify_status(500, &long, "u", &e, None) else {
+            panic!("expected Server")
+        };
+        assert!(body.chars().count() <= BODY_SNIPPET_CHARS + 1);
+    }
+
+    #[test]
+    fn network_hint_names_both_causes_and_fixes() {
+        let h = network_hint("TypeError: Failed to fetch");
+        for needle in [
+            "CORS",
+            "not running",
+            "OLLAMA_ORIGINS",
+            "LM Studio",
+            "--allowed-origins",
+        ] {
+            assert!(h.contains(needle), "missing {needle}: {h}");
+        }
+    }
+}

@@ -1,0 +1,491 @@
+use std::rc::Rc;
+
+use futures::future::{AbortHandle, Abortable};
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+use crate::audit::batch::CaseSet;
+use crate::audit::contract::Severity;
+use crate::audit::highlight::highlight;
+use crate::audit::report::Counting;
+use crate::audit::{
+    run_audit, AuditInput, AuditPlan, AuditReport, Finding, Phase, PhaseStatus, PhaseUpdate,
+};
+use crate::llm::ChatTransport;
+use crate::ui::batch_runner::BatchRunner;
+use crate::ui::download::download_text;
+use crate::ui::settings_store::settings_store;
+
+/// The shipped example cases (Chinese and English), for "Load an example".
+const EXAMPLE_CASES: &str = include_str!("../../../public/examples/cases.jsonl");
+
+/// The browser transport of the LLM client (retries, timeouts, CORS explanations).
+fn transport() -> Result<Rc<dyn ChatTransport>, String> {
+    Ok(Rc::new(crate::llm::RetryingClient::new(
+        crate::llm::browser::BrowserTransport::new(crate::llm::CALL_TIMEOUT_MS),
+        crate::llm::RetryPolicy::default(),
+    )))
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum PhaseView {
+    Waiting,
+    Running,
+    Reasking(String),
+    Done { latency_ms: u64, tokens: u64 },
+    Failed(String),
+}
+
+fn initial_phases(reverse: bool) -> Vec<(Phase, PhaseView)> {
+    let mut v = vec![
+        (Phase::Decompose, PhaseView::Waiting),
+        (Phase::FactCheck, PhaseView::Waiting),
+        (Phase::LogicCheck, PhaseView::Waiting),
+    ];
+    if reverse {
+        v.push((Phase::ReverseCheck, PhaseView::Waiting));
+    }
+    v
+}
+
+fn apply_update(phases: &mut [(Phase, PhaseView)], u: &PhaseUpdate) {
+    if let Some((_, view)) = phases.iter_mut().find(|(p, _)| *p == u.phase) {
+        *view = match &u.status {
+            PhaseStatus::Started => PhaseView::Running,
+            PhaseStatus::Reasking { parse_error } => PhaseView::Reasking(parse_error.clone()),
+            PhaseStatus::Done { latency_ms, tokens } => PhaseView::Done {
+                latency_ms: *latency_ms,
+                tokens: *tokens,
+            },
+            PhaseStatus::Failed { reason } => PhaseView::Failed(reason.clone()),
+        };
+    }
+}
+
+fn phase_chip(view: &PhaseView) -> (String, &'static str) {
+    match view {
+        PhaseView::Waiting => ("waiting".into(), "chip"),
+        PhaseView::Running => ("running…".into(), "chip band-MID"),
+        PhaseView::Reasking(e) => (
+            format!("reply unreadable, asking again ({e})"),
+            "chip band-MID",
+        ),
+        PhaseView::Done { latency_ms, tokens } => (
+            format!("done · {latency_ms} ms · {tokens} tokens"),
+            "chip band-GOOD",
+        ),
+        PhaseView::Failed(e) => (format!("failed: {e}"), "chip band-BAD"),
+    }
+}
+
+/// Paste a context and a model output, pick a profile, and get a VerifyFast audit.
+#[component]
+pub fn AuditPage() -> impl IntoView {
+    let store = settings_store();
+    let context = RwSignal::new(String::new());
+    let output = RwSignal::new(String::new());
+    let first_profile = store
+        .settings
+        .with_untracked(|s| s.profiles.keys().next().cloned().unwrap_or_default());
+    let profile = RwSignal::new(first_profile);
+    let running = RwSignal::new(false);
+    let phases = RwSignal::new(Vec::<(Phase, PhaseView)>::new());
+    let report = RwSignal::new(None::<AuditReport>);
+    let error = RwSignal::new(None::<String>);
+    let abort = StoredValue::new(None::<AbortHandle>);
+
+    let profile_names = {
+        let store = store.clone();
+        move || {
+            store
+                .settings
+                .with(|s| s.profiles.keys().cloned().collect::<Vec<_>>())
+        }
+    };
+
+    let start = {
+        let store = store.clone();
+        move |_| {
+            error.set(None);
+            report.set(None);
+            let input = AuditInput {
+                context_input: context.get_untracked(),
+                model_output: output.get_untracked(),
+            };
+            if input.context_input.trim().is_empty() || input.model_output.trim().is_empty() {
+                error.set(Some(
+                    "Paste both the context (source material) and the model output to audit."
+                        .into(),
+                ));
+                return;
+            }
+            let plan = match AuditPlan::from_settings(
+                &store.settings.get_untracked(),
+                &store.strategy.get_untracked(),
+                &profile.get_untracked(),
+                &|_| None,
+            ) {
+                Ok(plan) => plan,
+                Err(e) => {
+                    error.set(Some(format!(
+                        "{e}. Check the profile on the Settings page."
+                    )));
+                    return;
+                }
+            };
+            let transport = match transport() {
+                Ok(t) => t,
+                Err(e) => {
+                    error.set(Some(e));
+                    return;
+                }
+            };
+            phases.set(initial_phases(plan.params.reverse_verify));
+            let (handle, registration) = AbortHandle::new_pair();
+            abort.set_value(Some(handle));
+            running.set(true);
+            spawn_local(async move {
+                let progress = |u: PhaseUpdate| phases.update(|p| apply_update(p, &u));
+                let audit = run_audit(&*transport, &plan, &input, &progress);
+                match Abortable::new(audit, registration).await {
+                    Ok(r) => {
+                        if let Some(cna) = &r.could_not_audit {
+                            error.set(Some(cna.to_string()));
+                        }
+                        report.set(Some(r));
+                    }
+                    Err(_) => error.set(Some("Audit cancelled.".into())),
+                }
+                abort.set_value(None);
+                running.set(false);
+            });
+        }
+    };
+    let cancel = move |_| {
+        if let Some(h) = abort.get_value() {
+            h.abort();
+        }
+    };
+    let example = StoredValue::new(0usize);
+    let load_example = move |_| {
+        let set = CaseSet::from_text(EXAMPLE_CASES);
+        let i = example.get_value();
+        if let Some(case) = set.cases.get(i % set.cases.len().max(1)) {
+            context.set(case.input.context_input.clone());
+            output.set(case.input.model_output.clone());
+        }
+        example.set_value(i + 1);
+    };
+
+    view! {
+        <section data-testid="page-audit">
+            <h1>"Quick audit"</h1>
+            <p class="lead">
+                "Paste a context and a model output, pick a profile, and get a VerifyFast audit: claims, factual and logic errors with evidence, and a deterministic 1-5 credit score."
+            </p>
+            <div class="grid">
+                <label class="stack">
+                    <span>"Context (source material)"</span>
+                    <textarea
+                        data-testid="audit-context"
+                        rows="8"
+                        prop:value=move || context.get()
+                        on:input=move |ev| context.set(event_target_value(&ev))
+                    ></textarea>
+                </label>
+                <label class="stack">
+                    <span>"Model output (text under audit)"</span>
+                    <textarea
+                        data-testid="audit-output"
+                        rows="8"
+                        prop:value=move || output.get()
+                        on:input=move |ev| output.set(event_target_value(&ev))
+                    ></textarea>
+                </label>
+            </div>
+            <div class="row">
+                <label>
+                    "Profile "
+                    <select
+                        data-testid="audit-profile"
+                        prop:value=move || profile.get()
+                        on:change=move |ev| profile.set(event_target_value(&ev))
+                    >
+                        {move || {
+                            profile_names()
+                                .into_iter()
+                                .map(|p| view! { <option value=p.clone()>{p.clone()}</option> })
+                                .collect_view()
+                        }}
+                    </select>
+                </label>
+                <button
+                    class="primary"
+                    data-testid="audit-run"
+                    disabled=move || running.get()
+                    on:click=start
+                >
+                    "Run audit"
+                </button>
+                <button data-testid="audit-cancel" disabled=move || !running.get() on:click=cancel>
+                    "Cancel"
+                </button>
+                <button data-testid="audit-example" on:click=load_example>"Load an example"</button>
+            </div>
+            <Show when=move || error.get().is_some()>
+                <div class="error row" role="alert" data-testid="audit-error">
+                    <span>{move || error.get().unwrap_or_default()}</span>
+                    <button on:click=move |_| error.set(None)>"Dismiss"</button>
+                </div>
+            </Show>
+            <Show when=move || !phases.with(Vec::is_empty)>
+                <ol class="stack" data-testid="audit-phases">
+                    {move || {
+                        phases
+                            .get()
+                            .into_iter()
+                            .map(|(phase, view)| {
+                                let (text, class) = phase_chip(&view);
+                                view! {
+                                    <li>
+                                        <strong>{phase.label()}</strong>
+                                        " "
+                                        <span class=class>{text}</span>
+                                    </li>
+                                }
+                            })
+                            .collect_view()
+                    }}
+                </ol>
+            </Show>
+            {move || {
+                report
+                    .get()
+                    .map(|r| view! { <ReportView report=r context=context.get_untracked() output=output.get_untracked()/> })
+            }}
+            <BatchRunner transport=transport/>
+        </section>
+    }
+}
+
+fn finding_view(f: &Finding, claims: &AuditReport) -> impl IntoView {
+    let severity = match f.severity {
+        Severity::High => "High",
+        Severity::Low => "Low",
+    };
+    let target_text = claims
+        .claims
+        .iter()
+        .find(|c| c.id == f.target)
+        .map(|c| c.text.clone())
+        .or_else(|| {
+            claims
+                .deductions
+                .iter()
+                .find(|d| d.id == f.target)
+                .map(|d| d.conclusion.clone())
+        })
+        .unwrap_or_default();
+    let note = match f.counting {
+        Counting::Counted => String::new(),
+        Counting::Duplicate { .. } => " (same target as another error: counted once)".into(),
+        Counting::OverCap => " (over the per-phase cap: not counted)".into(),
+    };
+    let kind = format!("{:?}", f.error_type).to_lowercase();
+    let evidence = (!f.evidence.is_empty()).then(|| f.evidence.clone());
+    view! {
+        <li class="stack" data-testid="audit-finding">
+            <div class="row">
+                <span class=format!("chip sev-{severity}")>{severity}</span>
+                <span class="chip">{kind}</span>
+                <strong>{f.target.clone()}</strong>
+                <span class="muted">{target_text}</span>
+                <span class="muted">{note}</span>
+            </div>
+            <div>{f.explanation.clone()}</div>
+            {evidence.map(|e| view! { <blockquote><mark>{e}</mark></blockquote> })}
+        </li>
+    }
+}
+
+fn marked_text(text: &str, needles: &[&str]) -> impl IntoView {
+    highlight(text, needles)
+        .into_iter()
+        .map(|s| {
+            if s.marked {
+                view! { <mark>{s.text}</mark> }.into_any()
+            } else {
+                view! { <span>{s.text}</span> }.into_any()
+            }
+        })
+        .collect_view()
+}
+
+#[component]
+fn ReportView(report: AuditReport, context: String, output: String) -> impl IntoView {
+    let json = serde_json::to_string_pretty(&report).unwrap_or_default();
+    let show_raw = RwSignal::new(false);
+    let copied = RwSignal::new(None::<String>);
+    let band = report.band.map(|b| b.as_str()).unwrap_or("none");
+    let score = report
+        .credit_score
+        .map(|s| s.to_string())
+        .unwrap_or_else(|| "—".into());
+    let evidence: Vec<&str> = report.errors.iter().map(|f| f.evidence.as_str()).collect();
+    let context_view = marked_text(&context, &evidence);
+    let output_view = marked_text(&output, &evidence);
+    let group = |phase: Phase| {
+        let items: Vec<_> = report
+            .errors
+            .iter()
+            .filter(|f| f.phase == phase)
+            .map(|f| finding_view(f, &report))
+            .collect();
+        let empty = items.is_empty();
+        view! {
+            <section class="card">
+                <h3>{phase.label()}</h3>
+                {if empty {
+                    view! { <p class="muted">"No errors reported."</p> }.into_any()
+                } else {
+                    view! { <ul class="stack">{items}</ul> }.into_any()
+                }}
+            </section>
+        }
+    };
+    let facts = group(Phase::FactCheck);
+    let logic = group(Phase::LogicCheck);
+    let exempted = report
+        .reasonable_inferences
+        .iter()
+        .map(|e| view! { <li><strong>{e.target.clone()}</strong>" "{e.text.clone()}</li> })
+        .collect_view();
+    let changes = report
+        .reverse_check
+        .as_ref()
+        .map(|c| {
+            c.changes
+                .iter()
+                .map(|ch| {
+                    let target = report
+                        .errors
+                        .get(ch.error)
+                        .map(|f| f.target.clone())
+                        .unwrap_or_default();
+                    view! {
+                        <li>{format!("{target}: {:?} → {:?}", ch.from, ch.to)}" "<span class="muted">{ch.reason.clone()}</span></li>
+                    }
+                })
+                .collect_view()
+        });
+    let phase_rows = report
+        .phases
+        .iter()
+        .map(|p| {
+            view! {
+                <tr>
+                    <td>{p.phase.label()}</td>
+                    <td>{p.llm.clone()}</td>
+                    <td class="num">{p.calls}</td>
+                    <td class="num">{p.latency_ms}</td>
+                    <td class="num">{p.tokens.total_tokens}</td>
+                    <td>{if p.reasked { "yes" } else { "" }}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    let claims = report
+        .claims
+        .iter()
+        .map(|c| view! { <li><strong>{c.id.clone()}</strong>" "{c.text.clone()}</li> })
+        .collect_view();
+    let deductions = report
+        .deductions
+        .iter()
+        .map(|d| {
+            view! {
+                <li>
+                    <strong>{d.id.clone()}</strong>
+                    " "
+                    {d.premises.join(" · ")}
+                    " ⇒ "
+                    {d.conclusion.clone()}
+                </li>
+            }
+        })
+        .collect_view();
+    let json_for_copy = json.clone();
+    let json_for_download = json.clone();
+    let copy = move |_| {
+        let Some(clipboard) = web_sys::window().map(|w| w.navigator().clipboard()) else {
+            return;
+        };
+        let _ = clipboard.write_text(&json_for_copy);
+        copied.set(Some("Copied.".into()));
+    };
+    let download = move |_| {
+        if let Err(e) = download_text("audit-report.json", "application/json", &json_for_download) {
+            copied.set(Some(e));
+        }
+    };
+    view! {
+        <section class="stack" data-testid="audit-report">
+            <div class="row">
+                <div class=format!("badge band-{band}") data-testid="audit-score">{score}</div>
+                <span class=format!("chip band-{band}") data-testid="audit-band">{band}</span>
+                <span class="muted">
+                    {format!(
+                        "{} High · {} Low · {} ms · {} tokens · run {} · verify {}",
+                        report.high_count,
+                        report.low_count,
+                        report.latency_ms,
+                        report.tokens.total_tokens,
+                        report.models.run.model,
+                        report.models.verify.model,
+                    )}
+                </span>
+            </div>
+            <div class="grid">
+                <section class="card">
+                    <h3>"Context"</h3>
+                    <p class="prewrap">{context_view}</p>
+                </section>
+                <section class="card">
+                    <h3>"Model output"</h3>
+                    <p class="prewrap">{output_view}</p>
+                </section>
+            </div>
+            {facts}
+            {logic}
+            <section class="card">
+                <h3>"Reasonable inferences (not errors)"</h3>
+                <ul>{exempted}</ul>
+            </section>
+            {changes.map(|c| view! { <section class="card"><h3>"Reverse check: severity changes"</h3><ul>{c}</ul></section> })}
+            <section class="card">
+                <h3>"Claims and deductions (Phase 1)"</h3>
+                <ul>{claims}</ul>
+                <ul>{deductions}</ul>
+            </section>
+            <div class="table-wrap">
+                <table>
+                    <thead>
+                        <tr><th>"Phase"</th><th>"LLM"</th><th>"Calls"</th><th>"ms"</th><th>"Tokens"</th><th>"Re-asked"</th></tr>
+                    </thead>
+                    <tbody>{phase_rows}</tbody>
+                </table>
+            </div>
+            <div class="row">
+                <button on:click=move |_| show_raw.update(|v| *v = !*v)>
+                    {move || if show_raw.get() { "Hide raw JSON" } else { "Show raw JSON" }}
+                </button>
+                <button on:click=copy>"Copy JSON"</button>
+                <button data-testid="audit-download" on:click=download>"Download JSON"</button>
+                <span class="muted">{move || copied.get().unwrap_or_default()}</span>
+            </div>
+            <Show when=move || show_raw.get()>
+                <pre data-testid="audit-raw">{json.clone()}</pre>
+            </Show>
+        </section>
+    }
+}

@@ -1,0 +1,15 @@
+//! One file per page.
+
+mod audit;
+mod extract;
+mod not_found;
+mod proof;
+mod report;
+mod settings;
+
+pub use audit::AuditPage;
+pub use extract::ExtractPage;
+pub use not_found::NotFound;
+pub use proof::ProofPage;
+pub use report::ReportPage;
+pub use settings::SettingsPage;

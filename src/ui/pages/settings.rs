@@ -1,0 +1,722 @@
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use wasm_bindgen::JsCast;
+
+use crate::config::{
+    document_kind, AuditParams, DocumentKind, Format, KeyExport, LlmConfig, ParamOverrides,
+    Settings, Strategy,
+};
+use crate::llm::{ChatTransport, JsonMode};
+use crate::ui::download::download_text;
+use crate::ui::settings_store::{settings_store, SettingsStore};
+
+/// Messages shown at the top of the page: what went wrong, and what went right.
+#[derive(Clone, Copy)]
+struct Feedback {
+    error: RwSignal<Option<String>>,
+    notice: RwSignal<Option<String>>,
+}
+
+impl Feedback {
+    fn result(&self, r: Result<String, String>) {
+        match r {
+            Ok(msg) => {
+                self.error.set(None);
+                self.notice.set(Some(msg));
+            }
+            Err(msg) => {
+                self.notice.set(None);
+                self.error.set(Some(msg));
+            }
+        }
+    }
+}
+
+fn llm_value(store: &SettingsStore, name: &str, get: fn(&LlmConfig) -> String) -> String {
+    store
+        .settings
+        .with(|s| s.llms.get(name).map(get).unwrap_or_default())
+}
+
+fn set_llm(store: &SettingsStore, name: &str, set: impl FnOnce(&mut LlmConfig)) {
+    store.update_settings(|s| {
+        if let Some(l) = s.llms.get_mut(name) {
+            set(l);
+        }
+    });
+}
+
+fn json_mode_of(text: &str) -> JsonMode {
+    match text {
+        "json_object" => JsonMode::JsonObject,
+        "json_schema" => JsonMode::JsonSchema,
+        _ => JsonMode::None,
+    }
+}
+
+fn json_mode_name(m: JsonMode) -> &'static str {
+    match m {
+        JsonMode::None => "none",
+        JsonMode::JsonObject => "json_object",
+        JsonMode::JsonSchema => "json_schema",
+    }
+}
+
+#[component]
+fn LlmCard(name: String, feedback: Feedback) -> impl IntoView {
+    let store = settings_store();
+    let (s1, s2, s3, s4, s5, s6, s7, s8) = (
+        store.clone(),
+        store.clone(),
+        store.clone(),
+        store.clone(),
+        store.clone(),
+        store.clone(),
+        store.clone(),
+        store.clone(),
+    );
+    let (n1, n2, n3, n4, n5, n6, n7, n8) = (
+        name.clone(),
+        name.clone(),
+        name.clone(),
+        name.clone(),
+        name.clone(),
+        name.clone(),
+        name.clone(),
+        name.clone(),
+    );
+    let rename = move |ev| {
+        let new = event_target_value(&ev);
+        let mut result = Ok(());
+        s1.update_settings(|s| result = s.rename_llm(&n1, &new));
+        feedback.result(
+            result
+                .map(|_| format!("LLM renamed to {new}."))
+                .map_err(|e| e.to_string()),
+        );
+    };
+    let remove = move |_| {
+        let mut result = Ok(());
+        s8.update_settings(|s| result = s.remove_llm(&n8));
+        feedback.result(
+            result
+                .map(|_| "LLM removed.".to_string())
+                .map_err(|e| e.to_string()),
+        );
+    };
+    view! {
+        <section class="card stack" data-testid="settings-llm">
+            <div class="row">
+                <label class="stack">"Name" <input type="text" prop:value=name.clone() on:change=rename/></label>
+                <button on:click=remove>"Remove"</button>
+            </div>
+            <label class="stack">
+                <span>"Base URL (API root, usually ending in /v1)"</span>
+                <input
+                    type="url"
+                    data-testid="settings-base-url"
+                    prop:value=move || llm_value(&s2, &n2, |l| l.base_url.clone())
+                    on:change=move |ev| {
+                        let v = event_target_value(&ev);
+                        set_llm(&s3, &n3, |l| l.base_url = v.trim().to_string())
+                    }
+                />
+            </label>
+            <label class="stack">
+                <span>"Model"</span>
+                <input
+                    type="text"
+                    data-testid="settings-model"
+                    prop:value=move || llm_value(&s4, &n4, |l| l.model.clone())
+                    on:change=move |ev| {
+                        let v = event_target_value(&ev);
+                        set_llm(&s5, &n5, |l| l.model = v.trim().to_string())
+                    }
+                />
+            </label>
+            <label class="stack">
+                <span>"API key (kept for this browser session only; local servers need none)"</span>
+                <input
+                    type="password"
+                    autocomplete="off"
+                    data-testid="settings-api-key"
+                    prop:value=move || llm_value(&s6, &n6, |l| l.api_key.clone().unwrap_or_default())
+                    on:change=move |ev| {
+                        let v = event_target_value(&ev);
+                        set_llm(&s7, &n7, |l| l.api_key = (!v.is_empty()).then_some(v))
+                    }
+                />
+            </label>
+            <JsonModeSelect name=name.clone()/>
+            <TestConnection name=name.clone()/>
+        </section>
+    }
+}
+
+/// "Test connection": `GET {base_url}/models` through the browser client, and whether the
+/// configured model is among those listed. Errors are the client's explanations (CORS and
+/// the fix for each local server, wrong key, wrong URL).
+#[component]
+fn TestConnection(name: String) -> impl IntoView {
+    let store = settings_store();
+    let result = RwSignal::new(None::<Result<String, String>>);
+    let testing = RwSignal::new(false);
+    let test = move |_| {
+        let endpoint = match store
+            .settings
+            .with_untracked(|s| s.endpoint(&name, &|_| None))
+        {
+            Ok(e) => e,
+            Err(e) => {
+                result.set(Some(Err(e.to_string())));
+                return;
+            }
+        };
+        testing.set(true);
+        result.set(None);
+        spawn_local(async move {
+            let client = crate::llm::browser::client(30_000, None);
+            let outcome = client.list_models(&endpoint).await;
+            result.set(Some(match outcome {
+                Ok(models) if models.iter().any(|m| *m == endpoint.model) => Ok(format!(
+                    "Connected: {} models, including {}.",
+                    models.len(),
+                    endpoint.model
+                )),
+                Ok(models) => Ok(format!(
+                    "Connected, but `{}` is not among the {} models listed ({}).",
+                    endpoint.model,
+                    models.len(),
+                    models
+                        .iter()
+                        .take(5)
+                        .cloned()
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )),
+                Err(e) => Err(e.to_string()),
+            }));
+            testing.set(false);
+        });
+    };
+    view! {
+        <div class="row">
+            <button data-testid="settings-test-connection" disabled=move || testing.get() on:click=test>
+                {move || if testing.get() { "Testing…" } else { "Test connection" }}
+            </button>
+            {move || {
+                result
+                    .get()
+                    .map(|r| match r {
+                        Ok(m) => view! { <span class="ok" data-testid="settings-test-result">{m}</span> }.into_any(),
+                        Err(e) => view! { <span class="error" data-testid="settings-test-result">{e}</span> }.into_any(),
+                    })
+            }}
+        </div>
+    }
+}
+
+#[component]
+fn JsonModeSelect(name: String) -> impl IntoView {
+    let store = settings_store();
+    let (s1, s2) = (store.clone(), store);
+    let (n1, n2) = (name.clone(), name);
+    view! {
+        <label>
+            "JSON mode "
+            <select
+                prop:value=move || {
+                    s1.settings
+                        .with(|s| s.llms.get(&n1).map(|l| json_mode_name(l.json_mode)).unwrap_or("none"))
+                }
+                on:change=move |ev| {
+                    let v = json_mode_of(&event_target_value(&ev));
+                    set_llm(&s2, &n2, |l| l.json_mode = v)
+                }
+            >
+                <option value="none">"none"</option>
+                <option value="json_object">"json_object"</option>
+                <option value="json_schema">"json_schema"</option>
+            </select>
+        </label>
+    }
+}
+
+#[component]
+fn ProfileRow(name: String, feedback: Feedback) -> impl IntoView {
+    let store = settings_store();
+    let llm_names = {
+        let store = store.clone();
+        move || {
+            store
+                .settings
+                .with(|s| s.llms.keys().cloned().collect::<Vec<_>>())
+        }
+    };
+    let row_name = name.clone();
+    let role_select = move |role: &'static str| {
+        let (s1, s2) = (store.clone(), store.clone());
+        let (n1, n2) = (row_name.clone(), row_name.clone());
+        let names = llm_names.clone();
+        view! {
+            <select
+                prop:value=move || {
+                    s1.settings.with(|s| {
+                        s.profiles
+                            .get(&n1)
+                            .map(|p| if role == "run" { p.run.clone() } else { p.verify.clone() })
+                            .unwrap_or_default()
+                    })
+                }
+                on:change=move |ev| {
+                    let v = event_target_value(&ev);
+                    s2.update_settings(|s| {
+                        if let Some(p) = s.profiles.get_mut(&n2) {
+                            if role == "run" { p.run = v } else { p.verify = v }
+                        }
+                    })
+                }
+            >
+                {move || names().into_iter().map(|n| view! { <option value=n.clone()>{n.clone()}</option> }).collect_view()}
+            </select>
+        }
+    };
+    let run = role_select("run");
+    let verify = role_select("verify");
+    let (s3, s4) = (settings_store(), settings_store());
+    let (n3, n4) = (name.clone(), name.clone());
+    view! {
+        <tr>
+            <td>
+                <input
+                    type="text"
+                    prop:value=name.clone()
+                    on:change=move |ev| {
+                        let new = event_target_value(&ev);
+                        let mut result = Ok(());
+                        s3.update_settings(|s| result = s.rename_profile(&n3, &new));
+                        feedback.result(result.map(|_| format!("Profile renamed to {new}.")).map_err(|e| e.to_string()));
+                    }
+                />
+            </td>
+            <td>{run}</td>
+            <td>{verify}</td>
+            <td>
+                <button on:click=move |_| {
+                    s4.update_settings(|s| {
+                        s.profiles.remove(&n4);
+                    })
+                }>"Remove"</button>
+            </td>
+        </tr>
+    }
+}
+
+/// One editable number of the strategy's defaults.
+#[component]
+fn ParamField(
+    label: &'static str,
+    get: fn(&AuditParams) -> String,
+    set: fn(&mut ParamOverrides, &str) -> Result<(), String>,
+    feedback: Feedback,
+) -> impl IntoView {
+    let store = settings_store();
+    let s2 = store.clone();
+    view! {
+        <label class="stack">
+            <span>{label}</span>
+            <input
+                type="text"
+                prop:value=move || store.strategy.with(|s| get(&s.params_for("")))
+                on:change=move |ev| {
+                    let text = event_target_value(&ev);
+                    let mut strategy = s2.strategy.get_untracked();
+                    let applied = set(&mut strategy.defaults, text.trim())
+                        .and_then(|_| {
+                            Strategy::from_value(&strategy.to_value()).map_err(|e| e.to_string())
+                        });
+                    match applied {
+                        Ok(checked) => {
+                            s2.set_strategy(checked);
+                            feedback.result(Ok(format!("{label} updated.")));
+                        }
+                        Err(e) => feedback.result(Err(e)),
+                    }
+                }
+            />
+        </label>
+    }
+}
+
+fn num<T: std::str::FromStr>(text: &str, what: &str) -> Result<T, String> {
+    text.parse()
+        .map_err(|_| format!("{what}: `{text}` is not a valid number"))
+}
+
+async fn read_file(input: &web_sys::HtmlInputElement) -> Result<(String, String), String> {
+    let file = input
+        .files()
+        .and_then(|f| f.get(0))
+        .ok_or("no file chosen")?;
+    let name = file.name();
+    let text = wasm_bindgen_futures::JsFuture::from(file.text())
+        .await
+        .map_err(|_| format!("could not read {name}"))?;
+    Ok((name, text.as_string().unwrap_or_default()))
+}
+
+fn import_text(store: &SettingsStore, name: &str, text: &str) -> Result<String, String> {
+    let format = if name.to_ascii_lowercase().ends_with(".json") {
+        Format::Json
+    } else {
+        Format::sniff(text)
+    };
+    let err = |e: crate::config::ConfigError| format!("{name}: {e}");
+    match document_kind(text, format).map_err(err)? {
+        DocumentKind::Settings => {
+            let mut imported = Settings::from_text(text, format).map_err(err)?;
+            // Keys typed in this session survive an import of a keyless file.
+            imported.apply_api_keys(&store.settings.get_untracked().api_keys());
+            let summary = format!(
+                "Imported settings from {name}: {} LLMs, {} profiles.",
+                imported.llms.len(),
+                imported.profiles.len()
+            );
+            store.update_settings(|s| *s = imported);
+            Ok(summary)
+        }
+        DocumentKind::Strategy => {
+            let imported = Strategy::from_text(text, format).map_err(err)?;
+            store.set_strategy(imported);
+            Ok(format!("Imported strategy from {name}."))
+        }
+    }
+}
+
+/// Configure the OpenAI-compatible endpoints, the run/verify profiles and the audit strategy.
+#[component]
+pub fn SettingsPage() -> impl IntoView {
+    let store = settings_store();
+    let feedback = Feedback {
+        error: RwSignal::new(None),
+        notice: RwSignal::new(None),
+    };
+    let include_keys = RwSignal::new(false);
+    let strategy_text = RwSignal::new(
+        store
+            .strategy
+            .with_untracked(|s| s.to_text(Format::Yaml).unwrap_or_default()),
+    );
+
+    let llm_names = {
+        let store = store.clone();
+        move || {
+            store
+                .settings
+                .with(|s| s.llms.keys().cloned().collect::<Vec<_>>())
+        }
+    };
+    let profile_names = {
+        let store = store.clone();
+        move || {
+            store
+                .settings
+                .with(|s| s.profiles.keys().cloned().collect::<Vec<_>>())
+        }
+    };
+    let settings_problem = {
+        let store = store.clone();
+        move || {
+            store
+                .settings
+                .with(|s| s.validate().err().map(|e| e.to_string()))
+        }
+    };
+    let storage_error = {
+        let store = store.clone();
+        move || store.storage_error.get()
+    };
+    let add_llm = {
+        let store = store.clone();
+        move |_| {
+            store.update_settings(|s| {
+                s.add_llm();
+            })
+        }
+    };
+    let add_profile = {
+        let store = store.clone();
+        move |_| {
+            store.update_settings(|s| {
+                s.add_profile();
+            })
+        }
+    };
+    let import = {
+        let store = store.clone();
+        move |ev: web_sys::Event| {
+            let Some(input) = ev
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+            else {
+                return;
+            };
+            let store = store.clone();
+            spawn_local(async move {
+                let result = match read_file(&input).await {
+                    Ok((name, text)) => import_text(&store, &name, &text),
+                    Err(e) => Err(e),
+                };
+                if result.is_ok() {
+                    strategy_text.set(
+                        store
+                            .strategy
+                            .with_untracked(|s| s.to_text(Format::Yaml).unwrap_or_default()),
+                    );
+                }
+                feedback.result(result);
+                input.set_value("");
+            });
+        }
+    };
+    let export_settings = {
+        let store = store.clone();
+        move |format: Format| {
+            let keys = if include_keys.get_untracked() {
+                KeyExport::Include
+            } else {
+                KeyExport::Omit
+            };
+            let (name, mime) = match format {
+                Format::Yaml => ("settings.yaml", "application/yaml"),
+                Format::Json => ("settings.json", "application/json"),
+            };
+            let result = store
+                .settings
+                .get_untracked()
+                .to_text(format, keys)
+                .map_err(|e| e.to_string())
+                .and_then(|text| download_text(name, mime, &text));
+            feedback.result(result.map(|_| format!("Exported {name}.")));
+        }
+    };
+    let export_yaml = {
+        let f = export_settings.clone();
+        move |_| f(Format::Yaml)
+    };
+    let export_json = move |_| export_settings(Format::Json);
+    let export_strategy = {
+        let store = store.clone();
+        move |_| {
+            let result = store
+                .strategy
+                .get_untracked()
+                .to_text(Format::Yaml)
+                .map_err(|e| e.to_string())
+                .and_then(|text| download_text("strategy.yaml", "application/yaml", &text));
+            feedback.result(result.map(|_| "Exported strategy.yaml.".to_string()));
+        }
+    };
+    let apply_strategy = {
+        let store = store.clone();
+        move |_| {
+            let text = strategy_text.get_untracked();
+            match Strategy::from_text(&text, Format::sniff(&text)) {
+                Ok(s) => {
+                    store.set_strategy(s);
+                    feedback.result(Ok("Strategy applied.".into()));
+                }
+                Err(e) => feedback.result(Err(format!("strategy: {e}"))),
+            }
+        }
+    };
+    let refresh_strategy_text = {
+        let store = store.clone();
+        move || {
+            strategy_text.set(
+                store
+                    .strategy
+                    .with_untracked(|s| s.to_text(Format::Yaml).unwrap_or_default()),
+            )
+        }
+    };
+
+    view! {
+        <section data-testid="page-settings" class="stack">
+            <h1>"Settings"</h1>
+            <p class="lead">
+                "Configure the OpenAI-compatible endpoints, the run/verify profiles and the audit strategy."
+            </p>
+            <p class="muted">
+                "A profile's run model does Phase 1 (claims and deductions); its verify model does Phases 2 and 3 (fact and logic checks) and the optional reverse check. Settings are saved in this browser; API keys only for this session."
+            </p>
+            <Show when=move || feedback.error.get().is_some()>
+                <div class="error row" role="alert" data-testid="settings-error">
+                    <span>{move || feedback.error.get().unwrap_or_default()}</span>
+                    <button on:click=move |_| feedback.error.set(None)>"Dismiss"</button>
+                </div>
+            </Show>
+            <Show when=move || feedback.notice.get().is_some()>
+                <div class="notice" data-testid="settings-notice">
+                    {move || feedback.notice.get().unwrap_or_default()}
+                </div>
+            </Show>
+            {move || settings_problem().map(|e| view! { <div class="error">{e}</div> })}
+            {move || storage_error().map(|e| view! { <div class="notice">{e}</div> })}
+
+            <section class="card stack">
+                <h2>"Import and export"</h2>
+                <label class="stack">
+                    <span>"Import settings.yaml or strategy.yaml (YAML or JSON)"</span>
+                    <input
+                        type="file"
+                        accept=".yaml,.yml,.json"
+                        data-testid="settings-import"
+                        on:change=import
+                    />
+                </label>
+                <div class="row">
+                    <button data-testid="settings-export-yaml" on:click=export_yaml>
+                        "Export settings (YAML)"
+                    </button>
+                    <button on:click=export_json>"Export settings (JSON)"</button>
+                    <label>
+                        <input
+                            type="checkbox"
+                            data-testid="settings-include-keys"
+                            prop:checked=move || include_keys.get()
+                            on:change=move |ev| include_keys.set(event_target_checked(&ev))
+                        />
+                        " Include API keys in the export"
+                    </label>
+                    <button on:click=export_strategy>"Export strategy (YAML)"</button>
+                </div>
+            </section>
+
+            <h2>"LLMs"</h2>
+            <For
+                each=llm_names
+                key=|n| n.clone()
+                children=move |name| view! { <LlmCard name=name feedback=feedback/> }
+            />
+            <div class="row">
+                <button data-testid="settings-add-llm" on:click=add_llm>"Add LLM"</button>
+            </div>
+
+            <h2>"Profiles"</h2>
+            <div class="table-wrap">
+                <table>
+                    <thead>
+                        <tr>
+                            <th>"Profile"</th>
+                            <th>"Run (Phase 1)"</th>
+                            <th>"Verify (Phases 2, 3)"</th>
+                            <th></th>
+                        </tr>
+                    </thead>
+                    <tbody>
+                        <For
+                            each=profile_names
+                            key=|n| n.clone()
+                            children=move |name| view! { <ProfileRow name=name feedback=feedback/> }
+                        />
+                    </tbody>
+                </table>
+            </div>
+            <div class="row">
+                <button on:click=add_profile>"Add profile"</button>
+            </div>
+
+            <h2>"Strategy"</h2>
+            <section class="card grid">
+                <ParamField
+                    label="Numeric deviation threshold (0.10 = 10 %)"
+                    get=|p| p.numeric_deviation_threshold.to_string()
+                    set=|o, t| {
+                        o.numeric_deviation_threshold = Some(num(t, "threshold")?);
+                        Ok(())
+                    }
+                    feedback=feedback
+                />
+                <ParamField
+                    label="Max errors per phase"
+                    get=|p| p.max_errors_per_phase.to_string()
+                    set=|o, t| {
+                        o.max_errors_per_phase = Some(num(t, "max errors")?);
+                        Ok(())
+                    }
+                    feedback=feedback
+                />
+                <ParamField
+                    label="Max claims"
+                    get=|p| p.max_claims.to_string()
+                    set=|o, t| {
+                        o.max_claims = Some(num(t, "max claims")?);
+                        Ok(())
+                    }
+                    feedback=feedback
+                />
+                <ParamField
+                    label="High errors for score 1"
+                    get=|p| p.score_thresholds.high_for_1.to_string()
+                    set=|o, t| {
+                        o.high_for_1 = Some(num(t, "high_for_1")?);
+                        Ok(())
+                    }
+                    feedback=feedback
+                />
+                <ParamField
+                    label="High errors for score 2"
+                    get=|p| p.score_thresholds.high_for_2.to_string()
+                    set=|o, t| {
+                        o.high_for_2 = Some(num(t, "high_for_2")?);
+                        Ok(())
+                    }
+                    feedback=feedback
+                />
+                <ParamField
+                    label="Low errors for score 3"
+                    get=|p| p.score_thresholds.low_for_3.to_string()
+                    set=|o, t| {
+                        o.low_for_3 = Some(num(t, "low_for_3")?);
+                        Ok(())
+                    }
+                    feedback=feedback
+                />
+                <ParamField
+                    label="Low errors for score 4"
+                    get=|p| p.score_thresholds.low_for_4.to_string()
+                    set=|o, t| {
+                        o.low_for_4 = Some(num(t, "low_for_4")?);
+                        Ok(())
+                    }
+                    feedback=feedback
+                />
+                <ParamField
+                    label="Reverse verify (true/false)"
+                    get=|p| p.reverse_verify.to_string()
+                    set=|o, t| {
+                        o.reverse_verify = Some(
+                            t.parse().map_err(|_| format!("reverse verify: `{t}` is not true or false"))?,
+                        );
+                        Ok(())
+                    }
+                    feedback=feedback
+                />
+            </section>
+            <details class="card">
+                <summary>"Strategy as YAML (per-profile overrides)"</summary>
+                <textarea
+                    rows="14"
+                    data-testid="settings-strategy-yaml"
+                    prop:value=move || strategy_text.get()
+                    on:input=move |ev| strategy_text.set(event_target_value(&ev))
+                ></textarea>
+                <div class="row">
+                    <button on:click=apply_strategy>"Apply strategy"</button>
+                    <button on:click=move |_| refresh_strategy_text()>"Reload from current"</button>
+                </div>
+            </details>
+        </section>
+    }
+}

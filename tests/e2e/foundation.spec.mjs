@@ -1,0 +1,74 @@
+// The app shell: mounting, routing, theme, and safe LaTeX rendering.
+import test, { describe, it, before, after, beforeEach, afterEach } from 'node:test';
+import assert from 'node:assert/strict';
+import { useApp } from './harness.mjs';
+
+describe('app shell', () => {
+  const app = useApp({ it, before, after, beforeEach, afterEach });
+
+  app.it('mounts with nav, title and versioned footer', async (page) => {
+    await app.goto('/');
+    assert.equal(await page.title(), 'VerifyFast');
+    assert.equal(await page.locator('.nav a').count(), 5);
+    assert.match(await page.getByTestId('footer').innerText(), /VerifyFast v\d+\.\d+\.\d+/);
+  });
+
+  for (const [name, path] of [['audit', '/audit'], ['report', '/report'], ['extract', '/extract'], ['proof', '/proof'], ['settings', '/settings']]) {
+    app.it(`nav link routes to the ${name} page`, async (page) => {
+      await app.goto('/');
+      await page.getByTestId(`nav-${name}`).click();
+      await page.waitForURL(`**${path}`);
+      await page.getByTestId(`page-${name}`).waitFor();
+      assert.equal(await page.getByTestId(`nav-${name}`).getAttribute('aria-current'), 'page');
+    });
+  }
+
+  app.it('deep links load the right page', async (page) => {
+    await app.goto('/proof');
+    await page.getByTestId('page-proof').waitFor();
+  });
+
+  app.it('theme toggle switches and remembers the theme', async (page) => {
+    await app.goto('/');
+    const theme = () => page.evaluate(() => document.documentElement.dataset.theme ?? 'system');
+    const bg = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    const before = await bg();
+    await page.getByTestId('theme-toggle').click();
+    const first = await theme();
+    assert.ok(first === 'dark' || first === 'light');
+    assert.notEqual(await bg(), before);
+    await page.reload();
+    await page.waitForSelector('[data-testid="page"]');
+    assert.equal(await theme(), first);
+    await page.getByTestId('theme-toggle').click();
+    assert.notEqual(await theme(), first);
+  });
+});
+
+describe('MathText', () => {
+  const app = useApp({ it, before, after, beforeEach, afterEach });
+
+  app.it('renders LaTeX with KaTeX while HTML in the same text stays inert', async (page) => {
+    await app.goto('/extract');
+    await page.evaluate(() => { window.__xss = 0; window.alert = () => { window.__xss += 1; }; });
+    const input = page.getByTestId('math-preview-input');
+    await input.fill('<img src=x onerror=alert(1)> and $\\frac{a}{b}$ <b>bold?</b>');
+    const out = page.getByTestId('math-preview-output');
+    await out.locator('.katex .mfrac').waitFor();
+    assert.equal(await out.locator('img').count(), 0, 'no <img> element may be created from text');
+    assert.equal(await out.locator('b').count(), 0);
+    const text = await out.innerText();
+    assert.ok(text.includes('<img src=x onerror=alert(1)>'), `the HTML is shown as text: ${text}`);
+    assert.equal(await page.evaluate(() => window.__xss), 0);
+  });
+
+  app.it('hostile LaTeX stays contained', async (page) => {
+    await app.goto('/extract');
+    await page.getByTestId('math-preview-input').fill('$\\href{javascript:alert(1)}{x}$ $\\def\\a{\\a\\a}\\a$ $\\rule{9999em}{9999em}$');
+    const out = page.getByTestId('math-preview-output');
+    await out.locator('.katex').first().waitFor();
+    assert.equal(await out.locator('a[href^="javascript"]').count(), 0);
+    const box = await out.boundingBox();
+    assert.ok(box.height < 2000, `maxSize keeps the output small, got ${box.height}px`);
+  });
+});

@@ -1,0 +1,110 @@
+// Browser test harness: serves dist/ on a free localhost port (with the SPA fallback the
+// router needs), drives Debian's Chromium through playwright-core, fails a test on any console
+// error or uncaught page exception, and saves a screenshot when a test fails.
+import http from 'node:http';
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const ROOT = path.resolve(here, '..', '..');
+const DIST = path.join(ROOT, 'dist');
+const SHOTS = path.join(here, 'screenshots');
+
+const MIME = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript',
+  '.wasm': 'application/wasm', '.css': 'text/css', '.svg': 'image/svg+xml', '.json': 'application/json',
+  '.jsonl': 'application/x-ndjson', '.woff2': 'font/woff2', '.woff': 'font/woff', '.ttf': 'font/ttf',
+  '.png': 'image/png', '.yaml': 'text/yaml', '.txt': 'text/plain',
+};
+
+/** Serve dist/ on 127.0.0.1 at a free port. Unknown paths get index.html (client-side routes). */
+export function serveDist() {
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url, 'http://x');
+    let file = path.normalize(path.join(DIST, decodeURIComponent(url.pathname)));
+    if (!file.startsWith(DIST)) { res.writeHead(403).end(); return; }
+    if (!fs.existsSync(file) || fs.statSync(file).isDirectory()) file = path.join(DIST, 'index.html');
+    res.writeHead(200, { 'content-type': MIME[path.extname(file)] ?? 'application/octet-stream' });
+    fs.createReadStream(file).pipe(res);
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => {
+    resolve({ url: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => server.close(r)) });
+  }));
+}
+
+export async function launchBrowser() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+      '--disable-sync', '--no-first-run', '--disable-quic'],
+  });
+}
+
+/**
+ * Start the scripted OpenAI-compatible server (tests/mock_llm/server.mjs) on a free port.
+ * Returns { url, baseUrl, stop }. `extraArgs` are passed to the server.
+ */
+export async function startMockLlm(extraArgs = []) {
+  const script = path.join(ROOT, 'tests', 'mock_llm', 'server.mjs');
+  const child = spawn(process.execPath, [script, '--port', '0', ...extraArgs], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise((resolve, reject) => {
+    let buf = '';
+    const timer = setTimeout(() => reject(new Error('mock LLM server did not start')), 10_000);
+    child.stdout.on('data', (d) => {
+      buf += d;
+      const m = buf.match(/LISTENING (\d+)/);
+      if (m) { clearTimeout(timer); resolve(Number(m[1])); }
+    });
+    child.on('exit', (code) => reject(new Error(`mock LLM server exited with ${code}`)));
+  });
+  const url = `http://127.0.0.1:${port}`;
+  return { url, baseUrl: `${url}/v1`, stop: () => child.kill() };
+}
+
+async function screenshot(page, name = 'test') {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  const file = path.join(SHOTS, `${String(name).replace(/[^a-z0-9]+/gi, '_').slice(0, 80)}.png`);
+  await page.screenshot({ path: file, fullPage: true }).catch(() => {});
+}
+
+/**
+ * Register node:test hooks that give each test a fresh page on the served app.
+ * Usage: const app = useApp({ it, before, after, beforeEach, afterEach });
+ *        app.it('does X', async (page) => { ... });   // screenshot saved if it fails
+ * `allowConsoleErrors` lists regexes of console errors a test expects (e.g. a refused CORS call).
+ */
+export function useApp({ it, before, after, beforeEach, afterEach }, { allowConsoleErrors = [] } = {}) {
+  const ctx = { page: null, url: null, errors: [], allow: [...allowConsoleErrors] };
+  let server; let browser;
+  before(async () => { server = await serveDist(); ctx.url = server.url; browser = await launchBrowser(); });
+  after(async () => { await browser?.close(); await server?.close(); });
+  beforeEach(async () => {
+    ctx.errors = [];
+    const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 900 } });
+    ctx.page = await context.newPage();
+    ctx.page.on('console', (msg) => {
+      if (msg.type() === 'error' && !ctx.allow.some((re) => re.test(msg.text()))) ctx.errors.push(`console error: ${msg.text()}`);
+    });
+    ctx.page.on('pageerror', (err) => ctx.errors.push(`uncaught exception: ${err.message}`));
+  });
+  afterEach(async (t) => {
+    const page = ctx.page;
+    if (ctx.errors.length && page) await screenshot(page, t?.name);
+    await page?.context().close();
+    if (ctx.errors.length) throw new Error(ctx.errors.join('\n'));
+  });
+  /** A test that gets the page and leaves a screenshot in tests/e2e/screenshots/ when it fails. */
+  ctx.it = (name, fn, opts = {}) => it(name, opts, async () => {
+    try { await fn(ctx.page); } catch (e) { await screenshot(ctx.page, name); throw e; }
+  });
+  /** Navigate to a path of the app and wait until the app has mounted. */
+  ctx.goto = async (p = '/') => {
+    await ctx.page.goto(ctx.url + p);
+    await ctx.page.waitForSelector('[data-testid="page"]', { timeout: 15_000 });
+  };
+  return ctx;
+}
