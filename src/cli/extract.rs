@@ -92,7 +92,7 @@ fn run_lines(
     let mut out = BufWriter::new(stdout.lock());
     let mut bad = 0usize;
     let mut write_err: Option<std::io::Error> = None;
-    let read = for_each_line(reader, |Line { number, text }| {
+    let read = for_each_line(reader, |Line { number, text, .. }| {
         if write_err.is_some() {
             return;
         }
