@@ -57,8 +57,9 @@ pub fn TestConnection(#[prop(into)] endpoint: Signal<Option<Endpoint>>) -> impl 
                 result
                     .get()
                     .map(|r| {
+                        let class = r.css_class();
                         view! {
-                            <p class=r.css_class() data-testid="settings-test-connection-result" role="status">
+                            <p class=class data-testid="settings-test-connection-result" role="status">
                                 {r.message}
                             </p>
                         }
