@@ -234,7 +234,7 @@ mod tests {
         b.push_line(1, r#"{"id":"a","output":"So 3+4=7","ground_truth":"7"}"#);
         b.push_line(2, "{broken");
         b.push_line(3, r#"{"id":"c","output":"no idea","ground_truth":"-2"}"#);
-        b.push_line(4, r#"{"id":"d","output":"The answer is 5","ground_truth":"=6"}"#);
+        b.push_line(4, r#"{"id":"=HYPERLINK(1)","output":"The answer is 5","ground_truth":"6"}"#);
         b.bad_line(5, "line 5: not valid UTF-8 (byte 3 of the line)".into());
         b
     }
@@ -273,7 +273,7 @@ mod tests {
         let csv = b.to_csv(Show::All, "");
         assert_eq!(csv.lines().count(), 6);
         assert!(csv.contains("\"'-2\""), "{csv}");
-        assert!(csv.contains("\"'=6\""), "{csv}");
+        assert!(csv.contains("\"'=HYPERLINK(1)\""), "{csv}");
         assert!(csv.lines().nth(2).is_some_and(|l| l.starts_with("\"2\",")));
     }
 
