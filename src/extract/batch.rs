@@ -124,7 +124,11 @@ impl GradeBatch {
     }
 
     /// Rows kept by `show` whose answers or reason contain `search` (case-insensitive).
-    pub fn filtered<'a>(&'a self, show: Show, search: &'a str) -> impl Iterator<Item = &'a Row> + 'a {
+    pub fn filtered<'a>(
+        &'a self,
+        show: Show,
+        search: &'a str,
+    ) -> impl Iterator<Item = &'a Row> + 'a {
         let needle = search.trim().to_lowercase();
         self.rows
             .iter()
@@ -137,7 +141,9 @@ impl GradeBatch {
         for r in self.filtered(show, search) {
             let line = match r {
                 Row::Graded { record, .. } => serde_json::to_string(record).unwrap_or_default(),
-                Row::Bad { line, error } => serde_json::json!({ "id": null, "line": line, "error": error }).to_string(),
+                Row::Bad { line, error } => {
+                    serde_json::json!({ "id": null, "line": line, "error": error }).to_string()
+                }
             };
             out.push_str(&line);
             out.push('\n');
@@ -234,7 +240,10 @@ mod tests {
         b.push_line(1, r#"{"id":"a","output":"So 3+4=7","ground_truth":"7"}"#);
         b.push_line(2, "{broken");
         b.push_line(3, r#"{"id":"c","output":"no idea","ground_truth":"-2"}"#);
-        b.push_line(4, r#"{"id":"=HYPERLINK(1)","output":"The answer is 5","ground_truth":"6"}"#);
+        b.push_line(
+            4,
+            r#"{"id":"=HYPERLINK(1)","output":"The answer is 5","ground_truth":"6"}"#,
+        );
         b.bad_line(5, "line 5: not valid UTF-8 (byte 3 of the line)".into());
         b
     }
@@ -242,10 +251,21 @@ mod tests {
     #[test]
     fn summary_and_bad_lines_keep_line_numbers() {
         let b = batch();
-        assert_eq!((b.summary.n, b.summary.equivalent, b.summary.no_answer, b.summary.bad_lines), (3, 1, 1, 2));
+        assert_eq!(
+            (
+                b.summary.n,
+                b.summary.equivalent,
+                b.summary.no_answer,
+                b.summary.bad_lines
+            ),
+            (3, 1, 1, 2)
+        );
         let bad: Vec<usize> = b.bad_rows().map(|(l, _)| l).collect();
         assert_eq!(bad, [2, 5]);
-        assert!(b.bad_rows().next().is_some_and(|(_, e)| e.starts_with("line 2:")));
+        assert!(b
+            .bad_rows()
+            .next()
+            .is_some_and(|(_, e)| e.starts_with("line 2:")));
     }
 
     #[test]
@@ -266,10 +286,14 @@ mod tests {
     fn exports_match_the_cli_and_defuse_formulas() {
         let b = batch();
         let jsonl = b.to_jsonl(Show::All, "");
-        let first: serde_json::Value = serde_json::from_str(jsonl.lines().next().unwrap_or("")).unwrap();
+        let first: serde_json::Value =
+            serde_json::from_str(jsonl.lines().next().unwrap_or("")).unwrap();
         assert_eq!(first["predicted_answer"], "7");
         assert_eq!(first["method"], "identical_text");
-        assert!(jsonl.lines().nth(1).is_some_and(|l| l.contains("\"line\":2")));
+        assert!(jsonl
+            .lines()
+            .nth(1)
+            .is_some_and(|l| l.contains("\"line\":2")));
         let csv = b.to_csv(Show::All, "");
         assert_eq!(csv.lines().count(), 6);
         assert!(csv.contains("\"'-2\""), "{csv}");
