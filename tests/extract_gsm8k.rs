@@ -19,7 +19,8 @@ fn split(answer: &str) -> Option<(&str, &str)> {
 #[test]
 fn gsm8k_solutions_grade_equal_to_their_final_value() {
     let data = include_str!("fixtures/gsm8k_train.jsonl");
-    let (mut n, mut ok, mut ok_strict) = (0usize, 0usize, 0usize);
+    let (mut n, mut ok, mut ok_strict, mut low) = (0usize, 0usize, 0usize, 0usize);
+    let mut missed_low = 0usize;
     let mut misses = Vec::new();
     for line in data.lines().filter(|l| !l.trim().is_empty()) {
         let item: Item = serde_json::from_str(line).expect("fixture line is valid JSON");
@@ -29,6 +30,9 @@ fn gsm8k_solutions_grade_equal_to_their_final_value() {
             ok_strict += 1;
         }
         let v = grade(solution, value, Some(&item.question), Preset::Lenient);
+        let is_low = v.predicted.as_ref().is_none_or(|p| p.low_confidence);
+        low += usize::from(is_low);
+        missed_low += usize::from(is_low && !v.equivalent);
         if v.equivalent {
             ok += 1;
         } else if misses.len() < 80 {
@@ -38,6 +42,11 @@ fn gsm8k_solutions_grade_equal_to_their_final_value() {
     let rate = 100.0 * ok as f64 / n as f64;
     let strict = 100.0 * ok_strict as f64 / n as f64;
     println!("GSM8K regression: {ok}/{n} = {rate:.2}% lenient, {ok_strict}/{n} = {strict:.2}% strict (no LLM)");
+    println!(
+        "low_confidence (LLM fallback would run): {low}/{n} = {:.2}%, covering {missed_low} of the {} misses",
+        100.0 * low as f64 / n as f64,
+        n - ok
+    );
     for m in &misses {
         println!("  miss: {m}");
     }

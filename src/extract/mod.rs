@@ -6,6 +6,7 @@
 //! which path decided. An optional LLM fallback is injected by the caller: [`needs_fallback`]
 //! says when to ask, [`from_fallback_reply`] reads the reply with the same normaliser.
 
+pub mod batch;
 mod candidates;
 pub mod equiv;
 pub mod expr;

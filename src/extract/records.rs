@@ -301,7 +301,7 @@ mod tests {
     #[test]
     fn summary_counts() {
         let mut s = GradeSummary::default();
-        for (o, g) in [("5", "5"), ("none", "5"), ("4", "5")] {
+        for (o, g) in [("5", "5"), ("no idea", "5"), ("4", "5")] {
             let r = grade_record(
                 &parse_grade_line(&format!(r#"{{"output":"{o}","ground_truth":"{g}"}}"#), 1)
                     .unwrap(),

@@ -275,3 +275,54 @@ fn hostile_input_does_not_panic() {
         let _ = grade(t, t, Some("what percent"), Preset::Strict);
     }
 }
+
+#[test]
+fn normalisations_grade_as_expected() {
+    let pairs = [
+        ("1,000", "1000"),
+        ("10\\,000", "10000"),
+        ("10{,}000", "10000"),
+        ("1 000", "1000"),
+        ("$1,234.50", "1234.5"),
+        ("\\frac12", "0.5"),
+        ("\\dfrac{3}{4}", "0.75"),
+        ("\\tfrac{3}{4}", "3/4"),
+        ("\\left(1,2\\right)", "(1,2)"),
+        ("90^\\circ", "90"),
+        ("3×4", "12"),
+        ("6÷2", "3"),
+        ("√4", "2"),
+        ("2π", "2\\pi"),
+        ("\\text{seventy six}", "76"),
+        ("42。", "42"),
+        ("\\mathrm{5 cm}", "5"),
+        ("1.2 \\times 10^{3}", "1200"),
+        ("2\\frac{1}{4}", "9/4"),
+        ("e^{2}", "e^2"),
+        ("\\sqrt{12}", "2\\sqrt{3}"),
+        ("3\\!\\,000", "3000"),
+    ];
+    for (a, b) in pairs {
+        assert!(
+            same(a, b),
+            "{a} vs {b}: {}",
+            grade(a, b, None, Preset::Lenient).reason
+        );
+    }
+    let different = [
+        ("(1,2)", "12"),
+        ("1,2", "12"),
+        ("(1,000)", "1000"),
+        ("2^{10}", "1000"),
+        ("1/2^{98}", "1/2^{99}"),
+        ("\\frac{1}{3}", "0.3"),
+        ("-7", "7"),
+    ];
+    for (a, b) in different {
+        assert!(
+            !same(a, b),
+            "{a} vs {b}: {}",
+            grade(a, b, None, Preset::Lenient).reason
+        );
+    }
+}

@@ -1,8 +1,109 @@
+//! The Extract page: paste a solution (and optionally a ground truth and question) to see
+//! the extracted answer, where it is in the text, how it was found and the verdict; or
+//! upload a `grade`-format JSONL for a summary, a filterable table and exports.
+//! All logic is in `crate::extract` (tested natively); this file lays it out.
+
+use std::sync::Arc;
+
 use leptos::prelude::*;
+use leptos::task::spawn_local;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
 
+use crate::extract::batch::{highlight, GradeBatch, Row, Show};
+use crate::extract::{extract, grade, Extraction, Preset, Verdict};
+use crate::jsonl::{Line, LineSplitter};
+use crate::ui::download::download_text;
 use crate::ui::math_preview::MathPreview;
+use crate::ui::math_text::MathText;
 
-/// Answer extraction and grading.
+/// Bytes per `File.slice`: grading one chunk stays well under 100 ms.
+const CHUNK_BYTES: f64 = 512.0 * 1024.0;
+/// Rows rendered in the table at once (all rows are kept and exported).
+const TABLE_LIMIT: usize = 200;
+/// Bad lines listed in the summary.
+const BAD_LIST_LIMIT: usize = 50;
+
+const EXAMPLE: &str = "Natalia sold 48/2 = <<48/2=24>>24 clips in May.\nNatalia sold 48+24 = <<48+24=72>>72 clips altogether in April and May.";
+
+fn now_ms() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map(|p| p.now())
+        .unwrap_or(0.0)
+}
+
+fn preset_of(strict: bool) -> Preset {
+    if strict {
+        Preset::Strict
+    } else {
+        Preset::Lenient
+    }
+}
+
+async fn read_slice(file: &web_sys::File, start: f64, end: f64) -> Result<Vec<u8>, String> {
+    let blob = file
+        .slice_with_f64_and_f64(start, end)
+        .map_err(|_| format!("could not slice {} at byte {start}", file.name()))?;
+    let buf = JsFuture::from(blob.array_buffer())
+        .await
+        .map_err(|_| format!("could not read {} at byte {start}", file.name()))?;
+    Ok(js_sys::Uint8Array::new(&buf).to_vec())
+}
+
+fn feed(batch: &mut GradeBatch, l: Line) {
+    match l.text {
+        Ok(t) => batch.push_line(l.number, &t),
+        Err(e) => batch.bad_line(l.number, e.to_string()),
+    }
+}
+
+/// Grades the file chunk by chunk; returns the batch and the milliseconds spent grading.
+async fn grade_file(
+    file: &web_sys::File,
+    preset: Preset,
+    progress: RwSignal<Option<(f64, f64)>>,
+) -> Result<(GradeBatch, f64), String> {
+    let total = file.size();
+    let mut batch = GradeBatch::new(preset);
+    let mut splitter = LineSplitter::default();
+    let mut start = 0.0;
+    let mut busy_ms = 0.0;
+    progress.set(Some((0.0, total)));
+    while start < total {
+        let end = (start + CHUNK_BYTES).min(total);
+        let bytes = read_slice(file, start, end).await?;
+        let t0 = now_ms();
+        splitter.push(&bytes, &mut |l| feed(&mut batch, l));
+        busy_ms += now_ms() - t0;
+        start = end;
+        progress.set(Some((start, total)));
+    }
+    let t0 = now_ms();
+    splitter.finish(&mut |l| feed(&mut batch, l));
+    busy_ms += now_ms() - t0;
+    Ok((batch, busy_ms))
+}
+
+fn file_stem(name: &str) -> String {
+    let stem = name.rsplit_once('.').map_or(name, |(s, _)| s);
+    let clean: String = stem
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if clean.is_empty() {
+        "graded".into()
+    } else {
+        clean
+    }
+}
+
 #[component]
 pub fn ExtractPage() -> impl IntoView {
     view! {
@@ -11,7 +112,380 @@ pub fn ExtractPage() -> impl IntoView {
             <p class="lead">
                 "Paste a solution text to pull out its final answer and grade it against a ground truth, or upload a JSONL to grade many."
             </p>
+            <SingleExtract/>
+            <BatchGrade/>
             <MathPreview/>
         </section>
+    }
+}
+
+/// One text: live extraction and, when a ground truth is given, the verdict.
+#[component]
+fn SingleExtract() -> impl IntoView {
+    let text = RwSignal::new(String::from(EXAMPLE));
+    let gold = RwSignal::new(String::from("72"));
+    let question = RwSignal::new(String::new());
+    let strict = RwSignal::new(false);
+    let result = Memo::new(move |_| {
+        let t = text.get();
+        let g = gold.get();
+        let q = question.get();
+        let q = (!q.trim().is_empty()).then_some(q.as_str());
+        let extraction = extract(&t, q);
+        let verdict = (!g.trim().is_empty()).then(|| grade(&t, &g, q, preset_of(strict.get())));
+        (t, extraction, verdict)
+    });
+
+    view! {
+        <div class="card stack">
+            <h2>"One solution"</h2>
+            <label class="stack">
+                "Solution text"
+                <textarea
+                    data-testid="extract-text"
+                    rows="7"
+                    prop:value=move || text.get()
+                    on:input=move |ev| text.set(event_target_value(&ev))
+                ></textarea>
+            </label>
+            <div class="grid">
+                <label class="stack">
+                    "Ground truth (optional: an answer or a full solution)"
+                    <input
+                        type="text"
+                        data-testid="extract-gold"
+                        prop:value=move || gold.get()
+                        on:input=move |ev| gold.set(event_target_value(&ev))
+                    />
+                </label>
+                <label class="stack">
+                    "Question (optional: decides the percent policy)"
+                    <input
+                        type="text"
+                        data-testid="extract-question"
+                        prop:value=move || question.get()
+                        on:input=move |ev| question.set(event_target_value(&ev))
+                    />
+                </label>
+            </div>
+            <label class="row">
+                <input
+                    type="checkbox"
+                    data-testid="extract-strict"
+                    prop:checked=move || strict.get()
+                    on:change=move |ev| strict.set(event_target_checked(&ev))
+                />
+                "Strict preset (exact values only; lenient also accepts rounded decimals)"
+            </label>
+            {move || {
+                let (t, extraction, verdict) = result.get();
+                single_result(t, extraction, verdict)
+            }}
+        </div>
+    }
+}
+
+fn single_result(
+    text: String,
+    extraction: Option<Extraction>,
+    verdict: Option<Verdict>,
+) -> AnyView {
+    if text.trim().is_empty() {
+        return view! { <p class="muted">"Paste a solution text above."</p> }.into_any();
+    }
+    let verdict_view = verdict.map(verdict_view);
+    let Some(e) = extraction else {
+        return view! {
+            <div class="stack">
+                <p class="notice" data-testid="extract-answer">"No answer found"</p>
+                <p>"Method: " <span class="badge" data-testid="extract-method">"none"</span></p>
+                {verdict_view}
+            </div>
+        }
+        .into_any();
+    };
+    let math = format!("${}$", e.answer);
+    let (before, mid, after) = highlight(&text, e.span)
+        .map(|(a, b, c)| (a.to_string(), b.to_string(), c.to_string()))
+        .unwrap_or((text.clone(), String::new(), String::new()));
+    let confidence = format!("{:.2}", e.confidence);
+    let low = e.low_confidence;
+    let candidates = e.candidates.clone();
+    view! {
+        <div class="stack">
+            <div class="row">
+                <strong>"Answer: "</strong>
+                <span data-testid="extract-answer" data-answer=e.answer.clone()>
+                    <MathText text=math/>
+                </span>
+                <code data-testid="extract-raw" title="matched text">{e.raw.clone()}</code>
+            </div>
+            <p>
+                "Method: "
+                <span class="badge" data-testid="extract-method">{e.method.as_str()}</span>
+                " · confidence "
+                <span data-testid="extract-confidence">{confidence}</span>
+                {low.then(|| view! { <span class="chip sev-High">" low confidence"</span> })}
+                <span class="muted">" — " {e.confidence_reason.clone()}</span>
+            </p>
+            <pre class="extract-highlight" data-testid="extract-highlight">
+                {before}<mark class="hl">{mid}</mark>{after}
+            </pre>
+            {(!candidates.is_empty()).then(|| view! {
+                <details>
+                    <summary>{format!("Other candidates ({})", candidates.len())}</summary>
+                    <ul data-testid="extract-candidates">
+                        {candidates.into_iter().map(|c| view! {
+                            <li>
+                                <span class="badge">{c.method.as_str()}</span>
+                                " "
+                                <code>{c.answer}</code>
+                                {format!(" at bytes {}–{}", c.span.0, c.span.1)}
+                            </li>
+                        }).collect_view()}
+                    </ul>
+                </details>
+            })}
+            {verdict_view}
+        </div>
+    }
+    .into_any()
+}
+
+fn verdict_view(v: Verdict) -> AnyView {
+    let (class, label) = if v.equivalent {
+        ("ok", "Equivalent")
+    } else {
+        ("error", "Not equivalent")
+    };
+    view! {
+        <div class=class data-testid="extract-verdict" data-equivalent=v.equivalent.to_string()>
+            <strong>{label}</strong>
+            " "
+            <span class="badge">{v.path.as_str()}</span>
+            <p data-testid="extract-reason">{v.reason.clone()}</p>
+        </div>
+    }
+    .into_any()
+}
+
+/// A `grade`-format JSONL: summary, filterable table, exports.
+#[component]
+fn BatchGrade() -> impl IntoView {
+    let batch = RwSignal::new(None::<Arc<GradeBatch>>);
+    let file_name = RwSignal::new(String::new());
+    let progress = RwSignal::new(None::<(f64, f64)>);
+    let timing = RwSignal::new(None::<(usize, f64)>);
+    let error = RwSignal::new(None::<String>);
+    let loading = RwSignal::new(false);
+    let strict = RwSignal::new(false);
+    let show = RwSignal::new(Show::All);
+    let search = RwSignal::new(String::new());
+
+    let load = move |f: web_sys::File| {
+        if loading.get_untracked() {
+            return;
+        }
+        error.set(None);
+        batch.set(None);
+        timing.set(None);
+        file_name.set(f.name());
+        loading.set(true);
+        let preset = preset_of(strict.get_untracked());
+        spawn_local(async move {
+            match grade_file(&f, preset, progress).await {
+                Ok((b, ms)) => {
+                    timing.set(Some((b.rows.len(), ms)));
+                    batch.set(Some(Arc::new(b)));
+                }
+                Err(e) => error.set(Some(e)),
+            }
+            loading.set(false);
+        });
+    };
+    let on_pick = move |ev: web_sys::Event| {
+        let f = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+            .and_then(|i| i.files())
+            .and_then(|fs| fs.get(0));
+        if let Some(f) = f {
+            load(f);
+        }
+    };
+    let export = move |csv: bool| {
+        let Some(b) = batch.get_untracked() else {
+            return;
+        };
+        let stem = file_stem(&file_name.get_untracked());
+        let (s, q) = (show.get_untracked(), search.get_untracked());
+        let result = if csv {
+            download_text(&format!("{stem}.graded.csv"), "text/csv", &b.to_csv(s, &q))
+        } else {
+            download_text(
+                &format!("{stem}.graded.jsonl"),
+                "application/x-ndjson",
+                &b.to_jsonl(s, &q),
+            )
+        };
+        if let Err(e) = result {
+            error.set(Some(e));
+        }
+    };
+
+    view! {
+        <div class="card stack">
+            <h2>"Grade a JSONL"</h2>
+            <p class="muted">
+                "One object per line: "
+                <code>"{\"id\"?, \"output\", \"ground_truth\", \"question\"?}"</code>
+                " (the "<code>"verifyfast grade"</code>" format). Everything stays in this browser."
+            </p>
+            <div class="row">
+                <input type="file" accept=".jsonl,.json,.txt" data-testid="extract-file" on:change=on_pick/>
+                <label class="row">
+                    <input
+                        type="checkbox"
+                        prop:checked=move || strict.get()
+                        on:change=move |ev| strict.set(event_target_checked(&ev))
+                    />
+                    "Strict preset"
+                </label>
+            </div>
+            {move || loading.get().then(|| {
+                let (done, total) = progress.get().unwrap_or((0.0, 0.0));
+                view! { <progress max=total value=done></progress> }
+            })}
+            {move || error.get().map(|e| view! { <p class="error" data-testid="extract-error">{e}</p> })}
+            {move || batch.get().map(|b| {
+                let timing_text = timing.get().map(|(n, ms)| {
+                    let per_s = if ms > 0.0 { n as f64 * 1000.0 / ms } else { 0.0 };
+                    (format!("{n} lines graded in {:.0} ms ({per_s:.0} items/s in this browser)", ms), per_s)
+                });
+                view! {
+                    {summary_view(&b)}
+                    {timing_text.map(|(t, per_s)| view! {
+                        <p class="muted" data-testid="extract-timing" data-items-per-second=format!("{per_s:.0}")>{t}</p>
+                    })}
+                    <div class="row">
+                        <label>
+                            "Show "
+                            <select
+                                data-testid="extract-filter"
+                                on:change=move |ev| show.set(Show::from_key(&event_target_value(&ev)))
+                            >
+                                {Show::ALL.into_iter().map(|s| view! {
+                                    <option value=s.key() selected=move || show.get() == s>{s.label()}</option>
+                                }).collect_view()}
+                            </select>
+                        </label>
+                        <input
+                            type="search"
+                            placeholder="search answers, ids, reasons"
+                            data-testid="extract-search"
+                            prop:value=move || search.get()
+                            on:input=move |ev| search.set(event_target_value(&ev))
+                        />
+                        <button data-testid="extract-download-jsonl" on:click=move |_| export(false)>"Download JSONL"</button>
+                        <button data-testid="extract-download-csv" on:click=move |_| export(true)>"Download CSV"</button>
+                    </div>
+                    {move || table_view(&b, show.get(), &search.get())}
+                }
+            })}
+        </div>
+    }
+}
+
+fn summary_view(b: &GradeBatch) -> AnyView {
+    let s = b.summary;
+    let bad: Vec<(usize, String)> = b
+        .bad_rows()
+        .take(BAD_LIST_LIMIT)
+        .map(|(l, e)| (l, e.to_string()))
+        .collect();
+    view! {
+        <div class="stack" data-testid="extract-summary">
+            <p>
+                <strong data-testid="extract-accuracy">{format!("{:.2} %", 100.0 * s.accuracy())}</strong>
+                {format!(
+                    " accuracy: {} of {} graded lines equivalent; {} with no answer; {} bad lines",
+                    s.equivalent, s.n, s.no_answer, s.bad_lines
+                )}
+            </p>
+            {(!bad.is_empty()).then(|| view! {
+                <ul class="error" data-testid="extract-bad-lines">
+                    {bad.into_iter().map(|(line, e)| view! {
+                        <li data-line=line.to_string()>{e}</li>
+                    }).collect_view()}
+                </ul>
+            })}
+        </div>
+    }
+    .into_any()
+}
+
+fn table_view(b: &GradeBatch, show: Show, search: &str) -> AnyView {
+    let rows: Vec<Row> = b.filtered(show, search).cloned().collect();
+    let total = rows.len();
+    let shown: Vec<Row> = rows.into_iter().take(TABLE_LIMIT).collect();
+    view! {
+        <p class="muted" data-testid="extract-row-count">
+            {if total > TABLE_LIMIT {
+                format!("{total} rows match; the first {TABLE_LIMIT} are shown (downloads include all)")
+            } else {
+                format!("{total} rows match")
+            }}
+        </p>
+        <div class="table-wrap">
+            <table data-testid="extract-table">
+                <thead>
+                    <tr>
+                        <th>"line"</th><th>"id"</th><th>"predicted"</th><th>"ground truth"</th>
+                        <th>"verdict"</th><th>"path"</th><th>"reason"</th>
+                    </tr>
+                </thead>
+                <tbody>
+                    {shown.into_iter().map(row_view).collect_view()}
+                </tbody>
+            </table>
+        </div>
+    }
+    .into_any()
+}
+
+fn row_view(r: Row) -> AnyView {
+    match r {
+        Row::Graded { line, record } => {
+            let id = match &record.id {
+                serde_json::Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            let verdict = if record.equivalent {
+                "equivalent"
+            } else if record.no_answer() {
+                "no answer"
+            } else {
+                "not equivalent"
+            };
+            view! {
+                <tr class:ok=record.equivalent>
+                    <td class="num">{line}</td>
+                    <td>{id}</td>
+                    <td><code>{record.predicted_answer.clone().unwrap_or_else(|| "—".into())}</code></td>
+                    <td><code>{record.ground_truth_answer.clone().unwrap_or_else(|| "—".into())}</code></td>
+                    <td>{verdict}</td>
+                    <td><span class="badge">{record.method}</span></td>
+                    <td class="muted">{record.reason.clone()}</td>
+                </tr>
+            }
+            .into_any()
+        }
+        Row::Bad { line, error } => view! {
+            <tr class="error">
+                <td class="num">{line}</td>
+                <td colspan="6">{error}</td>
+            </tr>
+        }
+        .into_any(),
     }
 }

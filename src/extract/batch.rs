@@ -1,0 +1,311 @@
+//! Grading a whole `grade`-format JSONL in the browser: rows in line order, the summary,
+//! filtering, and the JSONL / CSV exports. Pure so it is tested natively; the Extract page
+//! only feeds lines and lays the rows out.
+
+use super::records::{grade_record, parse_grade_line, GradeRecord, GradeSummary};
+use super::Preset;
+
+/// One input line's outcome.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Row {
+    Graded { line: usize, record: GradeRecord },
+    Bad { line: usize, error: String },
+}
+
+impl Row {
+    pub fn line(&self) -> usize {
+        match self {
+            Row::Graded { line, .. } | Row::Bad { line, .. } => *line,
+        }
+    }
+}
+
+/// Which rows the table shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Show {
+    #[default]
+    All,
+    Equivalent,
+    NotEquivalent,
+    NoAnswer,
+    LowConfidence,
+    Bad,
+}
+
+impl Show {
+    pub const ALL: [Show; 6] = [
+        Show::All,
+        Show::Equivalent,
+        Show::NotEquivalent,
+        Show::NoAnswer,
+        Show::LowConfidence,
+        Show::Bad,
+    ];
+
+    pub fn key(self) -> &'static str {
+        match self {
+            Show::All => "all",
+            Show::Equivalent => "equivalent",
+            Show::NotEquivalent => "not_equivalent",
+            Show::NoAnswer => "no_answer",
+            Show::LowConfidence => "low_confidence",
+            Show::Bad => "bad",
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Show::All => "all rows",
+            Show::Equivalent => "equivalent",
+            Show::NotEquivalent => "not equivalent",
+            Show::NoAnswer => "no answer",
+            Show::LowConfidence => "low confidence",
+            Show::Bad => "bad lines",
+        }
+    }
+
+    pub fn from_key(k: &str) -> Show {
+        Show::ALL
+            .into_iter()
+            .find(|s| s.key() == k)
+            .unwrap_or_default()
+    }
+
+    fn keeps(self, row: &Row) -> bool {
+        match (self, row) {
+            (Show::All, _) => true,
+            (Show::Bad, Row::Bad { .. }) => true,
+            (Show::Equivalent, Row::Graded { record, .. }) => record.equivalent,
+            (Show::NotEquivalent, Row::Graded { record, .. }) => !record.equivalent,
+            (Show::NoAnswer, Row::Graded { record, .. }) => record.no_answer(),
+            (Show::LowConfidence, Row::Graded { record, .. }) => record.low_confidence,
+            _ => false,
+        }
+    }
+}
+
+/// Accumulates a grading run.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct GradeBatch {
+    pub preset: Preset,
+    pub rows: Vec<Row>,
+    pub summary: GradeSummary,
+}
+
+impl GradeBatch {
+    pub fn new(preset: Preset) -> GradeBatch {
+        GradeBatch {
+            preset,
+            ..GradeBatch::default()
+        }
+    }
+
+    pub fn push_line(&mut self, line: usize, text: &str) {
+        match parse_grade_line(text, line) {
+            Ok(input) => {
+                let record = grade_record(&input, self.preset);
+                self.summary.add(&record);
+                self.rows.push(Row::Graded { line, record });
+            }
+            Err(e) => self.bad_line(line, e.to_string()),
+        }
+    }
+
+    pub fn bad_line(&mut self, line: usize, error: String) {
+        self.summary.bad_lines += 1;
+        self.rows.push(Row::Bad { line, error });
+    }
+
+    pub fn bad_rows(&self) -> impl Iterator<Item = (usize, &str)> {
+        self.rows.iter().filter_map(|r| match r {
+            Row::Bad { line, error } => Some((*line, error.as_str())),
+            Row::Graded { .. } => None,
+        })
+    }
+
+    /// Rows kept by `show` whose answers or reason contain `search` (case-insensitive).
+    pub fn filtered<'a>(
+        &'a self,
+        show: Show,
+        search: &'a str,
+    ) -> impl Iterator<Item = &'a Row> + 'a {
+        let needle = search.trim().to_lowercase();
+        self.rows
+            .iter()
+            .filter(move |r| show.keeps(r) && (needle.is_empty() || row_text(r).contains(&needle)))
+    }
+
+    /// The same lines `verifyfast grade` writes (error records for bad lines).
+    pub fn to_jsonl(&self, show: Show, search: &str) -> String {
+        let mut out = String::new();
+        for r in self.filtered(show, search) {
+            let line = match r {
+                Row::Graded { record, .. } => serde_json::to_string(record).unwrap_or_default(),
+                Row::Bad { line, error } => {
+                    serde_json::json!({ "id": null, "line": line, "error": error }).to_string()
+                }
+            };
+            out.push_str(&line);
+            out.push('\n');
+        }
+        out
+    }
+
+    /// CSV with a header; every field quoted; cells that a spreadsheet would run as a
+    /// formula (`=`, `+`, `-`, `@` first) are prefixed with `'`.
+    pub fn to_csv(&self, show: Show, search: &str) -> String {
+        let mut out = String::from(
+            "line,id,predicted_answer,ground_truth_answer,equivalent,method,predicted_method,ground_truth_method,low_confidence,reason,error\n",
+        );
+        for r in self.filtered(show, search) {
+            let cells: Vec<String> = match r {
+                Row::Graded { line, record } => vec![
+                    line.to_string(),
+                    id_text(&record.id),
+                    record.predicted_answer.clone().unwrap_or_default(),
+                    record.ground_truth_answer.clone().unwrap_or_default(),
+                    record.equivalent.to_string(),
+                    record.method.to_string(),
+                    record.predicted_method.to_string(),
+                    record.ground_truth_method.to_string(),
+                    record.low_confidence.to_string(),
+                    record.reason.clone(),
+                    String::new(),
+                ],
+                Row::Bad { line, error } => {
+                    let mut v = vec![String::new(); 11];
+                    if let Some(c) = v.first_mut() {
+                        *c = line.to_string();
+                    }
+                    if let Some(c) = v.last_mut() {
+                        *c = error.clone();
+                    }
+                    v
+                }
+            };
+            let quoted: Vec<String> = cells.iter().map(|c| csv_cell(c)).collect();
+            out.push_str(&quoted.join(","));
+            out.push('\n');
+        }
+        out
+    }
+}
+
+fn id_text(id: &serde_json::Value) -> String {
+    match id {
+        serde_json::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+fn row_text(r: &Row) -> String {
+    match r {
+        Row::Graded { record, .. } => format!(
+            "{} {} {} {}",
+            id_text(&record.id),
+            record.predicted_answer.as_deref().unwrap_or(""),
+            record.ground_truth_answer.as_deref().unwrap_or(""),
+            record.reason
+        )
+        .to_lowercase(),
+        Row::Bad { error, .. } => error.to_lowercase(),
+    }
+}
+
+fn csv_cell(c: &str) -> String {
+    let guarded = if c.starts_with(['=', '+', '-', '@']) {
+        format!("'{c}")
+    } else {
+        c.to_string()
+    };
+    format!("\"{}\"", guarded.replace('"', "\"\""))
+}
+
+/// Splits `text` around `span` for highlighting; a span that is out of range or not on
+/// character boundaries yields no highlight rather than a panic.
+pub fn highlight(text: &str, span: (usize, usize)) -> Option<(&str, &str, &str)> {
+    let (s, e) = span;
+    if s >= e {
+        return None;
+    }
+    Some((text.get(..s)?, text.get(s..e)?, text.get(e..)?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn batch() -> GradeBatch {
+        let mut b = GradeBatch::new(Preset::Lenient);
+        b.push_line(1, r#"{"id":"a","output":"So 3+4=7","ground_truth":"7"}"#);
+        b.push_line(2, "{broken");
+        b.push_line(3, r#"{"id":"c","output":"no idea","ground_truth":"-2"}"#);
+        b.push_line(
+            4,
+            r#"{"id":"=HYPERLINK(1)","output":"The answer is 5","ground_truth":"6"}"#,
+        );
+        b.bad_line(5, "line 5: not valid UTF-8 (byte 3 of the line)".into());
+        b
+    }
+
+    #[test]
+    fn summary_and_bad_lines_keep_line_numbers() {
+        let b = batch();
+        assert_eq!(
+            (
+                b.summary.n,
+                b.summary.equivalent,
+                b.summary.no_answer,
+                b.summary.bad_lines
+            ),
+            (3, 1, 1, 2)
+        );
+        let bad: Vec<usize> = b.bad_rows().map(|(l, _)| l).collect();
+        assert_eq!(bad, [2, 5]);
+        assert!(b
+            .bad_rows()
+            .next()
+            .is_some_and(|(_, e)| e.starts_with("line 2:")));
+    }
+
+    #[test]
+    fn filters_and_search() {
+        let b = batch();
+        let lines = |show, q| b.filtered(show, q).map(Row::line).collect::<Vec<_>>();
+        assert_eq!(lines(Show::All, ""), [1, 2, 3, 4, 5]);
+        assert_eq!(lines(Show::Equivalent, ""), [1]);
+        assert_eq!(lines(Show::NotEquivalent, ""), [3, 4]);
+        assert_eq!(lines(Show::NoAnswer, ""), [3]);
+        assert_eq!(lines(Show::Bad, ""), [2, 5]);
+        assert_eq!(lines(Show::All, "UTF-8"), [5]);
+        assert_eq!(Show::from_key("no_answer"), Show::NoAnswer);
+        assert_eq!(Show::from_key("??"), Show::All);
+    }
+
+    #[test]
+    fn exports_match_the_cli_and_defuse_formulas() {
+        let b = batch();
+        let jsonl = b.to_jsonl(Show::All, "");
+        let first: serde_json::Value =
+            serde_json::from_str(jsonl.lines().next().unwrap_or("")).unwrap();
+        assert_eq!(first["predicted_answer"], "7");
+        assert_eq!(first["method"], "identical_text");
+        assert!(jsonl
+            .lines()
+            .nth(1)
+            .is_some_and(|l| l.contains("\"line\":2")));
+        let csv = b.to_csv(Show::All, "");
+        assert_eq!(csv.lines().count(), 6);
+        assert!(csv.contains("\"'-2\""), "{csv}");
+        assert!(csv.contains("\"'=HYPERLINK(1)\""), "{csv}");
+        assert!(csv.lines().nth(2).is_some_and(|l| l.starts_with("\"2\",")));
+    }
+
+    #[test]
+    fn highlight_is_safe() {
+        assert_eq!(highlight("ab54c", (2, 4)), Some(("ab", "54", "c")));
+        assert_eq!(highlight("é", (1, 2)), None);
+        assert_eq!(highlight("ab", (1, 9)), None);
+        assert_eq!(highlight("ab", (0, 0)), None);
+    }
+}

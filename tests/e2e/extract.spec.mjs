@@ -1,0 +1,127 @@
+// Extract page: live extraction of a pasted solution (answer rendered with KaTeX, span
+// highlighted, method, confidence, verdict with reason), a grade-format JSONL upload with a
+// bad line (summary, line numbers, filter, downloads), and the browser throughput figure on
+// the GSM8K fixture (printed as items/s).
+import { describe, it, before, after, beforeEach, afterEach } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { useApp, ROOT } from './harness.mjs';
+
+const GSM8K = path.join(ROOT, 'tests', 'fixtures', 'gsm8k_train.jsonl');
+
+function writeTemp(name, text) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vf-extract-'));
+  const file = path.join(dir, name);
+  fs.writeFileSync(file, text);
+  return file;
+}
+
+/** The GSM8K fixture as a grade file: each solution without its #### line vs the #### value. */
+function gsm8kGradeFile() {
+  const lines = fs.readFileSync(GSM8K, 'utf8').split('\n').filter((l) => l.trim());
+  const out = lines.map((l, i) => {
+    const { question, answer } = JSON.parse(l);
+    const at = answer.lastIndexOf('####');
+    return JSON.stringify({ id: i + 1, output: answer.slice(0, at), ground_truth: answer.slice(at + 4).trim(), question });
+  });
+  return { file: writeTemp('gsm8k-grade.jsonl', out.join('\n') + '\n'), n: out.length };
+}
+
+describe('extract page', () => {
+  const app = useApp({ it, before, after, beforeEach, afterEach });
+
+  app.it('extracts a boxed answer, renders it with KaTeX and grades it', async (page) => {
+    await app.goto('/extract');
+    await page.getByTestId('extract-text').fill('We simplify and get $\\boxed{\\frac{5}{324}}$. <img src=x onerror="window.__xss=1">');
+    await page.getByTestId('extract-gold').fill('5/324');
+    const answer = page.getByTestId('extract-answer');
+    await answer.locator('.katex .mfrac').waitFor();
+    assert.equal(await answer.getAttribute('data-answer'), '\\frac{5}{324}');
+    assert.equal(await page.getByTestId('extract-method').innerText(), 'boxed');
+    assert.equal(await page.getByTestId('extract-highlight').locator('mark').innerText(), '\\frac{5}{324}');
+    const verdict = page.getByTestId('extract-verdict');
+    assert.equal(await verdict.getAttribute('data-equivalent'), 'true');
+    assert.match(await verdict.innerText(), /exact_rational/);
+    assert.equal(await page.locator('[data-testid="page-extract"] img').count(), 0);
+    assert.equal(await page.evaluate(() => window.__xss ?? 0), 0);
+  });
+
+  app.it('shows the design-note example, traps and "no answer"', async (page) => {
+    await app.goto('/extract');
+    const text = page.getByTestId('extract-text');
+    await text.fill('So he bought 80-26=54 more');
+    await page.getByTestId('extract-gold').fill('54.0');
+    assert.equal(await page.getByTestId('extract-method').innerText(), 'final_equation');
+    assert.equal(await page.getByTestId('extract-answer').getAttribute('data-answer'), '54');
+    assert.equal(await page.getByTestId('extract-verdict').getAttribute('data-equivalent'), 'true');
+
+    await text.fill('She answered correctly: 5 questions.\n#### 41');
+    await page.getByTestId('extract-gold').fill('41');
+    assert.equal(await page.getByTestId('extract-method').innerText(), 'hash_marker');
+
+    await text.fill('The answer is 120006');
+    await page.getByTestId('extract-gold').fill('120000');
+    const v = page.getByTestId('extract-verdict');
+    assert.equal(await v.getAttribute('data-equivalent'), 'false');
+    assert.match(await page.getByTestId('extract-reason').innerText(), /120006/);
+
+    await text.fill('I do not know.');
+    assert.equal(await page.getByTestId('extract-answer').innerText(), 'No answer found');
+    assert.equal(await page.getByTestId('extract-method').innerText(), 'none');
+  });
+
+  app.it('grades an uploaded JSONL: summary, bad line numbers, filter, downloads', async (page) => {
+    const file = writeTemp('small.jsonl', [
+      JSON.stringify({ id: 'a', output: 'So he bought 80-26=54 more', ground_truth: '54.0' }),
+      '{this is not json',
+      JSON.stringify({ id: 'c', output: 'The answer is (E)', ground_truth: 'E' }),
+      JSON.stringify({ id: 'd', output: 'no idea', ground_truth: '3' }),
+      JSON.stringify({ id: 'e', output: '(2,5)', ground_truth: '[2,5)' }),
+    ].join('\n') + '\n');
+    await app.goto('/extract');
+    await page.getByTestId('extract-file').setInputFiles(file);
+    const summary = page.getByTestId('extract-summary');
+    await summary.waitFor();
+    const text = await summary.innerText();
+    assert.match(text, /50\.00 %/);
+    assert.match(text, /2 of 4 graded lines equivalent; 1 with no answer; 1 bad lines/);
+    assert.equal(await page.getByTestId('extract-bad-lines').locator('li').getAttribute('data-line'), '2');
+    assert.match(await page.getByTestId('extract-bad-lines').innerText(), /line 2: not valid JSON/);
+    const rows = page.getByTestId('extract-table').locator('tbody tr');
+    assert.equal(await rows.count(), 5);
+    await page.getByTestId('extract-filter').selectOption('not_equivalent');
+    assert.equal(await rows.count(), 2);
+    await page.getByTestId('extract-filter').selectOption('bad');
+    assert.equal(await rows.count(), 1);
+    await page.getByTestId('extract-filter').selectOption('all');
+    await page.getByTestId('extract-search').fill('brackets differ');
+    assert.equal(await rows.count(), 1);
+    await page.getByTestId('extract-search').fill('');
+
+    const [jsonl] = await Promise.all([page.waitForEvent('download'), page.getByTestId('extract-download-jsonl').click()]);
+    const lines = fs.readFileSync(await jsonl.path(), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    assert.equal(lines.length, 5);
+    assert.equal(lines[0].predicted_answer, '54');
+    assert.equal(lines[1].line, 2);
+    const [csv] = await Promise.all([page.waitForEvent('download'), page.getByTestId('extract-download-csv').click()]);
+    assert.equal(csv.suggestedFilename(), 'small.graded.csv');
+    assert.match(fs.readFileSync(await csv.path(), 'utf8'), /^line,id,predicted_answer/);
+  });
+
+  app.it('grades the GSM8K fixture in the browser and prints items/s', async (page) => {
+    const { file, n } = gsm8kGradeFile();
+    await app.goto('/extract');
+    await page.getByTestId('extract-file').setInputFiles(file);
+    const timing = page.getByTestId('extract-timing');
+    await timing.waitFor({ timeout: 120_000 });
+    const perSecond = Number(await timing.getAttribute('data-items-per-second'));
+    const summary = await page.getByTestId('extract-summary').innerText();
+    const accuracy = Number((await page.getByTestId('extract-accuracy').innerText()).replace(/[^\d.]/g, ''));
+    console.log(`browser extract+grade: ${n} GSM8K items, ${perSecond} items/s (${await timing.innerText()}); accuracy ${accuracy}%`);
+    assert.match(summary, new RegExp(`of ${n} graded lines`));
+    assert.ok(accuracy >= 99.5, `GSM8K accuracy in the browser ${accuracy}%`);
+    assert.ok(perSecond > 0);
+  });
+});
