@@ -68,8 +68,8 @@ impl ChatTransport for Flaky {
             YieldOnce(false).await;
             let n = self.calls.get() + 1;
             self.calls.set(n);
-            if n % self.fail_every == 0 {
-                if (n / self.fail_every) % 2 == 0 {
+            if n.is_multiple_of(self.fail_every) {
+                if (n / self.fail_every).is_multiple_of(2) {
                     return Err(LlmError::Server {
                         status: 500,
                         body: "injected".into(),
@@ -366,7 +366,7 @@ mod http_mock {
         let request: serde_json::Value = serde_json::from_slice(&body).unwrap_or_default();
         let messages: Vec<ChatMessage> =
             serde_json::from_value(request["messages"].clone()).unwrap_or_default();
-        let (status, content_type, text) = if fault_every > 0 && n % fault_every == 0 {
+        let (status, content_type, text) = if fault_every > 0 && n.is_multiple_of(fault_every) {
             match (n / fault_every) % 4 {
                 0 => (500, "text/plain", "internal error".to_string()),
                 1 => (503, "text/plain", "overloaded".to_string()),
