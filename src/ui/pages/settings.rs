@@ -178,7 +178,7 @@ fn TestConnection(name: String) -> impl IntoView {
             let client = crate::llm::browser::client(30_000, None);
             let outcome = client.list_models(&endpoint).await;
             result.set(Some(match outcome {
-                Ok(models) if models.iter().any(|m| *m == endpoint.model) => Ok(format!(
+                Ok(models) if models.contains(&endpoint.model) => Ok(format!(
                     "Connected: {} models, including {}.",
                     models.len(),
                     endpoint.model
