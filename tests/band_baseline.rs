@@ -224,3 +224,16 @@ fn drill_down_index_is_capped_and_says_so() {
         r.warnings
     );
 }
+
+#[test]
+fn zero_errors_need_73_cases_to_show_below_5_percent() {
+    let clean = |n: usize| "{\"expected_credit_score\":5,\"credit_score\":5}\n".repeat(n);
+    let v = |n| {
+        BandReport::from_text(&clean(n), Options::default())
+            .overall
+            .verdict
+    };
+    assert_eq!(v(20), Verdict::NotShown);
+    assert_eq!(v(72), Verdict::NotShown);
+    assert_eq!(v(73), Verdict::Met);
+}

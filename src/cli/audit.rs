@@ -101,7 +101,7 @@ fn plan(settings: &Settings, strategy: &Strategy, profile: &str) -> Result<Audit
 /// retries with backoff on 429/502/503/504/network errors, a per-call timeout.
 fn transport(timeout_s: u64) -> Box<dyn ChatTransport> {
     Box::new(crate::llm::native::client(
-        std::time::Duration::from_secs(timeout_s),
+        timeout_s.saturating_mul(1000),
         None,
     ))
 }

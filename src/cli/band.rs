@@ -71,9 +71,14 @@ pub fn run(a: BandArgs) -> ExitCode {
             report.bad_line_count
         );
     }
-    if let Ok(kb) = peak_memory_kb() {
-        if std::env::var_os("VERIFYFAST_REPORT_MEMORY").is_some() {
+    if std::env::var_os("VERIFYFAST_REPORT_MEMORY").is_some() {
+        if let Ok(kb) = peak_memory_kb() {
             eprintln!("verifyfast band: peak memory {kb} KB");
+        }
+        // CPU time, not wall time: on a shared machine the wall clock mostly measures the
+        // neighbours.
+        if let Some(ns) = cpu_time_ns() {
+            eprintln!("verifyfast band: cpu time {:.3} s", ns as f64 / 1e9);
         }
     }
     let o = &report.overall;
@@ -102,4 +107,14 @@ fn peak_memory_kb() -> Result<u64, ()> {
         .find_map(|l| l.strip_prefix("VmHWM:"))
         .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
         .ok_or(())
+}
+
+/// CPU time of this process so far (Linux `/proc/self/schedstat`, first field, ns).
+fn cpu_time_ns() -> Option<u64> {
+    std::fs::read_to_string("/proc/self/schedstat")
+        .ok()?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
 }

@@ -1,21 +1,172 @@
+//! `verifyfast extract` and `verifyfast grade`: JSONL in, JSONL out, via the shared line
+//! reader. Bad lines become error records; the run always continues.
+
+use crate::extract::records::{
+    extract_record, grade_record, id_hint, parse_extract_line, parse_grade_line, GradeSummary,
+    RecordError,
+};
+use crate::extract::Preset;
+use crate::jsonl::{for_each_line, Line};
+use std::io::{BufWriter, Read, Write};
 use std::process::ExitCode;
 
+const EXTRACT_HELP: &str = "\
+Input: one JSON object per line, {\"id\"?, \"text\", \"question\"?}.
+Output (stdout): one line per input line,
+  {\"id\", \"answer\", \"raw\", \"span\": [start, end], \"method\", \"confidence\",
+   \"low_confidence\", \"candidates\": [{\"method\", \"answer\", \"raw\", \"span\"}, ...]}
+`id` defaults to the line number. `span` is a byte range into `text`. When no answer is found,
+`answer`, `raw` and `span` are null and `method` is \"none\" (no answer is not a wrong answer).
+Methods, by priority: answer_tag (last non-empty <answer>...</answer>), boxed (last \\boxed{}),
+final_answer_marker / hash_marker (the later of \"final answer is\", \"Answer:\", \"答案是\"... and
+\"#### N\"), whole_text (the text is a bare answer), final_equation (first number after the last
+`=` of the last line), main_clause, last_number. <think>...</think> is ignored.
+`low_confidence` is true when no explicit marker was found or the rules disagree.
+
+A malformed line yields {\"id\", \"line\", \"error\"} naming its line number; the run continues.
+Exit codes: 0 every line processed; 2 some lines were bad; 3 the input could not be read.
+
+Example:
+  echo '{\"id\":1,\"text\":\"So he bought 80-26=54 more\"}' | verifyfast extract";
+
+const GRADE_HELP: &str = "\
+Input: one JSON object per line, {\"id\"?, \"output\", \"ground_truth\", \"question\"?}; each side may
+be a full solution text or a bare answer (numbers are accepted too).
+Output (stdout): {\"id\", \"predicted_answer\", \"ground_truth_answer\", \"equivalent\": bool,
+  \"method\", \"reason\", \"predicted_method\", \"ground_truth_method\", \"low_confidence\"}
+`method` is the comparison path that decided (exact_rational, float, rounded, symbolic, tuple,
+interval, set, matrix, equation, percent, choice, text, identical_text, no_answer); `reason`
+shows both normalised answers and why they are (not) equal.
+Summary on stderr: graded lines, equivalent (accuracy), no-answer count, bad lines.
+
+A malformed line yields {\"id\", \"line\", \"error\"} naming its line number; the run continues.
+Exit codes: 0 every line processed; 2 some lines were bad; 3 the input could not be read.
+
+Example:
+  echo '{\"output\":\"The answer is $\\\\frac{1}{2}$\",\"ground_truth\":\"0.5\"}' | verifyfast grade";
+
 #[derive(clap::Args, Debug)]
+#[command(after_long_help = EXTRACT_HELP, after_help = "Run with --help for record formats and exit codes.")]
 pub struct ExtractArgs {
     /// JSONL file of {"id"?, "text", "question"?}; `-` or nothing reads stdin.
     pub file: Option<String>,
 }
 
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default)]
+pub enum PresetArg {
+    /// Exact values only.
+    Strict,
+    /// Also decimals that round to the gold (≥ 2 places), case-insensitive text, a bare list
+    /// for a tuple, a fraction for an asked percent.
+    #[default]
+    Lenient,
+}
+
 #[derive(clap::Args, Debug)]
+#[command(after_long_help = GRADE_HELP, after_help = "Run with --help for record formats, the equivalence paths and exit codes.")]
 pub struct GradeArgs {
     /// JSONL file of {"id"?, "output", "ground_truth", "question"?}; `-` or nothing reads stdin.
     pub file: Option<String>,
+    /// Equivalence preset.
+    #[arg(long, value_enum, default_value_t = PresetArg::Lenient)]
+    pub preset: PresetArg,
 }
 
-pub fn run_extract(_a: ExtractArgs) -> ExitCode {
-    super::fail("extract: not implemented yet")
+fn open(file: Option<&str>) -> Result<Box<dyn Read>, String> {
+    match file {
+        None | Some("-") => Ok(Box::new(std::io::stdin().lock())),
+        Some(path) => std::fs::File::open(path)
+            .map(|f| Box::new(f) as Box<dyn Read>)
+            .map_err(|e| format!("cannot open {path}: {e}")),
+    }
 }
 
-pub fn run_grade(_a: GradeArgs) -> ExitCode {
-    super::fail("grade: not implemented yet")
+/// Runs `handle` on every readable line and writes what it returns; bad lines become
+/// error records. Returns the number of bad lines.
+fn run_lines(
+    file: Option<&str>,
+    mut handle: impl FnMut(&str, usize) -> Result<String, RecordError>,
+) -> Result<usize, String> {
+    let reader = open(file)?;
+    let stdout = std::io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    let mut bad = 0usize;
+    let mut write_err: Option<std::io::Error> = None;
+    let read = for_each_line(reader, |Line { number, text, .. }| {
+        if write_err.is_some() {
+            return;
+        }
+        let record = match text {
+            Ok(t) => handle(&t, number).unwrap_or_else(|e| {
+                bad += 1;
+                eprintln!("verifyfast: {e}");
+                e.record(number, id_hint(&t))
+            }),
+            Err(e) => {
+                bad += 1;
+                eprintln!("verifyfast: {e}");
+                RecordError::Unreadable(e.to_string()).record(number, None)
+            }
+        };
+        if let Err(e) = writeln!(out, "{record}") {
+            write_err = Some(e);
+        }
+    });
+    read.map_err(|e| format!("reading input: {e}"))?;
+    if let Some(e) = write_err {
+        return Err(format!("writing output: {e}"));
+    }
+    out.flush().map_err(|e| format!("writing output: {e}"))?;
+    Ok(bad)
+}
+
+fn exit(bad: usize) -> ExitCode {
+    if bad == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(super::EXIT_BAD_LINES)
+    }
+}
+
+fn to_json(v: &impl serde::Serialize) -> String {
+    // Our records hold only strings, numbers and bools: serialising cannot fail.
+    serde_json::to_string(v).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
+}
+
+pub fn run_extract(a: ExtractArgs) -> ExitCode {
+    let result = run_lines(a.file.as_deref(), |text, line| {
+        let input = parse_extract_line(text, line)?;
+        Ok(to_json(&extract_record(&input)))
+    });
+    match result {
+        Ok(bad) => {
+            if bad > 0 {
+                eprintln!("verifyfast extract: {bad} bad lines (see error records)");
+            }
+            exit(bad)
+        }
+        Err(e) => super::fail(e),
+    }
+}
+
+pub fn run_grade(a: GradeArgs) -> ExitCode {
+    let preset = match a.preset {
+        PresetArg::Strict => Preset::Strict,
+        PresetArg::Lenient => Preset::Lenient,
+    };
+    let mut summary = GradeSummary::default();
+    let result = run_lines(a.file.as_deref(), |text, line| {
+        let input = parse_grade_line(text, line)?;
+        let record = grade_record(&input, preset);
+        summary.add(&record);
+        Ok(to_json(&record))
+    });
+    match result {
+        Ok(bad) => {
+            summary.bad_lines = bad;
+            eprintln!("verifyfast grade: {summary}");
+            exit(bad)
+        }
+        Err(e) => super::fail(e),
+    }
 }

@@ -11,6 +11,7 @@ pub mod equiv;
 pub mod expr;
 pub mod normalize;
 pub mod number;
+pub mod records;
 mod scan;
 pub mod words;
 
@@ -58,7 +59,7 @@ impl Method {
     }
 
     /// How much an answer found by this rule is trusted on its own.
-    fn base_confidence(self) -> f32 {
+    fn base_confidence(self) -> f64 {
         match self {
             Method::AnswerTag => 0.98,
             Method::Boxed => 0.97,
@@ -93,7 +94,7 @@ pub struct Candidate {
 }
 
 /// Below this confidence an answer is flagged `low_confidence` (the fallback trigger).
-pub const LOW_CONFIDENCE: f32 = 0.7;
+pub const LOW_CONFIDENCE: f64 = 0.7;
 
 /// The extracted answer, how it was found, and the runner-ups.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -102,7 +103,7 @@ pub struct Extraction {
     pub raw: String,
     pub span: (usize, usize),
     pub method: Method,
-    pub confidence: f32,
+    pub confidence: f64,
     pub low_confidence: bool,
     /// Why the confidence is what it is.
     pub confidence_reason: String,
@@ -159,7 +160,7 @@ fn agrees(a: &str, b: &str) -> bool {
 
 /// Confidence is the rule's trust, lowered when other rules disagree. The design note's
 /// "≥2 `=` or >3 numbers" trigger fired on every GSM8K text; this fires on real doubt.
-fn confidence(winner: &Candidate, others: &[Candidate]) -> (f32, String) {
+fn confidence(winner: &Candidate, others: &[Candidate]) -> (f64, String) {
     let base = winner.method.base_confidence();
     let dissent: Vec<&Candidate> = others
         .iter()

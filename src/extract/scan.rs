@@ -149,15 +149,6 @@ pub fn find_from(hay: &[u8], needle: &[u8], from: usize) -> Option<usize> {
     None
 }
 
-/// Value text of a scanned number: separators removed, unicode minus made ASCII.
-pub fn clean_number(raw: &str) -> String {
-    raw.replace("{,}", "")
-        .replace(' ', "")
-        .replace("\\,", "")
-        .replace(',', "")
-        .replace('−', "-")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -204,11 +195,5 @@ mod tests {
     fn annotations_are_skipped() {
         assert_eq!(nums("0.2 x 50 = $<<0.2*50=10>>10."), ["0.2", "50", "10"]);
         assert_eq!(last_number("a 3 b 4. ", 0, 9), Some((6, 7)));
-    }
-
-    #[test]
-    fn clean_removes_separators() {
-        assert_eq!(clean_number("10\\,000"), "10000");
-        assert_eq!(clean_number("−1,000"), "-1000");
     }
 }

@@ -2,7 +2,8 @@
 //! confident and the user enabled the fallback, the verify model is asked for the final
 //! answer only, and its reply is normalised by the same extractor.
 
-use super::{ChatMessage, ChatRequest, ChatTransport, Endpoint, LlmError};
+use super::{ChatMessage, ChatRequest, ChatTransport, Endpoint, LlmError, Usage};
+use crate::extract::{self, AnswerFallback, Extraction};
 
 /// The note sends at most this much of the solution text.
 pub const MAX_TEXT_CHARS: usize = 800;
@@ -55,9 +56,219 @@ pub async fn ask_final_answer(
     Ok(reply.content.trim().to_string())
 }
 
+/// What the extraction with the LLM fallback did, for the UI and the CLI to show.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FallbackOutcome {
+    /// The final extraction: the fallback's answer when it gave a readable one, else the
+    /// rule-based one (`None` if neither found an answer).
+    pub extraction: Option<Extraction>,
+    /// Whether the model was asked (only when the rules were not confident).
+    pub asked: bool,
+    /// The model's raw reply (untrusted text: show it escaped).
+    pub reply: Option<String>,
+    /// Why the model could not be used; the rule-based answer stands then.
+    pub error: Option<LlmError>,
+    pub usage: Usage,
+    pub latency_ms: u64,
+}
+
+/// Hands an already fetched reply to the extractor's own merge logic, so the async path
+/// and the extractor's synchronous hook merge candidates identically.
+struct Fetched(Option<String>);
+
+impl AnswerFallback for Fetched {
+    fn reply(&mut self, _text: &str, _question: Option<&str>) -> Option<String> {
+        self.0.take()
+    }
+}
+
+/// The extractor with the LLM fallback: the rules first; if they are not confident
+/// ([`extract::needs_fallback`]), ask the verify model and read its reply with the same
+/// extractor. A failed call never loses the rule-based answer.
+pub async fn extract_with_llm(
+    transport: &dyn ChatTransport,
+    endpoint: &Endpoint,
+    text: &str,
+    question: Option<&str>,
+) -> FallbackOutcome {
+    let ruled = extract::extract(text, question);
+    if !extract::needs_fallback(ruled.as_ref()) {
+        return FallbackOutcome {
+            extraction: ruled,
+            asked: false,
+            reply: None,
+            error: None,
+            usage: Usage::default(),
+            latency_ms: 0,
+        };
+    }
+    let req = request(text);
+    match transport.chat(endpoint, &req).await {
+        Ok(resp) => {
+            let reply = resp.content.trim().to_string();
+            let extraction =
+                extract::extract_with_fallback(text, question, &mut Fetched(Some(reply.clone())));
+            FallbackOutcome {
+                extraction,
+                asked: true,
+                reply: Some(reply),
+                error: None,
+                usage: resp.usage,
+                latency_ms: resp.latency_ms,
+            }
+        }
+        Err(e) => FallbackOutcome {
+            extraction: ruled,
+            asked: true,
+            reply: None,
+            error: Some(e),
+            usage: Usage::default(),
+            latency_ms: 0,
+        },
+    }
+}
+
+/// The extractor's synchronous hook backed by an LLM, for the native CLI (it blocks the
+/// calling thread on each call, which the browser must never do). The last error is kept
+/// so the CLI can report why the fallback did not help.
+#[cfg(not(target_arch = "wasm32"))]
+pub struct BlockingLlmFallback<'a> {
+    pub transport: &'a dyn ChatTransport,
+    pub endpoint: &'a Endpoint,
+    pub last_error: Option<LlmError>,
+    pub calls: u32,
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl<'a> BlockingLlmFallback<'a> {
+    pub fn new(transport: &'a dyn ChatTransport, endpoint: &'a Endpoint) -> Self {
+        Self {
+            transport,
+            endpoint,
+            last_error: None,
+            calls: 0,
+        }
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl AnswerFallback for BlockingLlmFallback<'_> {
+    fn reply(&mut self, text: &str, _question: Option<&str>) -> Option<String> {
+        self.calls += 1;
+        let asked =
+            futures::executor::block_on(ask_final_answer(self.transport, self.endpoint, text));
+        match asked {
+            Ok(r) => Some(r),
+            Err(e) => {
+                self.last_error = Some(e);
+                None
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    use std::cell::RefCell;
+
+    use futures::executor::block_on;
+    use futures::future::{ready, LocalBoxFuture};
+
     use super::*;
+    use crate::extract::Method;
+    use crate::llm::{ChatResponse, JsonMode};
+
+    /// Answers every call with one fixed result and keeps the requests.
+    struct OneReply(Result<String, LlmError>, RefCell<Vec<ChatRequest>>);
+
+    impl ChatTransport for OneReply {
+        fn chat<'a>(
+            &'a self,
+            _: &'a Endpoint,
+            request: &'a ChatRequest,
+        ) -> LocalBoxFuture<'a, Result<ChatResponse, LlmError>> {
+            self.1.borrow_mut().push(request.clone());
+            let r = self.0.clone().map(|content| ChatResponse {
+                content,
+                usage: Usage {
+                    prompt_tokens: 100,
+                    completion_tokens: 2,
+                    total_tokens: 102,
+                },
+                latency_ms: 9,
+                attempts: 1,
+            });
+            Box::pin(ready(r))
+        }
+    }
+
+    fn endpoint() -> Endpoint {
+        Endpoint {
+            base_url: "http://x/v1".into(),
+            model: "verify".into(),
+            api_key: None,
+            json_mode: JsonMode::None,
+        }
+    }
+
+    const DOUBTFUL: &str = "There were 3 cats and then 5 dogs";
+
+    #[test]
+    fn confident_rules_do_not_ask() {
+        let t = OneReply(Ok("7".into()), RefCell::new(vec![]));
+        let out = block_on(extract_with_llm(&t, &endpoint(), "\\boxed{5}", None));
+        assert!(!out.asked);
+        assert_eq!(out.extraction.map(|e| e.answer), Some("5".to_string()));
+        assert!(t.1.borrow().is_empty());
+    }
+
+    #[test]
+    fn doubtful_text_asks_with_the_note_prompt_and_normalises_the_reply() {
+        let t = OneReply(
+            Ok("  The final answer is 3.  ".into()),
+            RefCell::new(vec![]),
+        );
+        let out = block_on(extract_with_llm(&t, &endpoint(), DOUBTFUL, None));
+        assert!(out.asked);
+        let e = out.extraction.unwrap();
+        assert_eq!((e.answer.as_str(), e.method), ("3", Method::Fallback));
+        assert_eq!(out.usage.total_tokens, 102);
+        let sent = t.1.borrow();
+        assert_eq!(sent[0].max_tokens, 30);
+        assert_eq!(sent[0].temperature, 0.0);
+        assert!(sent[0].messages[0].content.contains(DOUBTFUL));
+    }
+
+    #[test]
+    fn a_failed_call_keeps_the_rule_based_answer_and_says_why() {
+        let t = OneReply(
+            Err(LlmError::Unauthorized { status: 401 }),
+            RefCell::new(vec![]),
+        );
+        let out = block_on(extract_with_llm(&t, &endpoint(), DOUBTFUL, None));
+        assert!(out.asked);
+        assert_eq!(out.error, Some(LlmError::Unauthorized { status: 401 }));
+        assert!(out.extraction.is_some_and(|e| e.method != Method::Fallback));
+    }
+
+    #[test]
+    fn an_unreadable_reply_keeps_the_rule_based_answer() {
+        let t = OneReply(Ok("I cannot tell.".into()), RefCell::new(vec![]));
+        let out = block_on(extract_with_llm(&t, &endpoint(), DOUBTFUL, None));
+        assert!(out.extraction.is_some_and(|e| e.method != Method::Fallback));
+    }
+
+    #[test]
+    fn blocking_hook_for_the_cli() {
+        let t = OneReply(Ok("3".into()), RefCell::new(vec![]));
+        let e = endpoint();
+        let mut hook = BlockingLlmFallback::new(&t, &e);
+        let got = extract::extract_with_fallback(DOUBTFUL, None, &mut hook).unwrap();
+        assert_eq!(
+            (got.answer.as_str(), got.method, hook.calls),
+            ("3", Method::Fallback, 1)
+        );
+    }
 
     #[test]
     fn prompt_says_final_answer_only_and_truncates() {

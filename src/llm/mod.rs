@@ -153,6 +153,7 @@ pub trait ChatTransport {
 pub mod answer_fallback;
 pub mod cancel;
 pub mod client;
+pub mod connection;
 pub mod retry;
 pub mod wire;
 

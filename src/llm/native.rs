@@ -273,8 +273,8 @@ impl ChatTransport for NativeTransport {
 }
 
 /// The CLI's client: the native transport behind the retry pipeline.
-pub fn client(timeout: Duration, cancel: Option<CancelToken>) -> RetryingClient<NativeTransport> {
-    let mut transport = NativeTransport::new(timeout);
+pub fn client(timeout_ms: u64, cancel: Option<CancelToken>) -> RetryingClient<NativeTransport> {
+    let mut transport = NativeTransport::new(Duration::from_millis(timeout_ms));
     let mut client_cancel = None;
     if let Some(token) = cancel {
         transport = transport.with_cancel(token.clone());

@@ -12,6 +12,7 @@ pub mod math_text;
 pub mod nav;
 pub mod pages;
 pub mod settings_store;
+pub mod test_connection;
 pub mod theme;
 pub mod theme_toggle;
 

@@ -1,0 +1,88 @@
+//! Extraction + grading throughput on the GSM8K fixture, one core, and the regression rate.
+//! Run: `cargo bench --bench extract` (or `--profile release-native` for the CLI's profile).
+//!
+//! One item = extract the answer from a solution text (its `####` line removed), extract
+//! the gold (`####` value), and compare them: what `verifyfast grade` does per line.
+
+use std::time::{Duration, Instant};
+
+/// Nanoseconds this thread has spent on a CPU (Linux), so a busy shared machine does not
+/// make the figure look slower than the code is. `None` elsewhere.
+fn cpu_ns() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    s.split_whitespace().next()?.parse().ok()
+}
+use verifyfast::extract::{grade, Preset};
+
+fn main() {
+    let data = include_str!("../tests/fixtures/gsm8k_train.jsonl");
+    let items: Vec<(String, String, String)> = data
+        .lines()
+        .filter_map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).ok()?;
+            let answer = v.get("answer")?.as_str()?;
+            let at = answer.rfind("####")?;
+            Some((
+                answer.get(..at)?.to_string(),
+                answer.get(at + 4..)?.trim().to_string(),
+                v.get("question")?.as_str()?.to_string(),
+            ))
+        })
+        .collect();
+    let n = items.len();
+    let bytes: usize = items.iter().map(|(s, g, _)| s.len() + g.len()).sum();
+
+    for preset in [Preset::Strict, Preset::Lenient] {
+        let ok = items
+            .iter()
+            .filter(|(s, g, q)| grade(s, g, Some(q), preset).equivalent)
+            .count();
+        println!(
+            "GSM8K regression ({preset:?}): {ok}/{n} = {:.2}%",
+            100.0 * ok as f64 / n as f64
+        );
+    }
+
+    // Warm up, then run whole passes for at least two seconds.
+    let mut sink = 0usize;
+    for (s, g, q) in &items {
+        sink += usize::from(grade(s, g, Some(q), Preset::Lenient).equivalent);
+    }
+    let start = Instant::now();
+    let cpu_start = cpu_ns();
+    let mut done = 0usize;
+    while start.elapsed() < Duration::from_secs(2) {
+        for (s, g, q) in &items {
+            sink += usize::from(grade(s, g, Some(q), Preset::Lenient).equivalent);
+        }
+        done += n;
+    }
+    let secs = start.elapsed().as_secs_f64();
+    let cpu_secs = cpu_ns()
+        .zip(cpu_start)
+        .map(|(b, a)| b.saturating_sub(a) as f64 / 1e9);
+    println!(
+        "extract+grade: {done} items in {secs:.2}s wall = {:.0} items/s wall-clock on one core \
+         ({:.1} MB/s of text, avg {} bytes/item)",
+        done as f64 / secs,
+        (bytes as f64 * (done / n) as f64) / secs / 1e6,
+        bytes / n.max(1)
+    );
+    if let Some(c) = cpu_secs.filter(|c| *c > 0.0) {
+        println!(
+            "extract+grade: {:.0} items/s per CPU-second of this thread ({c:.2}s on CPU; \
+             differs from wall-clock when the machine is shared)",
+            done as f64 / c
+        );
+    }
+    let start = Instant::now();
+    let mut extracted = 0usize;
+    for _ in 0..3 {
+        for (s, _, q) in &items {
+            extracted += usize::from(verifyfast::extract::extract(s, Some(q)).is_some());
+        }
+    }
+    let secs = start.elapsed().as_secs_f64();
+    println!("extract only: {:.0} texts/s", extracted as f64 / secs);
+    std::hint::black_box(sink);
+}

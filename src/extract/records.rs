@@ -1,0 +1,315 @@
+//! JSONL record shapes of `verifyfast extract` / `verifyfast grade`, shared by the CLI and
+//! the Extract page so both read and write exactly the same lines.
+
+use super::{extract, grade, Candidate, Extraction, Preset, Verdict};
+use serde::Serialize;
+use serde_json::Value;
+
+/// Why an input line could not be used.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RecordError {
+    #[error("line {line}: not valid JSON: {detail}")]
+    Json { line: usize, detail: String },
+    #[error("line {line}: expected a JSON object")]
+    NotObject { line: usize },
+    #[error("line {line}: missing field `{field}`")]
+    Missing { line: usize, field: &'static str },
+    #[error("line {line}: field `{field}` must be a string or a number")]
+    NotText { line: usize, field: &'static str },
+    #[error("{0}")]
+    Unreadable(String),
+}
+
+impl RecordError {
+    /// The error line as JSONL (`{"line": 3, "error": "..."}`), id kept when it was readable.
+    pub fn record(&self, line: usize, id: Option<Value>) -> String {
+        #[derive(Serialize)]
+        struct ErrorRecord {
+            id: Value,
+            line: usize,
+            error: String,
+        }
+        let r = ErrorRecord {
+            id: id.unwrap_or(Value::Null),
+            line,
+            error: self.to_string(),
+        };
+        serde_json::to_string(&r).unwrap_or_default()
+    }
+}
+
+/// One `extract` input line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExtractInput {
+    pub id: Value,
+    pub text: String,
+    pub question: Option<String>,
+}
+
+/// One `grade` input line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GradeInput {
+    pub id: Value,
+    pub output: String,
+    pub ground_truth: String,
+    pub question: Option<String>,
+}
+
+fn object(text: &str, line: usize) -> Result<serde_json::Map<String, Value>, RecordError> {
+    match serde_json::from_str::<Value>(text) {
+        Ok(Value::Object(m)) => Ok(m),
+        Ok(_) => Err(RecordError::NotObject { line }),
+        Err(e) => Err(RecordError::Json {
+            line,
+            detail: e.to_string(),
+        }),
+    }
+}
+
+/// A text field; numbers are accepted (`"ground_truth": 72`) and written as JSON writes them.
+fn text_field(
+    m: &serde_json::Map<String, Value>,
+    field: &'static str,
+    line: usize,
+) -> Result<Option<String>, RecordError> {
+    match m.get(field) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s.clone())),
+        Some(Value::Number(n)) => Ok(Some(n.to_string())),
+        Some(_) => Err(RecordError::NotText { line, field }),
+    }
+}
+
+fn required(
+    m: &serde_json::Map<String, Value>,
+    field: &'static str,
+    line: usize,
+) -> Result<String, RecordError> {
+    text_field(m, field, line)?.ok_or(RecordError::Missing { line, field })
+}
+
+/// The id of a line, or its line number when it has none.
+fn id_of(m: &serde_json::Map<String, Value>, line: usize) -> Value {
+    m.get("id").cloned().unwrap_or_else(|| Value::from(line))
+}
+
+/// Best-effort id of a bad line, so its error record can still be matched up.
+pub fn id_hint(text: &str) -> Option<Value> {
+    match serde_json::from_str::<Value>(text) {
+        Ok(Value::Object(m)) => m.get("id").cloned(),
+        _ => None,
+    }
+}
+
+pub fn parse_extract_line(text: &str, line: usize) -> Result<ExtractInput, RecordError> {
+    let m = object(text, line)?;
+    Ok(ExtractInput {
+        id: id_of(&m, line),
+        text: required(&m, "text", line)?,
+        question: text_field(&m, "question", line)?,
+    })
+}
+
+pub fn parse_grade_line(text: &str, line: usize) -> Result<GradeInput, RecordError> {
+    let m = object(text, line)?;
+    Ok(GradeInput {
+        id: id_of(&m, line),
+        output: required(&m, "output", line)?,
+        ground_truth: required(&m, "ground_truth", line)?,
+        question: text_field(&m, "question", line)?,
+    })
+}
+
+/// An `extract` output line. `answer`, `raw`, `span` are null when no answer was found.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ExtractRecord {
+    pub id: Value,
+    pub answer: Option<String>,
+    pub raw: Option<String>,
+    pub span: Option<(usize, usize)>,
+    /// The rule that fired, or `"none"`.
+    pub method: &'static str,
+    pub confidence: f64,
+    pub low_confidence: bool,
+    pub candidates: Vec<Candidate>,
+}
+
+impl ExtractRecord {
+    pub fn new(id: Value, e: Option<Extraction>) -> ExtractRecord {
+        match e {
+            Some(e) => ExtractRecord {
+                id,
+                answer: Some(e.answer),
+                raw: Some(e.raw),
+                span: Some(e.span),
+                method: e.method.as_str(),
+                confidence: e.confidence,
+                low_confidence: e.low_confidence,
+                candidates: e.candidates,
+            },
+            None => ExtractRecord {
+                id,
+                answer: None,
+                raw: None,
+                span: None,
+                method: "none",
+                confidence: 0.0,
+                low_confidence: true,
+                candidates: Vec::new(),
+            },
+        }
+    }
+}
+
+pub fn extract_record(input: &ExtractInput) -> ExtractRecord {
+    ExtractRecord::new(
+        input.id.clone(),
+        extract(&input.text, input.question.as_deref()),
+    )
+}
+
+/// A `grade` output line. `method` is the comparison path that decided the verdict.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GradeRecord {
+    pub id: Value,
+    pub predicted_answer: Option<String>,
+    pub ground_truth_answer: Option<String>,
+    pub equivalent: bool,
+    pub method: &'static str,
+    pub reason: String,
+    /// Rules that found each side (`"none"` when nothing was found).
+    pub predicted_method: &'static str,
+    pub ground_truth_method: &'static str,
+    pub low_confidence: bool,
+}
+
+impl GradeRecord {
+    pub fn new(id: Value, v: Verdict) -> GradeRecord {
+        let method_of = |e: &Option<Extraction>| e.as_ref().map_or("none", |x| x.method.as_str());
+        GradeRecord {
+            predicted_method: method_of(&v.predicted),
+            ground_truth_method: method_of(&v.ground_truth),
+            low_confidence: v.predicted.as_ref().is_none_or(|p| p.low_confidence),
+            predicted_answer: v.predicted.map(|p| p.answer),
+            ground_truth_answer: v.ground_truth.map(|g| g.answer),
+            equivalent: v.equivalent,
+            method: v.path.as_str(),
+            reason: v.reason,
+            id,
+        }
+    }
+
+    /// No answer could be read from the model output.
+    pub fn no_answer(&self) -> bool {
+        self.predicted_answer.is_none()
+    }
+}
+
+pub fn grade_record(input: &GradeInput, preset: Preset) -> GradeRecord {
+    GradeRecord::new(
+        input.id.clone(),
+        grade(
+            &input.output,
+            &input.ground_truth,
+            input.question.as_deref(),
+            preset,
+        ),
+    )
+}
+
+/// Running totals of a `grade` run.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct GradeSummary {
+    pub n: usize,
+    pub equivalent: usize,
+    pub no_answer: usize,
+    pub bad_lines: usize,
+}
+
+impl GradeSummary {
+    pub fn add(&mut self, r: &GradeRecord) {
+        self.n += 1;
+        self.equivalent += usize::from(r.equivalent);
+        self.no_answer += usize::from(r.no_answer());
+    }
+
+    /// Equivalent over graded lines (bad lines excluded), 0 when nothing was graded.
+    pub fn accuracy(&self) -> f64 {
+        if self.n == 0 {
+            0.0
+        } else {
+            self.equivalent as f64 / self.n as f64
+        }
+    }
+}
+
+impl std::fmt::Display for GradeSummary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "graded {} lines: {} equivalent ({:.2}%), {} with no answer, {} bad lines",
+            self.n,
+            self.equivalent,
+            100.0 * self.accuracy(),
+            self.no_answer,
+            self.bad_lines
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn grade_line_accepts_numbers_and_defaults_id_to_line() {
+        let g = parse_grade_line(r#"{"output":"so 72","ground_truth":72}"#, 4).unwrap();
+        assert_eq!(g.id, Value::from(4));
+        assert_eq!(g.ground_truth, "72");
+        let r = grade_record(&g, Preset::Lenient);
+        assert!(r.equivalent);
+        assert_eq!(r.predicted_answer.as_deref(), Some("72"));
+    }
+
+    #[test]
+    fn bad_lines_name_their_line() {
+        let e = parse_grade_line("{oops", 7).unwrap_err();
+        assert!(e.to_string().starts_with("line 7: not valid JSON"), "{e}");
+        let e = parse_grade_line(r#"{"output":"1"}"#, 2).unwrap_err();
+        assert_eq!(e.to_string(), "line 2: missing field `ground_truth`");
+        let e = parse_extract_line("[1]", 3).unwrap_err();
+        assert_eq!(e, RecordError::NotObject { line: 3 });
+        let e = parse_extract_line(r#"{"text":{"a":1}}"#, 5).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "line 5: field `text` must be a string or a number"
+        );
+        assert_eq!(
+            e.record(5, Some(Value::from("x"))),
+            r#"{"id":"x","line":5,"error":"line 5: field `text` must be a string or a number"}"#
+        );
+    }
+
+    #[test]
+    fn no_answer_record_is_null_not_wrong() {
+        let r = extract_record(&parse_extract_line(r#"{"id":"a","text":"no idea"}"#, 1).unwrap());
+        let v = serde_json::to_value(&r).unwrap();
+        assert_eq!(v["answer"], Value::Null);
+        assert_eq!(v["method"], "none");
+    }
+
+    #[test]
+    fn summary_counts() {
+        let mut s = GradeSummary::default();
+        for (o, g) in [("5", "5"), ("none", "5"), ("4", "5")] {
+            let r = grade_record(
+                &parse_grade_line(&format!(r#"{{"output":"{o}","ground_truth":"{g}"}}"#), 1)
+                    .unwrap(),
+                Preset::Lenient,
+            );
+            s.add(&r);
+        }
+        assert_eq!((s.n, s.equivalent, s.no_answer), (3, 1, 1));
+        assert!(s.to_string().contains("33.33%"));
+    }
+}
