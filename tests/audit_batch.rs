@@ -68,8 +68,8 @@ impl ChatTransport for Flaky {
             YieldOnce(false).await;
             let n = self.calls.get() + 1;
             self.calls.set(n);
-            if n % self.fail_every == 0 {
-                if (n / self.fail_every) % 2 == 0 {
+            if n.is_multiple_of(self.fail_every) {
+                if (n / self.fail_every).is_multiple_of(2) {
                     return Err(LlmError::Server {
                         status: 500,
                         body: "injected".into(),
@@ -366,7 +366,7 @@ mod http_mock {
         let request: serde_json::Value = serde_json::from_slice(&body).unwrap_or_default();
         let messages: Vec<ChatMessage> =
             serde_json::from_value(request["messages"].clone()).unwrap_or_default();
-        let (status, content_type, text) = if fault_every > 0 && n % fault_every == 0 {
+        let (status, content_type, text) = if fault_every > 0 && n.is_multiple_of(fault_every) {
             match (n / fault_every) % 4 {
                 0 => (500, "text/plain", "internal error".to_string()),
                 1 => (503, "text/plain", "overloaded".to_string()),
@@ -604,5 +604,98 @@ mod cli {
         std::fs::read_to_string(path)
             .map(|t| t.matches('\n').count())
             .unwrap_or(0)
+    }
+}
+
+/// The same property against the project's scripted server (tests/mock_llm/server.mjs,
+/// needs `node`): 20 % of calls fail at random (seeded) with 500, 503 (retried), a
+/// malformed body, an HTML page or a truncated completion.
+mod project_mock {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Child, Command, Stdio};
+
+    use serde_json::{json, Value};
+
+    use super::cli;
+
+    struct Node(Child);
+
+    impl Drop for Node {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+
+    fn start(script: &Value, extra: &[&str]) -> (Node, String) {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/mock_llm/server.mjs");
+        let mut child = Command::new("node")
+            .arg(path)
+            .args(["--port", "0", "--script-json", &script.to_string()])
+            .args(extra)
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("node must be installed to run the mock LLM server");
+        let mut line = String::new();
+        let stdout = child.stdout.take().expect("piped stdout");
+        BufReader::new(stdout)
+            .read_line(&mut line)
+            .expect("port line");
+        let port = line
+            .trim()
+            .strip_prefix("LISTENING ")
+            .expect("LISTENING <port>")
+            .to_string();
+        (Node(child), format!("http://127.0.0.1:{port}/v1"))
+    }
+
+    #[test]
+    fn batch_of_200_against_the_project_mock_failing_20_percent() {
+        let script = json!({
+            "fault_rate": 0.2,
+            "fault_kinds": ["500", "503", "malformed", "html", "truncated"],
+            "seed": 7,
+            // The server injects random faults only where no rule matches, so one default
+            // reply serves every phase: each phase's contract ignores the other keys.
+            "default_reply": {
+                "claims": [{"id": "C1", "text": "a"}],
+                "deductions": [{"id": "D1", "premises": ["C1"], "conclusion": "b"}],
+                "factual_errors": [{"target": "C1", "type": "contradiction", "severity": "Low", "evidence": "a", "explanation": "off by 5%"}],
+                "logic_errors": []
+            }
+        });
+        let (_node, base_url) = start(&script, &[]);
+        let d = cli::dir("project-mock");
+        let (settings, cases) = (cli::settings(&d, &base_url), cli::cases(&d, 200));
+        let out_path = d.join("results.jsonl");
+        let out = cli::batch(&cases, &settings, &out_path, &["p1"], "16")
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let results = cli::lines(&out_path);
+        assert_eq!(results.len(), 200, "none missing");
+        let (mut scored, mut failed) = (0, 0);
+        for (i, r) in results.iter().enumerate() {
+            assert_eq!(r["id"], i);
+            match (&r["credit_score"], &r["error"]) {
+                (Value::Number(n), Value::Null) => {
+                    assert_eq!(n.as_u64(), Some(4), "one Low error → 4");
+                    assert_eq!(r["band"], "GOOD");
+                    scored += 1;
+                }
+                (Value::Null, Value::String(e)) => {
+                    assert!(e.starts_with("could not audit"), "{e}");
+                    failed += 1;
+                }
+                other => panic!("line {i}: {other:?}"),
+            }
+        }
+        assert_eq!(scored + failed, 200);
+        assert!(failed > 0 && scored > 0, "scored {scored}, failed {failed}");
     }
 }

@@ -16,10 +16,17 @@ use crate::llm::ChatTransport;
 use crate::ui::download::download_text;
 use crate::ui::settings_store::settings_store;
 
-const RESULTS_KEY: &str = "verifyfast.batch.results";
+/// Local-storage key of the browser batch's results (JSONL text). The Report page can read
+/// them with [`stored_results`] to show the band report of the last batch without a download.
+pub const RESULTS_KEY: &str = "verifyfast.batch.results";
 
 fn storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok().flatten()
+}
+
+/// The results lines of the browser batch kept in this browser (may be empty).
+pub fn stored_results() -> Vec<String> {
+    load_results()
 }
 
 fn load_results() -> Vec<String> {
@@ -276,6 +283,7 @@ pub fn BatchRunner(transport: fn() -> Result<Rc<dyn ChatTransport>, String>) -> 
                 </button>
                 <button data-testid="batch-download" on:click=download>"Download results JSONL"</button>
                 <button on:click=clear disabled=move || running.get()>"Clear results"</button>
+                <a href="/report" data-testid="batch-open-report">"Open the band report"</a>
                 <span class="muted" data-testid="batch-count">
                     {move || format!("{} results stored", results.with(Vec::len))}
                 </span>

@@ -161,13 +161,13 @@ describe('settings test connection and browser batch', () => {
     await page.getByTestId('settings-import').setInputFiles(writeTemp('settings.yaml', settingsFor(mock.baseUrl)));
     await page.getByTestId('settings-notice').waitFor();
     await page.getByTestId('settings-test-connection').click();
-    assert.match(await page.getByTestId('settings-test-result').innerText(), /Connected: 2 models, including mock-model/);
+    assert.match(await page.getByTestId('settings-test-connection-result').innerText(), /Connected: model `mock-model` is available \(2 models listed\)/);
 
     await page.getByTestId('settings-base-url').fill(noCors.baseUrl);
     await page.getByTestId('settings-base-url').dispatchEvent('change');
     await page.getByTestId('settings-test-connection').click();
-    await page.getByTestId('settings-test-result').filter({ hasText: /CORS/ }).waitFor({ timeout: 30_000 });
-    assert.match(await page.getByTestId('settings-test-result').innerText(), /OLLAMA_ORIGINS/);
+    await page.getByTestId('settings-test-connection-result').filter({ hasText: /CORS/ }).waitFor({ timeout: 30_000 });
+    assert.match(await page.getByTestId('settings-test-connection-result').innerText(), /OLLAMA_ORIGINS/);
   });
 
   app.it('runs a batch with a progress bar, keeps results across a reload, downloads JSONL', async (page) => {

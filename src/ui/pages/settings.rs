@@ -6,9 +6,10 @@ use crate::config::{
     document_kind, AuditParams, DocumentKind, Format, KeyExport, LlmConfig, ParamOverrides,
     Settings, Strategy,
 };
-use crate::llm::{ChatTransport, JsonMode};
+use crate::llm::JsonMode;
 use crate::ui::download::download_text;
 use crate::ui::settings_store::{settings_store, SettingsStore};
+use crate::ui::test_connection::TestConnection;
 
 /// Messages shown at the top of the page: what went wrong, and what went right.
 #[derive(Clone, Copy)]
@@ -148,71 +149,11 @@ fn LlmCard(name: String, feedback: Feedback) -> impl IntoView {
                 />
             </label>
             <JsonModeSelect name=name.clone()/>
-            <TestConnection name=name.clone()/>
+            <TestConnection endpoint=Signal::derive({
+                let (store, name) = (settings_store(), name.clone());
+                move || store.settings.with(|s| s.endpoint(&name, &|_| None).ok())
+            })/>
         </section>
-    }
-}
-
-/// "Test connection": `GET {base_url}/models` through the browser client, and whether the
-/// configured model is among those listed. Errors are the client's explanations (CORS and
-/// the fix for each local server, wrong key, wrong URL).
-#[component]
-fn TestConnection(name: String) -> impl IntoView {
-    let store = settings_store();
-    let result = RwSignal::new(None::<Result<String, String>>);
-    let testing = RwSignal::new(false);
-    let test = move |_| {
-        let endpoint = match store
-            .settings
-            .with_untracked(|s| s.endpoint(&name, &|_| None))
-        {
-            Ok(e) => e,
-            Err(e) => {
-                result.set(Some(Err(e.to_string())));
-                return;
-            }
-        };
-        testing.set(true);
-        result.set(None);
-        spawn_local(async move {
-            let client = crate::llm::browser::client(30_000, None);
-            let outcome = client.list_models(&endpoint).await;
-            result.set(Some(match outcome {
-                Ok(models) if models.iter().any(|m| *m == endpoint.model) => Ok(format!(
-                    "Connected: {} models, including {}.",
-                    models.len(),
-                    endpoint.model
-                )),
-                Ok(models) => Ok(format!(
-                    "Connected, but `{}` is not among the {} models listed ({}).",
-                    endpoint.model,
-                    models.len(),
-                    models
-                        .iter()
-                        .take(5)
-                        .cloned()
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )),
-                Err(e) => Err(e.to_string()),
-            }));
-            testing.set(false);
-        });
-    };
-    view! {
-        <div class="row">
-            <button data-testid="settings-test-connection" disabled=move || testing.get() on:click=test>
-                {move || if testing.get() { "Testing…" } else { "Test connection" }}
-            </button>
-            {move || {
-                result
-                    .get()
-                    .map(|r| match r {
-                        Ok(m) => view! { <span class="ok" data-testid="settings-test-result">{m}</span> }.into_any(),
-                        Err(e) => view! { <span class="error" data-testid="settings-test-result">{e}</span> }.into_any(),
-                    })
-            }}
-        </div>
     }
 }
 
