@@ -98,7 +98,12 @@ export function useApp({ it, before, after, beforeEach, afterEach }, { allowCons
     if (ctx.errors.length) throw new Error(ctx.errors.join('\n'));
   });
   /** A test that gets the page and leaves a screenshot in tests/e2e/screenshots/ when it fails. */
-  ctx.it = (name, fn, opts = {}) => it(name, opts, async () => {
+  ctx.it = (name, a, b) => {
+    // Both app.it(name, fn, opts) and node:test's own order app.it(name, opts, fn) work.
+    const [fn, opts] = typeof a === 'function' ? [a, b ?? {}] : [b, a ?? {}];
+    return itWithShot(name, fn, opts);
+  };
+  const itWithShot = (name, fn, opts) => it(name, opts, async () => {
     try { await fn(ctx.page); } catch (e) { await screenshot(ctx.page, name); throw e; }
   });
   /** Navigate to a path of the app and wait until the app has mounted. */
