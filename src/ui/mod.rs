@@ -11,6 +11,8 @@ pub mod math_preview;
 pub mod math_text;
 pub mod nav;
 pub mod pages;
+pub mod proof_dag;
+pub mod proof_panels;
 pub mod settings_store;
 pub mod test_connection;
 pub mod theme;

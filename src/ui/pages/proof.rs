@@ -1,13 +1,429 @@
-use leptos::prelude::*;
+use std::sync::Arc;
+use std::time::Duration;
 
-/// Step through a logic world derivation: every proposal, acceptance and rejection, with formulas rendered and the proof DAG.
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+use crate::logic::dag::{layout, Dag};
+use crate::logic::document::{catalogue_rules, load, Loaded};
+use crate::logic::engine::{Action, Engine, EngineConfig};
+use crate::logic::events::{code_str, Event};
+use crate::logic::replay::{chains_to_latex, EventLog, Replayer};
+use crate::logic::world::{Problem, WorldState};
+use crate::ui::download::download_text;
+use crate::ui::math_text::MathText;
+use crate::ui::proof_dag::ProofDag;
+use crate::ui::proof_panels::ProofPanels;
+
+/// Bundled examples (also served from /examples/ for download).
+const EXAMPLES: &[(&str, &str, &str)] = &[
+    (
+        "seed",
+        "Design note: a + b > 0 (two researchers)",
+        include_str!("../../../public/examples/proof-seed-a-plus-b.json"),
+    ),
+    (
+        "or-elim",
+        "Proof by cases (∨E)",
+        include_str!("../../../public/examples/proof-or-elim.json"),
+    ),
+    (
+        "exists-unique",
+        "∃E, ↔I, ∀I with nested assumptions",
+        include_str!("../../../public/examples/proof-exists-unique.json"),
+    ),
+    (
+        "linarith",
+        "Linear arithmetic",
+        include_str!("../../../public/examples/proof-linarith.json"),
+    ),
+    (
+        "wrong-instantiation",
+        "A wrong ∀E and the steps it blocks",
+        include_str!("../../../public/examples/proof-wrong-instantiation.json"),
+    ),
+    (
+        "circular-goal",
+        "Citing the goal (circular)",
+        include_str!("../../../public/examples/proof-circular-goal.json"),
+    ),
+];
+
+/// A loaded derivation and its stepper.
+struct Session {
+    problem: Problem,
+    config: EngineConfig,
+    replayer: Replayer,
+    warnings: Vec<String>,
+}
+
+impl Session {
+    fn new(loaded: Loaded) -> Self {
+        Session {
+            replayer: Replayer::new(loaded.problem.clone(), loaded.events),
+            problem: loaded.problem,
+            config: loaded.config,
+            warnings: loaded.warnings,
+        }
+    }
+}
+
+fn math(latex: &str) -> String {
+    format!("${}$", latex.trim().trim_matches('$').trim())
+}
+
+fn event_card(step: usize, total: usize, event: Option<Event>) -> AnyView {
+    let Some(event) = event else {
+        return view! {
+            <p class="muted">{format!("Step 0 of {total}: the problem as given. Press → to replay.")}</p>
+        }
+        .into_any();
+    };
+    let kind = event.event_type();
+    let detail = match &event {
+        Event::Proposal { content, .. } => view! {
+            <div>
+                <MathText text=math(&content.latex)/>
+                <div class="muted">{format!("{} by {} from [{}]", content.proposal_id, content.rule, content.premises.join(", "))}</div>
+            </div>
+        }
+        .into_any(),
+        Event::Accepted { content, .. } => view! {
+            <div>
+                <MathText text=math(&content.latex)/>
+                <div class="muted">{format!(
+                    "{} accepted: {} from [{}], proposed by {}, verified by {}{}",
+                    content.conclusion_id, content.rule, content.derived_from.join(", "),
+                    content.proposed_by, content.verified_by,
+                    if content.depends_on.is_empty() { String::new() } else { format!("; rests on {}", content.depends_on.join(", ")) }
+                )}</div>
+            </div>
+        }
+        .into_any(),
+        Event::Rejected { content, .. } | Event::Blocked { content, .. } => view! {
+            <div>
+                {(!content.latex.is_empty()).then(|| view! { <MathText text=math(&content.latex)/> })}
+                <div class="error">{format!("{}: {}", code_str(content.code), content.message)}</div>
+            </div>
+        }
+        .into_any(),
+        _ => view! { <div>{event.summary()}</div> }.into_any(),
+    };
+    let badge = match kind {
+        "ACCEPTED" | "GOAL_PROVED" => "badge ok",
+        "REJECTED" | "BLOCKED" | "RETRACTED" => "badge error",
+        _ => "badge",
+    };
+    view! {
+        <div>
+            <div class="row">
+                <strong>{format!("Step {step} of {total}")}</strong>" "
+                <span class=badge data-testid="proof-event-type">{kind}</span>" "
+                <span class="muted">{event.source().to_string()}</span>
+            </div>
+            <p>{event.summary()}</p>
+            {detail}
+        </div>
+    }
+    .into_any()
+}
+
+/// Step through a logic world derivation: every proposal, acceptance and rejection, with
+/// formulas rendered and the proof DAG.
 #[component]
 pub fn ProofPage() -> impl IntoView {
+    let session = RwSignal::new(None::<Arc<Session>>);
+    let step = RwSignal::new(0usize);
+    let error = RwSignal::new(None::<String>);
+    let notice = RwSignal::new(None::<String>);
+    let playing = RwSignal::new(false);
+    let interval = StoredValue::new_local(None::<IntervalHandle>);
+    let pasted = RwSignal::new(String::new());
+
+    let total = move || session.with(|s| s.as_ref().map_or(0, |s| s.replayer.len()));
+    let open = move |text: &str, name: &str| match load(text) {
+        Ok(loaded) => {
+            let s = Session::new(loaded);
+            let mut note = format!("{name}: {} events", s.replayer.len());
+            if !s.warnings.is_empty() {
+                note.push_str(&format!(" ({})", s.warnings.join("; ")));
+            }
+            notice.set(Some(note));
+            error.set(None);
+            step.set(0);
+            session.set(Some(Arc::new(s)));
+        }
+        Err(e) => error.set(Some(format!("{name}: {e}"))),
+    };
+
+    let state = Memo::new(move |_| {
+        session.with(|s| {
+            s.as_ref()
+                .map(|s| s.replayer.state_at(step.get()))
+                .unwrap_or_default()
+        })
+    });
+    let current_event = Memo::new(move |_| {
+        session.with(|s| {
+            s.as_ref()
+                .and_then(|s| s.replayer.event_before(step.get()).cloned())
+        })
+    });
+    let dag = Signal::derive(move || {
+        let focus =
+            current_event.with(|e| e.as_ref().and_then(|e| e.subject_id().map(str::to_string)));
+        state.with(|st| layout(st, focus.as_deref()))
+    });
+    let state_signal: Signal<WorldState> = state.into();
+    let dag_signal: Signal<Dag> = dag;
+
+    let go = move |to: usize| step.set(to.min(total()));
+    let stop = move || {
+        playing.set(false);
+        if let Some(h) = interval.get_value() {
+            h.clear();
+        }
+        interval.set_value(None);
+    };
+    let toggle_play = move |_| {
+        if playing.get_untracked() {
+            stop();
+            return;
+        }
+        if step.get_untracked() >= total() {
+            step.set(0);
+        }
+        playing.set(true);
+        let handle = set_interval_with_handle(
+            move || {
+                if step.get_untracked() >= total() {
+                    stop();
+                } else {
+                    step.update(|s| *s += 1);
+                }
+            },
+            Duration::from_millis(700),
+        );
+        interval.set_value(handle.ok());
+    };
+    on_cleanup(move || {
+        if let Some(h) = interval.get_value() {
+            h.clear();
+        }
+    });
+
+    let keys = window_event_listener(leptos::ev::keydown, move |ev: web_sys::KeyboardEvent| {
+        let typing = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"));
+        if typing || session.with_untracked(|s| s.is_none()) {
+            return;
+        }
+        match ev.key().as_str() {
+            "ArrowLeft" => step.update(|s| *s = s.saturating_sub(1)),
+            "ArrowRight" => {
+                let end = total();
+                step.update(|s| *s = (*s + 1).min(end));
+            }
+            _ => {}
+        }
+    });
+    on_cleanup(move || keys.remove());
+
+    let upload = move |ev: web_sys::Event| {
+        let Some(input) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+        else {
+            return;
+        };
+        let Some(file) = input.files().and_then(|f| f.get(0)) else {
+            return;
+        };
+        leptos::task::spawn_local(async move {
+            match wasm_bindgen_futures::JsFuture::from(file.text()).await {
+                Ok(text) => open(&text.as_string().unwrap_or_default(), &file.name()),
+                Err(_) => error.set(Some(format!("could not read {}", file.name()))),
+            }
+        });
+    };
+
+    let export_log = move |_| {
+        let Some(s) = session.get_untracked() else {
+            return;
+        };
+        let log = EventLog::new(s.problem.clone(), s.replayer.events().to_vec());
+        match serde_json::to_string_pretty(&log) {
+            Ok(text) => {
+                if let Err(e) = download_text("proof-events.json", "application/json", &text) {
+                    error.set(Some(e));
+                }
+            }
+            Err(e) => error.set(Some(format!("could not export: {e}"))),
+        }
+    };
+    let export_latex = move |_| {
+        let Some(s) = session.get_untracked() else {
+            return;
+        };
+        let end = s.replayer.state_at(s.replayer.len());
+        if let Err(e) = download_text("proof.tex", "application/x-tex", &chains_to_latex(&end)) {
+            error.set(Some(e));
+        }
+    };
+
+    // The action form: continue the loaded derivation with one more action.
+    let rules = catalogue_rules();
+    let form_agent = RwSignal::new(String::new());
+    let form_kind = RwSignal::new("derive".to_string());
+    let form_latex = RwSignal::new(String::new());
+    let form_premises = RwSignal::new(String::new());
+    let form_rule = RwSignal::new(rules.first().cloned().unwrap_or_default());
+    let form_target = RwSignal::new(String::new());
+    let form_result = RwSignal::new(None::<(bool, String)>);
+    let submit = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        let Some(s) = session.get_untracked() else {
+            form_result.set(Some((false, "load a problem first".into())));
+            return;
+        };
+        let premises: Vec<String> = form_premises
+            .get_untracked()
+            .split(',')
+            .map(|p| p.trim().to_string())
+            .filter(|p| !p.is_empty())
+            .collect();
+        let kind = form_kind.get_untracked();
+        let latex = form_latex.get_untracked();
+        let target = form_target.get_untracked().trim().to_string();
+        let rule = form_rule.get_untracked();
+        let params = match kind.as_str() {
+            "derive" => {
+                serde_json::json!({"conclusion": latex, "premises": premises, "rule": rule})
+            }
+            "extend" => {
+                serde_json::json!({"baseConclusionId": target, "extension": latex, "premises": premises, "rule": rule})
+            }
+            "assume" => serde_json::json!({"formula": latex}),
+            "accept" => serde_json::json!({"proposalId": target}),
+            _ => {
+                serde_json::json!({"targetId": target, "type": "invalid_derivation", "reason": latex})
+            }
+        };
+        let agent = {
+            let a = form_agent.get_untracked();
+            if a.is_empty() {
+                s.problem.agents.first().cloned().unwrap_or_default()
+            } else {
+                a
+            }
+        };
+        let mut engine = Engine::from_log(s.problem.clone(), s.config, s.replayer.events());
+        let outcome = engine.submit(&Action::new(&agent, &kind, params));
+        form_result.set(Some(match &outcome.result {
+            Ok(id) => (true, format!("{kind}: {id}")),
+            Err(r) => (false, format!("{}: {}", code_str(r.code), r.message)),
+        }));
+        let next = Session {
+            problem: s.problem.clone(),
+            config: s.config,
+            replayer: Replayer::new(s.problem.clone(), engine.events().to_vec()),
+            warnings: s.warnings.clone(),
+        };
+        let end = next.replayer.len();
+        session.set(Some(Arc::new(next)));
+        step.set(end);
+    };
+
     view! {
         <section data-testid="page-proof">
             <h1>"Proof stepper"</h1>
             <p class="lead">"Step through a logic world derivation: every proposal, acceptance and rejection, with formulas rendered and the proof DAG."</p>
-            <p class="muted">"Coming soon."</p>
+
+            <div class="card stack">
+                <div class="row">
+                    <label>"Example "
+                        <select data-testid="proof-example" on:change=move |ev| {
+                            let key = event_target_value(&ev);
+                            if let Some((_, title, text)) = EXAMPLES.iter().find(|(k, _, _)| *k == key) {
+                                open(text, title);
+                            }
+                        }>
+                            <option value="" selected>"Choose an example…"</option>
+                            {EXAMPLES.iter().map(|(key, title, _)| view! { <option value=*key>{*title}</option> }).collect_view()}
+                        </select>
+                    </label>
+                    <label>"or a file (problem or event log JSON) "
+                        <input type="file" accept=".json,application/json" data-testid="proof-file" on:change=upload/>
+                    </label>
+                </div>
+                <details>
+                    <summary>"Paste JSON"</summary>
+                    <textarea rows="6" data-testid="proof-paste" prop:value=move || pasted.get()
+                        on:input=move |ev| pasted.set(event_target_value(&ev))></textarea>
+                    <button on:click=move |_| open(&pasted.get_untracked(), "pasted text")>"Load pasted"</button>
+                </details>
+                {move || error.get().map(|e| view! { <p class="error" data-testid="proof-error">{e}</p> })}
+                {move || notice.get().map(|n| view! { <p class="muted">{n}</p> })}
+            </div>
+
+            <Show when=move || session.with(|s| s.is_some())>
+                <div class="card stack proof-controls">
+                    <div class="row">
+                        <button data-testid="proof-first" on:click=move |_| go(0)>"⏮ First"</button>
+                        <button data-testid="proof-prev" on:click=move |_| step.update(|s| *s = s.saturating_sub(1))>"◀ Prev"</button>
+                        <button data-testid="proof-next" on:click=move |_| go(step.get_untracked() + 1)>"Next ▶"</button>
+                        <button data-testid="proof-last" on:click=move |_| go(total())>"Last ⏭"</button>
+                        <button data-testid="proof-play" on:click=toggle_play>{move || if playing.get() { "Pause" } else { "Autoplay" }}</button>
+                        <input type="range" min="0" max=move || total().to_string() data-testid="proof-step"
+                            aria-label="step" prop:value=move || step.get().to_string()
+                            on:input=move |ev| go(event_target_value(&ev).parse().unwrap_or(0))/>
+                        <span data-testid="proof-step-label">{move || format!("{} / {}", step.get(), total())}</span>
+                        <span class="muted small">"← / → keys step too"</span>
+                    </div>
+                    <div class="proof-event" data-testid="proof-event">
+                        {move || event_card(step.get(), total(), current_event.get())}
+                    </div>
+                    <div class="row">
+                        <button data-testid="proof-export-log" on:click=export_log>"Export event log (JSON)"</button>
+                        <button data-testid="proof-export-latex" on:click=export_latex>"Export proof (LaTeX)"</button>
+                    </div>
+                </div>
+
+                <ProofDag dag=dag_signal/>
+                <ProofPanels state=state_signal/>
+
+                <form class="card stack proof-form" data-testid="proof-form" on:submit=submit>
+                    <h3>"Add an action"</h3>
+                    <div class="row">
+                        <select data-testid="proof-form-agent" on:change=move |ev| form_agent.set(event_target_value(&ev))>
+                            {move || session.with(|s| s.as_ref().map(|s| s.problem.agents.clone()).unwrap_or_default())
+                                .into_iter().map(|a| view! { <option value=a.clone()>{a.clone()}</option> }).collect_view()}
+                        </select>
+                        <select data-testid="proof-form-kind" on:change=move |ev| form_kind.set(event_target_value(&ev))>
+                            {["derive", "extend", "assume", "accept", "refute"].into_iter()
+                                .map(|k| view! { <option value=k>{k}</option> }).collect_view()}
+                        </select>
+                        <select data-testid="proof-form-rule" on:change=move |ev| form_rule.set(event_target_value(&ev))>
+                            {rules.iter().map(|r| view! { <option value=r.clone()>{r.clone()}</option> }).collect_view()}
+                        </select>
+                    </div>
+                    <input placeholder="LaTeX formula (conclusion, extension, assumption, or refutation reason)"
+                        data-testid="proof-form-latex" prop:value=move || form_latex.get()
+                        on:input=move |ev| form_latex.set(event_target_value(&ev))/>
+                    <div class="row">
+                        <input placeholder="premises, e.g. H-1, C-002" data-testid="proof-form-premises"
+                            prop:value=move || form_premises.get() on:input=move |ev| form_premises.set(event_target_value(&ev))/>
+                        <input placeholder="base / proposal / target id" data-testid="proof-form-target"
+                            prop:value=move || form_target.get() on:input=move |ev| form_target.set(event_target_value(&ev))/>
+                        <button type="submit" class="primary" data-testid="proof-form-submit">"Submit"</button>
+                    </div>
+                    {move || form_result.get().map(|(ok, m)| view! {
+                        <p class=if ok { "ok" } else { "error" } data-testid="proof-form-result">{m}</p>
+                    })}
+                </form>
+            </Show>
         </section>
     }
 }

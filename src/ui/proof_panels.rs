@@ -1,0 +1,134 @@
+//! The world-state panels of the Proof page: hypotheses, pending, accepted (with the open
+//! assumptions each rests on), refused, refutations and goals.
+
+use leptos::prelude::*;
+
+use super::math_text::MathText;
+use crate::logic::events::code_str;
+use crate::logic::world::{Item, ItemStatus, WorldState};
+
+fn math(latex: &str) -> String {
+    format!("${}$", latex.trim().trim_matches('$').trim())
+}
+
+fn item_row(item: &Item) -> impl IntoView {
+    let deps = if item.depends_on.is_empty() {
+        String::new()
+    } else {
+        format!("rests on {}", item.depends_on.join(", "))
+    };
+    let how = if item.rule.is_empty() {
+        String::new()
+    } else if item.premises.is_empty() {
+        item.rule.clone()
+    } else {
+        format!("{} from {}", item.rule, item.premises.join(", "))
+    };
+    let why = match (item.code, &item.message) {
+        (Some(code), Some(m)) => format!("{}: {m}", code_str(code)),
+        (None, Some(m)) => m.clone(),
+        _ => String::new(),
+    };
+    view! {
+        <li class="proof-item" data-id=item.id.clone()>
+            <span class="chip">{item.id.clone()}</span>" "
+            <MathText text=math(&item.latex)/>
+            <span class="muted">" " {how}</span>
+            {(!deps.is_empty()).then(|| view! { " " <span class="badge open-assumptions">{deps.clone()}</span> })}
+            {(!why.is_empty()).then(|| view! { <div class="error small">{why.clone()}</div> })}
+        </li>
+    }
+}
+
+fn list(state: &WorldState, statuses: &[ItemStatus]) -> Vec<Item> {
+    state
+        .items
+        .iter()
+        .filter(|i| statuses.contains(&i.status))
+        .cloned()
+        .collect()
+}
+
+#[component]
+pub fn ProofPanels(#[prop(into)] state: Signal<WorldState>) -> impl IntoView {
+    let panel = move |title: &'static str,
+                      testid: &'static str,
+                      statuses: &'static [ItemStatus]| {
+        view! {
+            <div class="card proof-panel" data-testid=testid>
+                <h3>{title}</h3>
+                {move || {
+                    let items = list(&state.get(), statuses);
+                    if items.is_empty() {
+                        view! { <p class="muted">"none"</p> }.into_any()
+                    } else {
+                        view! { <ul class="proof-list">{items.iter().map(item_row).collect_view()}</ul> }.into_any()
+                    }
+                }}
+            </div>
+        }
+    };
+    view! {
+        <div class="proof-panels grid">
+            <div class="card proof-panel" data-testid="proof-goals">
+                <h3>"Goals"</h3>
+                <p class="muted small">"Matched up to notation and renaming of bound variables, not logical equivalence."</p>
+                <ul class="proof-list">
+                    {move || state.get().goals.iter().map(|g| {
+                        let (class, label) = match &g.proved_by {
+                            Some(by) => ("badge ok goal-proved", format!("proved by {by}")),
+                            None => ("badge goal-open", "open".to_string()),
+                        };
+                        view! {
+                            <li data-id=g.id.clone()>
+                                <span class="chip">{g.id.clone()}</span>" "
+                                <MathText text=math(&g.latex)/>" "
+                                <span class=class>{label}</span>
+                            </li>
+                        }
+                    }).collect_view()}
+                </ul>
+            </div>
+            <div class="card proof-panel" data-testid="proof-hypotheses">
+                <h3>"Hypotheses"</h3>
+                <ul class="proof-list">
+                    {move || state.get().problem.hypotheses.iter().map(|h| view! {
+                        <li data-id=h.id.clone()>
+                            <span class="chip">{h.id.clone()}</span>" "
+                            <MathText text=math(&h.latex)/>
+                            {h.kind.clone().map(|k| view! { <span class="muted">" " {k}</span> })}
+                        </li>
+                    }).collect_view()}
+                </ul>
+            </div>
+            {panel("Accepted", "proof-accepted", &[ItemStatus::Accepted])}
+            {panel("Pending", "proof-pending", &[ItemStatus::Pending])}
+            {panel("Rejected, blocked, retracted", "proof-refused", &[ItemStatus::Rejected, ItemStatus::Blocked, ItemStatus::Retracted])}
+            <div class="card proof-panel" data-testid="proof-refutations">
+                <h3>"Refutations"</h3>
+                {move || {
+                    let refutations = state.get().refutations;
+                    if refutations.is_empty() {
+                        view! { <p class="muted">"none"</p> }.into_any()
+                    } else {
+                        view! {
+                            <ul class="proof-list">
+                                {refutations.into_iter().map(|r| view! {
+                                    <li>
+                                        <span class="chip">{r.id.clone()}</span>
+                                        {format!(" {} refutes {} ({}): ", r.by, r.target_id, r.kind)}
+                                        <MathText text=r.reason.clone()/>
+                                        <span class=if r.upheld { "badge error" } else { "badge" }>
+                                            {if r.upheld { " upheld" } else { " dismissed" }}
+                                        </span>
+                                        <div class="muted small">{r.note.clone()}</div>
+                                    </li>
+                                }).collect_view()}
+                            </ul>
+                        }.into_any()
+                    }
+                }}
+            </div>
+        </div>
+    }
+}
