@@ -198,7 +198,7 @@ fn single_result(
         return view! {
             <div class="stack">
                 <p class="notice" data-testid="extract-answer">"No answer found"</p>
-                <p>"Method: " <span class="badge" data-testid="extract-method">"none"</span></p>
+                <p>"Method: " <span class="chip" data-testid="extract-method">"none"</span></p>
                 {verdict_view}
             </div>
         }
@@ -218,11 +218,15 @@ fn single_result(
                 <span data-testid="extract-answer" data-answer=e.answer.clone()>
                     <MathText text=math/>
                 </span>
-                <code data-testid="extract-raw" title="matched text">{e.raw.clone()}</code>
+                <span class="muted">
+                    " matched text: "
+                    <code data-testid="extract-raw">{e.raw.clone()}</code>
+                    {format!(" (bytes {}–{})", e.span.0, e.span.1)}
+                </span>
             </div>
             <p>
                 "Method: "
-                <span class="badge" data-testid="extract-method">{e.method.as_str()}</span>
+                <span class="chip" data-testid="extract-method">{e.method.as_str()}</span>
                 " · confidence "
                 <span data-testid="extract-confidence">{confidence}</span>
                 {low.then(|| view! { <span class="chip sev-High">" low confidence"</span> })}
@@ -237,7 +241,7 @@ fn single_result(
                     <ul data-testid="extract-candidates">
                         {candidates.into_iter().map(|c| view! {
                             <li>
-                                <span class="badge">{c.method.as_str()}</span>
+                                <span class="chip">{c.method.as_str()}</span>
                                 " "
                                 <code>{c.answer}</code>
                                 {format!(" at bytes {}–{}", c.span.0, c.span.1)}
@@ -262,7 +266,7 @@ fn verdict_view(v: Verdict) -> AnyView {
         <div class=class data-testid="extract-verdict" data-equivalent=v.equivalent.to_string()>
             <strong>{label}</strong>
             " "
-            <span class="badge">{v.path.as_str()}</span>
+            <span class="chip">{v.path.as_str()}</span>
             <p data-testid="extract-reason">{v.reason.clone()}</p>
         </div>
     }
@@ -474,7 +478,7 @@ fn row_view(r: Row) -> AnyView {
                     <td><code>{record.predicted_answer.clone().unwrap_or_else(|| "—".into())}</code></td>
                     <td><code>{record.ground_truth_answer.clone().unwrap_or_else(|| "—".into())}</code></td>
                     <td>{verdict}</td>
-                    <td><span class="badge">{record.method}</span></td>
+                    <td><span class="chip">{record.method}</span></td>
                     <td class="muted">{record.reason.clone()}</td>
                 </tr>
             }
