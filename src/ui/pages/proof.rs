@@ -14,6 +14,7 @@ use crate::ui::download::download_text;
 use crate::ui::math_text::MathText;
 use crate::ui::proof_dag::ProofDag;
 use crate::ui::proof_panels::ProofPanels;
+use crate::ui::research_panel::ResearchPanel;
 
 /// Bundled examples (also served from /examples/ for download).
 const EXAMPLES: &[(&str, &str, &str)] = &[
@@ -336,6 +337,24 @@ pub fn ProofPage() -> impl IntoView {
         step.set(end);
     };
 
+    // Live researchers replace the log with the engine's as each turn lands.
+    let research_problem =
+        Signal::derive(move || session.with(|s| s.as_ref().map(|s| s.problem.clone())));
+    let on_research_events = Callback::new(move |events: Vec<Event>| {
+        let Some(s) = session.get_untracked() else {
+            return;
+        };
+        let next = Session {
+            problem: s.problem.clone(),
+            config: EngineConfig::default(),
+            replayer: Replayer::new(s.problem.clone(), events),
+            warnings: s.warnings.clone(),
+        };
+        let end = next.replayer.len();
+        session.set(Some(Arc::new(next)));
+        step.set(end);
+    });
+
     view! {
         <section data-testid="page-proof">
             <h1>"Proof stepper"</h1>
@@ -362,7 +381,7 @@ pub fn ProofPage() -> impl IntoView {
                     <summary>"Paste JSON"</summary>
                     <textarea rows="6" data-testid="proof-paste" prop:value=move || pasted.get()
                         on:input=move |ev| pasted.set(event_target_value(&ev))></textarea>
-                    <button on:click=move |_| open(&pasted.get_untracked(), "pasted text")>"Load pasted"</button>
+                    <button data-testid="proof-paste-load" on:click=move |_| open(&pasted.get_untracked(), "pasted text")>"Load pasted"</button>
                 </details>
                 {move || error.get().map(|e| view! { <p class="error" data-testid="proof-error">{e}</p> })}
                 {move || notice.get().map(|n| view! { <p class="muted">{n}</p> })}
@@ -394,6 +413,7 @@ pub fn ProofPage() -> impl IntoView {
                 <ProofDag dag=dag_signal/>
                 <ProofPanels state=state_signal/>
 
+                <ResearchPanel problem=research_problem on_events=on_research_events/>
                 <form class="card stack proof-form" data-testid="proof-form" on:submit=submit>
                     <h3>"Add an action"</h3>
                     <div class="row">

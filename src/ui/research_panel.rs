@@ -1,0 +1,162 @@
+//! Live mode of the Proof page: LLM researchers take turns on the loaded problem; every
+//! action goes through the engine, and the resulting event log is handed back to the stepper.
+
+use std::rc::Rc;
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+use crate::llm::browser::BrowserTransport;
+use crate::llm::{RetryPolicy, RetryingClient, CALL_TIMEOUT_MS};
+use crate::logic::document::catalogue_rules;
+use crate::logic::engine::{Engine, EngineConfig};
+use crate::logic::events::Event;
+use crate::logic::researchers::{run_research, ResearchConfig, StopReason, Turn};
+use crate::logic::world::Problem;
+use crate::ui::settings_store::settings_store;
+
+fn turn_line(t: &Turn) -> (bool, String) {
+    let action = t
+        .action
+        .as_ref()
+        .map_or("(no action)".to_string(), |a| a.action_type.clone());
+    match &t.verdict {
+        Ok(id) => (
+            true,
+            format!("round {} · {} · {action} → {id}", t.round, t.agent),
+        ),
+        Err(why) => (
+            false,
+            format!("round {} · {} · {action} → {why}", t.round, t.agent),
+        ),
+    }
+}
+
+/// `problem`: the loaded problem (None: nothing loaded). `on_events`: the engine's log after
+/// each turn, so the stepper follows the run live.
+#[component]
+pub fn ResearchPanel(
+    #[prop(into)] problem: Signal<Option<Problem>>,
+    on_events: Callback<Vec<Event>>,
+) -> impl IntoView {
+    let store = settings_store();
+    let profiles = {
+        let s = store.settings.clone();
+        move || s.with(|s| s.profiles.keys().cloned().collect::<Vec<_>>())
+    };
+    let profile = RwSignal::new(String::new());
+    let agents = RwSignal::new(2usize);
+    let rounds = RwSignal::new(6usize);
+    let running = RwSignal::new(false);
+    let turns = RwSignal::new(Vec::<(bool, String)>::new());
+    let status = RwSignal::new(None::<String>);
+
+    let run = move |_| {
+        let Some(problem) = problem.get_untracked() else {
+            status.set(Some("Load a problem first.".into()));
+            return;
+        };
+        let settings = store.settings.get_untracked();
+        let name = {
+            let p = profile.get_untracked();
+            if p.is_empty() {
+                settings.profiles.keys().next().cloned().unwrap_or_default()
+            } else {
+                p
+            }
+        };
+        let endpoint = match settings
+            .profile(&name)
+            .and_then(|p| settings.endpoint(&p.verify, &|_| None))
+        {
+            Ok(e) => e,
+            Err(e) => {
+                status.set(Some(format!(
+                    "{e}. Check the profile on the Settings page."
+                )));
+                return;
+            }
+        };
+        let names: Vec<String> = (1..=agents.get_untracked().clamp(2, 6))
+            .map(|i| format!("researcher-{i}"))
+            .collect();
+        let mut problem = problem;
+        for n in &names {
+            if !problem.agents.contains(n) {
+                problem.agents.push(n.clone());
+            }
+        }
+        let config = ResearchConfig {
+            agents: names,
+            max_rounds: rounds.get_untracked().clamp(1, 50),
+            temperature: settings.defaults.temperature,
+            ..Default::default()
+        };
+        turns.set(Vec::new());
+        status.set(Some(format!(
+            "running with profile {name} (verify model {})…",
+            endpoint.model
+        )));
+        running.set(true);
+        let transport = Rc::new(RetryingClient::new(
+            BrowserTransport::new(CALL_TIMEOUT_MS),
+            RetryPolicy::default(),
+        ));
+        spawn_local(async move {
+            // Proposals wait for another researcher's accept: the seed's protocol, not auto-accept.
+            let mut engine = Engine::new(problem, EngineConfig::default());
+            let rules = catalogue_rules();
+            let on_turn = |t: &Turn, e: &Engine| {
+                turns.update(|v| v.push(turn_line(t)));
+                on_events.run(e.events().to_vec());
+            };
+            let outcome = run_research(
+                &*transport,
+                &endpoint,
+                &mut engine,
+                &config,
+                &rules,
+                &on_turn,
+            )
+            .await;
+            status.set(Some(match outcome.stop {
+                StopReason::AllGoalsProved => "every goal proved".to_string(),
+                StopReason::RoundLimit => format!("stopped after {} rounds", config.max_rounds),
+                StopReason::NoProgress => "stopped: a whole round without progress".to_string(),
+            }));
+            running.set(false);
+        });
+    };
+
+    view! {
+        <details class="card" data-testid="proof-research">
+            <summary>"LLM researchers (live)"</summary>
+            <p class="muted">
+                "Researchers driven by the profile's verify model take turns; the engine checks every action and feeds its verdict back."
+            </p>
+            <div class="row">
+                <label>"Profile"
+                    <select data-testid="proof-research-profile" on:change=move |ev| profile.set(event_target_value(&ev))>
+                        {move || profiles().into_iter().map(|p| view! { <option value=p.clone()>{p.clone()}</option> }).collect_view()}
+                    </select>
+                </label>
+                <label>"Researchers"
+                    <input type="number" min="2" max="6" prop:value=move || agents.get().to_string()
+                        on:input=move |ev| agents.set(event_target_value(&ev).parse().unwrap_or(2))/>
+                </label>
+                <label>"Rounds"
+                    <input type="number" min="1" max="50" prop:value=move || rounds.get().to_string()
+                        on:input=move |ev| rounds.set(event_target_value(&ev).parse().unwrap_or(6))/>
+                </label>
+                <button class="primary" data-testid="proof-research-run" disabled=move || running.get() on:click=run>"Run"</button>
+            </div>
+            {move || status.get().map(|s| view! { <p class="notice" data-testid="proof-research-status">{s}</p> })}
+            <ol class="stack" data-testid="proof-research-turns">
+                {move || turns.get().into_iter().map(|(ok, line)| {
+                    let class = if ok { "ok" } else { "muted" };
+                    view! { <li class=class>{line}</li> }
+                }).collect_view()}
+            </ol>
+        </details>
+    }
+}
