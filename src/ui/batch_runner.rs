@@ -7,6 +7,8 @@ use std::rc::Rc;
 
 use futures::future::{AbortHandle, Abortable};
 use leptos::prelude::*;
+
+use crate::ui::browser_file::now_ms;
 use leptos::task::spawn_local;
 use wasm_bindgen::JsCast;
 
@@ -41,13 +43,6 @@ fn save_results(lines: &[String]) -> bool {
     storage()
         .map(|s| s.set_item(RESULTS_KEY, &lines.join("\n")).is_ok())
         .unwrap_or(false)
-}
-
-fn now_ms() -> f64 {
-    web_sys::window()
-        .and_then(|w| w.performance())
-        .map(|p| p.now())
-        .unwrap_or(0.0)
 }
 
 #[component]

@@ -5,6 +5,7 @@
 
 mod app;
 pub mod batch_runner;
+pub mod browser_file;
 pub mod download;
 pub mod footer;
 pub mod math_preview;

@@ -6,9 +6,10 @@
 use std::sync::Arc;
 
 use leptos::prelude::*;
+
+use crate::ui::browser_file::{file_stem, now_ms, read_slice};
 use leptos::task::spawn_local;
 use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::JsFuture;
 
 use crate::extract::batch::{highlight, GradeBatch, Row, Show};
 use crate::extract::{extract, grade, Extraction, Preset, Verdict};
@@ -26,29 +27,12 @@ const BAD_LIST_LIMIT: usize = 50;
 
 const EXAMPLE: &str = "Natalia sold 48/2 = <<48/2=24>>24 clips in May.\nNatalia sold 48+24 = <<48+24=72>>72 clips altogether in April and May.";
 
-fn now_ms() -> f64 {
-    web_sys::window()
-        .and_then(|w| w.performance())
-        .map(|p| p.now())
-        .unwrap_or(0.0)
-}
-
 fn preset_of(strict: bool) -> Preset {
     if strict {
         Preset::Strict
     } else {
         Preset::Lenient
     }
-}
-
-async fn read_slice(file: &web_sys::File, start: f64, end: f64) -> Result<Vec<u8>, String> {
-    let blob = file
-        .slice_with_f64_and_f64(start, end)
-        .map_err(|_| format!("could not slice {} at byte {start}", file.name()))?;
-    let buf = JsFuture::from(blob.array_buffer())
-        .await
-        .map_err(|_| format!("could not read {} at byte {start}", file.name()))?;
-    Ok(js_sys::Uint8Array::new(&buf).to_vec())
 }
 
 fn feed(batch: &mut GradeBatch, l: Line) {
@@ -83,25 +67,6 @@ async fn grade_file(
     splitter.finish(&mut |l| feed(&mut batch, l));
     busy_ms += now_ms() - t0;
     Ok((batch, busy_ms))
-}
-
-fn file_stem(name: &str) -> String {
-    let stem = name.rsplit_once('.').map_or(name, |(s, _)| s);
-    let clean: String = stem
-        .chars()
-        .map(|c| {
-            if c.is_alphanumeric() || c == '-' || c == '_' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    if clean.is_empty() {
-        "graded".into()
-    } else {
-        clean
-    }
 }
 
 #[component]
@@ -321,7 +286,7 @@ fn BatchGrade() -> impl IntoView {
         let Some(b) = batch.get_untracked() else {
             return;
         };
-        let stem = file_stem(&file_name.get_untracked());
+        let stem = file_stem(&file_name.get_untracked(), "graded");
         let (s, q) = (show.get_untracked(), search.get_untracked());
         let result = if csv {
             download_text(&format!("{stem}.graded.csv"), "text/csv", &b.to_csv(s, &q))

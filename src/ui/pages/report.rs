@@ -5,9 +5,10 @@
 use std::sync::Arc;
 
 use leptos::prelude::*;
+
+use crate::ui::browser_file::{file_stem, now_ms, read_slice};
 use leptos::task::spawn_local;
 use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::JsFuture;
 
 use crate::band::drill::{
     bom_len, case_detail, compare_profiles, is_cross_band_cell, row_shares, score_histogram,
@@ -25,13 +26,6 @@ const LIST_LIMIT: usize = 200;
 /// Cases read back for a JSONL export of the filtered list.
 const EXPORT_LIMIT: usize = 20_000;
 const BANDS: [&str; 3] = ["BAD (1–2)", "MID (3)", "GOOD (4–5)"];
-
-fn now_ms() -> f64 {
-    web_sys::window()
-        .and_then(|w| w.performance())
-        .map(|p| p.now())
-        .unwrap_or(0.0)
-}
 
 fn pct(x: Option<f64>) -> String {
     x.map_or("–".into(), |v| format!("{:.1} %", v * 100.0))
@@ -52,16 +46,6 @@ fn feed(ev: &mut Evaluator, l: Line) {
         Ok(t) => ev.push_line(l.number, l.offset, &t),
         Err(e) => ev.bad_line(l.number, e.to_string()),
     }
-}
-
-async fn read_slice(file: &web_sys::File, start: f64, end: f64) -> Result<Vec<u8>, String> {
-    let blob = file
-        .slice_with_f64_and_f64(start, end)
-        .map_err(|_| format!("could not slice {} at byte {start}", file.name()))?;
-    let buf = JsFuture::from(blob.array_buffer())
-        .await
-        .map_err(|_| format!("could not read {} at byte {start}", file.name()))?;
-    Ok(js_sys::Uint8Array::new(&buf).to_vec())
 }
 
 /// Stream the file through the evaluator; returns the report and the BOM length.
@@ -94,25 +78,6 @@ async fn read_case_line(file: &web_sys::File, bom: u64, c: &CaseRef) -> Result<S
     let start = (c.offset + bom) as f64;
     let bytes = read_slice(file, start, start + f64::from(c.len)).await?;
     String::from_utf8(bytes).map_err(|_| format!("line {} is not UTF-8", c.line))
-}
-
-fn file_stem(name: &str) -> String {
-    let stem = name.rsplit_once('.').map_or(name, |(s, _)| s);
-    let clean: String = stem
-        .chars()
-        .map(|c| {
-            if c.is_alphanumeric() || c == '-' || c == '_' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    if clean.is_empty() {
-        "results".into()
-    } else {
-        clean
-    }
 }
 
 #[component]
@@ -197,7 +162,7 @@ pub fn ReportPage() -> impl IntoView {
         let Some(r) = report.get_untracked() else {
             return;
         };
-        let stem = file_stem(&file_name.get_untracked());
+        let stem = file_stem(&file_name.get_untracked(), "results");
         let (name, mime, text) = match kind {
             "json" => (
                 format!("{stem}-band.json"),
@@ -225,7 +190,7 @@ pub fn ReportPage() -> impl IntoView {
         };
         let flt = filter.get_untracked();
         let b = bom.get_value();
-        let stem = file_stem(&file_name.get_untracked());
+        let stem = file_stem(&file_name.get_untracked(), "results");
         spawn_local(async move {
             let (cases, _) = flt.apply(&r, EXPORT_LIMIT);
             let mut out = String::new();

@@ -1,0 +1,44 @@
+//! Small browser helpers the file-reading pages share: a clock, reading a byte range of a
+//! picked file (chunked reading keeps the page responsive on 100 MB files), and a safe
+//! file-name stem for downloads.
+
+use wasm_bindgen_futures::JsFuture;
+
+/// Milliseconds from `performance.now()` (0 without a window).
+pub fn now_ms() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map(|p| p.now())
+        .unwrap_or(0.0)
+}
+
+/// Bytes `start..end` of `file`.
+pub async fn read_slice(file: &web_sys::File, start: f64, end: f64) -> Result<Vec<u8>, String> {
+    let blob = file
+        .slice_with_f64_and_f64(start, end)
+        .map_err(|_| format!("could not slice {} at byte {start}", file.name()))?;
+    let buf = JsFuture::from(blob.array_buffer())
+        .await
+        .map_err(|_| format!("could not read {} at byte {start}", file.name()))?;
+    Ok(js_sys::Uint8Array::new(&buf).to_vec())
+}
+
+/// The file name without extension, reduced to characters safe in a download name.
+pub fn file_stem(name: &str, fallback: &str) -> String {
+    let stem = name.rsplit_once('.').map_or(name, |(s, _)| s);
+    let clean: String = stem
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if clean.is_empty() {
+        fallback.into()
+    } else {
+        clean
+    }
+}
