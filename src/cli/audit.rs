@@ -72,7 +72,7 @@ fn read_text(path: &Path, what: &str) -> Result<String, String> {
     fs::read_to_string(path).map_err(|e| format!("cannot read {what} {}: {e}", path.display()))
 }
 
-fn load_settings(path: &Path) -> Result<Settings, String> {
+pub(super) fn load_settings(path: &Path) -> Result<Settings, String> {
     let text = read_text(path, "settings")?;
     let name = path.to_string_lossy();
     Settings::from_text(&text, Format::from_file_name(&name))
@@ -89,7 +89,7 @@ fn load_strategy(path: Option<&Path>) -> Result<Strategy, String> {
         .map_err(|e| format!("{}: {e}", path.display()))
 }
 
-fn env_var(name: &str) -> Option<String> {
+pub(super) fn env_var(name: &str) -> Option<String> {
     std::env::var(name).ok()
 }
 

@@ -50,6 +50,16 @@ Example:
 pub struct ExtractArgs {
     /// JSONL file of {"id"?, "text", "question"?}; `-` or nothing reads stdin.
     pub file: Option<String>,
+    /// Ask the profile's verify model for the final answer when the rules are not confident
+    /// (design note 001: final answer only, temperature 0, max_tokens 30); needs --settings.
+    #[arg(long, requires = "settings")]
+    pub llm_fallback: bool,
+    /// settings.yaml / .json with the LLMs and profiles (for --llm-fallback).
+    #[arg(long)]
+    pub settings: Option<std::path::PathBuf>,
+    /// Profile whose verify model answers (default: the first profile).
+    #[arg(long)]
+    pub profile: Option<String>,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default)]
@@ -133,11 +143,57 @@ fn to_json(v: &impl serde::Serialize) -> String {
     serde_json::to_string(v).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
 }
 
+/// The verify model's endpoint for `--llm-fallback`.
+fn fallback_endpoint(a: &ExtractArgs) -> Result<Option<crate::llm::Endpoint>, String> {
+    let (true, Some(path)) = (a.llm_fallback, a.settings.as_deref()) else {
+        return Ok(None);
+    };
+    let settings = super::audit::load_settings(path)?;
+    let name = match &a.profile {
+        Some(p) => p.clone(),
+        None => settings
+            .profiles
+            .keys()
+            .next()
+            .cloned()
+            .ok_or("the settings define no profile")?,
+    };
+    let profile = settings.profile(&name).map_err(|e| e.to_string())?;
+    settings
+        .endpoint(&profile.verify, &super::audit::env_var)
+        .map(Some)
+        .map_err(|e| e.to_string())
+}
+
 pub fn run_extract(a: ExtractArgs) -> ExitCode {
+    let endpoint = match fallback_endpoint(&a) {
+        Ok(e) => e,
+        Err(e) => return super::fail(e),
+    };
+    let transport = crate::llm::native::client(u64::from(crate::llm::CALL_TIMEOUT_MS), None);
+    let mut fallback = endpoint
+        .as_ref()
+        .map(|ep| crate::llm::answer_fallback::BlockingLlmFallback::new(&transport, ep));
     let result = run_lines(a.file.as_deref(), |text, line| {
         let input = parse_extract_line(text, line)?;
-        Ok(to_json(&extract_record(&input)))
+        let record = match fallback.as_mut() {
+            None => extract_record(&input),
+            Some(fb) => crate::extract::records::ExtractRecord::new(
+                input.id.clone(),
+                crate::extract::extract_with_fallback(&input.text, input.question.as_deref(), fb),
+            ),
+        };
+        Ok(to_json(&record))
     });
+    if let Some(fb) = &fallback {
+        eprintln!(
+            "verifyfast extract: LLM fallback asked {} time(s)",
+            fb.calls
+        );
+        if let Some(e) = &fb.last_error {
+            eprintln!("verifyfast extract: last fallback error (rule answers kept): {e}");
+        }
+    }
     match result {
         Ok(bad) => {
             if bad > 0 {
