@@ -91,6 +91,16 @@ fn main() {
     let p = problem();
     let from_events = best_of(5, || replay(&p, &big));
     let text = serde_json::to_string(&EventLog::new(p.clone(), big.clone())).unwrap_or_default();
+    // The same logs for the browser measurement (tests/e2e/proof_bench.spec.mjs).
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("target")
+        .join("bench-logic");
+    if std::fs::create_dir_all(&dir).is_ok() {
+        let small =
+            serde_json::to_string(&EventLog::new(p.clone(), make_log(1_000))).unwrap_or_default();
+        let _ = std::fs::write(dir.join("log-100000.json"), &text);
+        let _ = std::fs::write(dir.join("log-1000.json"), small);
+    }
     let from_json = best_of(3, || {
         let log = parse_event_log(&text).map(|l| replay(&l.problem, &l.events));
         log.map(|(s, _)| s.items.len()).unwrap_or(0)

@@ -9,14 +9,26 @@ use std::process::{Command, Stdio};
 fn asks_the_model_only_for_low_confidence_texts() {
     let script = r#"{"default_reply": "The final answer is 8."}"#;
     let mut server = Command::new("node")
-        .args([concat!(env!("CARGO_MANIFEST_DIR"), "/tests/mock_llm/server.mjs"), "--port", "0", "--script-json", script])
+        .args([
+            concat!(env!("CARGO_MANIFEST_DIR"), "/tests/mock_llm/server.mjs"),
+            "--port",
+            "0",
+            "--script-json",
+            script,
+        ])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
         .expect("node runs the mock server");
     let mut first = String::new();
-    BufReader::new(server.stdout.take().expect("stdout")).read_line(&mut first).expect("LISTENING line");
-    let port = first.trim().strip_prefix("LISTENING ").expect("LISTENING <port>").to_string();
+    BufReader::new(server.stdout.take().expect("stdout"))
+        .read_line(&mut first)
+        .expect("LISTENING line");
+    let port = first
+        .trim()
+        .strip_prefix("LISTENING ")
+        .expect("LISTENING <port>")
+        .to_string();
     let dir = std::env::temp_dir().join(format!("vf-fallback-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let settings = dir.join("settings.yaml");
@@ -36,14 +48,27 @@ fn asks_the_model_only_for_low_confidence_texts() {
         .expect("spawn verifyfast");
     let input = "{\"id\": 1, \"text\": \"She had 3 apples and 5 pears, gave some away and kept the rest in a basket.\"}\n\
                  {\"id\": 2, \"text\": \"So the final answer is \\\\boxed{42}.\"}\n";
-    cli.stdin.take().expect("stdin").write_all(input.as_bytes()).expect("write");
+    cli.stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("write");
     let out = cli.wait_with_output().expect("wait");
     let _ = server.kill();
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    let lines: Vec<serde_json::Value> = stdout.lines().map(|l| serde_json::from_str(l).expect("json line")).collect();
+    let lines: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json line"))
+        .collect();
     assert_eq!(lines.len(), 2, "{stdout}\n{stderr}");
-    assert_eq!(lines[0]["answer"], "8", "low confidence → the model's answer: {stdout}\n{stderr}");
+    assert_eq!(
+        lines[0]["answer"], "8",
+        "low confidence → the model's answer: {stdout}\n{stderr}"
+    );
     assert_eq!(lines[1]["answer"], "42");
-    assert!(stderr.contains("asked 1 time"), "only the unsure text went to the model: {stderr}");
+    assert!(
+        stderr.contains("asked 1 time"),
+        "only the unsure text went to the model: {stderr}"
+    );
 }
