@@ -10,7 +10,6 @@ use leptos::prelude::*;
 
 use crate::ui::browser_file::now_ms;
 use leptos::task::spawn_local;
-use wasm_bindgen::JsCast;
 
 use crate::audit::batch::{self, CaseSet, Progress};
 use crate::audit::AuditPlan;
@@ -69,13 +68,7 @@ pub fn BatchRunner(transport: fn() -> Result<Rc<dyn ChatTransport>, String>) -> 
     };
 
     let upload = move |ev: web_sys::Event| {
-        let Some(input) = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-        else {
-            return;
-        };
-        let Some(file) = input.files().and_then(|f| f.get(0)) else {
+        let Some(file) = crate::ui::browser_file::picked_file(&ev) else {
             return;
         };
         spawn_local(async move {

@@ -42,3 +42,12 @@ pub fn file_stem(name: &str, fallback: &str) -> String {
         clean
     }
 }
+
+/// The file chosen in the `<input type=file>` that fired `ev`, if any.
+pub fn picked_file(ev: &web_sys::Event) -> Option<web_sys::File> {
+    use wasm_bindgen::JsCast;
+    ev.target()
+        .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+        .and_then(|i| i.files())
+        .and_then(|fs| fs.get(0))
+}

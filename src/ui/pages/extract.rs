@@ -7,9 +7,8 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
-use crate::ui::browser_file::{file_stem, now_ms, read_slice};
+use crate::ui::browser_file::{file_stem, now_ms, picked_file, read_slice};
 use leptos::task::spawn_local;
-use wasm_bindgen::JsCast;
 
 use crate::extract::batch::{highlight, GradeBatch, Row, Show};
 use crate::extract::{extract, grade, Extraction, Preset, Verdict};
@@ -273,11 +272,7 @@ fn BatchGrade() -> impl IntoView {
         });
     };
     let on_pick = move |ev: web_sys::Event| {
-        let f = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-            .and_then(|i| i.files())
-            .and_then(|fs| fs.get(0));
+        let f = picked_file(&ev);
         if let Some(f) = f {
             load(f);
         }

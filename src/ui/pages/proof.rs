@@ -233,13 +233,7 @@ pub fn ProofPage() -> impl IntoView {
     on_cleanup(move || keys.remove());
 
     let upload = move |ev: web_sys::Event| {
-        let Some(input) = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-        else {
-            return;
-        };
-        let Some(file) = input.files().and_then(|f| f.get(0)) else {
+        let Some(file) = crate::ui::browser_file::picked_file(&ev) else {
             return;
         };
         leptos::task::spawn_local(async move {
