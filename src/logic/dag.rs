@@ -1,7 +1,7 @@
 //! Layout of the derivation DAG the Proof page draws: hypotheses on the top row, every item one
 //! row below its deepest premise, and the current step and its premises marked.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::world::{ItemStatus, WorldState};
 
@@ -48,6 +48,8 @@ pub struct Dag {
     pub edges: Vec<Edge>,
     pub width: f64,
     pub height: f64,
+    /// Hypotheses and items left out to keep the drawing readable (see [`layout_window`]).
+    pub hidden: usize,
 }
 
 fn status_name(status: ItemStatus) -> &'static str {
@@ -60,8 +62,49 @@ fn status_name(status: ItemStatus) -> &'static str {
     }
 }
 
-/// Lay out the state's hypotheses and items; `focus` is the id the current event is about.
+/// Lay out every hypothesis and item of the state; `focus` is the id the current event is about.
 pub fn layout(state: &WorldState, focus: Option<&str>) -> Dag {
+    layout_window(state, focus, usize::MAX)
+}
+
+/// The ids a drawing of at most `max_nodes` nodes shows: everything when it fits; otherwise the
+/// focus and its ancestry, hypotheses included (up to half the room), then the latest items. A 100,000-event log has ~50,000 items: drawn whole it is unreadable and stalls
+/// the page, and what a reader wants at a step is that step's derivation and its neighbours.
+fn visible_ids<'a>(
+    state: &'a WorldState,
+    focus: Option<&'a str>,
+    max_nodes: usize,
+) -> Option<HashSet<&'a str>> {
+    let all = state.problem.hypotheses.len() + state.items.len();
+    if all <= max_nodes {
+        return None;
+    }
+    let mut keep: HashSet<&str> = HashSet::new();
+    let mut queue: Vec<&str> = focus.into_iter().collect();
+    while let Some(id) = queue.pop() {
+        if keep.len() >= max_nodes / 2 {
+            break;
+        }
+        if keep.insert(id) {
+            if let Some(item) = state.item(id) {
+                queue.extend(item.premises.iter().map(String::as_str));
+            }
+        }
+    }
+    for item in state.items.iter().rev() {
+        if keep.len() >= max_nodes {
+            break;
+        }
+        keep.insert(&item.id);
+    }
+    Some(keep)
+}
+
+/// Lay out at most about `max_nodes` hypotheses and items (see [`visible_ids`]); `hidden` says
+/// how many were left out.
+pub fn layout_window(state: &WorldState, focus: Option<&str>, max_nodes: usize) -> Dag {
+    let visible = visible_ids(state, focus, max_nodes);
+    let shown = |id: &str| visible.as_ref().is_none_or(|v| v.contains(id));
     let focus_premises: Vec<&str> = focus
         .and_then(|f| state.item(f))
         .map(|i| i.premises.iter().map(String::as_str).collect())
@@ -77,7 +120,7 @@ pub fn layout(state: &WorldState, focus: Option<&str>) -> Dag {
     };
     let mut row: HashMap<&str, usize> = HashMap::new();
     let mut rows: Vec<Vec<Node>> = vec![Vec::new()];
-    for h in &state.problem.hypotheses {
+    for h in state.problem.hypotheses.iter().filter(|h| shown(&h.id)) {
         row.insert(&h.id, 0);
         rows[0].push(Node {
             id: h.id.clone(),
@@ -90,7 +133,7 @@ pub fn layout(state: &WorldState, focus: Option<&str>) -> Dag {
         });
     }
     // Items only cite earlier items, so one pass in order settles every row.
-    for item in &state.items {
+    for item in state.items.iter().filter(|i| shown(&i.id)) {
         let depth = item
             .premises
             .iter()
@@ -144,12 +187,14 @@ pub fn layout(state: &WorldState, focus: Option<&str>) -> Dag {
             }
         }
     }
+    let hidden = state.problem.hypotheses.len() + state.items.len() - nodes.len();
     let height = nodes.iter().map(|n| n.y + NODE_H).fold(0.0, f64::max) + GAP_Y / 2.0;
     Dag {
         nodes,
         edges,
         width,
         height,
+        hidden,
     }
 }
 
@@ -196,5 +241,79 @@ mod tests {
         assert_eq!(dag.edges.len(), 1);
         assert!(dag.edges[0].marked);
         assert!(dag.width >= 2.0 * NODE_W);
+        assert_eq!(dag.hidden, 0);
+    }
+
+    /// A chain H-1 → C-001 → C-002 → … of `n` derived items.
+    fn long_chain(n: usize) -> Engine {
+        let problem = Problem {
+            hypotheses: vec![Hypothesis {
+                id: "H-1".into(),
+                latex: "P".into(),
+                kind: None,
+            }],
+            agents: vec!["r".into()],
+            ..Default::default()
+        };
+        let mut e = Engine::new(problem, EngineConfig::auto_accept());
+        let mut last = "H-1".to_string();
+        for _ in 0..n {
+            let outcome = e.submit(&Action::new(
+                "r",
+                "derive",
+                serde_json::json!({"conclusion": "P", "premises": [last], "rule": "reit"}),
+            ));
+            last = outcome.result.expect("reit of P is valid");
+        }
+        e
+    }
+
+    #[test]
+    fn a_large_world_draws_the_focus_ancestry_and_the_latest_items_only() {
+        let e = long_chain(300);
+        let dag = layout_window(e.state(), Some("C-010"), 40);
+        let ids: Vec<&str> = dag.nodes.iter().map(|n| n.id.as_str()).collect();
+        assert_eq!(dag.nodes.len(), 40);
+        assert_eq!(dag.hidden, 301 - 40);
+        // The focus and its whole ancestry (C-001..C-010 and H-1) are there…
+        for id in ["H-1", "C-001", "C-005", "C-010"] {
+            assert!(ids.contains(&id), "{id} missing");
+        }
+        // …then the latest items fill the rest, nothing from the middle.
+        assert!(ids.contains(&"C-300"));
+        assert!(!ids.contains(&"C-100"));
+        assert_eq!(
+            dag.nodes.iter().find(|n| n.id == "C-010").map(|n| n.mark),
+            Some(Mark::Current)
+        );
+        assert_eq!(
+            dag.nodes.iter().find(|n| n.id == "C-009").map(|n| n.mark),
+            Some(Mark::Premise)
+        );
+        // Edges only join drawn nodes.
+        assert!(dag
+            .edges
+            .iter()
+            .all(|e| ids.contains(&e.from.as_str()) && ids.contains(&e.to.as_str())));
+    }
+
+    #[test]
+    fn a_small_world_is_drawn_whole_by_the_window_too() {
+        let e = long_chain(5);
+        assert_eq!(layout_window(e.state(), None, 40), layout(e.state(), None));
+    }
+
+    #[test]
+    fn panels_of_a_large_world_get_the_newest_items_and_the_count_left_out() {
+        use crate::logic::world::ItemStatus;
+        let e = long_chain(300);
+        let (shown, skipped) = e.state().latest_items(&[ItemStatus::Accepted], 100);
+        assert_eq!(skipped, 200);
+        assert_eq!(shown.len(), 100);
+        assert_eq!(shown.first().map(|i| i.id.as_str()), Some("C-201"));
+        assert_eq!(shown.last().map(|i| i.id.as_str()), Some("C-300"));
+        let (none, skipped) = e.state().latest_items(&[ItemStatus::Rejected], 100);
+        assert!(none.is_empty());
+        assert_eq!(skipped, 0);
     }
 }

@@ -7,7 +7,7 @@ use serde_json::Value;
 use super::engine::{Action, Engine, EngineConfig};
 use super::events::Event;
 use super::protocol::{run_case, Case, AUTO_ACCEPT_V1};
-use super::replay::{parse_event_log, EventLog};
+use super::replay::{decode_event_log, parse_event_log, EventLog};
 use super::world::Problem;
 
 /// A loaded derivation: the problem, the engine configuration to continue with, and its log.
@@ -53,28 +53,35 @@ fn warnings_of(engine: &Engine) -> Vec<String> {
         .collect()
 }
 
+/// An event log as loaded: the engine is built only to check the problem (its warnings).
+fn loaded_log(log: EventLog) -> Loaded {
+    let config = config_for(&log.problem);
+    let engine = Engine::new(log.problem.clone(), config);
+    Loaded {
+        warnings: warnings_of(&engine),
+        problem: log.problem,
+        config,
+        events: log.events,
+    }
+}
+
 /// Load an event log or a problem. A problem runs through the engine: with `auto-accept-v1`
 /// (its `protocol`) through the ref-mapping protocol, otherwise action by action as written.
 pub fn load(text: &str) -> Result<Loaded, LoadError> {
-    let value: Value = serde_json::from_str(text.trim_start_matches('\u{feff}')).map_err(|e| {
-        LoadError::NotJson {
-            line: e.line(),
-            column: e.column(),
-            message: e.to_string(),
-        }
+    let text = text.trim_start_matches('\u{feff}');
+    if let Some(log) = decode_event_log(text) {
+        return Ok(loaded_log(log));
+    }
+    let value: Value = serde_json::from_str(text).map_err(|e| LoadError::NotJson {
+        line: e.line(),
+        column: e.column(),
+        message: e.to_string(),
     })?;
     let is_log = value.is_array() || value.get("events").is_some();
     if is_log {
-        let log: EventLog = parse_event_log(text.trim_start_matches('\u{feff}'))
-            .map_err(|e| LoadError::Shape(format!("event log: {e}")))?;
-        let config = config_for(&log.problem);
-        let engine = Engine::new(log.problem.clone(), config);
-        return Ok(Loaded {
-            warnings: warnings_of(&engine),
-            problem: log.problem,
-            config,
-            events: log.events,
-        });
+        let log: EventLog =
+            parse_event_log(text).map_err(|e| LoadError::Shape(format!("event log: {e}")))?;
+        return Ok(loaded_log(log));
     }
     if value.get("actions").is_none() && value.get("hypotheses").is_none() {
         return Err(LoadError::Shape(

@@ -9,8 +9,22 @@ use super::world::{ItemStatus, Problem, ReplayIssue, WorldState};
 
 pub const LOG_FORMAT: &str = "verifyfast.logic.events/1";
 
-/// A snapshot is kept every this many events.
+/// A snapshot is kept every this many events (at least; see [`snapshot_interval`]).
 pub const SNAPSHOT_EVERY: usize = 64;
+
+/// About how many item copies all snapshots of one log may hold together. A world grows with
+/// its log, so a fixed interval would keep O(n²) items: a 100,000-event log at 64 would hold
+/// tens of millions of item copies (gigabytes, far beyond a browser tab).
+pub const SNAPSHOT_ITEM_BUDGET: usize = 1_000_000;
+
+/// The snapshot interval for a log of `events` events: `SNAPSHOT_EVERY` for ordinary logs,
+/// widened for long ones so snapshots (≈ `n / every` of them, ≈ `n / 4` items on average when
+/// half the events add an item) stay within [`SNAPSHOT_ITEM_BUDGET`]. A 1,000-event log keeps
+/// 64; a 100,000-event log gets 2,500 (40 snapshots).
+pub fn snapshot_interval(events: usize) -> usize {
+    let widened = events.saturating_mul(events) / (4 * SNAPSHOT_ITEM_BUDGET);
+    widened.max(SNAPSHOT_EVERY)
+}
 
 /// The exported event log: the problem it is about, and the events in order.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -53,16 +67,9 @@ pub enum LogError {
 /// Read an event log: the document form, or a bare array of events (no hypotheses then).
 /// Each event is decoded separately so an error names the event that is wrong.
 pub fn parse_event_log(text: &str) -> Result<EventLog, LogError> {
-    // The fast path decodes straight into events; only a log that fails is decoded again
-    // through `Value` to say which event is wrong.
-    let fast = if text.trim_start().starts_with('[') {
-        serde_json::from_str::<Vec<Event>>(text)
-            .ok()
-            .map(|events| EventLog::new(Problem::default(), events))
-    } else {
-        serde_json::from_str::<EventLog>(text).ok()
-    };
-    if let Some(log) = fast {
+    // Only a log that fails the fast path is decoded again through `Value` to say which event
+    // is wrong.
+    if let Some(log) = decode_event_log(text) {
         return Ok(log);
     }
     let value: serde_json::Value = serde_json::from_str(text).map_err(|e| LogError::NotJson {
@@ -100,6 +107,18 @@ pub fn parse_event_log(text: &str) -> Result<EventLog, LogError> {
     Ok(EventLog::new(problem, events))
 }
 
+/// The fast path: a well-formed log decoded straight into events, with no `Value` tree in
+/// between (which for a 100,000-event log costs as much again in time and memory).
+pub fn decode_event_log(text: &str) -> Option<EventLog> {
+    if text.trim_start().starts_with('[') {
+        serde_json::from_str::<Vec<Event>>(text)
+            .ok()
+            .map(|events| EventLog::new(Problem::default(), events))
+    } else {
+        serde_json::from_str::<EventLog>(text).ok()
+    }
+}
+
 /// The state after all events, and any events that did not fit.
 pub fn replay(problem: &Problem, events: &[Event]) -> (WorldState, Vec<ReplayIssue>) {
     let mut state = WorldState::new(problem.clone());
@@ -123,7 +142,8 @@ pub struct Replayer {
 
 impl Replayer {
     pub fn new(problem: Problem, events: Vec<Event>) -> Self {
-        Self::with_snapshot_interval(problem, events, SNAPSHOT_EVERY)
+        let every = snapshot_interval(events.len());
+        Self::with_snapshot_interval(problem, events, every)
     }
 
     pub fn with_snapshot_interval(problem: Problem, events: Vec<Event>, every: usize) -> Self {
@@ -298,4 +318,34 @@ fn escape_text(s: &str) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ordinary_logs_keep_the_fine_interval() {
+        assert_eq!(snapshot_interval(0), SNAPSHOT_EVERY);
+        assert_eq!(snapshot_interval(1_000), SNAPSHOT_EVERY);
+        assert_eq!(snapshot_interval(10_000), SNAPSHOT_EVERY);
+    }
+
+    #[test]
+    fn long_logs_widen_it_so_snapshots_stay_within_budget() {
+        assert_eq!(snapshot_interval(100_000), 2_500);
+        for n in [20_000usize, 100_000, 1_000_000] {
+            let every = snapshot_interval(n);
+            let snapshots = n / every;
+            // ≈ n/4 items per snapshot on average (half the events add an item).
+            assert!(
+                snapshots * n / 4 <= SNAPSHOT_ITEM_BUDGET + n,
+                "n={n} every={every}"
+            );
+        }
+        assert_eq!(
+            snapshot_interval(usize::MAX),
+            usize::MAX / (4 * SNAPSHOT_ITEM_BUDGET)
+        );
+    }
 }

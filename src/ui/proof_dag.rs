@@ -56,7 +56,13 @@ pub fn ProofDag(#[prop(into)] dag: Signal<Dag>) -> impl IntoView {
                         }
                     })
                     .collect_view();
+                let hidden = (dag.hidden > 0).then(|| view! {
+                    <p class="muted small" data-testid="proof-dag-hidden">
+                        {format!("Showing the current step's derivation and the latest items; {} others not drawn.", dag.hidden)}
+                    </p>
+                });
                 view! {
+                    {hidden}
                     <svg data-testid="proof-dag" class="proof-dag" viewBox=view_box
                         width=dag.width height=dag.height role="img" aria-label="derivation graph">
                         {edges}

@@ -40,31 +40,37 @@ fn item_row(item: &Item) -> impl IntoView {
     }
 }
 
-fn list(state: &WorldState, statuses: &[ItemStatus]) -> Vec<Item> {
-    state
-        .items
-        .iter()
-        .filter(|i| statuses.contains(&i.status))
-        .cloned()
-        .collect()
-}
+/// Rows a panel shows at first; each "show more" adds as many. A long log's world holds tens of
+/// thousands of items, and rendering all of them (with KaTeX) would stall the page.
+const PANEL_ROWS: usize = 100;
 
 #[component]
 pub fn ProofPanels(#[prop(into)] state: Signal<WorldState>) -> impl IntoView {
     let panel = move |title: &'static str,
                       testid: &'static str,
                       statuses: &'static [ItemStatus]| {
+        let limit = RwSignal::new(PANEL_ROWS);
         view! {
             <div class="card proof-panel" data-testid=testid>
                 <h3>{title}</h3>
-                {move || {
-                    let items = list(&state.get(), statuses);
+                {move || state.with(|st| {
+                    let (items, earlier) = st.latest_items(statuses, limit.get());
                     if items.is_empty() {
-                        view! { <p class="muted">"none"</p> }.into_any()
-                    } else {
-                        view! { <ul class="proof-list">{items.iter().map(item_row).collect_view()}</ul> }.into_any()
+                        return view! { <p class="muted">"none"</p> }.into_any();
                     }
-                }}
+                    let more = (earlier > 0).then(|| view! {
+                        <p class="muted small" data-testid="proof-panel-more">
+                            {format!("{earlier} earlier not shown ")}
+                            <button class="link" on:click=move |_| limit.update(|l| *l += PANEL_ROWS * 5)>
+                                {format!("show {} more", earlier.min(PANEL_ROWS * 5))}
+                            </button>
+                        </p>
+                    });
+                    view! {
+                        {more}
+                        <ul class="proof-list">{items.into_iter().map(item_row).collect_view()}</ul>
+                    }.into_any()
+                })}
             </div>
         }
     };

@@ -4,7 +4,7 @@ use std::time::Duration;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::logic::dag::{layout, Dag};
+use crate::logic::dag::{layout_window, Dag};
 use crate::logic::document::{catalogue_rules, load, Loaded};
 use crate::logic::engine::{Action, Engine, EngineConfig};
 use crate::logic::events::{code_str, Event};
@@ -49,6 +49,10 @@ const EXAMPLES: &[(&str, &str, &str)] = &[
         include_str!("../../../public/examples/proof-circular-goal.json"),
     ),
 ];
+
+/// Nodes the DAG draws at most: past that it shows the current step's ancestry and the latest
+/// items (and says how many it left out).
+const DAG_NODES: usize = 150;
 
 /// A loaded derivation and its stepper.
 struct Session {
@@ -173,7 +177,7 @@ pub fn ProofPage() -> impl IntoView {
     let dag = Signal::derive(move || {
         let focus =
             current_event.with(|e| e.as_ref().and_then(|e| e.subject_id().map(str::to_string)));
-        state.with(|st| layout(st, focus.as_deref()))
+        state.with(|st| layout_window(st, focus.as_deref(), DAG_NODES))
     });
     let state_signal: Signal<WorldState> = state.into();
     let dag_signal: Signal<Dag> = dag;
