@@ -6,6 +6,9 @@
 //! `\htmlClass`…), `throwOnError: false` (bad LaTeX renders red, it does not throw), and
 //! caps on macro expansion and sizes so hostile input cannot hang or blow up the page.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+
 use wasm_bindgen::prelude::*;
 
 /// Longest formula we hand to KaTeX; longer ones are shown as plain text.
@@ -29,14 +32,35 @@ pub enum KatexError {
     Js(String),
 }
 
+/// Formulas whose HTML is kept: stepping through a proof re-renders the same few hundred
+/// formulas at every step, and KaTeX's layout is the slow part of that. Past this many
+/// entries the cache starts over (cheaper than an LRU and as good for these workloads).
+const CACHE_ENTRIES: usize = 4_096;
+
+thread_local! {
+    static CACHE: RefCell<HashMap<(String, bool), String>> = RefCell::new(HashMap::new());
+}
+
 /// Render `tex` to KaTeX HTML. The returned HTML is KaTeX's own output for untrusted
 /// input under the options above, and is the only HTML the app injects.
 pub fn render(tex: &str, display: bool) -> Result<String, KatexError> {
     if tex.len() > MAX_TEX_LEN {
         return Err(KatexError::TooLong);
     }
-    render_to_string_js(tex, &options(display))
-        .map_err(|e| KatexError::Js(e.as_string().unwrap_or_else(|| format!("{e:?}"))))
+    let key = (tex.to_string(), display);
+    if let Some(html) = CACHE.with(|c| c.borrow().get(&key).cloned()) {
+        return Ok(html);
+    }
+    let html = render_to_string_js(tex, &options(display))
+        .map_err(|e| KatexError::Js(e.as_string().unwrap_or_else(|| format!("{e:?}"))))?;
+    CACHE.with(|c| {
+        let mut cache = c.borrow_mut();
+        if cache.len() >= CACHE_ENTRIES {
+            cache.clear();
+        }
+        cache.insert(key, html.clone());
+    });
+    Ok(html)
 }
 
 fn options(display: bool) -> JsValue {

@@ -154,12 +154,12 @@ impl WorldState {
 
     /// The last `limit` items whose status is one of `statuses`, oldest first, and how many
     /// earlier ones matched but were left out (panels of a huge world show the newest).
-    pub fn latest_items(&self, statuses: &[ItemStatus], limit: usize) -> (Vec<&Item>, usize) {
+    pub fn latest_items(&self, statuses: &[ItemStatus], limit: usize) -> (Vec<Arc<Item>>, usize) {
         let mut matching = self
             .items
             .iter()
-            .map(|i| &**i)
-            .filter(|i| statuses.contains(&i.status));
+            .filter(|i| statuses.contains(&i.status))
+            .cloned();
         let total = matching.clone().count();
         let skipped = total.saturating_sub(limit);
         let shown = matching.by_ref().skip(skipped).collect();

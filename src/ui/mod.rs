@@ -15,6 +15,7 @@ pub mod pages;
 pub mod proof_dag;
 pub mod proof_panels;
 pub mod research_panel;
+pub mod router;
 pub mod settings_store;
 pub mod test_connection;
 pub mod theme;

@@ -1,6 +1,6 @@
 use leptos::prelude::*;
-use leptos_router::components::A;
 
+use super::router::{CurrentPath, Page};
 use super::theme_toggle::ThemeToggle;
 
 /// The pages, in the order the top navigation shows them: (path, label, test id).
@@ -12,9 +12,14 @@ pub const PAGES: [(&str, &str, &str); 5] = [
     ("/settings", "Settings", "nav-settings"),
 ];
 
-/// Top navigation. `A` marks the current page with `aria-current="page"`.
+/// Top navigation; the current page's link has `aria-current="page"`.
 #[component]
 pub fn Nav() -> impl IntoView {
+    let path = use_context::<CurrentPath>().map(|p| p.0);
+    let current = move |href: &str| {
+        let here = path.map(|p| Page::from_path(&p.get()));
+        (here == Some(Page::from_path(href))).then_some("page")
+    };
     view! {
         <header class="topbar">
             <a class="brand" href="/audit">
@@ -26,9 +31,9 @@ pub fn Nav() -> impl IntoView {
                     .iter()
                     .map(|(href, label, testid)| {
                         view! {
-                            <A href=*href attr:data-testid=*testid>
+                            <a href=*href data-testid=*testid aria-current=move || current(href)>
                                 {*label}
-                            </A>
+                            </a>
                         }
                     })
                     .collect_view()}

@@ -42,7 +42,7 @@ fn item_row(item: &Item) -> impl IntoView {
 
 /// Rows a panel shows at first; each "show more" adds as many. A long log's world holds tens of
 /// thousands of items, and rendering all of them (with KaTeX) would stall the page.
-const PANEL_ROWS: usize = 100;
+const PANEL_ROWS: usize = 20;
 
 #[component]
 pub fn ProofPanels(#[prop(into)] state: Signal<WorldState>) -> impl IntoView {
@@ -50,37 +50,44 @@ pub fn ProofPanels(#[prop(into)] state: Signal<WorldState>) -> impl IntoView {
                       testid: &'static str,
                       statuses: &'static [ItemStatus]| {
         let limit = RwSignal::new(PANEL_ROWS);
+        let rows = Memo::new(move |_| state.with(|st| st.latest_items(statuses, limit.get())));
         view! {
             <div class="card proof-panel" data-testid=testid>
                 <h3>{title}</h3>
-                {move || state.with(|st| {
-                    let (items, earlier) = st.latest_items(statuses, limit.get());
-                    if items.is_empty() {
-                        return view! { <p class="muted">"none"</p> }.into_any();
-                    }
-                    let more = (earlier > 0).then(|| view! {
+                {move || rows.with(|(items, _)| items.is_empty()).then(|| view! { <p class="muted">"none"</p> })}
+                {move || {
+                    let earlier = rows.with(|(_, earlier)| *earlier);
+                    (earlier > 0).then(|| view! {
                         <p class="muted small" data-testid="proof-panel-more">
                             {format!("{earlier} earlier not shown ")}
                             <button class="link" on:click=move |_| limit.update(|l| *l += PANEL_ROWS * 5)>
                                 {format!("show {} more", earlier.min(PANEL_ROWS * 5))}
                             </button>
                         </p>
-                    });
-                    view! {
-                        {more}
-                        <ul class="proof-list">{items.into_iter().map(item_row).collect_view()}</ul>
-                    }.into_any()
-                })}
+                    })
+                }}
+                // Keyed by the event that last changed an item: a step re-renders (and
+                // re-typesets) only the rows it changed.
+                <ul class="proof-list">
+                    <For each=move || rows.get().0 key=|item| (item.id.clone(), item.last_event) let:item>
+                        {item_row(&item)}
+                    </For>
+                </ul>
             </div>
         }
     };
+    // Small memos over the parts of the state these panels show, so a step that leaves them
+    // alone does not rebuild (and re-typeset) them.
+    let goals = Memo::new(move |_| state.with(|st| st.goals.clone()));
+    let hypotheses = Memo::new(move |_| state.with(|st| st.problem.hypotheses.clone()));
+    let refutations = Memo::new(move |_| state.with(|st| st.refutations.clone()));
     view! {
         <div class="proof-panels grid">
             <div class="card proof-panel" data-testid="proof-goals">
                 <h3>"Goals"</h3>
                 <p class="muted small">"Matched up to notation and renaming of bound variables, not logical equivalence."</p>
                 <ul class="proof-list">
-                    {move || state.get().goals.iter().map(|g| {
+                    {move || goals.get().into_iter().map(|g| {
                         let (class, label) = match &g.proved_by {
                             Some(by) => ("badge ok goal-proved", format!("proved by {by}")),
                             None => ("badge goal-open", "open".to_string()),
@@ -98,7 +105,7 @@ pub fn ProofPanels(#[prop(into)] state: Signal<WorldState>) -> impl IntoView {
             <div class="card proof-panel" data-testid="proof-hypotheses">
                 <h3>"Hypotheses"</h3>
                 <ul class="proof-list">
-                    {move || state.get().problem.hypotheses.iter().map(|h| view! {
+                    {move || hypotheses.get().into_iter().map(|h| view! {
                         <li data-id=h.id.clone()>
                             <span class="chip">{h.id.clone()}</span>" "
                             <MathText text=math(&h.latex)/>
@@ -113,7 +120,7 @@ pub fn ProofPanels(#[prop(into)] state: Signal<WorldState>) -> impl IntoView {
             <div class="card proof-panel" data-testid="proof-refutations">
                 <h3>"Refutations"</h3>
                 {move || {
-                    let refutations = state.get().refutations;
+                    let refutations = refutations.get();
                     if refutations.is_empty() {
                         view! { <p class="muted">"none"</p> }.into_any()
                     } else {

@@ -52,7 +52,7 @@ const EXAMPLES: &[(&str, &str, &str)] = &[
 
 /// Nodes the DAG draws at most: past that it shows the current step's ancestry and the latest
 /// items (and says how many it left out).
-const DAG_NODES: usize = 150;
+const DAG_NODES: usize = 40;
 
 /// A loaded derivation and its stepper.
 struct Session {
@@ -161,26 +161,31 @@ pub fn ProofPage() -> impl IntoView {
         Err(e) => error.set(Some(format!("{name}: {e}"))),
     };
 
-    let state = Memo::new(move |_| {
-        session.with(|s| {
-            s.as_ref()
-                .map(|s| s.replayer.state_at(step.get()))
-                .unwrap_or_default()
-        })
-    });
+    // Every recomputation is a new step or session: skip the equality check, which on a
+    // 50,000-item world would cost more than the replay itself.
+    let state = Memo::new_with_compare(
+        move |_| {
+            session.with(|s| {
+                s.as_ref()
+                    .map(|s| s.replayer.state_at(step.get()))
+                    .unwrap_or_default()
+            })
+        },
+        |_, _| true,
+    );
     let current_event = Memo::new(move |_| {
         session.with(|s| {
             s.as_ref()
                 .and_then(|s| s.replayer.event_before(step.get()).cloned())
         })
     });
-    let dag = Signal::derive(move || {
+    let dag = Memo::new(move |_| {
         let focus =
             current_event.with(|e| e.as_ref().and_then(|e| e.subject_id().map(str::to_string)));
         state.with(|st| layout_window(st, focus.as_deref(), DAG_NODES))
     });
     let state_signal: Signal<WorldState> = state.into();
-    let dag_signal: Signal<Dag> = dag;
+    let dag_signal: Signal<Dag> = dag.into();
 
     let go = move |to: usize| step.set(to.min(total()));
     let stop = move || {
