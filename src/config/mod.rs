@@ -13,6 +13,7 @@
 mod edit;
 mod fields;
 mod strategy;
+pub mod yaml;
 
 use std::collections::BTreeMap;
 
@@ -98,7 +99,7 @@ pub fn parse_document(text: &str, format: Format) -> Result<Value, ConfigError> 
             if text.trim().is_empty() {
                 Value::Object(Map::new())
             } else {
-                serde_yaml_ng::from_str(text).map_err(|e| ConfigError::Syntax {
+                yaml::parse(text).map_err(|e| ConfigError::Syntax {
                     format: "YAML",
                     message: e.to_string(),
                 })?
@@ -117,10 +118,7 @@ pub fn write_document(value: &Value, format: Format) -> Result<String, ConfigErr
                 format: "JSON",
                 message: e.to_string(),
             }),
-        Format::Yaml => serde_yaml_ng::to_string(value).map_err(|e| ConfigError::Export {
-            format: "YAML",
-            message: e.to_string(),
-        }),
+        Format::Yaml => Ok(yaml::write(value)),
     }
 }
 
