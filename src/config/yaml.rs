@@ -559,38 +559,44 @@ impl<'a> Flow<'a> {
         Ok(())
     }
 
+    /// Skip spaces; true (and consumed) when the collection's `close` comes next.
+    fn closes(&mut self, open: &str, close: char) -> Result<bool, YamlError> {
+        self.skip_spaces();
+        self.expect_more(open)?;
+        let closed = self.rest().starts_with(close);
+        if closed {
+            self.at += 1;
+        }
+        Ok(closed)
+    }
+
+    /// After an element: a `,` (consumed) or the `close` (left for [`Self::closes`]).
+    fn separator(&mut self, open: &str, close: char) -> Result<(), YamlError> {
+        self.skip_spaces();
+        self.expect_more(open)?;
+        if self.rest().starts_with(',') {
+            self.at += 1;
+        } else if !self.rest().starts_with(close) {
+            return fail(
+                self.number,
+                format!("expected `,` or `{close}` at `{}`", self.rest()),
+            );
+        }
+        Ok(())
+    }
+
     fn items(&mut self) -> Result<Value, YamlError> {
         let mut items = Vec::new();
-        loop {
-            self.skip_spaces();
-            self.expect_more("`[`")?;
-            if self.rest().starts_with(']') {
-                self.at += 1;
-                return Ok(Value::Array(items));
-            }
+        while !self.closes("`[`", ']')? {
             items.push(self.value(true)?);
-            self.skip_spaces();
-            self.expect_more("`[`")?;
-            if self.rest().starts_with(',') {
-                self.at += 1;
-            } else if !self.rest().starts_with(']') {
-                return fail(
-                    self.number,
-                    format!("expected `,` or `]` at `{}`", self.rest()),
-                );
-            }
+            self.separator("`[`", ']')?;
         }
+        Ok(Value::Array(items))
     }
 
     fn entries(&mut self) -> Result<Value, YamlError> {
         let mut map = Map::new();
-        loop {
-            self.skip_spaces();
-            self.expect_more("`{`")?;
-            if self.rest().starts_with('}') {
-                self.at += 1;
-                return Ok(Value::Object(map));
-            }
+        while !self.closes("`{`", '}')? {
             let key = if self.rest().starts_with(['"', '\'']) {
                 let (k, used) = quoted(self.rest(), self.number)?;
                 self.at += used;
@@ -612,17 +618,9 @@ impl<'a> Flow<'a> {
             if map.insert(key.clone(), value).is_some() {
                 return fail(self.number, format!("duplicate key `{key}`"));
             }
-            self.skip_spaces();
-            self.expect_more("`{`")?;
-            if self.rest().starts_with(',') {
-                self.at += 1;
-            } else if !self.rest().starts_with('}') {
-                return fail(
-                    self.number,
-                    format!("expected `,` or `}}` at `{}`", self.rest()),
-                );
-            }
+            self.separator("`{`", '}')?;
         }
+        Ok(Value::Object(map))
     }
 }
 

@@ -10,6 +10,7 @@ use crate::logic::engine::{Action, Engine, EngineConfig};
 use crate::logic::events::{code_str, Event};
 use crate::logic::replay::{chains_to_latex, EventLog, Replayer};
 use crate::logic::world::{Problem, WorldState};
+use crate::ui::browser_file::now_ms;
 use crate::ui::download::download_text;
 use crate::ui::math_text::MathText;
 use crate::ui::proof_dag::ProofDag;
@@ -146,19 +147,29 @@ pub fn ProofPage() -> impl IntoView {
     let pasted = RwSignal::new(String::new());
 
     let total = move || session.with(|s| s.as_ref().map_or(0, |s| s.replayer.len()));
-    let open = move |text: &str, name: &str| match load(text) {
-        Ok(loaded) => {
-            let s = Session::new(loaded);
-            let mut note = format!("{name}: {} events", s.replayer.len());
-            if !s.warnings.is_empty() {
-                note.push_str(&format!(" ({})", s.warnings.join("; ")));
-            }
-            notice.set(Some(note));
-            error.set(None);
-            step.set(0);
-            session.set(Some(Arc::new(s)));
+    // The notice says where loading time went (JSON vs replay), which is what a user of a huge
+    // log wants to know.
+    let open = move |text: &str, name: &str| {
+        let started = now_ms();
+        let loaded = match load(text) {
+            Ok(loaded) => loaded,
+            Err(e) => return error.set(Some(format!("{name}: {e}"))),
+        };
+        let parsed = now_ms();
+        let s = Session::new(loaded);
+        let mut note = format!(
+            "{name}: {} events (JSON {:.0} ms, replay and snapshots {:.0} ms)",
+            s.replayer.len(),
+            parsed - started,
+            now_ms() - parsed
+        );
+        if !s.warnings.is_empty() {
+            note.push_str(&format!(" ({})", s.warnings.join("; ")));
         }
-        Err(e) => error.set(Some(format!("{name}: {e}"))),
+        notice.set(Some(note));
+        error.set(None);
+        step.set(0);
+        session.set(Some(Arc::new(s)));
     };
 
     // Every recomputation is a new step or session: skip the equality check, which on a
@@ -387,7 +398,7 @@ pub fn ProofPage() -> impl IntoView {
                     <button data-testid="proof-paste-load" on:click=move |_| open(&pasted.get_untracked(), "pasted text")>"Load pasted"</button>
                 </details>
                 {move || error.get().map(|e| view! { <p class="error" data-testid="proof-error">{e}</p> })}
-                {move || notice.get().map(|n| view! { <p class="muted">{n}</p> })}
+                {move || notice.get().map(|n| view! { <p class="muted" data-testid="proof-notice">{n}</p> })}
             </div>
 
             <Show when=move || session.with(|s| s.is_some())>
