@@ -113,7 +113,8 @@ fn event_card(step: usize, total: usize, event: Option<Event>) -> AnyView {
             </div>
         }
         .into_any(),
-        _ => view! { <div>{event.summary()}</div> }.into_any(),
+        // The summary line above already says all there is.
+        _ => ().into_any(),
     };
     let badge = match kind {
         "ACCEPTED" | "GOAL_PROVED" => "badge ok",
