@@ -23,7 +23,9 @@ use crate::llm::{Endpoint, JsonMode};
 use fields::Obj;
 
 pub use edit::{document_kind, DocumentKind};
-pub use strategy::{AuditParams, ParamOverrides, ScoreThresholds, Strategy, StrategyProfile};
+pub use strategy::{
+    AuditParams, EditableParam, ParamOverrides, ScoreThresholds, Strategy, StrategyProfile,
+};
 
 /// Why a settings or strategy document could not be used.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]

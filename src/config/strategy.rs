@@ -75,6 +75,92 @@ pub struct ParamOverrides {
     pub thresholds_extra: Map<String, Value>,
 }
 
+/// A strategy parameter the Settings page edits as one text field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EditableParam {
+    NumericDeviationThreshold,
+    MaxErrorsPerPhase,
+    MaxClaims,
+    HighFor1,
+    HighFor2,
+    LowFor3,
+    LowFor4,
+    ReverseVerify,
+}
+
+impl EditableParam {
+    pub const ALL: [EditableParam; 8] = [
+        EditableParam::NumericDeviationThreshold,
+        EditableParam::MaxErrorsPerPhase,
+        EditableParam::MaxClaims,
+        EditableParam::HighFor1,
+        EditableParam::HighFor2,
+        EditableParam::LowFor3,
+        EditableParam::LowFor4,
+        EditableParam::ReverseVerify,
+    ];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::NumericDeviationThreshold => "Numeric deviation threshold (0.10 = 10 %)",
+            Self::MaxErrorsPerPhase => "Max errors per phase",
+            Self::MaxClaims => "Max claims",
+            Self::HighFor1 => "High errors for score 1",
+            Self::HighFor2 => "High errors for score 2",
+            Self::LowFor3 => "Low errors for score 3",
+            Self::LowFor4 => "Low errors for score 4",
+            Self::ReverseVerify => "Reverse verify (true/false)",
+        }
+    }
+
+    /// The parameter's current value, as the field shows it.
+    pub fn text(self, p: &AuditParams) -> String {
+        let t = &p.score_thresholds;
+        match self {
+            Self::NumericDeviationThreshold => p.numeric_deviation_threshold.to_string(),
+            Self::MaxErrorsPerPhase => p.max_errors_per_phase.to_string(),
+            Self::MaxClaims => p.max_claims.to_string(),
+            Self::HighFor1 => t.high_for_1.to_string(),
+            Self::HighFor2 => t.high_for_2.to_string(),
+            Self::LowFor3 => t.low_for_3.to_string(),
+            Self::LowFor4 => t.low_for_4.to_string(),
+            Self::ReverseVerify => p.reverse_verify.to_string(),
+        }
+    }
+
+    /// Set the parameter from what the user typed; the message says which field and why.
+    pub fn set(self, o: &mut ParamOverrides, text: &str) -> Result<(), String> {
+        let text = text.trim();
+        fn count(text: &str, label: &str) -> Result<Option<u32>, String> {
+            text.parse()
+                .map(Some)
+                .map_err(|_| format!("{label}: `{text}` is not a whole number"))
+        }
+        let label = self.label();
+        match self {
+            Self::NumericDeviationThreshold => {
+                let v: f64 = text
+                    .parse()
+                    .map_err(|_| format!("{label}: `{text}` is not a number"))?;
+                o.numeric_deviation_threshold = Some(v);
+            }
+            Self::MaxErrorsPerPhase => o.max_errors_per_phase = count(text, label)?,
+            Self::MaxClaims => o.max_claims = count(text, label)?,
+            Self::HighFor1 => o.high_for_1 = count(text, label)?,
+            Self::HighFor2 => o.high_for_2 = count(text, label)?,
+            Self::LowFor3 => o.low_for_3 = count(text, label)?,
+            Self::LowFor4 => o.low_for_4 = count(text, label)?,
+            Self::ReverseVerify => {
+                o.reverse_verify = Some(
+                    text.parse()
+                        .map_err(|_| format!("{label}: `{text}` is not true or false"))?,
+                )
+            }
+        }
+        Ok(())
+    }
+}
+
 const PARAM_KEYS: &[&str] = &[
     "numeric_deviation_threshold",
     "max_errors_per_phase",
@@ -381,5 +467,35 @@ profiles:
         let back = Strategy::from_text(&text, Format::Yaml).unwrap();
         assert_eq!(back.params_for("x"), AuditParams::default());
         assert!(text.contains("numeric_deviation_threshold: 0.1"));
+    }
+
+    #[test]
+    fn every_editable_param_reads_and_sets_its_own_field() {
+        let mut s = Strategy::from_text("defaults: {}", Format::Yaml).unwrap();
+        for param in EditableParam::ALL {
+            // Values that keep the thresholds' order (1 <= high_for_2 <= high_for_1, …).
+            let value = match param {
+                EditableParam::NumericDeviationThreshold => "0.25",
+                EditableParam::MaxErrorsPerPhase => "7",
+                EditableParam::MaxClaims => "9",
+                EditableParam::HighFor1 => "20",
+                EditableParam::HighFor2 => "10",
+                EditableParam::LowFor3 => "30",
+                EditableParam::LowFor4 => "15",
+                EditableParam::ReverseVerify => "true",
+            };
+            param.set(&mut s.defaults, &format!(" {value} ")).unwrap();
+            let back = Strategy::from_value(&s.to_value()).unwrap();
+            assert_eq!(param.text(&back.params_for("")), value, "{param:?}");
+        }
+        let err = EditableParam::MaxClaims
+            .set(&mut s.defaults, "many")
+            .unwrap_err();
+        assert!(err.contains("Max claims") && err.contains("many"), "{err}");
+        let err = EditableParam::ReverseVerify
+            .set(&mut s.defaults, "maybe")
+            .unwrap_err();
+        assert!(err.contains("true or false"), "{err}");
+        assert!(EditableParam::MaxClaims.set(&mut s.defaults, "-1").is_err());
     }
 }

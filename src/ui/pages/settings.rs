@@ -3,8 +3,7 @@ use leptos::task::spawn_local;
 use wasm_bindgen::JsCast;
 
 use crate::config::{
-    document_kind, AuditParams, DocumentKind, Format, KeyExport, LlmConfig, ParamOverrides,
-    Settings, Strategy,
+    document_kind, DocumentKind, EditableParam, Format, KeyExport, LlmConfig, Settings, Strategy,
 };
 use crate::llm::JsonMode;
 use crate::ui::download::download_text;
@@ -255,12 +254,8 @@ fn ProfileRow(name: String, feedback: Feedback) -> impl IntoView {
 
 /// One editable number of the strategy's defaults.
 #[component]
-fn ParamField(
-    label: &'static str,
-    get: fn(&AuditParams) -> String,
-    set: fn(&mut ParamOverrides, &str) -> Result<(), String>,
-    feedback: Feedback,
-) -> impl IntoView {
+fn ParamField(param: EditableParam, feedback: Feedback) -> impl IntoView {
+    let label = param.label();
     let store = settings_store();
     let s2 = store.clone();
     view! {
@@ -268,11 +263,12 @@ fn ParamField(
             <span>{label}</span>
             <input
                 type="text"
-                prop:value=move || store.strategy.with(|s| get(&s.params_for("")))
+                prop:value=move || store.strategy.with(|s| param.text(&s.params_for("")))
                 on:change=move |ev| {
                     let text = event_target_value(&ev);
                     let mut strategy = s2.strategy.get_untracked();
-                    let applied = set(&mut strategy.defaults, text.trim())
+                    let applied = param
+                        .set(&mut strategy.defaults, &text)
                         .and_then(|_| {
                             Strategy::from_value(&strategy.to_value()).map_err(|e| e.to_string())
                         });
@@ -287,11 +283,6 @@ fn ParamField(
             />
         </label>
     }
-}
-
-fn num<T: std::str::FromStr>(text: &str, what: &str) -> Result<T, String> {
-    text.parse()
-        .map_err(|_| format!("{what}: `{text}` is not a valid number"))
 }
 
 async fn read_file(input: &web_sys::HtmlInputElement) -> Result<(String, String), String> {
@@ -570,80 +561,10 @@ pub fn SettingsPage() -> impl IntoView {
 
             <h2>"Strategy"</h2>
             <section class="card grid">
-                <ParamField
-                    label="Numeric deviation threshold (0.10 = 10 %)"
-                    get=|p| p.numeric_deviation_threshold.to_string()
-                    set=|o, t| {
-                        o.numeric_deviation_threshold = Some(num(t, "threshold")?);
-                        Ok(())
-                    }
-                    feedback=feedback
-                />
-                <ParamField
-                    label="Max errors per phase"
-                    get=|p| p.max_errors_per_phase.to_string()
-                    set=|o, t| {
-                        o.max_errors_per_phase = Some(num(t, "max errors")?);
-                        Ok(())
-                    }
-                    feedback=feedback
-                />
-                <ParamField
-                    label="Max claims"
-                    get=|p| p.max_claims.to_string()
-                    set=|o, t| {
-                        o.max_claims = Some(num(t, "max claims")?);
-                        Ok(())
-                    }
-                    feedback=feedback
-                />
-                <ParamField
-                    label="High errors for score 1"
-                    get=|p| p.score_thresholds.high_for_1.to_string()
-                    set=|o, t| {
-                        o.high_for_1 = Some(num(t, "high_for_1")?);
-                        Ok(())
-                    }
-                    feedback=feedback
-                />
-                <ParamField
-                    label="High errors for score 2"
-                    get=|p| p.score_thresholds.high_for_2.to_string()
-                    set=|o, t| {
-                        o.high_for_2 = Some(num(t, "high_for_2")?);
-                        Ok(())
-                    }
-                    feedback=feedback
-                />
-                <ParamField
-                    label="Low errors for score 3"
-                    get=|p| p.score_thresholds.low_for_3.to_string()
-                    set=|o, t| {
-                        o.low_for_3 = Some(num(t, "low_for_3")?);
-                        Ok(())
-                    }
-                    feedback=feedback
-                />
-                <ParamField
-                    label="Low errors for score 4"
-                    get=|p| p.score_thresholds.low_for_4.to_string()
-                    set=|o, t| {
-                        o.low_for_4 = Some(num(t, "low_for_4")?);
-                        Ok(())
-                    }
-                    feedback=feedback
-                />
-                <ParamField
-                    label="Reverse verify (true/false)"
-                    get=|p| p.reverse_verify.to_string()
-                    set=|o, t| {
-                        o.reverse_verify = Some(
-                            t.parse().map_err(|_| format!("reverse verify: `{t}` is not true or false"))?,
-                        );
-                        Ok(())
-                    }
-                    feedback=feedback
-                />
+                {EditableParam::ALL
+                    .into_iter()
+                    .map(|param| view! { <ParamField param=param feedback=feedback/> })
+                    .collect_view()}
             </section>
             <details class="card">
                 <summary>"Strategy as YAML (per-profile overrides)"</summary>
