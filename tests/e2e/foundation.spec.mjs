@@ -23,6 +23,24 @@ describe('app shell', () => {
     });
   }
 
+  app.it('in-page links route without a reload, and back/forward follow the history', async (page) => {
+    await app.goto('/audit');
+    // A marker on window survives client-side routing, not a reload.
+    await page.evaluate(() => { window.__sameDocument = true; });
+    await page.getByTestId('batch-open-report').click();
+    await page.getByTestId('page-report').waitFor();
+    assert.match(page.url(), /\/report$/);
+    assert.equal(await page.getByTestId('nav-report').getAttribute('aria-current'), 'page');
+    assert.equal(await page.getByTestId('nav-audit').getAttribute('aria-current'), null);
+    await page.goBack();
+    await page.getByTestId('page-audit').waitFor();
+    await page.goForward();
+    await page.getByTestId('page-report').waitFor();
+    assert.equal(await page.evaluate(() => window.__sameDocument), true, 'no full page load');
+    await app.goto('/no-such-page');
+    await page.getByTestId('page-not-found').waitFor();
+  });
+
   app.it('deep links load the right page', async (page) => {
     await app.goto('/proof');
     await page.getByTestId('page-proof').waitFor();
