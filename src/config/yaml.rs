@@ -818,6 +818,19 @@ mod tests {
     }
 
     #[test]
+    fn what_people_write_in_config_files() {
+        let text = "\u{feff}llms:\r\n  my model:   # a key with a space\r\n    base_url: http://127.0.0.1:8000/v1\r\n    tags:\r\n      - a:b\r\n      - 'quoted, with comma'\r\n    empty:\r\nprofiles:\r\n  p:\r\n    run: my model\r\n    prompt: | # a comment after the header\r\n      first\r\n      second\r\n";
+        let v = ok(text.trim_start_matches('\u{feff}'));
+        assert_eq!(
+            v,
+            json!({
+                "llms": {"my model": {"base_url": "http://127.0.0.1:8000/v1", "tags": ["a:b", "quoted, with comma"], "empty": null}},
+                "profiles": {"p": {"run": "my model", "prompt": "first\nsecond\n"}}
+            })
+        );
+    }
+
+    #[test]
     fn errors_name_the_line() {
         let cases = [
             ("a: 1\n  b: 2\n", 2, "indentation"),
