@@ -53,6 +53,24 @@ fn warnings_of(engine: &Engine) -> Vec<String> {
         .collect()
 }
 
+/// Largest file the Proof page reads: the whole text, its decoded events and the snapshots are
+/// in memory at once (a 100,000-event log is 19 MB), and a browser tab has a few GB at most.
+pub const MAX_PAGE_FILE_BYTES: f64 = 200e6;
+
+/// Whether a file of `bytes` may be loaded into the page; the message says why not and what
+/// reads it instead.
+pub fn fits_in_a_tab(bytes: f64) -> Result<(), String> {
+    if bytes > MAX_PAGE_FILE_BYTES {
+        return Err(format!(
+            "{:.0} MB is more than the stepper reads in a browser tab ({:.0} MB); \
+             `verifyfast replay FILE --step K` reads any size",
+            bytes / 1e6,
+            MAX_PAGE_FILE_BYTES / 1e6
+        ));
+    }
+    Ok(())
+}
+
 /// An event log as loaded: the engine is built only to check the problem (its warnings).
 fn loaded_log(log: EventLog) -> Loaded {
     let config = config_for(&log.problem);
@@ -135,6 +153,17 @@ pub fn catalogue_rules() -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn files_too_large_for_a_tab_are_refused_with_the_cli_named() {
+        assert!(fits_in_a_tab(19e6).is_ok());
+        assert!(fits_in_a_tab(MAX_PAGE_FILE_BYTES).is_ok());
+        let e = fits_in_a_tab(350e6).unwrap_err();
+        assert!(
+            e.starts_with("350 MB") && e.contains("200 MB") && e.contains("verifyfast replay"),
+            "{e}"
+        );
+    }
 
     #[test]
     fn loads_a_problem_with_accepts_and_an_event_log_of_it() {

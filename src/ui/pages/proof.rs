@@ -5,7 +5,7 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::logic::dag::{layout_window, Dag};
-use crate::logic::document::{catalogue_rules, load, Loaded};
+use crate::logic::document::{catalogue_rules, fits_in_a_tab, load, Loaded};
 use crate::logic::engine::{Action, Engine, EngineConfig};
 use crate::logic::events::{code_str, Event};
 use crate::logic::replay::{chains_to_latex, EventLog, Replayer};
@@ -257,6 +257,10 @@ pub fn ProofPage() -> impl IntoView {
         let Some(file) = crate::ui::browser_file::picked_file(&ev) else {
             return;
         };
+        if let Err(e) = fits_in_a_tab(file.size()) {
+            error.set(Some(format!("{}: {e}", file.name())));
+            return;
+        }
         leptos::task::spawn_local(async move {
             match wasm_bindgen_futures::JsFuture::from(file.text()).await {
                 Ok(text) => open(&text.as_string().unwrap_or_default(), &file.name()),
