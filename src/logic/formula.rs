@@ -764,16 +764,20 @@ impl Parser {
         Ok(left)
     }
 
+    /// Juxtaposition is a product after a number or a closing bracket (`2x`, `2(x+1)`,
+    /// `a^{2} b`), and between two names written apart (`a b`, `3 a b^{2}`, as in LaTeX
+    /// arithmetic). Letters run together stay one name (`ab`, `Wumpus`): names here are words.
     fn implicit_product_ok(&self) -> bool {
         let prev = self
             .pos
             .checked_sub(1)
             .and_then(|p| self.tokens.get(p))
             .map(|t| &t.tok);
-        matches!(
-            prev,
-            Some(Tok::Num(_)) | Some(Tok::RParen) | Some(Tok::RBrace)
-        )
+        match prev {
+            Some(Tok::Num(_)) | Some(Tok::RParen) | Some(Tok::RBrace) => true,
+            Some(Tok::Ident(_)) => matches!(self.peek(), Some(Tok::Ident(_)) | Some(Tok::Frac)),
+            _ => false,
+        }
     }
 
     fn parse_signed(&mut self) -> Result<Expr, ParseError> {

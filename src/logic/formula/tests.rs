@@ -62,6 +62,19 @@ fn arithmetic_terms() {
 }
 
 #[test]
+fn names_written_apart_multiply_names_run_together_are_one_word() {
+    assert_eq!(p("x y > 0"), p("x \\cdot y > 0"));
+    assert_eq!(p("3 a^{2} b = c"), p("3 \\cdot a^{2} \\cdot b = c"));
+    assert_eq!(p("a \\frac{1}{2} = c"), p("a \\cdot \\frac{1}{2} = c"));
+    // A word is a name, and a name before `(` is an application, not a product.
+    assert_eq!(p("ab = c").canonical(), "ab = c");
+    assert_eq!(p("Wumpus(x)").canonical(), "Wumpus(x)");
+    assert_eq!(p("f(x) = y").canonical(), "f(x) = y");
+    // Juxtaposed propositions are still an error, not a product.
+    assert!(parse_formula("P Q").is_err());
+}
+
+#[test]
 fn latex_printing_round_trips() {
     for s in [
         "\\neg \\exists x\\, \\exists y\\, L(x, y)",
