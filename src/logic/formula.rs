@@ -683,13 +683,35 @@ impl Parser {
     }
 
     fn variable(&mut self) -> Result<String, ParseError> {
-        match self.peek().cloned() {
-            Some(Tok::Ident(name)) => {
+        match (self.peek().cloned(), self.peek_at(1), self.peek_at(2)) {
+            (Some(Tok::Ident(name)), _, _) => {
                 self.pos += 1;
+                Ok(name)
+            }
+            // `\forall{x}`
+            (Some(Tok::LBrace), Some(Tok::Ident(name)), Some(Tok::RBrace)) => {
+                let name = name.clone();
+                self.pos += 3;
                 Ok(name)
             }
             _ => Err(err(self.here(), "expected a variable after the quantifier")),
         }
+    }
+
+    /// The older notation `(\forall x) A` / `(\exists x) A`, after its `(`.
+    fn parenthesised_quantifier(&mut self) -> Result<Option<Expr>, ParseError> {
+        let q = match self.peek() {
+            Some(Tok::Forall) => Quantifier::Forall,
+            Some(Tok::Exists) => Quantifier::Exists,
+            _ => return Ok(None),
+        };
+        let (Some(Tok::Ident(v)), Some(Tok::RParen)) = (self.peek_at(1), self.peek_at(2)) else {
+            return Ok(None);
+        };
+        let v = v.clone();
+        self.pos += 3;
+        let body = self.parse_unary()?;
+        Ok(Some(Expr::Quant(q, v, Box::new(body))))
     }
 
     fn parse_relation(&mut self) -> Result<Expr, ParseError> {
@@ -838,6 +860,10 @@ impl Parser {
                 }
             }
             Tok::LParen => {
+                if let Some(quantified) = self.parenthesised_quantifier()? {
+                    self.depth -= 1;
+                    return Ok(quantified);
+                }
                 let inner = self.parse_iff()?;
                 self.expect(&Tok::RParen, "')'")?;
                 Expr::Group(Box::new(inner))

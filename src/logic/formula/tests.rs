@@ -62,6 +62,19 @@ fn arithmetic_terms() {
 }
 
 #[test]
+fn older_quantifier_notations() {
+    let modern = p("\\forall x\\, (F(x) \\to G(x))");
+    assert_eq!(p("(\\forall x)(F(x) \\to G(x))"), modern);
+    assert_eq!(p("\\forall{x} (F(x) \\to G(x))"), modern);
+    assert_eq!(p("(\\exists y) F(y)"), p("\\exists y\\, F(y)"));
+    // A parenthesised quantified formula is still a group.
+    assert_eq!(
+        p("(\\forall x F(x)) \\land P"),
+        p("\\forall x F(x) \\land P")
+    );
+}
+
+#[test]
 fn names_written_apart_multiply_names_run_together_are_one_word() {
     assert_eq!(p("x y > 0"), p("x \\cdot y > 0"));
     assert_eq!(p("3 a^{2} b = c"), p("3 \\cdot a^{2} \\cdot b = c"));
