@@ -248,6 +248,12 @@ pub fn sample(diffs: &[&Term]) -> Result<Vec<Vec<Rat>>, ArithError> {
             _ => 4,
         };
         let mut point = BTreeMap::new();
+        // Names in exponents (`x^{n+1}`) get small natural numbers: an exponent must be an
+        // integer, and `x^{700}` would only overflow.
+        for name in exponent_names(diffs) {
+            let n = (rng.next() % 6) as i128;
+            point.insert(name, Rat::new(n, 1).unwrap_or(Rat::ONE));
+        }
         let row: Result<Vec<Rat>, ArithError> = diffs
             .iter()
             .map(|d| eval(d, &mut point, &mut rng, range))
@@ -262,6 +268,31 @@ pub fn sample(diffs: &[&Term]) -> Result<Vec<Vec<Rat>>, ArithError> {
         return Err(last_err.unwrap_or(ArithError::Budget("too few evaluation points".into())));
     }
     Ok(rows)
+}
+
+/// Every name (or application) that occurs inside an exponent of one of `terms`.
+fn exponent_names(terms: &[&Term]) -> Vec<String> {
+    fn walk(t: &Term, in_exponent: bool, out: &mut Vec<String>) {
+        match t {
+            Term::Number(_) => {}
+            Term::Name(_) | Term::App(..) => {
+                let key = t.canonical();
+                if in_exponent && !out.contains(&key) {
+                    out.push(key);
+                }
+            }
+            Term::Neg(x) => walk(x, in_exponent, out),
+            Term::Arith(op, a, b) => {
+                walk(a, in_exponent, out);
+                walk(b, in_exponent || *op == ArithOp::Pow, out);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for t in terms {
+        walk(t, false, &mut out);
+    }
+    out
 }
 
 /// `l - r` as a term.

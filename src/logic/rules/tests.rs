@@ -466,6 +466,11 @@ fn algebra_identities_and_scaled_premises() {
         "(x + y)^{3} = x^{3} + y^{3} + 3 \\cdot (x \\cdot y^{2} + x^{2} \\cdot y)",
     );
     ok("algebra", &[], "\\frac{x^2 - 1}{x - 1} = x + 1");
+    // Names in exponents are evaluated at small natural numbers.
+    ok("algebra", &[], "x^{n+1} = x \\cdot x^{n}");
+    ok("algebra", &[], "(a + b)^{n+2} = (a+b)^{n} (a+b)^{2}");
+    bad("algebra", &[], "x^{n+1} = x^{n} + x");
+    bad("algebra", &[], "2^{n} = 2 n");
     bad("algebra", &[], "(x + 2)^{6} = (1 + x)^{6}");
     bad(
         "algebra",
