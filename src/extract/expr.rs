@@ -318,6 +318,18 @@ impl Parser<'_> {
     }
 
     fn call(&mut self, name: &str) -> Option<Node> {
+        // `\log_2 8`, `\log_{10} x`: log_b x = ln x / ln b.
+        if name == "log" {
+            self.skip_ws();
+            if self.peek() == Some(b'_') {
+                self.i += 1;
+                let base = self.arg()?;
+                let x = self.power()?;
+                let top = self.node(Node::Call(Func::Ln, Box::new(x)))?;
+                let bottom = self.node(Node::Call(Func::Ln, Box::new(base)))?;
+                return self.node(Node::Div(Box::new(top), Box::new(bottom)));
+            }
+        }
         let f = match name {
             "sin" => Func::Sin,
             "cos" => Func::Cos,
@@ -469,6 +481,8 @@ mod tests {
         assert_eq!(val("5!"), exact(120, 1));
         assert_eq!(val("\\sqrt{16}"), exact(4, 1));
         assert_eq!(val("\\sqrt[3]{8}").to_f64(), 2.0);
+        assert!((val("\\log_2 8").to_f64() - 3.0).abs() < 1e-12);
+        assert!((val("\\log_{10} 1000").to_f64() - 3.0).abs() < 1e-12);
     }
 
     #[test]

@@ -55,7 +55,12 @@ const REWRITES: &[(&str, &str)] = &[
     ("）", ")"),
     ("\\lbrace", "\\{"),
     ("\\rbrace", "\\}"),
+    ("\\varnothing", "\\emptyset"),
+    ("∅", "\\emptyset"),
 ];
+
+/// Stands in for `\\` while the rewrites run (a control character no answer contains).
+const ROW_BREAK: &str = "\u{1}";
 
 /// Commands whose braced argument is the content (`\text{cm}` → `cm`).
 const UNWRAP: &[&str] = &[
@@ -161,11 +166,14 @@ pub fn normalize(raw: &str) -> String {
     }
     let mut s = strip_annotations(t);
     s = unwrap_commands(&s);
+    // A `\\` row break (matrices) must survive the spacing rewrites (`\ `, `\,`).
+    s = s.replace("\\\\", ROW_BREAK);
     for (from, to) in REWRITES {
         if s.contains(from) {
             s = s.replace(from, to);
         }
     }
+    s = s.replace(ROW_BREAK, "\\\\");
     s = s.trim().to_string();
     s = strip_trailing_punct(&s).to_string();
     s = s.trim_start_matches([':', '=']).trim().to_string();
@@ -280,8 +288,19 @@ fn is_word_byte(b: u8) -> bool {
 }
 
 /// Drops trailing unit words (`18 dollars`, `5cm`, `3 square feet` stays prose).
+/// Powers written after a unit (`cm^2`, `m³`): dropped with the unit.
+const UNIT_POWERS: &[&str] = &["^{2}", "^{3}", "^2", "^3", "²", "³"];
+
 fn strip_units(s: &str) -> String {
     let mut out = s.trim_start_matches("USD").trim().to_string();
+    if let Some(power) = UNIT_POWERS.iter().find(|p| out.ends_with(*p)) {
+        let base = out[..out.len() - power.len()].trim_end();
+        let stripped = strip_units(base);
+        // Only a unit takes its power with it: `x^2` stays.
+        if stripped != base {
+            return stripped;
+        }
+    }
     for _ in 0..4 {
         let lower = out.to_ascii_lowercase();
         let hit = UNITS.iter().find(|u| {
@@ -477,6 +496,20 @@ mod tests {
         assert_eq!(normalize("\\mathrm{x} = 3"), "x=3");
         assert_eq!(normalize("3\\!000"), "3000");
         assert_eq!(normalize("<<8=8>>8"), "8");
+        // Matrix row breaks survive the spacing rewrites.
+        assert_eq!(
+            normalize("\\begin{pmatrix} 1 \\\\ 2 \\end{pmatrix}"),
+            "\\begin{pmatrix}1\\\\2\\end{pmatrix}"
+        );
+        assert_eq!(normalize("\\varnothing"), "\\emptyset");
+    }
+
+    #[test]
+    fn units_with_powers() {
+        assert_eq!(normalize("5\\text{ cm}^2"), "5");
+        assert_eq!(normalize("12 km^{2}"), "12");
+        assert_eq!(normalize("x^2"), "x^2");
+        assert_eq!(normalize("3^2"), "3^2");
     }
 
     #[test]
