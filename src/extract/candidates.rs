@@ -1,7 +1,7 @@
 //! The rule chain: each rule finds its **last** occurrence in the visible text (outside
 //! `<think>…</think>`); rules are then ranked by priority. Hand-written scanners only.
 
-use super::normalize::{answer_in_prose, braced, is_prose, normalize};
+use super::normalize::{answer_in_prose, braced, choice_letter, is_prose, normalize};
 use super::scan::{find_from, last_number, next_number};
 use super::{Candidate, Method};
 
@@ -231,12 +231,13 @@ fn skip_glue(text: &str, mut i: usize) -> usize {
     }
 }
 
-/// Where the answer text starts after an English "answer" at `at`, if it is a marker.
-fn english_marker(lower: &[u8], at: usize) -> Option<usize> {
+/// Where the answer text starts after an English marker word ("answer", "option") of
+/// `word_len` bytes at `at`, if it is used as a marker.
+fn english_marker(lower: &[u8], at: usize, word_len: usize) -> Option<usize> {
     if at > 0 && lower.get(at - 1).is_some_and(u8::is_ascii_alphanumeric) {
         return None;
     }
-    let mut i = at + 6;
+    let mut i = at + word_len;
     while matches!(lower.get(i), Some(b' ' | b'*')) {
         i += 1;
     }
@@ -276,8 +277,27 @@ fn final_marker(text: &str, lower: &[u8], hidden: &Hidden) -> Option<Candidate> 
     let mut pos = 0;
     while let Some(at) = find_from(lower, b"answer", pos) {
         pos = at + 6;
-        if let Some(s) = english_marker(lower, at) {
+        if let Some(s) = english_marker(lower, at, "answer".len()) {
             starts.push((at, s));
+        }
+    }
+    // "The correct option is (C)", "choice: B": a marker only when a choice letter follows
+    // ("one option is to double it" is not an answer).
+    for word in [&b"option"[..], b"choice"] {
+        pos = 0;
+        while let Some(at) = find_from(lower, word, pos) {
+            pos = at + word.len();
+            if let Some(s) = english_marker(lower, at, word.len()) {
+                let rest = text.get(s..).unwrap_or("").trim_start();
+                let head = rest
+                    .split(|c: char| c.is_whitespace() || c == ',')
+                    .next()
+                    .unwrap_or("")
+                    .trim_end_matches(['.', '。']);
+                if choice_letter(head).is_some() {
+                    starts.push((at, s));
+                }
+            }
         }
     }
     let bytes = text.as_bytes();

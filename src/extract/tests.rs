@@ -93,6 +93,15 @@ fn markers_english_last_wins() {
 }
 
 #[test]
+fn option_and_choice_markers_need_a_letter() {
+    assert_eq!(answer("The correct option is (C)."), "C");
+    assert_eq!(answer("So the best choice is B, since 12 > 10."), "B");
+    assert_eq!(answer("Correct option: D"), "D");
+    // Not a marker without a letter: the last number stands.
+    assert_eq!(answer("One option is to wait. The total is 12."), "12");
+}
+
+#[test]
 fn markers_chinese_fullwidth() {
     assert_eq!(answer("所以最终答案是：36。"), "36");
     assert_eq!(answer("答案为 12，检查完毕"), "12");
