@@ -928,4 +928,42 @@ mod tests {
             }
         }
     }
+
+    /// Cut, spliced and garbled versions of the shipped examples: errors, never a panic.
+    #[test]
+    fn mangled_files_never_panic() {
+        let sources = [
+            include_str!("../../public/examples/settings.yaml"),
+            include_str!("../../public/examples/strategy.yaml"),
+        ];
+        let noise = [
+            "", " ", "\t", ":", "- ", "'", "\"", "|", ">-", "[", "{", "#", "\\", "é", "\n", "  ",
+            "&a", "*",
+        ];
+        let mut seed: u64 = 7;
+        let mut next = move |n: usize| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as usize % n.max(1)
+        };
+        for _ in 0..3_000 {
+            let src = sources[next(2)];
+            let chars: Vec<char> = src.chars().collect();
+            let mut text: String = chars.iter().collect();
+            for _ in 0..1 + next(4) {
+                let cut = next(chars.len());
+                let len = next(12);
+                let mut v: Vec<char> = text.chars().collect();
+                let cut = cut.min(v.len());
+                let end = (cut + len).min(v.len());
+                v.splice(cut..end, noise[next(noise.len())].chars());
+                text = v.into_iter().collect();
+            }
+            // Either outcome is fine; a panic fails the test.
+            if let Ok(v) = parse(&text) {
+                assert_eq!(parse(&write(&v)).ok(), Some(v), "{text}");
+            }
+        }
+    }
 }
