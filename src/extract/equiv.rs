@@ -199,6 +199,15 @@ fn compare_at(a: &str, b: &str, preset: Preset, depth: usize) -> Comparison {
     if depth > MAX_DEPTH {
         return verdict(false, Path::Text, "nesting too deep to compare");
     }
+    // `x \in (0,\infty)`, `3 \le x \le 5`, `x > 3`: the set they describe, as an interval.
+    let (ia, ib) = (as_interval(a), as_interval(b));
+    if ia.is_some() || ib.is_some() {
+        let a2 = ia.unwrap_or_else(|| a.to_string());
+        let b2 = ib.unwrap_or_else(|| b.to_string());
+        let c = compare_at(&a2, &b2, preset, depth + 1);
+        let reason = format!("as intervals `{a2}` vs `{b2}`: {}", c.reason);
+        return verdict(c.equivalent, c.path, reason);
+    }
     if let Some(c) = choice(a, b, preset) {
         return c;
     }
@@ -329,6 +338,11 @@ fn shape(s: &str) -> Shape {
     }
     let items = split_top(s, ",");
     if items.len() >= 2 && items.iter().all(|i| !i.is_empty()) {
+        return Shape::List(items);
+    }
+    // `5 and 7`: a list when every part is a value, not words.
+    let items = split_top(s, " and ");
+    if items.len() >= 2 && items.iter().all(|i| !i.is_empty() && !has_word(i)) {
         return Shape::List(items);
     }
     Shape::Scalar
@@ -482,6 +496,84 @@ fn compare_shapes(
         ),
     }
 }
+
+/// The interval a set-builder answer describes: `x \in S` → `S`; one variable bounded by
+/// numbers, `a \le x < b` → `[a,b)`, `x > a` → `(a,\infty)`. `None` for anything else.
+fn as_interval(s: &str) -> Option<String> {
+    if let Some(i) = s.find("\\in") {
+        let (name, rest) = (s.get(..i)?.trim(), s.get(i + 3..)?);
+        // `\infty` and `\int` start with `\in` too.
+        if is_name(name) && !rest.starts_with(|c: char| c.is_ascii_alphabetic()) {
+            return Some(rest.trim().to_string());
+        }
+        return None;
+    }
+    // Split into operands and relations: `3`, `\le`, `x`, `\le`, `5`.
+    let mut parts: Vec<&str> = Vec::new();
+    let mut rels: Vec<(bool, bool)> = Vec::new(); // (less-than direction, inclusive)
+    let mut rest = s;
+    loop {
+        let next = RELATIONS
+            .iter()
+            .filter_map(|&(op, less, incl)| rest.find(op).map(|at| (at, op, less, incl)))
+            .min_by_key(|&(at, op, ..)| (at, std::cmp::Reverse(op.len())));
+        match next {
+            Some((at, op, less, incl)) => {
+                parts.push(rest.get(..at)?.trim());
+                rels.push((less, incl));
+                rest = rest.get(at + op.len()..)?;
+            }
+            None => {
+                parts.push(rest.trim());
+                break;
+            }
+        }
+    }
+    let bound = |p: &str| !p.is_empty() && (numeric(p) || p.contains("\\infty"));
+    let (lo, hi) = match (parts.as_slice(), rels.as_slice()) {
+        // x < b, x > a
+        ([v, n], [(less, incl)]) if is_name(v) && bound(n) => {
+            if *less {
+                (("(", "-\\infty"), (if *incl { "]" } else { ")" }, *n))
+            } else {
+                ((if *incl { "[" } else { "(" }, *n), (")", "\\infty"))
+            }
+        }
+        // a < x, a > x
+        ([n, v], [(less, incl)]) if is_name(v) && bound(n) => {
+            if *less {
+                ((if *incl { "[" } else { "(" }, *n), (")", "\\infty"))
+            } else {
+                (("(", "-\\infty"), (if *incl { "]" } else { ")" }, *n))
+            }
+        }
+        // a < x < b (both relations the same way)
+        ([a, v, b], [(l1, i1), (l2, i2)]) if is_name(v) && bound(a) && bound(b) && l1 == l2 => {
+            let (low, low_incl, high, high_incl) =
+                if *l1 { (a, i1, b, i2) } else { (b, i2, a, i1) };
+            (
+                (if *low_incl { "[" } else { "(" }, *low),
+                (if *high_incl { "]" } else { ")" }, *high),
+            )
+        }
+        _ => return None,
+    };
+    Some(format!("{}{},{}{}", lo.0, lo.1, hi.1, hi.0))
+}
+
+/// Relation spellings after normalisation: (text, points from smaller to larger, inclusive).
+const RELATIONS: &[(&str, bool, bool)] = &[
+    ("\\leq", true, true),
+    ("\\le", true, true),
+    ("\\geq", false, true),
+    ("\\ge", false, true),
+    ("≤", true, true),
+    ("≥", false, true),
+    ("<=", true, true),
+    (">=", false, true),
+    ("<", true, false),
+    (">", false, false),
+];
 
 /// Sides of a top-level equation, for `x = 5` vs `5`.
 fn sides(s: &str) -> Option<(&str, &str)> {

@@ -310,6 +310,20 @@ impl Parser<'_> {
                 let x = self.arg()?;
                 self.node(Node::Call(Func::Sqrt, Box::new(x)))
             }
+            // C(n, k) = n! / (k! (n-k)!): exact for the integers answers use.
+            "binom" | "dbinom" | "tbinom" => {
+                let n = self.arg()?;
+                let k = self.arg()?;
+                let rest = Node::Sub(Box::new(n.clone()), Box::new(k.clone()));
+                let below = Node::Mul(
+                    Box::new(Node::Fact(Box::new(k))),
+                    Box::new(Node::Fact(Box::new(rest))),
+                );
+                self.node(Node::Div(
+                    Box::new(Node::Fact(Box::new(n))),
+                    Box::new(below),
+                ))
+            }
             "pi" => self.node(Node::Pi),
             "sin" | "cos" | "tan" | "ln" | "log" | "exp" => self.call(name),
             "" => None,
@@ -482,6 +496,8 @@ mod tests {
         assert_eq!(val("\\sqrt{16}"), exact(4, 1));
         assert_eq!(val("\\sqrt[3]{8}").to_f64(), 2.0);
         assert!((val("\\log_2 8").to_f64() - 3.0).abs() < 1e-12);
+        assert_eq!(val("\\binom{5}{2}"), exact(10, 1));
+        assert_eq!(val("\\dbinom{10}{3}"), exact(120, 1));
         assert!((val("\\log_{10} 1000").to_f64() - 3.0).abs() < 1e-12);
     }
 

@@ -284,10 +284,31 @@ impl Verdict {
     }
 }
 
+/// A short one-line ground truth in which no rule finds an answer ("No solution", "Monday")
+/// is its own answer: a gold is written to be one, where a model's prose is not.
+fn bare_ground_truth(text: &str) -> Option<Extraction> {
+    let trimmed = text.trim();
+    let start = text.len() - text.trim_start().len();
+    if trimmed.is_empty() || trimmed.len() > 160 || trimmed.contains('\n') {
+        return None;
+    }
+    let answer = normalize::normalize(trimmed);
+    (!answer.is_empty()).then(|| Extraction {
+        answer,
+        raw: trimmed.to_string(),
+        span: (start, start + trimmed.len()),
+        method: Method::WholeText,
+        confidence: Method::WholeText.base_confidence(),
+        low_confidence: false,
+        confidence_reason: "a short ground truth is its own answer".into(),
+        candidates: Vec::new(),
+    })
+}
+
 /// Extracts both sides (each may be a full solution or a bare answer) and compares them.
 pub fn grade(output: &str, ground_truth: &str, question: Option<&str>, preset: Preset) -> Verdict {
     let predicted = extract(output, question);
-    let gold = extract(ground_truth, question);
+    let gold = extract(ground_truth, question).or_else(|| bare_ground_truth(ground_truth));
     let (equivalent, path, reason) = match (&predicted, &gold) {
         (Some(p), Some(g)) => {
             let c = equiv::compare(&p.answer, &g.answer, question, preset);

@@ -335,3 +335,30 @@ fn normalisations_grade_as_expected() {
         );
     }
 }
+
+#[test]
+fn set_builder_answers_are_intervals() {
+    assert!(same("\\boxed{x \\in (0, \\infty)}", "(0,\\infty)"));
+    assert!(same("\\boxed{3 \\le x \\le 5}", "[3,5]"));
+    assert!(same("\\boxed{3 < x \\leq 5}", "(3,5]"));
+    assert!(!same("\\boxed{3 < x \\leq 5}", "[3,5]"));
+    assert!(same("\\boxed{x > 3}", "(3, \\infty)"));
+    assert!(same("\\boxed{x \\le -1}", "(-\\infty,-1]"));
+    assert!(same("\\boxed{5 > x}", "(-\\infty,5)"));
+    assert!(!same("\\boxed{x \\geq 3}", "x > 3"));
+    assert!(same("\\boxed{x \\geq 3}", "x \\ge 3"));
+    // Not one variable between numbers: left alone.
+    assert!(!same("\\boxed{y > 2x}", "(2,\\infty)"));
+}
+
+#[test]
+fn lists_written_with_and_binomials_and_bare_golds() {
+    assert!(same("\\boxed{5 \\text{ and } 7}", "5, 7"));
+    assert!(same("\\boxed{5 \\text{ and } 7}", "7, 5"));
+    assert!(!same("\\boxed{5 \\text{ and } 7}", "5, 8"));
+    assert!(same("\\boxed{\\binom{5}{2}}", "10"));
+    assert!(!same("\\boxed{\\binom{5}{2}}", "20"));
+    assert!(same("\\boxed{\\text{no solution}}", "No solution"));
+    assert!(same("The answer is \\boxed{\\text{Monday}}.", "Monday"));
+    assert!(!same("\\boxed{\\text{Tuesday}}", "Monday"));
+}
