@@ -391,18 +391,75 @@ fn restatement(text: &str, from: usize, to: usize) -> Option<(usize, usize)> {
     next_number(text, from + at, to)
 }
 
+/// Inner ranges of the inline math spans (`$…$`, `$$…$$`, `\(…\)`) in `text[start..end]`.
+fn math_spans(text: &str, start: usize, end: usize) -> Vec<(usize, usize)> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = start;
+    while i < end {
+        let (open, close): (&[u8], &[u8]) = match bytes.get(i..) {
+            Some([b'\\', b'$', ..]) => {
+                i += 2;
+                continue;
+            }
+            Some([b'\\', b'(', ..]) => (b"\\(", b"\\)"),
+            Some([b'$', b'$', ..]) => (b"$$", b"$$"),
+            Some([b'$', ..]) => (b"$", b"$"),
+            _ => {
+                i += 1;
+                continue;
+            }
+        };
+        let inner = i + open.len();
+        match find_from(bytes, close, inner).filter(|&c| c + close.len() <= end) {
+            Some(c) => {
+                out.push((inner, c));
+                i = c + close.len();
+            }
+            None => break,
+        }
+    }
+    out
+}
+
+/// The answer a math span around `pos` on `text[start..end]` gives: what follows its last
+/// `=`, or all of it — `$x = -\frac{9}{4}$` is `-\frac{9}{4}`, not `9`. Only spans that look
+/// like LaTeX (a `\`, `^` or `{`), so currency such as "$5 and $7" stays with the number rules.
+fn math_value_at(text: &str, start: usize, end: usize, pos: usize) -> Option<(usize, usize)> {
+    let (s, e) = math_spans(text, start, end)
+        .into_iter()
+        .find(|&(s, e)| s <= pos && pos < e)?;
+    let inner = text.get(s..e)?;
+    if !inner.contains(['\\', '^', '{']) {
+        return None;
+    }
+    let from = inner.rfind('=').map_or(s, |i| s + i + 1);
+    trim_span(text, from, e)
+}
+
+/// The line of `text` that ends at `end` (its start).
+fn line_start(text: &str, from: usize, end: usize) -> Option<usize> {
+    Some(
+        text.get(from..end)?
+            .rfind('\n')
+            .map_or(from, |p| from + p + 1),
+    )
+}
+
 /// The first number after the last `=` of the last non-empty visible line (or its
-/// restatement, see [`RESTATEMENTS`]).
+/// restatement, see [`RESTATEMENTS`]); inside LaTeX math, the whole right-hand side.
 fn final_equation(text: &str, visible: &[(usize, usize)]) -> Option<Candidate> {
     let &(vs, ve) = visible.last()?;
     let body = text.get(vs..ve)?;
     let trimmed_end = vs + body.trim_end().len();
-    let line_start = text
-        .get(vs..trimmed_end)?
-        .rfind('\n')
-        .map_or(vs, |p| vs + p + 1);
-    let eq = last_equals(text, line_start, trimmed_end);
-    let mut span = next_number(text, eq? + 1, trimmed_end)?;
+    let line_start = line_start(text, vs, trimmed_end)?;
+    let eq = last_equals(text, line_start, trimmed_end)?;
+    if let Some(span) = math_value_at(text, line_start, trimmed_end, eq) {
+        if let Some(c) = make(text, Method::FinalEquation, span) {
+            return Some(c);
+        }
+    }
+    let mut span = next_number(text, eq + 1, trimmed_end)?;
     if let Some(restated) = restatement(text, span.1, trimmed_end) {
         span = restated;
     }
@@ -444,15 +501,17 @@ fn main_clause(text: &str, visible: &[(usize, usize)]) -> Option<Candidate> {
         }
     }
     let span = last_number(text, start, start + cut)?;
+    let span = math_value_at(text, start, end, span.0).unwrap_or(span);
     make(text, Method::MainClause, span)
 }
 
 fn last_visible_number(text: &str, visible: &[(usize, usize)]) -> Option<Candidate> {
-    visible
-        .iter()
-        .rev()
-        .find_map(|&(s, e)| last_number(text, s, e))
-        .and_then(|span| make(text, Method::LastNumber, span))
+    visible.iter().rev().find_map(|&(s, e)| {
+        let span = last_number(text, s, e)?;
+        let line = line_start(text, s, span.0).unwrap_or(s);
+        let span = math_value_at(text, line, e, span.0).unwrap_or(span);
+        make(text, Method::LastNumber, span)
+    })
 }
 
 /// One candidate per rule that fired, best first: answer tag, boxed, the later of the

@@ -341,7 +341,11 @@ fn shape(s: &str) -> Shape {
         return Shape::List(items);
     }
     // `5 and 7`: a list when every part is a value, not words.
-    let items = split_top(s, " and ");
+    let items = if s.contains(" and ") {
+        split_top(s, " and ")
+    } else {
+        Vec::new()
+    };
     if items.len() >= 2 && items.iter().all(|i| !i.is_empty() && !has_word(i)) {
         return Shape::List(items);
     }
@@ -500,6 +504,10 @@ fn compare_shapes(
 /// The interval a set-builder answer describes: `x \in S` → `S`; one variable bounded by
 /// numbers, `a \le x < b` → `[a,b)`, `x > a` → `(a,\infty)`. `None` for anything else.
 fn as_interval(s: &str) -> Option<String> {
+    // The hot path: most answers have no relation at all.
+    if !s.contains(['<', '>', '\\', '≤', '≥']) {
+        return None;
+    }
     if let Some(i) = s.find("\\in") {
         let (name, rest) = (s.get(..i)?.trim(), s.get(i + 3..)?);
         // `\infty` and `\int` start with `\in` too.

@@ -288,6 +288,9 @@ fn is_word_byte(b: u8) -> bool {
 }
 
 /// Drops trailing unit words (`18 dollars`, `5cm`, `3 square feet` stays prose).
+/// Units that count only with a power after them (`12 m^2`).
+const AREA_UNITS: &[&str] = &["m", "in", "yd"];
+
 /// Powers written after a unit (`cm^2`, `m³`): dropped with the unit.
 const UNIT_POWERS: &[&str] = &["^{2}", "^{3}", "^2", "^3", "²", "³"];
 
@@ -295,6 +298,15 @@ fn strip_units(s: &str) -> String {
     let mut out = s.trim_start_matches("USD").trim().to_string();
     if let Some(power) = UNIT_POWERS.iter().find(|p| out.ends_with(*p)) {
         let base = out[..out.len() - power.len()].trim_end();
+        // `m`, `in`, `yd` are units only with a power after a number (`12 m^2`); alone they
+        // are too often variables or words.
+        if let Some(number) = AREA_UNITS.iter().find_map(|u| {
+            let n = base.strip_suffix(u)?;
+            let before = n.as_bytes().last().copied()?;
+            (before == b' ' || before.is_ascii_digit()).then_some(n.trim_end())
+        }) {
+            return number.to_string();
+        }
         let stripped = strip_units(base);
         // Only a unit takes its power with it: `x^2` stays.
         if stripped != base {
@@ -508,6 +520,9 @@ mod tests {
     fn units_with_powers() {
         assert_eq!(normalize("5\\text{ cm}^2"), "5");
         assert_eq!(normalize("12 km^{2}"), "12");
+        assert_eq!(normalize("12\\text{ m}^2"), "12");
+        assert_eq!(normalize("3m^3"), "3");
+        assert_eq!(normalize("m^2"), "m^2");
         assert_eq!(normalize("x^2"), "x^2");
         assert_eq!(normalize("3^2"), "3^2");
     }

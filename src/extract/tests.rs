@@ -362,3 +362,19 @@ fn lists_written_with_and_binomials_and_bare_golds() {
     assert!(same("The answer is \\boxed{\\text{Monday}}.", "Monday"));
     assert!(!same("\\boxed{\\text{Tuesday}}", "Monday"));
 }
+
+#[test]
+fn latex_values_without_a_box_are_taken_whole() {
+    assert_eq!(answer("So $x = -\\frac{9}{4}$."), "-\\frac{9}{4}");
+    assert_eq!(answer("Thus $y = \\pm 3$."), "\\pm 3");
+    assert_eq!(
+        answer("The minimum value is $-\\frac{9}{4}$."),
+        "-\\frac{9}{4}"
+    );
+    assert_eq!(answer("The probability is $\\frac{1}{6}$."), "\\frac{1}{6}");
+    assert_eq!(answer("Thus the area is $12\\text{ m}^2$."), "12");
+    // Plain math and currency keep the number rules.
+    assert_eq!(answer("We get $x^2 = 16$, so $x = 4$."), "4");
+    assert_eq!(answer("He paid $5 and got $3 back, so he spent 2."), "2");
+    assert!(same("So $x = -\\frac{9}{4}$.", "-2.25"));
+}
