@@ -437,6 +437,54 @@ fn math_value_at(text: &str, start: usize, end: usize, pos: usize) -> Option<(us
     trim_span(text, from, e)
 }
 
+/// "the solutions are $x = 2$ and $x = 3$": two or more math spans that each give the same
+/// variable a value, joined by nothing but "and", "or" or commas, at the end of the line, are
+/// one answer, the list `2, 3`.
+fn several_solutions(text: &str, start: usize, end: usize) -> Option<Candidate> {
+    let spans = math_spans(text, start, end);
+    let mut values: Vec<(usize, usize)> = Vec::new();
+    let mut name: Option<&str> = None;
+    let mut last_end = end;
+    for &(s, e) in spans.iter().rev() {
+        let inner = text.get(s..e)?;
+        let (lhs, rhs) = inner.split_once('=')?;
+        let (lhs, rhs) = (lhs.trim(), rhs.trim());
+        let one_letter = lhs.len() == 1 && lhs.bytes().all(|b| b.is_ascii_alphabetic());
+        if !one_letter || rhs.is_empty() || rhs.contains('=') || name.is_some_and(|n| n != lhs) {
+            break;
+        }
+        // Between this span and the next one (or the line's end): only glue.
+        let gap = text
+            .get(e + 1..last_end)?
+            .trim_matches(|c: char| c.is_whitespace() || c == '$');
+        let glue = gap.trim_end_matches(['.', '。']).trim();
+        let joined = values.is_empty() || matches!(glue, "and" | "or" | "," | ", and" | ", or");
+        let tail = !values.is_empty() || glue.is_empty();
+        if !(joined && tail) {
+            break;
+        }
+        name = Some(lhs);
+        let offset = s + inner.find('=')? + 1;
+        values.push(trim_span(text, offset, e)?);
+        last_end = s.saturating_sub(1);
+    }
+    if values.len() < 2 {
+        return None;
+    }
+    values.reverse();
+    let answers: Vec<String> = values
+        .iter()
+        .filter_map(|&(s, e)| text.get(s..e).map(normalize))
+        .collect();
+    let span = (values.first()?.0, values.last()?.1);
+    Some(Candidate {
+        method: Method::FinalEquation,
+        answer: answers.join(","),
+        raw: text.get(span.0..span.1)?.to_string(),
+        span,
+    })
+}
+
 /// The line of `text` that ends at `end` (its start).
 fn line_start(text: &str, from: usize, end: usize) -> Option<usize> {
     Some(
@@ -453,6 +501,9 @@ fn final_equation(text: &str, visible: &[(usize, usize)]) -> Option<Candidate> {
     let body = text.get(vs..ve)?;
     let trimmed_end = vs + body.trim_end().len();
     let line_start = line_start(text, vs, trimmed_end)?;
+    if let Some(c) = several_solutions(text, line_start, trimmed_end) {
+        return Some(c);
+    }
     let eq = last_equals(text, line_start, trimmed_end)?;
     if let Some(span) = math_value_at(text, line_start, trimmed_end, eq) {
         if let Some(c) = make(text, Method::FinalEquation, span) {

@@ -378,3 +378,18 @@ fn latex_values_without_a_box_are_taken_whole() {
     assert_eq!(answer("He paid $5 and got $3 back, so he spent 2."), "2");
     assert!(same("So $x = -\\frac{9}{4}$.", "-2.25"));
 }
+
+#[test]
+fn several_solutions_on_the_last_line_are_a_list() {
+    assert_eq!(
+        answer("Therefore, the solutions are $x = 2$ and $x = 3$."),
+        "2,3"
+    );
+    assert_eq!(answer("So $x = -1$, $x = 0$, or $x = 5$."), "-1,0,5");
+    assert!(same(
+        "The roots are $x=\\frac{1}{2}$ or $x=-3$",
+        "-3, \\frac12"
+    ));
+    // Different variables are not one answer's solutions.
+    assert_eq!(answer("We have $x = 2$ and $y = 3$."), "3");
+}
