@@ -67,7 +67,10 @@ fn trim_span(text: &str, s: usize, e: usize) -> Option<(usize, usize)> {
 
 fn make(text: &str, method: Method, span: (usize, usize)) -> Option<Candidate> {
     let raw = text.get(span.0..span.1)?;
-    let answer = normalize(raw);
+    let answer = match factorial_in_box(method, raw) {
+        Some(operand) => format!("{}!", normalize(operand)),
+        None => normalize(raw),
+    };
     if answer.is_empty() {
         return None;
     }
@@ -389,6 +392,18 @@ fn restatement(text: &str, from: usize, to: usize) -> Option<(usize, usize)> {
     let rest = text.get(from..to)?.to_ascii_lowercase();
     let at = RESTATEMENTS.iter().filter_map(|p| rest.find(p)).min()?;
     next_number(text, from + at, to)
+}
+
+/// Inside `\boxed{}` a `!` right after a number or bracket is a factorial (`\boxed{10!}`),
+/// not the end of an exclamation as it may be in prose: the operand, when so.
+fn factorial_in_box(method: Method, raw: &str) -> Option<&str> {
+    if method != Method::Boxed {
+        return None;
+    }
+    let operand = raw.trim_end().strip_suffix('!')?;
+    operand
+        .ends_with(|c: char| c.is_ascii_digit() || c == ')' || c == '}')
+        .then_some(operand)
 }
 
 /// Inner ranges of the inline math spans (`$…$`, `$$…$$`, `\(…\)`) in `text[start..end]`.

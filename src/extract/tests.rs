@@ -393,3 +393,12 @@ fn several_solutions_on_the_last_line_are_a_list() {
     // Different variables are not one answer's solutions.
     assert_eq!(answer("We have $x = 2$ and $y = 3$."), "3");
 }
+
+#[test]
+fn factorial_inside_a_box() {
+    assert!(same("\\boxed{10!}", "3628800"));
+    assert!(same("\\boxed{(3+2)!}", "120"));
+    assert!(!same("\\boxed{10!}", "10"));
+    // In prose a `!` stays punctuation.
+    assert_eq!(answer("The answer is 10!"), "10");
+}
