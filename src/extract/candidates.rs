@@ -529,7 +529,39 @@ fn final_equation(text: &str, visible: &[(usize, usize)]) -> Option<Candidate> {
     if let Some(restated) = restatement(text, span.1, trimmed_end) {
         span = restated;
     }
+    if let Some(concluded) = concluding_clause(text, span.1, trimmed_end) {
+        span = concluded;
+    }
     make(text, Method::FinalEquation, span)
+}
+
+/// "Since $a = 2$ and $b = 3$, the sum is $5$.": after the last equation, a new clause that
+/// states a value ("…, the sum is 5", "…, so the total is 12") is the conclusion.
+fn concluding_clause(text: &str, from: usize, to: usize) -> Option<(usize, usize)> {
+    let rest = text.get(from..to)?;
+    let comma = rest.find(", ")?;
+    let clause = rest.get(comma + 2..)?;
+    // A clause about "the" quantity ("the sum is", "so the total is"), not a comparison
+    // ("that is 2 more than Tom").
+    let lower = clause.to_ascii_lowercase();
+    let subject = [
+        "the ",
+        "so the ",
+        "thus the ",
+        "hence the ",
+        "then the ",
+        "therefore the ",
+    ];
+    if !subject.iter().any(|s| lower.starts_with(s)) {
+        return None;
+    }
+    let verb = [" is ", " are ", " equals ", " was "]
+        .iter()
+        .filter_map(|v| clause.find(v).map(|at| at + v.len()))
+        .min()?;
+    let at = from + comma + 2 + verb;
+    let number = next_number(text, at, to)?;
+    Some(math_value_at(text, at, to, number.0).unwrap_or(number))
 }
 
 /// Words that start a qualifier after a sentence's main statement: "He has 22 apples

@@ -402,3 +402,13 @@ fn factorial_inside_a_box() {
     // In prose a `!` stays punctuation.
     assert_eq!(answer("The answer is 10!"), "10");
 }
+
+#[test]
+fn a_concluding_clause_after_the_last_equation() {
+    assert_eq!(answer("Since $a = 2$ and $b = 3$, the sum is $5$."), "5");
+    assert_eq!(
+        answer("Total = 4 * 3 = 12, so the cost is $\\frac{12}{5}$ dollars."),
+        "\\frac{12}{5}"
+    );
+    assert_eq!(answer("She buys 3 * 4 = 12 eggs."), "12");
+}
