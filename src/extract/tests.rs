@@ -412,3 +412,69 @@ fn a_concluding_clause_after_the_last_equation() {
     );
     assert_eq!(answer("She buys 3 * 4 = 12 eggs."), "12");
 }
+
+/// Random splices of the fragments the rules look for: every text gets a verdict, no panic.
+#[test]
+fn garbled_texts_never_panic() {
+    const FRAGMENTS: [&str; 40] = [
+        "\\boxed{",
+        "}",
+        "{",
+        "$",
+        "$$",
+        "\\frac{",
+        "\\sqrt[",
+        "]",
+        "=",
+        "x",
+        "\\in",
+        "<",
+        "\\le",
+        " and ",
+        "\\\\",
+        "!",
+        "^",
+        "(",
+        ")",
+        "\\pm",
+        "-",
+        "3",
+        "0.5",
+        "%",
+        "\\text{",
+        "m",
+        "\\log_",
+        "\\binom{",
+        "<answer>",
+        "</answer>",
+        "<think>",
+        "答案是",
+        "：",
+        "\n",
+        "#### ",
+        "The answer is ",
+        "option is (",
+        "C",
+        ",",
+        "é",
+    ];
+    let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut next = move |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    for _ in 0..5_000 {
+        let mut text = |len: usize| -> String {
+            (0..next(len))
+                .map(|_| FRAGMENTS[next(FRAGMENTS.len())])
+                .collect()
+        };
+        let (output, gold) = (text(25), text(8));
+        let question = (next(2) == 0).then_some("what percent?");
+        let v = grade(&output, &gold, question, Preset::Lenient);
+        assert!(!v.reason.is_empty(), "{output:?} vs {gold:?}");
+        let _ = grade(&output, &gold, question, Preset::Strict);
+    }
+}
