@@ -183,13 +183,20 @@ fn confidence(winner: &Candidate, others: &[Candidate]) -> (f64, String) {
         Method::FinalEquation => {
             let last = others.iter().find(|c| c.method == Method::LastNumber);
             match last {
-                Some(l) if !agrees(&l.answer, &winner.answer) => (
-                    0.6,
-                    format!(
-                        "final equation gives `{}` but the last number is `{}`",
-                        winner.answer, l.answer
-                    ),
-                ),
+                // A last number inside the equation's own answer (`2,3` from "$x = 2$ and
+                // $x = 3$") agrees with it.
+                Some(l)
+                    if !agrees(&l.answer, &winner.answer)
+                        && !(winner.span.0 <= l.span.0 && l.span.1 <= winner.span.1) =>
+                {
+                    (
+                        0.6,
+                        format!(
+                            "final equation gives `{}` but the last number is `{}`",
+                            winner.answer, l.answer
+                        ),
+                    )
+                }
                 _ => (0.85, "final equation result is also the last number".into()),
             }
         }

@@ -386,6 +386,9 @@ fn several_solutions_on_the_last_line_are_a_list() {
         "2,3"
     );
     assert_eq!(answer("So $x = -1$, $x = 0$, or $x = 5$."), "-1,0,5");
+    // The last number is one of the solutions: no disagreement.
+    let e = extract("Therefore, the solutions are $x = 2$ and $x = 3$.", None).unwrap();
+    assert!(!e.low_confidence, "{}", e.confidence_reason);
     assert!(same(
         "The roots are $x=\\frac{1}{2}$ or $x=-3$",
         "-3, \\frac12"
