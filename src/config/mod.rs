@@ -164,6 +164,45 @@ pub struct LlmConfig {
     pub extra: Map<String, Value>,
 }
 
+/// A text field of an LLM entry that the Settings page edits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LlmField {
+    BaseUrl,
+    Model,
+    ApiKey,
+}
+
+impl LlmField {
+    pub const ALL: [LlmField; 3] = [LlmField::BaseUrl, LlmField::Model, LlmField::ApiKey];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::BaseUrl => "Base URL (API root, usually ending in /v1)",
+            Self::Model => "Model",
+            Self::ApiKey => "API key (kept for this browser session only; local servers need none)",
+        }
+    }
+
+    pub fn text(self, l: &LlmConfig) -> String {
+        match self {
+            Self::BaseUrl => l.base_url.clone(),
+            Self::Model => l.model.clone(),
+            Self::ApiKey => l.api_key.clone().unwrap_or_default(),
+        }
+    }
+
+    /// Set from what was typed: surrounding spaces (a pasted key's newline) never count, and
+    /// an empty key is no key.
+    pub fn set(self, l: &mut LlmConfig, text: &str) {
+        let text = text.trim().to_string();
+        match self {
+            Self::BaseUrl => l.base_url = text,
+            Self::Model => l.model = text,
+            Self::ApiKey => l.api_key = (!text.is_empty()).then_some(text),
+        }
+    }
+}
+
 /// A pairing of a run model (Phase 1) with a verify model (Phases 2, 3, reverse check).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Profile {
@@ -396,6 +435,20 @@ profiles:
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn llm_fields_read_and_set_their_own_value() {
+        let mut l = LlmConfig::default();
+        LlmField::BaseUrl.set(&mut l, " http://127.0.0.1:8000/v1 ");
+        LlmField::Model.set(&mut l, "qwen");
+        LlmField::ApiKey.set(&mut l, "sk-abc\n");
+        assert_eq!(LlmField::BaseUrl.text(&l), "http://127.0.0.1:8000/v1");
+        assert_eq!(LlmField::Model.text(&l), "qwen");
+        assert_eq!(l.api_key.as_deref(), Some("sk-abc"));
+        LlmField::ApiKey.set(&mut l, "  ");
+        assert_eq!(l.api_key, None);
+        assert_eq!(LlmField::ApiKey.text(&l), "");
+    }
 
     const SEED: &str = r#"
 defaults:

@@ -3,7 +3,8 @@ use leptos::task::spawn_local;
 use wasm_bindgen::JsCast;
 
 use crate::config::{
-    document_kind, DocumentKind, EditableParam, Format, KeyExport, LlmConfig, Settings, Strategy,
+    document_kind, DocumentKind, EditableParam, Format, KeyExport, LlmConfig, LlmField, Settings,
+    Strategy,
 };
 use crate::llm::JsonMode;
 use crate::ui::download::download_text;
@@ -30,12 +31,6 @@ impl Feedback {
             }
         }
     }
-}
-
-fn llm_value(store: &SettingsStore, name: &str, get: fn(&LlmConfig) -> String) -> String {
-    store
-        .settings
-        .with(|s| s.llms.get(name).map(get).unwrap_or_default())
 }
 
 fn set_llm(store: &SettingsStore, name: &str, set: impl FnOnce(&mut LlmConfig)) {
@@ -65,44 +60,30 @@ fn json_mode_name(m: JsonMode) -> &'static str {
 #[component]
 fn LlmCard(name: String, feedback: Feedback) -> impl IntoView {
     let store = settings_store();
-    let (s1, s2, s3, s4, s5, s6, s7, s8) = (
-        store.clone(),
-        store.clone(),
-        store.clone(),
-        store.clone(),
-        store.clone(),
-        store.clone(),
-        store.clone(),
-        store.clone(),
-    );
-    let (n1, n2, n3, n4, n5, n6, n7, n8) = (
-        name.clone(),
-        name.clone(),
-        name.clone(),
-        name.clone(),
-        name.clone(),
-        name.clone(),
-        name.clone(),
-        name.clone(),
-    );
-    let rename = move |ev| {
-        let new = event_target_value(&ev);
-        let mut result = Ok(());
-        s1.update_settings(|s| result = s.rename_llm(&n1, &new));
-        feedback.result(
-            result
-                .map(|_| format!("LLM renamed to {new}."))
-                .map_err(|e| e.to_string()),
-        );
+    let rename = {
+        let (store, name) = (store.clone(), name.clone());
+        move |ev| {
+            let new = event_target_value(&ev);
+            let mut result = Ok(());
+            store.update_settings(|s| result = s.rename_llm(&name, &new));
+            feedback.result(
+                result
+                    .map(|_| format!("LLM renamed to {new}."))
+                    .map_err(|e| e.to_string()),
+            );
+        }
     };
-    let remove = move |_| {
-        let mut result = Ok(());
-        s8.update_settings(|s| result = s.remove_llm(&n8));
-        feedback.result(
-            result
-                .map(|_| "LLM removed.".to_string())
-                .map_err(|e| e.to_string()),
-        );
+    let remove = {
+        let (store, name) = (store, name.clone());
+        move |_| {
+            let mut result = Ok(());
+            store.update_settings(|s| result = s.remove_llm(&name));
+            feedback.result(
+                result
+                    .map(|_| "LLM removed.".to_string())
+                    .map_err(|e| e.to_string()),
+            );
+        }
     };
     view! {
         <section class="card stack" data-testid="settings-llm">
@@ -110,49 +91,50 @@ fn LlmCard(name: String, feedback: Feedback) -> impl IntoView {
                 <label class="stack">"Name" <input type="text" prop:value=name.clone() on:change=rename/></label>
                 <button on:click=remove>"Remove"</button>
             </div>
-            <label class="stack">
-                <span>"Base URL (API root, usually ending in /v1)"</span>
-                <input
-                    type="url"
-                    data-testid="settings-base-url"
-                    prop:value=move || llm_value(&s2, &n2, |l| l.base_url.clone())
-                    on:change=move |ev| {
-                        let v = event_target_value(&ev);
-                        set_llm(&s3, &n3, |l| l.base_url = v.trim().to_string())
-                    }
-                />
-            </label>
-            <label class="stack">
-                <span>"Model"</span>
-                <input
-                    type="text"
-                    data-testid="settings-model"
-                    prop:value=move || llm_value(&s4, &n4, |l| l.model.clone())
-                    on:change=move |ev| {
-                        let v = event_target_value(&ev);
-                        set_llm(&s5, &n5, |l| l.model = v.trim().to_string())
-                    }
-                />
-            </label>
-            <label class="stack">
-                <span>"API key (kept for this browser session only; local servers need none)"</span>
-                <input
-                    type="password"
-                    autocomplete="off"
-                    data-testid="settings-api-key"
-                    prop:value=move || llm_value(&s6, &n6, |l| l.api_key.clone().unwrap_or_default())
-                    on:change=move |ev| {
-                        let v = event_target_value(&ev);
-                        set_llm(&s7, &n7, |l| l.api_key = (!v.is_empty()).then_some(v))
-                    }
-                />
-            </label>
+            {LlmField::ALL
+                .into_iter()
+                .map(|field| view! { <LlmTextField name=name.clone() field=field/> })
+                .collect_view()}
             <JsonModeSelect name=name.clone()/>
             <TestConnection endpoint=Signal::derive({
                 let (store, name) = (settings_store(), name.clone());
                 move || store.settings.with(|s| s.endpoint(&name, &|_| None).ok())
             })/>
         </section>
+    }
+}
+
+/// One text field of an LLM entry (see `config::LlmField`).
+#[component]
+fn LlmTextField(name: String, field: LlmField) -> impl IntoView {
+    let store = settings_store();
+    let (kind, testid) = match field {
+        LlmField::BaseUrl => ("url", "settings-base-url"),
+        LlmField::Model => ("text", "settings-model"),
+        LlmField::ApiKey => ("password", "settings-api-key"),
+    };
+    let read = {
+        let (store, name) = (store.clone(), name.clone());
+        move || {
+            store
+                .settings
+                .with(|s| s.llms.get(&name).map(|l| field.text(l)).unwrap_or_default())
+        }
+    };
+    view! {
+        <label class="stack">
+            <span>{field.label()}</span>
+            <input
+                type=kind
+                autocomplete="off"
+                data-testid=testid
+                prop:value=read
+                on:change=move |ev| {
+                    let v = event_target_value(&ev);
+                    set_llm(&store, &name, |l| field.set(l, &v))
+                }
+            />
+        </label>
     }
 }
 
