@@ -60,11 +60,7 @@ pub fn BatchRunner(transport: fn() -> Result<Rc<dyn ChatTransport>, String>) -> 
 
     let profile_names = {
         let store = store.clone();
-        move || {
-            store
-                .settings
-                .with(|s| s.profiles.keys().cloned().collect::<Vec<_>>())
-        }
+        move || store.profile_names()
     };
 
     let upload = move |ev: web_sys::Event| {

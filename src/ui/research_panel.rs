@@ -41,8 +41,8 @@ pub fn ResearchPanel(
 ) -> impl IntoView {
     let store = settings_store();
     let profiles = {
-        let s = store.settings.clone();
-        move || s.with(|s| s.profiles.keys().cloned().collect::<Vec<_>>())
+        let store = store.clone();
+        move || store.profile_names()
     };
     let profile = RwSignal::new(String::new());
     let agents = RwSignal::new(2usize);

@@ -45,6 +45,16 @@ fn read(storage: Option<web_sys::Storage>, key: &str) -> Option<String> {
 }
 
 impl SettingsStore {
+    /// The profile names, tracked (pickers re-render when Settings change).
+    pub fn profile_names(&self) -> Vec<String> {
+        self.settings.with(|s| s.profiles.keys().cloned().collect())
+    }
+
+    /// The LLM names, tracked.
+    pub fn llm_names(&self) -> Vec<String> {
+        self.settings.with(|s| s.llms.keys().cloned().collect())
+    }
+
     fn load() -> Self {
         let mut problems = Vec::new();
         let mut settings = match read(local(), SETTINGS_KEY) {

@@ -96,11 +96,7 @@ pub fn AuditPage() -> impl IntoView {
 
     let profile_names = {
         let store = store.clone();
-        move || {
-            store
-                .settings
-                .with(|s| s.profiles.keys().cloned().collect::<Vec<_>>())
-        }
+        move || store.profile_names()
     };
 
     let start = {

@@ -169,11 +169,7 @@ fn ProfileRow(name: String, feedback: Feedback) -> impl IntoView {
     let store = settings_store();
     let llm_names = {
         let store = store.clone();
-        move || {
-            store
-                .settings
-                .with(|s| s.llms.keys().cloned().collect::<Vec<_>>())
-        }
+        move || store.llm_names()
     };
     let row_name = name.clone();
     let role_select = move |role: &'static str| {
@@ -324,19 +320,11 @@ pub fn SettingsPage() -> impl IntoView {
 
     let llm_names = {
         let store = store.clone();
-        move || {
-            store
-                .settings
-                .with(|s| s.llms.keys().cloned().collect::<Vec<_>>())
-        }
+        move || store.llm_names()
     };
     let profile_names = {
         let store = store.clone();
-        move || {
-            store
-                .settings
-                .with(|s| s.profiles.keys().cloned().collect::<Vec<_>>())
-        }
+        move || store.profile_names()
     };
     let settings_problem = {
         let store = store.clone();
