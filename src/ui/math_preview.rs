@@ -1,6 +1,7 @@
 use leptos::prelude::*;
 
 use super::math_text::MathText;
+use super::text_field::TextField;
 
 /// A scratchpad: paste model text, see it with its LaTeX rendered (and its HTML inert).
 #[component]
@@ -9,12 +10,7 @@ pub fn MathPreview() -> impl IntoView {
     view! {
         <section class="card">
             <h3>"LaTeX preview"</h3>
-            <textarea
-                data-testid="math-preview-input"
-                rows="3"
-                prop:value=move || text.get()
-                on:input=move |ev| text.set(event_target_value(&ev))
-            ></textarea>
+            <TextField label="LaTeX" testid="math-preview-input" value=text rows=3/>
             <div class="preview" data-testid="math-preview-output">
                 <MathText text=text/>
             </div>

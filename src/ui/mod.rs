@@ -18,6 +18,7 @@ pub mod research_panel;
 pub mod router;
 pub mod settings_store;
 pub mod test_connection;
+pub mod text_field;
 pub mod theme;
 pub mod theme_toggle;
 

@@ -15,6 +15,7 @@ use crate::llm::ChatTransport;
 use crate::ui::batch_runner::BatchRunner;
 use crate::ui::download::download_text;
 use crate::ui::settings_store::settings_store;
+use crate::ui::text_field::TextField;
 
 /// The shipped example cases (Chinese and English), for "Load an example".
 const EXAMPLE_CASES: &str = include_str!("../../../public/examples/cases.jsonl");
@@ -180,24 +181,8 @@ pub fn AuditPage() -> impl IntoView {
                 "Paste a context and a model output, pick a profile, and get a VerifyFast audit: claims, factual and logic errors with evidence, and a deterministic 1-5 credit score."
             </p>
             <div class="grid">
-                <label class="stack">
-                    <span>"Context (source material)"</span>
-                    <textarea
-                        data-testid="audit-context"
-                        rows="8"
-                        prop:value=move || context.get()
-                        on:input=move |ev| context.set(event_target_value(&ev))
-                    ></textarea>
-                </label>
-                <label class="stack">
-                    <span>"Model output (text under audit)"</span>
-                    <textarea
-                        data-testid="audit-output"
-                        rows="8"
-                        prop:value=move || output.get()
-                        on:input=move |ev| output.set(event_target_value(&ev))
-                    ></textarea>
-                </label>
+                <TextField label="Context (source material)" testid="audit-context" value=context rows=8/>
+                <TextField label="Model output (text under audit)" testid="audit-output" value=output rows=8/>
             </div>
             <div class="row">
                 <label>

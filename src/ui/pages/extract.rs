@@ -8,6 +8,7 @@ use std::sync::Arc;
 use leptos::prelude::*;
 
 use crate::ui::browser_file::{file_stem, now_ms, picked_file, read_slice};
+use crate::ui::text_field::TextField;
 use leptos::task::spawn_local;
 
 use crate::extract::batch::{highlight, GradeBatch, Row, Show};
@@ -103,34 +104,10 @@ fn SingleExtract() -> impl IntoView {
     view! {
         <div class="card stack">
             <h2>"One solution"</h2>
-            <label class="stack">
-                "Solution text"
-                <textarea
-                    data-testid="extract-text"
-                    rows="7"
-                    prop:value=move || text.get()
-                    on:input=move |ev| text.set(event_target_value(&ev))
-                ></textarea>
-            </label>
+            <TextField label="Solution text" testid="extract-text" value=text rows=7/>
             <div class="grid">
-                <label class="stack">
-                    "Ground truth (optional: an answer or a full solution)"
-                    <input
-                        type="text"
-                        data-testid="extract-gold"
-                        prop:value=move || gold.get()
-                        on:input=move |ev| gold.set(event_target_value(&ev))
-                    />
-                </label>
-                <label class="stack">
-                    "Question (optional: decides the percent policy)"
-                    <input
-                        type="text"
-                        data-testid="extract-question"
-                        prop:value=move || question.get()
-                        on:input=move |ev| question.set(event_target_value(&ev))
-                    />
-                </label>
+                <TextField label="Ground truth (optional: an answer or a full solution)" testid="extract-gold" value=gold/>
+                <TextField label="Question (optional: decides the percent policy)" testid="extract-question" value=question/>
             </div>
             <label class="row">
                 <input
