@@ -13,8 +13,8 @@ use web_sys::AbortController;
 
 use super::cancel::CancelToken;
 use super::client::RetryingClient;
-use super::retry::{parse_retry_after, RetryPolicy};
-use super::wire;
+use super::retry::RetryPolicy;
+use super::wire::{self, HttpReply};
 use super::{ChatRequest, ChatResponse, ChatTransport, Endpoint, LlmError};
 
 /// Default per-call timeout in the browser.
@@ -80,16 +80,6 @@ impl Drop for Attempt {
     }
 }
 
-/// What one fetch produced.
-enum Raw {
-    Ok(String),
-    Status {
-        status: u16,
-        body: String,
-        retry_after: Option<String>,
-    },
-}
-
 impl BrowserTransport {
     pub fn new(timeout_ms: u32) -> Self {
         Self {
@@ -124,7 +114,7 @@ impl BrowserTransport {
         builder: RequestBuilder,
         body: Option<String>,
         url: &str,
-    ) -> Result<Raw, LlmError> {
+    ) -> Result<HttpReply, LlmError> {
         let builder = attempt.request(builder);
         let sent = match body {
             Some(b) => match builder.body(b) {
@@ -145,9 +135,9 @@ impl BrowserTransport {
             .await?
             .map_err(|e| self.fail(attempt, url, &e))?;
         if (200..300).contains(&status) {
-            Ok(Raw::Ok(text))
+            Ok(HttpReply::Ok(text))
         } else {
-            Ok(Raw::Status {
+            Ok(HttpReply::Status {
                 status,
                 body: text,
                 retry_after,
@@ -164,23 +154,10 @@ impl BrowserTransport {
             },
         }
     }
+}
 
-    fn status_error(&self, endpoint: &Endpoint, url: &str, raw: Raw) -> LlmError {
-        match raw {
-            Raw::Status {
-                status,
-                body,
-                retry_after,
-            } => {
-                let now_s = (js_sys::Date::now() / 1000.0) as u64;
-                let retry_after_s = retry_after.and_then(|v| parse_retry_after(&v, Some(now_s)));
-                wire::classify_status(status, &body, url, endpoint, retry_after_s)
-            }
-            Raw::Ok(_) => LlmError::BadResponse {
-                detail: "unexpected success".into(),
-            },
-        }
-    }
+fn unix_now_s() -> u64 {
+    (js_sys::Date::now() / 1000.0) as u64
 }
 
 fn with_headers(
@@ -206,20 +183,9 @@ impl ChatTransport for BrowserTransport {
             let start = self.now_ms();
             let attempt = Attempt::start(self.timeout_ms);
             let builder = with_headers(Request::post(&url), endpoint, true);
-            let raw = self.fetch(&attempt, builder, Some(body), &url).await?;
+            let reply = self.fetch(&attempt, builder, Some(body), &url).await?;
             let latency_ms = self.now_ms().saturating_sub(start);
-            match raw {
-                Raw::Ok(text) => {
-                    let (content, usage) = wire::parse_chat_response(&text)?;
-                    Ok(ChatResponse {
-                        content,
-                        usage,
-                        latency_ms,
-                        attempts: 1,
-                    })
-                }
-                other => Err(self.status_error(endpoint, &url, other)),
-            }
+            wire::read_chat_reply(reply, &url, endpoint, latency_ms, Some(unix_now_s()))
         })
     }
 
@@ -231,10 +197,8 @@ impl ChatTransport for BrowserTransport {
             let url = wire::models_url(endpoint);
             let attempt = Attempt::start(self.timeout_ms);
             let builder = with_headers(Request::get(&url), endpoint, false);
-            match self.fetch(&attempt, builder, None, &url).await? {
-                Raw::Ok(text) => wire::parse_models(&text),
-                other => Err(self.status_error(endpoint, &url, other)),
-            }
+            let reply = self.fetch(&attempt, builder, None, &url).await?;
+            wire::read_models_reply(reply, &url, endpoint, Some(unix_now_s()))
         })
     }
 

@@ -10,25 +10,15 @@ use futures::future::{select, Either, LocalBoxFuture};
 
 use super::cancel::CancelToken;
 use super::client::RetryingClient;
-use super::retry::{parse_retry_after, RetryPolicy};
-use super::wire;
+use super::retry::RetryPolicy;
+use super::wire::{self, HttpReply};
 use super::{ChatRequest, ChatResponse, ChatTransport, Endpoint, LlmError};
 
 /// Default per-call timeout of the CLI: generous because local models can be slow.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_millis(super::CALL_TIMEOUT_MS as u64);
 
-/// One attempt's raw outcome, produced on the worker thread.
-enum Raw {
-    Ok {
-        body: String,
-    },
-    Status {
-        status: u16,
-        body: String,
-        retry_after: Option<String>,
-    },
-    Failed(LlmError),
-}
+/// One attempt's outcome, produced on the worker thread.
+type Raw = Result<HttpReply, LlmError>;
 
 pub struct NativeTransport {
     agent: ureq::Agent,
@@ -76,7 +66,7 @@ impl NativeTransport {
             });
         Box::pin(async move {
             if let Err(e) = spawned {
-                return Raw::Failed(LlmError::Network {
+                return Err(LlmError::Network {
                     url: String::new(),
                     hint: format!("could not start a worker thread: {e}"),
                 });
@@ -85,11 +75,11 @@ impl NativeTransport {
                 None => rx.await,
                 Some(token) => match select(rx, token.cancelled()).await {
                     Either::Left((r, _)) => r,
-                    Either::Right(_) => return Raw::Failed(LlmError::Cancelled),
+                    Either::Right(_) => return Err(LlmError::Cancelled),
                 },
             };
             received.unwrap_or_else(|_| {
-                Raw::Failed(LlmError::BadResponse {
+                Err(LlmError::BadResponse {
                     detail: "the worker thread ended without an answer".into(),
                 })
             })
@@ -125,41 +115,29 @@ impl NativeTransport {
         }
         req
     }
-
-    fn status_error(
-        &self,
-        endpoint: &Endpoint,
-        url: &str,
-        status: u16,
-        body: &str,
-        retry_after: Option<String>,
-    ) -> LlmError {
-        let retry_after_s = retry_after.and_then(|v| parse_retry_after(&v, unix_now_s()));
-        wire::classify_status(status, body, url, endpoint, retry_after_s)
-    }
 }
 
 fn raw_outcome(result: Result<ureq::Response, ureq::Error>, url: &str, timeout: LlmError) -> Raw {
     match result {
         Ok(resp) => match resp.into_string() {
-            Ok(body) => Raw::Ok { body },
-            Err(e) => Raw::Failed(read_error(&e, url, timeout)),
+            Ok(body) => Ok(HttpReply::Ok(body)),
+            Err(e) => Err(read_error(&e, url, timeout)),
         },
         Err(ureq::Error::Status(status, resp)) => {
             let retry_after = resp.header("retry-after").map(str::to_string);
             let body = resp.into_string().unwrap_or_default();
-            Raw::Status {
+            Ok(HttpReply::Status {
                 status,
                 body,
                 retry_after,
-            }
+            })
         }
         Err(ureq::Error::Transport(t)) => {
             let text = t.to_string();
             if is_timeout_text(&text) {
-                Raw::Failed(timeout)
+                Err(timeout)
             } else {
-                Raw::Failed(LlmError::Network {
+                Err(LlmError::Network {
                     url: url.to_string(),
                     hint: wire::native_network_hint(&text),
                 })
@@ -213,25 +191,9 @@ impl ChatTransport for NativeTransport {
             let body = wire::chat_body(endpoint, request).to_string();
             let start = self.now_ms();
             let req = self.build("POST", &url, endpoint, true);
-            let raw = self.send(req, Some(body), url.clone()).await;
+            let reply = self.send(req, Some(body), url.clone()).await?;
             let latency_ms = self.now_ms().saturating_sub(start);
-            match raw {
-                Raw::Ok { body } => {
-                    let (content, usage) = wire::parse_chat_response(&body)?;
-                    Ok(ChatResponse {
-                        content,
-                        usage,
-                        latency_ms,
-                        attempts: 1,
-                    })
-                }
-                Raw::Status {
-                    status,
-                    body,
-                    retry_after,
-                } => Err(self.status_error(endpoint, &url, status, &body, retry_after)),
-                Raw::Failed(e) => Err(e),
-            }
+            wire::read_chat_reply(reply, &url, endpoint, latency_ms, unix_now_s())
         })
     }
 
@@ -242,15 +204,8 @@ impl ChatTransport for NativeTransport {
         Box::pin(async move {
             let url = wire::models_url(endpoint);
             let req = self.build("GET", &url, endpoint, false);
-            match self.send(req, None, url.clone()).await {
-                Raw::Ok { body } => wire::parse_models(&body),
-                Raw::Status {
-                    status,
-                    body,
-                    retry_after,
-                } => Err(self.status_error(endpoint, &url, status, &body, retry_after)),
-                Raw::Failed(e) => Err(e),
-            }
+            let reply = self.send(req, None, url.clone()).await?;
+            wire::read_models_reply(reply, &url, endpoint, unix_now_s())
         })
     }
 

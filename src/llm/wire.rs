@@ -4,7 +4,8 @@
 
 use serde_json::{json, Value};
 
-use super::{ChatRequest, Endpoint, JsonMode, LlmError, Usage};
+use super::retry::parse_retry_after;
+use super::{ChatRequest, ChatResponse, Endpoint, JsonMode, LlmError, Usage};
 
 /// Longest piece of a server's error body we keep in an error message.
 const BODY_SNIPPET_CHARS: usize = 300;
@@ -207,6 +208,72 @@ pub fn parse_models(body: &str) -> Result<Vec<String>, LlmError> {
         .iter()
         .filter_map(|m| m.get(key).and_then(Value::as_str).map(str::to_string))
         .collect())
+}
+
+/// What a transport got over HTTP, before it is read: both transports (gloo-net in the
+/// browser, ureq natively) hand it to the same readers below.
+#[derive(Debug, Clone, PartialEq)]
+pub enum HttpReply {
+    /// A 2xx answer's body.
+    Ok(String),
+    Status {
+        status: u16,
+        body: String,
+        /// The raw `Retry-After` header.
+        retry_after: Option<String>,
+    },
+}
+
+/// A reply other than 2xx as a typed error; `now_s` (Unix seconds) dates a `Retry-After`.
+fn reply_error(reply: HttpReply, url: &str, endpoint: &Endpoint, now_s: Option<u64>) -> LlmError {
+    match reply {
+        HttpReply::Status {
+            status,
+            body,
+            retry_after,
+        } => {
+            let retry_after_s = retry_after.and_then(|v| parse_retry_after(&v, now_s));
+            classify_status(status, &body, url, endpoint, retry_after_s)
+        }
+        HttpReply::Ok(_) => LlmError::BadResponse {
+            detail: "unexpected success".into(),
+        },
+    }
+}
+
+/// Reads a chat-completions reply that took `latency_ms`.
+pub fn read_chat_reply(
+    reply: HttpReply,
+    url: &str,
+    endpoint: &Endpoint,
+    latency_ms: u64,
+    now_s: Option<u64>,
+) -> Result<ChatResponse, LlmError> {
+    match reply {
+        HttpReply::Ok(body) => {
+            let (content, usage) = parse_chat_response(&body)?;
+            Ok(ChatResponse {
+                content,
+                usage,
+                latency_ms,
+                attempts: 1,
+            })
+        }
+        other => Err(reply_error(other, url, endpoint, now_s)),
+    }
+}
+
+/// Reads a `/models` reply.
+pub fn read_models_reply(
+    reply: HttpReply,
+    url: &str,
+    endpoint: &Endpoint,
+    now_s: Option<u64>,
+) -> Result<Vec<String>, LlmError> {
+    match reply {
+        HttpReply::Ok(body) => parse_models(&body),
+        other => Err(reply_error(other, url, endpoint, now_s)),
+    }
 }
 
 /// A non-2xx answer as a typed error. `retry_after_s` is the parsed `Retry-After` header.
@@ -506,5 +573,48 @@ mod tests {
         ] {
             assert!(h.contains(needle), "missing {needle}: {h}");
         }
+    }
+
+    #[test]
+    fn replies_read_the_same_for_both_transports() {
+        let e = endpoint(Some("sk-secret"), JsonMode::None);
+        let ok = HttpReply::Ok(
+            r#"{"choices":[{"message":{"content":"hi"}}],"usage":{"prompt_tokens":3,"completion_tokens":1}}"#
+                .into(),
+        );
+        let r = read_chat_reply(ok, "http://x/v1/chat/completions", &e, 12, None).unwrap();
+        assert_eq!(
+            (r.content.as_str(), r.latency_ms, r.attempts),
+            ("hi", 12, 1)
+        );
+        let limited = HttpReply::Status {
+            status: 429,
+            body: "slow down".into(),
+            retry_after: Some("2".into()),
+        };
+        assert_eq!(
+            read_chat_reply(limited, "u", &e, 1, Some(0)),
+            Err(LlmError::RateLimited {
+                retry_after_s: Some(2)
+            })
+        );
+        let denied = HttpReply::Status {
+            status: 401,
+            body: "bad key sk-secret".into(),
+            retry_after: None,
+        };
+        assert_eq!(
+            read_models_reply(denied, "u", &e, None),
+            Err(LlmError::Unauthorized { status: 401 })
+        );
+        assert_eq!(
+            read_models_reply(
+                HttpReply::Ok(r#"{"data":[{"id":"m1"}]}"#.into()),
+                "u",
+                &e,
+                None
+            ),
+            Ok(vec!["m1".to_string()])
+        );
     }
 }
