@@ -55,6 +55,7 @@ fn asks_the_model_only_for_low_confidence_texts() {
         .expect("write");
     let out = cli.wait_with_output().expect("wait");
     let _ = server.kill();
+    let _ = server.wait();
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     let lines: Vec<serde_json::Value> = stdout

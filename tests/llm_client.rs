@@ -165,7 +165,8 @@ fn single_error(kind: &str) -> (LlmError, usize) {
 
 #[test]
 fn final_errors_are_typed_and_not_retried() {
-    let cases: Vec<(&str, fn(&LlmError) -> bool)> = vec![
+    type Check = fn(&LlmError) -> bool;
+    let cases: Vec<(&str, Check)> = vec![
         ("400", |e| matches!(e, LlmError::Http { status: 400, .. })),
         ("401", |e| {
             matches!(e, LlmError::Unauthorized { status: 401 })

@@ -195,6 +195,8 @@ pub fn quadratic_weighted_kappa(m: &ScoreMatrix) -> Option<f64> {
         .map(|j| (0..5).map(|i| m.0[i][j]).sum::<u64>() as f64)
         .collect();
     let (mut observed, mut expected) = (0.0, 0.0);
+    // i and j are score indexes: the weight is their distance, so index loops read best.
+    #[allow(clippy::needless_range_loop)]
     for i in 0..5 {
         for j in 0..5 {
             let w = ((i as f64 - j as f64) / 4.0).powi(2);

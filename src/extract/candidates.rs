@@ -626,7 +626,7 @@ pub fn find_all(text: &str) -> Vec<Candidate> {
         .into_iter()
         .chain(hash_marker(text, &hidden))
         .collect();
-    markers.sort_by(|a, b| b.span.0.cmp(&a.span.0));
+    markers.sort_by_key(|c| std::cmp::Reverse(c.span.0));
     out.extend(markers);
     out.extend(whole_text(text, &visible));
     out.extend(final_equation(text, &visible));

@@ -513,7 +513,7 @@ mod tests {
 
     #[test]
     fn constants_and_variables() {
-        assert!((val("2\\pi").to_f64() - 6.283185307179586).abs() < 1e-12);
+        assert!((val("2\\pi").to_f64() - std::f64::consts::TAU).abs() < 1e-12);
         assert!((val("e^2").to_f64() - 7.38905609893065).abs() < 1e-12);
         let e = parse("x^2+2xy").unwrap();
         assert_eq!(e.vars, ["x", "y"]);

@@ -187,7 +187,7 @@ fn confidence(winner: &Candidate, others: &[Candidate]) -> (f64, String) {
                 // $x = 3$") agrees with it.
                 Some(l)
                     if !agrees(&l.answer, &winner.answer)
-                        && !(winner.span.0 <= l.span.0 && l.span.1 <= winner.span.1) =>
+                        && (l.span.0 < winner.span.0 || winner.span.1 < l.span.1) =>
                 {
                     (
                         0.6,

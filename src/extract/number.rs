@@ -238,18 +238,25 @@ impl Num {
         Num::Real(real(self.to_f64(), o.to_f64()))
     }
 
+    // Named like the std operators on purpose, but not the traits: each falls back from exact
+    // to float on overflow, which callers should see at the call site.
+    #[allow(clippy::should_implement_trait)]
     pub fn add(self, o: Num) -> Num {
         self.lift(o, Rational::checked_add, |a, b| a + b)
     }
+    #[allow(clippy::should_implement_trait)]
     pub fn sub(self, o: Num) -> Num {
         self.lift(o, Rational::checked_sub, |a, b| a - b)
     }
+    #[allow(clippy::should_implement_trait)]
     pub fn mul(self, o: Num) -> Num {
         self.lift(o, Rational::checked_mul, |a, b| a * b)
     }
+    #[allow(clippy::should_implement_trait)]
     pub fn div(self, o: Num) -> Num {
         self.lift(o, Rational::checked_div, |a, b| a / b)
     }
+    #[allow(clippy::should_implement_trait)]
     pub fn neg(self) -> Num {
         match self {
             Num::Exact(r) => r.checked_neg().map_or(Num::Real(-r.to_f64()), Num::Exact),
@@ -336,7 +343,7 @@ mod tests {
     fn exact_sqrt_only_of_squares() {
         assert_eq!(r(9, 4).exact_sqrt(), Some(r(3, 2)));
         assert_eq!(r(2, 1).exact_sqrt(), None);
-        assert_eq!(Num::Exact(r(2, 1)).sqrt().is_exact(), false);
+        assert!(!Num::Exact(r(2, 1)).sqrt().is_exact());
         assert_eq!(
             Num::Exact(r(4, 1)).pow(Num::Exact(r(1, 2))),
             Num::Exact(r(2, 1))

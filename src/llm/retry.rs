@@ -84,7 +84,7 @@ pub fn parse_retry_after(value: &str, now_unix_s: Option<u64>) -> Option<u64> {
         return Some(s);
     }
     if let Ok(f) = v.parse::<f64>() {
-        if f.is_finite() && f >= 0.0 && f < 1e9 {
+        if f.is_finite() && (0.0..1e9).contains(&f) {
             return Some(f.ceil() as u64);
         }
         return None;

@@ -645,7 +645,6 @@ fn cases_view(
         let (cases, total) = f.apply(&r2, LIST_LIMIT);
         let rows = cases
             .into_iter()
-            .cloned()
             .map(|c| {
                 let cross = is_cross_band_cell(
                     crate::band::metrics::band_index(c.expected),
