@@ -287,13 +287,13 @@ fn is_word_byte(b: u8) -> bool {
     b.is_ascii_alphabetic()
 }
 
-/// Drops trailing unit words (`18 dollars`, `5cm`, `3 square feet` stays prose).
 /// Units that count only with a power after them (`12 m^2`).
 const AREA_UNITS: &[&str] = &["m", "in", "yd"];
 
 /// Powers written after a unit (`cm^2`, `m³`): dropped with the unit.
 const UNIT_POWERS: &[&str] = &["^{2}", "^{3}", "^2", "^3", "²", "³"];
 
+/// Drops trailing unit words (`18 dollars`, `5cm`, `3 square feet` stays prose).
 fn strip_units(s: &str) -> String {
     let mut out = s.trim_start_matches("USD").trim().to_string();
     if let Some(power) = UNIT_POWERS.iter().find(|p| out.ends_with(*p)) {

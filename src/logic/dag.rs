@@ -68,8 +68,9 @@ pub fn layout(state: &WorldState, focus: Option<&str>) -> Dag {
 }
 
 /// The ids a drawing of at most `max_nodes` nodes shows: everything when it fits; otherwise the
-/// focus and its ancestry, hypotheses included (up to half the room), then the latest items. A 100,000-event log has ~50,000 items: drawn whole it is unreadable and stalls
-/// the page, and what a reader wants at a step is that step's derivation and its neighbours.
+/// focus and its ancestry, hypotheses included (up to half the room), then the latest items.
+/// A 100,000-event log has ~50,000 items: drawn whole it is unreadable and stalls the page,
+/// and what a reader wants at a step is that step's derivation and its neighbours.
 fn visible_ids<'a>(
     state: &'a WorldState,
     focus: Option<&'a str>,
