@@ -508,13 +508,14 @@ fn as_interval(s: &str) -> Option<String> {
     if !s.contains(['<', '>', '\\', '≤', '≥']) {
         return None;
     }
-    if let Some(i) = s.find("\\in") {
-        let (name, rest) = (s.get(..i)?.trim(), s.get(i + 3..)?);
-        // `\infty` and `\int` start with `\in` too.
-        if is_name(name) && !rest.starts_with(|c: char| c.is_ascii_alphabetic()) {
-            return Some(rest.trim().to_string());
-        }
-        return None;
+    // `\in` itself, not the start of `\infty` or `\int`.
+    let member = s
+        .match_indices("\\in")
+        .map(|(i, _)| i)
+        .find(|&i| !s[i + 3..].starts_with(|c: char| c.is_ascii_alphabetic()));
+    if let Some(i) = member {
+        let name = s.get(..i)?.trim();
+        return is_name(name).then(|| s[i + 3..].trim().to_string());
     }
     // Split into operands and relations: `3`, `\le`, `x`, `\le`, `5`.
     let mut parts: Vec<&str> = Vec::new();

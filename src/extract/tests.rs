@@ -345,6 +345,9 @@ fn set_builder_answers_are_intervals() {
     assert!(same("\\boxed{x > 3}", "(3, \\infty)"));
     assert!(same("\\boxed{x \\le -1}", "(-\\infty,-1]"));
     assert!(same("\\boxed{5 > x}", "(-\\infty,5)"));
+    // An `\infty` bound is not a membership `\in`.
+    assert!(same("\\boxed{-\\infty < x < 5}", "(-\\infty,5)"));
+    assert!(same("\\boxed{x \\in (-\\infty, 2]}", "x \\le 2"));
     assert!(!same("\\boxed{x \\geq 3}", "x > 3"));
     assert!(same("\\boxed{x \\geq 3}", "x \\ge 3"));
     // Not one variable between numbers: left alone.
