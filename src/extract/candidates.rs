@@ -410,6 +410,13 @@ fn factorial_in_box(method: Method, raw: &str) -> Option<&str> {
 fn math_spans(text: &str, start: usize, end: usize) -> Vec<(usize, usize)> {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
+    // Most lines have no math at all: one fast scan says so.
+    if !text
+        .get(start..end)
+        .is_some_and(|t| t.contains(['$', '\\']))
+    {
+        return out;
+    }
     let mut i = start;
     while i < end {
         let (open, close): (&[u8], &[u8]) = match bytes.get(i..) {
@@ -437,13 +444,11 @@ fn math_spans(text: &str, start: usize, end: usize) -> Vec<(usize, usize)> {
     out
 }
 
-/// The answer a math span around `pos` on `text[start..end]` gives: what follows its last
-/// `=`, or all of it — `$x = -\frac{9}{4}$` is `-\frac{9}{4}`, not `9`. Only spans that look
-/// like LaTeX (a `\`, `^` or `{`), so currency such as "$5 and $7" stays with the number rules.
-fn math_value_at(text: &str, start: usize, end: usize, pos: usize) -> Option<(usize, usize)> {
-    let (s, e) = math_spans(text, start, end)
-        .into_iter()
-        .find(|&(s, e)| s <= pos && pos < e)?;
+/// The answer the math span (of `spans`) around `pos` gives: what follows its last `=`, or all
+/// of it — `$x = -\frac{9}{4}$` is `-\frac{9}{4}`, not `9`. Only spans that look like LaTeX
+/// (a `\`, `^` or `{`), so currency such as "$5 and $7" stays with the number rules.
+fn math_value_in(text: &str, spans: &[(usize, usize)], pos: usize) -> Option<(usize, usize)> {
+    let &(s, e) = spans.iter().find(|&&(s, e)| s <= pos && pos < e)?;
     let inner = text.get(s..e)?;
     if !inner.contains(['\\', '^', '{']) {
         return None;
@@ -455,8 +460,7 @@ fn math_value_at(text: &str, start: usize, end: usize, pos: usize) -> Option<(us
 /// "the solutions are $x = 2$ and $x = 3$": two or more math spans that each give the same
 /// variable a value, joined by nothing but "and", "or" or commas, at the end of the line, are
 /// one answer, the list `2, 3`.
-fn several_solutions(text: &str, start: usize, end: usize) -> Option<Candidate> {
-    let spans = math_spans(text, start, end);
+fn several_solutions(text: &str, spans: &[(usize, usize)], end: usize) -> Option<Candidate> {
     let mut values: Vec<(usize, usize)> = Vec::new();
     let mut name: Option<&str> = None;
     let mut last_end = end;
@@ -516,11 +520,12 @@ fn final_equation(text: &str, visible: &[(usize, usize)]) -> Option<Candidate> {
     let body = text.get(vs..ve)?;
     let trimmed_end = vs + body.trim_end().len();
     let line_start = line_start(text, vs, trimmed_end)?;
-    if let Some(c) = several_solutions(text, line_start, trimmed_end) {
+    let spans = math_spans(text, line_start, trimmed_end);
+    if let Some(c) = several_solutions(text, &spans, trimmed_end) {
         return Some(c);
     }
     let eq = last_equals(text, line_start, trimmed_end)?;
-    if let Some(span) = math_value_at(text, line_start, trimmed_end, eq) {
+    if let Some(span) = math_value_in(text, &spans, eq) {
         if let Some(c) = make(text, Method::FinalEquation, span) {
             return Some(c);
         }
@@ -529,7 +534,7 @@ fn final_equation(text: &str, visible: &[(usize, usize)]) -> Option<Candidate> {
     if let Some(restated) = restatement(text, span.1, trimmed_end) {
         span = restated;
     }
-    if let Some(concluded) = concluding_clause(text, span.1, trimmed_end) {
+    if let Some(concluded) = concluding_clause(text, &spans, span.1, trimmed_end) {
         span = concluded;
     }
     make(text, Method::FinalEquation, span)
@@ -537,7 +542,12 @@ fn final_equation(text: &str, visible: &[(usize, usize)]) -> Option<Candidate> {
 
 /// "Since $a = 2$ and $b = 3$, the sum is $5$.": after the last equation, a new clause that
 /// states a value ("…, the sum is 5", "…, so the total is 12") is the conclusion.
-fn concluding_clause(text: &str, from: usize, to: usize) -> Option<(usize, usize)> {
+fn concluding_clause(
+    text: &str,
+    spans: &[(usize, usize)],
+    from: usize,
+    to: usize,
+) -> Option<(usize, usize)> {
     let rest = text.get(from..to)?;
     let comma = rest.find(", ")?;
     let clause = rest.get(comma + 2..)?;
@@ -561,7 +571,7 @@ fn concluding_clause(text: &str, from: usize, to: usize) -> Option<(usize, usize
         .min()?;
     let at = from + comma + 2 + verb;
     let number = next_number(text, at, to)?;
-    Some(math_value_at(text, at, to, number.0).unwrap_or(number))
+    Some(math_value_in(text, spans, number.0).unwrap_or(number))
 }
 
 /// Words that start a qualifier after a sentence's main statement: "He has 22 apples
@@ -599,7 +609,8 @@ fn main_clause(text: &str, visible: &[(usize, usize)]) -> Option<Candidate> {
         }
     }
     let span = last_number(text, start, start + cut)?;
-    let span = math_value_at(text, start, end, span.0).unwrap_or(span);
+    let spans = math_spans(text, start, end);
+    let span = math_value_in(text, &spans, span.0).unwrap_or(span);
     make(text, Method::MainClause, span)
 }
 
@@ -607,7 +618,8 @@ fn last_visible_number(text: &str, visible: &[(usize, usize)]) -> Option<Candida
     visible.iter().rev().find_map(|&(s, e)| {
         let span = last_number(text, s, e)?;
         let line = line_start(text, s, span.0).unwrap_or(s);
-        let span = math_value_at(text, line, e, span.0).unwrap_or(span);
+        let spans = math_spans(text, line, e);
+        let span = math_value_in(text, &spans, span.0).unwrap_or(span);
         make(text, Method::LastNumber, span)
     })
 }
