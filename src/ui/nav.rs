@@ -1,6 +1,6 @@
 use leptos::prelude::*;
 
-use super::router::{CurrentPath, Page};
+use super::router::{CurrentPage, Page};
 use super::theme_toggle::ThemeToggle;
 
 /// The pages, in the order the top navigation shows them: (path, label, test id).
@@ -15,9 +15,9 @@ pub const PAGES: [(&str, &str, &str); 5] = [
 /// Top navigation; the current page's link has `aria-current="page"`.
 #[component]
 pub fn Nav() -> impl IntoView {
-    let path = use_context::<CurrentPath>().map(|p| p.0);
+    let page = use_context::<CurrentPage>().map(|p| p.0);
     let current = move |href: &str| {
-        let here = path.map(|p| Page::from_path(&p.get()));
+        let here = page.map(|p| p.get());
         (here == Some(Page::from_path(href))).then_some("page")
     };
     view! {

@@ -29,9 +29,9 @@ impl Page {
     }
 }
 
-/// The current location's path, shared with the navigation through context.
+/// The page now shown, shared with the navigation through context.
 #[derive(Clone, Copy)]
-pub struct CurrentPath(pub ReadSignal<String>);
+pub struct CurrentPage(pub Memo<Page>);
 
 fn location_path() -> String {
     window()
@@ -78,7 +78,6 @@ fn in_app_target(ev: &web_sys::MouseEvent) -> Option<String> {
 /// back/forward. Call once, in the app shell.
 pub fn use_router() -> Memo<Page> {
     let path = RwSignal::new(location_path());
-    provide_context(CurrentPath(path.read_only()));
     let clicks = window_event_listener(leptos::ev::click, move |ev: web_sys::MouseEvent| {
         let Some(url) = in_app_target(&ev) else {
             return;
@@ -97,5 +96,7 @@ pub fn use_router() -> Memo<Page> {
         clicks.remove();
         moves.remove();
     });
-    Memo::new(move |_| Page::from_path(&path.get()))
+    let page = Memo::new(move |_| Page::from_path(&path.get()));
+    provide_context(CurrentPage(page));
+    page
 }
