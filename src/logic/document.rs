@@ -7,7 +7,7 @@ use serde_json::Value;
 use super::engine::{Action, Engine, EngineConfig};
 use super::events::Event;
 use super::protocol::{run_case, Case, AUTO_ACCEPT_V1};
-use super::replay::{decode_event_log, parse_event_log, EventLog};
+use super::replay::{decode_event_log, log_from_value, EventLog};
 use super::world::Problem;
 
 /// A loaded derivation: the problem, the engine configuration to continue with, and its log.
@@ -97,8 +97,9 @@ pub fn load(text: &str) -> Result<Loaded, LoadError> {
     })?;
     let is_log = value.is_array() || value.get("events").is_some();
     if is_log {
+        // The fast path already failed: read the tree we have, to say which event is wrong.
         let log: EventLog =
-            parse_event_log(text).map_err(|e| LoadError::Shape(format!("event log: {e}")))?;
+            log_from_value(value).map_err(|e| LoadError::Shape(format!("event log: {e}")))?;
         return Ok(loaded_log(log));
     }
     if value.get("actions").is_none() && value.get("hypotheses").is_none() {

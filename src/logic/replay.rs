@@ -77,6 +77,12 @@ pub fn parse_event_log(text: &str) -> Result<EventLog, LogError> {
         column: e.column(),
         message: e.to_string(),
     })?;
+    log_from_value(value)
+}
+
+/// A log already read as a JSON tree (the slow path), each event decoded on its own so an
+/// error names the event that is wrong.
+pub fn log_from_value(value: serde_json::Value) -> Result<EventLog, LogError> {
     let (problem, raw_events) = match value {
         serde_json::Value::Array(events) => (Problem::default(), events),
         serde_json::Value::Object(mut obj) => {
