@@ -1,6 +1,6 @@
 //! Small browser helpers the file-reading pages share: a clock, reading a byte range of a
-//! picked file (chunked reading keeps the page responsive on 100 MB files), and a safe
-//! file-name stem for downloads.
+//! picked file (chunked reading keeps the page responsive on 100 MB files), a safe
+//! file-name stem for downloads, and fetching one of the app's own example files.
 
 use wasm_bindgen_futures::JsFuture;
 
@@ -50,4 +50,20 @@ pub fn picked_file(ev: &web_sys::Event) -> Option<web_sys::File> {
         .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
         .and_then(|i| i.files())
         .and_then(|fs| fs.get(0))
+}
+
+/// The text of one of the examples Trunk copies to `/examples/` (from `public/examples/`).
+/// Fetched on demand rather than compiled in: the examples would otherwise ship in the wasm
+/// to every user, most of whom never open them. Same origin only; nothing leaves the page.
+pub async fn fetch_example(file: &str) -> Result<String, String> {
+    let url = format!("/examples/{file}");
+    let failed = |why: String| format!("could not load the example {url}: {why}");
+    let reply = gloo_net::http::Request::get(&url)
+        .send()
+        .await
+        .map_err(|e| failed(e.to_string()))?;
+    if !reply.ok() {
+        return Err(failed(format!("HTTP {}", reply.status())));
+    }
+    reply.text().await.map_err(|e| failed(e.to_string()))
 }

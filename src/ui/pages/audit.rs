@@ -13,12 +13,13 @@ use crate::audit::{
 };
 use crate::llm::ChatTransport;
 use crate::ui::batch_runner::BatchRunner;
+use crate::ui::browser_file::fetch_example;
 use crate::ui::download::download_text;
 use crate::ui::settings_store::settings_store;
 use crate::ui::text_field::TextField;
 
-/// The shipped example cases (Chinese and English), for "Load an example".
-const EXAMPLE_CASES: &str = include_str!("../../../public/examples/cases.jsonl");
+/// The example cases (Chinese and English) in `public/examples/`, for "Load an example".
+const EXAMPLE_CASES: &str = "cases.jsonl";
 
 /// The browser transport of the LLM client (retries, timeouts, CORS explanations).
 fn transport() -> Result<Rc<dyn ChatTransport>, String> {
@@ -165,13 +166,19 @@ pub fn AuditPage() -> impl IntoView {
     };
     let example = StoredValue::new(0usize);
     let load_example = move |_| {
-        let set = CaseSet::from_text(EXAMPLE_CASES);
-        let i = example.get_value();
-        if let Some(case) = set.cases.get(i % set.cases.len().max(1)) {
-            context.set(case.input.context_input.clone());
-            output.set(case.input.model_output.clone());
-        }
-        example.set_value(i + 1);
+        spawn_local(async move {
+            let text = match fetch_example(EXAMPLE_CASES).await {
+                Ok(text) => text,
+                Err(e) => return error.set(Some(e)),
+            };
+            let set = CaseSet::from_text(&text);
+            let i = example.get_value();
+            if let Some(case) = set.cases.get(i % set.cases.len().max(1)) {
+                context.set(case.input.context_input.clone());
+                output.set(case.input.model_output.clone());
+            }
+            example.set_value(i + 1);
+        });
     };
 
     view! {

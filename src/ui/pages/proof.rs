@@ -10,44 +10,44 @@ use crate::logic::engine::{Action, Engine, EngineConfig};
 use crate::logic::events::{code_str, Event};
 use crate::logic::replay::{chains_to_latex, EventLog, Replayer};
 use crate::logic::world::{Problem, WorldState};
-use crate::ui::browser_file::now_ms;
+use crate::ui::browser_file::{fetch_example, now_ms};
 use crate::ui::download::download_text;
 use crate::ui::math_text::MathText;
 use crate::ui::proof_dag::ProofDag;
 use crate::ui::proof_panels::ProofPanels;
 use crate::ui::research_panel::ResearchPanel;
 
-/// Bundled examples (also served from /examples/ for download).
+/// The examples in `public/examples/`: key, title, file (fetched when picked).
 const EXAMPLES: &[(&str, &str, &str)] = &[
     (
         "seed",
         "Design note: a + b > 0 (two researchers)",
-        include_str!("../../../public/examples/proof-seed-a-plus-b.json"),
+        "proof-seed-a-plus-b.json",
     ),
     (
         "or-elim",
         "Proof by cases (∨E)",
-        include_str!("../../../public/examples/proof-or-elim.json"),
+        "proof-or-elim.json",
     ),
     (
         "exists-unique",
         "∃E, ↔I, ∀I with nested assumptions",
-        include_str!("../../../public/examples/proof-exists-unique.json"),
+        "proof-exists-unique.json",
     ),
     (
         "linarith",
         "Linear arithmetic",
-        include_str!("../../../public/examples/proof-linarith.json"),
+        "proof-linarith.json",
     ),
     (
         "wrong-instantiation",
         "A wrong ∀E and the steps it blocks",
-        include_str!("../../../public/examples/proof-wrong-instantiation.json"),
+        "proof-wrong-instantiation.json",
     ),
     (
         "circular-goal",
         "Citing the goal (circular)",
-        include_str!("../../../public/examples/proof-circular-goal.json"),
+        "proof-circular-goal.json",
     ),
 ];
 
@@ -384,8 +384,13 @@ pub fn ProofPage() -> impl IntoView {
                     <label>"Example "
                         <select data-testid="proof-example" on:change=move |ev| {
                             let key = event_target_value(&ev);
-                            if let Some((_, title, text)) = EXAMPLES.iter().find(|(k, _, _)| *k == key) {
-                                open(text, title);
+                            if let Some(&(_, title, file)) = EXAMPLES.iter().find(|(k, _, _)| *k == key) {
+                                leptos::task::spawn_local(async move {
+                                    match fetch_example(file).await {
+                                        Ok(text) => open(&text, title),
+                                        Err(e) => error.set(Some(e)),
+                                    }
+                                });
                             }
                         }>
                             <option value="" selected>"Choose an example…"</option>
