@@ -5,14 +5,18 @@
 //! checker: it is deterministic and fast, and a log made by an older checker still replays
 //! to the state its users saw.
 
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize};
 
 pub use super::rules::RejectCode;
+
+mod decode;
+pub use decode::EventError;
 
 /// Who emits engine verdicts in the log (the seed writes `"source": "system"`).
 pub const SYSTEM: &str = "system";
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// Written by the derived `Serialize`; read by a hand-written `Deserialize` (see `decode`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "eventType")]
 pub enum Event {
     #[serde(rename = "PROPOSAL")]
@@ -56,10 +60,18 @@ pub enum Event {
     },
 }
 
-/// What kind of action produced a proposal.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+impl<'de> Deserialize<'de> for Event {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let wire = decode::WireEvent::deserialize(deserializer)?;
+        wire.into_event().map_err(serde::de::Error::custom)
+    }
+}
+
+/// What kind of action produced a proposal (`derive` when a log does not say).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ActionKind {
+    #[default]
     Derive,
     Extend,
     Assume,
@@ -79,54 +91,37 @@ impl ActionKind {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ProposalEvent {
     pub proposal_id: String,
     pub latex: String,
-    #[serde(default)]
     pub premises: Vec<String>,
-    #[serde(default)]
     pub rule: String,
-    #[serde(default = "default_kind")]
     pub kind: ActionKind,
     /// For assumptions: the assumption this one is nested in (display only).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub parent: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub explanation: Option<String>,
 }
 
-fn default_kind() -> ActionKind {
-    ActionKind::Derive
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AcceptedEvent {
     pub conclusion_id: String,
     pub latex: String,
-    #[serde(default)]
     pub derived_from: Vec<String>,
-    #[serde(default)]
     pub rule: String,
-    #[serde(default)]
     pub proposed_by: String,
-    #[serde(default)]
     pub verified_by: String,
     /// The open assumptions (`A-n`) this item rests on; empty means it follows from the
     /// hypotheses alone.
-    #[serde(default)]
     pub depends_on: Vec<String>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub discharged: Vec<String>,
     /// False when the engine could not check the rule and a verifier vouched for it.
-    #[serde(default = "yes")]
     pub checked: bool,
-}
-
-fn yes() -> bool {
-    true
 }
 
 /// Which stage of the engine refused an action.
@@ -145,65 +140,56 @@ pub enum RejectCategory {
     Refutation,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RejectedEvent {
     /// The proposal's id, or `None` when the action never became a proposal
     /// (unregistered agent, unparseable formula, an `accept`/`refute` action).
-    #[serde(default)]
     pub proposal_id: Option<String>,
-    #[serde(default = "default_kind")]
     pub action_type: ActionKind,
-    #[serde(default)]
     pub latex: String,
     /// The seed's human-readable field; the same text as `message`.
-    #[serde(default)]
     pub reason: String,
-    #[serde(default)]
     pub refuted_by: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub target_id: Option<String>,
     pub category: RejectCategory,
     pub code: RejectCode,
     pub message: String,
-    #[serde(default, rename = "premise_ids")]
+    #[serde(rename = "premise_ids")]
     pub premise_ids: Vec<String>,
     /// For BLOCKED: the rejected items that were cited.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub blocked_by: Vec<String>,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ContradictionEvent {
     pub refutation_id: String,
     pub target_id: String,
     /// The refuter's claim: `contradiction`, `invalid_derivation`, `missing_premise`, `circular`.
-    #[serde(default, rename = "type")]
+    #[serde(rename = "type")]
     pub kind: String,
-    #[serde(default)]
     pub contradiction_reason: String,
     /// The engine's verdict after re-checking the target.
     pub upheld: bool,
-    #[serde(default)]
     pub engine_note: String,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RetractedEvent {
     pub conclusion_id: String,
-    #[serde(default)]
     pub latex: String,
     /// The item whose removal caused this one (itself for the refuted item).
     pub cause_id: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub refutation_id: Option<String>,
-    #[serde(default)]
     pub reason: String,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct GoalProvedEvent {
     pub goal_id: String,
