@@ -5,7 +5,10 @@
 //! checker: it is deterministic and fast, and a log made by an older checker still replays
 //! to the state its users saw.
 
-use serde::{Deserialize, Deserializer, Serialize};
+use std::fmt;
+
+use serde::de::{self, Visitor};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 pub use super::rules::RejectCode;
 
@@ -67,9 +70,9 @@ impl<'de> Deserialize<'de> for Event {
     }
 }
 
-/// What kind of action produced a proposal (`derive` when a log does not say).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+/// What kind of action produced a proposal (`derive` when a log does not say). Written and
+/// read as its `as_str` name.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum ActionKind {
     #[default]
     Derive,
@@ -80,6 +83,14 @@ pub enum ActionKind {
 }
 
 impl ActionKind {
+    pub const ALL: [ActionKind; 5] = [
+        ActionKind::Derive,
+        ActionKind::Extend,
+        ActionKind::Assume,
+        ActionKind::Refute,
+        ActionKind::Accept,
+    ];
+
     pub fn as_str(self) -> &'static str {
         match self {
             ActionKind::Derive => "derive",
@@ -87,6 +98,52 @@ impl ActionKind {
             ActionKind::Assume => "assume",
             ActionKind::Refute => "refute",
             ActionKind::Accept => "accept",
+        }
+    }
+}
+
+impl Serialize for ActionKind {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for ActionKind {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserialize_name(deserializer, &ActionKind::ALL, ActionKind::as_str)
+    }
+}
+
+/// Reads a unit enum written as its name: the value of `all` whose `name` it is.
+///
+/// The log's enums are written and read by hand with this rather than derived: a derived
+/// `Deserialize` carries a visitor per enum and per deserializer, and accepts forms (variant
+/// indexes, `{"derive": null}`) that no log contains.
+pub(crate) fn deserialize_name<'de, D: Deserializer<'de>, T: Copy>(
+    deserializer: D,
+    all: &'static [T],
+    name: fn(T) -> &'static str,
+) -> Result<T, D::Error> {
+    deserializer.deserialize_str(NameVisitor { all, name })
+}
+
+struct NameVisitor<T: 'static> {
+    all: &'static [T],
+    name: fn(T) -> &'static str,
+}
+
+impl<T: Copy> Visitor<'_> for NameVisitor<T> {
+    type Value = T;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        let names: Vec<&str> = self.all.iter().map(|v| (self.name)(*v)).collect();
+        write!(f, "one of {}", names.join(", "))
+    }
+
+    fn visit_str<E: de::Error>(self, text: &str) -> Result<T, E> {
+        match self.all.iter().find(|v| (self.name)(**v) == text) {
+            Some(value) => Ok(*value),
+            None => Err(E::invalid_value(de::Unexpected::Str(text), &self)),
         }
     }
 }
@@ -124,9 +181,8 @@ pub struct AcceptedEvent {
     pub checked: bool,
 }
 
-/// Which stage of the engine refused an action.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+/// Which stage of the engine refused an action. Written and read as its `as_str` name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RejectCategory {
     /// Agent, well-formedness, premise existence, rule arity.
     Structure,
@@ -138,6 +194,38 @@ pub enum RejectCategory {
     Protocol,
     /// A refutation by an agent that the engine upheld.
     Refutation,
+}
+
+impl RejectCategory {
+    pub const ALL: [RejectCategory; 5] = [
+        RejectCategory::Structure,
+        RejectCategory::Circularity,
+        RejectCategory::Rule,
+        RejectCategory::Protocol,
+        RejectCategory::Refutation,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RejectCategory::Structure => "structure",
+            RejectCategory::Circularity => "circularity",
+            RejectCategory::Rule => "rule",
+            RejectCategory::Protocol => "protocol",
+            RejectCategory::Refutation => "refutation",
+        }
+    }
+}
+
+impl Serialize for RejectCategory {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for RejectCategory {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserialize_name(deserializer, &RejectCategory::ALL, RejectCategory::as_str)
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -290,13 +378,7 @@ impl Event {
 
 /// The refute-vocabulary spelling of a code (as in `dev_cases.jsonl`).
 pub fn code_str(code: RejectCode) -> &'static str {
-    match code {
-        RejectCode::InvalidDerivation => "invalid_derivation",
-        RejectCode::MissingPremise => "missing_premise",
-        RejectCode::Circular => "circular",
-        RejectCode::Unauthorized => "unauthorized",
-        RejectCode::Malformed => "malformed",
-    }
+    code.as_str()
 }
 
 #[cfg(test)]
@@ -352,5 +434,34 @@ mod tests {
         assert_eq!(v["content"]["premise_ids"][0], "H-99");
         assert_eq!(v["content"]["reason"], "premise H-99 does not exist");
         assert!(v["content"].get("blockedBy").is_none());
+    }
+
+    /// Each value is written as its name and read back from it; the names are distinct.
+    fn names_round_trip<T>(all: &[T], name: fn(T) -> &'static str)
+    where
+        T: Copy + PartialEq + std::fmt::Debug + Serialize + for<'de> Deserialize<'de>,
+    {
+        for &value in all {
+            let json = serde_json::to_string(&value).unwrap();
+            assert_eq!(json, format!("\"{}\"", name(value)));
+            assert_eq!(serde_json::from_str::<T>(&json).unwrap(), value);
+            assert_eq!(all.iter().filter(|v| name(**v) == name(value)).count(), 1);
+        }
+        let err = serde_json::from_str::<T>("\"nope\"")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains(name(all[0])), "{err}");
+        assert!(serde_json::from_str::<T>("0").is_err());
+    }
+
+    #[test]
+    fn enums_are_written_and_read_as_their_names() {
+        names_round_trip(&ActionKind::ALL, ActionKind::as_str);
+        names_round_trip(&RejectCategory::ALL, RejectCategory::as_str);
+        names_round_trip(&RejectCode::ALL, RejectCode::as_str);
+        assert_eq!(
+            code_str(RejectCode::InvalidDerivation),
+            "invalid_derivation"
+        );
     }
 }

@@ -6,13 +6,15 @@
 //! for that buffer. In the browser build that was tens of KB of wasm. Here one flat struct,
 //! `Content`, holds the union of all content fields (all optional), is read in one pass by a
 //! small visitor, and the event type then picks the variant and checks its required fields.
+//! The visitors are written by hand (with one key table per level) because derived ones inline
+//! the reading code once per field.
 //!
 //! The defaults are the log format's: a field a variant may omit gets the value below, and a
 //! field it may not omit is reported as [`EventError::MissingField`] naming the event type.
 
 use std::fmt;
 
-use serde::de::{Deserializer, IgnoredAny, MapAccess, Visitor};
+use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde::Deserialize;
 
 use super::{
@@ -39,12 +41,54 @@ pub enum EventError {
 
 /// An event as written, before its type is known. Every field is optional here; which ones
 /// an event needs depends on its type (see the `Content` builders).
-#[derive(Default, Deserialize)]
-#[serde(default, rename_all = "camelCase")]
+#[derive(Default)]
 pub(super) struct WireEvent {
     event_type: Option<String>,
     source: Option<String>,
     content: Option<Content>,
+}
+
+/// The keys of an event object.
+#[derive(Clone, Copy)]
+enum EventKey {
+    EventType,
+    Source,
+    Content,
+}
+
+const EVENT_KEYS: [(&str, EventKey); 3] = [
+    ("eventType", EventKey::EventType),
+    ("source", EventKey::Source),
+    ("content", EventKey::Content),
+];
+
+impl<'de> Deserialize<'de> for WireEvent {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_map(WireEventVisitor)
+    }
+}
+
+struct WireEventVisitor;
+
+impl<'de> Visitor<'de> for WireEventVisitor {
+    type Value = WireEvent;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("an event object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<WireEvent, A::Error> {
+        let mut event = WireEvent::default();
+        while let Some(key) = map.next_key_seed(KeyLookup(&EVENT_KEYS))? {
+            match key {
+                Some(EventKey::EventType) => event.event_type = map.next_value()?,
+                Some(EventKey::Source) => event.source = map.next_value()?,
+                Some(EventKey::Content) => event.content = Some(map.next_value()?),
+                None => skip_value(&mut map)?,
+            }
+        }
+        Ok(event)
+    }
 }
 
 /// The union of every event type's content fields. Text that a variant may omit is `None`
@@ -156,7 +200,7 @@ impl<'de> Visitor<'de> for ContentVisitor {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Content, A::Error> {
         let mut content = Content::default();
-        while let Some(ContentKey(slot)) = map.next_key()? {
+        while let Some(slot) = map.next_key_seed(KeyLookup(&CONTENT_KEYS))? {
             match slot {
                 Some(Slot::Text(field)) => *field(&mut content) = map.next_value()?,
                 Some(Slot::List(field)) => *field(&mut content) = map.next_value()?,
@@ -164,37 +208,40 @@ impl<'de> Visitor<'de> for ContentVisitor {
                 Some(Slot::Flag(field)) => *field(&mut content) = map.next_value()?,
                 Some(Slot::Category) => content.category = map.next_value()?,
                 Some(Slot::Code) => content.code = map.next_value()?,
-                // Keys this version does not know are skipped, as a derived visitor would.
-                None => {
-                    map.next_value::<IgnoredAny>()?;
-                }
+                None => skip_value(&mut map)?,
             }
         }
         Ok(content)
     }
 }
 
-/// A content key's slot (`None` for an unknown key), found without allocating the key.
-struct ContentKey(Option<Slot>);
+/// Keys this version does not know are skipped, as a derived visitor would.
+fn skip_value<'de, A: MapAccess<'de>>(map: &mut A) -> Result<(), A::Error> {
+    map.next_value::<IgnoredAny>().map(|_| ())
+}
 
-impl<'de> Deserialize<'de> for ContentKey {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_identifier(KeyVisitor)
+/// Reads an object key as what `table` maps it to (`None` for a key not in it), without
+/// allocating the key.
+struct KeyLookup<T: 'static>(&'static [(&'static str, T)]);
+
+impl<'de, T: Copy> DeserializeSeed<'de> for KeyLookup<T> {
+    type Value = Option<T>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Option<T>, D::Error> {
+        deserializer.deserialize_identifier(self)
     }
 }
 
-struct KeyVisitor;
-
-impl Visitor<'_> for KeyVisitor {
-    type Value = ContentKey;
+impl<T: Copy> Visitor<'_> for KeyLookup<T> {
+    type Value = Option<T>;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a content key")
+        f.write_str("a key")
     }
 
-    fn visit_str<E: serde::de::Error>(self, key: &str) -> Result<ContentKey, E> {
-        let slot = CONTENT_KEYS.iter().find(|(k, _)| *k == key);
-        Ok(ContentKey(slot.map(|&(_, slot)| slot)))
+    fn visit_str<E: serde::de::Error>(self, key: &str) -> Result<Option<T>, E> {
+        let entry = self.0.iter().find(|(name, _)| *name == key);
+        Ok(entry.map(|&(_, value)| value))
     }
 }
 
@@ -552,7 +599,10 @@ mod tests {
             r#"{"eventType":"REJECTED","source":"s","content":{"category":"rule","code":"wrong","message":"m"}}"#,
         )
         .unwrap_err();
-        assert!(err.contains("`wrong`"), "{err}");
+        assert!(
+            err.contains("\"wrong\"") && err.contains("expected one of"),
+            "{err}"
+        );
         assert!(decode(r#"{"eventType":"GOAL_PROVED","source":"s","content":[]}"#).is_err());
     }
 }
