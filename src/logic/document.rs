@@ -1,13 +1,13 @@
 //! What the Proof page (and anyone else) can load: an event log, or a problem with a script of
 //! actions (the `dev_cases.jsonl` line format, or the seed's multi-agent form with `accept`s).
 
-use serde::Deserialize;
 use serde_json::Value;
 
 use super::engine::{Action, Engine, EngineConfig};
 use super::events::Event;
 use super::protocol::{run_case, Case, AUTO_ACCEPT_V1};
 use super::replay::{decode_event_log, log_from_value, EventLog};
+use super::rules::catalogue;
 use super::world::Problem;
 
 /// A loaded derivation: the problem, the engine configuration to continue with, and its log.
@@ -107,7 +107,10 @@ pub fn load(text: &str) -> Result<Loaded, LoadError> {
             "expected an event log {\"problem\", \"events\"} or a problem with \"hypotheses\", \"goals\" and \"actions\"".into(),
         ));
     }
-    let case = Case::deserialize(&value).map_err(|e| LoadError::Shape(format!("problem: {e}")))?;
+    // Read from the text, not from `value`: the types are then decoded by the same (`from_str`)
+    // code as everywhere else, and the wasm build carries no `&Value`-driven copy of them.
+    let case: Case =
+        serde_json::from_str(text).map_err(|e| LoadError::Shape(format!("problem: {e}")))?;
     if case.protocol.as_deref() == Some(AUTO_ACCEPT_V1) {
         let run = run_case(&case);
         return Ok(Loaded {
@@ -138,17 +141,7 @@ pub fn load(text: &str) -> Result<Loaded, LoadError> {
 
 /// The rule ids of the catalogue (for the page's rule picker), in catalogue order.
 pub fn catalogue_rules() -> Vec<String> {
-    let catalogue: Value = serde_json::from_str(include_str!("rules.json")).unwrap_or(Value::Null);
-    catalogue
-        .get("rules")
-        .and_then(Value::as_array)
-        .map(|rules| {
-            rules
-                .iter()
-                .filter_map(|r| r.get("id").and_then(Value::as_str).map(str::to_string))
-                .collect()
-        })
-        .unwrap_or_default()
+    catalogue().iter().map(|rule| rule.id.clone()).collect()
 }
 
 #[cfg(test)]

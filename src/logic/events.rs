@@ -5,14 +5,21 @@
 //! checker: it is deterministic and fast, and a log made by an older checker still replays
 //! to the state its users saw.
 
-use serde::{Deserialize, Serialize};
+use std::fmt;
+
+use serde::de::{self, Visitor};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 pub use super::rules::RejectCode;
+
+mod decode;
+pub use decode::EventError;
 
 /// Who emits engine verdicts in the log (the seed writes `"source": "system"`).
 pub const SYSTEM: &str = "system";
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// Written by the derived `Serialize`; read by a hand-written `Deserialize` (see `decode`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "eventType")]
 pub enum Event {
     #[serde(rename = "PROPOSAL")]
@@ -56,10 +63,18 @@ pub enum Event {
     },
 }
 
-/// What kind of action produced a proposal.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+impl<'de> Deserialize<'de> for Event {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let wire = decode::WireEvent::deserialize(deserializer)?;
+        wire.into_event().map_err(serde::de::Error::custom)
+    }
+}
+
+/// What kind of action produced a proposal (`derive` when a log does not say). Written and
+/// read as its `as_str` name.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum ActionKind {
+    #[default]
     Derive,
     Extend,
     Assume,
@@ -68,6 +83,14 @@ pub enum ActionKind {
 }
 
 impl ActionKind {
+    pub const ALL: [ActionKind; 5] = [
+        ActionKind::Derive,
+        ActionKind::Extend,
+        ActionKind::Assume,
+        ActionKind::Refute,
+        ActionKind::Accept,
+    ];
+
     pub fn as_str(self) -> &'static str {
         match self {
             ActionKind::Derive => "derive",
@@ -79,59 +102,87 @@ impl ActionKind {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+impl Serialize for ActionKind {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for ActionKind {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserialize_name(deserializer, &ActionKind::ALL, ActionKind::as_str)
+    }
+}
+
+/// Reads a unit enum written as its name: the value of `all` whose `name` it is.
+///
+/// The log's enums are written and read by hand with this rather than derived: a derived
+/// `Deserialize` carries a visitor per enum and per deserializer, and accepts forms (variant
+/// indexes, `{"derive": null}`) that no log contains.
+pub(crate) fn deserialize_name<'de, D: Deserializer<'de>, T: Copy>(
+    deserializer: D,
+    all: &'static [T],
+    name: fn(T) -> &'static str,
+) -> Result<T, D::Error> {
+    deserializer.deserialize_str(NameVisitor { all, name })
+}
+
+struct NameVisitor<T: 'static> {
+    all: &'static [T],
+    name: fn(T) -> &'static str,
+}
+
+impl<T: Copy> Visitor<'_> for NameVisitor<T> {
+    type Value = T;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        let names: Vec<&str> = self.all.iter().map(|v| (self.name)(*v)).collect();
+        write!(f, "one of {}", names.join(", "))
+    }
+
+    fn visit_str<E: de::Error>(self, text: &str) -> Result<T, E> {
+        match self.all.iter().find(|v| (self.name)(**v) == text) {
+            Some(value) => Ok(*value),
+            None => Err(E::invalid_value(de::Unexpected::Str(text), &self)),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ProposalEvent {
     pub proposal_id: String,
     pub latex: String,
-    #[serde(default)]
     pub premises: Vec<String>,
-    #[serde(default)]
     pub rule: String,
-    #[serde(default = "default_kind")]
     pub kind: ActionKind,
     /// For assumptions: the assumption this one is nested in (display only).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub parent: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub explanation: Option<String>,
 }
 
-fn default_kind() -> ActionKind {
-    ActionKind::Derive
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AcceptedEvent {
     pub conclusion_id: String,
     pub latex: String,
-    #[serde(default)]
     pub derived_from: Vec<String>,
-    #[serde(default)]
     pub rule: String,
-    #[serde(default)]
     pub proposed_by: String,
-    #[serde(default)]
     pub verified_by: String,
     /// The open assumptions (`A-n`) this item rests on; empty means it follows from the
     /// hypotheses alone.
-    #[serde(default)]
     pub depends_on: Vec<String>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub discharged: Vec<String>,
     /// False when the engine could not check the rule and a verifier vouched for it.
-    #[serde(default = "yes")]
     pub checked: bool,
 }
 
-fn yes() -> bool {
-    true
-}
-
-/// Which stage of the engine refused an action.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+/// Which stage of the engine refused an action. Written and read as its `as_str` name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RejectCategory {
     /// Agent, well-formedness, premise existence, rule arity.
     Structure,
@@ -145,65 +196,88 @@ pub enum RejectCategory {
     Refutation,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+impl RejectCategory {
+    pub const ALL: [RejectCategory; 5] = [
+        RejectCategory::Structure,
+        RejectCategory::Circularity,
+        RejectCategory::Rule,
+        RejectCategory::Protocol,
+        RejectCategory::Refutation,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RejectCategory::Structure => "structure",
+            RejectCategory::Circularity => "circularity",
+            RejectCategory::Rule => "rule",
+            RejectCategory::Protocol => "protocol",
+            RejectCategory::Refutation => "refutation",
+        }
+    }
+}
+
+impl Serialize for RejectCategory {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for RejectCategory {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserialize_name(deserializer, &RejectCategory::ALL, RejectCategory::as_str)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RejectedEvent {
     /// The proposal's id, or `None` when the action never became a proposal
     /// (unregistered agent, unparseable formula, an `accept`/`refute` action).
-    #[serde(default)]
     pub proposal_id: Option<String>,
-    #[serde(default = "default_kind")]
     pub action_type: ActionKind,
-    #[serde(default)]
     pub latex: String,
     /// The seed's human-readable field; the same text as `message`.
-    #[serde(default)]
     pub reason: String,
-    #[serde(default)]
     pub refuted_by: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub target_id: Option<String>,
     pub category: RejectCategory,
     pub code: RejectCode,
     pub message: String,
-    #[serde(default, rename = "premise_ids")]
+    #[serde(rename = "premise_ids")]
     pub premise_ids: Vec<String>,
     /// For BLOCKED: the rejected items that were cited.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub blocked_by: Vec<String>,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ContradictionEvent {
     pub refutation_id: String,
     pub target_id: String,
     /// The refuter's claim: `contradiction`, `invalid_derivation`, `missing_premise`, `circular`.
-    #[serde(default, rename = "type")]
+    #[serde(rename = "type")]
     pub kind: String,
-    #[serde(default)]
     pub contradiction_reason: String,
     /// The engine's verdict after re-checking the target.
     pub upheld: bool,
-    #[serde(default)]
     pub engine_note: String,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RetractedEvent {
     pub conclusion_id: String,
-    #[serde(default)]
     pub latex: String,
     /// The item whose removal caused this one (itself for the refuted item).
     pub cause_id: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub refutation_id: Option<String>,
-    #[serde(default)]
     pub reason: String,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct GoalProvedEvent {
     pub goal_id: String,
@@ -304,13 +378,7 @@ impl Event {
 
 /// The refute-vocabulary spelling of a code (as in `dev_cases.jsonl`).
 pub fn code_str(code: RejectCode) -> &'static str {
-    match code {
-        RejectCode::InvalidDerivation => "invalid_derivation",
-        RejectCode::MissingPremise => "missing_premise",
-        RejectCode::Circular => "circular",
-        RejectCode::Unauthorized => "unauthorized",
-        RejectCode::Malformed => "malformed",
-    }
+    code.as_str()
 }
 
 #[cfg(test)]
@@ -366,5 +434,34 @@ mod tests {
         assert_eq!(v["content"]["premise_ids"][0], "H-99");
         assert_eq!(v["content"]["reason"], "premise H-99 does not exist");
         assert!(v["content"].get("blockedBy").is_none());
+    }
+
+    /// Each value is written as its name and read back from it; the names are distinct.
+    fn names_round_trip<T>(all: &[T], name: fn(T) -> &'static str)
+    where
+        T: Copy + PartialEq + std::fmt::Debug + Serialize + for<'de> Deserialize<'de>,
+    {
+        for &value in all {
+            let json = serde_json::to_string(&value).unwrap();
+            assert_eq!(json, format!("\"{}\"", name(value)));
+            assert_eq!(serde_json::from_str::<T>(&json).unwrap(), value);
+            assert_eq!(all.iter().filter(|v| name(**v) == name(value)).count(), 1);
+        }
+        let err = serde_json::from_str::<T>("\"nope\"")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains(name(all[0])), "{err}");
+        assert!(serde_json::from_str::<T>("0").is_err());
+    }
+
+    #[test]
+    fn enums_are_written_and_read_as_their_names() {
+        names_round_trip(&ActionKind::ALL, ActionKind::as_str);
+        names_round_trip(&RejectCategory::ALL, RejectCategory::as_str);
+        names_round_trip(&RejectCode::ALL, RejectCode::as_str);
+        assert_eq!(
+            code_str(RejectCode::InvalidDerivation),
+            "invalid_derivation"
+        );
     }
 }

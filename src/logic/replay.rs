@@ -2,6 +2,7 @@
 //! (any step of a long log is one snapshot clone plus at most `K - 1` events away), and the
 //! derivation chain of a goal.
 
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use super::events::Event;
@@ -87,9 +88,9 @@ pub fn log_from_value(value: serde_json::Value) -> Result<EventLog, LogError> {
         serde_json::Value::Array(events) => (Problem::default(), events),
         serde_json::Value::Object(mut obj) => {
             let problem = match obj.remove("problem") {
-                Some(p) => serde_json::from_value(p).map_err(|e| LogError::BadEvent {
+                Some(p) => decode_part(&p).map_err(|message| LogError::BadEvent {
                     index: 0,
-                    message: format!("problem: {e}"),
+                    message: format!("problem: {message}"),
                 })?,
                 None => Problem::default(),
             };
@@ -101,16 +102,30 @@ pub fn log_from_value(value: serde_json::Value) -> Result<EventLog, LogError> {
         _ => return Err(LogError::WrongShape),
     };
     let events = raw_events
-        .into_iter()
+        .iter()
         .enumerate()
-        .map(|(index, v)| {
-            serde_json::from_value(v).map_err(|e| LogError::BadEvent {
-                index,
-                message: e.to_string(),
-            })
-        })
+        .map(|(index, v)| decode_part(v).map_err(|message| LogError::BadEvent { index, message }))
         .collect::<Result<Vec<Event>, _>>()?;
     Ok(EventLog::new(problem, events))
+}
+
+/// One part of a log read as a JSON tree, decoded by writing it back to text and reading
+/// that. This is slower than `serde_json::from_value`, but it runs only for logs the fast path
+/// refused, and it decodes with the same code as the fast path: the wasm build then carries no
+/// second, `Value`-driven copy of every deserializer.
+fn decode_part<T: DeserializeOwned>(value: &serde_json::Value) -> Result<T, String> {
+    serde_json::from_str(&value.to_string()).map_err(|e| without_position(&e))
+}
+
+/// An error's text without serde_json's " at line L column C", which would point into the
+/// re-written part rather than the user's file.
+fn without_position(e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    let position = format!(" at line {} column {}", e.line(), e.column());
+    match text.strip_suffix(&position) {
+        Some(message) => message.to_string(),
+        None => text,
+    }
 }
 
 /// The fast path: a well-formed log decoded straight into events, with no `Value` tree in
@@ -352,6 +367,44 @@ mod tests {
         assert_eq!(
             snapshot_interval(usize::MAX),
             usize::MAX / (4 * SNAPSHOT_ITEM_BUDGET)
+        );
+    }
+
+    #[test]
+    fn the_slow_path_reads_what_the_fast_path_reads() {
+        let text = r#"{"problem":{"id":"p","hypotheses":[{"id":"H-1","latex":"P"}]},"events":[
+            {"eventType":"PROPOSAL","source":"r1","content":{"proposalId":"C-001","latex":"P","premises":["H-1"],"rule":"reit"}},
+            {"eventType":"ACCEPTED","source":"system","content":{"conclusionId":"C-001","latex":"P","checked":false}}]}"#;
+        let fast = decode_event_log(text).unwrap();
+        let slow = log_from_value(serde_json::from_str(text).unwrap()).unwrap();
+        assert_eq!(slow, fast);
+        assert_eq!(fast.problem.hypotheses[0].id, "H-1");
+    }
+
+    #[test]
+    fn a_bad_event_is_named_by_index_and_reason() {
+        let log = |events: &str| format!(r#"{{"problem":{{"id":"p"}},"events":[{events}]}}"#);
+        let good = r#"{"eventType":"GOAL_PROVED","source":"s","content":{"goalId":"G-1","proofConclusionId":"C-1"}}"#;
+        let err = |text: &str| parse_event_log(text).unwrap_err().to_string();
+        // No "at line 1 column N": that would point into the re-written event, not the file.
+        assert_eq!(
+            err(&log(&format!(
+                r#"{good},{{"eventType":"REJECTED","source":"s","content":{{"category":"rule","message":"m"}}}}"#
+            ))),
+            "event 1: REJECTED event: missing field `code`"
+        );
+        assert!(
+            err(&log(r#"{"eventType":"NOPE","source":"s","content":{}}"#))
+                .starts_with("event 0: unknown eventType `NOPE`")
+        );
+        assert_eq!(
+            err(&log(&format!(
+                r#"{good},{good},{{"eventType":"GOAL_PROVED","source":"s","content":{{"goalId":7}}}}"#
+            ))),
+            "event 2: invalid type: integer `7`, expected a string"
+        );
+        assert!(
+            err(r#"{"problem":{"hypotheses":3},"events":[]}"#).starts_with("event 0: problem: ")
         );
     }
 }

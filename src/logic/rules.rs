@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::arith::{self, ArithError, Constraint, Rat};
 use super::formula::{mentions, term_alpha_eq, term_names, Env, Formula, Quantifier, RelOp, Term};
@@ -29,14 +29,47 @@ pub struct CheckContext<'a> {
     pub open_assumptions: &'a [Formula],
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+/// Why a step was refused, in the refute vocabulary. Written and read as its `as_str` name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RejectCode {
     InvalidDerivation,
     MissingPremise,
     Circular,
     Unauthorized,
     Malformed,
+}
+
+impl RejectCode {
+    pub const ALL: [RejectCode; 5] = [
+        RejectCode::InvalidDerivation,
+        RejectCode::MissingPremise,
+        RejectCode::Circular,
+        RejectCode::Unauthorized,
+        RejectCode::Malformed,
+    ];
+
+    /// The spelling of `dev_cases.jsonl` and of the log.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RejectCode::InvalidDerivation => "invalid_derivation",
+            RejectCode::MissingPremise => "missing_premise",
+            RejectCode::Circular => "circular",
+            RejectCode::Unauthorized => "unauthorized",
+            RejectCode::Malformed => "malformed",
+        }
+    }
+}
+
+impl Serialize for RejectCode {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for RejectCode {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        super::events::deserialize_name(deserializer, &RejectCode::ALL, RejectCode::as_str)
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -53,22 +86,14 @@ pub struct Accepted {
 
 // ---------------------------------------------------------------- catalogue
 
-/// One entry of `rules.json`, for rule pickers and messages.
-#[derive(Clone, Debug, Deserialize, Serialize)]
+/// One entry of `rules.json`, for rule pickers and for resolving aliases. Only the names are
+/// read: the checks themselves are written out in `check_step`, and the catalogue's patterns
+/// (`premises`, `conclusion`, `discharges`, ...) describe them for people.
+#[derive(Clone, Debug, Deserialize)]
 pub struct RuleInfo {
     pub id: String,
     #[serde(default)]
     pub aliases: Vec<String>,
-    #[serde(default)]
-    pub forallx: Option<String>,
-    #[serde(default)]
-    pub premises: Vec<serde_json::Value>,
-    #[serde(default)]
-    pub conclusion: String,
-    #[serde(default)]
-    pub side: Option<String>,
-    #[serde(default)]
-    pub discharges: Vec<String>,
 }
 
 #[derive(Deserialize)]
