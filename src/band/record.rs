@@ -25,8 +25,11 @@ pub enum ParsedLine {
 
 #[derive(Deserialize)]
 struct Raw<'a> {
-    #[serde(default, borrow)]
-    id: Option<IdValue<'a>>,
+    /// A string or a number; read as a generic value and checked in [`id_text`] rather than
+    /// through an untagged enum, which serde decodes by buffering the value in a private
+    /// tree (a few KB of wasm for one field).
+    #[serde(default)]
+    id: Option<serde_json::Value>,
     #[serde(default)]
     expected_credit_score: Option<serde_json::Value>,
     #[serde(default)]
@@ -41,14 +44,6 @@ struct Raw<'a> {
     error: Option<serde_json::Value>,
 }
 
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum IdValue<'a> {
-    Num(serde_json::Number),
-    #[serde(borrow)]
-    Str(std::borrow::Cow<'a, str>),
-}
-
 /// Parse one JSONL line. Never panics; a bad line says why.
 pub fn parse_record(line: &str) -> ParsedLine {
     if !line.trim_start().starts_with('{') {
@@ -57,6 +52,10 @@ pub fn parse_record(line: &str) -> ParsedLine {
     let raw: Raw = match serde_json::from_str(line) {
         Ok(r) => r,
         Err(e) => return ParsedLine::Bad(format!("not a JSON object: {e}")),
+    };
+    let id = match raw.id.as_ref().map(id_text).transpose() {
+        Ok(id) => id,
+        Err(why) => return ParsedLine::Bad(why),
     };
     let Some(expected) = raw.expected_credit_score.filter(|v| !v.is_null()) else {
         return ParsedLine::Bad("missing expected_credit_score".into());
@@ -78,16 +77,23 @@ pub fn parse_record(line: &str) -> ParsedLine {
         None => return ParsedLine::Unscored,
     };
     ParsedLine::Scored(ResultRecord {
-        id: raw.id.map(|id| match id {
-            IdValue::Num(n) => n.to_string(),
-            IdValue::Str(s) => s.into_owned(),
-        }),
+        id,
         expected,
         actual,
         profile: raw.profile.map(|s| s.into_owned()),
         tag: raw.tag.map(|s| s.into_owned()),
         difficulty: raw.difficulty.map(|s| s.into_owned()),
     })
+}
+
+/// The text of an `id` (`"id": null` never gets here: serde reads it as no id): a string as
+/// it is, a number as written (`13`, `1.5`). Anything else makes the line bad.
+fn id_text(v: &serde_json::Value) -> Result<String, String> {
+    match v {
+        serde_json::Value::String(s) => Ok(s.clone()),
+        serde_json::Value::Number(n) => Ok(n.to_string()),
+        other => Err(format!("id {other} is neither a string nor a number")),
+    }
 }
 
 /// A score must be an integer 1–5 (`4.0` is accepted as 4; `4.5` and `"4"` are not).
@@ -160,6 +166,10 @@ mod tests {
                 r#"{"expected_credit_score": 3, "error": "timeout"}"#,
                 "not audited",
             ),
+            (
+                r#"{"id": [1], "expected_credit_score": 3, "credit_score": 2}"#,
+                "id [1] is neither a string nor a number",
+            ),
         ];
         for (line, want) in cases {
             match parse_record(line) {
@@ -167,6 +177,20 @@ mod tests {
                 other => panic!("{line} should be bad, got {other:?}"),
             }
         }
+    }
+
+    #[test]
+    fn ids_are_strings_numbers_or_absent() {
+        let id_of = |line: &str| match parse_record(line) {
+            ParsedLine::Scored(r) => r.id,
+            other => panic!("{line}: {other:?}"),
+        };
+        let scores = r#""expected_credit_score": 3, "credit_score": 3"#;
+        assert_eq!(id_of(&format!(r#"{{"id": "c-7", {scores}}}"#)), Some("c-7".into()));
+        assert_eq!(id_of(&format!(r#"{{"id": -2, {scores}}}"#)), Some("-2".into()));
+        assert_eq!(id_of(&format!(r#"{{"id": 1.5, {scores}}}"#)), Some("1.5".into()));
+        assert_eq!(id_of(&format!(r#"{{"id": null, {scores}}}"#)), None);
+        assert_eq!(id_of(&format!("{{{scores}}}")), None);
     }
 
     #[test]
