@@ -20,8 +20,8 @@ pub struct Claim {
 }
 
 impl FromReply for Claim {
-    fn read(value: Value, path: &Path) -> Result<Self, ShapeError> {
-        let mut f = Fields::of(value, path)?;
+    fn read(value: &Value, path: &Path) -> Result<Self, ShapeError> {
+        let f = Fields::of(value, path)?;
         Ok(Claim {
             id: f.required("id")?,
             text: f.required("text")?,
@@ -39,12 +39,12 @@ pub struct Deduction {
 }
 
 impl FromReply for Deduction {
-    fn read(value: Value, path: &Path) -> Result<Self, ShapeError> {
-        let mut f = Fields::of(value, path)?;
+    fn read(value: &Value, path: &Path) -> Result<Self, ShapeError> {
+        let f = Fields::of(value, path)?;
         Ok(Deduction {
             id: f.required("id")?,
             // One premise is often written as a bare string.
-            premises: f.take("premises").map(texts).unwrap_or_default(),
+            premises: f.get("premises").map(texts).unwrap_or_default(),
             conclusion: f.required("conclusion")?,
         })
     }
@@ -58,8 +58,8 @@ pub struct DecomposeReply {
 }
 
 impl FromReply for DecomposeReply {
-    fn read(value: Value, path: &Path) -> Result<Self, ShapeError> {
-        let mut f = Fields::of(value, path)?;
+    fn read(value: &Value, path: &Path) -> Result<Self, ShapeError> {
+        let f = Fields::of(value, path)?;
         Ok(DecomposeReply {
             claims: f.required("claims")?,
             deductions: f.optional("deductions")?,
@@ -88,9 +88,9 @@ impl Severity {
 }
 
 impl FromReply for Severity {
-    fn read(value: Value, path: &Path) -> Result<Self, ShapeError> {
+    fn read(value: &Value, path: &Path) -> Result<Self, ShapeError> {
         let w = word(value, path)?;
-        Severity::from_word(&w).ok_or_else(|| ShapeError::invalid(path, Severity::unknown(&w)))
+        Severity::from_word(w).ok_or_else(|| ShapeError::invalid(path, Severity::unknown(w)))
     }
 }
 
@@ -127,9 +127,9 @@ impl ErrorType {
 }
 
 impl FromReply for ErrorType {
-    fn read(value: Value, path: &Path) -> Result<Self, ShapeError> {
+    fn read(value: &Value, path: &Path) -> Result<Self, ShapeError> {
         let w = word(value, path)?;
-        ErrorType::from_word(&w).ok_or_else(|| ShapeError::invalid(path, ErrorType::unknown(&w)))
+        ErrorType::from_word(w).ok_or_else(|| ShapeError::invalid(path, ErrorType::unknown(w)))
     }
 }
 
@@ -152,8 +152,8 @@ pub struct ReportedError {
 }
 
 impl FromReply for ReportedError {
-    fn read(value: Value, path: &Path) -> Result<Self, ShapeError> {
-        let mut f = Fields::of(value, path)?;
+    fn read(value: &Value, path: &Path) -> Result<Self, ShapeError> {
+        let f = Fields::of(value, path)?;
         Ok(ReportedError {
             target: f.optional("target")?,
             error_type: f.required("type")?,
@@ -173,13 +173,13 @@ pub struct Exempted {
 
 impl Exempted {
     /// Models write these as bare strings or as objects with various field names.
-    fn from_value(v: Value) -> Self {
+    fn from_value(v: &Value) -> Self {
         let text_of = |v: &Value| match v {
             Value::String(s) => s.clone(),
             Value::Null => String::new(),
             other => other.to_string(),
         };
-        match &v {
+        match v {
             Value::Object(m) => {
                 let target = m.get("target").map(text_of).unwrap_or_default();
                 let text = ["explanation", "text", "reason", "evidence", "claim"]
@@ -197,14 +197,14 @@ impl Exempted {
 }
 
 impl FromReply for Exempted {
-    fn read(value: Value, _: &Path) -> Result<Self, ShapeError> {
+    fn read(value: &Value, _: &Path) -> Result<Self, ShapeError> {
         Ok(Exempted::from_value(value))
     }
 }
 
 impl<'de> Deserialize<'de> for Exempted {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        Value::deserialize(d).map(Exempted::from_value)
+        Value::deserialize(d).map(|v| Exempted::from_value(&v))
     }
 }
 
@@ -216,8 +216,8 @@ pub struct FactCheckReply {
 }
 
 impl FromReply for FactCheckReply {
-    fn read(value: Value, path: &Path) -> Result<Self, ShapeError> {
-        let mut f = Fields::of(value, path)?;
+    fn read(value: &Value, path: &Path) -> Result<Self, ShapeError> {
+        let f = Fields::of(value, path)?;
         Ok(FactCheckReply {
             factual_errors: f.required("factual_errors")?,
             reasonable_inferences: f.optional("reasonable_inferences")?,
@@ -233,8 +233,8 @@ pub struct LogicCheckReply {
 }
 
 impl FromReply for LogicCheckReply {
-    fn read(value: Value, path: &Path) -> Result<Self, ShapeError> {
-        let mut f = Fields::of(value, path)?;
+    fn read(value: &Value, path: &Path) -> Result<Self, ShapeError> {
+        let f = Fields::of(value, path)?;
         Ok(LogicCheckReply {
             logic_errors: f.required("logic_errors")?,
             reasonable_inferences: f.optional("reasonable_inferences")?,
@@ -249,8 +249,8 @@ pub struct ReverseReply {
 }
 
 impl FromReply for ReverseReply {
-    fn read(value: Value, path: &Path) -> Result<Self, ShapeError> {
-        let mut f = Fields::of(value, path)?;
+    fn read(value: &Value, path: &Path) -> Result<Self, ShapeError> {
+        let f = Fields::of(value, path)?;
         Ok(ReverseReply {
             decisions: f.required("decisions")?,
         })
@@ -265,8 +265,8 @@ pub struct ReverseDecision {
 }
 
 impl FromReply for ReverseDecision {
-    fn read(value: Value, path: &Path) -> Result<Self, ShapeError> {
-        let mut f = Fields::of(value, path)?;
+    fn read(value: &Value, path: &Path) -> Result<Self, ShapeError> {
+        let f = Fields::of(value, path)?;
         Ok(ReverseDecision {
             index: f.required("index")?,
             severity: f.required("severity")?,
