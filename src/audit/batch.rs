@@ -179,14 +179,11 @@ pub fn result_line(case: &Case, report: &AuditReport) -> Map<String, Value> {
     put("low_count", Value::from(report.low_count));
     put(
         "errors",
-        serde_json::to_value(&report.errors).unwrap_or(Value::Array(Vec::new())),
+        as_tree(&report.errors).unwrap_or(Value::Array(Vec::new())),
     );
     put("latency_ms", Value::from(report.latency_ms));
     put("tokens", Value::from(report.tokens.total_tokens));
-    put(
-        "models",
-        serde_json::to_value(&report.models).unwrap_or(Value::Null),
-    );
+    put("models", as_tree(&report.models).unwrap_or(Value::Null));
     put(
         "error",
         report
@@ -196,6 +193,17 @@ pub fn result_line(case: &Case, report: &AuditReport) -> Map<String, Value> {
             .unwrap_or(Value::Null),
     );
     m
+}
+
+/// A part of a report as a JSON tree, the same tree `serde_json::to_value` gives.
+///
+/// It is written as pretty JSON text and read back rather than built with `to_value`: the
+/// report download writes the whole report with `to_string_pretty`, so this reuses those
+/// serializers (and the `Value` parser), where `to_value` would compile a second copy of
+/// the findings' and models' serializers for serde_json's tree serializer.
+fn as_tree<T: serde::Serialize>(part: &T) -> Option<Value> {
+    let text = serde_json::to_string_pretty(part).ok()?;
+    serde_json::from_str(&text).ok()
 }
 
 /// Where the run stands, for the progress bar.
@@ -427,6 +435,37 @@ not json
         assert_eq!(bad, vec![3, 4, 5]);
         assert!(set.bad_lines[1].1.contains("model_output"));
         assert!(set.bad_lines[2].1.contains("duplicate id 1"));
+    }
+
+    #[test]
+    fn report_parts_become_the_tree_to_value_gives() {
+        use crate::audit::contract::{ErrorType, Severity};
+        use crate::audit::report::{Counting, Finding, ModelRef, ModelsUsed};
+        let finding = |counting| Finding {
+            phase: Phase::FactCheck,
+            target: "C1".into(),
+            error_type: ErrorType::Unsupported,
+            severity: Severity::Low,
+            evidence: "营收 \"引号\"\n\t\u{1}".into(),
+            explanation: String::new(),
+            counting,
+        };
+        let errors = vec![
+            finding(Counting::Counted),
+            finding(Counting::Duplicate { of: 0 }),
+            finding(Counting::OverCap),
+        ];
+        assert_eq!(as_tree(&errors), serde_json::to_value(&errors).ok());
+        let model = ModelRef {
+            llm: "a".into(),
+            model: "m".into(),
+            base_url: "http://127.0.0.1:9/v1".into(),
+        };
+        let models = ModelsUsed {
+            run: model.clone(),
+            verify: model,
+        };
+        assert_eq!(as_tree(&models), serde_json::to_value(&models).ok());
     }
 
     #[test]

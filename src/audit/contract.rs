@@ -1,63 +1,70 @@
-//! The JSON the models are asked to return, as serde types. Unknown fields are ignored;
-//! ids may come as numbers; severities and types are read case-insensitively (and in
-//! Chinese) because models are inconsistent about that, but anything outside the
+//! The JSON the models are asked to return, and how a reply is read into it. Unknown fields
+//! are ignored; ids may come as numbers; severities and types are read case-insensitively
+//! (and in Chinese) because models are inconsistent about that, but anything outside the
 //! contract's vocabulary is a parse error, which triggers the one re-ask.
+//!
+//! Replies are read by the hand-written [`FromReply`] impls below (see `shape` for why).
+//! `Claim`, `Deduction`, `Exempted`, `Severity` and `ErrorType` also implement serde's
+//! `Deserialize`, for reading a saved [`AuditReport`](super::AuditReport) back.
 
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
-/// Accept `"C1"`, `1` or `null` where the contract says string.
-fn lenient_text<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
-    Ok(match Value::deserialize(d)? {
-        Value::String(s) => s,
-        Value::Null => String::new(),
-        Value::Number(n) => n.to_string(),
-        Value::Bool(b) => b.to_string(),
-        other => other.to_string(),
-    })
-}
-
-fn lenient_texts<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
-    Ok(match Value::deserialize(d)? {
-        Value::Array(items) => items
-            .into_iter()
-            .map(|v| match v {
-                Value::String(s) => s,
-                other => other.to_string(),
-            })
-            .collect(),
-        Value::Null => Vec::new(),
-        Value::String(s) => vec![s],
-        other => vec![other.to_string()],
-    })
-}
+use super::shape::{texts, word, Fields, FromReply, Path, ShapeError};
 
 /// One atomic statement of fact taken from the model output (Phase 1).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Claim {
-    #[serde(deserialize_with = "lenient_text")]
     pub id: String,
-    #[serde(deserialize_with = "lenient_text")]
     pub text: String,
+}
+
+impl FromReply for Claim {
+    fn read(value: &Value, path: &Path) -> Result<Self, ShapeError> {
+        let f = Fields::of(value, path)?;
+        Ok(Claim {
+            id: f.required("id")?,
+            text: f.required("text")?,
+        })
+    }
 }
 
 /// One step of reasoning in the model output: premises leading to a conclusion (Phase 1).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Deduction {
-    #[serde(deserialize_with = "lenient_text")]
     pub id: String,
-    #[serde(default, deserialize_with = "lenient_texts")]
+    #[serde(default)]
     pub premises: Vec<String>,
-    #[serde(deserialize_with = "lenient_text")]
     pub conclusion: String,
 }
 
+impl FromReply for Deduction {
+    fn read(value: &Value, path: &Path) -> Result<Self, ShapeError> {
+        let f = Fields::of(value, path)?;
+        Ok(Deduction {
+            id: f.required("id")?,
+            // One premise is often written as a bare string.
+            premises: f.get("premises").map(texts).unwrap_or_default(),
+            conclusion: f.required("conclusion")?,
+        })
+    }
+}
+
 /// Phase 1 reply: `{"claims":[...],"deductions":[...]}`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct DecomposeReply {
     pub claims: Vec<Claim>,
-    #[serde(default)]
     pub deductions: Vec<Deduction>,
+}
+
+impl FromReply for DecomposeReply {
+    fn read(value: &Value, path: &Path) -> Result<Self, ShapeError> {
+        let f = Fields::of(value, path)?;
+        Ok(DecomposeReply {
+            claims: f.required("claims")?,
+            deductions: f.optional("deductions")?,
+        })
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -66,16 +73,31 @@ pub enum Severity {
     Low,
 }
 
+impl Severity {
+    fn from_word(word: &str) -> Option<Self> {
+        match word.trim().to_ascii_lowercase().as_str() {
+            "high" | "高" => Some(Severity::High),
+            "low" | "低" => Some(Severity::Low),
+            _ => None,
+        }
+    }
+
+    fn unknown(word: &str) -> String {
+        format!("severity `{word}` is neither High nor Low")
+    }
+}
+
+impl FromReply for Severity {
+    fn read(value: &Value, path: &Path) -> Result<Self, ShapeError> {
+        let w = word(value, path)?;
+        Severity::from_word(w).ok_or_else(|| ShapeError::invalid(path, Severity::unknown(w)))
+    }
+}
+
 impl<'de> Deserialize<'de> for Severity {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let s = String::deserialize(d)?;
-        match s.trim().to_ascii_lowercase().as_str() {
-            "high" | "高" => Ok(Severity::High),
-            "low" | "低" => Ok(Severity::Low),
-            _ => Err(serde::de::Error::custom(format!(
-                "severity `{s}` is neither High nor Low"
-            ))),
-        }
+        Severity::from_word(&s).ok_or_else(|| serde::de::Error::custom(Severity::unknown(&s)))
     }
 }
 
@@ -87,32 +109,59 @@ pub enum ErrorType {
     Unsupported,
 }
 
+impl ErrorType {
+    fn from_word(word: &str) -> Option<Self> {
+        match word.trim().to_ascii_lowercase().as_str() {
+            "contradiction" | "contradicted" | "矛盾" => Some(ErrorType::Contradiction),
+            "unsupported" | "无支撑" => Some(ErrorType::Unsupported),
+            _ => None,
+        }
+    }
+
+    fn unknown(word: &str) -> String {
+        format!(
+            "error type `{word}` is neither contradiction nor unsupported \
+             (a reasonable inference belongs in reasonable_inferences)"
+        )
+    }
+}
+
+impl FromReply for ErrorType {
+    fn read(value: &Value, path: &Path) -> Result<Self, ShapeError> {
+        let w = word(value, path)?;
+        ErrorType::from_word(w).ok_or_else(|| ShapeError::invalid(path, ErrorType::unknown(w)))
+    }
+}
+
 impl<'de> Deserialize<'de> for ErrorType {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let s = String::deserialize(d)?;
-        match s.trim().to_ascii_lowercase().as_str() {
-            "contradiction" | "contradicted" | "矛盾" => Ok(ErrorType::Contradiction),
-            "unsupported" | "无支撑" => Ok(ErrorType::Unsupported),
-            _ => Err(serde::de::Error::custom(format!(
-                "error type `{s}` is neither contradiction nor unsupported \
-                 (a reasonable inference belongs in reasonable_inferences)"
-            ))),
-        }
+        ErrorType::from_word(&s).ok_or_else(|| serde::de::Error::custom(ErrorType::unknown(&s)))
     }
 }
 
 /// One error as reported by Phase 2 or 3.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ReportedError {
-    #[serde(default, deserialize_with = "lenient_text")]
     pub target: String,
     #[serde(rename = "type")]
     pub error_type: ErrorType,
     pub severity: Severity,
-    #[serde(default, deserialize_with = "lenient_text")]
     pub evidence: String,
-    #[serde(default, deserialize_with = "lenient_text")]
     pub explanation: String,
+}
+
+impl FromReply for ReportedError {
+    fn read(value: &Value, path: &Path) -> Result<Self, ShapeError> {
+        let f = Fields::of(value, path)?;
+        Ok(ReportedError {
+            target: f.optional("target")?,
+            error_type: f.required("type")?,
+            severity: f.required("severity")?,
+            evidence: f.optional("evidence")?,
+            explanation: f.optional("explanation")?,
+        })
+    }
 }
 
 /// A statement the verifier judged a reasonable inference: exempt, shown to the user.
@@ -122,16 +171,15 @@ pub struct Exempted {
     pub text: String,
 }
 
-impl<'de> Deserialize<'de> for Exempted {
+impl Exempted {
     /// Models write these as bare strings or as objects with various field names.
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let v = Value::deserialize(d)?;
+    fn from_value(v: &Value) -> Self {
         let text_of = |v: &Value| match v {
             Value::String(s) => s.clone(),
             Value::Null => String::new(),
             other => other.to_string(),
         };
-        Ok(match &v {
+        match v {
             Value::Object(m) => {
                 let target = m.get("target").map(text_of).unwrap_or_default();
                 let text = ["explanation", "text", "reason", "evidence", "claim"]
@@ -144,71 +192,243 @@ impl<'de> Deserialize<'de> for Exempted {
                 target: String::new(),
                 text: text_of(other),
             },
-        })
+        }
+    }
+}
+
+impl FromReply for Exempted {
+    fn read(value: &Value, _: &Path) -> Result<Self, ShapeError> {
+        Ok(Exempted::from_value(value))
+    }
+}
+
+impl<'de> Deserialize<'de> for Exempted {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Value::deserialize(d).map(|v| Exempted::from_value(&v))
     }
 }
 
 /// Phase 2 reply.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct FactCheckReply {
     pub factual_errors: Vec<ReportedError>,
-    #[serde(default)]
     pub reasonable_inferences: Vec<Exempted>,
+}
+
+impl FromReply for FactCheckReply {
+    fn read(value: &Value, path: &Path) -> Result<Self, ShapeError> {
+        let f = Fields::of(value, path)?;
+        Ok(FactCheckReply {
+            factual_errors: f.required("factual_errors")?,
+            reasonable_inferences: f.optional("reasonable_inferences")?,
+        })
+    }
 }
 
 /// Phase 3 reply.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct LogicCheckReply {
     pub logic_errors: Vec<ReportedError>,
-    #[serde(default)]
     pub reasonable_inferences: Vec<Exempted>,
 }
 
+impl FromReply for LogicCheckReply {
+    fn read(value: &Value, path: &Path) -> Result<Self, ShapeError> {
+        let f = Fields::of(value, path)?;
+        Ok(LogicCheckReply {
+            logic_errors: f.required("logic_errors")?,
+            reasonable_inferences: f.optional("reasonable_inferences")?,
+        })
+    }
+}
+
 /// Reverse check reply: one decision per numbered error.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ReverseReply {
     pub decisions: Vec<ReverseDecision>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+impl FromReply for ReverseReply {
+    fn read(value: &Value, path: &Path) -> Result<Self, ShapeError> {
+        let f = Fields::of(value, path)?;
+        Ok(ReverseReply {
+            decisions: f.required("decisions")?,
+        })
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ReverseDecision {
     pub index: usize,
     pub severity: Severity,
-    #[serde(default, deserialize_with = "lenient_text")]
     pub reason: String,
+}
+
+impl FromReply for ReverseDecision {
+    fn read(value: &Value, path: &Path) -> Result<Self, ShapeError> {
+        let f = Fields::of(value, path)?;
+        Ok(ReverseDecision {
+            index: f.required("index")?,
+            severity: f.required("severity")?,
+            reason: f.optional("reason")?,
+        })
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::audit::shape::read_reply;
+
+    fn read<T: FromReply>(json: &str) -> Result<T, ShapeError> {
+        read_reply(serde_json::from_str(json).unwrap())
+    }
+
+    fn error<T: FromReply + std::fmt::Debug>(json: &str) -> String {
+        read::<T>(json).unwrap_err().to_string()
+    }
 
     #[test]
     fn lenient_fields_and_unknown_keys() {
-        let r: DecomposeReply = serde_json::from_str(
-            r#"{"claims":[{"id":1,"text":"A","confidence":0.9}],
-                "deductions":[{"id":"D1","premises":"C1","conclusion":"B"}],"extra":true}"#,
+        let r: DecomposeReply = read(
+            r#"{"claims":[{"id":1,"text":"A","confidence":0.9}, {"id":null,"text":"B"}],
+                "deductions":[{"id":"D1","premises":"C1","conclusion":"B"},
+                              {"id":"D2","conclusion":"C","premises":null}],"extra":true}"#,
         )
         .unwrap();
         assert_eq!(r.claims[0].id, "1");
+        assert_eq!(r.claims[1].id, "");
         assert_eq!(r.deductions[0].premises, vec!["C1"]);
-        let e: FactCheckReply = serde_json::from_str(
+        assert!(r.deductions[1].premises.is_empty());
+        let r: DecomposeReply = read(r#"{"claims":[]}"#).unwrap();
+        assert!(r.deductions.is_empty());
+        let e: FactCheckReply = read(
             r#"{"factual_errors":[{"target":"C1","type":"Contradiction","severity":"HIGH"}],
                 "reasonable_inferences":["x", {"target":"C2","reason":"y"}]}"#,
         )
         .unwrap();
         assert_eq!(e.factual_errors[0].severity, Severity::High);
         assert_eq!(e.factual_errors[0].error_type, ErrorType::Contradiction);
+        assert_eq!(e.factual_errors[0].evidence, "");
         assert_eq!(e.reasonable_inferences[1].text, "y");
         assert_eq!(e.reasonable_inferences[1].target, "C2");
+        let e: LogicCheckReply =
+            read(r#"{"logic_errors":[{"type":"无支撑","severity":" low "}]}"#).unwrap();
+        assert_eq!(e.logic_errors[0].error_type, ErrorType::Unsupported);
+        assert_eq!(e.logic_errors[0].severity, Severity::Low);
+        let r: ReverseReply =
+            read(r#"{"decisions":[{"index":2,"severity":"高","reason":"x"}]}"#).unwrap();
+        assert_eq!(r.decisions[0].index, 2);
+        assert_eq!(r.decisions[0].severity, Severity::High);
     }
 
     #[test]
     fn out_of_vocabulary_values_are_errors() {
         let bad =
             r#"{"factual_errors":[{"target":"C1","type":"contradiction","severity":"Medium"}]}"#;
-        let err = serde_json::from_str::<FactCheckReply>(bad).unwrap_err();
-        assert!(err.to_string().contains("Medium"));
-        let missing = r#"{"errors":[]}"#;
-        assert!(serde_json::from_str::<FactCheckReply>(missing).is_err());
+        assert_eq!(
+            error::<FactCheckReply>(bad),
+            "factual_errors[0].severity: severity `Medium` is neither High nor Low"
+        );
+        let bad = r#"{"logic_errors":[{"type":"reasonable","severity":"Low"}]}"#;
+        assert!(error::<LogicCheckReply>(bad)
+            .starts_with("logic_errors[0].type: error type `reasonable` is neither"));
+    }
+
+    #[test]
+    fn missing_and_ill_typed_fields_name_their_path() {
+        let cases: [(&str, &str); 7] = [
+            (r#"{"errors":[]}"#, "missing field `factual_errors`"),
+            (
+                r#"{"factual_errors":[{"type":"unsupported"}]}"#,
+                "missing field `factual_errors[0].severity`",
+            ),
+            (
+                r#"{"factual_errors":null}"#,
+                "factual_errors must be a list, found null",
+            ),
+            (
+                r#"{"factual_errors":[], "reasonable_inferences": {}}"#,
+                "reasonable_inferences must be a list, found an object",
+            ),
+            (
+                r#"{"factual_errors":["C1 is wrong"]}"#,
+                "factual_errors[0] must be an object, found a string",
+            ),
+            (
+                r#"{"factual_errors":[{"type":1,"severity":"High"}]}"#,
+                "factual_errors[0].type must be a string, found a number",
+            ),
+            (r#"[]"#, "the reply must be an object, found a list"),
+        ];
+        for (json, want) in cases {
+            assert_eq!(error::<FactCheckReply>(json), want, "{json}");
+        }
+        assert_eq!(
+            error::<DecomposeReply>(r#"{"claims":[{"id":"C1"}]}"#),
+            "missing field `claims[0].text`"
+        );
+        assert_eq!(
+            error::<DecomposeReply>(r#"{"claims":[], "deductions": null}"#),
+            "deductions must be a list, found null"
+        );
+        assert_eq!(
+            error::<ReverseReply>(r#"{"decisions":[{"index":"1","severity":"Low"}]}"#),
+            "decisions[0].index must be a whole number >= 0, found a string"
+        );
+    }
+
+    #[test]
+    fn replies_read_back_what_they_write() {
+        let fact = FactCheckReply {
+            factual_errors: vec![ReportedError {
+                target: "C1".into(),
+                error_type: ErrorType::Contradiction,
+                severity: Severity::High,
+                evidence: "营收下降5%".into(),
+                explanation: "x".into(),
+            }],
+            reasonable_inferences: vec![Exempted {
+                target: "C2".into(),
+                text: "y".into(),
+            }],
+        };
+        let json = serde_json::to_string(&fact).unwrap();
+        assert_eq!(read::<FactCheckReply>(&json).unwrap(), fact);
+        let decomposed = DecomposeReply {
+            claims: vec![Claim {
+                id: "C1".into(),
+                text: "A".into(),
+            }],
+            deductions: vec![Deduction {
+                id: "D1".into(),
+                premises: vec!["C1".into(), "C2".into()],
+                conclusion: "B".into(),
+            }],
+        };
+        let json = serde_json::to_string(&decomposed).unwrap();
+        assert_eq!(read::<DecomposeReply>(&json).unwrap(), decomposed);
+        let reverse = ReverseReply {
+            decisions: vec![ReverseDecision {
+                index: 0,
+                severity: Severity::Low,
+                reason: "r".into(),
+            }],
+        };
+        let json = serde_json::to_string(&reverse).unwrap();
+        assert_eq!(read::<ReverseReply>(&json).unwrap(), reverse);
+    }
+
+    #[test]
+    fn report_types_read_back_through_serde() {
+        let json = r#"{"id":"C1","text":"A"}"#;
+        let claim: Claim = serde_json::from_str(json).unwrap();
+        assert_eq!(serde_json::to_string(&claim).unwrap(), json);
+        let severity: Severity = serde_json::from_str(r#""Low""#).unwrap();
+        assert_eq!(severity, Severity::Low);
+        let err = serde_json::from_str::<ErrorType>(r#""opinion""#).unwrap_err();
+        assert!(err.to_string().contains("`opinion`"), "{err}");
+        let exempt: Exempted = serde_json::from_str(r#"{"target":"C2","text":"y"}"#).unwrap();
+        assert_eq!(exempt.text, "y");
     }
 }

@@ -11,6 +11,7 @@ pub mod prompts;
 pub mod report;
 pub mod run;
 pub mod score;
+pub mod shape;
 pub mod testing;
 
 pub use report::{AuditReport, Band, CouldNotAudit, Finding, Phase};

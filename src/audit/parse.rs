@@ -4,7 +4,9 @@
 //! much the reply was bent; anything still unreadable becomes an error message precise
 //! enough to quote back to the model in the re-ask.
 
-use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use super::shape::{read_reply, FromReply, ShapeError};
 
 /// A reply read into its contract type, with the repairs it needed.
 #[derive(Debug, Clone, PartialEq)]
@@ -33,7 +35,7 @@ pub enum ParseError {
     #[error("the reply contains no JSON object (no `{{` found)")]
     NoObject,
     #[error("the JSON does not match the required shape: {0}")]
-    Shape(String),
+    Shape(ShapeError),
     #[error("the reply is not valid JSON even after repair: {0}")]
     Syntax(String),
 }
@@ -115,7 +117,7 @@ fn first_json_object(text: &str) -> Option<(&str, bool)> {
             break;
         }
         let mut scratch = Vec::new();
-        if serde_json::from_str::<serde_json::Value>(&normalise(candidate, &mut scratch)).is_ok() {
+        if serde_json::from_str::<Value>(&normalise(candidate, &mut scratch)).is_ok() {
             return Some((candidate, false));
         }
         let start = rest.len() - rest.trim_start_matches(|c| c != '{').len();
@@ -217,7 +219,7 @@ fn truncated_candidates(text: &str) -> impl Iterator<Item = String> + '_ {
 }
 
 /// Read a model reply as the contract type `T`.
-pub fn parse_reply<T: DeserializeOwned>(raw: &str) -> Result<Parsed<T>, ParseError> {
+pub fn parse_reply<T: FromReply>(raw: &str) -> Result<Parsed<T>, ParseError> {
     let mut repairs = Vec::new();
     let mut text = raw.trim_start_matches('\u{feff}');
     if let Some(rest) = strip_thinking(text) {
@@ -239,13 +241,14 @@ pub fn parse_reply<T: DeserializeOwned>(raw: &str) -> Result<Parsed<T>, ParseErr
     }
     let json = normalise(object, &mut repairs);
     if !truncated {
-        return deserialize(&json, repairs);
+        let value = serde_json::from_str(&json).map_err(|e| ParseError::Syntax(e.to_string()))?;
+        return read(value, repairs);
     }
     repairs.push(Repair::ClosedTruncatedJson);
     let mut last_syntax = String::new();
     for candidate in truncated_candidates(&json) {
-        match serde_json::from_str::<serde_json::Value>(&candidate) {
-            Ok(_) => return deserialize(&candidate, repairs),
+        match serde_json::from_str(&candidate) {
+            Ok(value) => return read(value, repairs),
             Err(e) => last_syntax = e.to_string(),
         }
     }
@@ -254,14 +257,11 @@ pub fn parse_reply<T: DeserializeOwned>(raw: &str) -> Result<Parsed<T>, ParseErr
     )))
 }
 
-fn deserialize<T: DeserializeOwned>(
-    json: &str,
-    repairs: Vec<Repair>,
-) -> Result<Parsed<T>, ParseError> {
-    match serde_json::from_str::<T>(json) {
+/// The parsed reply read as `T`: a JSON text of the wrong shape is a `Shape` error.
+fn read<T: FromReply>(value: Value, repairs: Vec<Repair>) -> Result<Parsed<T>, ParseError> {
+    match read_reply(value) {
         Ok(value) => Ok(Parsed { value, repairs }),
-        Err(e) if e.is_data() => Err(ParseError::Shape(e.to_string())),
-        Err(e) => Err(ParseError::Syntax(e.to_string())),
+        Err(e) => Err(ParseError::Shape(e)),
     }
 }
 
@@ -351,7 +351,7 @@ mod tests {
         assert_eq!(facts("I cannot help").unwrap_err(), ParseError::NoObject);
         assert!(matches!(
             facts(r#"{"errors": []}"#).unwrap_err(),
-            ParseError::Shape(m) if m.contains("factual_errors")
+            ParseError::Shape(m) if m.to_string() == "missing field `factual_errors`"
         ));
         assert!(matches!(
             facts(r#"{"factual_errors": [} ]}"#).unwrap_err(),

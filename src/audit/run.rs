@@ -3,8 +3,6 @@
 //! phase gets one re-ask when its reply cannot be read; a phase that still fails makes
 //! the whole case "could not audit" while keeping everything computed so far.
 
-use serde::de::DeserializeOwned;
-
 use crate::config::{AuditParams, ConfigError, Settings, Strategy};
 use crate::llm::{ChatMessage, ChatRequest, ChatTransport, Endpoint, Usage};
 
@@ -18,6 +16,7 @@ use super::report::{
     ReverseCheck, SeverityChange,
 };
 use super::score;
+use super::shape::FromReply;
 
 /// One model as a phase uses it: its `llms` name and where to reach it.
 #[derive(Debug, Clone, PartialEq)]
@@ -102,7 +101,7 @@ fn add_usage(total: &mut Usage, u: &Usage) {
 }
 
 /// One phase's call(s): ask, read the reply, re-ask once if unreadable.
-async fn ask<T: DeserializeOwned>(
+async fn ask<T: FromReply>(
     transport: &dyn ChatTransport,
     plan: &AuditPlan,
     model: &PlannedModel,

@@ -1,7 +1,11 @@
 //! One results line → the few fields a band report needs. Everything else in the line
 //! (long contexts, outputs, errors) is skipped without being copied.
 
+use std::fmt;
+
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde::Deserialize;
+use serde_json::Value;
 
 /// What the report needs from one results line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -23,30 +27,103 @@ pub enum ParsedLine {
     Bad(String),
 }
 
-#[derive(Deserialize)]
-struct Raw<'a> {
-    #[serde(default, borrow)]
-    id: Option<IdValue<'a>>,
-    #[serde(default)]
-    expected_credit_score: Option<serde_json::Value>,
-    #[serde(default)]
-    credit_score: Option<serde_json::Value>,
-    #[serde(default, borrow)]
-    profile: Option<std::borrow::Cow<'a, str>>,
-    #[serde(default, borrow)]
-    tag: Option<std::borrow::Cow<'a, str>>,
-    #[serde(default, borrow)]
-    difficulty: Option<std::borrow::Cow<'a, str>>,
-    #[serde(default)]
-    error: Option<serde_json::Value>,
+/// The fields of a results line the report reads; the line's other keys are skipped.
+#[derive(Default)]
+struct Raw {
+    /// A string or a number; read as a generic value and checked in [`id_text`] rather than
+    /// through an untagged enum, which serde decodes by buffering the value in a private
+    /// tree (a few KB of wasm for one field).
+    id: Option<Value>,
+    expected_credit_score: Option<Value>,
+    credit_score: Option<Value>,
+    profile: Option<String>,
+    tag: Option<String>,
+    difficulty: Option<String>,
+    error: Option<Value>,
 }
 
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum IdValue<'a> {
-    Num(serde_json::Number),
-    #[serde(borrow)]
-    Str(std::borrow::Cow<'a, str>),
+/// Where a key's value goes in [`Raw`].
+#[derive(Clone, Copy)]
+enum Slot {
+    Value(fn(&mut Raw) -> &mut Option<Value>),
+    Text(fn(&mut Raw) -> &mut Option<String>),
+}
+
+/// The keys read, in one table. The visitor is written by hand rather than derived: a
+/// derived one inlines the reading code for each field, and also accepts a list of values
+/// in field order, which no results line is.
+const KEYS: [(&str, Slot); 7] = [
+    ("id", Slot::Value(|r| &mut r.id)),
+    (
+        "expected_credit_score",
+        Slot::Value(|r| &mut r.expected_credit_score),
+    ),
+    ("credit_score", Slot::Value(|r| &mut r.credit_score)),
+    ("profile", Slot::Text(|r| &mut r.profile)),
+    ("tag", Slot::Text(|r| &mut r.tag)),
+    ("difficulty", Slot::Text(|r| &mut r.difficulty)),
+    ("error", Slot::Value(|r| &mut r.error)),
+];
+
+impl<'de> Deserialize<'de> for Raw {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_map(RawVisitor)
+    }
+}
+
+struct RawVisitor;
+
+impl<'de> Visitor<'de> for RawVisitor {
+    type Value = Raw;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a results line")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Raw, A::Error> {
+        let mut raw = Raw::default();
+        // A key given twice is an error, as it was with the derived reader.
+        let mut seen = [false; KEYS.len()];
+        while let Some(key) = map.next_key_seed(KeyIndex)? {
+            let Some(i) = key else {
+                map.next_value::<IgnoredAny>()?;
+                continue;
+            };
+            let (name, slot) = KEYS[i];
+            if std::mem::replace(&mut seen[i], true) {
+                return Err(de::Error::duplicate_field(name));
+            }
+            match slot {
+                Slot::Value(field) => *field(&mut raw) = map.next_value()?,
+                Slot::Text(field) => *field(&mut raw) = map.next_value()?,
+            }
+        }
+        Ok(raw)
+    }
+}
+
+/// Reads a key as its index in [`KEYS`] (`None` for a key the report does not read),
+/// without allocating it.
+struct KeyIndex;
+
+impl<'de> DeserializeSeed<'de> for KeyIndex {
+    type Value = Option<usize>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Option<usize>, D::Error> {
+        deserializer.deserialize_identifier(self)
+    }
+}
+
+impl Visitor<'_> for KeyIndex {
+    type Value = Option<usize>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a key")
+    }
+
+    fn visit_str<E: de::Error>(self, key: &str) -> Result<Option<usize>, E> {
+        Ok(KEYS.iter().position(|(name, _)| *name == key))
+    }
 }
 
 /// Parse one JSONL line. Never panics; a bad line says why.
@@ -57,6 +134,10 @@ pub fn parse_record(line: &str) -> ParsedLine {
     let raw: Raw = match serde_json::from_str(line) {
         Ok(r) => r,
         Err(e) => return ParsedLine::Bad(format!("not a JSON object: {e}")),
+    };
+    let id = match raw.id.as_ref().map(id_text).transpose() {
+        Ok(id) => id,
+        Err(why) => return ParsedLine::Bad(why),
     };
     let Some(expected) = raw.expected_credit_score.filter(|v| !v.is_null()) else {
         return ParsedLine::Bad("missing expected_credit_score".into());
@@ -78,20 +159,27 @@ pub fn parse_record(line: &str) -> ParsedLine {
         None => return ParsedLine::Unscored,
     };
     ParsedLine::Scored(ResultRecord {
-        id: raw.id.map(|id| match id {
-            IdValue::Num(n) => n.to_string(),
-            IdValue::Str(s) => s.into_owned(),
-        }),
+        id,
         expected,
         actual,
-        profile: raw.profile.map(|s| s.into_owned()),
-        tag: raw.tag.map(|s| s.into_owned()),
-        difficulty: raw.difficulty.map(|s| s.into_owned()),
+        profile: raw.profile,
+        tag: raw.tag,
+        difficulty: raw.difficulty,
     })
 }
 
+/// The text of an `id` (`"id": null` never gets here: serde reads it as no id): a string as
+/// it is, a number as written (`13`, `1.5`). Anything else makes the line bad.
+fn id_text(v: &Value) -> Result<String, String> {
+    match v {
+        Value::String(s) => Ok(s.clone()),
+        Value::Number(n) => Ok(n.to_string()),
+        other => Err(format!("id {other} is neither a string nor a number")),
+    }
+}
+
 /// A score must be an integer 1–5 (`4.0` is accepted as 4; `4.5` and `"4"` are not).
-fn score(v: &serde_json::Value) -> Result<u8, String> {
+fn score(v: &Value) -> Result<u8, String> {
     let Some(n) = v.as_number() else {
         return Err(format!("{v} is not an integer"));
     };
@@ -160,6 +248,22 @@ mod tests {
                 r#"{"expected_credit_score": 3, "error": "timeout"}"#,
                 "not audited",
             ),
+            (
+                r#"{"id": [1], "expected_credit_score": 3, "credit_score": 2}"#,
+                "id [1] is neither a string nor a number",
+            ),
+            (
+                r#"{"expected_credit_score": 3, "credit_score": 2, "tag": 7}"#,
+                "invalid type: integer `7`, expected a string at line 1 column 56",
+            ),
+            (
+                r#"{"expected_credit_score": 3, "credit_score": 2, "credit_score": 4}"#,
+                "duplicate field `credit_score` at line 1",
+            ),
+            (
+                r#"{"expected_credit_score": 3, "credit_score": 2"#,
+                "EOF while parsing an object",
+            ),
         ];
         for (line, want) in cases {
             match parse_record(line) {
@@ -167,6 +271,29 @@ mod tests {
                 other => panic!("{line} should be bad, got {other:?}"),
             }
         }
+    }
+
+    #[test]
+    fn ids_are_strings_numbers_or_absent() {
+        let id_of = |line: &str| match parse_record(line) {
+            ParsedLine::Scored(r) => r.id,
+            other => panic!("{line}: {other:?}"),
+        };
+        let scores = r#""expected_credit_score": 3, "credit_score": 3"#;
+        assert_eq!(
+            id_of(&format!(r#"{{"id": "c-7", {scores}}}"#)),
+            Some("c-7".into())
+        );
+        assert_eq!(
+            id_of(&format!(r#"{{"id": -2, {scores}}}"#)),
+            Some("-2".into())
+        );
+        assert_eq!(
+            id_of(&format!(r#"{{"id": 1.5, {scores}}}"#)),
+            Some("1.5".into())
+        );
+        assert_eq!(id_of(&format!(r#"{{"id": null, {scores}}}"#)), None);
+        assert_eq!(id_of(&format!("{{{scores}}}")), None);
     }
 
     #[test]
