@@ -3,7 +3,6 @@
 //!
 //! Formulas are compared up to bound-variable renaming, never up to logical equivalence.
 
-use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -612,7 +611,9 @@ fn modus_ponens(major: &Formula, minor: &Formula, c: &Formula) -> Result<(), Str
 /// any term that would be captured by a binder of the instance.
 struct Matcher {
     vars: Vec<String>,
-    found: BTreeMap<String, Term>,
+    /// Pattern variable → the term it stands for. A pattern has a handful of variables, so a
+    /// list searched front to back is enough (and is smaller in wasm than another BTreeMap).
+    found: Vec<(String, Term)>,
     env: Env,
 }
 
@@ -620,7 +621,7 @@ impl Matcher {
     fn new(vars: Vec<String>) -> Self {
         Matcher {
             vars,
-            found: BTreeMap::new(),
+            found: Vec::new(),
             env: Vec::new(),
         }
     }
@@ -655,6 +656,11 @@ impl Matcher {
         }
     }
 
+    /// The term found so far for pattern variable `name`.
+    fn bound(&self, name: &str) -> Option<&Term> {
+        self.found.iter().find(|(n, _)| n == name).map(|(_, t)| t)
+    }
+
     fn is_pattern_var(&self, name: &str) -> bool {
         self.vars.iter().any(|v| v == name) && !self.env.iter().any(|(l, _)| l == name)
     }
@@ -668,10 +674,10 @@ impl Matcher {
                 if names.iter().any(|n| self.env.iter().any(|(_, r)| r == n)) {
                     return false;
                 }
-                return match self.found.get(x) {
+                return match self.bound(x) {
                     Some(t) => t == i,
                     None => {
-                        self.found.insert(x.clone(), i.clone());
+                        self.found.push((x.clone(), i.clone()));
                         true
                     }
                 };
@@ -729,7 +735,7 @@ fn forall_intro(premise: &Formula, c: &Formula, ctx: &CheckContext) -> Result<()
             "∀I: the premise is not the conclusion's body with {x} replaced by a name"
         ));
     }
-    let Some(t) = m.found.get(x) else {
+    let Some(t) = m.bound(x) else {
         return Ok(()); // x does not occur: ∀x A from A
     };
     let Term::Name(name) = t else {
@@ -774,7 +780,7 @@ fn exists_elim(s: &[Premise], c: &Formula, ctx: &CheckContext) -> Result<(), Str
             e.id
         ));
     }
-    let Some(t) = m.found.get(x) else {
+    let Some(t) = m.bound(x) else {
         return Ok(());
     };
     let Term::Name(name) = t else {
