@@ -3,7 +3,7 @@
 //! Numbers are `i128` fractions with checked operations: an overflow is reported, never wrapped,
 //! and the step is then rejected as "could not be checked" rather than accepted on a guess.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use thiserror::Error;
 
@@ -615,7 +615,10 @@ pub fn infeasible(constraints: &[Constraint]) -> Result<bool, ArithError> {
         if work.iter().any(contradictory) {
             return Ok(true);
         }
-        let atoms: BTreeSet<String> = work.iter().flat_map(|c| c.coefs.keys().cloned()).collect();
+        // Every atom still present, sorted and without repeats (a Vec: no BTreeSet code in wasm).
+        let mut atoms: Vec<String> = work.iter().flat_map(|c| c.coefs.keys().cloned()).collect();
+        atoms.sort();
+        atoms.dedup();
         // Eliminate the atom that creates the fewest new constraints.
         let best = atoms
             .iter()
