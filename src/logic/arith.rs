@@ -3,8 +3,6 @@
 //! Numbers are `i128` fractions with checked operations: an overflow is reported, never wrapped,
 //! and the step is then rejected as "could not be checked" rather than accepted on a guess.
 
-use std::collections::{BTreeMap, BTreeSet};
-
 use thiserror::Error;
 
 use super::formula::{ArithOp, Formula, RelOp, Term};
@@ -166,6 +164,95 @@ impl std::fmt::Display for Rat {
     }
 }
 
+// ---------------------------------------------------------------- small sorted maps
+
+/// A map kept as a `Vec` of pairs sorted by key, in place of a `BTreeMap`.
+///
+/// Why: every distinct `BTreeMap<K, V>` compiles its own B-tree code (~4 KB each) into the wasm,
+/// while these maps hold a few to a few hundred entries, where a binary search in a `Vec` is as
+/// fast. It behaves like the `BTreeMap` it replaces: iteration is in key order, `insert`
+/// replaces, and equality and ordering compare the pairs in key order (so a `Monomial` sorts
+/// exactly as a `BTreeMap<String, u32>` did, and a `Poly` is walked in the same order).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct SortedMap<K, V>(Vec<(K, V)>);
+
+impl<K: Ord + Clone, V> SortedMap<K, V> {
+    pub fn new() -> Self {
+        SortedMap(Vec::new())
+    }
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+    /// The entries in key order.
+    pub fn iter(&self) -> std::slice::Iter<'_, (K, V)> {
+        self.0.iter()
+    }
+    /// `Ok(index)` of `key`, or `Err(index)` where it would be inserted.
+    fn slot(&self, key: &K) -> Result<usize, usize> {
+        self.0.binary_search_by(|(k, _)| k.cmp(key))
+    }
+    pub fn get(&self, key: &K) -> Option<&V> {
+        self.slot(key).ok().map(|i| &self.0[i].1)
+    }
+    /// Sets the value of `key`, replacing an earlier one.
+    pub fn insert(&mut self, key: K, value: V) {
+        match self.slot(&key) {
+            Ok(i) => self.0[i].1 = value,
+            Err(i) => self.0.insert(i, (key, value)),
+        }
+    }
+    /// The value of `key`, first inserted as `default` when missing.
+    fn value_mut(&mut self, key: &K, default: V) -> &mut V {
+        let i = match self.slot(key) {
+            Ok(i) => i,
+            Err(i) => {
+                self.0.insert(i, (key.clone(), default));
+                i
+            }
+        };
+        &mut self.0[i].1
+    }
+}
+
+impl<K: Ord + Clone> SortedMap<K, Rat> {
+    /// Adds `delta` to the value of `key` (a missing key counts as 0) and drops the entry when
+    /// the sum is 0, so that a map never holds a zero coefficient.
+    fn add(&mut self, key: &K, delta: Rat) -> Result<(), ArithError> {
+        match self.slot(key) {
+            Ok(i) => {
+                let sum = self.0[i].1.add(delta)?;
+                if sum.is_zero() {
+                    self.0.remove(i);
+                } else {
+                    self.0[i].1 = sum;
+                }
+            }
+            // 0 + delta is delta itself (Rat values are always reduced).
+            Err(i) if !delta.is_zero() => self.0.insert(i, (key.clone(), delta)),
+            Err(_) => {}
+        }
+        Ok(())
+    }
+}
+
+impl<K, V> Default for SortedMap<K, V> {
+    fn default() -> Self {
+        SortedMap(Vec::new())
+    }
+}
+
+impl<K, V> IntoIterator for SortedMap<K, V> {
+    type Item = (K, V);
+    type IntoIter = std::vec::IntoIter<(K, V)>;
+    /// The entries in key order.
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.into_iter()
+    }
+}
+
 // ---------------------------------------------------------------- random evaluation (`algebra`)
 
 /// Fixed-seed generator so that every run checks the same points.
@@ -193,7 +280,7 @@ const ALGEBRA_ATTEMPTS: usize = 200;
 
 fn eval(
     t: &Term,
-    point: &mut BTreeMap<String, Rat>,
+    point: &mut SortedMap<String, Rat>,
     rng: &mut Rng,
     range: u64,
 ) -> Result<Rat, ArithError> {
@@ -247,7 +334,7 @@ pub fn sample(diffs: &[&Term]) -> Result<Vec<Vec<Rat>>, ArithError> {
             40..=99 => 30,
             _ => 4,
         };
-        let mut point = BTreeMap::new();
+        let mut point = SortedMap::new();
         // Names in exponents (`x^{n+1}`) get small natural numbers: an exponent must be an
         // integer, and `x^{700}` would only overflow.
         for name in exponent_names(diffs) {
@@ -303,8 +390,8 @@ pub fn difference(l: &Term, r: &Term) -> Term {
 // ---------------------------------------------------------------- linear forms (`linarith`)
 
 /// A product of atoms with exponents, e.g. `A·B²`; the empty monomial is the constant 1.
-type Monomial = BTreeMap<String, u32>;
-type Poly = BTreeMap<Monomial, Rat>;
+type Monomial = SortedMap<String, u32>;
+type Poly = SortedMap<Monomial, Rat>;
 
 const MAX_POLY_TERMS: usize = 400;
 
@@ -325,13 +412,8 @@ fn poly_atom(key: String) -> Poly {
 }
 
 fn poly_add(mut a: Poly, b: &Poly, sign: Rat) -> Result<Poly, ArithError> {
-    for (m, c) in b {
-        let v = a.get(m).copied().unwrap_or(Rat::ZERO).add(c.mul(sign)?)?;
-        if v.is_zero() {
-            a.remove(m);
-        } else {
-            a.insert(m.clone(), v);
-        }
+    for (m, c) in b.iter() {
+        a.add(m, c.mul(sign)?)?;
     }
     Ok(a)
 }
@@ -341,22 +423,13 @@ fn poly_mul(a: &Poly, b: &Poly) -> Result<Poly, ArithError> {
         return Err(ArithError::Budget("polynomial too large".into()));
     }
     let mut out = Poly::new();
-    for (ma, ca) in a {
-        for (mb, cb) in b {
+    for (ma, ca) in a.iter() {
+        for (mb, cb) in b.iter() {
             let mut m = ma.clone();
-            for (k, e) in mb {
-                *m.entry(k.clone()).or_insert(0) += e;
+            for (k, e) in mb.iter() {
+                *m.value_mut(k, 0) += e;
             }
-            let v = out
-                .get(&m)
-                .copied()
-                .unwrap_or(Rat::ZERO)
-                .add(ca.mul(*cb)?)?;
-            if v.is_zero() {
-                out.remove(&m);
-            } else {
-                out.insert(m, v);
-            }
+            out.add(&m, ca.mul(*cb)?)?;
         }
     }
     if out.len() > MAX_POLY_TERMS {
@@ -420,7 +493,7 @@ pub enum Strictness {
 /// `Σ coef·atom + constant ⋈ 0`, non-linear monomials counted as atoms.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Constraint {
-    pub coefs: BTreeMap<String, Rat>,
+    pub coefs: SortedMap<String, Rat>,
     pub constant: Rat,
     pub kind: Strictness,
 }
@@ -441,7 +514,7 @@ fn monomial_key(m: &Monomial) -> String {
 /// `l - r ⋈ 0` as a constraint.
 pub fn constraint(l: &Term, r: &Term, kind: Strictness) -> Result<Constraint, ArithError> {
     let p = poly_add(poly_of(l)?, &poly_of(r)?, Rat::int(-1))?;
-    let mut coefs = BTreeMap::new();
+    let mut coefs = SortedMap::new();
     let mut constant = Rat::ZERO;
     for (m, c) in p {
         if m.is_empty() {
@@ -525,8 +598,8 @@ pub fn negations_of(f: &Formula) -> Result<Option<Vec<Vec<Constraint>>>, ArithEr
 pub const FM_MAX_CONSTRAINTS: usize = 5_000;
 
 fn scale(c: &Constraint, k: Rat) -> Result<Constraint, ArithError> {
-    let mut coefs = BTreeMap::new();
-    for (a, v) in &c.coefs {
+    let mut coefs = SortedMap::new();
+    for (a, v) in c.coefs.iter() {
         let x = v.mul(k)?;
         if !x.is_zero() {
             coefs.insert(a.clone(), x);
@@ -541,13 +614,8 @@ fn scale(c: &Constraint, k: Rat) -> Result<Constraint, ArithError> {
 
 fn combine(a: &Constraint, b: &Constraint) -> Result<Constraint, ArithError> {
     let mut coefs = a.coefs.clone();
-    for (k, v) in &b.coefs {
-        let x = coefs.get(k).copied().unwrap_or(Rat::ZERO).add(*v)?;
-        if x.is_zero() {
-            coefs.remove(k);
-        } else {
-            coefs.insert(k.clone(), x);
-        }
+    for (k, v) in b.coefs.iter() {
+        coefs.add(k, *v)?;
     }
     let kind = a.kind.min(b.kind);
     Ok(Constraint {
@@ -559,7 +627,7 @@ fn combine(a: &Constraint, b: &Constraint) -> Result<Constraint, ArithError> {
 
 /// Keeps numbers small: scale so that the first coefficient is ±1.
 fn normalise(c: Constraint) -> Result<Constraint, ArithError> {
-    match c.coefs.values().next().copied() {
+    match c.coefs.iter().next().map(|(_, v)| *v) {
         Some(first) => {
             let k = if first.is_negative() {
                 first.neg()?.recip()?
@@ -615,7 +683,13 @@ pub fn infeasible(constraints: &[Constraint]) -> Result<bool, ArithError> {
         if work.iter().any(contradictory) {
             return Ok(true);
         }
-        let atoms: BTreeSet<String> = work.iter().flat_map(|c| c.coefs.keys().cloned()).collect();
+        // Every atom still present, sorted and without repeats (a Vec: no BTreeSet code in wasm).
+        let mut atoms: Vec<String> = work
+            .iter()
+            .flat_map(|c| c.coefs.iter().map(|(a, _)| a.clone()))
+            .collect();
+        atoms.sort();
+        atoms.dedup();
         // Eliminate the atom that creates the fewest new constraints.
         let best = atoms
             .iter()
@@ -676,7 +750,7 @@ pub fn certificate_refutes(
         ));
     }
     let mut sum = Constraint {
-        coefs: BTreeMap::new(),
+        coefs: SortedMap::new(),
         constant: Rat::ZERO,
         kind: Strictness::Eq,
     };
@@ -745,6 +819,39 @@ mod tests {
         );
         assert!(certificate_refutes(&all, &[Rat::ONE, Rat::int(-1)]).is_err());
         assert!(certificate_refutes(&all, &[Rat::ONE]).is_err());
+    }
+
+    #[test]
+    fn sorted_maps_order_like_btreemaps() {
+        // Polynomials are walked in monomial order, so a Monomial must sort exactly as the
+        // BTreeMap<String, u32> it replaced.
+        let raw: [&[(&str, u32)]; 6] = [
+            &[],
+            &[("a", 1)],
+            &[("a", 2)],
+            &[("a", 1), ("b", 1)],
+            &[("b", 1)],
+            &[("a", 1), ("b", 3), ("c", 1)],
+        ];
+        let mut ours: Vec<Monomial> = Vec::new();
+        let mut theirs: Vec<std::collections::BTreeMap<String, u32>> = Vec::new();
+        for pairs in raw.iter().rev() {
+            let mut m = Monomial::new();
+            for (k, e) in pairs.iter().rev() {
+                m.insert(k.to_string(), *e);
+            }
+            ours.push(m);
+            theirs.push(pairs.iter().map(|(k, e)| (k.to_string(), *e)).collect());
+        }
+        ours.sort();
+        theirs.sort();
+        let ours: Vec<Vec<(String, u32)>> =
+            ours.into_iter().map(|m| m.into_iter().collect()).collect();
+        let theirs: Vec<Vec<(String, u32)>> = theirs
+            .into_iter()
+            .map(|m| m.into_iter().collect())
+            .collect();
+        assert_eq!(ours, theirs);
     }
 
     #[test]

@@ -6,7 +6,7 @@
 //! registered agent → well-formed params and parseable conclusion (no proposal id yet) →
 //! PROPOSAL → premises (circular before missing before blocked) → rule arity → rule check.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{HashMap, HashSet};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -139,7 +139,7 @@ pub struct Engine {
     pending: HashMap<String, PendingCheck>,
     /// Ids that live items of a loaded log cite before they were issued; only a proposal that
     /// receives such an id can close a citation cycle (see `cites_back_to`).
-    forward_cited: std::collections::HashSet<String>,
+    forward_cited: HashSet<String>,
 }
 
 /// Rules whose subproof slots discharge the assumption cited there; the slot positions follow
@@ -594,7 +594,7 @@ impl Engine {
     /// and may only cite issued ids, so this cannot happen through `submit` alone; it guards
     /// against logs that were edited by hand before being continued (`from_log`).
     fn cites_back_to(&self, id: &str, own_id: &str) -> bool {
-        let mut seen = BTreeSet::new();
+        let mut seen: HashSet<String> = HashSet::new();
         let mut stack = vec![id.to_string()];
         while let Some(current) = stack.pop() {
             if !seen.insert(current.clone()) {
@@ -651,10 +651,14 @@ impl Engine {
         let slots = subproof_assumption_slots(&request.rule);
         let in_subproof_slot =
             |i: usize, id: &str| slots.contains(&i) && self.premise_is_assumption(id);
-        let mut union: BTreeSet<String> = BTreeSet::new();
+        // The assumptions the premises rest on, sorted and without repeats. A sorted Vec rather
+        // than a BTreeSet: the set type is compiled into the wasm for nothing else.
+        let mut union: Vec<String> = Vec::new();
         for id in &request.premises {
             union.extend(self.depends_on(id));
         }
+        union.sort();
+        union.dedup();
         if checking == RuleChecking::StructuralOnly {
             let discharged: Vec<String> = request
                 .premises
@@ -1014,7 +1018,7 @@ impl Engine {
 
     /// Retract `root` and every accepted or pending item that (transitively) cites it.
     fn retract_cascade(&mut self, root: &str, refutation_id: &str, reason: &str) {
-        let mut doomed: BTreeSet<String> = BTreeSet::new();
+        let mut doomed: HashSet<String> = HashSet::new();
         doomed.insert(root.to_string());
         // Items only cite earlier items, so one pass in proposal order finds every dependant.
         let mut order = vec![(root.to_string(), root.to_string())];
@@ -1023,7 +1027,7 @@ impl Engine {
             {
                 continue;
             }
-            if let Some(cause) = item.premises.iter().find(|p| doomed.contains(*p)) {
+            if let Some(cause) = item.premises.iter().find(|p| doomed.contains(p.as_str())) {
                 order.push((item.id.clone(), cause.clone()));
                 doomed.insert(item.id.clone());
             }
@@ -1174,15 +1178,13 @@ fn with_ids(mut r: StepRejection, ids: Vec<String>) -> StepRejection {
 }
 
 fn finish_dependencies(
-    mut union: BTreeSet<String>,
+    mut union: Vec<String>,
     discharged: Vec<String>,
     checked: bool,
 ) -> PendingCheck {
-    for d in &discharged {
-        union.remove(d);
-    }
+    union.retain(|a| !discharged.contains(a));
     PendingCheck {
-        depends_on: union.into_iter().collect(),
+        depends_on: union,
         discharged,
         checked,
     }

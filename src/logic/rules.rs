@@ -3,7 +3,6 @@
 //!
 //! Formulas are compared up to bound-variable renaming, never up to logical equivalence.
 
-use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -170,54 +169,47 @@ pub fn check_step(
     let c = conclusion;
     let extra_allowed = is_extend(params);
     match id {
-        "reit" => fixed(id, extra_allowed, premises, 1, |p| {
+        "reit" => fixed(id, extra_allowed, premises, 1, &|p| {
             if same(p[0], c) {
                 Ok(())
             } else {
                 Err("R repeats its premise unchanged".into())
             }
-        })
-        .and_then(|_| none()),
-        "and_intro" => fixed(id, extra_allowed, premises, 2, |p| match c {
+        }),
+        "and_intro" => fixed(id, extra_allowed, premises, 2, &|p| match c {
             Formula::And(a, b) if same(a, p[0]) && same(b, p[1]) => Ok(()),
             Formula::And(..) => Err("∧I: the conjuncts must be the cited premises".into()),
             _ => Err("∧I concludes a conjunction".into()),
-        })
-        .and_then(|_| none()),
-        "and_elim" => fixed(id, extra_allowed, premises, 1, |p| match p[0] {
+        }),
+        "and_elim" => fixed(id, extra_allowed, premises, 1, &|p| match p[0] {
             Formula::And(a, b) if same(a, c) || same(b, c) => Ok(()),
             Formula::And(..) => Err("∧E concludes one of the premise's two conjuncts".into()),
             _ => Err("∧E needs a conjunction as premise".into()),
-        })
-        .and_then(|_| none()),
-        "or_intro" => fixed(id, extra_allowed, premises, 1, |p| match c {
+        }),
+        "or_intro" => fixed(id, extra_allowed, premises, 1, &|p| match c {
             Formula::Or(a, b) if same(a, p[0]) || same(b, p[0]) => Ok(()),
             Formula::Or(..) => Err("∨I: one disjunct must be the premise".into()),
             _ => Err("∨I concludes a disjunction".into()),
-        })
-        .and_then(|_| none()),
+        }),
         "imp_elim" if extra_allowed && premises.len() == 1 => {
-            extend_with_hypothesis(premises, c, ctx).and_then(|_| none())
+            extend_with_hypothesis(premises, c, ctx)
         }
-        "imp_elim" => fixed(id, extra_allowed, premises, 2, |p| {
+        "imp_elim" => fixed(id, extra_allowed, premises, 2, &|p| {
             modus_ponens(p[0], p[1], c)
-        })
-        .and_then(|_| none()),
-        "not_elim" => fixed(id, extra_allowed, premises, 2, |p| match (p[1], c) {
+        }),
+        "not_elim" => fixed(id, extra_allowed, premises, 2, &|p| match (p[1], c) {
             (Formula::Not(x), Formula::Bottom) if same(x, p[0]) => Ok(()),
             (_, Formula::Bottom) => Err("¬E needs a formula and its negation".into()),
             _ => Err("¬E concludes ⊥".into()),
-        })
-        .and_then(|_| none()),
-        "explosion" => fixed(id, extra_allowed, premises, 1, |p| {
+        }),
+        "explosion" => fixed(id, extra_allowed, premises, 1, &|p| {
             if matches!(p[0], Formula::Bottom) {
                 Ok(())
             } else {
                 Err("X (ex falso) needs ⊥ as premise".into())
             }
-        })
-        .and_then(|_| none()),
-        "iff_elim" => fixed(id, extra_allowed, premises, 2, |p| match p[0] {
+        }),
+        "iff_elim" => fixed(id, extra_allowed, premises, 2, &|p| match p[0] {
             Formula::Iff(a, b)
                 if (same(a, p[1]) && same(b, c)) || (same(b, p[1]) && same(a, c)) =>
             {
@@ -227,73 +219,61 @@ pub fn check_step(
                 Err("↔E: cite one side of the biconditional and conclude the other".into())
             }
             _ => Err("↔E needs a biconditional".into()),
-        })
-        .and_then(|_| none()),
-        "ds" => fixed(id, extra_allowed, premises, 2, |p| match (p[0], p[1]) {
+        }),
+        "ds" => fixed(id, extra_allowed, premises, 2, &|p| match (p[0], p[1]) {
             (Formula::Or(a, b), Formula::Not(n))
                 if (same(n, a) && same(b, c)) || (same(n, b) && same(a, c)) =>
             {
                 Ok(())
             }
             _ => Err("DS: from A ∨ B and ¬A conclude B (or from ¬B conclude A)".into()),
-        })
-        .and_then(|_| none()),
-        "mt" => fixed(id, extra_allowed, premises, 2, |p| match (p[0], p[1], c) {
+        }),
+        "mt" => fixed(id, extra_allowed, premises, 2, &|p| match (p[0], p[1], c) {
             (Formula::Implies(a, b), Formula::Not(nb), Formula::Not(na))
                 if same(b, nb) && same(a, na) =>
             {
                 Ok(())
             }
             _ => Err("MT: from A → B and ¬B conclude ¬A".into()),
-        })
-        .and_then(|_| none()),
-        "dne" => fixed(id, extra_allowed, premises, 1, |p| match p[0] {
+        }),
+        "dne" => fixed(id, extra_allowed, premises, 1, &|p| match p[0] {
             Formula::Not(inner) => match inner.as_ref() {
                 Formula::Not(a) if same(a, c) => Ok(()),
                 _ => Err("DNE: from ¬¬A conclude A".into()),
             },
             _ => Err("DNE: from ¬¬A conclude A".into()),
-        })
-        .and_then(|_| none()),
-        "hs" => fixed(id, extra_allowed, premises, 2, |p| match (p[0], p[1], c) {
+        }),
+        "hs" => fixed(id, extra_allowed, premises, 2, &|p| match (p[0], p[1], c) {
             (Formula::Implies(a, b), Formula::Implies(b2, c2), Formula::Implies(a3, c3))
                 if same(b, b2) && same(a, a3) && same(c2, c3) =>
             {
                 Ok(())
             }
             _ => Err("HS: from A → B and B → C conclude A → C".into()),
-        })
-        .and_then(|_| none()),
-        "dem" => fixed(id, extra_allowed, premises, 1, |p| match de_morgan(p[0]) {
+        }),
+        "dem" => fixed(id, extra_allowed, premises, 1, &|p| match de_morgan(p[0]) {
             Some(d) if same(&d, c) => Ok(()),
             Some(_) => Err("DeM: the conclusion is not the De Morgan dual of the premise".into()),
             None => Err("DeM applies to ¬(A ∨ B), ¬A ∧ ¬B, ¬(A ∧ B) or ¬A ∨ ¬B".into()),
-        })
-        .and_then(|_| none()),
+        }),
         "cq" => fixed(
             id,
             extra_allowed,
             premises,
             1,
-            |p| match convert_quantifier(p[0]) {
+            &|p| match convert_quantifier(p[0]) {
                 Some(d) if same(&d, c) => Ok(()),
                 Some(_) => Err(
                     "CQ: the conclusion is not the converted quantifier form of the premise".into(),
                 ),
                 None => Err("CQ applies to ¬∀x A, ∃x ¬A, ¬∃x A or ∀x ¬A".into()),
             },
-        )
-        .and_then(|_| none()),
-        "forall_elim" => {
-            fixed(id, extra_allowed, premises, 1, |p| forall_elim(p[0], c)).and_then(|_| none())
-        }
-        "forall_intro" => fixed(id, extra_allowed, premises, 1, |p| {
+        ),
+        "forall_elim" => fixed(id, extra_allowed, premises, 1, &|p| forall_elim(p[0], c)),
+        "forall_intro" => fixed(id, extra_allowed, premises, 1, &|p| {
             forall_intro(p[0], c, ctx)
-        })
-        .and_then(|_| none()),
-        "exists_intro" => {
-            fixed(id, extra_allowed, premises, 1, |p| exists_intro(p[0], c)).and_then(|_| none())
-        }
+        }),
+        "exists_intro" => fixed(id, extra_allowed, premises, 1, &|p| exists_intro(p[0], c)),
         "eq_intro" if !premises.is_empty() && !extra_allowed => Err(reject(
             RejectCode::MissingPremise,
             format!("eq_intro needs 0 premises, {} cited", premises.len()),
@@ -304,9 +284,7 @@ pub fn check_step(
                 "=I concludes t = t with the same term on both sides",
             )),
         },
-        "eq_elim" => {
-            fixed(id, extra_allowed, premises, 2, |p| eq_elim(p[0], p[1], c)).and_then(|_| none())
-        }
+        "eq_elim" => fixed(id, extra_allowed, premises, 2, &|p| eq_elim(p[0], p[1], c)),
         "imp_intro" => {
             let s = slots(id, premises, 2, &[0])?;
             match c {
@@ -410,13 +388,16 @@ fn is_extend(params: &serde_json::Value) -> bool {
 /// Rules with plain premises: the cited premises in any order may fit the pattern (so
 /// `modus_ponens` takes its premises either way round); a citation count other than the rule's
 /// arity is a missing/wrong premise, except that `extend` may cite extras.
+///
+/// `check` is a trait object rather than `impl Fn` on purpose: about twenty rules call this, and
+/// a generic parameter would compile the whole search below once per rule (wasm size).
 fn fixed(
     rule: &str,
     extra_allowed: bool,
     premises: &[Premise],
     n: usize,
-    check: impl Fn(&[&Formula]) -> Result<(), String>,
-) -> Result<(), Rejection> {
+    check: &dyn Fn(&[&Formula]) -> Result<(), String>,
+) -> Result<Accepted, Rejection> {
     if premises.len() < n || (premises.len() > n && !extra_allowed) {
         return Err(reject(
             RejectCode::MissingPremise,
@@ -426,7 +407,7 @@ fn fixed(
     let usable = &premises[..premises.len().min(8)];
     let given: Vec<&Formula> = usable.iter().take(n).map(|p| p.formula).collect();
     let first_error = match check(&given) {
-        Ok(()) => return Ok(()),
+        Ok(()) => return Ok(Accepted::default()),
         Err(e) => e,
     };
     let mut found = false;
@@ -440,7 +421,7 @@ fn fixed(
         }
     });
     if found {
-        Ok(())
+        Ok(Accepted::default())
     } else {
         Err(invalid(first_error))
     }
@@ -572,7 +553,7 @@ fn extend_with_hypothesis(
     premises: &[Premise],
     c: &Formula,
     ctx: &CheckContext,
-) -> Result<(), Rejection> {
+) -> Result<Accepted, Rejection> {
     let Some(base) = premises.first() else {
         return Err(reject(
             RejectCode::MissingPremise,
@@ -583,7 +564,7 @@ fn extend_with_hypothesis(
         modus_ponens(major, base.formula, c).is_ok() || modus_ponens(base.formula, major, c).is_ok()
     };
     if modus_ponens(base.formula, base.formula, c).is_ok() || ctx.hypotheses.iter().any(fits) {
-        Ok(())
+        Ok(Accepted::default())
     } else {
         Err(reject(
             RejectCode::MissingPremise,
@@ -630,7 +611,9 @@ fn modus_ponens(major: &Formula, minor: &Formula, c: &Formula) -> Result<(), Str
 /// any term that would be captured by a binder of the instance.
 struct Matcher {
     vars: Vec<String>,
-    found: BTreeMap<String, Term>,
+    /// Pattern variable → the term it stands for. A pattern has a handful of variables, so a
+    /// list searched front to back is enough (and is smaller in wasm than another BTreeMap).
+    found: Vec<(String, Term)>,
     env: Env,
 }
 
@@ -638,7 +621,7 @@ impl Matcher {
     fn new(vars: Vec<String>) -> Self {
         Matcher {
             vars,
-            found: BTreeMap::new(),
+            found: Vec::new(),
             env: Vec::new(),
         }
     }
@@ -673,6 +656,11 @@ impl Matcher {
         }
     }
 
+    /// The term found so far for pattern variable `name`.
+    fn bound(&self, name: &str) -> Option<&Term> {
+        self.found.iter().find(|(n, _)| n == name).map(|(_, t)| t)
+    }
+
     fn is_pattern_var(&self, name: &str) -> bool {
         self.vars.iter().any(|v| v == name) && !self.env.iter().any(|(l, _)| l == name)
     }
@@ -686,10 +674,10 @@ impl Matcher {
                 if names.iter().any(|n| self.env.iter().any(|(_, r)| r == n)) {
                     return false;
                 }
-                return match self.found.get(x) {
+                return match self.bound(x) {
                     Some(t) => t == i,
                     None => {
-                        self.found.insert(x.clone(), i.clone());
+                        self.found.push((x.clone(), i.clone()));
                         true
                     }
                 };
@@ -747,7 +735,7 @@ fn forall_intro(premise: &Formula, c: &Formula, ctx: &CheckContext) -> Result<()
             "∀I: the premise is not the conclusion's body with {x} replaced by a name"
         ));
     }
-    let Some(t) = m.found.get(x) else {
+    let Some(t) = m.bound(x) else {
         return Ok(()); // x does not occur: ∀x A from A
     };
     let Term::Name(name) = t else {
@@ -792,7 +780,7 @@ fn exists_elim(s: &[Premise], c: &Formula, ctx: &CheckContext) -> Result<(), Str
             e.id
         ));
     }
-    let Some(t) = m.found.get(x) else {
+    let Some(t) = m.bound(x) else {
         return Ok(());
     };
     let Term::Name(name) = t else {
