@@ -8,7 +8,7 @@
 use std::fmt;
 
 use serde::de::{self, Visitor};
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::{Deserialize, Deserializer, Serialize};
 
 pub use super::rules::RejectCode;
 
@@ -102,20 +102,29 @@ impl ActionKind {
     }
 }
 
-impl Serialize for ActionKind {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> Deserialize<'de> for ActionKind {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserialize_name(deserializer, &ActionKind::ALL, ActionKind::as_str)
-    }
-}
+serde_by_name!(ActionKind);
 
 /// Reads a unit enum written as its name: the value of `all` whose `name` it is.
 ///
+/// `Serialize`/`Deserialize` for an enum with `ALL` and `as_str`: written as its name, read by
+/// `deserialize_name`.
+macro_rules! serde_by_name {
+    ($enum:ty) => {
+        impl serde::Serialize for $enum {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.serialize_str(self.as_str())
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for $enum {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                $crate::logic::events::deserialize_name(deserializer, &<$enum>::ALL, <$enum>::as_str)
+            }
+        }
+    };
+}
+pub(crate) use serde_by_name;
+
 /// The log's enums are written and read by hand with this rather than derived: a derived
 /// `Deserialize` carries a visitor per enum and per deserializer, and accepts forms (variant
 /// indexes, `{"derive": null}`) that no log contains.
@@ -216,17 +225,7 @@ impl RejectCategory {
     }
 }
 
-impl Serialize for RejectCategory {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> Deserialize<'de> for RejectCategory {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserialize_name(deserializer, &RejectCategory::ALL, RejectCategory::as_str)
-    }
-}
+serde_by_name!(RejectCategory);
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]

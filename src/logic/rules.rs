@@ -5,7 +5,7 @@
 
 use std::sync::OnceLock;
 
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::Deserialize;
 
 use super::arith::{self, ArithError, Constraint, Rat};
 use super::formula::{mentions, term_alpha_eq, term_names, Env, Formula, Quantifier, RelOp, Term};
@@ -59,17 +59,7 @@ impl RejectCode {
     }
 }
 
-impl Serialize for RejectCode {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> Deserialize<'de> for RejectCode {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        super::events::deserialize_name(deserializer, &RejectCode::ALL, RejectCode::as_str)
-    }
-}
+super::events::serde_by_name!(RejectCode);
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Rejection {
