@@ -211,7 +211,7 @@ pub fn BatchRunner(transport: fn() -> Result<Rc<dyn ChatTransport>, String>) -> 
                 "Upload cases (JSONL: id, context_input, model_output, and optionally tag, difficulty, description, expected_credit_score). Each case is audited once per ticked profile. Results are kept in this browser as they arrive; running again resumes."
             </p>
             <input type="file" accept=".jsonl,.json,.txt" data-testid="batch-upload" on:change=upload/>
-            {move || cases_summary.get().map(|s| view! { <p data-testid="batch-cases">{s}</p> })}
+            {move || cases_summary.get().map(|s| view! { <p data-testid="batch-cases">{s}</p> }.into_any())}
             <div class="row">
                 {move || {
                     profile_names()
@@ -240,6 +240,7 @@ pub fn BatchRunner(transport: fn() -> Result<Rc<dyn ChatTransport>, String>) -> 
                                     {p}
                                 </label>
                             }
+                            .into_any()
                         })
                         .collect_view()
                 }}
@@ -286,10 +287,11 @@ pub fn BatchRunner(transport: fn() -> Result<Rc<dyn ChatTransport>, String>) -> 
                                 <span data-testid="batch-progress-text">{p.summary()}</span>
                             </div>
                         }
+                        .into_any()
                     })
             }}
-            {move || error.get().map(|e| view! { <div class="error" role="alert" data-testid="batch-error">{e}</div> })}
-            {move || notice.get().map(|n| view! { <div class="notice" data-testid="batch-notice">{n}</div> })}
+            {move || error.get().map(|e| view! { <div class="error" role="alert" data-testid="batch-error">{e}</div> }.into_any())}
+            {move || notice.get().map(|n| view! { <div class="notice" data-testid="batch-notice">{n}</div> }.into_any())}
         </section>
     }
 }

@@ -35,6 +35,7 @@ pub fn Nav() -> impl IntoView {
                                 {*label}
                             </a>
                         }
+                        .into_any()
                     })
                     .collect_view()}
             </nav>

@@ -61,14 +61,15 @@ pub fn ProofDag(#[prop(into)] dag: Signal<Dag>) -> impl IntoView {
             <p class="muted small" data-testid="proof-dag-hidden">
                 {format!("Showing the current step's derivation and the latest items; {hidden} others not drawn.")}
             </p>
-        })
+        }
+        .into_any())
     };
     // Keyed by everything drawn: a step redraws only the nodes and edges it moved or re-marked.
     view! {
         <div class="proof-dag-wrap table-wrap">
             {hidden}
             <svg data-testid="proof-dag" class="proof-dag" viewBox=view_box
-                width=move || dag.with(|d| d.width) height=move || dag.with(|d| d.height)
+                width=move || dag.with(|d| d.width.to_string()) height=move || dag.with(|d| d.height.to_string())
                 role="img" aria-label="derivation graph">
                 <For each=move || dag.with(|d| d.edges.clone())
                     key=|e| (e.from.clone(), e.to.clone(), e.marked, px(e.x1), px(e.y1), px(e.x2), px(e.y2))

@@ -34,8 +34,8 @@ fn item_row(item: &Item) -> impl IntoView {
             <span class="chip">{item.id.clone()}</span>" "
             <MathText text=math(&item.latex)/>
             <span class="muted">" " {how}</span>
-            {(!deps.is_empty()).then(|| view! { " " <span class="badge open-assumptions">{deps.clone()}</span> })}
-            {(!why.is_empty()).then(|| view! { <div class="error small">{why.clone()}</div> })}
+            {(!deps.is_empty()).then(|| view! { " " <span class="badge open-assumptions">{deps.clone()}</span> }.into_any())}
+            {(!why.is_empty()).then(|| view! { <div class="error small">{why.clone()}</div> }.into_any())}
         </li>
     }
 }
@@ -54,7 +54,7 @@ pub fn ProofPanels(#[prop(into)] state: Signal<WorldState>) -> impl IntoView {
         view! {
             <div class="card proof-panel" data-testid=testid>
                 <h3>{title}</h3>
-                {move || rows.with(|(items, _)| items.is_empty()).then(|| view! { <p class="muted">"none"</p> })}
+                {move || rows.with(|(items, _)| items.is_empty()).then(|| view! { <p class="muted">"none"</p> }.into_any())}
                 {move || {
                     let earlier = rows.with(|(_, earlier)| *earlier);
                     (earlier > 0).then(|| view! {
@@ -64,7 +64,8 @@ pub fn ProofPanels(#[prop(into)] state: Signal<WorldState>) -> impl IntoView {
                                 {format!("show {} more", earlier.min(PANEL_ROWS * 5))}
                             </button>
                         </p>
-                    })
+                    }
+                    .into_any())
                 }}
                 // Keyed by the event that last changed an item: a step re-renders (and
                 // re-typesets) only the rows it changed.
@@ -99,6 +100,7 @@ pub fn ProofPanels(#[prop(into)] state: Signal<WorldState>) -> impl IntoView {
                                 <span class=class>{label}</span>
                             </li>
                         }
+                        .into_any()
                     }).collect_view()}
                 </ul>
             </div>
@@ -109,9 +111,10 @@ pub fn ProofPanels(#[prop(into)] state: Signal<WorldState>) -> impl IntoView {
                         <li data-id=h.id.clone()>
                             <span class="chip">{h.id.clone()}</span>" "
                             <MathText text=math(&h.latex)/>
-                            {h.kind.clone().map(|k| view! { <span class="muted">" " {k}</span> })}
+                            {h.kind.clone().map(|k| view! { <span class="muted">" " {k}</span> }.into_any())}
                         </li>
-                    }).collect_view()}
+                    }
+                    .into_any()).collect_view()}
                 </ul>
             </div>
             {panel("Accepted", "proof-accepted", &[ItemStatus::Accepted])}
@@ -136,7 +139,8 @@ pub fn ProofPanels(#[prop(into)] state: Signal<WorldState>) -> impl IntoView {
                                         </span>
                                         <div class="muted small">{r.note.clone()}</div>
                                     </li>
-                                }).collect_view()}
+                                }
+                                .into_any()).collect_view()}
                             </ul>
                         }.into_any()
                     }

@@ -137,7 +137,7 @@ pub fn ResearchPanel(
             <div class="row">
                 <label>"Profile"
                     <select data-testid="proof-research-profile" on:change=move |ev| profile.set(event_target_value(&ev))>
-                        {move || profiles().into_iter().map(|p| view! { <option value=p.clone()>{p.clone()}</option> }).collect_view()}
+                        {move || profiles().into_iter().map(|p| view! { <option value=p.clone()>{p.clone()}</option> }.into_any()).collect_view()}
                     </select>
                 </label>
                 <label>"Researchers"
@@ -150,11 +150,11 @@ pub fn ResearchPanel(
                 </label>
                 <button class="primary" data-testid="proof-research-run" disabled=move || running.get() on:click=run>"Run"</button>
             </div>
-            {move || status.get().map(|s| view! { <p class="notice" data-testid="proof-research-status">{s}</p> })}
+            {move || status.get().map(|s| view! { <p class="notice" data-testid="proof-research-status">{s}</p> }.into_any())}
             <ol class="stack" data-testid="proof-research-turns">
                 {move || turns.get().into_iter().map(|(ok, line)| {
                     let class = if ok { "ok" } else { "muted" };
-                    view! { <li class=class>{line}</li> }
+                    view! { <li class=class>{line}</li> }.into_any()
                 }).collect_view()}
             </ol>
         </details>

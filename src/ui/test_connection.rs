@@ -63,6 +63,7 @@ pub fn TestConnection(#[prop(into)] endpoint: Signal<Option<Endpoint>>) -> impl 
                                 {r.message}
                             </p>
                         }
+                        .into_any()
                     })
             }}
         </div>

@@ -202,7 +202,7 @@ pub fn AuditPage() -> impl IntoView {
                         {move || {
                             profile_names()
                                 .into_iter()
-                                .map(|p| view! { <option value=p.clone()>{p.clone()}</option> })
+                                .map(|p| view! { <option value=p.clone()>{p.clone()}</option> }.into_any())
                                 .collect_view()
                         }}
                     </select>
@@ -220,13 +220,13 @@ pub fn AuditPage() -> impl IntoView {
                 </button>
                 <button data-testid="audit-example" on:click=load_example>"Load an example"</button>
             </div>
-            <Show when=move || error.get().is_some()>
+            {move || error.get().map(|e| view! {
                 <div class="error row" role="alert" data-testid="audit-error">
-                    <span>{move || error.get().unwrap_or_default()}</span>
+                    <span>{e}</span>
                     <button on:click=move |_| error.set(None)>"Dismiss"</button>
                 </div>
-            </Show>
-            <Show when=move || !phases.with(Vec::is_empty)>
+            }.into_any())}
+            {move || (!phases.with(Vec::is_empty)).then(|| view! {
                 <ol class="stack" data-testid="audit-phases">
                     {move || {
                         phases
@@ -241,22 +241,23 @@ pub fn AuditPage() -> impl IntoView {
                                         <span class=class>{text}</span>
                                     </li>
                                 }
+                                .into_any()
                             })
                             .collect_view()
                     }}
                 </ol>
-            </Show>
+            }.into_any())}
             {move || {
                 report
                     .get()
-                    .map(|r| view! { <ReportView report=r context=context.get_untracked() output=output.get_untracked()/> })
+                    .map(|r| view! { <ReportView report=r context=context.get_untracked() output=output.get_untracked()/> }.into_any())
             }}
             <BatchRunner transport=transport/>
         </section>
     }
 }
 
-fn finding_view(f: &Finding, claims: &AuditReport) -> impl IntoView {
+fn finding_view(f: &Finding, claims: &AuditReport) -> AnyView {
     let severity = match f.severity {
         Severity::High => "High",
         Severity::Low => "Low",
@@ -291,9 +292,10 @@ fn finding_view(f: &Finding, claims: &AuditReport) -> impl IntoView {
                 <span class="muted">{note}</span>
             </div>
             <div>{f.explanation.clone()}</div>
-            {evidence.map(|e| view! { <blockquote><mark>{e}</mark></blockquote> })}
+            {evidence.map(|e| view! { <blockquote><mark>{e}</mark></blockquote> }.into_any())}
         </li>
     }
+    .into_any()
 }
 
 fn marked_text(text: &str, needles: &[&str]) -> impl IntoView {
@@ -346,7 +348,9 @@ fn ReportView(report: AuditReport, context: String, output: String) -> impl Into
     let exempted = report
         .reasonable_inferences
         .iter()
-        .map(|e| view! { <li><strong>{e.target.clone()}</strong>" "{e.text.clone()}</li> })
+        .map(|e| {
+            view! { <li><strong>{e.target.clone()}</strong>" "{e.text.clone()}</li> }.into_any()
+        })
         .collect_view();
     let changes = report
         .reverse_check
@@ -363,6 +367,7 @@ fn ReportView(report: AuditReport, context: String, output: String) -> impl Into
                     view! {
                         <li>{format!("{target}: {:?} → {:?}", ch.from, ch.to)}" "<span class="muted">{ch.reason.clone()}</span></li>
                     }
+                    .into_any()
                 })
                 .collect_view()
         });
@@ -374,18 +379,19 @@ fn ReportView(report: AuditReport, context: String, output: String) -> impl Into
                 <tr>
                     <td>{p.phase.label()}</td>
                     <td>{p.llm.clone()}</td>
-                    <td class="num">{p.calls}</td>
-                    <td class="num">{p.latency_ms}</td>
-                    <td class="num">{p.tokens.total_tokens}</td>
+                    <td class="num">{p.calls.to_string()}</td>
+                    <td class="num">{p.latency_ms.to_string()}</td>
+                    <td class="num">{p.tokens.total_tokens.to_string()}</td>
                     <td>{if p.reasked { "yes" } else { "" }}</td>
                 </tr>
             }
+            .into_any()
         })
         .collect_view();
     let claims = report
         .claims
         .iter()
-        .map(|c| view! { <li><strong>{c.id.clone()}</strong>" "{c.text.clone()}</li> })
+        .map(|c| view! { <li><strong>{c.id.clone()}</strong>" "{c.text.clone()}</li> }.into_any())
         .collect_view();
     let deductions = report
         .deductions
@@ -400,6 +406,7 @@ fn ReportView(report: AuditReport, context: String, output: String) -> impl Into
                     {d.conclusion.clone()}
                 </li>
             }
+            .into_any()
         })
         .collect_view();
     let json_for_copy = json.clone();
@@ -449,7 +456,7 @@ fn ReportView(report: AuditReport, context: String, output: String) -> impl Into
                 <h3>"Reasonable inferences (not errors)"</h3>
                 <ul>{exempted}</ul>
             </section>
-            {changes.map(|c| view! { <section class="card"><h3>"Reverse check: severity changes"</h3><ul>{c}</ul></section> })}
+            {changes.map(|c| view! { <section class="card"><h3>"Reverse check: severity changes"</h3><ul>{c}</ul></section> }.into_any())}
             <section class="card">
                 <h3>"Claims and deductions (Phase 1)"</h3>
                 <ul>{claims}</ul>
@@ -471,9 +478,7 @@ fn ReportView(report: AuditReport, context: String, output: String) -> impl Into
                 <button data-testid="audit-download" on:click=download>"Download JSON"</button>
                 <span class="muted">{move || copied.get().unwrap_or_default()}</span>
             </div>
-            <Show when=move || show_raw.get()>
-                <pre data-testid="audit-raw">{json.clone()}</pre>
-            </Show>
+            {move || show_raw.get().then(|| view! { <pre data-testid="audit-raw">{json.clone()}</pre> }.into_any())}
         </section>
     }
 }

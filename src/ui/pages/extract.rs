@@ -170,7 +170,7 @@ fn single_result(
                 <span class="chip" data-testid="extract-method">{e.method.as_str()}</span>
                 " · confidence "
                 <span data-testid="extract-confidence">{confidence}</span>
-                {low.then(|| view! { <span class="chip sev-High">" low confidence"</span> })}
+                {low.then(|| view! { <span class="chip sev-High">" low confidence"</span> }.into_any())}
                 <span class="muted">" — " {e.confidence_reason.clone()}</span>
             </p>
             <pre class="extract-highlight" data-testid="extract-highlight">
@@ -187,10 +187,10 @@ fn single_result(
                                 <code>{c.answer}</code>
                                 {format!(" at bytes {}–{}", c.span.0, c.span.1)}
                             </li>
-                        }).collect_view()}
+                        }.into_any()).collect_view()}
                     </ul>
                 </details>
-            })}
+            }.into_any())}
             {verdict_view}
         </div>
     }
@@ -295,9 +295,9 @@ fn BatchGrade() -> impl IntoView {
             </div>
             {move || loading.get().then(|| {
                 let (done, total) = progress.get().unwrap_or((0.0, 0.0));
-                view! { <progress max=total value=done></progress> }
+                view! { <progress max=total.to_string() value=done.to_string()></progress> }.into_any()
             })}
-            {move || error.get().map(|e| view! { <p class="error" data-testid="extract-error">{e}</p> })}
+            {move || error.get().map(|e| view! { <p class="error" data-testid="extract-error">{e}</p> }.into_any())}
             {move || batch.get().map(|b| {
                 let timing_text = timing.get().map(|(n, ms)| {
                     let per_s = if ms > 0.0 { n as f64 * 1000.0 / ms } else { 0.0 };
@@ -307,7 +307,7 @@ fn BatchGrade() -> impl IntoView {
                     {summary_view(&b)}
                     {timing_text.map(|(t, per_s)| view! {
                         <p class="muted" data-testid="extract-timing" data-items-per-second=format!("{per_s:.0}")>{t}</p>
-                    })}
+                    }.into_any())}
                     <div class="row">
                         <label>
                             "Show "
@@ -317,7 +317,7 @@ fn BatchGrade() -> impl IntoView {
                             >
                                 {Show::ALL.into_iter().map(|s| view! {
                                     <option value=s.key() selected=move || show.get() == s>{s.label()}</option>
-                                }).collect_view()}
+                                }.into_any()).collect_view()}
                             </select>
                         </label>
                         <input
@@ -332,6 +332,7 @@ fn BatchGrade() -> impl IntoView {
                     </div>
                     {move || table_view(&b, show.get(), &search.get())}
                 }
+                .into_any()
             })}
         </div>
     }
@@ -357,9 +358,9 @@ fn summary_view(b: &GradeBatch) -> AnyView {
                 <ul class="error" data-testid="extract-bad-lines">
                     {bad.into_iter().map(|(line, e)| view! {
                         <li data-line=line.to_string()>{e}</li>
-                    }).collect_view()}
+                    }.into_any()).collect_view()}
                 </ul>
-            })}
+            }.into_any())}
         </div>
     }
     .into_any()

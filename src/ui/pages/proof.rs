@@ -108,7 +108,7 @@ fn event_card(step: usize, total: usize, event: Option<Event>) -> AnyView {
         .into_any(),
         Event::Rejected { content, .. } | Event::Blocked { content, .. } => view! {
             <div>
-                {(!content.latex.is_empty()).then(|| view! { <MathText text=math(&content.latex)/> })}
+                {(!content.latex.is_empty()).then(|| view! { <MathText text=math(&content.latex)/> }.into_any())}
                 <div class="error">{format!("{}: {}", code_str(content.code), content.message)}</div>
             </div>
         }
@@ -374,6 +374,8 @@ pub fn ProofPage() -> impl IntoView {
         step.set(end);
     });
 
+    // Built once when a session opens, not at every step: the panels below keep their own state.
+    let has_session = Memo::new(move |_| session.with(|s| s.is_some()));
     view! {
         <section data-testid="page-proof">
             <h1>"Proof stepper"</h1>
@@ -394,7 +396,7 @@ pub fn ProofPage() -> impl IntoView {
                             }
                         }>
                             <option value="" selected>"Choose an example…"</option>
-                            {EXAMPLES.iter().map(|(key, title, _)| view! { <option value=*key>{*title}</option> }).collect_view()}
+                            {EXAMPLES.iter().map(|(key, title, _)| view! { <option value=*key>{*title}</option> }.into_any()).collect_view()}
                         </select>
                     </label>
                     <label>"or a file (problem or event log JSON) "
@@ -407,11 +409,11 @@ pub fn ProofPage() -> impl IntoView {
                         on:input=move |ev| pasted.set(event_target_value(&ev))></textarea>
                     <button data-testid="proof-paste-load" on:click=move |_| open(&pasted.get_untracked(), "pasted text")>"Load pasted"</button>
                 </details>
-                {move || error.get().map(|e| view! { <p class="error" data-testid="proof-error">{e}</p> })}
-                {move || notice.get().map(|n| view! { <p class="muted" data-testid="proof-notice">{n}</p> })}
+                {move || error.get().map(|e| view! { <p class="error" data-testid="proof-error">{e}</p> }.into_any())}
+                {move || notice.get().map(|n| view! { <p class="muted" data-testid="proof-notice">{n}</p> }.into_any())}
             </div>
 
-            <Show when=move || session.with(|s| s.is_some())>
+            {move || has_session.get().then(|| view! {
                 <div class="card stack proof-controls">
                     <div class="row">
                         <button data-testid="proof-first" on:click=move |_| go(0)>"⏮ First"</button>
@@ -443,14 +445,14 @@ pub fn ProofPage() -> impl IntoView {
                     <div class="row">
                         <select data-testid="proof-form-agent" on:change=move |ev| form_agent.set(event_target_value(&ev))>
                             {move || session.with(|s| s.as_ref().map(|s| s.problem.agents.clone()).unwrap_or_default())
-                                .into_iter().map(|a| view! { <option value=a.clone()>{a.clone()}</option> }).collect_view()}
+                                .into_iter().map(|a| view! { <option value=a.clone()>{a.clone()}</option> }.into_any()).collect_view()}
                         </select>
                         <select data-testid="proof-form-kind" on:change=move |ev| form_kind.set(event_target_value(&ev))>
                             {["derive", "extend", "assume", "accept", "refute"].into_iter()
-                                .map(|k| view! { <option value=k>{k}</option> }).collect_view()}
+                                .map(|k| view! { <option value=k>{k}</option> }.into_any()).collect_view()}
                         </select>
                         <select data-testid="proof-form-rule" on:change=move |ev| form_rule.set(event_target_value(&ev))>
-                            {rules.iter().map(|r| view! { <option value=r.clone()>{r.clone()}</option> }).collect_view()}
+                            {rules.iter().map(|r| view! { <option value=r.clone()>{r.clone()}</option> }.into_any()).collect_view()}
                         </select>
                     </div>
                     <input placeholder="LaTeX formula (conclusion, extension, assumption, or refutation reason)"
@@ -465,9 +467,9 @@ pub fn ProofPage() -> impl IntoView {
                     </div>
                     {move || form_result.get().map(|(ok, m)| view! {
                         <p class=if ok { "ok" } else { "error" } data-testid="proof-form-result">{m}</p>
-                    })}
+                    }.into_any())}
                 </form>
-            </Show>
+            }.into_any())}
         </section>
     }
 }

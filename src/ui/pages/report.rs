@@ -241,11 +241,12 @@ pub fn ReportPage() -> impl IntoView {
                                     </span>
                                 </div>
                             }
+                            .into_any()
                         })
                 }}
-                {move || timing.get().map(|t| view! { <span class="muted" data-testid="report-timing">{t}</span> })}
+                {move || timing.get().map(|t| view! { <span class="muted" data-testid="report-timing">{t}</span> }.into_any())}
             </div>
-            {move || error.get().map(|e| view! { <div class="error" role="alert" data-testid="report-error">{e}</div> })}
+            {move || error.get().map(|e| view! { <div class="error" role="alert" data-testid="report-error">{e}</div> }.into_any())}
             {move || {
                 report
                     .get()
@@ -292,7 +293,7 @@ pub fn ReportPage() -> impl IntoView {
     }
 }
 
-fn summary_view(r: &BandReport) -> impl IntoView {
+fn summary_view(r: &BandReport) -> AnyView {
     let o = &r.overall;
     let band_class = match o.verdict {
         crate::band::Verdict::Met => "badge band-GOOD",
@@ -317,9 +318,10 @@ fn summary_view(r: &BandReport) -> impl IntoView {
             </div>
         </div>
     }
+    .into_any()
 }
 
-fn matrix_view(r: &BandReport, filter: RwSignal<CaseFilter>) -> impl IntoView {
+fn matrix_view(r: &BandReport, filter: RwSignal<CaseFilter>) -> AnyView {
     let m = r.overall.matrix;
     let shares = row_shares(&m);
     let rows = (0..3)
@@ -348,10 +350,11 @@ fn matrix_view(r: &BandReport, filter: RwSignal<CaseFilter>) -> impl IntoView {
                             >
                                 <strong>{count.to_string()}</strong>
                                 <small>{pct(share)}</small>
-                                {cross.then(|| view! { <span class="cross-mark">"⚠ cross-band"</span> })}
+                                {cross.then(|| view! { <span class="cross-mark">"⚠ cross-band"</span> }.into_any())}
                             </button>
                         </td>
                     }
+                    .into_any()
                 })
                 .collect::<Vec<_>>();
             view! {
@@ -360,6 +363,7 @@ fn matrix_view(r: &BandReport, filter: RwSignal<CaseFilter>) -> impl IntoView {
                     {cells}
                 </tr>
             }
+            .into_any()
         })
         .collect::<Vec<_>>();
     view! {
@@ -370,16 +374,17 @@ fn matrix_view(r: &BandReport, filter: RwSignal<CaseFilter>) -> impl IntoView {
                 <thead>
                     <tr>
                         <th>"expected \\ judged"</th>
-                        {BANDS.iter().map(|b| view! { <th class="num">{*b}</th> }).collect::<Vec<_>>()}
+                        {BANDS.iter().map(|b| view! { <th class="num">{*b}</th> }.into_any()).collect::<Vec<_>>()}
                     </tr>
                 </thead>
                 <tbody>{rows}</tbody>
             </table>
         </div>
     }
+    .into_any()
 }
 
-fn histogram_view(g: &GroupMetrics) -> impl IntoView {
+fn histogram_view(g: &GroupMetrics) -> AnyView {
     let h = score_histogram(g);
     let max = h
         .iter()
@@ -405,6 +410,7 @@ fn histogram_view(g: &GroupMetrics) -> impl IntoView {
                     <div class="hist-label">{(i + 1).to_string()}</div>
                 </div>
             }
+            .into_any()
         })
         .collect::<Vec<_>>();
     view! {
@@ -417,9 +423,10 @@ fn histogram_view(g: &GroupMetrics) -> impl IntoView {
             <div class="histogram" data-testid="report-histogram">{bars}</div>
         </div>
     }
+    .into_any()
 }
 
-fn metrics_view(o: &GroupMetrics) -> impl IntoView {
+fn metrics_view(o: &GroupMetrics) -> AnyView {
     let rows: Vec<(&str, String)> = vec![
         ("Cases", o.n.to_string()),
         ("Band accuracy", pct(o.band_accuracy)),
@@ -444,12 +451,13 @@ fn metrics_view(o: &GroupMetrics) -> impl IntoView {
                 <tbody>
                     {rows
                         .into_iter()
-                        .map(|(k, v)| view! { <tr><th>{k}</th><td class="num">{v}</td></tr> })
+                        .map(|(k, v)| view! { <tr><th>{k}</th><td class="num">{v}</td></tr> }.into_any())
                         .collect::<Vec<_>>()}
                 </tbody>
             </table>
         </div>
     }
+    .into_any()
 }
 
 fn delta_cell(d: Option<Delta>, as_pct: bool) -> impl IntoView {
@@ -473,7 +481,7 @@ fn delta_cell(d: Option<Delta>, as_pct: bool) -> impl IntoView {
     }
 }
 
-fn profiles_view(r: Arc<BandReport>, baseline: RwSignal<String>) -> impl IntoView {
+fn profiles_view(r: Arc<BandReport>, baseline: RwSignal<String>) -> Option<AnyView> {
     if r.profiles.len() < 2 {
         return None;
     }
@@ -483,21 +491,24 @@ fn profiles_view(r: Arc<BandReport>, baseline: RwSignal<String>) -> impl IntoVie
         rows.into_iter()
             .filter_map(|p| {
                 let g = r.profiles.get(&p.profile)?.clone();
-                Some(view! {
-                    <tr class:baseline=p.is_baseline>
-                        <td>{p.profile.clone()}</td>
-                        <td class="num">{g.n.to_string()}</td>
-                        <td class="num">{pct(g.cross_band_rate)}</td>
-                        {delta_cell(p.cross_band_rate, true)}
-                        <td class="num">{pct(g.band_accuracy)}</td>
-                        {delta_cell(p.band_accuracy, true)}
-                        <td class="num">{pct(g.exact)}</td>
-                        {delta_cell(p.exact, true)}
-                        <td class="num">{num(g.mae)}</td>
-                        {delta_cell(p.mae, false)}
-                        <td>{g.verdict.label()}</td>
-                    </tr>
-                })
+                Some(
+                    view! {
+                        <tr class:baseline=p.is_baseline>
+                            <td>{p.profile.clone()}</td>
+                            <td class="num">{g.n.to_string()}</td>
+                            <td class="num">{pct(g.cross_band_rate)}</td>
+                            {delta_cell(p.cross_band_rate, true)}
+                            <td class="num">{pct(g.band_accuracy)}</td>
+                            {delta_cell(p.band_accuracy, true)}
+                            <td class="num">{pct(g.exact)}</td>
+                            {delta_cell(p.exact, true)}
+                            <td class="num">{num(g.mae)}</td>
+                            {delta_cell(p.mae, false)}
+                            <td>{g.verdict.label()}</td>
+                        </tr>
+                    }
+                    .into_any(),
+                )
             })
             .collect::<Vec<_>>()
     };
@@ -511,7 +522,7 @@ fn profiles_view(r: Arc<BandReport>, baseline: RwSignal<String>) -> impl IntoVie
                     prop:value=move || baseline.get()
                     on:change=move |ev| baseline.set(event_target_value(&ev))
                 >
-                    {names.into_iter().map(|n| view! { <option value=n.clone()>{n.clone()}</option> }).collect::<Vec<_>>()}
+                    {names.into_iter().map(|n| view! { <option value=n.clone()>{n.clone()}</option> }.into_any()).collect::<Vec<_>>()}
                 </select>
             </label>
             <div class="table-wrap">
@@ -530,7 +541,7 @@ fn profiles_view(r: Arc<BandReport>, baseline: RwSignal<String>) -> impl IntoVie
                 </table>
             </div>
         </div>
-    })
+    }.into_any())
 }
 
 fn groups_view(
@@ -538,7 +549,7 @@ fn groups_view(
     kind: &'static str,
     groups: &std::collections::BTreeMap<String, GroupMetrics>,
     filter: RwSignal<CaseFilter>,
-) -> impl IntoView {
+) -> Option<AnyView> {
     if groups.is_empty() {
         return None;
     }
@@ -574,6 +585,7 @@ fn groups_view(
                     <td>{g.verdict.label()}</td>
                 </tr>
             }
+            .into_any()
         })
         .collect::<Vec<_>>();
     Some(view! {
@@ -594,24 +606,25 @@ fn groups_view(
                 </table>
             </div>
         </div>
-    })
+    }.into_any())
 }
 
-fn warnings_view(r: &BandReport) -> impl IntoView {
+fn warnings_view(r: &BandReport) -> Option<AnyView> {
     (!r.warnings.is_empty()).then(|| {
         view! {
             <div class="notice" data-testid="report-warnings">
-                <ul>{r.warnings.iter().map(|w| view! { <li>{w.clone()}</li> }).collect::<Vec<_>>()}</ul>
+                <ul>{r.warnings.iter().map(|w| view! { <li>{w.clone()}</li> }.into_any()).collect::<Vec<_>>()}</ul>
             </div>
         }
+        .into_any()
     })
 }
 
-fn bad_lines_view(r: &BandReport) -> impl IntoView {
+fn bad_lines_view(r: &BandReport) -> AnyView {
     let items = r
         .bad_lines
         .iter()
-        .map(|b| view! { <li><span class="mono">"line "{b.line.to_string()}</span>": "{b.reason.clone()}</li> })
+        .map(|b| view! { <li><span class="mono">"line "{b.line.to_string()}</span>": "{b.reason.clone()}</li> }.into_any())
         .collect::<Vec<_>>();
     let more = r.bad_line_count.saturating_sub(r.bad_lines.len() as u64);
     view! {
@@ -623,12 +636,13 @@ fn bad_lines_view(r: &BandReport) -> impl IntoView {
                 view! {
                     <p class="muted">"These lines were skipped; the rest were counted."</p>
                     <ul>{items}</ul>
-                    {(more > 0).then(|| view! { <p class="muted">{format!("…and {more} more")}</p> })}
+                    {(more > 0).then(|| view! { <p class="muted">{format!("…and {more} more")}</p> }.into_any())}
                 }
                     .into_any()
             }}
         </div>
     }
+    .into_any()
 }
 
 fn cases_view(
@@ -636,7 +650,7 @@ fn cases_view(
     filter: RwSignal<CaseFilter>,
     open_case: impl Fn(CaseRef) + Copy + Send + Sync + 'static,
     export_cases: impl Fn(web_sys::MouseEvent) + Copy + Send + Sync + 'static,
-) -> impl IntoView {
+) -> AnyView {
     let profiles: Vec<String> = r.profiles.keys().cloned().collect();
     let tags: Vec<String> = r.tags.keys().cloned().collect();
     let r2 = r.clone();
@@ -666,6 +680,7 @@ fn cases_view(
                         <td class="num">{c.actual.to_string()}</td>
                     </tr>
                 }
+                .into_any()
             })
             .collect::<Vec<_>>();
         let shown = rows.len();
@@ -685,11 +700,12 @@ fn cases_view(
                 </table>
             </div>
         }
+        .into_any()
     };
     let option_list = |names: Vec<String>| {
         names
             .into_iter()
-            .map(|n| view! { <option value=n.clone()>{n.clone()}</option> })
+            .map(|n| view! { <option value=n.clone()>{n.clone()}</option> }.into_any())
             .collect::<Vec<_>>()
     };
     view! {
@@ -741,28 +757,30 @@ fn cases_view(
             {list}
         </div>
     }
+    .into_any()
 }
 
 fn case_view(
     c: CaseRef,
     detail: Result<CaseDetail, String>,
     case: RwSignal<Option<(CaseRef, Result<CaseDetail, String>)>>,
-) -> impl IntoView {
+) -> AnyView {
     let body = match detail {
         Err(e) => view! { <div class="error">{e}</div> }.into_any(),
         Ok(d) => {
             let section = |title: &'static str, text: Option<String>| {
-                text.map(|t| view! { <h3>{title}</h3><pre>{t}</pre> })
+                text.map(|t| view! { <h3>{title}</h3><pre>{t}</pre> }.into_any())
             };
             view! {
-                {d.description.map(|t| view! { <p class="muted">{t}</p> })}
-                {d.error.map(|e| view! { <div class="error">"Could not be audited: "{e}</div> })}
+                {d.description.map(|t| view! { <p class="muted">{t}</p> }.into_any())}
+                {d.error.map(|e| view! { <div class="error">"Could not be audited: "{e}</div> }.into_any())}
                 {section("Context", d.context_input)}
                 {section("Model output", d.model_output)}
                 {(!d.errors.is_empty()).then(|| view! {
                     <h3>{format!("Errors found ({})", d.errors.len())}</h3>
-                    {d.errors.into_iter().map(|e| view! { <pre>{e}</pre> }).collect::<Vec<_>>()}
-                })}
+                    {d.errors.into_iter().map(|e| view! { <pre>{e}</pre> }.into_any()).collect::<Vec<_>>()}
+                }
+                .into_any())}
             }
             .into_any()
         }
@@ -783,4 +801,5 @@ fn case_view(
             {body}
         </div>
     }
+    .into_any()
 }

@@ -93,7 +93,7 @@ fn LlmCard(name: String, feedback: Feedback) -> impl IntoView {
             </div>
             {LlmField::ALL
                 .into_iter()
-                .map(|field| view! { <LlmTextField name=name.clone() field=field/> })
+                .map(|field| view! { <LlmTextField name=name.clone() field=field/> }.into_any())
                 .collect_view()}
             <JsonModeSelect name=name.clone()/>
             <TestConnection endpoint=Signal::derive({
@@ -195,7 +195,7 @@ fn ProfileRow(name: String, feedback: Feedback) -> impl IntoView {
                     })
                 }
             >
-                {move || names().into_iter().map(|n| view! { <option value=n.clone()>{n.clone()}</option> }).collect_view()}
+                {move || names().into_iter().map(|n| view! { <option value=n.clone()>{n.clone()}</option> }.into_any()).collect_view()}
             </select>
         }
     };
@@ -452,19 +452,17 @@ pub fn SettingsPage() -> impl IntoView {
             <p class="muted">
                 "A profile's run model does Phase 1 (claims and deductions); its verify model does Phases 2 and 3 (fact and logic checks) and the optional reverse check. Settings are saved in this browser; API keys only for this session."
             </p>
-            <Show when=move || feedback.error.get().is_some()>
+            {move || feedback.error.get().map(|e| view! {
                 <div class="error row" role="alert" data-testid="settings-error">
-                    <span>{move || feedback.error.get().unwrap_or_default()}</span>
+                    <span>{e}</span>
                     <button on:click=move |_| feedback.error.set(None)>"Dismiss"</button>
                 </div>
-            </Show>
-            <Show when=move || feedback.notice.get().is_some()>
-                <div class="notice" data-testid="settings-notice">
-                    {move || feedback.notice.get().unwrap_or_default()}
-                </div>
-            </Show>
-            {move || settings_problem().map(|e| view! { <div class="error">{e}</div> })}
-            {move || storage_error().map(|e| view! { <div class="notice">{e}</div> })}
+            }.into_any())}
+            {move || feedback.notice.get().map(|n| view! {
+                <div class="notice" data-testid="settings-notice">{n}</div>
+            }.into_any())}
+            {move || settings_problem().map(|e| view! { <div class="error">{e}</div> }.into_any())}
+            {move || storage_error().map(|e| view! { <div class="notice">{e}</div> }.into_any())}
 
             <section class="card stack">
                 <h2>"Import and export"</h2>
@@ -533,7 +531,7 @@ pub fn SettingsPage() -> impl IntoView {
             <section class="card grid">
                 {EditableParam::ALL
                     .into_iter()
-                    .map(|param| view! { <ParamField param=param feedback=feedback/> })
+                    .map(|param| view! { <ParamField param=param feedback=feedback/> }.into_any())
                     .collect_view()}
             </section>
             <details class="card">
