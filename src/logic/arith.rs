@@ -530,28 +530,37 @@ pub fn constraint(l: &Term, r: &Term, kind: Strictness) -> Result<Constraint, Ar
     })
 }
 
+/// `a op b` as one constraint; `None` for `≠`, which no single constraint states.
+fn rel_constraint(op: RelOp, a: &Term, b: &Term) -> Result<Option<Constraint>, ArithError> {
+    let (l, r, kind) = match op {
+        RelOp::Lt => (a, b, Strictness::Lt),
+        RelOp::Le => (a, b, Strictness::Le),
+        RelOp::Gt => (b, a, Strictness::Lt),
+        RelOp::Ge => (b, a, Strictness::Le),
+        RelOp::Eq => (a, b, Strictness::Eq),
+        RelOp::Ne => return Ok(None),
+    };
+    constraint(l, r, kind).map(Some)
+}
+
+/// The relation that holds exactly when `op` does not (`<` ↔ `≥`, `=` ↔ `≠`).
+fn negated(op: RelOp) -> RelOp {
+    match op {
+        RelOp::Lt => RelOp::Ge,
+        RelOp::Le => RelOp::Gt,
+        RelOp::Gt => RelOp::Le,
+        RelOp::Ge => RelOp::Lt,
+        RelOp::Eq => RelOp::Ne,
+        RelOp::Ne => RelOp::Eq,
+    }
+}
+
 /// What a comparison says, as constraints that all hold (None: not usable, e.g. `≠`).
 pub fn constraints_of(f: &Formula) -> Result<Option<Vec<Constraint>>, ArithError> {
     Ok(match f {
-        Formula::Rel(op, a, b) => match op {
-            RelOp::Lt => Some(vec![constraint(a, b, Strictness::Lt)?]),
-            RelOp::Le => Some(vec![constraint(a, b, Strictness::Le)?]),
-            RelOp::Gt => Some(vec![constraint(b, a, Strictness::Lt)?]),
-            RelOp::Ge => Some(vec![constraint(b, a, Strictness::Le)?]),
-            RelOp::Eq => Some(vec![constraint(a, b, Strictness::Eq)?]),
-            RelOp::Ne => None,
-        },
+        Formula::Rel(op, a, b) => rel_constraint(*op, a, b)?.map(|c| vec![c]),
         Formula::Not(inner) => match inner.as_ref() {
-            Formula::Rel(RelOp::Ne, a, b) => Some(vec![constraint(a, b, Strictness::Eq)?]),
-            Formula::Rel(op, a, b) if *op != RelOp::Eq => {
-                let flipped = match op {
-                    RelOp::Lt => RelOp::Ge,
-                    RelOp::Le => RelOp::Gt,
-                    RelOp::Gt => RelOp::Le,
-                    _ => RelOp::Lt,
-                };
-                constraints_of(&Formula::Rel(flipped, a.clone(), b.clone()))?
-            }
+            Formula::Rel(op, a, b) => rel_constraint(negated(*op), a, b)?.map(|c| vec![c]),
             _ => None,
         },
         Formula::And(a, b) => match (constraints_of(a)?, constraints_of(b)?) {
@@ -571,17 +580,12 @@ pub fn constraints_of(f: &Formula) -> Result<Option<Vec<Constraint>>, ArithError
 pub fn negations_of(f: &Formula) -> Result<Option<Vec<Vec<Constraint>>>, ArithError> {
     Ok(match f {
         Formula::Bottom => Some(vec![Vec::new()]),
-        Formula::Rel(op, a, b) => Some(match op {
-            RelOp::Lt => vec![vec![constraint(b, a, Strictness::Le)?]],
-            RelOp::Le => vec![vec![constraint(b, a, Strictness::Lt)?]],
-            RelOp::Gt => vec![vec![constraint(a, b, Strictness::Le)?]],
-            RelOp::Ge => vec![vec![constraint(a, b, Strictness::Lt)?]],
-            RelOp::Ne => vec![vec![constraint(a, b, Strictness::Eq)?]],
-            RelOp::Eq => vec![
-                vec![constraint(a, b, Strictness::Lt)?],
-                vec![constraint(b, a, Strictness::Lt)?],
-            ],
-        }),
+        Formula::Rel(RelOp::Eq, a, b) => Some(vec![
+            vec![constraint(a, b, Strictness::Lt)?],
+            vec![constraint(b, a, Strictness::Lt)?],
+        ]),
+        // The negation of any other relation is a single constraint (that of `≠` is `=`).
+        Formula::Rel(op, a, b) => rel_constraint(negated(*op), a, b)?.map(|c| vec![vec![c]]),
         Formula::Not(inner) => constraints_of(inner)?.map(|cs| vec![cs]),
         Formula::And(a, b) => match (negations_of(a)?, negations_of(b)?) {
             (Some(mut x), Some(y)) => {
