@@ -156,11 +156,8 @@ impl Rat {
 
 impl std::fmt::Display for Rat {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.den == 1 {
-            write!(f, "{}", self.num)
-        } else {
-            write!(f, "{}/{}", self.num, self.den)
-        }
+        // Shared with the answer grader's fractions: one small i128 printer in the wasm.
+        crate::extract::number::write_fraction(f, self.num, self.den)
     }
 }
 
