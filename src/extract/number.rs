@@ -262,11 +262,13 @@ impl Num {
         matches!(self, Num::Exact(_))
     }
 
+    /// `exact` when both are exact and it does not overflow, else `real` on floats. Plain `fn`
+    /// pointers, not generics: one copy of this in the wasm for all four operators.
     fn lift(
         self,
         o: Num,
-        exact: impl Fn(Rational, Rational) -> Option<Rational>,
-        real: impl Fn(f64, f64) -> f64,
+        exact: fn(Rational, Rational) -> Option<Rational>,
+        real: fn(f64, f64) -> f64,
     ) -> Num {
         if let (Num::Exact(a), Num::Exact(b)) = (self, o) {
             if let Some(r) = exact(a, b) {
