@@ -166,9 +166,9 @@ impl fmt::Display for Rational {
 /// Writes `num` (when `den` is 1) or `num/den`, as `write!(f, "{num}/{den}")` would.
 ///
 /// Hand-written because the standard `i128` formatting is ~1 KB of wasm code, and exact
-/// fractions (these and `logic::arith::Rat`) and number words are the only `i128` values the app
-/// prints.
-pub(crate) fn write_fraction(f: &mut fmt::Formatter<'_>, num: i128, den: i128) -> fmt::Result {
+/// fractions (these, which `logic::arith::Rat` wraps too) and number words are the only `i128`
+/// values the app prints.
+fn write_fraction(f: &mut fmt::Formatter<'_>, num: i128, den: i128) -> fmt::Result {
     write_i128(f, num)?;
     if den != 1 {
         f.write_str("/")?;
