@@ -1,6 +1,7 @@
 //! Turns a raw answer span (`$\boxed{10\,000}$ dollars.`) into a canonical answer string
 //! (`10000`). Structure (tuples, sets, equations) is left for `equiv` to interpret.
 
+use super::number::int_text;
 use super::scan;
 use super::words::parse_number_words;
 
@@ -182,7 +183,7 @@ pub fn normalize(raw: &str) -> String {
     }
     s = strip_units(&s);
     if let Some(n) = parse_number_words(&s) {
-        return n.to_string();
+        return int_text(n);
     }
     s = join_space_thousands(&s);
     s = join_comma_thousands(&s);

@@ -159,12 +159,50 @@ impl Ord for Rational {
 
 impl fmt::Display for Rational {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.den == 1 {
-            write!(f, "{}", self.num)
-        } else {
-            write!(f, "{}/{}", self.num, self.den)
+        write_fraction(f, self.num, self.den)
+    }
+}
+
+/// Writes `num` (when `den` is 1) or `num/den`, as `write!(f, "{num}/{den}")` would.
+///
+/// Hand-written because the standard `i128` formatting is ~1 KB of wasm code, and exact
+/// fractions (these, which `logic::arith::Rat` wraps too) and number words are the only `i128`
+/// values the app prints.
+fn write_fraction(f: &mut fmt::Formatter<'_>, num: i128, den: i128) -> fmt::Result {
+    write_i128(f, num)?;
+    if den != 1 {
+        f.write_str("/")?;
+        write_i128(f, den)?;
+    }
+    Ok(())
+}
+
+/// `n.to_string()`, through the same small printer.
+pub(crate) fn int_text(n: i128) -> String {
+    Rational::from_int(n).to_string()
+}
+
+fn write_i128(f: &mut fmt::Formatter<'_>, n: i128) -> fmt::Result {
+    // 39 digits for |i128::MIN| = 2^127, and the sign.
+    let mut text = [0u8; 40];
+    let mut at = text.len();
+    let mut rest = n.unsigned_abs();
+    loop {
+        at -= 1;
+        text[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
         }
     }
+    if n < 0 {
+        at -= 1;
+        text[at] = b'-';
+    }
+    // ASCII digits and '-' only: each byte is its char.
+    text[at..]
+        .iter()
+        .try_for_each(|&b| fmt::Write::write_char(f, char::from(b)))
 }
 
 /// Parses a plain decimal literal (`-12`, `0.25`, `.5`, `3.`, `1.5e-3`) exactly.
@@ -224,11 +262,13 @@ impl Num {
         matches!(self, Num::Exact(_))
     }
 
+    /// `exact` when both are exact and it does not overflow, else `real` on floats. Plain `fn`
+    /// pointers, not generics: one copy of this in the wasm for all four operators.
     fn lift(
         self,
         o: Num,
-        exact: impl Fn(Rational, Rational) -> Option<Rational>,
-        real: impl Fn(f64, f64) -> f64,
+        exact: fn(Rational, Rational) -> Option<Rational>,
+        real: fn(f64, f64) -> f64,
     ) -> Num {
         if let (Num::Exact(a), Num::Exact(b)) = (self, o) {
             if let Some(r) = exact(a, b) {
@@ -309,6 +349,26 @@ mod tests {
         assert_eq!(r(2, -4), r(-1, 2));
         assert_eq!(r(-1, 2).to_string(), "-1/2");
         assert!(Rational::new(1, 0).is_none());
+    }
+
+    #[test]
+    fn fractions_print_like_the_standard_formatting() {
+        for n in [
+            0,
+            1,
+            -1,
+            9,
+            10,
+            -10,
+            123_456_789,
+            i128::MAX,
+            i128::MIN,
+            i128::MIN + 1,
+        ] {
+            assert_eq!(Rational::from_int(n).to_string(), n.to_string());
+        }
+        assert_eq!(r(-7, 300).to_string(), "-7/300");
+        assert_eq!(r(i128::MAX, 2).to_string(), format!("{}/2", i128::MAX));
     }
 
     #[test]

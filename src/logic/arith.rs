@@ -5,6 +5,8 @@
 
 use thiserror::Error;
 
+use crate::extract::number::Rational;
+
 use super::formula::{ArithOp, Formula, RelOp, Term};
 
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -20,87 +22,56 @@ pub enum ArithError {
 }
 
 /// An exact fraction, always reduced, denominator positive.
+///
+/// The arithmetic is the answer grader's `Rational` (the same i128 code, once in the wasm), with
+/// this module's error type: `None` from a checked operation is an overflow here.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Rat {
-    num: i128,
-    den: i128,
-}
-
-fn gcd(mut a: i128, mut b: i128) -> i128 {
-    a = a.checked_abs().unwrap_or(1);
-    b = b.checked_abs().unwrap_or(1);
-    while b != 0 {
-        let t = a % b;
-        a = b;
-        b = t;
-    }
-    a.max(1)
-}
+pub struct Rat(Rational);
 
 // Checked operations return `Result`, so they cannot be the `std::ops` traits.
 #[allow(clippy::should_implement_trait)]
 impl Rat {
-    pub const ZERO: Rat = Rat { num: 0, den: 1 };
-    pub const ONE: Rat = Rat { num: 1, den: 1 };
+    pub const ZERO: Rat = Rat(Rational::ZERO);
+    pub const ONE: Rat = Rat(Rational::ONE);
 
     pub fn new(num: i128, den: i128) -> Result<Rat, ArithError> {
         if den == 0 {
             return Err(ArithError::DivisionByZero);
         }
-        let g = gcd(num, den);
-        let (mut n, mut d) = (num / g, den / g);
-        if d < 0 {
-            n = n.checked_neg().ok_or(ArithError::Overflow)?;
-            d = d.checked_neg().ok_or(ArithError::Overflow)?;
-        }
-        Ok(Rat { num: n, den: d })
+        Rational::new(num, den).map(Rat).ok_or(ArithError::Overflow)
     }
     pub fn int(n: i128) -> Rat {
-        Rat { num: n, den: 1 }
+        Rat(Rational::from_int(n))
+    }
+    fn num(self) -> i128 {
+        self.0.numer()
+    }
+    fn den(self) -> i128 {
+        self.0.denom()
     }
     pub fn is_zero(self) -> bool {
-        self.num == 0
+        self.num() == 0
     }
     pub fn is_positive(self) -> bool {
-        self.num > 0
+        self.num() > 0
     }
     pub fn is_negative(self) -> bool {
-        self.num < 0
+        self.num() < 0
     }
     pub fn add(self, o: Rat) -> Result<Rat, ArithError> {
-        let g = gcd(self.den, o.den);
-        let l = (self.den / g)
-            .checked_mul(o.den)
-            .ok_or(ArithError::Overflow)?;
-        let a = self
-            .num
-            .checked_mul(l / self.den)
-            .ok_or(ArithError::Overflow)?;
-        let b = o.num.checked_mul(l / o.den).ok_or(ArithError::Overflow)?;
-        Rat::new(a.checked_add(b).ok_or(ArithError::Overflow)?, l)
+        self.0.checked_add(o.0).map(Rat).ok_or(ArithError::Overflow)
     }
     pub fn neg(self) -> Result<Rat, ArithError> {
-        Ok(Rat {
-            num: self.num.checked_neg().ok_or(ArithError::Overflow)?,
-            den: self.den,
-        })
+        self.0.checked_neg().map(Rat).ok_or(ArithError::Overflow)
     }
     pub fn sub(self, o: Rat) -> Result<Rat, ArithError> {
         self.add(o.neg()?)
     }
     pub fn mul(self, o: Rat) -> Result<Rat, ArithError> {
-        let g1 = gcd(self.num, o.den);
-        let g2 = gcd(o.num, self.den);
-        let n = (self.num / g1)
-            .checked_mul(o.num / g2)
-            .ok_or(ArithError::Overflow)?;
-        let d = (self.den / g2)
-            .checked_mul(o.den / g1)
-            .ok_or(ArithError::Overflow)?;
-        Rat::new(n, d)
+        self.0.checked_mul(o.0).map(Rat).ok_or(ArithError::Overflow)
     }
     pub fn recip(self) -> Result<Rat, ArithError> {
-        Rat::new(self.den, self.num)
+        Rat::new(self.den(), self.num())
     }
     pub fn div(self, o: Rat) -> Result<Rat, ArithError> {
         self.mul(o.recip()?)
@@ -156,11 +127,7 @@ impl Rat {
 
 impl std::fmt::Display for Rat {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.den == 1 {
-            write!(f, "{}", self.num)
-        } else {
-            write!(f, "{}/{}", self.num, self.den)
-        }
+        self.0.fmt(f)
     }
 }
 
@@ -305,13 +272,13 @@ fn eval(
                 ArithOp::Mul => x.mul(y),
                 ArithOp::Div => x.div(y),
                 ArithOp::Pow => {
-                    if y.den != 1 {
+                    if y.den() != 1 {
                         return Err(ArithError::Unsupported(format!(
                             "non-integer exponent in {}",
                             t.canonical()
                         )));
                     }
-                    x.pow(y.num)
+                    x.pow(y.num())
                 }
             }
         }
@@ -465,10 +432,10 @@ fn poly_of(t: &Term) -> Result<Poly, ArithError> {
                 },
                 ArithOp::Pow => match (constant_of(&pa), constant_of(&pb)) {
                     // A constant power such as 2^{-1} is a number.
-                    (Some(base), Some(e)) if e.den == 1 => Ok(poly_const(base.pow(e.num)?)),
-                    (_, Some(e)) if e.den == 1 && (0..=12).contains(&e.num) => {
+                    (Some(base), Some(e)) if e.den() == 1 => Ok(poly_const(base.pow(e.num())?)),
+                    (_, Some(e)) if e.den() == 1 && (0..=12).contains(&e.num()) => {
                         let mut out = poly_const(Rat::ONE);
-                        for _ in 0..e.num {
+                        for _ in 0..e.num() {
                             out = poly_mul(&out, &pa)?;
                         }
                         Ok(out)
@@ -530,28 +497,37 @@ pub fn constraint(l: &Term, r: &Term, kind: Strictness) -> Result<Constraint, Ar
     })
 }
 
+/// `a op b` as one constraint; `None` for `≠`, which no single constraint states.
+fn rel_constraint(op: RelOp, a: &Term, b: &Term) -> Result<Option<Constraint>, ArithError> {
+    let (l, r, kind) = match op {
+        RelOp::Lt => (a, b, Strictness::Lt),
+        RelOp::Le => (a, b, Strictness::Le),
+        RelOp::Gt => (b, a, Strictness::Lt),
+        RelOp::Ge => (b, a, Strictness::Le),
+        RelOp::Eq => (a, b, Strictness::Eq),
+        RelOp::Ne => return Ok(None),
+    };
+    constraint(l, r, kind).map(Some)
+}
+
+/// The relation that holds exactly when `op` does not (`<` ↔ `≥`, `=` ↔ `≠`).
+fn negated(op: RelOp) -> RelOp {
+    match op {
+        RelOp::Lt => RelOp::Ge,
+        RelOp::Le => RelOp::Gt,
+        RelOp::Gt => RelOp::Le,
+        RelOp::Ge => RelOp::Lt,
+        RelOp::Eq => RelOp::Ne,
+        RelOp::Ne => RelOp::Eq,
+    }
+}
+
 /// What a comparison says, as constraints that all hold (None: not usable, e.g. `≠`).
 pub fn constraints_of(f: &Formula) -> Result<Option<Vec<Constraint>>, ArithError> {
     Ok(match f {
-        Formula::Rel(op, a, b) => match op {
-            RelOp::Lt => Some(vec![constraint(a, b, Strictness::Lt)?]),
-            RelOp::Le => Some(vec![constraint(a, b, Strictness::Le)?]),
-            RelOp::Gt => Some(vec![constraint(b, a, Strictness::Lt)?]),
-            RelOp::Ge => Some(vec![constraint(b, a, Strictness::Le)?]),
-            RelOp::Eq => Some(vec![constraint(a, b, Strictness::Eq)?]),
-            RelOp::Ne => None,
-        },
+        Formula::Rel(op, a, b) => rel_constraint(*op, a, b)?.map(|c| vec![c]),
         Formula::Not(inner) => match inner.as_ref() {
-            Formula::Rel(RelOp::Ne, a, b) => Some(vec![constraint(a, b, Strictness::Eq)?]),
-            Formula::Rel(op, a, b) if *op != RelOp::Eq => {
-                let flipped = match op {
-                    RelOp::Lt => RelOp::Ge,
-                    RelOp::Le => RelOp::Gt,
-                    RelOp::Gt => RelOp::Le,
-                    _ => RelOp::Lt,
-                };
-                constraints_of(&Formula::Rel(flipped, a.clone(), b.clone()))?
-            }
+            Formula::Rel(op, a, b) => rel_constraint(negated(*op), a, b)?.map(|c| vec![c]),
             _ => None,
         },
         Formula::And(a, b) => match (constraints_of(a)?, constraints_of(b)?) {
@@ -571,17 +547,12 @@ pub fn constraints_of(f: &Formula) -> Result<Option<Vec<Constraint>>, ArithError
 pub fn negations_of(f: &Formula) -> Result<Option<Vec<Vec<Constraint>>>, ArithError> {
     Ok(match f {
         Formula::Bottom => Some(vec![Vec::new()]),
-        Formula::Rel(op, a, b) => Some(match op {
-            RelOp::Lt => vec![vec![constraint(b, a, Strictness::Le)?]],
-            RelOp::Le => vec![vec![constraint(b, a, Strictness::Lt)?]],
-            RelOp::Gt => vec![vec![constraint(a, b, Strictness::Le)?]],
-            RelOp::Ge => vec![vec![constraint(a, b, Strictness::Lt)?]],
-            RelOp::Ne => vec![vec![constraint(a, b, Strictness::Eq)?]],
-            RelOp::Eq => vec![
-                vec![constraint(a, b, Strictness::Lt)?],
-                vec![constraint(b, a, Strictness::Lt)?],
-            ],
-        }),
+        Formula::Rel(RelOp::Eq, a, b) => Some(vec![
+            vec![constraint(a, b, Strictness::Lt)?],
+            vec![constraint(b, a, Strictness::Lt)?],
+        ]),
+        // The negation of any other relation is a single constraint (that of `≠` is `=`).
+        Formula::Rel(op, a, b) => rel_constraint(negated(*op), a, b)?.map(|c| vec![vec![c]]),
         Formula::Not(inner) => constraints_of(inner)?.map(|cs| vec![cs]),
         Formula::And(a, b) => match (negations_of(a)?, negations_of(b)?) {
             (Some(mut x), Some(y)) => {
@@ -788,6 +759,8 @@ mod tests {
         assert_eq!(Rat::int(i128::MAX).add(Rat::ONE), Err(ArithError::Overflow));
         assert_eq!(Rat::ONE.div(Rat::ZERO), Err(ArithError::DivisionByZero));
         assert_eq!(Rat::int(10).pow(200), Err(ArithError::Overflow));
+        // Reduced even at the edge of i128 (the old own gcd left -2^127/2 unreduced).
+        assert_eq!(Rat::new(i128::MIN, 2), Ok(Rat::int(i128::MIN / 2)));
     }
 
     #[test]

@@ -168,14 +168,20 @@ pub fn layout_window(state: &WorldState, focus: Option<&str>, max_nodes: usize) 
             nodes.push(node);
         }
     }
-    let at: HashMap<&str, (f64, f64)> = nodes.iter().map(|n| (n.id.as_str(), (n.x, n.y))).collect();
+    // Node index by id. The same map type as `row` on purpose: each distinct HashMap type adds
+    // its own hashing code to the wasm.
+    let mut index: HashMap<&str, usize> = HashMap::new();
+    for (i, n) in nodes.iter().enumerate() {
+        index.insert(&n.id, i);
+    }
+    let at = |id: &str| index.get(id).map(|&i| (nodes[i].x, nodes[i].y));
     let mut edges = Vec::new();
     for item in &state.items {
-        let Some(&(tx, ty)) = at.get(item.id.as_str()) else {
+        let Some((tx, ty)) = at(&item.id) else {
             continue;
         };
         for p in &item.premises {
-            if let Some(&(fx, fy)) = at.get(p.as_str()) {
+            if let Some((fx, fy)) = at(p) {
                 edges.push(Edge {
                     from: p.clone(),
                     to: item.id.clone(),

@@ -141,7 +141,7 @@ pub fn load(text: &str) -> Result<Loaded, LoadError> {
 
 /// The rule ids of the catalogue (for the page's rule picker), in catalogue order.
 pub fn catalogue_rules() -> Vec<String> {
-    catalogue().iter().map(|rule| rule.id.clone()).collect()
+    catalogue().iter().map(|rule| rule.id.to_string()).collect()
 }
 
 #[cfg(test)]

@@ -678,7 +678,7 @@ impl Engine {
         }
         let mut cited = Vec::with_capacity(request.premises.len());
         for id in &request.premises {
-            match self.formulas.get(id) {
+            match self.formulas.get(id.as_str()) {
                 Some(f) => cited.push((id.as_str(), f, self.premise_is_assumption(id))),
                 None => {
                     let why = self
@@ -713,7 +713,7 @@ impl Engine {
                     .enumerate()
                     .any(|(i, id)| id == *a && in_subproof_slot(i, id))
             })
-            .filter_map(|a| self.formulas.get(a).cloned())
+            .filter_map(|a| self.formulas.get(a.as_str()).cloned())
             .collect();
         let premises: Vec<Premise> = cited
             .iter()
@@ -784,7 +784,7 @@ impl Engine {
             .iter()
             .filter(|g| g.proved_by.is_none())
             .filter(
-                |g| match (self.formulas.get(&g.id), self.formulas.get(id)) {
+                |g| match (self.formulas.get(g.id.as_str()), self.formulas.get(id)) {
                     (Some(goal), Some(f)) => f.same_up_to_bound_renaming(goal),
                     _ => normalised_latex(&g.latex) == item_text,
                 },

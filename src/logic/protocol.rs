@@ -35,7 +35,11 @@ pub struct Case {
     pub goals: Vec<GoalSpec>,
     #[serde(default)]
     pub actions: Vec<CaseAction>,
+    /// The labels the CLI checks a run against (`verifyfast prove`). The browser only runs a
+    /// case and never reads them, so its build skips the field (it stays `None`) and carries no
+    /// decoder for it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(target_arch = "wasm32", serde(skip_deserializing))]
     pub expect: Option<Expectation>,
 }
 

@@ -3,10 +3,6 @@
 //!
 //! Formulas are compared up to bound-variable renaming, never up to logical equivalence.
 
-use std::sync::OnceLock;
-
-use serde::Deserialize;
-
 use super::arith::{self, ArithError, Constraint, Rat};
 use super::formula::{mentions, term_alpha_eq, term_names, Env, Formula, Quantifier, RelOp, Term};
 
@@ -76,30 +72,60 @@ pub struct Accepted {
 // ---------------------------------------------------------------- catalogue
 
 /// One entry of `rules.json`, for rule pickers and for resolving aliases. Only the names are
-/// read: the checks themselves are written out in `check_step`, and the catalogue's patterns
+/// needed: the checks themselves are written out in `check_step`, and the catalogue's patterns
 /// (`premises`, `conclusion`, `discharges`, ...) describe them for people.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Copy, Debug)]
 pub struct RuleInfo {
-    pub id: String,
-    #[serde(default)]
-    pub aliases: Vec<String>,
+    pub id: &'static str,
+    pub aliases: &'static [&'static str],
 }
 
-#[derive(Deserialize)]
-struct Catalogue {
-    rules: Vec<RuleInfo>,
+impl RuleInfo {
+    const fn plain(id: &'static str) -> RuleInfo {
+        RuleInfo { id, aliases: &[] }
+    }
 }
 
-const RULES_JSON: &str = include_str!("rules.json");
+/// The ids and aliases of `rules.json`, in its order. Written out rather than read from the
+/// file at run time so that the wasm carries neither the JSON text nor a decoder for it; the
+/// test `catalogue_matches_rules_json` keeps this list and the file in step.
+const CATALOGUE: &[RuleInfo] = &[
+    RuleInfo::plain("reit"),
+    RuleInfo::plain("and_intro"),
+    RuleInfo::plain("and_elim"),
+    RuleInfo::plain("or_intro"),
+    RuleInfo::plain("or_elim"),
+    RuleInfo::plain("imp_intro"),
+    RuleInfo {
+        id: "imp_elim",
+        aliases: &["modus_ponens", "mp"],
+    },
+    RuleInfo::plain("not_elim"),
+    RuleInfo::plain("not_intro"),
+    RuleInfo::plain("explosion"),
+    RuleInfo::plain("ip"),
+    RuleInfo::plain("iff_intro"),
+    RuleInfo::plain("iff_elim"),
+    RuleInfo::plain("forall_elim"),
+    RuleInfo::plain("forall_intro"),
+    RuleInfo::plain("exists_intro"),
+    RuleInfo::plain("exists_elim"),
+    RuleInfo::plain("eq_intro"),
+    RuleInfo::plain("eq_elim"),
+    RuleInfo::plain("ds"),
+    RuleInfo::plain("mt"),
+    RuleInfo::plain("dne"),
+    RuleInfo::plain("lem"),
+    RuleInfo::plain("dem"),
+    RuleInfo::plain("hs"),
+    RuleInfo::plain("cq"),
+    RuleInfo::plain("algebra"),
+    RuleInfo::plain("linarith"),
+];
 
-/// The rule catalogue (empty only if the bundled `rules.json` were broken; a test guards that).
+/// The rule catalogue.
 pub fn catalogue() -> &'static [RuleInfo] {
-    static CATALOGUE: OnceLock<Vec<RuleInfo>> = OnceLock::new();
-    CATALOGUE.get_or_init(|| {
-        serde_json::from_str::<Catalogue>(RULES_JSON)
-            .map(|c| c.rules)
-            .unwrap_or_default()
-    })
+    CATALOGUE
 }
 
 /// The catalogue id for a rule id or alias (`modus_ponens` → `imp_elim`).
@@ -113,8 +139,8 @@ pub fn rule_id(rule: &str) -> Option<&'static str> {
     };
     catalogue()
         .iter()
-        .find(|r| r.id == rule || r.aliases.iter().any(|a| a == rule))
-        .map(|r| r.id.as_str())
+        .find(|r| r.id == rule || r.aliases.contains(&rule))
+        .map(|r| r.id)
 }
 
 /// True for rule ids and their aliases (`modus_ponens`, `mp` → `imp_elim`).

@@ -215,3 +215,33 @@ fn random_token_soup_never_panics() {
         }
     }
 }
+
+#[test]
+fn unexpected_token_names_are_those_debug_printed() {
+    let plain = [
+        Tok::Ident("x".into()),
+        Tok::Num("12".into()),
+        Tok::LParen,
+        Tok::LBrace,
+        Tok::Colon,
+        Tok::Dot,
+        Tok::Plus,
+        Tok::Minus,
+        Tok::Times,
+        Tok::Slash,
+        Tok::Caret,
+        Tok::Not,
+        Tok::Forall,
+        Tok::Exists,
+        Tok::Bottom,
+        Tok::Top,
+        Tok::Frac,
+    ];
+    for tok in plain {
+        assert_eq!(describe(&tok), format!("{tok:?}"));
+    }
+    assert_eq!(
+        parse_formula("A \\land :").map_err(|e| e.message),
+        Err("unexpected Colon".to_string())
+    );
+}

@@ -67,6 +67,47 @@ fn bad(rule: &str, premises: &[(&str, &str)], conclusion: &str) -> String {
 }
 
 #[test]
+fn catalogue_matches_rules_json() {
+    let file: serde_json::Value = match serde_json::from_str(include_str!("../rules.json")) {
+        Ok(v) => v,
+        Err(e) => panic!("rules.json: {e}"),
+    };
+    let from_file: Vec<(String, Vec<String>)> = file["rules"]
+        .as_array()
+        .map(|rules| {
+            rules
+                .iter()
+                .map(|r| {
+                    let names = |v: &serde_json::Value| -> Vec<String> {
+                        v.as_array()
+                            .map(|a| {
+                                a.iter()
+                                    .filter_map(|x| x.as_str().map(String::from))
+                                    .collect()
+                            })
+                            .unwrap_or_default()
+                    };
+                    (
+                        r["id"].as_str().unwrap_or("").to_string(),
+                        names(&r["aliases"]),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let ours: Vec<(String, Vec<String>)> = catalogue()
+        .iter()
+        .map(|r| {
+            (
+                r.id.to_string(),
+                r.aliases.iter().map(|a| a.to_string()).collect(),
+            )
+        })
+        .collect();
+    assert_eq!(ours, from_file);
+}
+
+#[test]
 fn catalogue_loads_with_aliases() {
     assert!(catalogue().len() >= 28);
     assert!(
@@ -526,7 +567,7 @@ fn random_steps_never_panic_and_corruptions_are_rejected() {
         hypotheses: &hyps,
         open_assumptions: &hyps,
     };
-    let rules: Vec<&str> = catalogue().iter().map(|r| r.id.as_str()).collect();
+    let rules: Vec<&str> = catalogue().iter().map(|r| r.id).collect();
     for _ in 0..300 {
         let (a, b) = (g.formula(3), g.formula(3));
         let premise = |id: &'static str, f: &'static Formula| Premise {
