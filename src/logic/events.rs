@@ -118,7 +118,11 @@ macro_rules! serde_by_name {
 
         impl<'de> serde::Deserialize<'de> for $enum {
             fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                $crate::logic::events::deserialize_name(deserializer, &<$enum>::ALL, <$enum>::as_str)
+                $crate::logic::events::deserialize_name(
+                    deserializer,
+                    &<$enum>::ALL,
+                    <$enum>::as_str,
+                )
             }
         }
     };

@@ -24,21 +24,13 @@ const EXAMPLES: &[(&str, &str, &str)] = &[
         "Design note: a + b > 0 (two researchers)",
         "proof-seed-a-plus-b.json",
     ),
-    (
-        "or-elim",
-        "Proof by cases (∨E)",
-        "proof-or-elim.json",
-    ),
+    ("or-elim", "Proof by cases (∨E)", "proof-or-elim.json"),
     (
         "exists-unique",
         "∃E, ↔I, ∀I with nested assumptions",
         "proof-exists-unique.json",
     ),
-    (
-        "linarith",
-        "Linear arithmetic",
-        "proof-linarith.json",
-    ),
+    ("linarith", "Linear arithmetic", "proof-linarith.json"),
     (
         "wrong-instantiation",
         "A wrong ∀E and the steps it blocks",
