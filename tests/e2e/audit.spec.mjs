@@ -75,6 +75,13 @@ function auditScript(extra = {}) {
   };
 }
 
+// The example is fetched from /examples/: wait until it has filled both texts.
+async function loadExample(page) {
+  await page.getByTestId('audit-example').click();
+  await page.waitForFunction(() => ['audit-context', 'audit-output'].every(
+    (id) => document.querySelector(`[data-testid="${id}"]`)?.value?.length > 0));
+}
+
 async function useMockSettings(app, page, mock, script) {
   await fetch(`${mock.url}/__script`, { method: 'POST', body: JSON.stringify(script) });
   await app.goto('/settings');
@@ -118,7 +125,7 @@ describe('quick audit page', () => {
   app.it('cancel stops a slow audit and says so', async (page) => {
     await useMockSettings(app, page, mock, auditScript({ phase1Latency: 5000 }));
     await page.getByTestId('nav-audit').click();
-    await page.getByTestId('audit-example').click();
+    await loadExample(page);
     await page.getByTestId('audit-run').click();
     await page.getByTestId('audit-phases').filter({ hasText: 'running' }).waitFor();
     await page.getByTestId('audit-cancel').click();
@@ -131,7 +138,7 @@ describe('quick audit page', () => {
     script.rules[1] = { match_any: 'strict fact checker', reply: 'I cannot answer in JSON.' };
     await useMockSettings(app, page, mock, script);
     await page.getByTestId('nav-audit').click();
-    await page.getByTestId('audit-example').click();
+    await loadExample(page);
     await page.getByTestId('audit-run').click();
     await page.getByTestId('audit-error').waitFor();
     assert.match(await page.getByTestId('audit-error').innerText(), /could not audit \(Phase 2 · fact check\)/);
