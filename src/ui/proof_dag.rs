@@ -23,33 +23,48 @@ fn short(latex: &str) -> String {
     out
 }
 
-fn node_view(n: Node) -> impl IntoView {
+fn node_view(n: Node) -> AnyView {
     let class = format!("dag-node {} {}", n.status, mark_class(n.mark));
     let title = format!("{}: {} ({})", n.id, n.latex, n.rule);
     view! {
         <g class=class data-id=n.id.clone() data-mark=mark_class(n.mark)>
             <title>{title}</title>
-            <rect x=n.x y=n.y width=NODE_W height=NODE_H rx="6"></rect>
-            <text x=n.x + 6.0 y=n.y + 16.0 class="dag-id">{n.id.clone()}</text>
-            <text x=n.x + 6.0 y=n.y + 32.0 class="dag-formula">{short(&n.latex)}</text>
+            <rect x=n.x.to_string() y=n.y.to_string() width=NODE_W.to_string() height=NODE_H.to_string() rx="6"></rect>
+            <text x=(n.x + 6.0).to_string() y=(n.y + 16.0).to_string() class="dag-id">{n.id.clone()}</text>
+            <text x=(n.x + 6.0).to_string() y=(n.y + 32.0).to_string() class="dag-formula">{short(&n.latex)}</text>
         </g>
     }
+    .into_any()
 }
 
-fn edge_view(e: Edge) -> impl IntoView {
+fn edge_view(e: Edge) -> AnyView {
     let class = if e.marked {
         "dag-edge marked"
     } else {
         "dag-edge"
     };
     view! {
-        <line class=class x1=e.x1 y1=e.y1 x2=e.x2 y2=e.y2 data-from=e.from data-to=e.to></line>
+        <line class=class x1=e.x1.to_string() y1=e.y1.to_string() x2=e.x2.to_string() y2=e.y2.to_string() data-from=e.from data-to=e.to></line>
     }
+    .into_any()
 }
 
 /// Whole pixels are enough to tell whether a node or edge moved.
 fn px(v: f64) -> i64 {
     v.round() as i64
+}
+
+/// An edge's key: everything drawn. (Keys are strings like every other `<For>`'s in the app,
+/// so they all share one copy of Leptos's keyed-list code.)
+fn edge_key(e: &Edge) -> String {
+    let (x1, y1, x2, y2) = (px(e.x1), px(e.y1), px(e.x2), px(e.y2));
+    format!("{} {} {} {x1} {y1} {x2} {y2}", e.from, e.to, e.marked)
+}
+
+/// A node's key: everything drawn (a string, as for `edge_key`).
+fn node_key(n: &Node) -> String {
+    let (x, y) = (px(n.x), px(n.y));
+    format!("{} {} {} {x} {y}", n.id, n.status, mark_class(n.mark))
 }
 
 #[component]
@@ -67,15 +82,15 @@ pub fn ProofDag(#[prop(into)] dag: Signal<Dag>) -> impl IntoView {
     // Keyed by everything drawn: a step redraws only the nodes and edges it moved or re-marked.
     view! {
         <div class="proof-dag-wrap table-wrap">
-            {hidden}
+            {move || hidden()}
             <svg data-testid="proof-dag" class="proof-dag" viewBox=view_box
                 width=move || dag.with(|d| d.width.to_string()) height=move || dag.with(|d| d.height.to_string())
                 role="img" aria-label="derivation graph">
                 <For each=move || dag.with(|d| d.edges.clone())
-                    key=|e| (e.from.clone(), e.to.clone(), e.marked, px(e.x1), px(e.y1), px(e.x2), px(e.y2))
+                    key=edge_key
                     children=edge_view/>
                 <For each=move || dag.with(|d| d.nodes.clone())
-                    key=|n| (n.id.clone(), n.status, mark_class(n.mark), px(n.x), px(n.y))
+                    key=node_key
                     children=node_view/>
             </svg>
         </div>

@@ -11,7 +11,7 @@ fn math(latex: &str) -> String {
     format!("${}$", latex.trim().trim_matches('$').trim())
 }
 
-fn item_row(item: &Item) -> impl IntoView {
+fn item_row(item: &Item) -> AnyView {
     let deps = if item.depends_on.is_empty() {
         String::new()
     } else {
@@ -38,6 +38,7 @@ fn item_row(item: &Item) -> impl IntoView {
             {(!why.is_empty()).then(|| view! { <div class="error small">{why.clone()}</div> }.into_any())}
         </li>
     }
+    .into_any()
 }
 
 /// Rows a panel shows at first; each "show more" adds as many. A long log's world holds tens of
@@ -68,11 +69,14 @@ pub fn ProofPanels(#[prop(into)] state: Signal<WorldState>) -> impl IntoView {
                     .into_any())
                 }}
                 // Keyed by the event that last changed an item: a step re-renders (and
-                // re-typesets) only the rows it changed.
+                // re-typesets) only the rows it changed. (A string key, like every other
+                // `<For>`'s: they all share one copy of Leptos's keyed-list code.)
                 <ul class="proof-list">
-                    <For each=move || rows.get().0 key=|item| (item.id.clone(), item.last_event) let:item>
-                        {item_row(&item)}
-                    </For>
+                    <For
+                        each=move || rows.get().0
+                        key=|item| format!("{} {}", item.id, item.last_event)
+                        children=move |item| item_row(&item)
+                    />
                 </ul>
             </div>
         }

@@ -50,7 +50,7 @@ pub fn TestConnection(#[prop(into)] endpoint: Signal<Option<Endpoint>>) -> impl 
         <div class="stack">
             <div class="row">
                 <button data-testid="settings-test-connection" on:click=run disabled=move || busy.get()>
-                    {move || if busy.get() { "Testing…" } else { "Test connection" }}
+                    {move || String::from(if busy.get() { "Testing…" } else { "Test connection" })}
                 </button>
             </div>
             {move || {

@@ -13,7 +13,7 @@ pub fn TextField(
         Some(rows) => view! {
             <textarea
                 data-testid=testid
-                rows=rows
+                rows=rows.to_string()
                 prop:value=move || value.get()
                 on:input=move |ev| value.set(event_target_value(&ev))
             ></textarea>

@@ -6,9 +6,11 @@ use super::theme::{self, Theme};
 #[component]
 pub fn ThemeToggle() -> impl IntoView {
     let theme = RwSignal::new(theme::current());
-    let label = move || match theme.get() {
-        Theme::Light => "Dark theme",
-        Theme::Dark => "Light theme",
+    let label = move || {
+        String::from(match theme.get() {
+            Theme::Light => "Dark theme",
+            Theme::Dark => "Light theme",
+        })
     };
     view! {
         <button
@@ -22,7 +24,7 @@ pub fn ThemeToggle() -> impl IntoView {
                 theme.set(next);
             }
         >
-            {move || if theme.get() == Theme::Dark { "☀" } else { "☾" }}
+            {move || String::from(if theme.get() == Theme::Dark { "☀" } else { "☾" })}
         </button>
     }
 }

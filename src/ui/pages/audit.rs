@@ -472,7 +472,7 @@ fn ReportView(report: AuditReport, context: String, output: String) -> impl Into
             </div>
             <div class="row">
                 <button on:click=move |_| show_raw.update(|v| *v = !*v)>
-                    {move || if show_raw.get() { "Hide raw JSON" } else { "Show raw JSON" }}
+                    {move || String::from(if show_raw.get() { "Hide raw JSON" } else { "Show raw JSON" })}
                 </button>
                 <button on:click=copy>"Copy JSON"</button>
                 <button data-testid="audit-download" on:click=download>"Download JSON"</button>

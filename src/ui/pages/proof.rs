@@ -412,7 +412,7 @@ pub fn ProofPage() -> impl IntoView {
                         <button data-testid="proof-prev" on:click=move |_| step.update(|s| *s = s.saturating_sub(1))>"◀ Prev"</button>
                         <button data-testid="proof-next" on:click=move |_| go(step.get_untracked() + 1)>"Next ▶"</button>
                         <button data-testid="proof-last" on:click=move |_| go(total())>"Last ⏭"</button>
-                        <button data-testid="proof-play" on:click=toggle_play>{move || if playing.get() { "Pause" } else { "Autoplay" }}</button>
+                        <button data-testid="proof-play" on:click=toggle_play>{move || String::from(if playing.get() { "Pause" } else { "Autoplay" })}</button>
                         <input type="range" min="0" max=move || total().to_string() data-testid="proof-step"
                             aria-label="step" prop:value=move || step.get().to_string()
                             on:input=move |ev| go(event_target_value(&ev).parse().unwrap_or(0))/>

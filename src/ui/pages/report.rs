@@ -537,7 +537,7 @@ fn profiles_view(r: Arc<BandReport>, baseline: RwSignal<String>) -> Option<AnyVi
                             <th>"verdict"</th>
                         </tr>
                     </thead>
-                    <tbody>{table}</tbody>
+                    <tbody>{move || table()}</tbody>
                 </table>
             </div>
         </div>
@@ -754,7 +754,7 @@ fn cases_view(
                 </button>
                 <button data-testid="report-export-cases" on:click=export_cases>"Export these cases (JSONL)"</button>
             </div>
-            {list}
+            {move || list()}
         </div>
     }
     .into_any()

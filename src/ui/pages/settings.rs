@@ -150,6 +150,7 @@ fn JsonModeSelect(name: String) -> impl IntoView {
                 prop:value=move || {
                     s1.settings
                         .with(|s| s.llms.get(&n1).map(|l| json_mode_name(l.json_mode)).unwrap_or("none"))
+                        .to_string()
                 }
                 on:change=move |ev| {
                     let v = json_mode_of(&event_target_value(&ev));
@@ -497,7 +498,7 @@ pub fn SettingsPage() -> impl IntoView {
             <For
                 each=llm_names
                 key=|n| n.clone()
-                children=move |name| view! { <LlmCard name=name feedback=feedback/> }
+                children=move |name| view! { <LlmCard name=name feedback=feedback/> }.into_any()
             />
             <div class="row">
                 <button data-testid="settings-add-llm" on:click=add_llm>"Add LLM"</button>
@@ -518,7 +519,7 @@ pub fn SettingsPage() -> impl IntoView {
                         <For
                             each=profile_names
                             key=|n| n.clone()
-                            children=move |name| view! { <ProfileRow name=name feedback=feedback/> }
+                            children=move |name| view! { <ProfileRow name=name feedback=feedback/> }.into_any()
                         />
                     </tbody>
                 </table>
