@@ -184,25 +184,33 @@ pub fn check_step(
     let none = || Ok(Accepted::default());
     let c = conclusion;
     let extra_allowed = is_extend(params);
+    // Plain rules get their check as a closure over (premises, conclusion `c`, context).
+    let step = FixedStep {
+        rule: id,
+        extra_allowed,
+        premises,
+        conclusion,
+        ctx,
+    };
     match id {
-        "reit" => fixed(id, extra_allowed, premises, 1, &|p| {
+        "reit" => fixed(&step, 1, |p, c, _| {
             if same(p[0], c) {
                 Ok(())
             } else {
                 Err("R repeats its premise unchanged".into())
             }
         }),
-        "and_intro" => fixed(id, extra_allowed, premises, 2, &|p| match c {
+        "and_intro" => fixed(&step, 2, |p, c, _| match c {
             Formula::And(a, b) if same(a, p[0]) && same(b, p[1]) => Ok(()),
             Formula::And(..) => Err("∧I: the conjuncts must be the cited premises".into()),
             _ => Err("∧I concludes a conjunction".into()),
         }),
-        "and_elim" => fixed(id, extra_allowed, premises, 1, &|p| match p[0] {
+        "and_elim" => fixed(&step, 1, |p, c, _| match p[0] {
             Formula::And(a, b) if same(a, c) || same(b, c) => Ok(()),
             Formula::And(..) => Err("∧E concludes one of the premise's two conjuncts".into()),
             _ => Err("∧E needs a conjunction as premise".into()),
         }),
-        "or_intro" => fixed(id, extra_allowed, premises, 1, &|p| match c {
+        "or_intro" => fixed(&step, 1, |p, c, _| match c {
             Formula::Or(a, b) if same(a, p[0]) || same(b, p[0]) => Ok(()),
             Formula::Or(..) => Err("∨I: one disjunct must be the premise".into()),
             _ => Err("∨I concludes a disjunction".into()),
@@ -210,22 +218,20 @@ pub fn check_step(
         "imp_elim" if extra_allowed && premises.len() == 1 => {
             extend_with_hypothesis(premises, c, ctx)
         }
-        "imp_elim" => fixed(id, extra_allowed, premises, 2, &|p| {
-            modus_ponens(p[0], p[1], c)
-        }),
-        "not_elim" => fixed(id, extra_allowed, premises, 2, &|p| match (p[1], c) {
+        "imp_elim" => fixed(&step, 2, |p, c, _| modus_ponens(p[0], p[1], c)),
+        "not_elim" => fixed(&step, 2, |p, c, _| match (p[1], c) {
             (Formula::Not(x), Formula::Bottom) if same(x, p[0]) => Ok(()),
             (_, Formula::Bottom) => Err("¬E needs a formula and its negation".into()),
             _ => Err("¬E concludes ⊥".into()),
         }),
-        "explosion" => fixed(id, extra_allowed, premises, 1, &|p| {
+        "explosion" => fixed(&step, 1, |p, _, _| {
             if matches!(p[0], Formula::Bottom) {
                 Ok(())
             } else {
                 Err("X (ex falso) needs ⊥ as premise".into())
             }
         }),
-        "iff_elim" => fixed(id, extra_allowed, premises, 2, &|p| match p[0] {
+        "iff_elim" => fixed(&step, 2, |p, c, _| match p[0] {
             Formula::Iff(a, b)
                 if (same(a, p[1]) && same(b, c)) || (same(b, p[1]) && same(a, c)) =>
             {
@@ -236,7 +242,7 @@ pub fn check_step(
             }
             _ => Err("↔E needs a biconditional".into()),
         }),
-        "ds" => fixed(id, extra_allowed, premises, 2, &|p| match (p[0], p[1]) {
+        "ds" => fixed(&step, 2, |p, c, _| match (p[0], p[1]) {
             (Formula::Or(a, b), Formula::Not(n))
                 if (same(n, a) && same(b, c)) || (same(n, b) && same(a, c)) =>
             {
@@ -244,7 +250,7 @@ pub fn check_step(
             }
             _ => Err("DS: from A ∨ B and ¬A conclude B (or from ¬B conclude A)".into()),
         }),
-        "mt" => fixed(id, extra_allowed, premises, 2, &|p| match (p[0], p[1], c) {
+        "mt" => fixed(&step, 2, |p, c, _| match (p[0], p[1], c) {
             (Formula::Implies(a, b), Formula::Not(nb), Formula::Not(na))
                 if same(b, nb) && same(a, na) =>
             {
@@ -252,14 +258,14 @@ pub fn check_step(
             }
             _ => Err("MT: from A → B and ¬B conclude ¬A".into()),
         }),
-        "dne" => fixed(id, extra_allowed, premises, 1, &|p| match p[0] {
+        "dne" => fixed(&step, 1, |p, c, _| match p[0] {
             Formula::Not(inner) => match inner.as_ref() {
                 Formula::Not(a) if same(a, c) => Ok(()),
                 _ => Err("DNE: from ¬¬A conclude A".into()),
             },
             _ => Err("DNE: from ¬¬A conclude A".into()),
         }),
-        "hs" => fixed(id, extra_allowed, premises, 2, &|p| match (p[0], p[1], c) {
+        "hs" => fixed(&step, 2, |p, c, _| match (p[0], p[1], c) {
             (Formula::Implies(a, b), Formula::Implies(b2, c2), Formula::Implies(a3, c3))
                 if same(b, b2) && same(a, a3) && same(c2, c3) =>
             {
@@ -267,29 +273,21 @@ pub fn check_step(
             }
             _ => Err("HS: from A → B and B → C conclude A → C".into()),
         }),
-        "dem" => fixed(id, extra_allowed, premises, 1, &|p| match de_morgan(p[0]) {
+        "dem" => fixed(&step, 1, |p, c, _| match de_morgan(p[0]) {
             Some(d) if same(&d, c) => Ok(()),
             Some(_) => Err("DeM: the conclusion is not the De Morgan dual of the premise".into()),
             None => Err("DeM applies to ¬(A ∨ B), ¬A ∧ ¬B, ¬(A ∧ B) or ¬A ∨ ¬B".into()),
         }),
-        "cq" => fixed(
-            id,
-            extra_allowed,
-            premises,
-            1,
-            &|p| match convert_quantifier(p[0]) {
-                Some(d) if same(&d, c) => Ok(()),
-                Some(_) => Err(
-                    "CQ: the conclusion is not the converted quantifier form of the premise".into(),
-                ),
-                None => Err("CQ applies to ¬∀x A, ∃x ¬A, ¬∃x A or ∀x ¬A".into()),
-            },
-        ),
-        "forall_elim" => fixed(id, extra_allowed, premises, 1, &|p| forall_elim(p[0], c)),
-        "forall_intro" => fixed(id, extra_allowed, premises, 1, &|p| {
-            forall_intro(p[0], c, ctx)
+        "cq" => fixed(&step, 1, |p, c, _| match convert_quantifier(p[0]) {
+            Some(d) if same(&d, c) => Ok(()),
+            Some(_) => {
+                Err("CQ: the conclusion is not the converted quantifier form of the premise".into())
+            }
+            None => Err("CQ applies to ¬∀x A, ∃x ¬A, ¬∃x A or ∀x ¬A".into()),
         }),
-        "exists_intro" => fixed(id, extra_allowed, premises, 1, &|p| exists_intro(p[0], c)),
+        "forall_elim" => fixed(&step, 1, |p, c, _| forall_elim(p[0], c)),
+        "forall_intro" => fixed(&step, 1, |p, c, ctx| forall_intro(p[0], c, ctx)),
+        "exists_intro" => fixed(&step, 1, |p, c, _| exists_intro(p[0], c)),
         "eq_intro" if !premises.is_empty() && !extra_allowed => Err(reject(
             RejectCode::MissingPremise,
             format!("eq_intro needs 0 premises, {} cited", premises.len()),
@@ -300,7 +298,7 @@ pub fn check_step(
                 "=I concludes t = t with the same term on both sides",
             )),
         },
-        "eq_elim" => fixed(id, extra_allowed, premises, 2, &|p| eq_elim(p[0], p[1], c)),
+        "eq_elim" => fixed(&step, 2, |p, c, _| eq_elim(p[0], p[1], c)),
         "imp_intro" => {
             let s = slots(id, premises, 2, &[0])?;
             match c {
@@ -401,28 +399,42 @@ fn is_extend(params: &serde_json::Value) -> bool {
     params.get("baseConclusionId").is_some_and(|v| !v.is_null())
 }
 
+/// A step of a rule with plain premises, for [`fixed`].
+struct FixedStep<'s, 'a> {
+    rule: &'s str,
+    /// `extend` may cite more premises than the rule needs.
+    extra_allowed: bool,
+    premises: &'s [Premise<'a>],
+    conclusion: &'s Formula,
+    ctx: &'s CheckContext<'s>,
+}
+
+/// What a plain rule checks: the chosen premises, the conclusion and the context.
+type PlainCheck = fn(&[&Formula], &Formula, &CheckContext) -> Result<(), String>;
+
 /// Rules with plain premises: the cited premises in any order may fit the pattern (so
 /// `modus_ponens` takes its premises either way round); a citation count other than the rule's
 /// arity is a missing/wrong premise, except that `extend` may cite extras.
 ///
-/// `check` is a trait object rather than `impl Fn` on purpose: about twenty rules call this, and
-/// a generic parameter would compile the whole search below once per rule (wasm size).
-fn fixed(
-    rule: &str,
-    extra_allowed: bool,
-    premises: &[Premise],
-    n: usize,
-    check: &dyn Fn(&[&Formula]) -> Result<(), String>,
-) -> Result<Accepted, Rejection> {
-    if premises.len() < n || (premises.len() > n && !extra_allowed) {
+/// `check` is a plain `fn` (the closures capture nothing) rather than `impl Fn`: about twenty
+/// rules call this, and a generic parameter would compile the whole search below once per rule
+/// (wasm size).
+fn fixed(step: &FixedStep, n: usize, check: PlainCheck) -> Result<Accepted, Rejection> {
+    let premises = step.premises;
+    if premises.len() < n || (premises.len() > n && !step.extra_allowed) {
         return Err(reject(
             RejectCode::MissingPremise,
-            format!("{rule} needs {n} premise(s), {} cited", premises.len()),
+            format!(
+                "{} needs {n} premise(s), {} cited",
+                step.rule,
+                premises.len()
+            ),
         ));
     }
+    let (c, ctx) = (step.conclusion, step.ctx);
     let usable = &premises[..premises.len().min(8)];
     let given: Vec<&Formula> = usable.iter().take(n).map(|p| p.formula).collect();
-    let first_error = match check(&given) {
+    let first_error = match check(&given, c, ctx) {
         Ok(()) => return Ok(Accepted::default()),
         Err(e) => e,
     };
@@ -433,7 +445,7 @@ fn fixed(
                 .iter()
                 .filter_map(|&i| usable.get(i).map(|p| p.formula))
                 .collect();
-            found = check(&pick).is_ok();
+            found = check(&pick, c, ctx).is_ok();
         }
     });
     if found {
