@@ -1,7 +1,7 @@
 //! VerifyFast: pure domain logic shared by the browser app and the native CLI.
 //!
-//! Pure modules (no `leptos`, no `web-sys`): `mathtext`, `jsonl`, `extract`, `audit`,
-//! `band`, `logic`, `config`, and the transport-independent half of `llm`.
+//! Pure modules (no `leptos`, no `web-sys`): `mathtext`, `jsonl`, `json_keys`, `extract`,
+//! `audit`, `band`, `logic`, `config`, and the transport-independent half of `llm`.
 //! Browser-only: `ui` (Leptos views) and `katex` (the one JS binding).
 //! Native-only: `cli`.
 
@@ -9,6 +9,7 @@ pub mod audit;
 pub mod band;
 pub mod config;
 pub mod extract;
+pub mod json_keys;
 pub mod jsonl;
 pub mod llm;
 pub mod logic;

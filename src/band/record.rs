@@ -3,9 +3,11 @@
 
 use std::fmt;
 
-use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
+use serde::de::{self, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde::Deserialize;
 use serde_json::Value;
+
+use crate::json_keys::KeyIndex;
 
 /// What the report needs from one results line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -84,7 +86,7 @@ impl<'de> Visitor<'de> for RawVisitor {
         let mut raw = Raw::default();
         // A key given twice is an error, as it was with the derived reader.
         let mut seen = [false; KEYS.len()];
-        while let Some(key) = map.next_key_seed(KeyIndex)? {
+        while let Some(key) = map.next_key_seed(KeyIndex(&KEYS))? {
             let Some(i) = key else {
                 map.next_value::<IgnoredAny>()?;
                 continue;
@@ -99,30 +101,6 @@ impl<'de> Visitor<'de> for RawVisitor {
             }
         }
         Ok(raw)
-    }
-}
-
-/// Reads a key as its index in [`KEYS`] (`None` for a key the report does not read),
-/// without allocating it.
-struct KeyIndex;
-
-impl<'de> DeserializeSeed<'de> for KeyIndex {
-    type Value = Option<usize>;
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Option<usize>, D::Error> {
-        deserializer.deserialize_identifier(self)
-    }
-}
-
-impl Visitor<'_> for KeyIndex {
-    type Value = Option<usize>;
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a key")
-    }
-
-    fn visit_str<E: de::Error>(self, key: &str) -> Result<Option<usize>, E> {
-        Ok(KEYS.iter().position(|(name, _)| *name == key))
     }
 }
 

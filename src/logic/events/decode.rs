@@ -14,8 +14,10 @@
 
 use std::fmt;
 
-use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
+use serde::de::{Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde::Deserialize;
+
+use crate::json_keys::KeyIndex;
 
 use super::{
     AcceptedEvent, ActionKind, ContradictionEvent, Event, GoalProvedEvent, ProposalEvent,
@@ -79,8 +81,8 @@ impl<'de> Visitor<'de> for WireEventVisitor {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<WireEvent, A::Error> {
         let mut event = WireEvent::default();
-        while let Some(key) = map.next_key_seed(KeyLookup(&EVENT_KEYS))? {
-            match key {
+        while let Some(key) = map.next_key_seed(KeyIndex(&EVENT_KEYS))? {
+            match key.map(|i| EVENT_KEYS[i].1) {
                 Some(EventKey::EventType) => event.event_type = map.next_value()?,
                 Some(EventKey::Source) => event.source = map.next_value()?,
                 Some(EventKey::Content) => event.content = Some(map.next_value()?),
@@ -200,8 +202,8 @@ impl<'de> Visitor<'de> for ContentVisitor {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Content, A::Error> {
         let mut content = Content::default();
-        while let Some(slot) = map.next_key_seed(KeyLookup(&CONTENT_KEYS))? {
-            match slot {
+        while let Some(key) = map.next_key_seed(KeyIndex(&CONTENT_KEYS))? {
+            match key.map(|i| CONTENT_KEYS[i].1) {
                 Some(Slot::Text(field)) => *field(&mut content) = map.next_value()?,
                 Some(Slot::List(field)) => *field(&mut content) = map.next_value()?,
                 Some(Slot::Kind(field)) => *field(&mut content) = map.next_value()?,
@@ -218,31 +220,6 @@ impl<'de> Visitor<'de> for ContentVisitor {
 /// Keys this version does not know are skipped, as a derived visitor would.
 fn skip_value<'de, A: MapAccess<'de>>(map: &mut A) -> Result<(), A::Error> {
     map.next_value::<IgnoredAny>().map(|_| ())
-}
-
-/// Reads an object key as what `table` maps it to (`None` for a key not in it), without
-/// allocating the key.
-struct KeyLookup<T: 'static>(&'static [(&'static str, T)]);
-
-impl<'de, T: Copy> DeserializeSeed<'de> for KeyLookup<T> {
-    type Value = Option<T>;
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Option<T>, D::Error> {
-        deserializer.deserialize_identifier(self)
-    }
-}
-
-impl<T: Copy> Visitor<'_> for KeyLookup<T> {
-    type Value = Option<T>;
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a key")
-    }
-
-    fn visit_str<E: serde::de::Error>(self, key: &str) -> Result<Option<T>, E> {
-        let entry = self.0.iter().find(|(name, _)| *name == key);
-        Ok(entry.map(|&(_, value)| value))
-    }
 }
 
 /// Builds one variant from the source and content; the `Required` names the event type.
