@@ -68,8 +68,10 @@ ensure_chromium() {
   fi
 }
 
+have_rust_src() { rustup component list --installed 2>/dev/null | grep -qx rust-src; }
+
 ensure_rust_src() {
-  if [ "${VERIFYFAST_STABLE_STD:-0}" != 1 ] && ! rustup component list --installed 2>/dev/null | grep -qx rust-src; then
+  if [ "${VERIFYFAST_STABLE_STD:-0}" != 1 ] && ! have_rust_src; then
     say "adding the rust-src component (the release wasm rebuilds std for size)"
     rustup component add rust-src || say "no rust-src: the wasm is built with the stock std (larger)"
   fi
@@ -77,12 +79,12 @@ ensure_rust_src() {
 
 # Runs "$@" (a trunk build) with Rust's standard library rebuilt for size: -Zbuild-std with std's
 # optimize_for_size feature, panics that abort at once (no message or location strings), and no
-# file/line strings for panic sites. About 47 KB gzipped less wasm (README, "Size"). These are
+# file/line strings for panic sites. About 46 KB gzipped less wasm (README, "Size"). These are
 # unstable cargo/rustc options, enabled on this stable toolchain with RUSTC_BOOTSTRAP (as the
 # Linux kernel does for its Rust code). Only this command sees them: cargo test, clippy and the
 # CLI build with plain stable Rust. VERIFYFAST_STABLE_STD=1, or no rust-src, builds the stock way.
 with_size_std() {
-  if [ "${VERIFYFAST_STABLE_STD:-0}" = 1 ] || ! rustup component list --installed 2>/dev/null | grep -qx rust-src; then
+  if [ "${VERIFYFAST_STABLE_STD:-0}" = 1 ] || ! have_rust_src; then
     "$@"
     return
   fi
