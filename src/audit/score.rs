@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 
 use crate::config::ScoreThresholds;
+use crate::text::fold_case;
 
 use super::contract::Severity;
 use super::report::{Band, Counting, Finding, Phase};
@@ -36,7 +37,7 @@ pub fn band(credit_score: u8) -> Band {
 /// What makes two errors "the same": the phase plus the target they concern. Errors
 /// without a target fall back to their evidence; with neither they are never merged.
 fn identity(f: &Finding) -> Option<(Phase, String)> {
-    let norm = |s: &str| s.trim().to_lowercase();
+    let norm = |s: &str| fold_case(s.trim());
     let target = norm(&f.target);
     if !target.is_empty() && target != "output" {
         return Some((f.phase, format!("t:{target}")));

@@ -2,6 +2,8 @@
 //! filtering, and the JSONL / CSV exports. Pure so it is tested natively; the Extract page
 //! only feeds lines and lays the rows out.
 
+use crate::text::fold_case;
+
 use super::records::{grade_record, parse_grade_line, GradeRecord, GradeSummary};
 use super::Preset;
 
@@ -129,7 +131,7 @@ impl GradeBatch {
         show: Show,
         search: &'a str,
     ) -> impl Iterator<Item = &'a Row> + 'a {
-        let needle = search.trim().to_lowercase();
+        let needle = fold_case(search.trim());
         self.rows
             .iter()
             .filter(move |r| show.keeps(r) && (needle.is_empty() || row_text(r).contains(&needle)))
@@ -200,15 +202,14 @@ fn id_text(id: &serde_json::Value) -> String {
 
 fn row_text(r: &Row) -> String {
     match r {
-        Row::Graded { record, .. } => format!(
+        Row::Graded { record, .. } => fold_case(&format!(
             "{} {} {} {}",
             id_text(&record.id),
             record.predicted_answer.as_deref().unwrap_or(""),
             record.ground_truth_answer.as_deref().unwrap_or(""),
             record.reason
-        )
-        .to_lowercase(),
-        Row::Bad { error, .. } => error.to_lowercase(),
+        )),
+        Row::Bad { error, .. } => fold_case(error),
     }
 }
 

@@ -884,7 +884,7 @@ impl Engine {
                 ActionKind::Accept,
                 &id,
                 RejectCode::MissingPremise,
-                format!("{id} is not pending (it is {status:?})").to_lowercase(),
+                format!("{id} is not pending (it is {status:?})").to_ascii_lowercase(),
             ));
         }
         if proposer == action.agent {

@@ -280,7 +280,7 @@ fn finding_view(f: &Finding, claims: &AuditReport) -> AnyView {
         Counting::Duplicate { .. } => " (same target as another error: counted once)".into(),
         Counting::OverCap => " (over the per-phase cap: not counted)".into(),
     };
-    let kind = format!("{:?}", f.error_type).to_lowercase();
+    let kind = format!("{:?}", f.error_type).to_ascii_lowercase();
     let evidence = (!f.evidence.is_empty()).then(|| f.evidence.clone());
     view! {
         <li class="stack" data-testid="audit-finding">
