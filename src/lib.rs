@@ -1,7 +1,7 @@
 //! VerifyFast: pure domain logic shared by the browser app and the native CLI.
 //!
 //! Pure modules (no `leptos`, no `web-sys`): `mathtext`, `jsonl`, `json_keys`, `extract`,
-//! `audit`, `band`, `logic`, `config`, `text`, and the transport-independent half of `llm`.
+//! `audit`, `band`, `logic`, `config`, `text`, `sorted_map`, and the transport-independent half of `llm`.
 //! Browser-only: `ui` (Leptos views) and `katex` (the one JS binding).
 //! Native-only: `cli`.
 
@@ -14,6 +14,7 @@ pub mod jsonl;
 pub mod llm;
 pub mod logic;
 pub mod mathtext;
+pub mod sorted_map;
 pub mod text;
 
 #[cfg(target_arch = "wasm32")]

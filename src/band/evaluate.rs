@@ -1,7 +1,7 @@
 //! The streaming evaluator: feed lines, get a report. Memory is a score matrix per group
 //! plus a fixed-size `CaseRef` per scored line (capped), never the lines themselves.
 
-use std::collections::BTreeMap;
+use crate::sorted_map::SortedMap;
 
 use serde::Serialize;
 
@@ -71,11 +71,11 @@ pub struct BadLine {
 pub struct Evaluator {
     options: Options,
     overall: ScoreMatrix,
-    groups: BTreeMap<(GroupKind, u32), ScoreMatrix>,
+    groups: SortedMap<(GroupKind, u32), ScoreMatrix>,
     names: Vec<String>,
-    name_ids: BTreeMap<String, u32>,
+    name_ids: SortedMap<String, u32>,
     /// (tag id, expected score) → count, for the tag-table check.
-    tag_expected: BTreeMap<(u32, u8), u64>,
+    tag_expected: SortedMap<(u32, u8), u64>,
     cases: Vec<CaseRef>,
     bad_lines: Vec<BadLine>,
     bad_line_count: u64,
@@ -92,10 +92,10 @@ impl Evaluator {
         Evaluator {
             options,
             overall: ScoreMatrix::default(),
-            groups: BTreeMap::new(),
+            groups: SortedMap::new(),
             names: Vec::new(),
-            name_ids: BTreeMap::new(),
-            tag_expected: BTreeMap::new(),
+            name_ids: SortedMap::new(),
+            tag_expected: SortedMap::new(),
             cases: Vec::new(),
             bad_lines: Vec::new(),
             bad_line_count: 0,
@@ -129,13 +129,12 @@ impl Evaluator {
                 ] {
                     if let Some(id) = id {
                         self.groups
-                            .entry((kind, id))
-                            .or_default()
+                            .get_or_default(&(kind, id))
                             .add(r.expected, r.actual);
                     }
                 }
                 if let Some(t) = tag {
-                    *self.tag_expected.entry((t, r.expected)).or_default() += 1;
+                    *self.tag_expected.get_or_default(&(t, r.expected)) += 1;
                 }
                 if self.cases.len() < self.options.max_case_refs {
                     self.cases.push(CaseRef {
@@ -207,7 +206,7 @@ impl Evaluator {
             self.unscored_are_bad_lines();
         }
         let target = self.options.max_cross_band;
-        let group_map = |kind: GroupKind| -> BTreeMap<String, GroupMetrics> {
+        let group_map = |kind: GroupKind| -> SortedMap<String, GroupMetrics> {
             self.groups
                 .iter()
                 .filter(|((k, _), _)| *k == kind)
@@ -267,9 +266,9 @@ impl Evaluator {
 pub struct BandReport {
     pub target: f64,
     pub overall: GroupMetrics,
-    pub profiles: BTreeMap<String, GroupMetrics>,
-    pub tags: BTreeMap<String, GroupMetrics>,
-    pub difficulties: BTreeMap<String, GroupMetrics>,
+    pub profiles: SortedMap<String, GroupMetrics>,
+    pub tags: SortedMap<String, GroupMetrics>,
+    pub difficulties: SortedMap<String, GroupMetrics>,
     pub bad_lines: Vec<BadLine>,
     pub bad_line_count: u64,
     pub unscored: u64,
@@ -356,7 +355,7 @@ pub const TAG_TABLE: [(&str, u8); 11] = [
     ("sycophancy", 1),
 ];
 
-fn tag_warnings(tag_expected: &BTreeMap<(u32, u8), u64>, names: &[String]) -> Vec<String> {
+fn tag_warnings(tag_expected: &SortedMap<(u32, u8), u64>, names: &[String]) -> Vec<String> {
     tag_expected
         .iter()
         .filter_map(|(&(tag, expected), &count)| {

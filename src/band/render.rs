@@ -1,6 +1,6 @@
 //! The report as Markdown, JSON and CSV (CLI output and page exports).
 
-use std::collections::BTreeMap;
+use crate::sorted_map::SortedMap;
 use std::fmt::Write;
 
 use super::evaluate::BandReport;
@@ -183,7 +183,7 @@ pub fn csv(r: &BandReport, by: By) -> String {
         );
     };
     put("overall", "overall", &r.overall);
-    let groups: [(bool, &str, &BTreeMap<String, GroupMetrics>); 3] = [
+    let groups: [(bool, &str, &SortedMap<String, GroupMetrics>); 3] = [
         (by.profile, "profile", &r.profiles),
         (by.tag, "tag", &r.tags),
         (by.difficulty, "difficulty", &r.difficulties),

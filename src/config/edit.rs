@@ -2,13 +2,13 @@
 //! renaming and removing LLMs and profiles without leaving dangling references, and
 //! moving API keys between the settings and session storage.
 
-use std::collections::BTreeMap;
+use crate::sorted_map::SortedMap;
 
 use serde_json::Value;
 
 use super::{parse_document, ConfigError, Format, LlmConfig, Profile, Settings};
 
-fn unused_name<V>(map: &BTreeMap<String, V>, stem: &str) -> String {
+fn unused_name<V>(map: &SortedMap<String, V>, stem: &str) -> String {
     (1..)
         .map(|n| format!("{stem}-{n}"))
         .find(|name| !map.contains_key(name))
@@ -118,7 +118,7 @@ impl Settings {
     }
 
     /// The API keys by LLM name (for session-only storage).
-    pub fn api_keys(&self) -> BTreeMap<String, String> {
+    pub fn api_keys(&self) -> SortedMap<String, String> {
         self.llms
             .iter()
             .filter_map(|(n, l)| l.api_key.clone().map(|k| (n.clone(), k)))
@@ -126,7 +126,7 @@ impl Settings {
     }
 
     /// Put keys back (after loading keyless settings); keys of unknown LLMs are ignored.
-    pub fn apply_api_keys(&mut self, keys: &BTreeMap<String, String>) {
+    pub fn apply_api_keys(&mut self, keys: &SortedMap<String, String>) {
         for (name, key) in keys {
             if let Some(l) = self.llms.get_mut(name) {
                 if l.api_key.is_none() && !key.is_empty() {

@@ -15,7 +15,7 @@ mod fields;
 mod strategy;
 pub mod yaml;
 
-use std::collections::BTreeMap;
+use crate::sorted_map::SortedMap;
 
 use serde_json::{Map, Value};
 
@@ -215,8 +215,8 @@ pub struct Profile {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Settings {
     pub defaults: Defaults,
-    pub llms: BTreeMap<String, LlmConfig>,
-    pub profiles: BTreeMap<String, Profile>,
+    pub llms: SortedMap<String, LlmConfig>,
+    pub profiles: SortedMap<String, Profile>,
     pub extra: Map<String, Value>,
 }
 

@@ -1,7 +1,7 @@
 //! `strategy.yaml`: the audit parameters, with per-profile overrides merged over the
 //! defaults so a model whose severity judgements run lenient can get a stricter threshold.
 
-use std::collections::BTreeMap;
+use crate::sorted_map::SortedMap;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -302,7 +302,7 @@ pub struct StrategyProfile {
 pub struct Strategy {
     pub defaults: ParamOverrides,
     pub defaults_extra: Map<String, Value>,
-    pub profiles: BTreeMap<String, StrategyProfile>,
+    pub profiles: SortedMap<String, StrategyProfile>,
     pub extra: Map<String, Value>,
 }
 

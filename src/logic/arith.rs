@@ -6,6 +6,7 @@
 use thiserror::Error;
 
 use crate::extract::number::{parse_decimal, Rational};
+use crate::sorted_map::SortedMap;
 
 use super::formula::{ArithOp, Formula, RelOp, Term};
 
@@ -114,92 +115,32 @@ impl std::fmt::Display for Rat {
     }
 }
 
-// ---------------------------------------------------------------- small sorted maps
+// ---------------------------------------------------------------- coefficient maps
 
-/// A map kept as a `Vec` of pairs sorted by key, in place of a `BTreeMap`.
-///
-/// Why: every distinct `BTreeMap<K, V>` compiles its own B-tree code (~4 KB each) into the wasm,
-/// while these maps hold a few to a few hundred entries, where a binary search in a `Vec` is as
-/// fast. It behaves like the `BTreeMap` it replaces: iteration is in key order, `insert`
-/// replaces, and equality and ordering compare the pairs in key order (so a `Monomial` sorts
-/// exactly as a `BTreeMap<String, u32>` did, and a `Poly` is walked in the same order).
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub struct SortedMap<K, V>(Vec<(K, V)>);
-
-impl<K: Ord + Clone, V> SortedMap<K, V> {
-    pub fn new() -> Self {
-        SortedMap(Vec::new())
-    }
-    pub fn len(&self) -> usize {
-        self.0.len()
-    }
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-    /// The entries in key order.
-    pub fn iter(&self) -> std::slice::Iter<'_, (K, V)> {
-        self.0.iter()
-    }
-    /// `Ok(index)` of `key`, or `Err(index)` where it would be inserted.
-    fn slot(&self, key: &K) -> Result<usize, usize> {
-        self.0.binary_search_by(|(k, _)| k.cmp(key))
-    }
-    pub fn get(&self, key: &K) -> Option<&V> {
-        self.slot(key).ok().map(|i| &self.0[i].1)
-    }
-    /// Sets the value of `key`, replacing an earlier one.
-    pub fn insert(&mut self, key: K, value: V) {
-        match self.slot(&key) {
-            Ok(i) => self.0[i].1 = value,
-            Err(i) => self.0.insert(i, (key, value)),
-        }
-    }
-    /// The value of `key`, first inserted as `default` when missing.
-    fn value_mut(&mut self, key: &K, default: V) -> &mut V {
-        let i = match self.slot(key) {
-            Ok(i) => i,
-            Err(i) => {
-                self.0.insert(i, (key.clone(), default));
-                i
-            }
-        };
-        &mut self.0[i].1
-    }
-}
+// Maps here are `crate::sorted_map::SortedMap`s: ordering compares the pairs in key order, so
+// a `Monomial` sorts exactly as the `BTreeMap<String, u32>` it replaced did, and a `Poly` is
+// walked in the same order.
 
 impl<K: Ord + Clone> SortedMap<K, Rat> {
     /// Adds `delta` to the value of `key` (a missing key counts as 0) and drops the entry when
     /// the sum is 0, so that a map never holds a zero coefficient.
     fn add(&mut self, key: &K, delta: Rat) -> Result<(), ArithError> {
-        match self.slot(key) {
+        let slot = self.slot(key);
+        let entries = self.entries_mut();
+        match slot {
             Ok(i) => {
-                let sum = self.0[i].1.add(delta)?;
+                let sum = entries[i].1.add(delta)?;
                 if sum.is_zero() {
-                    self.0.remove(i);
+                    entries.remove(i);
                 } else {
-                    self.0[i].1 = sum;
+                    entries[i].1 = sum;
                 }
             }
             // 0 + delta is delta itself (Rat values are always reduced).
-            Err(i) if !delta.is_zero() => self.0.insert(i, (key.clone(), delta)),
+            Err(i) if !delta.is_zero() => entries.insert(i, (key.clone(), delta)),
             Err(_) => {}
         }
         Ok(())
-    }
-}
-
-impl<K, V> Default for SortedMap<K, V> {
-    fn default() -> Self {
-        SortedMap(Vec::new())
-    }
-}
-
-impl<K, V> IntoIterator for SortedMap<K, V> {
-    type Item = (K, V);
-    type IntoIter = std::vec::IntoIter<(K, V)>;
-    /// The entries in key order.
-    fn into_iter(self) -> Self::IntoIter {
-        self.0.into_iter()
     }
 }
 
@@ -377,7 +318,7 @@ fn poly_mul(a: &Poly, b: &Poly) -> Result<Poly, ArithError> {
         for (mb, cb) in b.iter() {
             let mut m = ma.clone();
             for (k, e) in mb.iter() {
-                *m.value_mut(k, 0) += e;
+                *m.get_or_default(k) += e;
             }
             out.add(&m, ca.mul(*cb)?)?;
         }

@@ -4,7 +4,6 @@
 //! storage only, so they are gone when the browser session ends.
 
 use std::cell::OnceCell;
-use std::collections::BTreeMap;
 
 use leptos::prelude::*;
 
@@ -71,9 +70,14 @@ impl SettingsStore {
             }),
             None => Strategy::example(),
         };
-        if let Some(keys) = read(session(), API_KEYS_KEY)
-            .and_then(|t| serde_json::from_str::<BTreeMap<String, String>>(&t).ok())
+        // Read through `Value` (whose decoder the app has anyway) rather than a map type.
+        if let Some(serde_json::Value::Object(stored)) =
+            read(session(), API_KEYS_KEY).and_then(|t| serde_json::from_str(&t).ok())
         {
+            let keys = stored
+                .into_iter()
+                .filter_map(|(llm, key)| Some((llm, key.as_str()?.to_string())))
+                .collect();
             settings.apply_api_keys(&keys);
         }
         Self {

@@ -547,7 +547,7 @@ fn profiles_view(r: Arc<BandReport>, baseline: RwSignal<String>) -> Option<AnyVi
 fn groups_view(
     title: &'static str,
     kind: &'static str,
-    groups: &std::collections::BTreeMap<String, GroupMetrics>,
+    groups: &crate::sorted_map::SortedMap<String, GroupMetrics>,
     filter: RwSignal<CaseFilter>,
 ) -> Option<AnyView> {
     if groups.is_empty() {
