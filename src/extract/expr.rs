@@ -6,6 +6,7 @@
 //! costs microseconds and never recursion-overflows; works the same in wasm.
 
 use super::number::{parse_decimal, Num, Rational};
+use super::real;
 
 pub const MAX_NODES: usize = 512;
 pub const MAX_DEPTH: usize = 48;
@@ -445,7 +446,7 @@ pub fn eval(n: &Node, vars: &[f64]) -> Num {
             if k == Num::Exact(Rational::from_int(2)) {
                 x.sqrt()
             } else {
-                Num::Real(x.to_f64().powf(1.0 / k.to_f64()))
+                Num::Real(real::pow(x.to_f64(), 1.0 / k.to_f64()))
             }
         }
         Call(f, a) => {
@@ -457,12 +458,12 @@ pub fn eval(n: &Node, vars: &[f64]) -> Num {
                     Num::Exact(_) => v,
                     Num::Real(x) => Num::Real(x.abs()),
                 },
-                Func::Sin => Num::Real(v.to_f64().sin()),
-                Func::Cos => Num::Real(v.to_f64().cos()),
-                Func::Tan => Num::Real(v.to_f64().tan()),
-                Func::Ln => Num::Real(v.to_f64().ln()),
-                Func::Log => Num::Real(v.to_f64().log10()),
-                Func::Exp => Num::Real(v.to_f64().exp()),
+                Func::Sin => Num::Real(real::sin(v.to_f64())),
+                Func::Cos => Num::Real(real::cos(v.to_f64())),
+                Func::Tan => Num::Real(real::tan(v.to_f64())),
+                Func::Ln => Num::Real(real::ln(v.to_f64())),
+                Func::Log => Num::Real(real::log10(v.to_f64())),
+                Func::Exp => Num::Real(real::exp(v.to_f64())),
             }
         }
     }

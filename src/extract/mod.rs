@@ -12,6 +12,7 @@ pub mod equiv;
 pub mod expr;
 pub mod normalize;
 pub mod number;
+mod real;
 pub mod records;
 mod scan;
 pub mod words;

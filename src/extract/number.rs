@@ -320,7 +320,7 @@ impl Num {
                 return self.sqrt();
             }
         }
-        Num::Real(self.to_f64().powf(e.to_f64()))
+        Num::Real(super::real::pow(self.to_f64(), e.to_f64()))
     }
 
     pub fn sqrt(self) -> Num {
