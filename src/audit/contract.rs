@@ -175,9 +175,8 @@ impl Exempted {
     /// Models write these as bare strings or as objects with various field names.
     fn from_value(v: &Value) -> Self {
         let text_of = |v: &Value| match v {
-            Value::String(s) => s.clone(),
             Value::Null => String::new(),
-            other => other.to_string(),
+            other => crate::jsonl::text_of(other),
         };
         match v {
             Value::Object(m) => {

@@ -11,6 +11,8 @@ use std::fmt;
 
 use serde_json::{Map, Value};
 
+use crate::jsonl::text_of;
+
 /// Where a value sits in the reply. Built on the stack while descending and written out
 /// only for an error: `factual_errors[1].severity`.
 #[derive(Debug, Clone, Copy)]
@@ -93,9 +95,8 @@ impl FromReply for Value {
 impl FromReply for String {
     fn read(value: &Value, _: &Path) -> Result<Self, ShapeError> {
         Ok(match value {
-            Value::String(s) => s.clone(),
             Value::Null => String::new(),
-            other => other.to_string(),
+            other => text_of(other),
         })
     }
 }
@@ -135,14 +136,11 @@ pub fn texts(value: &Value) -> Vec<String> {
     match value {
         Value::Array(items) => items
             .iter()
-            .map(|v| match v {
-                Value::String(s) => s.clone(),
-                other => other.to_string(),
-            })
+            .map(text_of)
             .collect(),
         Value::Null => Vec::new(),
         Value::String(s) => vec![s.clone()],
-        other => vec![other.to_string()],
+        other => vec![text_of(other)],
     }
 }
 

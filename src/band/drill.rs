@@ -178,9 +178,8 @@ pub struct CaseDetail {
 pub fn case_detail(line: &str) -> Result<CaseDetail, String> {
     let v: Value = serde_json::from_str(line).map_err(|e| format!("line is not JSON: {e}"))?;
     let text = |key: &str| match v.get(key) {
-        Some(Value::String(s)) => Some(s.clone()),
         Some(Value::Null) | None => None,
-        Some(other) => Some(other.to_string()),
+        Some(other) => Some(crate::jsonl::text_of(other)),
     };
     let errors = match v.get("errors") {
         Some(Value::Array(items)) => items

@@ -8,6 +8,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::json_keys::KeyIndex;
+use crate::jsonl::compact;
 
 /// What the report needs from one results line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -152,14 +153,14 @@ fn id_text(v: &Value) -> Result<String, String> {
     match v {
         Value::String(s) => Ok(s.clone()),
         Value::Number(n) => Ok(n.to_string()),
-        other => Err(format!("id {other} is neither a string nor a number")),
+        other => Err(format!("id {} is neither a string nor a number", compact(other))),
     }
 }
 
 /// A score must be an integer 1–5 (`4.0` is accepted as 4; `4.5` and `"4"` are not).
 fn score(v: &Value) -> Result<u8, String> {
     let Some(n) = v.as_number() else {
-        return Err(format!("{v} is not an integer"));
+        return Err(format!("{} is not an integer", compact(v)));
     };
     let as_int = n
         .as_i64()

@@ -144,7 +144,7 @@ impl GradeBatch {
             let line = match r {
                 Row::Graded { record, .. } => serde_json::to_string(record).unwrap_or_default(),
                 Row::Bad { line, error } => {
-                    serde_json::json!({ "id": null, "line": line, "error": error }).to_string()
+                    crate::jsonl::compact(&serde_json::json!({ "id": null, "line": line, "error": error }))
                 }
             };
             out.push_str(&line);
@@ -194,10 +194,7 @@ impl GradeBatch {
 }
 
 fn id_text(id: &serde_json::Value) -> String {
-    match id {
-        serde_json::Value::String(s) => s.clone(),
-        other => other.to_string(),
-    }
+    crate::jsonl::text_of(id)
 }
 
 fn row_text(r: &Row) -> String {

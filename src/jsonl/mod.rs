@@ -4,6 +4,23 @@
 //! buffers through the same code: UTF-8 BOM, CRLF, blank lines and lines split across
 //! chunks are handled here once. Memory is one partial line, never the file.
 
+/// `value` as one line of JSON, for JSONL output and for quoting a value in a message.
+///
+/// Use this rather than `{}` on a `serde_json::Value`: its `Display` brings two more JSON
+/// writers (plain and pretty) into the wasm, next to the one `serde_json::to_string` uses.
+pub fn compact(value: &serde_json::Value) -> String {
+    // Writing a `Value` to a `Vec` cannot fail (its keys are strings).
+    serde_json::to_string(value).unwrap_or_default()
+}
+
+/// A value as text to show or match: a string as it is, anything else as compact JSON.
+pub fn text_of(value: &serde_json::Value) -> String {
+    match value {
+        serde_json::Value::String(s) => s.clone(),
+        other => compact(other),
+    }
+}
+
 /// A non-blank line with its 1-based line number, or why it could not be read as text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Line {

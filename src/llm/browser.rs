@@ -179,7 +179,7 @@ impl ChatTransport for BrowserTransport {
     ) -> LocalBoxFuture<'a, Result<ChatResponse, LlmError>> {
         Box::pin(async move {
             let url = wire::chat_url(endpoint);
-            let body = wire::chat_body(endpoint, request).to_string();
+            let body = crate::jsonl::compact(&wire::chat_body(endpoint, request));
             let start = self.now_ms();
             let attempt = Attempt::start(self.timeout_ms);
             let builder = with_headers(Request::post(&url), endpoint, true);

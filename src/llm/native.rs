@@ -188,7 +188,7 @@ impl ChatTransport for NativeTransport {
     ) -> LocalBoxFuture<'a, Result<ChatResponse, LlmError>> {
         Box::pin(async move {
             let url = wire::chat_url(endpoint);
-            let body = wire::chat_body(endpoint, request).to_string();
+            let body = crate::jsonl::compact(&wire::chat_body(endpoint, request));
             let start = self.now_ms();
             let req = self.build("POST", &url, endpoint, true);
             let reply = self.send(req, Some(body), url.clone()).await?;

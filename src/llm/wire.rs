@@ -177,7 +177,7 @@ pub fn parse_chat_response(body: &str) -> Result<(String, Usage), LlmError> {
             return Err(LlmError::BadResponse {
                 detail: format!(
                     "`message.content` is not text: {}",
-                    snippet(&other.to_string())
+                    snippet(&crate::jsonl::compact(other))
                 ),
             })
         }

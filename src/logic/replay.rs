@@ -114,7 +114,7 @@ pub fn log_from_value(value: serde_json::Value) -> Result<EventLog, LogError> {
 /// refused, and it decodes with the same code as the fast path: the wasm build then carries no
 /// second, `Value`-driven copy of every deserializer.
 fn decode_part<T: DeserializeOwned>(value: &serde_json::Value) -> Result<T, String> {
-    serde_json::from_str(&value.to_string()).map_err(|e| without_position(&e))
+    serde_json::from_str(&crate::jsonl::compact(value)).map_err(|e| without_position(&e))
 }
 
 /// An error's text without serde_json's " at line L column C", which would point into the

@@ -144,7 +144,7 @@ pub fn BatchRunner(transport: fn() -> Result<Rc<dyn ChatTransport>, String>) -> 
                 let mut kept = true;
                 let mut on_result = |line: serde_json::Map<String, serde_json::Value>,
                                      p: &Progress| {
-                    let text = serde_json::Value::Object(line).to_string();
+                    let text = crate::jsonl::compact(&serde_json::Value::Object(line));
                     results.update(|r| r.push(text));
                     kept = results.with_untracked(|r| save_results(r)) && kept;
                     progress.set(Some(p.clone()));
@@ -192,7 +192,7 @@ pub fn BatchRunner(transport: fn() -> Result<Rc<dyn ChatTransport>, String>) -> 
         if let Some(set) = cases.get_value() {
             batch::sort_results(&mut parsed, &set.cases, &chosen.get_untracked());
         }
-        let text: String = parsed.iter().map(|v| format!("{v}\n")).collect();
+        let text: String = parsed.iter().map(|v| crate::jsonl::compact(v) + "\n").collect();
         if let Err(e) = download_text("results.jsonl", "application/x-ndjson", &text) {
             error.set(Some(e));
         }

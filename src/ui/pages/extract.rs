@@ -398,10 +398,7 @@ fn table_view(b: &GradeBatch, show: Show, search: &str) -> AnyView {
 fn row_view(r: Row) -> AnyView {
     match r {
         Row::Graded { line, record } => {
-            let id = match &record.id {
-                serde_json::Value::String(s) => s.clone(),
-                other => other.to_string(),
-            };
+            let id = crate::jsonl::text_of(&record.id);
             let verdict = if record.equivalent {
                 "equivalent"
             } else if record.no_answer() {
