@@ -261,8 +261,9 @@ impl Evaluator {
     }
 }
 
-/// The finished report. `cases` and `names` serve drill-down and are not part of the JSON export.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// The finished report. `cases` and `names` serve drill-down and are not part of the JSON
+/// export (`render::json`).
+#[derive(Debug, Clone, PartialEq)]
 pub struct BandReport {
     pub target: f64,
     pub overall: GroupMetrics,
@@ -274,9 +275,7 @@ pub struct BandReport {
     pub unscored: u64,
     pub cases_only: bool,
     pub warnings: Vec<String>,
-    #[serde(skip)]
     pub names: Vec<String>,
-    #[serde(skip)]
     pub cases: Vec<CaseRef>,
 }
 

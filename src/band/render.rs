@@ -3,7 +3,9 @@
 use crate::sorted_map::SortedMap;
 use std::fmt::Write;
 
-use super::evaluate::BandReport;
+use serde::Serialize;
+
+use super::evaluate::{BadLine, BandReport};
 use super::metrics::GroupMetrics;
 
 /// Which groupings to include.
@@ -135,21 +137,40 @@ fn metrics_table(rows: &[(String, &GroupMetrics)]) -> String {
     s
 }
 
+/// The JSON report: the report's fields in order, a grouping left out by `by` written as `{}`.
+/// (`cases` and `names` serve drill-down and are not exported.)
+#[derive(Serialize)]
+struct JsonReport<'a> {
+    target: f64,
+    overall: &'a GroupMetrics,
+    profiles: &'a SortedMap<String, GroupMetrics>,
+    tags: &'a SortedMap<String, GroupMetrics>,
+    difficulties: &'a SortedMap<String, GroupMetrics>,
+    bad_lines: &'a [BadLine],
+    bad_line_count: u64,
+    unscored: u64,
+    cases_only: bool,
+    warnings: &'a [String],
+}
+
 /// The JSON report: `overall`, `profiles`, `tags`, `difficulties`, `bad_lines`, ….
 pub fn json(r: &BandReport, by: By) -> String {
-    let mut v = serde_json::to_value(r).unwrap_or(serde_json::Value::Null);
-    if let Some(obj) = v.as_object_mut() {
-        for (on, key) in [
-            (by.profile, "profiles"),
-            (by.tag, "tags"),
-            (by.difficulty, "difficulties"),
-        ] {
-            if !on {
-                obj.insert(key.into(), serde_json::Value::Object(Default::default()));
-            }
-        }
-    }
-    serde_json::to_string_pretty(&v).unwrap_or_default()
+    let none = SortedMap::new();
+    let shown = |on: bool, groups| if on { groups } else { &none };
+    let report = JsonReport {
+        target: r.target,
+        overall: &r.overall,
+        profiles: shown(by.profile, &r.profiles),
+        tags: shown(by.tag, &r.tags),
+        difficulties: shown(by.difficulty, &r.difficulties),
+        bad_lines: &r.bad_lines,
+        bad_line_count: r.bad_line_count,
+        unscored: r.unscored,
+        cases_only: r.cases_only,
+        warnings: &r.warnings,
+    };
+    // Writing to a `Vec` cannot fail: every key is a string.
+    serde_json::to_string_pretty(&report).unwrap_or_default()
 }
 
 /// One CSV row per group: `group_kind,group,n,...`.
