@@ -2,7 +2,7 @@
 //! be Phase 1 + max(Phase 2, Phase 3), and a batch at concurrency 8 should come close to
 //! 8× the sequential throughput. Run: `cargo bench --bench audit`.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
 use futures::channel::oneshot;
@@ -16,6 +16,7 @@ use verifyfast::config::AuditParams;
 use verifyfast::llm::{
     ChatRequest, ChatResponse, ChatTransport, Endpoint, JsonMode, LlmError, Usage,
 };
+use verifyfast::sorted_map::SortedMap;
 
 const PHASE1_MS: u64 = 120;
 const PHASE2_MS: u64 = 150;
@@ -86,7 +87,7 @@ fn plan() -> AuditPlan {
 }
 
 fn batch_wall(cases: &CaseSet, concurrency: usize) -> f64 {
-    let plans: HashMap<String, AuditPlan> = [("bench".to_string(), plan())].into();
+    let plans: SortedMap<String, AuditPlan> = [("bench".to_string(), plan())].into_iter().collect();
     let (jobs, _) = batch::plan_jobs(&cases.cases, &["bench".to_string()], &HashSet::new());
     let start = Instant::now();
     let clock = || start.elapsed().as_secs_f64() * 1000.0;

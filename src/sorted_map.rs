@@ -216,6 +216,9 @@ mod tests {
         let pairs: Vec<(&String, &u32)> = m.iter().collect();
         assert_eq!(format!("{pairs:?}"), r#"[("a", 5), ("c", 4), ("d", 8)]"#);
         assert_eq!(format!("{m:?}"), r#"{"a": 5, "c": 4, "d": 8}"#);
-        assert_eq!(serde_json::to_string(&m).ok().as_deref(), Some(r#"{"a":5,"c":4,"d":8}"#));
+        assert_eq!(
+            serde_json::to_string(&m).ok().as_deref(),
+            Some(r#"{"a":5,"c":4,"d":8}"#)
+        );
     }
 }

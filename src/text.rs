@@ -27,7 +27,13 @@ mod tests {
 
     #[test]
     fn folds_latin_greek_and_cyrillic_like_to_lowercase() {
-        for s in ["Hello WORLD", "ÀÉÎÕÜ Þ", "ΑΒΓ ΔΩ", "АБВ ЯЁЂ", "mixed 42 ÷ ×"] {
+        for s in [
+            "Hello WORLD",
+            "ÀÉÎÕÜ Þ",
+            "ΑΒΓ ΔΩ",
+            "АБВ ЯЁЂ",
+            "mixed 42 ÷ ×",
+        ] {
             assert_eq!(fold_case(s), s.to_lowercase(), "{s}");
         }
     }

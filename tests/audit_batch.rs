@@ -4,7 +4,7 @@
 //! final set of results.
 
 use std::cell::Cell;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use futures::executor::block_on;
 use futures::future::{AbortHandle, Abortable, LocalBoxFuture};
@@ -17,6 +17,7 @@ use verifyfast::config::AuditParams;
 use verifyfast::llm::{
     ChatRequest, ChatResponse, ChatTransport, Endpoint, JsonMode, LlmError, Usage,
 };
+use verifyfast::sorted_map::SortedMap;
 
 /// Answers by phase; every `fail_every`-th call fails, alternating between a server
 /// error and an unreadable reply, so both failure paths are exercised.
@@ -112,7 +113,7 @@ fn response(content: String) -> ChatResponse {
     }
 }
 
-fn plans(profiles: &[&str]) -> HashMap<String, AuditPlan> {
+fn plans(profiles: &[&str]) -> SortedMap<String, AuditPlan> {
     let model = PlannedModel {
         llm: "mock".into(),
         endpoint: Endpoint {

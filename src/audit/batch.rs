@@ -4,6 +4,8 @@
 //! supplies the transport and a clock.
 
 use std::collections::{HashMap, HashSet};
+
+use crate::sorted_map::SortedMap;
 use std::future::Future;
 use std::rc::Rc;
 
@@ -308,7 +310,7 @@ pub struct MissingPlan(pub String);
 /// Checked before anything runs, so no job can go missing for want of a plan.
 pub async fn run_batch(
     transport: &dyn ChatTransport,
-    plans: &HashMap<String, AuditPlan>,
+    plans: &SortedMap<String, AuditPlan>,
     jobs: Vec<Job>,
     skipped: usize,
     concurrency: usize,
@@ -383,7 +385,7 @@ not json
 {"id": 1, "context_input": "a", "model_output": "b"}
 "#;
 
-    fn plans() -> HashMap<String, AuditPlan> {
+    fn plans() -> SortedMap<String, AuditPlan> {
         let endpoint = Endpoint {
             base_url: "http://127.0.0.1:9/v1".into(),
             model: "m".into(),

@@ -10,7 +10,7 @@ use super::contract::{Claim, Deduction, ErrorType, Exempted, Severity};
 use super::parse::Repair;
 
 /// The LLM phases of the protocol (Phase 4, the score, calls no model).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Phase {
     /// Phase 1, run model: claims and deductions.

@@ -1,9 +1,8 @@
 //! Phase 4: the credit score from error counts alone, with the design note's formula and
 //! the strategy's thresholds. No model is asked; the same counts always give the same score.
 
-use std::collections::HashMap;
-
 use crate::config::ScoreThresholds;
+use crate::sorted_map::SortedMap;
 use crate::text::fold_case;
 
 use super::contract::Severity;
@@ -49,7 +48,7 @@ fn identity(f: &Finding) -> Option<(Phase, String)> {
 /// Decide which errors count: one per (phase, target), the most severe one kept, then at
 /// most `cap` per phase, High first.
 pub fn mark_counting(findings: &mut [Finding], cap: u32) {
-    let mut first: HashMap<(Phase, String), usize> = HashMap::new();
+    let mut first: SortedMap<(Phase, String), usize> = SortedMap::new();
     for i in 0..findings.len() {
         findings[i].counting = Counting::Counted;
         let Some(key) = identity(&findings[i]) else {

@@ -134,10 +134,7 @@ fn list<'v>(value: &'v Value, path: &Path) -> Result<&'v [Value], ShapeError> {
 /// `null` is an empty list.
 pub fn texts(value: &Value) -> Vec<String> {
     match value {
-        Value::Array(items) => items
-            .iter()
-            .map(text_of)
-            .collect(),
+        Value::Array(items) => items.iter().map(text_of).collect(),
         Value::Null => Vec::new(),
         Value::String(s) => vec![s.clone()],
         other => vec![text_of(other)],

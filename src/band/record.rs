@@ -153,7 +153,10 @@ fn id_text(v: &Value) -> Result<String, String> {
     match v {
         Value::String(s) => Ok(s.clone()),
         Value::Number(n) => Ok(n.to_string()),
-        other => Err(format!("id {} is neither a string nor a number", compact(other))),
+        other => Err(format!(
+            "id {} is neither a string nor a number",
+            compact(other)
+        )),
     }
 }
 

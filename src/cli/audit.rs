@@ -1,7 +1,7 @@
 //! `verifyfast audit` (one case) and `verifyfast batch` (a JSONL of cases × profiles).
 //! Files and the terminal live here; the protocol is `crate::audit`.
 
-use std::collections::HashMap;
+use crate::sorted_map::SortedMap;
 use std::fs::{self, File, OpenOptions};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -259,7 +259,7 @@ pub fn run_batch_cmd(a: BatchArgs) -> Result<ExitCode, String> {
     let plans = profiles
         .iter()
         .map(|p| plan(&settings, &strategy, p).map(|plan| (p.clone(), plan)))
-        .collect::<Result<HashMap<_, _>, _>>()?;
+        .collect::<Result<SortedMap<_, _>, _>>()?;
     let cases = read_cases(&a.cases)?;
     for (line, why) in &cases.bad_lines {
         eprintln!("{}:{line}: {why} (skipped)", a.cases.display());

@@ -143,9 +143,9 @@ impl GradeBatch {
         for r in self.filtered(show, search) {
             let line = match r {
                 Row::Graded { record, .. } => serde_json::to_string(record).unwrap_or_default(),
-                Row::Bad { line, error } => {
-                    crate::jsonl::compact(&serde_json::json!({ "id": null, "line": line, "error": error }))
-                }
+                Row::Bad { line, error } => crate::jsonl::compact(
+                    &serde_json::json!({ "id": null, "line": line, "error": error }),
+                ),
             };
             out.push_str(&line);
             out.push('\n');

@@ -185,7 +185,7 @@ pub async fn run_research(
     on_turn: &dyn Fn(&Turn, &Engine),
 ) -> ResearchOutcome {
     let mut turns = Vec::new();
-    let mut feedback: std::collections::HashMap<String, String> = Default::default();
+    let mut feedback: crate::sorted_map::SortedMap<String, String> = Default::default();
     let mut idle = 0;
     for round in 1..=config.max_rounds {
         let accepted_before = accepted_count(engine.state());

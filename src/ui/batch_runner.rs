@@ -2,7 +2,7 @@
 //! with a progress bar, cancel, and download the results JSONL. Results are kept in local
 //! storage as they arrive, so a reload (or a cancel) resumes where the run stopped.
 
-use std::collections::HashMap;
+use crate::sorted_map::SortedMap;
 use std::rc::Rc;
 
 use futures::future::{AbortHandle, Abortable};
@@ -109,7 +109,7 @@ pub fn BatchRunner(transport: fn() -> Result<Rc<dyn ChatTransport>, String>) -> 
             }
             let settings = store.settings.get_untracked();
             let strategy = store.strategy.get_untracked();
-            let mut plans = HashMap::new();
+            let mut plans = SortedMap::new();
             for p in &profiles {
                 match AuditPlan::from_settings(&settings, &strategy, p, &|_| None) {
                     Ok(plan) => {
@@ -192,7 +192,10 @@ pub fn BatchRunner(transport: fn() -> Result<Rc<dyn ChatTransport>, String>) -> 
         if let Some(set) = cases.get_value() {
             batch::sort_results(&mut parsed, &set.cases, &chosen.get_untracked());
         }
-        let text: String = parsed.iter().map(|v| crate::jsonl::compact(v) + "\n").collect();
+        let text: String = parsed
+            .iter()
+            .map(|v| crate::jsonl::compact(v) + "\n")
+            .collect();
         if let Err(e) = download_text("results.jsonl", "application/x-ndjson", &text) {
             error.set(Some(e));
         }
