@@ -139,9 +139,8 @@ impl EditableParam {
         let label = self.label();
         match self {
             Self::NumericDeviationThreshold => {
-                let v: f64 = text
-                    .parse()
-                    .map_err(|_| format!("{label}: `{text}` is not a number"))?;
+                let v = crate::text::parse_f64(text)
+                    .ok_or_else(|| format!("{label}: `{text}` is not a number"))?;
                 o.numeric_deviation_threshold = Some(v);
             }
             Self::MaxErrorsPerPhase => o.max_errors_per_phase = count(text, label)?,
