@@ -240,11 +240,14 @@ impl Progress {
     pub fn summary(&self) -> String {
         let eta = self
             .eta_s
-            .map(|s| format!(" · ETA {s:.0} s"))
+            .map(|s| format!(" · ETA {} s", crate::text::fixed(s, 0)))
             .unwrap_or_default();
         format!(
-            "{}/{} · {} failed · {:.1}/s{eta}",
-            self.done, self.total, self.failures, self.rate_per_s
+            "{}/{} · {} failed · {}/s{eta}",
+            self.done,
+            self.total,
+            self.failures,
+            crate::text::fixed(self.rate_per_s, 1)
         )
     }
 

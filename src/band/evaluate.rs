@@ -2,6 +2,7 @@
 //! plus a fixed-size `CaseRef` per scored line (capped), never the lines themselves.
 
 use crate::sorted_map::SortedMap;
+use crate::text::fixed;
 
 use serde::Serialize;
 
@@ -329,10 +330,10 @@ fn coverage_warnings(overall: &GroupMetrics) -> Vec<String> {
             let share = overall.matrix[i].iter().sum::<u64>() as f64 / n;
             (share < *lo || share > *hi).then(|| {
                 format!(
-                    "coverage: {name} cases are {:.0} % of the set; the recommended share is {:.0}–{:.0} %",
-                    share * 100.0,
-                    lo * 100.0,
-                    hi * 100.0
+                    "coverage: {name} cases are {} % of the set; the recommended share is {}–{} %",
+                    fixed(share * 100.0, 0),
+                    fixed(lo * 100.0, 0),
+                    fixed(hi * 100.0, 0)
                 )
             })
         })

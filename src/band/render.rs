@@ -1,6 +1,7 @@
 //! The report as Markdown, JSON and CSV (CLI output and page exports).
 
 use crate::sorted_map::SortedMap;
+use crate::text::fixed;
 use std::fmt::Write;
 
 use serde::Serialize;
@@ -26,17 +27,20 @@ impl Default for By {
     }
 }
 
-fn pct(x: Option<f64>) -> String {
-    x.map_or("–".into(), |v| format!("{:.1} %", v * 100.0))
+/// A rate as a percentage with one decimal (`12.5 %`), `–` when there is none.
+pub fn pct(x: Option<f64>) -> String {
+    x.map_or("–".into(), |v| format!("{} %", fixed(v * 100.0, 1)))
 }
 
-fn num(x: Option<f64>) -> String {
-    x.map_or("–".into(), |v| format!("{v:.3}"))
+/// A metric with three decimals, `–` when there is none.
+pub fn num(x: Option<f64>) -> String {
+    x.map_or("–".into(), |v| fixed(v, 3))
 }
 
-fn ci(g: &GroupMetrics) -> String {
+/// The cross-band rate's 95 % interval, `[2.1 %, 9.8 %]`.
+pub fn ci(g: &GroupMetrics) -> String {
     g.cross_band_ci.map_or("–".into(), |[lo, hi]| {
-        format!("[{:.1} %, {:.1} %]", lo * 100.0, hi * 100.0)
+        format!("[{} %, {} %]", fixed(lo * 100.0, 1), fixed(hi * 100.0, 1))
     })
 }
 
@@ -56,10 +60,10 @@ pub fn markdown(r: &BandReport, by: By) -> String {
     }
     let _ = writeln!(
         s,
-        "Cross-band confusion rate: **{}** {} (target < {:.1} %): **{}**\n",
+        "Cross-band confusion rate: **{}** {} (target < {} %): **{}**\n",
         pct(o.cross_band_rate),
         ci(o),
-        r.target * 100.0,
+        fixed(r.target * 100.0, 1),
         o.verdict.label()
     );
     let _ = writeln!(s, "## Confusion matrix (rows expected, columns actual)\n");
@@ -179,7 +183,7 @@ pub fn csv(r: &BandReport, by: By) -> String {
         "group_kind,group,n,band_accuracy,cross_band_rate,cross_band_ci_low,cross_band_ci_high,verdict,missed,false_alarm,boundary,in_band,exact,within_one,mae,qwk\n",
     );
     let mut put = |kind: &str, name: &str, g: &GroupMetrics| {
-        let f = |x: Option<f64>| x.map_or(String::new(), |v| format!("{v:.6}"));
+        let f = |x: Option<f64>| x.map_or(String::new(), |v| fixed(v, 6));
         let [lo, hi] = g
             .cross_band_ci
             .map_or([None, None], |[a, b]| [Some(a), Some(b)]);

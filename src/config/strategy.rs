@@ -117,7 +117,9 @@ impl EditableParam {
     pub fn text(self, p: &AuditParams) -> String {
         let t = &p.score_thresholds;
         match self {
-            Self::NumericDeviationThreshold => p.numeric_deviation_threshold.to_string(),
+            Self::NumericDeviationThreshold => {
+                crate::text::float_text(p.numeric_deviation_threshold)
+            }
             Self::MaxErrorsPerPhase => p.max_errors_per_phase.to_string(),
             Self::MaxClaims => p.max_claims.to_string(),
             Self::HighFor1 => t.high_for_1.to_string(),

@@ -7,6 +7,7 @@
 
 use super::expr::{self, Expr};
 use super::number::{parse_decimal, Num};
+use crate::text::float_text;
 use serde::Serialize;
 
 /// How forgiving the comparison is.
@@ -748,7 +749,7 @@ fn constant(a: &str, b: &str, ea: &Expr, eb: &Expr, preset: Preset) -> Compariso
         return verdict(
             true,
             Path::Float,
-            format!("`{a}` ≈ `{b}` = {fy} (relative 1e-9)"),
+            format!("`{a}` ≈ `{b}` = {} (relative 1e-9)", float_text(fy)),
         );
     } else {
         None
@@ -766,7 +767,10 @@ fn constant(a: &str, b: &str, ea: &Expr, eb: &Expr, preset: Preset) -> Compariso
                     return verdict(
                         true,
                         Path::Rounded,
-                        format!("{other} rounds to `{lit}` at {places} decimal places (lenient)"),
+                        format!(
+                            "{} rounds to `{lit}` at {places} decimal places (lenient)",
+                            float_text(other)
+                        ),
                     );
                 }
             }
@@ -776,7 +780,11 @@ fn constant(a: &str, b: &str, ea: &Expr, eb: &Expr, preset: Preset) -> Compariso
         verdict(
             false,
             Path::Float,
-            format!("`{a}` = {fx}, `{b}` = {fy}: different"),
+            format!(
+                "`{a}` = {}, `{b}` = {}: different",
+                float_text(fx),
+                float_text(fy)
+            ),
         )
     })
 }
@@ -825,10 +833,16 @@ fn symbolic(a: &str, b: &str, ea: &Expr, eb: &Expr) -> Comparison {
             continue;
         }
         if !close(x, y) {
+            let point: Vec<String> = point.iter().map(|v| float_text(*v)).collect();
             return verdict(
                 false,
                 Path::Symbolic,
-                format!("`{a}` = {x} but `{b}` = {y} at {names:?} = {point:?}"),
+                format!(
+                    "`{a}` = {} but `{b}` = {} at {names:?} = [{}]",
+                    float_text(x),
+                    float_text(y),
+                    point.join(", ")
+                ),
             );
         }
         agreed += 1;

@@ -247,10 +247,10 @@ impl std::fmt::Display for GradeSummary {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "graded {} lines: {} equivalent ({:.2}%), {} with no answer, {} bad lines",
+            "graded {} lines: {} equivalent ({}%), {} with no answer, {} bad lines",
             self.n,
             self.equivalent,
-            100.0 * self.accuracy(),
+            crate::text::fixed(100.0 * self.accuracy(), 2),
             self.no_answer,
             self.bad_lines
         )

@@ -60,7 +60,10 @@ fn find_newline(bytes: &[u8]) -> Option<usize> {
         }
         start += 8;
     }
-    bytes[start..].iter().position(|&b| b == b'\n').map(|i| start + i)
+    bytes[start..]
+        .iter()
+        .position(|&b| b == b'\n')
+        .map(|i| start + i)
 }
 
 /// Splits a byte stream into JSONL lines.
@@ -231,7 +234,6 @@ mod tests {
             }
         }
     }
-
 
     fn texts(input: &[&[u8]]) -> Vec<(usize, Result<String, LineError>)> {
         let mut out = Vec::new();

@@ -62,10 +62,10 @@ pub const MAX_PAGE_FILE_BYTES: f64 = 200e6;
 pub fn fits_in_a_tab(bytes: f64) -> Result<(), String> {
     if bytes > MAX_PAGE_FILE_BYTES {
         return Err(format!(
-            "{:.0} MB is more than the stepper reads in a browser tab ({:.0} MB); \
+            "{} MB is more than the stepper reads in a browser tab ({} MB); \
              `verifyfast replay FILE --step K` reads any size",
-            bytes / 1e6,
-            MAX_PAGE_FILE_BYTES / 1e6
+            crate::text::fixed(bytes / 1e6, 0),
+            crate::text::fixed(MAX_PAGE_FILE_BYTES / 1e6, 0)
         ));
     }
     Ok(())

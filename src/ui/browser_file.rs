@@ -4,6 +4,8 @@
 
 use wasm_bindgen_futures::JsFuture;
 
+use crate::text::fixed;
+
 /// Milliseconds from `performance.now()` (0 without a window).
 pub fn now_ms() -> f64 {
     web_sys::window()
@@ -14,12 +16,16 @@ pub fn now_ms() -> f64 {
 
 /// Bytes `start..end` of `file`.
 pub async fn read_slice(file: &web_sys::File, start: f64, end: f64) -> Result<Vec<u8>, String> {
-    let blob = file
-        .slice_with_f64_and_f64(start, end)
-        .map_err(|_| format!("could not slice {} at byte {start}", file.name()))?;
+    let blob = file.slice_with_f64_and_f64(start, end).map_err(|_| {
+        format!(
+            "could not slice {} at byte {}",
+            file.name(),
+            fixed(start, 0)
+        )
+    })?;
     let buf = JsFuture::from(blob.array_buffer())
         .await
-        .map_err(|_| format!("could not read {} at byte {start}", file.name()))?;
+        .map_err(|_| format!("could not read {} at byte {}", file.name(), fixed(start, 0)))?;
     Ok(js_sys::Uint8Array::new(&buf).to_vec())
 }
 

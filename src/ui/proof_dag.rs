@@ -3,6 +3,8 @@
 
 use leptos::prelude::*;
 
+use crate::text::{fixed, float_text};
+
 use crate::logic::dag::{Dag, Edge, Mark, Node, NODE_H, NODE_W};
 
 fn mark_class(mark: Mark) -> &'static str {
@@ -29,9 +31,9 @@ fn node_view(n: Node) -> AnyView {
     view! {
         <g class=class data-id=n.id.clone() data-mark=mark_class(n.mark)>
             <title>{title}</title>
-            <rect x=n.x.to_string() y=n.y.to_string() width=NODE_W.to_string() height=NODE_H.to_string() rx="6"></rect>
-            <text x=(n.x + 6.0).to_string() y=(n.y + 16.0).to_string() class="dag-id">{n.id.clone()}</text>
-            <text x=(n.x + 6.0).to_string() y=(n.y + 32.0).to_string() class="dag-formula">{short(&n.latex)}</text>
+            <rect x=float_text(n.x) y=float_text(n.y) width=float_text(NODE_W) height=float_text(NODE_H) rx="6"></rect>
+            <text x=float_text(n.x + 6.0) y=float_text(n.y + 16.0) class="dag-id">{n.id.clone()}</text>
+            <text x=float_text(n.x + 6.0) y=float_text(n.y + 32.0) class="dag-formula">{short(&n.latex)}</text>
         </g>
     }
     .into_any()
@@ -44,7 +46,7 @@ fn edge_view(e: Edge) -> AnyView {
         "dag-edge"
     };
     view! {
-        <line class=class x1=e.x1.to_string() y1=e.y1.to_string() x2=e.x2.to_string() y2=e.y2.to_string() data-from=e.from data-to=e.to></line>
+        <line class=class x1=float_text(e.x1) y1=float_text(e.y1) x2=float_text(e.x2) y2=float_text(e.y2) data-from=e.from data-to=e.to></line>
     }
     .into_any()
 }
@@ -69,7 +71,15 @@ fn node_key(n: &Node) -> String {
 
 #[component]
 pub fn ProofDag(#[prop(into)] dag: Signal<Dag>) -> impl IntoView {
-    let view_box = move || dag.with(|d| format!("0 0 {:.0} {:.0}", d.width, d.height.max(NODE_H)));
+    let view_box = move || {
+        dag.with(|d| {
+            format!(
+                "0 0 {} {}",
+                fixed(d.width, 0),
+                fixed(d.height.max(NODE_H), 0)
+            )
+        })
+    };
     let hidden = move || {
         let hidden = dag.with(|d| d.hidden);
         (hidden > 0).then(|| view! {
@@ -84,7 +94,7 @@ pub fn ProofDag(#[prop(into)] dag: Signal<Dag>) -> impl IntoView {
         <div class="proof-dag-wrap table-wrap">
             {move || hidden()}
             <svg data-testid="proof-dag" class="proof-dag" viewBox=view_box
-                width=move || dag.with(|d| d.width.to_string()) height=move || dag.with(|d| d.height.to_string())
+                width=move || dag.with(|d| float_text(d.width)) height=move || dag.with(|d| float_text(d.height))
                 role="img" aria-label="derivation graph">
                 <For each=move || dag.with(|d| d.edges.clone())
                     key=edge_key

@@ -7,6 +7,8 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
+use crate::text::{fixed, float_text};
+
 use crate::ui::browser_file::{file_stem, now_ms, picked_file, read_slice};
 use crate::ui::text_field::TextField;
 use leptos::task::spawn_local;
@@ -149,7 +151,7 @@ fn single_result(
     let (before, mid, after) = highlight(&text, e.span)
         .map(|(a, b, c)| (a.to_string(), b.to_string(), c.to_string()))
         .unwrap_or((text.clone(), String::new(), String::new()));
-    let confidence = format!("{:.2}", e.confidence);
+    let confidence = fixed(e.confidence, 2);
     let low = e.low_confidence;
     let candidates = e.candidates.clone();
     view! {
@@ -295,18 +297,18 @@ fn BatchGrade() -> impl IntoView {
             </div>
             {move || loading.get().then(|| {
                 let (done, total) = progress.get().unwrap_or((0.0, 0.0));
-                view! { <progress max=total.to_string() value=done.to_string()></progress> }.into_any()
+                view! { <progress max=float_text(total) value=float_text(done)></progress> }.into_any()
             })}
             {move || error.get().map(|e| view! { <p class="error" data-testid="extract-error">{e}</p> }.into_any())}
             {move || batch.get().map(|b| {
                 let timing_text = timing.get().map(|(n, ms)| {
                     let per_s = if ms > 0.0 { n as f64 * 1000.0 / ms } else { 0.0 };
-                    (format!("{n} lines graded in {:.0} ms ({per_s:.0} items/s in this browser)", ms), per_s)
+                    (format!("{n} lines graded in {} ms ({} items/s in this browser)", fixed(ms, 0), fixed(per_s, 0)), per_s)
                 });
                 view! {
                     {summary_view(&b)}
                     {timing_text.map(|(t, per_s)| view! {
-                        <p class="muted" data-testid="extract-timing" data-items-per-second=format!("{per_s:.0}")>{t}</p>
+                        <p class="muted" data-testid="extract-timing" data-items-per-second=fixed(per_s, 0)>{t}</p>
                     }.into_any())}
                     <div class="row">
                         <label>
@@ -348,7 +350,7 @@ fn summary_view(b: &GradeBatch) -> AnyView {
     view! {
         <div class="stack" data-testid="extract-summary">
             <p>
-                <strong data-testid="extract-accuracy">{format!("{:.2} %", 100.0 * s.accuracy())}</strong>
+                <strong data-testid="extract-accuracy">{format!("{} %", fixed(100.0 * s.accuracy(), 2))}</strong>
                 {format!(
                     " accuracy: {} of {} graded lines equivalent; {} with no answer; {} bad lines",
                     s.equivalent, s.n, s.no_answer, s.bad_lines

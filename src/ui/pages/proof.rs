@@ -2,6 +2,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use leptos::prelude::*;
+
+use crate::text::fixed;
 use wasm_bindgen::JsCast;
 
 use crate::logic::dag::{layout_window, Dag};
@@ -151,10 +153,10 @@ pub fn ProofPage() -> impl IntoView {
         let parsed = now_ms();
         let s = Session::new(loaded);
         let mut note = format!(
-            "{name}: {} events (JSON {:.0} ms, replay and snapshots {:.0} ms)",
+            "{name}: {} events (JSON {} ms, replay and snapshots {} ms)",
             s.replayer.len(),
-            parsed - started,
-            now_ms() - parsed
+            fixed(parsed - started, 0),
+            fixed(now_ms() - parsed, 0)
         );
         if !s.warnings.is_empty() {
             note.push_str(&format!(" ({})", s.warnings.join("; ")));

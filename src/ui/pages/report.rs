@@ -13,9 +13,10 @@ use crate::band::drill::{
     bom_len, case_detail, compare_profiles, is_cross_band_cell, row_shares, score_histogram,
     CaseDetail, CaseFilter, Delta,
 };
-use crate::band::render::{self, By};
+use crate::band::render::{self, ci, num, pct, By};
 use crate::band::{BandReport, CaseRef, Evaluator, GroupMetrics, Options};
 use crate::jsonl::{Line, LineSplitter};
+use crate::text::{fixed, float_text};
 use crate::ui::download::download_text;
 
 /// Bytes per `File.slice`: small enough that parsing one chunk stays well under 200 ms.
@@ -25,20 +26,6 @@ const LIST_LIMIT: usize = 200;
 /// Cases read back for a JSONL export of the filtered list.
 const EXPORT_LIMIT: usize = 20_000;
 const BANDS: [&str; 3] = ["BAD (1–2)", "MID (3)", "GOOD (4–5)"];
-
-fn pct(x: Option<f64>) -> String {
-    x.map_or("–".into(), |v| format!("{:.1} %", v * 100.0))
-}
-
-fn num(x: Option<f64>) -> String {
-    x.map_or("–".into(), |v| format!("{v:.3}"))
-}
-
-fn ci(g: &GroupMetrics) -> String {
-    g.cross_band_ci.map_or("–".into(), |[lo, hi]| {
-        format!("[{:.1} %, {:.1} %]", lo * 100.0, hi * 100.0)
-    })
-}
 
 fn feed(ev: &mut Evaluator, l: Line) {
     match l.text {
@@ -114,8 +101,10 @@ pub fn ReportPage() -> impl IntoView {
                     let mb = f.size() / 1e6;
                     let secs = (now_ms() - t0) / 1000.0;
                     timing.set(Some(format!(
-                        "{mb:.1} MB read in {secs:.2} s ({:.0} MB/s)",
-                        if secs > 0.0 { mb / secs } else { 0.0 }
+                        "{} MB read in {} s ({} MB/s)",
+                        fixed(mb, 1),
+                        fixed(secs, 2),
+                        fixed(if secs > 0.0 { mb / secs } else { 0.0 }, 0)
                     )));
                     report.set(Some(Arc::new(r)));
                 }
@@ -233,11 +222,11 @@ pub fn ReportPage() -> impl IntoView {
                                 <div class="stack">
                                     <progress
                                         data-testid="report-progress"
-                                        max=format!("{}", total.max(1.0))
-                                        value=format!("{done}")
+                                        max=float_text(total.max(1.0))
+                                        value=float_text(done)
                                     ></progress>
                                     <span class="muted">
-                                        {format!("{} — {:.1} / {:.1} MB", file_name.get(), done / 1e6, total / 1e6)}
+                                        {format!("{} — {} / {} MB", file_name.get(), fixed(done / 1e6, 1), fixed(total / 1e6, 1))}
                                     </span>
                                 </div>
                             }
@@ -309,7 +298,7 @@ fn summary_view(r: &BandReport) -> AnyView {
             <div class="stack">
                 <div>
                     "Cross-band rate ("{o.cross_band.to_string()}" of "{o.n.to_string()}
-                    " cases), target below "{format!("{:.1} %", r.target * 100.0)}": "
+                    " cases), target below "{format!("{} %", fixed(r.target * 100.0, 1))}": "
                     <strong data-testid="report-verdict">{o.verdict.label()}</strong>
                 </div>
                 <div class="muted">
@@ -333,9 +322,9 @@ fn matrix_view(r: &BandReport, filter: RwSignal<CaseFilter>) -> AnyView {
                     let alpha = 0.06 + 0.6 * share.unwrap_or(0.0);
                     let cross = is_cross_band_cell(e, a);
                     let style = if cross && count > 0 {
-                        format!("background: rgba(220, 38, 38, {alpha:.2})")
+                        format!("background: rgba(220, 38, 38, {})", fixed(alpha, 2))
                     } else {
-                        format!("background: rgba(37, 99, 235, {alpha:.2})")
+                        format!("background: rgba(37, 99, 235, {})", fixed(alpha, 2))
                     };
                     let selected = move || filter.with(|f| f.cell == Some((e, a)));
                     view! {
@@ -396,7 +385,7 @@ fn histogram_view(g: &GroupMetrics) -> AnyView {
         .iter()
         .enumerate()
         .map(|(i, (e, a))| {
-            let height = |v: u64| format!("height: {:.0}px", 4.0 + 120.0 * v as f64 / max);
+            let height = |v: u64| format!("height: {}px", fixed(4.0 + 120.0 * v as f64 / max, 0));
             view! {
                 <div class="hist-score">
                     <div class="hist-bars">
@@ -460,14 +449,23 @@ fn metrics_view(o: &GroupMetrics) -> AnyView {
     .into_any()
 }
 
+/// `text` with a `+` in front unless it has a sign (as `{:+}` writes numbers).
+fn signed(text: String) -> String {
+    if text.starts_with('-') {
+        text
+    } else {
+        format!("+{text}")
+    }
+}
+
 fn delta_cell(d: Option<Delta>, as_pct: bool) -> impl IntoView {
     match d {
         None => view! { <td class="num muted">"–"</td> }.into_any(),
         Some(d) => {
             let text = if as_pct {
-                format!("{:+.1} pt", d.value * 100.0)
+                format!("{} pt", signed(fixed(d.value * 100.0, 1)))
             } else {
-                format!("{:+.3}", d.value)
+                signed(fixed(d.value, 3))
             };
             let class = if d.value == 0.0 {
                 "num muted"
