@@ -73,7 +73,7 @@ have_rust_src() { rustup component list --installed 2>/dev/null | grep -qx rust-
 ensure_rust_src() {
   if [ "${VERIFYFAST_STABLE_STD:-0}" != 1 ] && ! have_rust_src; then
     say "adding the rust-src component (the release wasm rebuilds std for size)"
-    rustup component add rust-src || say "no rust-src: the wasm is built with the stock std (larger)"
+    rustup component add rust-src || say "no rust-src: the wasm is built with the stock std, about 46 KB larger: over the 400 KB budget"
   fi
 }
 
