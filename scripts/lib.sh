@@ -73,13 +73,13 @@ have_rust_src() { rustup component list --installed 2>/dev/null | grep -qx rust-
 ensure_rust_src() {
   if [ "${VERIFYFAST_STABLE_STD:-0}" != 1 ] && ! have_rust_src; then
     say "adding the rust-src component (the release wasm rebuilds std for size)"
-    rustup component add rust-src || say "no rust-src: the wasm is built with the stock std, about 46 KB larger: over the 400 KB budget"
+    rustup component add rust-src || say "no rust-src: the wasm is built with the stock std, about 32 KB larger: over the 400 KB budget"
   fi
 }
 
 # Runs "$@" (a trunk build) with Rust's standard library rebuilt for size: -Zbuild-std with std's
 # optimize_for_size feature, panics that abort at once (no message or location strings), and no
-# file/line strings for panic sites. About 46 KB gzipped less wasm (README, "Size"). These are
+# file/line strings for panic sites. About 32 KB gzipped less wasm (README, "Size"). These are
 # unstable cargo/rustc options, enabled on this stable toolchain with RUSTC_BOOTSTRAP (as the
 # Linux kernel does for its Rust code). Only this command sees them: cargo test, clippy and the
 # CLI build with plain stable Rust. VERIFYFAST_STABLE_STD=1, or no rust-src, builds the stock way.
