@@ -107,8 +107,8 @@ pub fn float_text(x: f64) -> String {
 
 /// `x` with `decimals` digits after the point, as `format!("{x:.N}")` writes it: the exact
 /// binary value rounded half to even, `-0.0` for a small negative number, `NaN`/`inf` as
-/// they are. Values of 2^74 and more (which no page shows) fall back to [`float_text`]'s
-/// digits with zeros after the point.
+/// they are. Values too large for that in 128-bit integers (2^74 and more at up to six places;
+/// no page shows such numbers) fall back to [`float_text`]'s digits with zeros after the point.
 pub fn fixed(x: f64, decimals: usize) -> String {
     if !x.is_finite() {
         return non_finite(x).to_string();
@@ -126,15 +126,19 @@ pub fn fixed(x: f64, decimals: usize) -> String {
     };
     let scale = 10u128.pow(decimals as u32);
     let scaled = if exponent >= 0 {
-        if exponent > 21 {
+        // Integers: exact while mantissa × 2^exponent × 10^decimals fits in 128 bits.
+        let exact = (exponent <= 21)
+            .then(|| (mantissa << exponent).checked_mul(scale))
+            .flatten();
+        let Some(scaled) = exact else {
             let whole = float_text(x.abs());
             return if decimals == 0 {
                 format!("{sign}{whole}")
             } else {
                 format!("{sign}{whole}.{}", "0".repeat(decimals))
             };
-        }
-        (mantissa << exponent) * scale
+        };
+        scaled
     } else {
         let shift = -exponent;
         let product = mantissa * scale; // < 2^53 × 10^18 < 2^113
@@ -269,6 +273,10 @@ mod tests {
         for x in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
             assert_eq!(fixed(x, 2), format!("{x:.2}"));
         }
+        // Large values at many places stay within 128 bits or fall back, never overflow.
+        assert_eq!(fixed(1e20, 18), format!("{:.18}", 1e20));
+        assert_eq!(fixed(-4.5e15, 18), format!("{:.18}", -4.5e15));
+        assert_eq!(fixed(1e300, 2), format!("1{}.00", "0".repeat(300)));
     }
 
     #[test]
