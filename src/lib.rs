@@ -1,7 +1,9 @@
 //! VerifyFast: pure domain logic shared by the browser app and the native CLI.
 //!
-//! Pure modules (no `leptos`, no `web-sys`): `mathtext`, `jsonl`, `json_keys`, `extract`,
-//! `audit`, `band`, `logic`, `config`, `text`, `sorted_map`, and the transport-independent half of `llm`.
+//! Pure modules (no `leptos`, no `web-sys`): `mathtext`, `jsonl`, `json_keys`, `sorted_map`,
+//! `text`, `extract`, `audit`, `band`, `logic`, `config`, and the transport-independent half of
+//! `llm`. (`extract::real` takes `sin`, `exp`, … from JavaScript's `Math` through `js-sys` in the
+//! browser build, to keep libm out of the wasm.)
 //! Browser-only: `ui` (Leptos views) and `katex` (the one JS binding).
 //! Native-only: `cli`.
 
