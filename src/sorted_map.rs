@@ -103,9 +103,10 @@ impl<K: Ord, V> SortedMap<K, V> {
         };
         &mut self.0[i].1
     }
-    /// Index `i` in key order holds `(key, value)`: used by in-place editors such as
-    /// `logic::arith`, which also remove entries by position.
-    pub fn entries_mut(&mut self) -> &mut Vec<(K, V)> {
+    /// The pairs themselves, for in-place editors such as `logic::arith` that insert and
+    /// remove by position after a `slot` lookup; they must keep the pairs sorted by key
+    /// without repeats, which is why this is crate-private.
+    pub(crate) fn entries_mut(&mut self) -> &mut Vec<(K, V)> {
         &mut self.0
     }
 }

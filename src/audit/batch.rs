@@ -4,8 +4,6 @@
 //! supplies the transport and a clock.
 
 use std::collections::{HashMap, HashSet};
-
-use crate::sorted_map::SortedMap;
 use std::future::Future;
 use std::rc::Rc;
 
@@ -13,6 +11,7 @@ use futures::stream::{self, StreamExt};
 use serde_json::{Map, Value};
 
 use crate::llm::ChatTransport;
+use crate::sorted_map::SortedMap;
 
 use super::report::AuditReport;
 use super::run::{run_audit, AuditInput, AuditPlan};

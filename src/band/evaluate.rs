@@ -1,10 +1,10 @@
 //! The streaming evaluator: feed lines, get a report. Memory is a score matrix per group
 //! plus a fixed-size `CaseRef` per scored line (capped), never the lines themselves.
 
+use serde::Serialize;
+
 use crate::sorted_map::SortedMap;
 use crate::text::fixed;
-
-use serde::Serialize;
 
 use super::metrics::{GroupMetrics, ScoreMatrix};
 use super::record::{parse_record, ParsedLine};

@@ -1,10 +1,11 @@
 //! The report as Markdown, JSON and CSV (CLI output and page exports).
 
-use crate::sorted_map::SortedMap;
-use crate::text::fixed;
 use std::fmt::Write;
 
 use serde::Serialize;
+
+use crate::sorted_map::SortedMap;
+use crate::text::fixed;
 
 use super::evaluate::{BadLine, BandReport};
 use super::metrics::GroupMetrics;

@@ -2,9 +2,9 @@
 //! renaming and removing LLMs and profiles without leaving dangling references, and
 //! moving API keys between the settings and session storage.
 
-use crate::sorted_map::SortedMap;
-
 use serde_json::Value;
+
+use crate::sorted_map::SortedMap;
 
 use super::{parse_document, ConfigError, Format, LlmConfig, Profile, Settings};
 

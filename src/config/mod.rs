@@ -15,11 +15,10 @@ mod fields;
 mod strategy;
 pub mod yaml;
 
-use crate::sorted_map::SortedMap;
-
 use serde_json::{Map, Value};
 
 use crate::llm::{Endpoint, JsonMode};
+use crate::sorted_map::SortedMap;
 use fields::Obj;
 
 pub use edit::{document_kind, DocumentKind};

@@ -1,10 +1,10 @@
 //! `strategy.yaml`: the audit parameters, with per-profile overrides merged over the
 //! defaults so a model whose severity judgements run lenient can get a stricter threshold.
 
-use crate::sorted_map::SortedMap;
-
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
+
+use crate::sorted_map::SortedMap;
 
 use super::fields::{join, Obj};
 use super::{parse_document, write_document, ConfigError, Format};

@@ -5,10 +5,12 @@
 //! high-precision floats (relative 1e-9, never looser) → symbolic by evaluation at fixed
 //! pseudo-random points → text.
 
+use serde::Serialize;
+
+use crate::text::float_text;
+
 use super::expr::{self, Expr};
 use super::number::{parse_decimal, Num};
-use crate::text::float_text;
-use serde::Serialize;
 
 /// How forgiving the comparison is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]

@@ -2,7 +2,6 @@
 //! with a progress bar, cancel, and download the results JSONL. Results are kept in local
 //! storage as they arrive, so a reload (or a cancel) resumes where the run stopped.
 
-use crate::sorted_map::SortedMap;
 use std::rc::Rc;
 
 use futures::future::{AbortHandle, Abortable};
@@ -14,6 +13,7 @@ use leptos::task::spawn_local;
 use crate::audit::batch::{self, CaseSet, Progress};
 use crate::audit::AuditPlan;
 use crate::llm::ChatTransport;
+use crate::sorted_map::SortedMap;
 use crate::ui::download::download_text;
 use crate::ui::settings_store::settings_store;
 

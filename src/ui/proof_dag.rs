@@ -3,9 +3,8 @@
 
 use leptos::prelude::*;
 
-use crate::text::{fixed, float_text};
-
 use crate::logic::dag::{Dag, Edge, Mark, Node, NODE_H, NODE_W};
+use crate::text::{fixed, float_text};
 
 fn mark_class(mark: Mark) -> &'static str {
     match mark {

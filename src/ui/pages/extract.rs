@@ -7,8 +7,6 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
-use crate::text::{fixed, float_text};
-
 use crate::ui::browser_file::{file_stem, now_ms, picked_file, read_slice};
 use crate::ui::text_field::TextField;
 use leptos::task::spawn_local;
@@ -16,6 +14,7 @@ use leptos::task::spawn_local;
 use crate::extract::batch::{highlight, GradeBatch, Row, Show};
 use crate::extract::{extract, grade, Extraction, Preset, Verdict};
 use crate::jsonl::{Line, LineSplitter};
+use crate::text::{fixed, float_text};
 use crate::ui::download::download_text;
 use crate::ui::math_preview::MathPreview;
 use crate::ui::math_text::MathText;

@@ -2,8 +2,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use leptos::prelude::*;
-
-use crate::text::fixed;
 use wasm_bindgen::JsCast;
 
 use crate::logic::dag::{layout_window, Dag};
@@ -12,6 +10,7 @@ use crate::logic::engine::{Action, Engine, EngineConfig};
 use crate::logic::events::{code_str, Event};
 use crate::logic::replay::{chains_to_latex, EventLog, Replayer};
 use crate::logic::world::{Problem, WorldState};
+use crate::text::fixed;
 use crate::ui::browser_file::{fetch_example, now_ms};
 use crate::ui::download::download_text;
 use crate::ui::math_text::MathText;
