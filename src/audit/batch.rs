@@ -239,14 +239,14 @@ impl Progress {
     pub fn summary(&self) -> String {
         let eta = self
             .eta_s
-            .map(|s| format!(" · ETA {} s", crate::text::fixed(s, 0)))
+            .map(|s| format!(" · ETA {} s", format!("{:.0}", s)))
             .unwrap_or_default();
         format!(
             "{}/{} · {} failed · {}/s{eta}",
             self.done,
             self.total,
             self.failures,
-            crate::text::fixed(self.rate_per_s, 1)
+            format!("{:.1}", self.rate_per_s)
         )
     }
 

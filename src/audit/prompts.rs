@@ -46,9 +46,9 @@ says nothing on the point) that show the problem.",
 fn percent(params: &AuditParams) -> String {
     let pct = params.numeric_deviation_threshold * 100.0;
     if (pct - pct.round()).abs() < 1e-9 {
-        format!("{}%", crate::text::float_text(pct.round()))
+        format!("{}%", format!("{}", pct.round()))
     } else {
-        format!("{}%", crate::text::fixed(pct, 1))
+        format!("{}%", format!("{:.1}", pct))
     }
 }
 

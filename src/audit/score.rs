@@ -3,7 +3,6 @@
 
 use crate::config::ScoreThresholds;
 use crate::sorted_map::SortedMap;
-use crate::text::fold_case;
 
 use super::contract::Severity;
 use super::report::{Band, Counting, Finding, Phase};
@@ -36,7 +35,7 @@ pub fn band(credit_score: u8) -> Band {
 /// What makes two errors "the same": the phase plus the target they concern. Errors
 /// without a target fall back to their evidence; with neither they are never merged.
 fn identity(f: &Finding) -> Option<(Phase, String)> {
-    let norm = |s: &str| fold_case(s.trim());
+    let norm = |s: &str| s.trim().to_lowercase();
     let target = norm(&f.target);
     if !target.is_empty() && target != "output" {
         return Some((f.phase, format!("t:{target}")));
@@ -165,6 +164,34 @@ mod tests {
         assert_eq!(v[2].counting, Counting::Duplicate { of: 1 });
         assert_eq!(v[3].counting, Counting::Counted, "other phase, other error");
         assert_eq!(counts(&v), (1, 2));
+    }
+
+    #[test]
+    fn targets_match_by_unicode_lower_case_in_every_script() {
+        // The credit score depends on this: a partial fold (Latin/Greek/Cyrillic only) counted
+        // `ԱՐԵՎ` and `արեվ` (Armenian) or `Ꭰ`/`ꭰ` (Cherokee) as two errors.
+        for (a, b) in [
+            ("ÉCOLE", "école"),
+            ("ΣΟΦΊΑ", "σοφία"),
+            ("ԱՐԵՎ", "արեվ"),
+            ("ᎠᎡ", "ꭰꭱ"),
+            ("Ǆ", "ǆ"),
+        ] {
+            let mut v = vec![
+                f(Phase::FactCheck, a, Severity::High),
+                f(Phase::FactCheck, b, Severity::High),
+            ];
+            mark_counting(&mut v, 3);
+            assert_eq!(v[1].counting, Counting::Duplicate { of: 0 }, "{a} / {b}");
+            assert_eq!(counts(&v), (1, 0), "{a} / {b}");
+        }
+        // Characters that only look alike stay apart.
+        let mut v = vec![
+            f(Phase::FactCheck, "x²", Severity::High),
+            f(Phase::FactCheck, "x2", Severity::High),
+        ];
+        mark_counting(&mut v, 3);
+        assert_eq!(counts(&v), (2, 0));
     }
 
     #[test]

@@ -4,7 +4,6 @@
 use serde::Serialize;
 
 use crate::sorted_map::SortedMap;
-use crate::text::fixed;
 
 use super::metrics::{GroupMetrics, ScoreMatrix};
 use super::record::{parse_record, ParsedLine};
@@ -331,9 +330,9 @@ fn coverage_warnings(overall: &GroupMetrics) -> Vec<String> {
             (share < *lo || share > *hi).then(|| {
                 format!(
                     "coverage: {name} cases are {} % of the set; the recommended share is {}–{} %",
-                    fixed(share * 100.0, 0),
-                    fixed(lo * 100.0, 0),
-                    fixed(hi * 100.0, 0)
+                    format!("{:.0}", share * 100.0),
+                    format!("{:.0}", lo * 100.0),
+                    format!("{:.0}", hi * 100.0)
                 )
             })
         })

@@ -5,7 +5,6 @@ use std::fmt::Write;
 use serde::Serialize;
 
 use crate::sorted_map::SortedMap;
-use crate::text::fixed;
 
 use super::evaluate::{BadLine, BandReport};
 use super::metrics::GroupMetrics;
@@ -30,18 +29,24 @@ impl Default for By {
 
 /// A rate as a percentage with one decimal (`12.5 %`), `–` when there is none.
 pub fn pct(x: Option<f64>) -> String {
-    x.map_or("–".into(), |v| format!("{} %", fixed(v * 100.0, 1)))
+    x.map_or("–".into(), |v| {
+        format!("{} %", format!("{:.1}", v * 100.0))
+    })
 }
 
 /// A metric with three decimals, `–` when there is none.
 pub fn num(x: Option<f64>) -> String {
-    x.map_or("–".into(), |v| fixed(v, 3))
+    x.map_or("–".into(), |v| format!("{:.3}", v))
 }
 
 /// The cross-band rate's 95 % interval, `[2.1 %, 9.8 %]`.
 pub fn ci(g: &GroupMetrics) -> String {
     g.cross_band_ci.map_or("–".into(), |[lo, hi]| {
-        format!("[{} %, {} %]", fixed(lo * 100.0, 1), fixed(hi * 100.0, 1))
+        format!(
+            "[{} %, {} %]",
+            format!("{:.1}", lo * 100.0),
+            format!("{:.1}", hi * 100.0)
+        )
     })
 }
 
@@ -64,7 +69,7 @@ pub fn markdown(r: &BandReport, by: By) -> String {
         "Cross-band confusion rate: **{}** {} (target < {} %): **{}**\n",
         pct(o.cross_band_rate),
         ci(o),
-        fixed(r.target * 100.0, 1),
+        format!("{:.1}", r.target * 100.0),
         o.verdict.label()
     );
     let _ = writeln!(s, "## Confusion matrix (rows expected, columns actual)\n");
@@ -184,7 +189,7 @@ pub fn csv(r: &BandReport, by: By) -> String {
         "group_kind,group,n,band_accuracy,cross_band_rate,cross_band_ci_low,cross_band_ci_high,verdict,missed,false_alarm,boundary,in_band,exact,within_one,mae,qwk\n",
     );
     let mut put = |kind: &str, name: &str, g: &GroupMetrics| {
-        let f = |x: Option<f64>| x.map_or(String::new(), |v| fixed(v, 6));
+        let f = |x: Option<f64>| x.map_or(String::new(), |v| format!("{:.6}", v));
         let [lo, hi] = g
             .cross_band_ci
             .map_or([None, None], |[a, b]| [Some(a), Some(b)]);

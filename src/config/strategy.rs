@@ -118,7 +118,7 @@ impl EditableParam {
         let t = &p.score_thresholds;
         match self {
             Self::NumericDeviationThreshold => {
-                crate::text::float_text(p.numeric_deviation_threshold)
+                format!("{}", p.numeric_deviation_threshold)
             }
             Self::MaxErrorsPerPhase => p.max_errors_per_phase.to_string(),
             Self::MaxClaims => p.max_claims.to_string(),
@@ -141,7 +141,10 @@ impl EditableParam {
         let label = self.label();
         match self {
             Self::NumericDeviationThreshold => {
-                let v = crate::text::parse_f64(text)
+                let v = text
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|v| v.is_finite())
                     .ok_or_else(|| format!("{label}: `{text}` is not a number"))?;
                 o.numeric_deviation_threshold = Some(v);
             }

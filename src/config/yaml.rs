@@ -430,7 +430,7 @@ fn plain_scalar(text: &str) -> Value {
             .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'-' | b'+'))
         && digits.bytes().any(|b| b.is_ascii_digit());
     if numeric {
-        if let Some(n) = crate::text::parse_f64(text).and_then(Number::from_f64) {
+        if let Some(n) = text.parse::<f64>().ok().and_then(Number::from_f64) {
             return Value::Number(n);
         }
     }

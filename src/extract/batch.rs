@@ -2,8 +2,6 @@
 //! filtering, and the JSONL / CSV exports. Pure so it is tested natively; the Extract page
 //! only feeds lines and lays the rows out.
 
-use crate::text::fold_case;
-
 use super::records::{grade_record, parse_grade_line, GradeRecord, GradeSummary};
 use super::Preset;
 
@@ -131,7 +129,7 @@ impl GradeBatch {
         show: Show,
         search: &'a str,
     ) -> impl Iterator<Item = &'a Row> + 'a {
-        let needle = fold_case(search.trim());
+        let needle = search.trim().to_lowercase();
         self.rows
             .iter()
             .filter(move |r| show.keeps(r) && (needle.is_empty() || row_text(r).contains(&needle)))
@@ -199,14 +197,15 @@ fn id_text(id: &serde_json::Value) -> String {
 
 fn row_text(r: &Row) -> String {
     match r {
-        Row::Graded { record, .. } => fold_case(&format!(
+        Row::Graded { record, .. } => (&format!(
             "{} {} {} {}",
             id_text(&record.id),
             record.predicted_answer.as_deref().unwrap_or(""),
             record.ground_truth_answer.as_deref().unwrap_or(""),
             record.reason
-        )),
-        Row::Bad { error, .. } => fold_case(error),
+        ))
+            .to_lowercase(),
+        Row::Bad { error, .. } => error.to_lowercase(),
     }
 }
 

@@ -7,8 +7,6 @@
 
 use serde::Serialize;
 
-use crate::text::float_text;
-
 use super::expr::{self, Expr};
 use super::number::{parse_decimal, Num};
 
@@ -751,7 +749,7 @@ fn constant(a: &str, b: &str, ea: &Expr, eb: &Expr, preset: Preset) -> Compariso
         return verdict(
             true,
             Path::Float,
-            format!("`{a}` ≈ `{b}` = {} (relative 1e-9)", float_text(fy)),
+            format!("`{a}` ≈ `{b}` = {} (relative 1e-9)", format!("{}", fy)),
         );
     } else {
         None
@@ -771,7 +769,7 @@ fn constant(a: &str, b: &str, ea: &Expr, eb: &Expr, preset: Preset) -> Compariso
                         Path::Rounded,
                         format!(
                             "{} rounds to `{lit}` at {places} decimal places (lenient)",
-                            float_text(other)
+                            format!("{}", other)
                         ),
                     );
                 }
@@ -784,8 +782,8 @@ fn constant(a: &str, b: &str, ea: &Expr, eb: &Expr, preset: Preset) -> Compariso
             Path::Float,
             format!(
                 "`{a}` = {}, `{b}` = {}: different",
-                float_text(fx),
-                float_text(fy)
+                format!("{}", fx),
+                format!("{}", fy)
             ),
         )
     })
@@ -835,14 +833,14 @@ fn symbolic(a: &str, b: &str, ea: &Expr, eb: &Expr) -> Comparison {
             continue;
         }
         if !close(x, y) {
-            let point: Vec<String> = point.iter().map(|v| float_text(*v)).collect();
+            let point: Vec<String> = point.iter().map(|v| format!("{}", *v)).collect();
             return verdict(
                 false,
                 Path::Symbolic,
                 format!(
                     "`{a}` = {} but `{b}` = {} at {names:?} = [{}]",
-                    float_text(x),
-                    float_text(y),
+                    format!("{}", x),
+                    format!("{}", y),
                     point.join(", ")
                 ),
             );

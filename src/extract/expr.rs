@@ -259,7 +259,7 @@ impl Parser<'_> {
             }
             // Too long for i128: keep going in floating point.
             None => {
-                let x = crate::text::parse_f64(text)?;
+                let x: f64 = text.parse().ok()?;
                 self.node(Node::Real(x))
             }
         }

@@ -337,7 +337,7 @@ impl fmt::Display for Num {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Num::Exact(r) => write!(f, "{r}"),
-            Num::Real(x) => f.write_str(&crate::text::float_text(*x)),
+            Num::Real(x) => f.write_str(&format!("{}", *x)),
         }
     }
 }

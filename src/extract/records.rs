@@ -250,7 +250,7 @@ impl std::fmt::Display for GradeSummary {
             "graded {} lines: {} equivalent ({}%), {} with no answer, {} bad lines",
             self.n,
             self.equivalent,
-            crate::text::fixed(100.0 * self.accuracy(), 2),
+            format!("{:.2}", 100.0 * self.accuracy()),
             self.no_answer,
             self.bad_lines
         )

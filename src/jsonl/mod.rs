@@ -41,31 +41,6 @@ pub enum LineError {
 /// Lines longer than this are reported and skipped rather than buffered without bound.
 pub const DEFAULT_MAX_LINE_BYTES: usize = 64 * 1024 * 1024;
 
-/// Index of the first `\n` in `bytes`, eight bytes at a time. Finding line ends is a large part
-/// of reading a results file; a byte-at-a-time loop was slower, and its speed changed by a
-/// quarter from one build to the next with the compiler's unrolling.
-fn find_newline(bytes: &[u8]) -> Option<usize> {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    const NEWLINES: u64 = ONES * b'\n' as u64;
-    let mut start = 0;
-    for word in bytes.chunks_exact(8) {
-        let Ok(word) = <[u8; 8]>::try_from(word) else {
-            break;
-        };
-        // A zero byte in `x` is a newline in `word` (the classic "has zero byte" test).
-        let x = u64::from_le_bytes(word) ^ NEWLINES;
-        if x.wrapping_sub(ONES) & !x & HIGHS != 0 {
-            break;
-        }
-        start += 8;
-    }
-    bytes[start..]
-        .iter()
-        .position(|&b| b == b'\n')
-        .map(|i| start + i)
-}
-
 /// Splits a byte stream into JSONL lines.
 #[derive(Debug)]
 pub struct LineSplitter {
@@ -115,7 +90,7 @@ impl LineSplitter {
                 .to_vec();
             return self.push(&body, emit);
         }
-        while let Some(pos) = find_newline(chunk) {
+        while let Some(pos) = memchr::memchr(b'\n', chunk) {
             let (line, rest) = chunk.split_at(pos);
             self.append(line);
             self.consumed += line.len() as u64 + 1;
@@ -222,18 +197,6 @@ pub fn for_each_line(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn find_newline_agrees_with_a_plain_scan() {
-        let text = b"ab\ncdefghijklmnop\n\xE2\x80\x8A\x8a\n0123456789abcdefg\n\n";
-        for from in 0..text.len() {
-            for to in from..=text.len() {
-                let part = &text[from..to];
-                let plain = part.iter().position(|&b| b == b'\n');
-                assert_eq!(find_newline(part), plain, "{from}..{to}");
-            }
-        }
-    }
 
     fn texts(input: &[&[u8]]) -> Vec<(usize, Result<String, LineError>)> {
         let mut out = Vec::new();

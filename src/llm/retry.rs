@@ -83,7 +83,7 @@ pub fn parse_retry_after(value: &str, now_unix_s: Option<u64>) -> Option<u64> {
     if let Ok(s) = v.parse::<u64>() {
         return Some(s);
     }
-    if let Some(f) = crate::text::parse_f64(v) {
+    if let Ok(f) = v.parse::<f64>() {
         if f.is_finite() && (0.0..1e9).contains(&f) {
             return Some(f.ceil() as u64);
         }

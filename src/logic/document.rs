@@ -64,8 +64,8 @@ pub fn fits_in_a_tab(bytes: f64) -> Result<(), String> {
         return Err(format!(
             "{} MB is more than the stepper reads in a browser tab ({} MB); \
              `verifyfast replay FILE --step K` reads any size",
-            crate::text::fixed(bytes / 1e6, 0),
-            crate::text::fixed(MAX_PAGE_FILE_BYTES / 1e6, 0)
+            format!("{:.0}", bytes / 1e6),
+            format!("{:.0}", MAX_PAGE_FILE_BYTES / 1e6)
         ));
     }
     Ok(())

@@ -4,8 +4,6 @@
 
 use wasm_bindgen_futures::JsFuture;
 
-use crate::text::fixed;
-
 /// Milliseconds from `performance.now()` (0 without a window).
 pub fn now_ms() -> f64 {
     web_sys::window()
@@ -20,12 +18,16 @@ pub async fn read_slice(file: &web_sys::File, start: f64, end: f64) -> Result<Ve
         format!(
             "could not slice {} at byte {}",
             file.name(),
-            fixed(start, 0)
+            format!("{:.0}", start)
         )
     })?;
-    let buf = JsFuture::from(blob.array_buffer())
-        .await
-        .map_err(|_| format!("could not read {} at byte {}", file.name(), fixed(start, 0)))?;
+    let buf = JsFuture::from(blob.array_buffer()).await.map_err(|_| {
+        format!(
+            "could not read {} at byte {}",
+            file.name(),
+            format!("{:.0}", start)
+        )
+    })?;
     Ok(js_sys::Uint8Array::new(&buf).to_vec())
 }
 

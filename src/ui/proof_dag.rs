@@ -4,7 +4,6 @@
 use leptos::prelude::*;
 
 use crate::logic::dag::{Dag, Edge, Mark, Node, NODE_H, NODE_W};
-use crate::text::{fixed, float_text};
 
 fn mark_class(mark: Mark) -> &'static str {
     match mark {
@@ -30,9 +29,9 @@ fn node_view(n: Node) -> AnyView {
     view! {
         <g class=class data-id=n.id.clone() data-mark=mark_class(n.mark)>
             <title>{title}</title>
-            <rect x=float_text(n.x) y=float_text(n.y) width=float_text(NODE_W) height=float_text(NODE_H) rx="6"></rect>
-            <text x=float_text(n.x + 6.0) y=float_text(n.y + 16.0) class="dag-id">{n.id.clone()}</text>
-            <text x=float_text(n.x + 6.0) y=float_text(n.y + 32.0) class="dag-formula">{short(&n.latex)}</text>
+            <rect x=format!("{}", n.x) y=format!("{}", n.y) width=format!("{}", NODE_W) height=format!("{}", NODE_H) rx="6"></rect>
+            <text x=format!("{}", n.x + 6.0) y=format!("{}", n.y + 16.0) class="dag-id">{n.id.clone()}</text>
+            <text x=format!("{}", n.x + 6.0) y=format!("{}", n.y + 32.0) class="dag-formula">{short(&n.latex)}</text>
         </g>
     }
     .into_any()
@@ -45,7 +44,7 @@ fn edge_view(e: Edge) -> AnyView {
         "dag-edge"
     };
     view! {
-        <line class=class x1=float_text(e.x1) y1=float_text(e.y1) x2=float_text(e.x2) y2=float_text(e.y2) data-from=e.from data-to=e.to></line>
+        <line class=class x1=format!("{}", e.x1) y1=format!("{}", e.y1) x2=format!("{}", e.x2) y2=format!("{}", e.y2) data-from=e.from data-to=e.to></line>
     }
     .into_any()
 }
@@ -74,8 +73,8 @@ pub fn ProofDag(#[prop(into)] dag: Signal<Dag>) -> impl IntoView {
         dag.with(|d| {
             format!(
                 "0 0 {} {}",
-                fixed(d.width, 0),
-                fixed(d.height.max(NODE_H), 0)
+                format!("{:.0}", d.width),
+                format!("{:.0}", d.height.max(NODE_H))
             )
         })
     };
@@ -93,7 +92,7 @@ pub fn ProofDag(#[prop(into)] dag: Signal<Dag>) -> impl IntoView {
         <div class="proof-dag-wrap table-wrap">
             {move || hidden()}
             <svg data-testid="proof-dag" class="proof-dag" viewBox=view_box
-                width=move || dag.with(|d| float_text(d.width)) height=move || dag.with(|d| float_text(d.height))
+                width=move || dag.with(|d| format!("{}", d.width)) height=move || dag.with(|d| format!("{}", d.height))
                 role="img" aria-label="derivation graph">
                 <For each=move || dag.with(|d| d.edges.clone())
                     key=edge_key

@@ -14,7 +14,6 @@ use leptos::task::spawn_local;
 use crate::extract::batch::{highlight, GradeBatch, Row, Show};
 use crate::extract::{extract, grade, Extraction, Preset, Verdict};
 use crate::jsonl::{Line, LineSplitter};
-use crate::text::{fixed, float_text};
 use crate::ui::download::download_text;
 use crate::ui::math_preview::MathPreview;
 use crate::ui::math_text::MathText;
@@ -150,7 +149,7 @@ fn single_result(
     let (before, mid, after) = highlight(&text, e.span)
         .map(|(a, b, c)| (a.to_string(), b.to_string(), c.to_string()))
         .unwrap_or((text.clone(), String::new(), String::new()));
-    let confidence = fixed(e.confidence, 2);
+    let confidence = format!("{:.2}", e.confidence);
     let low = e.low_confidence;
     let candidates = e.candidates.clone();
     view! {
@@ -296,18 +295,18 @@ fn BatchGrade() -> impl IntoView {
             </div>
             {move || loading.get().then(|| {
                 let (done, total) = progress.get().unwrap_or((0.0, 0.0));
-                view! { <progress max=float_text(total) value=float_text(done)></progress> }.into_any()
+                view! { <progress max=format!("{}", total) value=format!("{}", done)></progress> }.into_any()
             })}
             {move || error.get().map(|e| view! { <p class="error" data-testid="extract-error">{e}</p> }.into_any())}
             {move || batch.get().map(|b| {
                 let timing_text = timing.get().map(|(n, ms)| {
                     let per_s = if ms > 0.0 { n as f64 * 1000.0 / ms } else { 0.0 };
-                    (format!("{n} lines graded in {} ms ({} items/s in this browser)", fixed(ms, 0), fixed(per_s, 0)), per_s)
+                    (format!("{n} lines graded in {} ms ({} items/s in this browser)", format!("{:.0}", ms), format!("{:.0}", per_s)), per_s)
                 });
                 view! {
                     {summary_view(&b)}
                     {timing_text.map(|(t, per_s)| view! {
-                        <p class="muted" data-testid="extract-timing" data-items-per-second=fixed(per_s, 0)>{t}</p>
+                        <p class="muted" data-testid="extract-timing" data-items-per-second=format!("{:.0}", per_s)>{t}</p>
                     }.into_any())}
                     <div class="row">
                         <label>
@@ -349,7 +348,7 @@ fn summary_view(b: &GradeBatch) -> AnyView {
     view! {
         <div class="stack" data-testid="extract-summary">
             <p>
-                <strong data-testid="extract-accuracy">{format!("{} %", fixed(100.0 * s.accuracy(), 2))}</strong>
+                <strong data-testid="extract-accuracy">{format!("{} %", format!("{:.2}", 100.0 * s.accuracy()))}</strong>
                 {format!(
                     " accuracy: {} of {} graded lines equivalent; {} with no answer; {} bad lines",
                     s.equivalent, s.n, s.no_answer, s.bad_lines

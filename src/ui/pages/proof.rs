@@ -10,7 +10,6 @@ use crate::logic::engine::{Action, Engine, EngineConfig};
 use crate::logic::events::{code_str, Event};
 use crate::logic::replay::{chains_to_latex, EventLog, Replayer};
 use crate::logic::world::{Problem, WorldState};
-use crate::text::fixed;
 use crate::ui::browser_file::{fetch_example, now_ms};
 use crate::ui::download::download_text;
 use crate::ui::math_text::MathText;
@@ -154,8 +153,8 @@ pub fn ProofPage() -> impl IntoView {
         let mut note = format!(
             "{name}: {} events (JSON {} ms, replay and snapshots {} ms)",
             s.replayer.len(),
-            fixed(parsed - started, 0),
-            fixed(now_ms() - parsed, 0)
+            format!("{:.0}", parsed - started),
+            format!("{:.0}", now_ms() - parsed)
         );
         if !s.warnings.is_empty() {
             note.push_str(&format!(" ({})", s.warnings.join("; ")));

@@ -16,7 +16,6 @@ use crate::band::drill::{
 use crate::band::render::{self, ci, num, pct, By};
 use crate::band::{BandReport, CaseRef, Evaluator, GroupMetrics, Options};
 use crate::jsonl::{Line, LineSplitter};
-use crate::text::{fixed, float_text};
 use crate::ui::download::download_text;
 
 /// Bytes per `File.slice`: small enough that parsing one chunk stays well under 200 ms.
@@ -102,9 +101,9 @@ pub fn ReportPage() -> impl IntoView {
                     let secs = (now_ms() - t0) / 1000.0;
                     timing.set(Some(format!(
                         "{} MB read in {} s ({} MB/s)",
-                        fixed(mb, 1),
-                        fixed(secs, 2),
-                        fixed(if secs > 0.0 { mb / secs } else { 0.0 }, 0)
+                        format!("{:.1}", mb),
+                        format!("{:.2}", secs),
+                        format!("{:.0}", if secs > 0.0 { mb / secs } else { 0.0 })
                     )));
                     report.set(Some(Arc::new(r)));
                 }
@@ -222,11 +221,11 @@ pub fn ReportPage() -> impl IntoView {
                                 <div class="stack">
                                     <progress
                                         data-testid="report-progress"
-                                        max=float_text(total.max(1.0))
-                                        value=float_text(done)
+                                        max=format!("{}", total.max(1.0))
+                                        value=format!("{}", done)
                                     ></progress>
                                     <span class="muted">
-                                        {format!("{} — {} / {} MB", file_name.get(), fixed(done / 1e6, 1), fixed(total / 1e6, 1))}
+                                        {format!("{} — {} / {} MB", file_name.get(), format!("{:.1}", done / 1e6), format!("{:.1}", total / 1e6))}
                                     </span>
                                 </div>
                             }
@@ -298,7 +297,7 @@ fn summary_view(r: &BandReport) -> AnyView {
             <div class="stack">
                 <div>
                     "Cross-band rate ("{o.cross_band.to_string()}" of "{o.n.to_string()}
-                    " cases), target below "{format!("{} %", fixed(r.target * 100.0, 1))}": "
+                    " cases), target below "{format!("{} %", format!("{:.1}", r.target * 100.0))}": "
                     <strong data-testid="report-verdict">{o.verdict.label()}</strong>
                 </div>
                 <div class="muted">
@@ -322,9 +321,9 @@ fn matrix_view(r: &BandReport, filter: RwSignal<CaseFilter>) -> AnyView {
                     let alpha = 0.06 + 0.6 * share.unwrap_or(0.0);
                     let cross = is_cross_band_cell(e, a);
                     let style = if cross && count > 0 {
-                        format!("background: rgba(220, 38, 38, {})", fixed(alpha, 2))
+                        format!("background: rgba(220, 38, 38, {})", format!("{:.2}", alpha))
                     } else {
-                        format!("background: rgba(37, 99, 235, {})", fixed(alpha, 2))
+                        format!("background: rgba(37, 99, 235, {})", format!("{:.2}", alpha))
                     };
                     let selected = move || filter.with(|f| f.cell == Some((e, a)));
                     view! {
@@ -385,7 +384,7 @@ fn histogram_view(g: &GroupMetrics) -> AnyView {
         .iter()
         .enumerate()
         .map(|(i, (e, a))| {
-            let height = |v: u64| format!("height: {}px", fixed(4.0 + 120.0 * v as f64 / max, 0));
+            let height = |v: u64| format!("height: {}px", format!("{:.0}", 4.0 + 120.0 * v as f64 / max));
             view! {
                 <div class="hist-score">
                     <div class="hist-bars">
@@ -463,9 +462,9 @@ fn delta_cell(d: Option<Delta>, as_pct: bool) -> impl IntoView {
         None => view! { <td class="num muted">"–"</td> }.into_any(),
         Some(d) => {
             let text = if as_pct {
-                format!("{} pt", signed(fixed(d.value * 100.0, 1)))
+                format!("{} pt", signed(format!("{:.1}", d.value * 100.0)))
             } else {
-                signed(fixed(d.value, 3))
+                signed(format!("{:.3}", d.value))
             };
             let class = if d.value == 0.0 {
                 "num muted"
