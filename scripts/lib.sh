@@ -1,34 +1,74 @@
-# Shared by scripts/serve, scripts/test and scripts/size: find or install every tool the build
+# Shared by scripts/serve, scripts/test and scripts/build: find or install every tool the build
 # needs, at the exact versions we pin, without ever letting Trunk download anything.
-# Each ensure_* step is skipped when the right version is already there.
+# Each ensure_* step is skipped when the right version is already there, and says how long it took.
+# Stable Rust only: the toolchain is pinned in rust-toolchain.toml; nothing here unlocks
+# unstable features or passes unstable compiler flags.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
-TRUNK_VERSION="0.21.14"   # newest Trunk that builds with this machine's rustc (0.22 needs a newer one)
-export PATH="$HOME/.cargo/bin:$ROOT/node_modules/.bin:$PATH"
+TRUNK_VERSION="0.21.14"   # newest Trunk that builds with the pinned rustc (0.22 needs a newer one)
+
+say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+
+# Under CI=true every run installs as a new machine would: an empty CARGO_HOME of its own (so
+# every crate and tool is fetched and built by these scripts), no node_modules, no target/ or
+# dist/. rustup's toolchains stay where they are (RUSTUP_HOME). A CI run that passes therefore
+# proves the README's commands on a fresh machine, not on a warm cache.
+if [ "${CI:-}" = true ] && [ -z "${VERIFYFAST_FRESH_DONE:-}" ]; then
+  export VERIFYFAST_FRESH_DONE=1
+  export RUSTUP_HOME="${RUSTUP_HOME:-$HOME/.rustup}"
+  # rustup's proxies (cargo, rustc) are found through the PATH below, not through CARGO_HOME.
+  RUSTUP_PROXIES="$(dirname "$(command -v rustup || echo "$HOME/.cargo/bin/rustup")")"
+  export PATH="$RUSTUP_PROXIES:$PATH"
+  CARGO_HOME="$(mktemp -d "${TMPDIR:-/tmp}/verifyfast-cargo-home.XXXXXX")"
+  export CARGO_HOME
+  say "CI=true: fresh install (empty CARGO_HOME $CARGO_HOME; removing node_modules, target, dist)"
+  rm -rf node_modules target dist
+fi
+export CARGO_HOME="${CARGO_HOME:-$HOME/.cargo}"
+export PATH="$CARGO_HOME/bin:$HOME/.cargo/bin:$ROOT/node_modules/.bin:$PATH"
 # Trunk must not phone home for its own version either.
 export TRUNK_SKIP_VERSION_CHECK=true
 
-say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+# "install: NAME took N s" after each install step that ran (scripts/test prints them again in
+# its summary), so a slow fresh install shows where its time went.
+mkdir -p "$ROOT/target"
+INSTALL_LOG="$ROOT/target/install-times.txt"
+timed() {
+  local name="$1" start
+  shift
+  start=$(date +%s)
+  "$@"
+  local line="install: $name took $(( $(date +%s) - start )) s"
+  say "$line"
+  echo "$line" >> "$INSTALL_LOG"
+}
 
 # The wasm-bindgen version in Cargo.lock: the CLI must equal it exactly.
 wasm_bindgen_version() {
   awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock
 }
 
-ensure_wasm_target() {
-  if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
-    say "adding the wasm32-unknown-unknown target"
-    rustup target add wasm32-unknown-unknown
+# rust-toolchain.toml names the toolchain, its wasm target and components; rustup installs
+# whatever of it is missing (rustup 1.28+ no longer does so implicitly on first use).
+ensure_toolchain() {
+  if ! command -v rustup >/dev/null; then
+    echo "rustup is needed (https://rustup.rs); it installs the toolchain pinned in rust-toolchain.toml" >&2
+    exit 1
+  fi
+  if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown \
+     || ! cargo clippy --version >/dev/null 2>&1; then
+    say "installing the pinned Rust toolchain (rust-toolchain.toml)"
+    timed "rust toolchain $(sed -n 's/^channel = "\(.*\)"/\1/p' rust-toolchain.toml)" rustup toolchain install
   fi
 }
 
 ensure_trunk() {
   if [ "$(trunk --version 2>/dev/null)" != "trunk $TRUNK_VERSION" ]; then
     say "installing trunk $TRUNK_VERSION (about 9 minutes on 2 cores, once)"
-    cargo install trunk --version "$TRUNK_VERSION" --locked
+    timed "trunk $TRUNK_VERSION" cargo install trunk --version "$TRUNK_VERSION" --locked
   fi
 }
 
@@ -43,7 +83,7 @@ ensure_wasm_bindgen() {
   if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $want" ]; then
     say "installing wasm-bindgen-cli $want (about 5 minutes, once)"
     # Not --locked: one of its locked dependency versions is missing from the registry.
-    cargo install wasm-bindgen-cli --version "$want" --force
+    timed "wasm-bindgen-cli $want" cargo install wasm-bindgen-cli --version "$want" --force
   fi
 }
 
@@ -53,7 +93,7 @@ ensure_npm() {
   want="$(sha256sum package-lock.json | cut -d' ' -f1)"
   if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
     say "installing npm packages (KaTeX, binaryen's wasm-opt, playwright-core)"
-    npm ci --no-audit --no-fund
+    timed "npm packages" npm ci --no-audit --no-fund
     echo "$want" > "$stamp"
   fi
 }
@@ -63,42 +103,17 @@ ensure_chromium() {
     say "installing Debian chromium + chromium-driver for the browser tests"
     local sudo=""
     [ "$(id -u)" = 0 ] || sudo="sudo"
-    $sudo apt-get update
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y chromium chromium-driver
+    install_chromium() {
+      $sudo apt-get update
+      DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y chromium chromium-driver
+    }
+    timed "chromium (Debian)" install_chromium
   fi
-}
-
-have_rust_src() { rustup component list --installed 2>/dev/null | grep -qx rust-src; }
-
-ensure_rust_src() {
-  if [ "${VERIFYFAST_STABLE_STD:-0}" != 1 ] && ! have_rust_src; then
-    say "adding the rust-src component (the release wasm rebuilds std for size)"
-    rustup component add rust-src || say "no rust-src: the wasm is built with the stock std, about 32 KB larger: over the 400 KB budget"
-  fi
-}
-
-# Runs "$@" (a trunk build) with Rust's standard library rebuilt for size: -Zbuild-std with std's
-# optimize_for_size feature, panics that abort at once (no message or location strings), and no
-# file/line strings for panic sites. About 32 KB gzipped less wasm (README, "Size"). These are
-# unstable cargo/rustc options, enabled on this stable toolchain with RUSTC_BOOTSTRAP (as the
-# Linux kernel does for its Rust code). Only this command sees them: cargo test, clippy and the
-# CLI build with plain stable Rust. VERIFYFAST_STABLE_STD=1, or no rust-src, builds the stock way.
-with_size_std() {
-  if [ "${VERIFYFAST_STABLE_STD:-0}" = 1 ] || ! have_rust_src; then
-    "$@"
-    return
-  fi
-  # Replaces .cargo/config.toml's wasm32 rustflags, so it repeats --cfg erase_components.
-  RUSTC_BOOTSTRAP=1 \
-  CARGO_UNSTABLE_BUILD_STD=std,panic_abort \
-  CARGO_UNSTABLE_BUILD_STD_FEATURES=optimize_for_size \
-  CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="--cfg erase_components -Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none" \
-    "$@"
 }
 
 ensure_build_tools() {
-  ensure_wasm_target
-  ensure_rust_src
+  : > "$INSTALL_LOG"
+  ensure_toolchain
   ensure_npm
   ensure_wasm_bindgen
   ensure_trunk

@@ -239,14 +239,11 @@ impl Progress {
     pub fn summary(&self) -> String {
         let eta = self
             .eta_s
-            .map(|s| format!(" · ETA {} s", format!("{:.0}", s)))
+            .map(|s| format!(" · ETA {:.0} s", s))
             .unwrap_or_default();
         format!(
-            "{}/{} · {} failed · {}/s{eta}",
-            self.done,
-            self.total,
-            self.failures,
-            format!("{:.1}", self.rate_per_s)
+            "{}/{} · {} failed · {:.1}/s{eta}",
+            self.done, self.total, self.failures, self.rate_per_s
         )
     }
 

@@ -46,9 +46,9 @@ says nothing on the point) that show the problem.",
 fn percent(params: &AuditParams) -> String {
     let pct = params.numeric_deviation_threshold * 100.0;
     if (pct - pct.round()).abs() < 1e-9 {
-        format!("{}%", format!("{}", pct.round()))
+        format!("{}%", pct.round())
     } else {
-        format!("{}%", format!("{:.1}", pct))
+        format!("{:.1}%", pct)
     }
 }
 

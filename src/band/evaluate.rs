@@ -328,12 +328,7 @@ fn coverage_warnings(overall: &GroupMetrics) -> Vec<String> {
         .filter_map(|(i, (name, lo, hi))| {
             let share = overall.matrix[i].iter().sum::<u64>() as f64 / n;
             (share < *lo || share > *hi).then(|| {
-                format!(
-                    "coverage: {name} cases are {} % of the set; the recommended share is {}–{} %",
-                    format!("{:.0}", share * 100.0),
-                    format!("{:.0}", lo * 100.0),
-                    format!("{:.0}", hi * 100.0)
-                )
+                format!("coverage: {name} cases are {:.0} % of the set; the recommended share is {:.0}–{:.0} %", share * 100.0, lo * 100.0, hi * 100.0)
             })
         })
         .collect()

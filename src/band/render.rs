@@ -29,9 +29,7 @@ impl Default for By {
 
 /// A rate as a percentage with one decimal (`12.5 %`), `–` when there is none.
 pub fn pct(x: Option<f64>) -> String {
-    x.map_or("–".into(), |v| {
-        format!("{} %", format!("{:.1}", v * 100.0))
-    })
+    x.map_or("–".into(), |v| format!("{:.1} %", v * 100.0))
 }
 
 /// A metric with three decimals, `–` when there is none.
@@ -42,11 +40,7 @@ pub fn num(x: Option<f64>) -> String {
 /// The cross-band rate's 95 % interval, `[2.1 %, 9.8 %]`.
 pub fn ci(g: &GroupMetrics) -> String {
     g.cross_band_ci.map_or("–".into(), |[lo, hi]| {
-        format!(
-            "[{} %, {} %]",
-            format!("{:.1}", lo * 100.0),
-            format!("{:.1}", hi * 100.0)
-        )
+        format!("[{:.1} %, {:.1} %]", lo * 100.0, hi * 100.0)
     })
 }
 
@@ -66,10 +60,10 @@ pub fn markdown(r: &BandReport, by: By) -> String {
     }
     let _ = writeln!(
         s,
-        "Cross-band confusion rate: **{}** {} (target < {} %): **{}**\n",
+        "Cross-band confusion rate: **{}** {} (target < {:.1} %): **{}**\n",
         pct(o.cross_band_rate),
         ci(o),
-        format!("{:.1}", r.target * 100.0),
+        r.target * 100.0,
         o.verdict.label()
     );
     let _ = writeln!(s, "## Confusion matrix (rows expected, columns actual)\n");

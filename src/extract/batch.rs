@@ -197,14 +197,14 @@ fn id_text(id: &serde_json::Value) -> String {
 
 fn row_text(r: &Row) -> String {
     match r {
-        Row::Graded { record, .. } => (&format!(
+        Row::Graded { record, .. } => format!(
             "{} {} {} {}",
             id_text(&record.id),
             record.predicted_answer.as_deref().unwrap_or(""),
             record.ground_truth_answer.as_deref().unwrap_or(""),
             record.reason
-        ))
-            .to_lowercase(),
+        )
+        .to_lowercase(),
         Row::Bad { error, .. } => error.to_lowercase(),
     }
 }

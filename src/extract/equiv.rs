@@ -749,7 +749,7 @@ fn constant(a: &str, b: &str, ea: &Expr, eb: &Expr, preset: Preset) -> Compariso
         return verdict(
             true,
             Path::Float,
-            format!("`{a}` ≈ `{b}` = {} (relative 1e-9)", format!("{}", fy)),
+            format!("`{a}` ≈ `{b}` = {} (relative 1e-9)", fy),
         );
     } else {
         None
@@ -769,7 +769,7 @@ fn constant(a: &str, b: &str, ea: &Expr, eb: &Expr, preset: Preset) -> Compariso
                         Path::Rounded,
                         format!(
                             "{} rounds to `{lit}` at {places} decimal places (lenient)",
-                            format!("{}", other)
+                            other
                         ),
                     );
                 }
@@ -780,11 +780,7 @@ fn constant(a: &str, b: &str, ea: &Expr, eb: &Expr, preset: Preset) -> Compariso
         verdict(
             false,
             Path::Float,
-            format!(
-                "`{a}` = {}, `{b}` = {}: different",
-                format!("{}", fx),
-                format!("{}", fy)
-            ),
+            format!("`{a}` = {}, `{b}` = {}: different", fx, fy),
         )
     })
 }
@@ -839,8 +835,8 @@ fn symbolic(a: &str, b: &str, ea: &Expr, eb: &Expr) -> Comparison {
                 Path::Symbolic,
                 format!(
                     "`{a}` = {} but `{b}` = {} at {names:?} = [{}]",
-                    format!("{}", x),
-                    format!("{}", y),
+                    x,
+                    y,
                     point.join(", ")
                 ),
             );

@@ -247,10 +247,10 @@ impl std::fmt::Display for GradeSummary {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "graded {} lines: {} equivalent ({}%), {} with no answer, {} bad lines",
+            "graded {} lines: {} equivalent ({:.2}%), {} with no answer, {} bad lines",
             self.n,
             self.equivalent,
-            format!("{:.2}", 100.0 * self.accuracy()),
+            100.0 * self.accuracy(),
             self.no_answer,
             self.bad_lines
         )

@@ -62,10 +62,10 @@ pub const MAX_PAGE_FILE_BYTES: f64 = 200e6;
 pub fn fits_in_a_tab(bytes: f64) -> Result<(), String> {
     if bytes > MAX_PAGE_FILE_BYTES {
         return Err(format!(
-            "{} MB is more than the stepper reads in a browser tab ({} MB); \
+            "{:.0} MB is more than the stepper reads in a browser tab ({:.0} MB); \
              `verifyfast replay FILE --step K` reads any size",
-            format!("{:.0}", bytes / 1e6),
-            format!("{:.0}", MAX_PAGE_FILE_BYTES / 1e6)
+            bytes / 1e6,
+            MAX_PAGE_FILE_BYTES / 1e6
         ));
     }
     Ok(())

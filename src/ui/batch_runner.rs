@@ -271,7 +271,7 @@ pub fn BatchRunner(transport: fn() -> Result<Rc<dyn ChatTransport>, String>) -> 
                 </button>
                 <button data-testid="batch-download" on:click=download>"Download results JSONL"</button>
                 <button on:click=clear disabled=move || running.get()>"Clear results"</button>
-                <a href="/report" data-testid="batch-open-report">"Open the band report"</a>
+                <a href="report" data-testid="batch-open-report">"Open the band report"</a>
                 <span class="muted" data-testid="batch-count">
                     {move || format!("{} results stored", results.with(Vec::len))}
                 </span>

@@ -14,20 +14,12 @@ pub fn now_ms() -> f64 {
 
 /// Bytes `start..end` of `file`.
 pub async fn read_slice(file: &web_sys::File, start: f64, end: f64) -> Result<Vec<u8>, String> {
-    let blob = file.slice_with_f64_and_f64(start, end).map_err(|_| {
-        format!(
-            "could not slice {} at byte {}",
-            file.name(),
-            format!("{:.0}", start)
-        )
-    })?;
-    let buf = JsFuture::from(blob.array_buffer()).await.map_err(|_| {
-        format!(
-            "could not read {} at byte {}",
-            file.name(),
-            format!("{:.0}", start)
-        )
-    })?;
+    let blob = file
+        .slice_with_f64_and_f64(start, end)
+        .map_err(|_| format!("could not slice {} at byte {:.0}", file.name(), start))?;
+    let buf = JsFuture::from(blob.array_buffer())
+        .await
+        .map_err(|_| format!("could not read {} at byte {:.0}", file.name(), start))?;
     Ok(js_sys::Uint8Array::new(&buf).to_vec())
 }
 
@@ -64,7 +56,8 @@ pub fn picked_file(ev: &web_sys::Event) -> Option<web_sys::File> {
 /// Fetched on demand rather than compiled in: the examples would otherwise ship in the wasm
 /// to every user, most of whom never open them. Same origin only; nothing leaves the page.
 pub async fn fetch_example(file: &str) -> Result<String, String> {
-    let url = format!("/examples/{file}");
+    // Relative to the document base, so the examples load under a sub-path too.
+    let url = format!("examples/{file}");
     let failed = |why: String| format!("could not load the example {url}: {why}");
     let reply = gloo_net::http::Request::get(&url)
         .send()

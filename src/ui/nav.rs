@@ -2,37 +2,40 @@ use leptos::prelude::*;
 
 use super::router::{CurrentPage, Page};
 use super::theme_toggle::ThemeToggle;
+use crate::route::PAGES;
 
-/// The pages, in the order the top navigation shows them: (path, label, test id).
-pub const PAGES: [(&str, &str, &str); 5] = [
-    ("/audit", "Audit", "nav-audit"),
-    ("/report", "Report", "nav-report"),
-    ("/extract", "Extract", "nav-extract"),
-    ("/proof", "Proof", "nav-proof"),
-    ("/settings", "Settings", "nav-settings"),
+/// The top navigation's label and test id for each page of `route::PAGES`, in that order.
+const LABELS: [(&str, &str); 5] = [
+    ("Audit", "nav-audit"),
+    ("Report", "nav-report"),
+    ("Extract", "nav-extract"),
+    ("Proof", "nav-proof"),
+    ("Settings", "nav-settings"),
 ];
 
 /// Top navigation; the current page's link has `aria-current="page"`.
 #[component]
 pub fn Nav() -> impl IntoView {
     let page = use_context::<CurrentPage>().map(|p| p.0);
-    let current = move |href: &str| {
+    let current = move |this: Page| {
         let here = page.map(|p| p.get());
-        (here == Some(Page::from_path(href))).then_some("page")
+        (here == Some(this)).then_some("page")
     };
     view! {
         <header class="topbar">
-            <a class="brand" href="/audit">
-                <img src="/favicon.svg" alt="" width="24" height="24"/>
+            <a class="brand" href="audit">
+                <img src="favicon.svg" alt="" width="24" height="24"/>
                 <span>"VerifyFast"</span>
             </a>
             <nav class="nav" aria-label="Pages">
                 {PAGES
                     .iter()
-                    .map(|(href, label, testid)| {
+                    .zip(LABELS)
+                    .map(|((page, _), (label, testid))| {
+                        let page = *page;
                         view! {
-                            <a href=*href data-testid=*testid aria-current=move || current(href)>
-                                {*label}
+                            <a href=page.href() data-testid=testid aria-current=move || current(page)>
+                                {label}
                             </a>
                         }
                         .into_any()

@@ -69,15 +69,7 @@ fn node_key(n: &Node) -> String {
 
 #[component]
 pub fn ProofDag(#[prop(into)] dag: Signal<Dag>) -> impl IntoView {
-    let view_box = move || {
-        dag.with(|d| {
-            format!(
-                "0 0 {} {}",
-                format!("{:.0}", d.width),
-                format!("{:.0}", d.height.max(NODE_H))
-            )
-        })
-    };
+    let view_box = move || dag.with(|d| format!("0 0 {:.0} {:.0}", d.width, d.height.max(NODE_H)));
     let hidden = move || {
         let hidden = dag.with(|d| d.hidden);
         (hidden > 0).then(|| view! {

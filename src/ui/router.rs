@@ -1,48 +1,35 @@
-//! The app's router: five fixed pages need only a path → page match, a history entry on each
-//! same-origin link click, and back/forward. A hand-written one because leptos_router's generic
-//! route matching cost about 80 KB of the wasm for that (README, "Size").
+//! The app's router: a path → page match (`crate::route`, pure and tested natively), a history
+//! entry on each same-origin link click inside the app's base path, back/forward, and the tab title.
+//! A hand-written one because leptos_router's generic route matching cost about 48 KB gzipped of
+//! the wasm for five fixed pages (README, "Size").
 
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-/// The pages the app has; unknown paths show `NotFound`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Page {
-    Audit,
-    Report,
-    Extract,
-    Proof,
-    Settings,
-    NotFound,
-}
-
-impl Page {
-    pub fn from_path(path: &str) -> Page {
-        match path.trim_end_matches('/') {
-            "" | "/audit" => Page::Audit,
-            "/report" => Page::Report,
-            "/extract" => Page::Extract,
-            "/proof" => Page::Proof,
-            "/settings" => Page::Settings,
-            _ => Page::NotFound,
-        }
-    }
-}
+pub use crate::route::Page;
+use crate::route::{app_path, base_path};
 
 /// The page now shown, shared with the navigation through context.
 #[derive(Clone, Copy)]
 pub struct CurrentPage(pub Memo<Page>);
 
-fn location_path() -> String {
-    window()
-        .location()
-        .pathname()
-        .unwrap_or_else(|_| "/".into())
+/// The path of the document's base URL (`/` at the root, `/verifyfast/` under a sub-path): Trunk
+/// writes the public URL into `<base href>`, so the app need not be told where it is served.
+fn document_base() -> String {
+    let uri = document().base_uri().ok().flatten().unwrap_or_default();
+    let path = web_sys::Url::new(&uri).map_or_else(|_| "/".to_string(), |u| u.pathname());
+    base_path(&path).to_string()
+}
+
+/// The current path below the base, or `None` when the location is outside the app.
+fn location_app_path(base: &str) -> Option<String> {
+    let pathname = window().location().pathname().ok()?;
+    app_path(base, &pathname).map(str::to_string)
 }
 
 /// The in-app target of a click, when the browser should not handle it itself: a plain left
 /// click on a same-origin link without `download` or a `target` of its own.
-fn in_app_target(ev: &web_sys::MouseEvent) -> Option<String> {
+fn in_app_target(ev: &web_sys::MouseEvent, base: &str) -> Option<String> {
     if ev.default_prevented()
         || ev.button() != 0
         || ev.meta_key()
@@ -66,6 +53,7 @@ fn in_app_target(ev: &web_sys::MouseEvent) -> Option<String> {
     if anchor.origin() != location.origin().ok()? {
         return None;
     }
+    app_path(base, &anchor.pathname())?;
     Some(format!(
         "{}{}{}",
         anchor.pathname(),
@@ -75,11 +63,13 @@ fn in_app_target(ev: &web_sys::MouseEvent) -> Option<String> {
 }
 
 /// Tracks the location: returns the current page, and keeps it in step with link clicks and
-/// back/forward. Call once, in the app shell.
+/// back/forward; the tab title follows the page. Call once, in the app shell.
 pub fn use_router() -> Memo<Page> {
-    let path = RwSignal::new(location_path());
+    let base = document_base();
+    let path = RwSignal::new(location_app_path(&base));
+    let click_base = base.clone();
     let clicks = window_event_listener(leptos::ev::click, move |ev: web_sys::MouseEvent| {
-        let Some(url) = in_app_target(&ev) else {
+        let Some(url) = in_app_target(&ev, &click_base) else {
             return;
         };
         ev.prevent_default();
@@ -88,15 +78,19 @@ pub fn use_router() -> Memo<Page> {
             .and_then(|h| h.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url)));
         if pushed.is_ok() {
             window().scroll_to_with_x_and_y(0.0, 0.0);
-            path.set(location_path());
+            path.set(location_app_path(&click_base));
         }
     });
-    let moves = window_event_listener(leptos::ev::popstate, move |_| path.set(location_path()));
+    let moves = window_event_listener(leptos::ev::popstate, move |_| {
+        path.set(location_app_path(&base))
+    });
     on_cleanup(move || {
         clicks.remove();
         moves.remove();
     });
-    let page = Memo::new(move |_| Page::from_path(&path.get()));
+    let page =
+        Memo::new(move |_| path.with(|p| p.as_deref().map_or(Page::NotFound, Page::from_app_path)));
+    Effect::new(move |_| document().set_title(page.get().title()));
     provide_context(CurrentPage(page));
     page
 }

@@ -301,7 +301,7 @@ fn BatchGrade() -> impl IntoView {
             {move || batch.get().map(|b| {
                 let timing_text = timing.get().map(|(n, ms)| {
                     let per_s = if ms > 0.0 { n as f64 * 1000.0 / ms } else { 0.0 };
-                    (format!("{n} lines graded in {} ms ({} items/s in this browser)", format!("{:.0}", ms), format!("{:.0}", per_s)), per_s)
+                    (format!("{n} lines graded in {:.0} ms ({:.0} items/s in this browser)", ms, per_s), per_s)
                 });
                 view! {
                     {summary_view(&b)}
@@ -348,7 +348,7 @@ fn summary_view(b: &GradeBatch) -> AnyView {
     view! {
         <div class="stack" data-testid="extract-summary">
             <p>
-                <strong data-testid="extract-accuracy">{format!("{} %", format!("{:.2}", 100.0 * s.accuracy()))}</strong>
+                <strong data-testid="extract-accuracy">{format!("{:.2} %", 100.0 * s.accuracy())}</strong>
                 {format!(
                     " accuracy: {} of {} graded lines equivalent; {} with no answer; {} bad lines",
                     s.equivalent, s.n, s.no_answer, s.bad_lines

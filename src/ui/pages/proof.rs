@@ -151,10 +151,10 @@ pub fn ProofPage() -> impl IntoView {
         let parsed = now_ms();
         let s = Session::new(loaded);
         let mut note = format!(
-            "{name}: {} events (JSON {} ms, replay and snapshots {} ms)",
+            "{name}: {} events (JSON {:.0} ms, replay and snapshots {:.0} ms)",
             s.replayer.len(),
-            format!("{:.0}", parsed - started),
-            format!("{:.0}", now_ms() - parsed)
+            parsed - started,
+            now_ms() - parsed
         );
         if !s.warnings.is_empty() {
             note.push_str(&format!(" ({})", s.warnings.join("; ")));

@@ -100,10 +100,10 @@ pub fn ReportPage() -> impl IntoView {
                     let mb = f.size() / 1e6;
                     let secs = (now_ms() - t0) / 1000.0;
                     timing.set(Some(format!(
-                        "{} MB read in {} s ({} MB/s)",
-                        format!("{:.1}", mb),
-                        format!("{:.2}", secs),
-                        format!("{:.0}", if secs > 0.0 { mb / secs } else { 0.0 })
+                        "{:.1} MB read in {:.2} s ({:.0} MB/s)",
+                        mb,
+                        secs,
+                        if secs > 0.0 { mb / secs } else { 0.0 }
                     )));
                     report.set(Some(Arc::new(r)));
                 }
@@ -225,7 +225,7 @@ pub fn ReportPage() -> impl IntoView {
                                         value=format!("{}", done)
                                     ></progress>
                                     <span class="muted">
-                                        {format!("{} — {} / {} MB", file_name.get(), format!("{:.1}", done / 1e6), format!("{:.1}", total / 1e6))}
+                                        {format!("{} — {:.1} / {:.1} MB", file_name.get(), done / 1e6, total / 1e6)}
                                     </span>
                                 </div>
                             }
@@ -297,7 +297,7 @@ fn summary_view(r: &BandReport) -> AnyView {
             <div class="stack">
                 <div>
                     "Cross-band rate ("{o.cross_band.to_string()}" of "{o.n.to_string()}
-                    " cases), target below "{format!("{} %", format!("{:.1}", r.target * 100.0))}": "
+                    " cases), target below "{format!("{:.1} %", r.target * 100.0)}": "
                     <strong data-testid="report-verdict">{o.verdict.label()}</strong>
                 </div>
                 <div class="muted">
@@ -321,9 +321,9 @@ fn matrix_view(r: &BandReport, filter: RwSignal<CaseFilter>) -> AnyView {
                     let alpha = 0.06 + 0.6 * share.unwrap_or(0.0);
                     let cross = is_cross_band_cell(e, a);
                     let style = if cross && count > 0 {
-                        format!("background: rgba(220, 38, 38, {})", format!("{:.2}", alpha))
+                        format!("background: rgba(220, 38, 38, {:.2})", alpha)
                     } else {
-                        format!("background: rgba(37, 99, 235, {})", format!("{:.2}", alpha))
+                        format!("background: rgba(37, 99, 235, {:.2})", alpha)
                     };
                     let selected = move || filter.with(|f| f.cell == Some((e, a)));
                     view! {
@@ -384,7 +384,7 @@ fn histogram_view(g: &GroupMetrics) -> AnyView {
         .iter()
         .enumerate()
         .map(|(i, (e, a))| {
-            let height = |v: u64| format!("height: {}px", format!("{:.0}", 4.0 + 120.0 * v as f64 / max));
+            let height = |v: u64| format!("height: {:.0}px", 4.0 + 120.0 * v as f64 / max);
             view! {
                 <div class="hist-score">
                     <div class="hist-bars">
