@@ -8,7 +8,7 @@ describe('app shell', () => {
 
   app.it('mounts with nav, title and versioned footer', async (page) => {
     await app.goto('/');
-    assert.equal(await page.title(), 'VerifyFast');
+    assert.equal(await page.title(), 'Audit · VerifyFast');
     assert.equal(await page.locator('.nav a').count(), 5);
     assert.match(await page.getByTestId('footer').innerText(), /VerifyFast v\d+\.\d+\.\d+/);
   });
@@ -41,9 +41,17 @@ describe('app shell', () => {
     await page.getByTestId('page-not-found').waitFor();
   });
 
-  app.it('deep links load the right page', async (page) => {
+  app.it('deep links load the right page, and the tab title names it', async (page) => {
     await app.goto('/proof');
     await page.getByTestId('page-proof').waitFor();
+    assert.equal(await page.title(), 'Proof · VerifyFast');
+    await page.getByTestId('nav-report').click();
+    await page.getByTestId('page-report').waitFor();
+    assert.equal(await page.title(), 'Report · VerifyFast');
+    await app.goto('/index.html');
+    await page.getByTestId('page-audit').waitFor();
+    await app.goto('/no-such-page');
+    assert.equal(await page.title(), 'Page not found · VerifyFast');
   });
 
   app.it('theme toggle switches and remembers the theme', async (page) => {
@@ -88,5 +96,20 @@ describe('MathText', () => {
     assert.equal(await out.locator('a[href^="javascript"]').count(), 0);
     const box = await out.boundingBox();
     assert.ok(box.height < 2000, `maxSize keeps the output small, got ${box.height}px`);
+  });
+
+  app.it('non-ASCII text next to math delimiters renders (the wasm used to panic and take the page down)', async (page) => {
+    await app.goto('/extract');
+    const input = page.getByTestId('math-preview-input');
+    const out = page.getByTestId('math-preview-output');
+    await input.fill('$√2$ and $$α$$ and \\(β\\); 答案是 $x=5$。然后 $ 未闭合 \\[ ñ\n\nThe price is $5 and ñ');
+    await out.locator('.katex').nth(3).waitFor();
+    assert.equal(await out.locator('.katex').count(), 4, await out.innerHTML());
+    const text = await out.innerText();
+    assert.ok(text.includes('The price is $5 and ñ'), text);
+    assert.ok(text.includes('然后 $ 未闭合 \\[ ñ'), text);
+    // The app is still alive: navigation works after the input.
+    await page.getByTestId('nav-proof').click();
+    await page.getByTestId('page-proof').waitFor();
   });
 });

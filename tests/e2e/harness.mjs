@@ -5,6 +5,7 @@ import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
+import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
@@ -20,14 +21,29 @@ const MIME = {
   '.png': 'image/png', '.yaml': 'text/yaml', '.txt': 'text/plain',
 };
 
-/** Serve dist/ on 127.0.0.1 at a free port. Unknown paths get index.html (client-side routes). */
-export function serveDist() {
+/**
+ * Serve a built app on 127.0.0.1 at a free port. Unknown paths below `prefix` get index.html
+ * (client-side routes); paths outside `prefix` are 404, as on a static host serving the app in a
+ * sub-folder. `gzip` compresses text and wasm as static hosts do (for the cold-load benchmark).
+ */
+export function serveDist({ dir = DIST, prefix = '/', gzip = false } = {}) {
+  const zipped = new Map();
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://x');
-    let file = path.normalize(path.join(DIST, decodeURIComponent(url.pathname)));
-    if (!file.startsWith(DIST)) { res.writeHead(403).end(); return; }
-    if (!fs.existsSync(file) || fs.statSync(file).isDirectory()) file = path.join(DIST, 'index.html');
-    res.writeHead(200, { 'content-type': MIME[path.extname(file)] ?? 'application/octet-stream' });
+    const pathname = decodeURIComponent(url.pathname);
+    const below = pathname === prefix.replace(/\/$/, '') ? '/' : pathname.startsWith(prefix) ? '/' + pathname.slice(prefix.length) : null;
+    if (below === null) { res.writeHead(404).end('outside the app'); return; }
+    let file = path.normalize(path.join(dir, below));
+    if (!file.startsWith(dir)) { res.writeHead(403).end(); return; }
+    if (!fs.existsSync(file) || fs.statSync(file).isDirectory()) file = path.join(dir, 'index.html');
+    const type = MIME[path.extname(file)] ?? 'application/octet-stream';
+    if (gzip && /text|javascript|wasm|json|svg/.test(type) && /gzip/.test(req.headers['accept-encoding'] ?? '')) {
+      if (!zipped.has(file)) zipped.set(file, zlib.gzipSync(fs.readFileSync(file), { level: 9 }));
+      res.writeHead(200, { 'content-type': type, 'content-encoding': 'gzip' });
+      res.end(zipped.get(file));
+      return;
+    }
+    res.writeHead(200, { 'content-type': type });
     fs.createReadStream(file).pipe(res);
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => {
@@ -77,10 +93,10 @@ async function screenshot(page, name = 'test') {
  *        app.it('does X', async (page) => { ... });   // screenshot saved if it fails
  * `allowConsoleErrors` lists regexes of console errors a test expects (e.g. a refused CORS call).
  */
-export function useApp({ it, before, after, beforeEach, afterEach }, { allowConsoleErrors = [] } = {}) {
+export function useApp({ it, before, after, beforeEach, afterEach }, { allowConsoleErrors = [], serve = {} } = {}) {
   const ctx = { page: null, url: null, errors: [], allow: [...allowConsoleErrors] };
   let server; let browser;
-  before(async () => { server = await serveDist(); ctx.url = server.url; browser = await launchBrowser(); });
+  before(async () => { server = await serveDist(serve); ctx.url = server.url + (serve.prefix ?? '/').replace(/\/$/, ''); browser = await launchBrowser(); });
   after(async () => { await browser?.close(); await server?.close(); });
   beforeEach(async () => {
     ctx.errors = [];
