@@ -70,8 +70,13 @@ pub struct ParseError {
     pub message: String,
 }
 
-/// Hostile input guard: nesting deeper than this is refused, not recursed into.
+/// Hostile input guard: nesting deeper than this is refused, not recursed into. It counts parser
+/// levels: a bracket takes about five; `\frac{`, `f(` and a quantifier are charged [`CALL_COST`] more, because
+/// their stack frames are larger (300 nested `\frac{` overflowed a 2 MB thread stack in a debug
+/// build at the plain charge; found by tests/parsers_property.rs; the browser's stack is 1 MB).
 pub const MAX_DEPTH: usize = 500;
+/// The extra depth charged for a `\frac{…}{…}`, a function application `f(…)` or a quantifier.
+const CALL_COST: usize = 3;
 /// Hostile input guard: longer formulas are refused before lexing.
 pub const MAX_LEN: usize = 100_000;
 
@@ -537,7 +542,11 @@ impl Parser {
         }
     }
     fn enter(&mut self) -> Result<(), ParseError> {
-        self.depth += 1;
+        self.charge(1)
+    }
+
+    fn charge(&mut self, cost: usize) -> Result<(), ParseError> {
+        self.depth += cost;
         if self.depth > MAX_DEPTH {
             return Err(err(self.here(), format!("nesting deeper than {MAX_DEPTH}")));
         }
@@ -623,6 +632,7 @@ impl Parser {
     }
 
     fn parse_quantifier(&mut self) -> Result<Expr, ParseError> {
+        self.charge(CALL_COST)?;
         let q = if self.peek() == Some(&Tok::Forall) {
             Quantifier::Forall
         } else {
@@ -680,6 +690,7 @@ impl Parser {
         for v in vars.into_iter().rev() {
             body = Expr::Quant(q, v, Box::new(body));
         }
+        self.depth -= CALL_COST;
         Ok(body)
     }
 
@@ -850,11 +861,13 @@ impl Parser {
             Tok::Ident(name) => {
                 if self.peek() == Some(&Tok::LParen) {
                     self.pos += 1;
+                    self.charge(CALL_COST)?;
                     let mut args = vec![self.parse_sum()?];
                     while self.eat(&Tok::Comma) {
                         args.push(self.parse_sum()?);
                     }
                     self.expect(&Tok::RParen, "')' closing the argument list")?;
+                    self.depth -= CALL_COST;
                     Expr::App(name, args, at)
                 } else {
                     Expr::Name(name, at)
@@ -875,12 +888,14 @@ impl Parser {
                 Expr::Group(Box::new(inner))
             }
             Tok::Frac => {
+                self.charge(CALL_COST)?;
                 self.expect(&Tok::LBrace, "'{' after \\frac")?;
                 let num = self.parse_sum()?;
                 self.expect(&Tok::RBrace, "'}' closing the numerator")?;
                 self.expect(&Tok::LBrace, "'{' opening the denominator")?;
                 let den = self.parse_sum()?;
                 self.expect(&Tok::RBrace, "'}' closing the denominator")?;
+                self.depth -= CALL_COST;
                 Expr::Arith(
                     ArithOp::Div,
                     Box::new(Expr::Group(Box::new(num))),

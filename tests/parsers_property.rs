@@ -1,0 +1,158 @@
+//! Property tests: random Unicode, hostile delimiters, deep nesting and long lines fed to every
+//! parser and renderer-facing splitter. Each must return (a value or a typed error) without
+//! panicking, and within a time bound far above what it needs, so a quadratic scan or a runaway
+//! recursion fails here rather than freezing a user's tab. A wasm panic kills the whole page.
+//! (The YAML, settings and strategy readers have their own in src/config.)
+
+use std::time::{Duration, Instant};
+
+use proptest::prelude::*;
+
+use verifyfast::audit::contract::DecomposeReply;
+use verifyfast::audit::parse::parse_reply;
+use verifyfast::jsonl::{lines_of, LineSplitter};
+use verifyfast::logic::document::load;
+use verifyfast::logic::formula::parse_formula;
+use verifyfast::logic::replay::parse_event_log;
+use verifyfast::mathtext::split;
+
+/// Debug builds are slow; this bounds one call on inputs of at most a few hundred KB. The
+/// quadratic scans this catches took tens of seconds on such inputs.
+const BOUND: Duration = Duration::from_secs(3);
+
+fn timed<T>(what: &str, input: &str, f: impl FnOnce() -> T) -> T {
+    let started = Instant::now();
+    let out = f();
+    let took = started.elapsed();
+    assert!(
+        took < BOUND,
+        "{what} took {took:?} on {} bytes starting {:?}",
+        input.len(),
+        input.chars().take(60).collect::<String>()
+    );
+    out
+}
+
+/// Pieces that matter to the parsers: every delimiter they know, multi-byte characters (2, 3 and
+/// 4 bytes, combining marks, BOM), control characters, and plain letters and digits.
+fn piece() -> impl Strategy<Value = String> {
+    prop_oneof![
+        3 => prop::sample::select(vec![
+            "$", "$$", "\\(", "\\)", "\\[", "\\]", "{", "}", "\\", "\\$", "\n", "\n\n", "\r\n",
+            "\"", "'", ":", ": ", ",", "[", "]", "#", "-", "|", ">", "`", "```", "```json",
+            "\\boxed{", "\\fbox{", "\\frac{", "^", "_", "\\forall ", "\\exists ", "\\to ", "\\land ",
+            "\\neg ", "(", ")", "=", "<", "\\le ", "+", "*", "/", "0", "1.5", "-3", "e9",
+            "<think>", "</think>", "{\"", "\":", "null", "true", "[]", "{}",
+        ]).prop_map(str::to_string),
+        3 => prop::sample::select(vec![
+            "√", "α", "β", "ñ", "é", "e\u{301}", "答", "案", "是", "。", "😀", "𝔸", "\u{feff}",
+            "\u{200b}", "\u{0}", "\u{7f}", "\t", " ", "€", "ß", "İ",
+        ]).prop_map(str::to_string),
+        2 => "[a-zA-Z0-9 ]{1,8}",
+        1 => any::<char>().prop_map(|c| c.to_string()),
+    ]
+}
+
+fn hostile_text() -> impl Strategy<Value = String> {
+    prop::collection::vec(piece(), 0..300).prop_map(|v| v.concat())
+}
+
+/// One opener repeated many times, unclosed (or closed at the very end): deep nesting and
+/// many-opener inputs, up to 100,000 levels.
+fn deep_text() -> impl Strategy<Value = String> {
+    (
+        prop::sample::select(vec![
+            "[", "{", "(", "{\"a\":", "[[", "\\frac{", "\\boxed{", "$", "\\(", "\\neg ", "-", "√$",
+        ]),
+        1usize..100_000,
+        prop::sample::select(vec!["", "]", "}", ")", "x", "$", "α"]),
+    )
+        .prop_map(|(open, n, close)| format!("{}x{}", open.repeat(n), close.repeat(n)))
+}
+
+/// A long line (up to ~300 KB) of one piece repeated, with multi-byte characters in it.
+fn long_line() -> impl Strategy<Value = String> {
+    (piece(), 1usize..60_000).prop_map(|(p, n)| p.repeat(n.min(300_000 / p.len().max(1))))
+}
+
+fn any_input() -> impl Strategy<Value = String> {
+    prop_oneof![6 => hostile_text(), 2 => deep_text(), 1 => long_line()]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn mathtext_split_never_panics_and_keeps_the_text(input in any_input()) {
+        let segments = timed("mathtext::split", &input, || split(&input));
+        // Nothing is lost but delimiters and `\$` escapes: every text segment is a piece of the input.
+        for s in &segments {
+            if let verifyfast::mathtext::Segment::Math { tex, .. } = s {
+                prop_assert!(input.contains(tex.as_str()));
+            }
+        }
+    }
+
+    #[test]
+    fn formula_parser_returns_or_errs(input in any_input()) {
+        let _ = timed("parse_formula", &input, || parse_formula(&input));
+    }
+
+    #[test]
+    fn llm_reply_parser_returns_or_errs(input in any_input()) {
+        let _ = timed("parse_reply", &input, || parse_reply::<DecomposeReply>(&input));
+        let wrapped = format!("```json\n{{\"claims\": [{input:?}], \"deductions\": [\n");
+        let _ = timed("parse_reply (truncated)", &wrapped, || parse_reply::<DecomposeReply>(&wrapped));
+    }
+
+    #[test]
+    fn jsonl_reader_agrees_however_the_bytes_are_chunked(input in any_input(), cut in 1usize..97) {
+        let whole = timed("jsonl::lines_of", &input, || lines_of(&input));
+        let mut chunked = Vec::new();
+        let mut splitter = LineSplitter::default();
+        timed("LineSplitter", &input, || {
+            for chunk in input.as_bytes().chunks(cut) {
+                splitter.push(chunk, &mut |line| chunked.push(line));
+            }
+            splitter.finish(&mut |line| chunked.push(line));
+        });
+        prop_assert_eq!(format!("{whole:?}"), format!("{chunked:?}"));
+    }
+
+    #[test]
+    fn event_log_and_problem_readers_return_or_err(input in any_input()) {
+        let _ = timed("parse_event_log", &input, || parse_event_log(&input));
+        let _ = timed("document::load", &input, || load(&input));
+        let log = format!("{{\"problem\": {{\"id\": \"p\", \"hypotheses\": [{input:?}], \"goals\": []}}, \"events\": [{{\"eventType\": {input:?}}}]}}");
+        let _ = timed("parse_event_log (wrapped)", &log, || parse_event_log(&log));
+        let _ = timed("document::load (wrapped)", &log, || load(&log));
+    }
+}
+
+/// The openers that overflowed the stack before their depth was charged by frame size: each is
+/// refused with "nesting deeper than …" (or parsed), never a crash.
+#[test]
+fn deep_formulas_are_refused_not_overflowed() {
+    for open in [
+        "\\frac{",
+        "\\forall x ",
+        "f(",
+        "(",
+        "\\neg ",
+        "x^{",
+        "\\frac{f(",
+        "-\\frac{-",
+    ] {
+        for n in [100usize, 300, 499, 501, 5000] {
+            let s = format!("{}x", open.repeat(n));
+            let _ = timed("parse_formula (deep)", &s, || parse_formula(&s));
+        }
+    }
+    let refused = parse_formula(&"\\frac{".repeat(300));
+    assert!(
+        refused
+            .as_ref()
+            .is_err_and(|e| e.message.contains("nesting deeper")),
+        "{refused:?}"
+    );
+}
