@@ -5,10 +5,11 @@
 //! the browser's wasm, for two small configuration files. This reads the block YAML people write
 //! for configuration — nested mappings and sequences by indentation, `# comments`, plain,
 //! 'single' and "double" quoted scalars, one-line flow collections (`[a, b]`, `{k: v}`), literal
-//! and folded block scalars (`|`, `>`, with `-`/`+` chomping), a leading `---` — and says
-//! plainly, with the line, when a file uses what it does not read (anchors, aliases, tags,
-//! several documents, multi-line flow collections or quoted strings, plain values spread over
-//! several lines, single-pair mappings inside `[…]`).
+//! and folded block scalars (`|`, `>`, with `-`/`+` chomping), a leading `---`, explicit keys
+//! of one scalar (`? key` then `: value`) — and says plainly, with the line, when a file uses
+//! what it does not read (anchors, aliases, tags, several documents, multi-line flow
+//! collections or quoted strings, plain values spread over several lines, single-pair mappings
+//! inside `[…]`, nesting past [`MAX_DEPTH`]).
 //!
 //! **Scalars** (plain, i.e. unquoted, ones) resolve by the YAML 1.2 core schema, checked against
 //! its grammar here and converted with std's `str::parse`:
@@ -30,7 +31,8 @@
 //! or number are quoted too. A string is written plain only when it is plainly text (starts with
 //! a letter, `_` or `/`, uses a small safe set of characters, is no keyword of 1.1 or 1.2);
 //! otherwise it is "double quoted" with escapes for every control or invisible character.
-//! Multi-line strings are `|` blocks when that spells them exactly. Floats keep a `.` and a
+//! Multi-line strings are `|` blocks when that spells them exactly; a key longer than YAML's
+//! 1024-character limit for `key: value` is written `? key` / `: value`. Floats keep a `.` and a
 //! signed exponent (`1.0e+300`) so that 1.1 readers take them for floats as well.
 //! `tests/yaml_differential.rs` checks all this against the `yaml-rust2` crate on random trees
 //! and on a corpus of the shapes documented in docs/audit.md.
@@ -173,7 +175,7 @@ impl<'a> Parser<'a> {
         };
         if is_sequence_entry(line.text) {
             self.sequence(indent)
-        } else if split_key(line.text, line.number)?.is_some() {
+        } else if is_explicit_key(line.text) || split_key(line.text, line.number)?.is_some() {
             self.mapping(indent)
         } else {
             self.at += 1;
@@ -213,14 +215,29 @@ impl<'a> Parser<'a> {
             if line.indent > indent {
                 return fail(line.number, "unexpected indentation");
             }
-            let Some((key, rest)) = split_key(line.text, line.number)? else {
-                return fail(line.number, "expected `key: value` here");
+            let (key, rest, value_line) = if is_explicit_key(line.text) {
+                // `? key` then `: value` at the same indentation: how a key past YAML's
+                // 1024-character limit for `key: value` is written.
+                let key = explicit_key(line.text, line.number)?;
+                self.at += 1;
+                let Some(colon) = self
+                    .next_at_least(indent)
+                    .filter(|l| l.indent == indent && (l.text == ":" || l.text.starts_with(": ")))
+                else {
+                    return fail(line.number, "expected a `: value` line after this `? key`");
+                };
+                (key, colon.text[1..].trim_start(), colon)
+            } else {
+                let Some((key, rest)) = split_key(line.text, line.number)? else {
+                    return fail(line.number, "expected `key: value` here");
+                };
+                (key, rest, line)
             };
             if map.contains_key(&key) {
                 return fail(line.number, format!("duplicate key `{key}`"));
             }
             self.at += 1;
-            let value = self.value_after_indicator(rest, indent, line, true)?;
+            let value = self.value_after_indicator(rest, indent, value_line, true)?;
             map.insert(key, value);
         }
         self.leave();
@@ -239,7 +256,9 @@ impl<'a> Parser<'a> {
             }
             let rest = line.text[1..].trim_start_matches(' ');
             let offset = line.indent + (line.text.len() - rest.len());
-            let nested = is_sequence_entry(rest) || split_key(rest, line.number)?.is_some();
+            let nested = is_sequence_entry(rest)
+                || is_explicit_key(rest)
+                || split_key(rest, line.number)?.is_some();
             if nested {
                 // `- key: v` / `- - x`: the entry's node starts on this line, further in.
                 self.lines[self.at] = Line {
@@ -378,6 +397,31 @@ fn fold(rows: &[&str]) -> String {
 
 fn is_document_marker(text: &str) -> bool {
     text == "---" || text.starts_with("--- ") || text == "..."
+}
+
+fn is_explicit_key(text: &str) -> bool {
+    text == "?" || text.starts_with("? ")
+}
+
+/// The key of a `? key` line: one quoted or plain scalar, taken as its text like other keys.
+fn explicit_key(text: &str, number: usize) -> Result<String, YamlError> {
+    let rest = strip_comment(text[1..].trim_start_matches(' '));
+    if rest.starts_with(['"', '\'']) {
+        let (key, used) = quoted(rest, number)?;
+        if rest[used..].trim().is_empty() {
+            return Ok(key);
+        }
+    } else if !rest.is_empty()
+        && !rest.starts_with(['[', '{', '&', '*', '!', '|', '>', '-', '?', ':', '@', '`'])
+        && !rest.contains(": ")
+        && !rest.ends_with(':')
+    {
+        return Ok(rest.to_string());
+    }
+    fail(
+        number,
+        "a `? key` must be one scalar on its line (complex keys are not supported)",
+    )
 }
 
 fn is_sequence_entry(text: &str) -> bool {
@@ -867,6 +911,9 @@ fn deeper_than(value: &Value, limit: usize) -> bool {
     false
 }
 
+/// Longest key written as `key:` (YAML allows 1024 characters; this leaves room to spare).
+const IMPLICIT_KEY_MAX: usize = 1000;
+
 fn pad(out: &mut String, indent: usize) {
     out.extend(std::iter::repeat_n(' ', indent));
 }
@@ -878,7 +925,14 @@ fn write_mapping(map: &Map<String, Value>, indent: usize, first_inline: bool, ou
         if i > 0 || !first_inline {
             pad(out, indent);
         }
+        let start = out.len();
         write_string(key, out);
+        // YAML caps a `key:` at 1024 characters; a longer key takes the explicit form.
+        if out[start..].chars().count() > IMPLICIT_KEY_MAX {
+            out.insert_str(start, "? ");
+            out.push('\n');
+            pad(out, indent);
+        }
         out.push(':');
         write_nested(value, indent, out);
     }
@@ -1435,5 +1489,23 @@ mod tests {
             w(&json!({"k": "\u{85}\u{2028}\u{feff}\u{7f}\u{1F600}"})),
             "k: \"\\u0085\\u2028\\uFEFF\\u007F\u{1F600}\"\n"
         );
+    }
+
+    #[test]
+    fn long_keys_take_the_explicit_form() {
+        let long = "k".repeat(1500);
+        let tree = json!({ &long: {"a": 1}, "short": [{ &long: "v", "b": 2 }] });
+        let text = w(&tree);
+        assert!(
+            text.starts_with(&format!("? {long}\n:\n  a: 1\n")),
+            "{text}"
+        );
+        assert_eq!(ok(&text), tree, "{text}");
+        assert_eq!(
+            ok("? 'x y'\n: 1\n? z\n:\n  - 2\n"),
+            json!({"x y": 1, "z": [2]})
+        );
+        assert!(parse("? [a]\n: 1\n").is_err());
+        assert!(parse("? a\nb: 1\n").is_err());
     }
 }
