@@ -438,7 +438,7 @@ const CORPUS: &[&str] = &[
     "a:\n  - 1\n  - two\n  - k: v\n    j: [x, \"y, z\", {p: 1}]\nb:\n- 3\n- - 4\n  - 5\nc: []\nd: {}\n",
     "- id: 1\n  name: first\n  tags: [a, b]\n- id: 2\n  nested:\n    - x\n    - y: z\n-\n  - deep\n",
     // flow collections on one line
-    "a: [1, 2.5, true, null, ~, \"q\", 'r', [x, y], {k: v, l: [1]}]\nb: {a: 1, 'b c': [], \"d\": {}}\nc: [a, b, ]\n",
+    "a: [1, 2.5, true, null, ~, \"q\", 'r', [x, y], {k: v, l: [1]}]\nb: {a: 1, 'b c': [], \"d\": {}}\nc: [a, b, ]\nd: {a:1, b: 2, url: http://x:80/}\n",
     // block scalars with chomping
     "p: |\n  line one\n    indented\n\n  line three\nq: |-\n  no newline\nr: >\n  folded\n  text\n\n  para\ns: |+\n  keep\n\nt: done\n",
     "prompt: >-\n  You are a checker.\n  Return JSON only.\nother: |2\n    two extra\n  base\nlast: x\n",
