@@ -119,7 +119,10 @@ pub fn write_document(value: &Value, format: Format) -> Result<String, ConfigErr
                 format: "JSON",
                 message: e.to_string(),
             }),
-        Format::Yaml => Ok(yaml::write(value)),
+        Format::Yaml => yaml::write(value).map_err(|e| ConfigError::Export {
+            format: "YAML",
+            message: e.to_string(),
+        }),
     }
 }
 

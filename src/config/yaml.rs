@@ -5,12 +5,44 @@
 //! the browser's wasm, for two small configuration files. This reads the block YAML people write
 //! for configuration — nested mappings and sequences by indentation, `# comments`, plain,
 //! 'single' and "double" quoted scalars, one-line flow collections (`[a, b]`, `{k: v}`), literal
-//! and folded block scalars (`|`, `>`, with `-`/`+` chomping), a leading `---` — and says
-//! plainly, with the line, when a file uses what it does not read (anchors, aliases, tags,
-//! several documents, multi-line flow collections or quoted strings). Scalars resolve by the
-//! YAML 1.2 core schema: `null`/`~`/empty, `true`/`false`, integers, floats; the rest are strings.
+//! and folded block scalars (`|`, `>`, with `-`/`+` chomping), a leading `---`, explicit keys
+//! of one scalar (`? key` then `: value`) — and says plainly, with the line, when a file uses
+//! what it does not read (anchors, aliases, tags, several documents, multi-line flow
+//! collections or quoted strings, plain values spread over several lines, single-pair mappings
+//! inside `[…]`, nesting past [`MAX_DEPTH`]).
+//!
+//! **Scalars** (plain, i.e. unquoted, ones) resolve by the YAML 1.2 core schema, checked against
+//! its grammar here and converted with std's `str::parse`:
+//! - null: `null`, `Null`, `NULL`, `~`, empty;
+//! - bool: `true|True|TRUE`, `false|False|FALSE` (YAML 1.1's `yes`/`no`/`on`/`off` are strings);
+//! - int: `[-+]?[0-9]+` (decimal, so `007` is 7), `0o[0-7]+`, `0x[0-9a-fA-F]+`. Outside the
+//!   64-bit range a decimal becomes the nearest float, as serde_json does for JSON text; an
+//!   octal or hex one is an error;
+//! - float: `[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?`; `1.0` stays a float (JSON
+//!   keeps `1.0` and `1` apart). `.inf`, `-.inf`, `.nan` and a literal too large for a float
+//!   are errors naming the line, since JSON has no infinity or NaN: quote them for the text;
+//! - everything else is a string. Mapping keys are always their text (`1:` is the key `"1"`).
+//!
+//! **Nesting** of mappings and sequences (block or flow, counted together) is bounded by
+//! [`MAX_DEPTH`] on reading and writing, so a hostile file cannot overflow the stack.
+//!
+//! **Writing** ([`write`]) gives block YAML that reads back to the same tree in this reader and
+//! in any YAML 1.2 reader; strings that a YAML 1.1 reader (PyYAML) would take for a bool, null
+//! or number are quoted too. A string is written plain only when it is plainly text (starts with
+//! a letter, `_` or `/`, uses a small safe set of characters, is no keyword of 1.1 or 1.2);
+//! otherwise it is "double quoted" with escapes for every control or invisible character.
+//! Multi-line strings are `|` blocks when that spells them exactly; a key longer than YAML's
+//! 1024-character limit for `key: value` is written `? key` / `: value`. Floats keep a `.` and a
+//! signed exponent (`1.0e+300`) so that 1.1 readers take them for floats as well.
+//! `tests/yaml_differential.rs` checks all this against the `yaml-rust2` crate on random trees
+//! and on a corpus of the shapes documented in docs/audit.md.
 
 use serde_json::{Map, Number, Value};
+
+/// Deepest nesting of mappings and sequences that [`parse`] reads and [`write`] writes. Real
+/// settings files nest four or five levels; the bound keeps recursion (and so the stack) small
+/// whatever a file holds.
+pub const MAX_DEPTH: usize = 64;
 
 /// What is wrong with a YAML text, and on which line (1-based).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -18,6 +50,18 @@ use serde_json::{Map, Number, Value};
 pub struct YamlError {
     pub line: usize,
     pub message: String,
+}
+
+/// Why a tree cannot be written as YAML.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum YamlWriteError {
+    /// The tree nests deeper than [`MAX_DEPTH`], which [`parse`] would refuse to read back.
+    #[error("nesting deeper than {MAX_DEPTH} levels")]
+    TooDeep,
+}
+
+fn too_deep<T>(line: usize) -> Result<T, YamlError> {
+    fail(line, format!("nesting deeper than {MAX_DEPTH} levels"))
 }
 
 fn fail<T>(line: usize, message: impl Into<String>) -> Result<T, YamlError> {
@@ -46,6 +90,8 @@ impl Line<'_> {
 struct Parser<'a> {
     lines: Vec<Line<'a>>,
     at: usize,
+    /// Mappings and sequences open around the current line.
+    depth: usize,
 }
 
 /// Read a YAML text into a JSON tree. An empty text (or only comments) is `null`.
@@ -65,7 +111,11 @@ pub fn parse(text: &str) -> Result<Value, YamlError> {
             raw,
         });
     }
-    let mut p = Parser { lines, at: 0 };
+    let mut p = Parser {
+        lines,
+        at: 0,
+        depth: 0,
+    };
     p.skip_blank();
     if let Some(line) = p.peek() {
         if line.indent == 0 && (line.text == "---" || line.text.starts_with("--- ")) {
@@ -125,11 +175,11 @@ impl<'a> Parser<'a> {
         };
         if is_sequence_entry(line.text) {
             self.sequence(indent)
-        } else if split_key(line.text, line.number)?.is_some() {
+        } else if is_explicit_key(line.text) || split_key(line.text, line.number)?.is_some() {
             self.mapping(indent)
         } else {
             self.at += 1;
-            let value = inline_value(line.text, line.number)?;
+            let value = inline_value(line.text, line.number, self.depth)?;
             if let Some(next) = self.next_at_least(indent + 1) {
                 return fail(
                     next.number,
@@ -140,7 +190,23 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// One more level of nesting, refused past [`MAX_DEPTH`]. An error ends the whole parse, so
+    /// only the successful paths leave through [`Self::leave`].
+    fn enter(&mut self) -> Result<(), YamlError> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            let line = self.peek().map_or(self.lines.len(), |l| l.number);
+            return too_deep(line);
+        }
+        Ok(())
+    }
+
+    fn leave(&mut self) {
+        self.depth -= 1;
+    }
+
     fn mapping(&mut self, indent: usize) -> Result<Value, YamlError> {
+        self.enter()?;
         let mut map = Map::new();
         while let Some(line) = self.next_at_least(indent) {
             if line.indent == 0 && is_document_marker(line.text) {
@@ -149,20 +215,37 @@ impl<'a> Parser<'a> {
             if line.indent > indent {
                 return fail(line.number, "unexpected indentation");
             }
-            let Some((key, rest)) = split_key(line.text, line.number)? else {
-                return fail(line.number, "expected `key: value` here");
+            let (key, rest, value_line) = if is_explicit_key(line.text) {
+                // `? key` then `: value` at the same indentation: how a key past YAML's
+                // 1024-character limit for `key: value` is written.
+                let key = explicit_key(line.text, line.number)?;
+                self.at += 1;
+                let Some(colon) = self
+                    .next_at_least(indent)
+                    .filter(|l| l.indent == indent && (l.text == ":" || l.text.starts_with(": ")))
+                else {
+                    return fail(line.number, "expected a `: value` line after this `? key`");
+                };
+                (key, colon.text[1..].trim_start(), colon)
+            } else {
+                let Some((key, rest)) = split_key(line.text, line.number)? else {
+                    return fail(line.number, "expected `key: value` here");
+                };
+                (key, rest, line)
             };
             if map.contains_key(&key) {
                 return fail(line.number, format!("duplicate key `{key}`"));
             }
             self.at += 1;
-            let value = self.value_after_indicator(rest, indent, line, true)?;
+            let value = self.value_after_indicator(rest, indent, value_line, true)?;
             map.insert(key, value);
         }
+        self.leave();
         Ok(Value::Object(map))
     }
 
     fn sequence(&mut self, indent: usize) -> Result<Value, YamlError> {
+        self.enter()?;
         let mut items = Vec::new();
         while let Some(line) = self.next_at_least(indent) {
             if line.indent > indent {
@@ -173,7 +256,9 @@ impl<'a> Parser<'a> {
             }
             let rest = line.text[1..].trim_start_matches(' ');
             let offset = line.indent + (line.text.len() - rest.len());
-            let nested = is_sequence_entry(rest) || split_key(rest, line.number)?.is_some();
+            let nested = is_sequence_entry(rest)
+                || is_explicit_key(rest)
+                || split_key(rest, line.number)?.is_some();
             if nested {
                 // `- key: v` / `- - x`: the entry's node starts on this line, further in.
                 self.lines[self.at] = Line {
@@ -187,6 +272,7 @@ impl<'a> Parser<'a> {
                 items.push(self.value_after_indicator(rest, indent, line, false)?);
             }
         }
+        self.leave();
         Ok(Value::Array(items))
     }
 
@@ -203,7 +289,7 @@ impl<'a> Parser<'a> {
             return self.block_scalar(rest, indent, line.number);
         }
         if !rest.is_empty() {
-            return inline_value(rest, line.number);
+            return inline_value(rest, line.number, self.depth);
         }
         match self.next_at_least(indent) {
             Some(next) if next.indent > indent => self.node(next.indent),
@@ -313,6 +399,31 @@ fn is_document_marker(text: &str) -> bool {
     text == "---" || text.starts_with("--- ") || text == "..."
 }
 
+fn is_explicit_key(text: &str) -> bool {
+    text == "?" || text.starts_with("? ")
+}
+
+/// The key of a `? key` line: one quoted or plain scalar, taken as its text like other keys.
+fn explicit_key(text: &str, number: usize) -> Result<String, YamlError> {
+    let rest = strip_comment(text[1..].trim_start_matches(' '));
+    if rest.starts_with(['"', '\'']) {
+        let (key, used) = quoted(rest, number)?;
+        if rest[used..].trim().is_empty() {
+            return Ok(key);
+        }
+    } else if !rest.is_empty()
+        && !rest.starts_with(['[', '{', '&', '*', '!', '|', '>', '-', '?', ':', '@', '`'])
+        && !rest.contains(": ")
+        && !rest.ends_with(':')
+    {
+        return Ok(rest.to_string());
+    }
+    fail(
+        number,
+        "a `? key` must be one scalar on its line (complex keys are not supported)",
+    )
+}
+
 fn is_sequence_entry(text: &str) -> bool {
     text == "-" || text.starts_with("- ")
 }
@@ -382,8 +493,9 @@ fn split_key(text: &str, number: usize) -> Result<Option<(String, &str)>, YamlEr
     Ok(None)
 }
 
-/// A value written on one line: flow collection, quoted or plain scalar.
-fn inline_value(text: &str, number: usize) -> Result<Value, YamlError> {
+/// A value written on one line: flow collection, quoted or plain scalar. `depth` is the
+/// nesting already open around it.
+fn inline_value(text: &str, number: usize, depth: usize) -> Result<Value, YamlError> {
     let text = strip_comment(text);
     if text.starts_with(['&', '*', '!']) {
         return fail(number, "anchors, aliases and tags are not supported");
@@ -393,6 +505,7 @@ fn inline_value(text: &str, number: usize) -> Result<Value, YamlError> {
             text,
             at: 0,
             number,
+            depth,
         };
         let value = flow.value(false)?;
         flow.skip_spaces();
@@ -404,37 +517,131 @@ fn inline_value(text: &str, number: usize) -> Result<Value, YamlError> {
         }
         return Ok(value);
     }
-    Ok(plain_scalar(text))
+    // What YAML reads as a nested block or refuses, rather than quietly taking it as text.
+    if text.starts_with(['@', '`']) {
+        return fail(
+            number,
+            "`@` and `` ` `` are reserved at the start of a YAML value: quote it",
+        );
+    }
+    if matches!(text, "-" | "?" | ":") || ["- ", "? ", ": "].iter().any(|p| text.starts_with(p)) {
+        return fail(
+            number,
+            format!("`{text}` here would be a nested collection: quote it if it is text"),
+        );
+    }
+    if text.contains(": ") || text.ends_with(':') {
+        return fail(
+            number,
+            format!("`: ` inside the plain value `{text}`: quote the value"),
+        );
+    }
+    resolve_plain(text, number)
 }
 
-/// YAML 1.2 core schema resolution of a plain scalar.
-fn plain_scalar(text: &str) -> Value {
+/// YAML 1.2 core schema resolution of a plain scalar (the module docs list the rules).
+fn resolve_plain(text: &str, number: usize) -> Result<Value, YamlError> {
     match text {
-        "" | "~" | "null" | "Null" | "NULL" => return Value::Null,
-        "true" | "True" | "TRUE" => return Value::Bool(true),
-        "false" | "False" | "FALSE" => return Value::Bool(false),
+        "" | "~" | "null" | "Null" | "NULL" => return Ok(Value::Null),
+        "true" | "True" | "TRUE" => return Ok(Value::Bool(true)),
+        "false" | "False" | "FALSE" => return Ok(Value::Bool(false)),
+        ".nan" | ".NaN" | ".NAN" => {
+            return fail(
+                number,
+                format!("`{text}` (not a number) has no JSON value: quote it if it is text"),
+            )
+        }
         _ => {}
     }
-    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
-    if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+    let unsigned = text.strip_prefix(['-', '+']).unwrap_or(text);
+    if matches!(unsigned, ".inf" | ".Inf" | ".INF") {
+        return fail(
+            number,
+            format!("`{text}` (infinity) has no JSON value: quote it if it is text"),
+        );
+    }
+    if let Some(hex) = text.strip_prefix("0x") {
+        if !hex.is_empty() && hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return radix_int(text, hex, 16, number);
+        }
+    }
+    if let Some(octal) = text.strip_prefix("0o") {
+        if !octal.is_empty() && octal.bytes().all(|b| matches!(b, b'0'..=b'7')) {
+            return radix_int(text, octal, 8, number);
+        }
+    }
+    if !unsigned.is_empty() && unsigned.bytes().all(|b| b.is_ascii_digit()) {
         if let Ok(i) = text.parse::<i64>() {
-            return Value::Number(i.into());
+            return Ok(Value::Number(i.into()));
         }
         if let Ok(u) = text.parse::<u64>() {
-            return Value::Number(u.into());
+            return Ok(Value::Number(u.into()));
+        }
+        // Past 64 bits: the nearest float, as serde_json reads such a JSON number.
+        return float(text, number);
+    }
+    if is_core_float(text) {
+        return float(text, number);
+    }
+    Ok(Value::String(text.to_string()))
+}
+
+fn radix_int(text: &str, digits: &str, radix: u32, number: usize) -> Result<Value, YamlError> {
+    match u64::from_str_radix(digits, radix) {
+        Ok(u) => Ok(Value::Number(u.into())),
+        Err(_) => fail(
+            number,
+            format!("the integer `{text}` does not fit in 64 bits"),
+        ),
+    }
+}
+
+/// A text the core-schema grammar matched as a number (std's parser accepts all of those).
+fn float(text: &str, number: usize) -> Result<Value, YamlError> {
+    match text.parse::<f64>().ok().and_then(Number::from_f64) {
+        Some(n) => Ok(Value::Number(n)),
+        None => fail(
+            number,
+            format!("the number `{text}` is too large for JSON: quote it if it is text"),
+        ),
+    }
+}
+
+/// `[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?`, the core schema's float.
+fn is_core_float(text: &str) -> bool {
+    let b = text.as_bytes();
+    let mut i = usize::from(matches!(b.first(), Some(b'-' | b'+')));
+    let digits = |i: &mut usize| {
+        let start = *i;
+        while b.get(*i).is_some_and(u8::is_ascii_digit) {
+            *i += 1;
+        }
+        *i - start
+    };
+    if b.get(i) == Some(&b'.') {
+        i += 1;
+        if digits(&mut i) == 0 {
+            return false;
+        }
+    } else {
+        if digits(&mut i) == 0 {
+            return false;
+        }
+        if b.get(i) == Some(&b'.') {
+            i += 1;
+            digits(&mut i);
         }
     }
-    let numeric = digits.starts_with(|c: char| c.is_ascii_digit() || c == '.')
-        && digits
-            .bytes()
-            .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'-' | b'+'))
-        && digits.bytes().any(|b| b.is_ascii_digit());
-    if numeric {
-        if let Some(n) = text.parse::<f64>().ok().and_then(Number::from_f64) {
-            return Value::Number(n);
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(b.get(i), Some(b'-' | b'+')) {
+            i += 1;
+        }
+        if digits(&mut i) == 0 {
+            return false;
         }
     }
-    Value::String(text.to_string())
+    i == b.len()
 }
 
 /// A quoted scalar at the start of `text`: its value and the bytes it used.
@@ -463,8 +670,10 @@ fn quoted(text: &str, number: usize) -> Result<(String, usize), YamlError> {
                 let Some((_, e)) = chars.next() else { break };
                 let hex = |n: usize, chars: &mut std::str::CharIndices| {
                     let digits: String = chars.by_ref().take(n).map(|(_, c)| c).collect();
-                    u32::from_str_radix(&digits, 16)
-                        .ok()
+                    // from_str_radix alone would take a sign (`\u+041`).
+                    Some(digits)
+                        .filter(|d| d.len() == n && d.bytes().all(|b| b.is_ascii_hexdigit()))
+                        .and_then(|d| u32::from_str_radix(&d, 16).ok())
                         .and_then(char::from_u32)
                         .ok_or(())
                 };
@@ -510,6 +719,8 @@ struct Flow<'a> {
     text: &'a str,
     at: usize,
     number: usize,
+    /// Mappings and sequences open around the current position (block ones included).
+    depth: usize,
 }
 
 impl<'a> Flow<'a> {
@@ -525,28 +736,61 @@ impl<'a> Flow<'a> {
     fn value(&mut self, in_flow: bool) -> Result<Value, YamlError> {
         self.skip_spaces();
         let rest = self.rest();
-        if rest.starts_with('[') {
+        if rest.starts_with(['[', '{']) {
+            self.depth += 1;
+            if self.depth > MAX_DEPTH {
+                return too_deep(self.number);
+            }
             self.at += 1;
-            return self.items();
-        }
-        if rest.starts_with('{') {
-            self.at += 1;
-            return self.entries();
+            let value = if rest.starts_with('[') {
+                self.items()?
+            } else {
+                self.entries()?
+            };
+            self.depth -= 1;
+            return Ok(value);
         }
         if rest.starts_with(['"', '\'']) {
             let (s, used) = quoted(rest, self.number)?;
             self.at += used;
             return Ok(Value::String(s));
         }
-        // A plain scalar inside a flow collection ends at `,` `]` `}` (and `: ` for keys).
+        // A plain scalar inside a flow collection ends at a flow indicator (`,[]{}` may not
+        // appear in it); the caller then checks what stopped it.
         let stop = if in_flow {
-            rest.find([',', ']', '}']).unwrap_or(rest.len())
+            rest.find([',', '[', ']', '{', '}']).unwrap_or(rest.len())
         } else {
             rest.len()
         };
         let token = rest[..stop].trim_end();
+        if in_flow && (token.contains(": ") || token.ends_with(':')) {
+            return fail(
+                self.number,
+                format!("`{token}`: a `key: value` inside a flow collection is not supported here: quote it"),
+            );
+        }
         self.at += stop;
-        Ok(plain_scalar(token))
+        resolve_plain(token, self.number)
+    }
+
+    /// A plain key in `{…}`: it ends at a flow indicator or at a `:` followed by a space, an
+    /// indicator or the end (`{a:1}` is the one key `a:1`, as in YAML).
+    fn plain_key(&mut self) -> String {
+        let rest = self.rest();
+        let bytes = rest.as_bytes();
+        let mut stop = bytes.len();
+        for (i, &b) in bytes.iter().enumerate() {
+            let colon_ends = b == b':'
+                && bytes
+                    .get(i + 1)
+                    .is_none_or(|n| matches!(n, b' ' | b',' | b'[' | b']' | b'{' | b'}'));
+            if colon_ends || matches!(b, b',' | b'[' | b']' | b'{' | b'}') {
+                stop = i;
+                break;
+            }
+        }
+        self.at += stop;
+        rest[..stop].trim().to_string()
     }
 
     fn expect_more(&self, what: &str) -> Result<(), YamlError> {
@@ -588,6 +832,10 @@ impl<'a> Flow<'a> {
     fn items(&mut self) -> Result<Value, YamlError> {
         let mut items = Vec::new();
         while !self.closes("`[`", ']')? {
+            // `[a, , b]` is an error in YAML, not a null.
+            if self.rest().starts_with(',') {
+                return fail(self.number, "an empty entry in `[…]`");
+            }
             items.push(self.value(true)?);
             self.separator("`[`", ']')?;
         }
@@ -602,11 +850,7 @@ impl<'a> Flow<'a> {
                 self.at += used;
                 k
             } else {
-                let rest = self.rest();
-                let stop = rest.find([':', ',', '}']).unwrap_or(rest.len());
-                let k = rest[..stop].trim().to_string();
-                self.at += stop;
-                k
+                self.plain_key()
             };
             self.skip_spaces();
             let value = if self.rest().starts_with(':') {
@@ -624,34 +868,71 @@ impl<'a> Flow<'a> {
     }
 }
 
-/// Write a JSON tree as block YAML that [`parse`] (and any YAML reader) reads back to the same
-/// tree. Multi-line strings are written as `|` blocks so prompts stay readable.
-pub fn write(value: &Value) -> String {
+/// Write a JSON tree as block YAML that [`parse`] (and any YAML 1.2 reader) reads back to the
+/// same tree (the module docs say how scalars are spelled). Multi-line strings are written as
+/// `|` blocks so prompts stay readable. Refuses a tree nesting deeper than [`MAX_DEPTH`].
+pub fn write(value: &Value) -> Result<String, YamlWriteError> {
+    if deeper_than(value, MAX_DEPTH) {
+        return Err(YamlWriteError::TooDeep);
+    }
+    // Past the check the writer's recursion is at most MAX_DEPTH deep.
     let mut out = String::new();
     match value {
-        Value::Object(map) if !map.is_empty() => write_mapping(map, 0, &mut out),
+        Value::Object(map) if !map.is_empty() => write_mapping(map, 0, false, &mut out),
         Value::Array(items) if !items.is_empty() => write_sequence(items, 0, &mut out),
-        // A bare scalar document: strings always quoted (no top-level block scalars).
+        // A bare scalar document: never a block scalar (a `|` at the top has no parent indent).
         Value::String(s) => {
-            out.push_str(&scalar_string(s));
+            write_string(s, &mut out);
             out.push('\n');
         }
         scalar => {
-            out.push_str(&inline(scalar, 0));
+            write_inline(scalar, 0, &mut out);
             out.push('\n');
         }
     }
-    out
+    Ok(out)
 }
+
+/// Whether mappings and sequences nest more than `limit` deep, found without recursion (the
+/// tree may be deeper than the stack allows).
+fn deeper_than(value: &Value, limit: usize) -> bool {
+    let mut stack = vec![(value, 0usize)];
+    while let Some((value, depth)) = stack.pop() {
+        let children: Box<dyn Iterator<Item = &Value>> = match value {
+            Value::Object(map) => Box::new(map.values()),
+            Value::Array(items) => Box::new(items.iter()),
+            _ => continue,
+        };
+        if depth + 1 > limit {
+            return true;
+        }
+        stack.extend(children.map(|child| (child, depth + 1)));
+    }
+    false
+}
+
+/// Longest key written as `key:` (YAML allows 1024 characters; this leaves room to spare).
+const IMPLICIT_KEY_MAX: usize = 1000;
 
 fn pad(out: &mut String, indent: usize) {
     out.extend(std::iter::repeat_n(' ', indent));
 }
 
-fn write_mapping(map: &Map<String, Value>, indent: usize, out: &mut String) {
-    for (key, value) in map {
-        pad(out, indent);
-        out.push_str(&scalar_string(key));
+/// `first_inline`: the first key goes on the line already started (`- key: v`), the others
+/// are aligned under it.
+fn write_mapping(map: &Map<String, Value>, indent: usize, first_inline: bool, out: &mut String) {
+    for (i, (key, value)) in map.iter().enumerate() {
+        if i > 0 || !first_inline {
+            pad(out, indent);
+        }
+        let start = out.len();
+        write_string(key, out);
+        // YAML caps a `key:` at 1024 characters; a longer key takes the explicit form.
+        if out[start..].chars().count() > IMPLICIT_KEY_MAX {
+            out.insert_str(start, "? ");
+            out.push('\n');
+            pad(out, indent);
+        }
         out.push(':');
         write_nested(value, indent, out);
     }
@@ -662,12 +943,9 @@ fn write_sequence(items: &[Value], indent: usize, out: &mut String) {
         pad(out, indent);
         out.push('-');
         match item {
-            // `- key: v` with the entry's other keys aligned under the first.
             Value::Object(map) if !map.is_empty() => {
                 out.push(' ');
-                let mut first = String::new();
-                write_mapping(map, indent + 2, &mut first);
-                out.push_str(&first[indent + 2..]);
+                write_mapping(map, indent + 2, true, out);
             }
             _ => write_nested(item, indent, out),
         }
@@ -679,7 +957,7 @@ fn write_nested(value: &Value, indent: usize, out: &mut String) {
     match value {
         Value::Object(map) if !map.is_empty() => {
             out.push('\n');
-            write_mapping(map, indent + 2, out);
+            write_mapping(map, indent + 2, false, out);
         }
         Value::Array(items) if !items.is_empty() => {
             out.push('\n');
@@ -687,69 +965,166 @@ fn write_nested(value: &Value, indent: usize, out: &mut String) {
         }
         _ => {
             out.push(' ');
-            out.push_str(&inline(value, indent + 2));
+            write_inline(value, indent + 2, out);
             out.push('\n');
         }
     }
 }
 
-fn inline(value: &Value, indent: usize) -> String {
+/// A scalar or empty collection; `indent` is where a `|` block's lines go.
+fn write_inline(value: &Value, indent: usize, out: &mut String) {
     match value {
-        Value::Null => "null".into(),
-        Value::Bool(b) => b.to_string(),
-        Value::Number(n) => n.to_string(),
-        Value::String(s) => literal_block(s, indent).unwrap_or_else(|| scalar_string(s)),
-        Value::Array(_) => "[]".into(),
-        Value::Object(_) => "{}".into(),
+        Value::Null => out.push_str("null"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Number(n) => write_number(n, out),
+        Value::String(s) => {
+            if !write_literal_block(s, indent, out) {
+                write_string(s, out);
+            }
+        }
+        Value::Array(_) => out.push_str("[]"),
+        Value::Object(_) => out.push_str("{}"),
     }
 }
 
-/// A multi-line string as a `|` block, when that spells it exactly.
-fn literal_block(s: &str, indent: usize) -> Option<String> {
+/// Integers as they are; floats keep a `.` and a signed exponent (`1.0`, `1.0e+300`): the
+/// 1.2 core schema reads both forms as floats, YAML 1.1 readers only the latter, and without
+/// the `.` a float such as `1e3` could never be told from an integer by a reader that wants
+/// one.
+fn write_number(n: &Number, out: &mut String) {
+    let text = n.to_string();
+    if !n.is_f64() {
+        out.push_str(&text);
+        return;
+    }
+    let (mantissa, exponent) = match text.split_once(['e', 'E']) {
+        Some((m, e)) => (m, Some(e)),
+        None => (text.as_str(), None),
+    };
+    out.push_str(mantissa);
+    if !mantissa.contains('.') {
+        out.push_str(".0");
+    }
+    if let Some(e) = exponent {
+        out.push('e');
+        if !e.starts_with(['-', '+']) {
+            out.push('+');
+        }
+        out.push_str(e);
+    }
+}
+
+/// A multi-line string as a `|` block, when that spells it exactly; false (nothing written)
+/// otherwise.
+fn write_literal_block(s: &str, indent: usize, out: &mut String) -> bool {
     let body = s.strip_suffix('\n').unwrap_or(s);
+    // A block cannot start with a space or blank line (its indentation would be misread),
+    // keep trailing spaces or several final newlines (without `+`), and holds no character
+    // that a reader may take as a line break or refuse.
     let exact = body.contains('\n')
         && !body.ends_with('\n')
         && !body.starts_with([' ', '\n'])
-        && !body.split('\n').any(|l| {
-            l.ends_with([' ', '\t']) || l.contains(['\r', '\t']) || l.chars().any(char::is_control)
-        });
+        && body
+            .split('\n')
+            .all(|l| !l.ends_with(' ') && l.chars().all(block_safe));
     if !exact {
-        return None;
+        return false;
     }
-    let mut out = String::from(if s.ends_with('\n') { "|" } else { "|-" });
+    out.push_str(if s.ends_with('\n') { "|" } else { "|-" });
     for line in body.split('\n') {
         out.push('\n');
         if !line.is_empty() {
-            out.extend(std::iter::repeat_n(' ', indent));
+            pad(out, indent);
             out.push_str(line);
         }
     }
-    Some(out)
+    true
 }
 
-/// A string plain when it reads back as the same string, double-quoted otherwise.
-fn scalar_string(s: &str) -> String {
-    let plain_ok = !s.is_empty()
-        && plain_scalar(s) == Value::String(s.to_string())
-        && !s.starts_with([
-            '-', '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '\'', '"', '%',
-            '@', '`', ' ',
-        ])
-        && !s.ends_with([' ', ':'])
-        && !s.contains(": ")
-        && !s.contains(" #")
-        && !s.chars().any(|c| c.is_control() || c == '\u{feff}');
-    if plain_ok {
-        s.to_string()
-    } else {
-        serde_json::to_string(s).unwrap_or_else(|_| format!("{s:?}"))
+/// Printable in YAML and no line break in any version of it (1.1 breaks lines at NEL, LS, PS);
+/// no BOM, which readers may strip.
+fn block_safe(c: char) -> bool {
+    match c {
+        ' '..='~' => true,
+        '\u{85}' | '\u{2028}' | '\u{2029}' | '\u{feff}' => false,
+        '\u{a0}'..='\u{d7ff}' | '\u{e000}'..='\u{fffd}' | '\u{10000}'.. => true,
+        _ => false,
     }
+}
+
+/// A string plain when it is plainly text to every reader, "double quoted" otherwise.
+fn write_string(s: &str, out: &mut String) {
+    if plain_is_safe(s) {
+        out.push_str(s);
+    } else {
+        write_double_quoted(s, out);
+    }
+}
+
+/// Conservative on purpose: a plain scalar is safe when it starts with a letter, `_` or `/`
+/// (so it is no number, indicator or 1.1 sexagesimal/timestamp), keeps to letters, digits,
+/// single-line punctuation that is no indicator (`,[]{}#&*!|>'"%@` and backtick excluded),
+/// has no `: `, no trailing `:` or space, and is no keyword a 1.1 or 1.2 reader resolves.
+fn plain_is_safe(s: &str) -> bool {
+    let letter = |c: char| c.is_ascii_alphabetic() || (!c.is_ascii() && plain_char(c));
+    let Some(first) = s.chars().next() else {
+        return false;
+    };
+    if !(letter(first) || first == '_' || first == '/') {
+        return false;
+    }
+    let allowed = |c: char| letter(c) || c.is_ascii_digit() || " _-./:@+()=%~;".contains(c);
+    if !s.chars().all(allowed) || s.ends_with([' ', ':']) || s.contains(": ") {
+        return false;
+    }
+    // 1.1 bools and nulls, 1.2 bools and nulls, and words std's float parser (which some
+    // readers use) takes for numbers.
+    const WORDS: [&str; 12] = [
+        "y", "n", "yes", "no", "on", "off", "true", "false", "null", "inf", "infinity", "nan",
+    ];
+    if WORDS.iter().any(|w| s.eq_ignore_ascii_case(w)) {
+        return false;
+    }
+    matches!(resolve_plain(s, 0), Ok(Value::String(_)))
+}
+
+/// A non-ASCII character that may stand in a plain scalar: printable, no line break, no
+/// (Unicode) space a reader might trim, no BOM.
+fn plain_char(c: char) -> bool {
+    block_safe(c) && !c.is_whitespace()
+}
+
+/// `"…"` with YAML escapes for the quote, the backslash, and everything not [`block_safe`]
+/// (controls, tabs, line breaks, DEL, C1, LS/PS, BOM, U+FFFE/U+FFFF).
+fn write_double_quoted(s: &str, out: &mut String) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            '\0' => out.push_str("\\0"),
+            c if block_safe(c) => out.push(c),
+            c if (c as u32) <= 0xffff => out.push_str(&format!("\\u{:04X}", c as u32)),
+            c => out.push_str(&format!("\\U{:08X}", c as u32)),
+        }
+    }
+    out.push('"');
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+
+    fn w(value: &Value) -> String {
+        match write(value) {
+            Ok(text) => text,
+            Err(e) => panic!("{e}: {value}"),
+        }
+    }
 
     fn ok(text: &str) -> Value {
         match parse(text) {
@@ -868,14 +1243,14 @@ mod tests {
             json!({"control": "bell\u{7}", "tab": "a\tb", "quote": "say \"hi\"", "crlf": "a\r\nb"}),
         ];
         for tree in trees {
-            let text = write(&tree);
+            let text = w(&tree);
             assert_eq!(ok(&text), tree, "written as:\n{text}");
         }
     }
 
     #[test]
     fn multi_line_strings_are_written_as_literal_blocks() {
-        let text = write(&json!({"prompt": "line one\nline two\n"}));
+        let text = w(&json!({"prompt": "line one\nline two\n"}));
         assert_eq!(text, "prompt: |\n  line one\n  line two\n");
     }
 
@@ -921,7 +1296,7 @@ mod tests {
         }
         for _ in 0..2_000 {
             let t = tree(&mut next, 0);
-            let text = write(&t);
+            let text = w(&t);
             match parse(&text) {
                 Ok(back) => assert_eq!(back, t, "written as:\n{text}"),
                 Err(e) => panic!("{e}; written as:\n{text}"),
@@ -962,8 +1337,175 @@ mod tests {
             }
             // Either outcome is fine; a panic fails the test.
             if let Ok(v) = parse(&text) {
-                assert_eq!(parse(&write(&v)).ok(), Some(v), "{text}");
+                assert_eq!(parse(&w(&v)).ok(), Some(v), "{text}");
             }
         }
+    }
+
+    fn assert_too_deep(text: &str, line: usize) {
+        match parse(text) {
+            Err(e) => {
+                assert_eq!(e.line, line, "{e}");
+                assert!(e.message.contains("nesting deeper than 64 levels"), "{e}");
+            }
+            Ok(_) => panic!("read {} bytes nested too deep", text.len()),
+        }
+    }
+
+    /// 10,000 and 100,000 levels, flow and block: an error naming the line, not a stack
+    /// overflow (this runs in the debug build, where frames are largest).
+    #[test]
+    fn deep_nesting_is_an_error_not_a_crash() {
+        for levels in [10_000, 100_000] {
+            let flow_seq = "[".repeat(levels) + &"]".repeat(levels);
+            let flow_map = "{a: ".repeat(levels) + "1" + &"}".repeat(levels);
+            assert_too_deep(&flow_seq, 1);
+            assert_too_deep(&flow_map, 1);
+            assert_too_deep(&format!("top:\n  k: {flow_seq}\n"), 2);
+            assert_too_deep(&format!("- {flow_map}\n"), 1);
+            // Block sequences nest on one line: `- - - x`.
+            assert_too_deep(&("- ".repeat(levels) + "x\n"), 1);
+        }
+        // Block mappings need a deeper indent per level: 10,000 levels are 50 MB of spaces
+        // (100,000 would be 5 GB). The 65th mapping starts on line 65.
+        let block_map: String = (0..10_000).map(|i| " ".repeat(i) + "a:\n").collect();
+        assert_too_deep(&block_map, 65);
+        let mixed: String = (0..40).map(|i| " ".repeat(2 * i) + "- a:\n").collect();
+        assert_too_deep(&mixed, 33);
+    }
+
+    #[test]
+    fn nesting_up_to_the_bound_reads_and_writes() {
+        let flow = "[".repeat(MAX_DEPTH) + &"]".repeat(MAX_DEPTH);
+        let mut tree = json!([]);
+        for _ in 1..MAX_DEPTH {
+            tree = json!([tree]);
+        }
+        assert_eq!(ok(&flow), tree);
+        assert_eq!(ok(&w(&tree)), tree);
+        assert_too_deep(&format!("[{flow}]"), 1);
+        // Block and flow levels count together.
+        let half = MAX_DEPTH / 2;
+        // 31 `a:` lines and the mapping holding `b` are 32 block levels.
+        let block: String = (0..half - 1).map(|i| " ".repeat(i) + "a:\n").collect();
+        let b = " ".repeat(half - 1) + "b: ";
+        let inner = "[".repeat(half) + &"]".repeat(half);
+        assert!(parse(&format!("{block}{b}{inner}\n")).is_ok());
+        assert_too_deep(&format!("{block}{b}[{inner}]\n"), half);
+        let deeper = json!({ "k": tree });
+        assert_eq!(write(&deeper), Err(YamlWriteError::TooDeep));
+    }
+
+    /// A tree too deep for the stack's recursion is refused by the writer, and taken apart here
+    /// without recursion (serde_json's own drop would recurse).
+    #[test]
+    fn writer_refuses_very_deep_trees_without_recursing() {
+        for levels in [10_000, 100_000] {
+            let mut tree = Value::Null;
+            for i in 0..levels {
+                tree = if i % 2 == 0 {
+                    Value::Array(vec![tree])
+                } else {
+                    let mut map = Map::new();
+                    map.insert("a".into(), tree);
+                    Value::Object(map)
+                };
+            }
+            assert_eq!(write(&tree), Err(YamlWriteError::TooDeep));
+            let mut stack = vec![tree];
+            while let Some(v) = stack.pop() {
+                match v {
+                    Value::Array(items) => stack.extend(items),
+                    Value::Object(map) => stack.extend(map.into_iter().map(|(_, v)| v)),
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn core_schema_numbers_and_their_errors() {
+        let v = ok("a: 0x1F\nb: 0o17\nc: +1\nd: 007\ne: 1e3\nf: 1.\ng: -0.0\nh: 99999999999999999999\ni: .5E-1\nj: 0x\nk: 1_000\nl: 0o8\n");
+        assert_eq!(
+            v,
+            json!({"a": 31, "b": 15, "c": 1, "d": 7, "e": 1000.0, "f": 1.0, "g": -0.0,
+                   "h": 1e20, "i": 0.05, "j": "0x", "k": "1_000", "l": "0o8"})
+        );
+        assert!(v["e"].is_f64() && v["d"].is_u64());
+        for (text, words) in [
+            ("a: .inf\n", "infinity"),
+            ("a: -.Inf\n", "infinity"),
+            ("a: .NaN\n", "not a number"),
+            ("a: [1, .nan]\n", "not a number"),
+            ("a: 1e400\n", "too large"),
+            ("a: 0x1FFFFFFFFFFFFFFFF\n", "64 bits"),
+        ] {
+            match parse(text) {
+                Err(e) => assert!(e.line == 1 && e.message.contains(words), "{text:?}: {e}"),
+                Ok(v) => panic!("{text:?} read as {v}"),
+            }
+        }
+        assert_eq!(ok("a: \".inf\"\n"), json!({"a": ".inf"}));
+    }
+
+    #[test]
+    fn numbers_are_written_as_the_same_number() {
+        let tree = json!([
+            1.0,
+            -0.0,
+            1e300,
+            1.5e-7,
+            1e16,
+            0.1,
+            18446744073709551615u64,
+            -9223372036854775808i64,
+            7
+        ]);
+        let text = w(&tree);
+        assert_eq!(
+            text,
+            "- 1.0\n- -0.0\n- 1.0e+300\n- 1.5e-7\n- 1.0e+16\n- 0.1\n- 18446744073709551615\n- -9223372036854775808\n- 7\n"
+        );
+        assert_eq!(ok(&text), tree);
+        assert!(ok(&text)[0].is_f64());
+    }
+
+    #[test]
+    fn strings_that_look_like_something_else_are_quoted() {
+        for s in [
+            "0x1F", "0o17", ".inf", "-.inf", ".nan", ".NaN", "yes", "No", "on", "OFF", "y", "n",
+            "null", "Null", "NULL", "~", "", "007", "1e3", "+1", "a: b", "a #b", " x", "x ",
+            "a\tb", "- x", "? x", "--- ", "...", "@x", "`x`", "inf", "NaN", "True", "k:",
+        ] {
+            let text = w(&json!({ s: s }));
+            assert!(text.starts_with('"'), "{s:?} written as {text}");
+            assert_eq!(ok(&text), json!({ s: s }), "{text}");
+        }
+        assert_eq!(
+            w(&json!({"model": "qwen2.5:7b-instruct"})),
+            "model: qwen2.5:7b-instruct\n"
+        );
+        assert_eq!(
+            w(&json!({"k": "\u{85}\u{2028}\u{feff}\u{7f}\u{1F600}"})),
+            "k: \"\\u0085\\u2028\\uFEFF\\u007F\u{1F600}\"\n"
+        );
+    }
+
+    #[test]
+    fn long_keys_take_the_explicit_form() {
+        let long = "k".repeat(1500);
+        let tree = json!({ &long: {"a": 1}, "short": [{ &long: "v", "b": 2 }] });
+        let text = w(&tree);
+        assert!(
+            text.starts_with(&format!("? {long}\n:\n  a: 1\n")),
+            "{text}"
+        );
+        assert_eq!(ok(&text), tree, "{text}");
+        assert_eq!(
+            ok("? 'x y'\n: 1\n? z\n:\n  - 2\n"),
+            json!({"x y": 1, "z": [2]})
+        );
+        assert!(parse("? [a]\n: 1\n").is_err());
+        assert!(parse("? a\nb: 1\n").is_err());
     }
 }
