@@ -538,7 +538,7 @@ impl Num {
     /// The real `n`-th root: exact when it is one, undefined for even roots of negatives.
     pub fn root(&self, n: u32) -> Num {
         match self {
-            Num::Exact(r) if r.is_negative() && n % 2 == 0 => {
+            Num::Exact(r) if r.is_negative() && n.is_multiple_of(2) => {
                 Num::Undefined("an even root of a negative number")
             }
             Num::Exact(r) => match exact_rational_root(r, n) {
@@ -548,7 +548,7 @@ impl Num {
                     None => Num::Unknown("an exact value beyond floating-point range"),
                 },
             },
-            Num::Real(x) if *x < 0.0 && n % 2 == 0 => {
+            Num::Real(x) if *x < 0.0 && n.is_multiple_of(2) => {
                 Num::Undefined("an even root of a negative number")
             }
             Num::Real(x) => real_root(*x, n),

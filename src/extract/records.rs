@@ -339,6 +339,12 @@ mod tests {
         )
         .unwrap();
         assert!(!grade_record(&g, Preset::Lenient).equivalent);
+        let g = parse_grade_line(
+            r#"{"output": 12345678901234567890124, "ground_truth": 12345678901234567890123}"#,
+            1,
+        )
+        .unwrap();
+        assert!(!grade_record(&g, Preset::Lenient).equivalent);
         let g = parse_grade_line(r#"{"output": -0.10, "ground_truth": 1e-1}"#, 1).unwrap();
         assert_eq!(
             (g.output.as_str(), g.ground_truth.as_str()),
