@@ -33,11 +33,14 @@ const GRADE_HELP: &str = "\
 Input: one JSON object per line, {\"id\"?, \"output\", \"ground_truth\", \"question\"?}; each side may
 be a full solution text or a bare answer (numbers are accepted too).
 Output (stdout): {\"id\", \"predicted_answer\", \"ground_truth_answer\", \"equivalent\": bool,
-  \"method\", \"reason\", \"predicted_method\", \"ground_truth_method\", \"low_confidence\"}
-`method` is the comparison path that decided (exact_rational, float, rounded, symbolic, tuple,
-interval, set, matrix, equation, percent, choice, text, identical_text, no_answer); `reason`
-shows both normalised answers and why they are (not) equal.
-Summary on stderr: graded lines, equivalent (accuracy), no-answer count, bad lines.
+  \"verdict\", \"method\", \"reason\", \"predicted_method\", \"ground_truth_method\", \"low_confidence\"}
+`verdict` is equal, different or undecided: undecided (\"could not decide\") means an exact
+comparison was impossible (a value past the size bound, too few sample points where both sides
+are defined, the strict preset facing a float); it is never counted as equivalent.
+`method` is the comparison path that decided (exact_rational, big_integer, float, rounded,
+symbolic, infinity, unit, tuple, interval, set, matrix, equation, percent, choice, text,
+identical_text, no_answer); `reason` shows both normalised answers and why they are (not) equal.
+Summary on stderr: graded lines, equivalent (accuracy), no-answer count, bad lines, undecided.
 
 A malformed line yields {\"id\", \"line\", \"error\"} naming its line number; the run continues.
 Exit codes: 0 every line processed; 2 some lines were bad; 3 the input could not be read.

@@ -27,16 +27,18 @@ pub enum Show {
     All,
     Equivalent,
     NotEquivalent,
+    Undecided,
     NoAnswer,
     LowConfidence,
     Bad,
 }
 
 impl Show {
-    pub const ALL: [Show; 6] = [
+    pub const ALL: [Show; 7] = [
         Show::All,
         Show::Equivalent,
         Show::NotEquivalent,
+        Show::Undecided,
         Show::NoAnswer,
         Show::LowConfidence,
         Show::Bad,
@@ -47,6 +49,7 @@ impl Show {
             Show::All => "all",
             Show::Equivalent => "equivalent",
             Show::NotEquivalent => "not_equivalent",
+            Show::Undecided => "undecided",
             Show::NoAnswer => "no_answer",
             Show::LowConfidence => "low_confidence",
             Show::Bad => "bad",
@@ -58,6 +61,7 @@ impl Show {
             Show::All => "all rows",
             Show::Equivalent => "equivalent",
             Show::NotEquivalent => "not equivalent",
+            Show::Undecided => "could not decide",
             Show::NoAnswer => "no answer",
             Show::LowConfidence => "low confidence",
             Show::Bad => "bad lines",
@@ -76,7 +80,11 @@ impl Show {
             (Show::All, _) => true,
             (Show::Bad, Row::Bad { .. }) => true,
             (Show::Equivalent, Row::Graded { record, .. }) => record.equivalent,
-            (Show::NotEquivalent, Row::Graded { record, .. }) => !record.equivalent,
+            // "Not equivalent" means decided different; undecided rows have their own filter.
+            (Show::NotEquivalent, Row::Graded { record, .. }) => {
+                !record.equivalent && !record.undecided()
+            }
+            (Show::Undecided, Row::Graded { record, .. }) => record.undecided(),
             (Show::NoAnswer, Row::Graded { record, .. }) => record.no_answer(),
             (Show::LowConfidence, Row::Graded { record, .. }) => record.low_confidence,
             _ => false,
@@ -155,7 +163,7 @@ impl GradeBatch {
     /// formula (`=`, `+`, `-`, `@` first) are prefixed with `'`.
     pub fn to_csv(&self, show: Show, search: &str) -> String {
         let mut out = String::from(
-            "line,id,predicted_answer,ground_truth_answer,equivalent,method,predicted_method,ground_truth_method,low_confidence,reason,error\n",
+            "line,id,predicted_answer,ground_truth_answer,equivalent,verdict,method,predicted_method,ground_truth_method,low_confidence,reason,error\n",
         );
         for r in self.filtered(show, search) {
             let cells: Vec<String> = match r {
@@ -165,6 +173,7 @@ impl GradeBatch {
                     record.predicted_answer.clone().unwrap_or_default(),
                     record.ground_truth_answer.clone().unwrap_or_default(),
                     record.equivalent.to_string(),
+                    record.verdict.as_str().to_string(),
                     record.method.to_string(),
                     record.predicted_method.to_string(),
                     record.ground_truth_method.to_string(),
@@ -173,7 +182,7 @@ impl GradeBatch {
                     String::new(),
                 ],
                 Row::Bad { line, error } => {
-                    let mut v = vec![String::new(); 11];
+                    let mut v = vec![String::new(); 12];
                     if let Some(c) = v.first_mut() {
                         *c = line.to_string();
                     }
@@ -242,6 +251,11 @@ mod tests {
             r#"{"id":"=HYPERLINK(1)","output":"The answer is 5","ground_truth":"6"}"#,
         );
         b.bad_line(5, "line 5: not valid UTF-8 (byte 3 of the line)".into());
+        // Past the exact size bound: could not decide.
+        b.push_line(
+            6,
+            r#"{"id":"f","output":"2^{100000}","ground_truth":"2^{100000}+1"}"#,
+        );
         b
     }
 
@@ -255,8 +269,9 @@ mod tests {
                 b.summary.no_answer,
                 b.summary.bad_lines
             ),
-            (3, 1, 1, 2)
+            (4, 1, 1, 2)
         );
+        assert_eq!(b.summary.undecided, 1);
         let bad: Vec<usize> = b.bad_rows().map(|(l, _)| l).collect();
         assert_eq!(bad, [2, 5]);
         assert!(b
@@ -269,9 +284,10 @@ mod tests {
     fn filters_and_search() {
         let b = batch();
         let lines = |show, q| b.filtered(show, q).map(Row::line).collect::<Vec<_>>();
-        assert_eq!(lines(Show::All, ""), [1, 2, 3, 4, 5]);
+        assert_eq!(lines(Show::All, ""), [1, 2, 3, 4, 5, 6]);
         assert_eq!(lines(Show::Equivalent, ""), [1]);
         assert_eq!(lines(Show::NotEquivalent, ""), [3, 4]);
+        assert_eq!(lines(Show::Undecided, ""), [6]);
         assert_eq!(lines(Show::NoAnswer, ""), [3]);
         assert_eq!(lines(Show::Bad, ""), [2, 5]);
         assert_eq!(lines(Show::All, "UTF-8"), [5]);
@@ -292,7 +308,13 @@ mod tests {
             .nth(1)
             .is_some_and(|l| l.contains("\"line\":2")));
         let csv = b.to_csv(Show::All, "");
-        assert_eq!(csv.lines().count(), 6);
+        assert_eq!(csv.lines().count(), 7);
+        assert!(
+            csv.lines()
+                .last()
+                .is_some_and(|l| l.contains("\"undecided\"")),
+            "{csv}"
+        );
         assert!(csv.contains("\"'-2\""), "{csv}");
         assert!(csv.contains("\"'=HYPERLINK(1)\""), "{csv}");
         assert!(csv.lines().nth(2).is_some_and(|l| l.starts_with("\"2\",")));

@@ -1,7 +1,7 @@
 //! The rule chain: each rule finds its **last** occurrence in the visible text (outside
 //! `<think>…</think>`); rules are then ranked by priority. Hand-written scanners only.
 
-use super::normalize::{answer_in_prose, braced, choice_letter, is_prose, normalize};
+use super::normalize::{answer_in_prose, choice_letter, is_prose, normalize};
 use super::scan::{find_from, last_number, next_number};
 use super::{Candidate, Method};
 
@@ -37,7 +37,10 @@ impl Hidden {
     }
 
     fn covers(&self, pos: usize) -> bool {
-        self.0.iter().any(|&(s, e)| pos >= s && pos < e)
+        // The ranges are sorted and disjoint: a binary search keeps many boxes in a text with
+        // many `<think>` blocks linear-logarithmic instead of quadratic.
+        let i = self.0.partition_point(|&(s, _)| s <= pos);
+        i > 0 && self.0.get(i - 1).is_some_and(|&(s, e)| pos >= s && pos < e)
     }
 
     /// Visible sub-ranges of `0..len`.
@@ -122,10 +125,36 @@ fn answer_tag(text: &str, lower: &[u8], hidden: &Hidden) -> Option<Candidate> {
     best
 }
 
+/// Every `{` of `text` with its matching `}`, found in one pass (same rules as `normalize::braced`:
+/// `\{`, `\}` do not nest). Sorted by the opening position.
+fn brace_pairs(bytes: &[u8]) -> Vec<(usize, usize)> {
+    let mut pairs = Vec::new();
+    let mut open = Vec::new();
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        match b {
+            b'\\' => i += 1,
+            b'{' => open.push(i),
+            b'}' => {
+                if let Some(o) = open.pop() {
+                    pairs.push((o, i));
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    pairs.sort_unstable();
+    pairs
+}
+
 fn boxed(text: &str, hidden: &Hidden) -> Option<Candidate> {
     let bytes = text.as_bytes();
     let mut best = None;
     let mut pos = 0;
+    // Matched lazily and once: looking for the closing brace of each `\boxed{` separately
+    // rescanned to the end of the text for every unclosed one (a 1 MB line took a minute).
+    let mut pairs: Option<Vec<(usize, usize)>> = None;
     while let Some(at) = find_from(bytes, b"\\", pos) {
         pos = at + 1;
         let cmd_len = if bytes.get(at..at + 6) == Some(b"\\boxed") {
@@ -143,7 +172,12 @@ fn boxed(text: &str, hidden: &Hidden) -> Option<Candidate> {
             i += 1;
         }
         let span = if bytes.get(i) == Some(&b'{') {
-            braced(text, i).map(|(s, e, _)| (s, e))
+            let pairs = pairs.get_or_insert_with(|| brace_pairs(bytes));
+            pairs
+                .binary_search_by_key(&i, |&(o, _)| o)
+                .ok()
+                .and_then(|k| pairs.get(k))
+                .map(|&(o, c)| (o + 1, c))
         } else if i > at + cmd_len {
             // `\boxed 5` shorthand: the next token.
             let mut e = i;

@@ -1,14 +1,21 @@
 //! Answer equivalence. Symmetric, exact first, and every verdict says how it was reached.
 //!
 //! Order: identical text → percent policy → multiple-choice letters → `\pm` / sets / tuples /
-//! intervals / matrices / lists (element-wise) → `x = 5` vs `5` → exact rationals →
-//! high-precision floats (relative 1e-9, never looser) → symbolic by evaluation at fixed
-//! pseudo-random points → text.
+//! intervals / matrices / lists (element-wise) → `x = 5` vs `5` → exact rationals (arbitrary
+//! precision, bounded) → high-precision floats for irrational values (relative 1e-9, never
+//! looser) → symbolic by evaluation at fixed pseudo-random points over the whole real line →
+//! text.
+//!
+//! Soundness first: a verdict is [`Outcome::Undecided`] ("could not decide") whenever an exact
+//! answer was out of reach (a value past the size bound, a float overflow or underflow, too few
+//! sample points where both sides are defined, the strict preset facing a float), and an
+//! undecided verdict is never counted as equal.
 
+use num_rational::BigRational;
 use serde::Serialize;
 
-use super::expr::{self, Expr};
-use super::number::{parse_decimal, Num};
+use super::expr::{self, Expr, Node};
+use super::number::{float_str, parse_decimal, parse_decimal_big, pow10, Num};
 
 /// How forgiving the comparison is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
@@ -40,6 +47,10 @@ pub enum Path {
     Matrix,
     Equation,
     Text,
+    /// One side states a unit the other contradicts (`7 years` vs `7 months`).
+    Unit,
+    /// `\infty` against `\infty`, `-\infty` or a number.
+    Infinity,
     NoAnswer,
 }
 
@@ -60,25 +71,76 @@ impl Path {
             Path::Matrix => "matrix",
             Path::Equation => "equation",
             Path::Text => "text",
+            Path::Unit => "unit",
+            Path::Infinity => "infinity",
             Path::NoAnswer => "no_answer",
         }
     }
 }
 
-/// A verdict on two normalised answers and why.
+/// What a comparison concluded. `Undecided` is its own verdict: counted apart, never as equal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    Equal,
+    Different,
+    /// Exact comparison was impossible (see the reason): "could not decide".
+    Undecided,
+}
+
+impl Outcome {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Equal => "equal",
+            Outcome::Different => "different",
+            Outcome::Undecided => "undecided",
+        }
+    }
+
+    /// Both parts must hold: one difference decides, else one undecided part leaves it open.
+    pub fn and(self, o: Outcome) -> Outcome {
+        match (self, o) {
+            (Outcome::Different, _) | (_, Outcome::Different) => Outcome::Different,
+            (Outcome::Undecided, _) | (_, Outcome::Undecided) => Outcome::Undecided,
+            _ => Outcome::Equal,
+        }
+    }
+}
+
+/// A verdict on two normalised answers and why. `equivalent` is `outcome == Equal`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Comparison {
     pub equivalent: bool,
+    pub outcome: Outcome,
     pub path: Path,
     pub reason: String,
 }
 
 fn verdict(equivalent: bool, path: Path, reason: impl Into<String>) -> Comparison {
+    let outcome = if equivalent {
+        Outcome::Equal
+    } else {
+        Outcome::Different
+    };
+    with_outcome(outcome, path, reason)
+}
+
+fn with_outcome(outcome: Outcome, path: Path, reason: impl Into<String>) -> Comparison {
     Comparison {
-        equivalent,
+        equivalent: outcome == Outcome::Equal,
+        outcome,
         path,
         reason: reason.into(),
     }
+}
+
+/// "Could not decide", with what made an exact answer impossible.
+fn undecided(path: Path, reason: impl Into<String>) -> Comparison {
+    with_outcome(
+        Outcome::Undecided,
+        path,
+        format!("{}: could not decide", reason.into()),
+    )
 }
 
 const REL_TOL: f64 = 1e-9;
@@ -134,8 +196,8 @@ fn percent(pred: &str, gold: &str, question: Option<&str>, preset: Preset) -> Op
     let same_number = compare_at(p, g, preset, 1);
     let describe = |how: &str, c: &Comparison| format!("{how}: {}", c.reason);
     if asked || (p_pct && g_pct) {
-        return Some(verdict(
-            same_number.equivalent,
+        return Some(with_outcome(
+            same_number.outcome,
             Path::Percent,
             describe("percent number to percent number", &same_number),
         ));
@@ -162,8 +224,8 @@ fn percent(pred: &str, gold: &str, question: Option<&str>, preset: Preset) -> Op
             describe("percent sign dropped (lenient)", &same_number),
         ));
     }
-    Some(verdict(
-        false,
+    Some(with_outcome(
+        by_value.outcome,
         Path::Percent,
         describe("as values (x% = x/100)", &by_value),
     ))
@@ -207,7 +269,7 @@ fn compare_at(a: &str, b: &str, preset: Preset, depth: usize) -> Comparison {
         let b2 = ib.unwrap_or_else(|| b.to_string());
         let c = compare_at(&a2, &b2, preset, depth + 1);
         let reason = format!("as intervals `{a2}` vs `{b2}`: {}", c.reason);
-        return verdict(c.equivalent, c.path, reason);
+        return with_outcome(c.outcome, c.path, reason);
     }
     if let Some(c) = choice(a, b, preset) {
         return c;
@@ -378,40 +440,69 @@ fn plus_minus(s: &str) -> Option<Vec<String>> {
     Some(vec![format!("{a}+({b})"), format!("{a}-({b})")])
 }
 
+/// Element-wise comparison: `Err` carries a difference, or an undecided element (when no
+/// element differs outright) with its reason.
 fn compare_items(
     xs: &[String],
     ys: &[String],
     ordered: bool,
     preset: Preset,
     depth: usize,
-) -> Result<(), String> {
+) -> Result<(), (Outcome, String)> {
     if xs.len() != ys.len() {
-        return Err(format!("{} items vs {}", xs.len(), ys.len()));
+        return Err((
+            Outcome::Different,
+            format!("{} items vs {}", xs.len(), ys.len()),
+        ));
     }
     if xs.len() > MAX_ITEMS {
-        return Err(format!("more than {MAX_ITEMS} items"));
+        return Err((Outcome::Undecided, format!("more than {MAX_ITEMS} items")));
     }
+    let mut open: Option<String> = None;
     if ordered {
         for (k, (x, y)) in xs.iter().zip(ys).enumerate() {
             let c = compare_at(x, y, preset, depth + 1);
-            if !c.equivalent {
-                return Err(format!("item {}: `{x}` vs `{y}` ({})", k + 1, c.reason));
+            let why = || format!("item {}: `{x}` vs `{y}` ({})", k + 1, c.reason);
+            match c.outcome {
+                Outcome::Equal => {}
+                Outcome::Different => return Err((Outcome::Different, why())),
+                Outcome::Undecided => open = open.or_else(|| Some(why())),
             }
         }
-        return Ok(());
+        return open.map_or(Ok(()), |w| Err((Outcome::Undecided, w)));
     }
     let mut used = vec![false; ys.len()];
     for x in xs {
-        let hit = ys.iter().enumerate().find(|(j, y)| {
-            !used.get(*j).copied().unwrap_or(true) && compare_at(x, y, preset, depth + 1).equivalent
-        });
+        let mut hit = None;
+        for (j, y) in ys.iter().enumerate() {
+            if used.get(j).copied().unwrap_or(true) {
+                continue;
+            }
+            let c = compare_at(x, y, preset, depth + 1);
+            match c.outcome {
+                Outcome::Equal => {
+                    hit = Some(j);
+                    break;
+                }
+                // A possible partner: if nothing matches, the set is undecided, not different.
+                Outcome::Undecided => {
+                    open = open.or_else(|| Some(format!("`{x}` vs `{y}`: {}", c.reason)));
+                }
+                Outcome::Different => {}
+            }
+        }
         match hit {
-            Some((j, _)) => {
+            Some(j) => {
                 if let Some(u) = used.get_mut(j) {
                     *u = true;
                 }
             }
-            None => return Err(format!("`{x}` has no match")),
+            None => {
+                return Err(match open {
+                    Some(w) => (Outcome::Undecided, w),
+                    None => (Outcome::Different, format!("`{x}` has no match")),
+                })
+            }
         }
     }
     Ok(())
@@ -426,9 +517,9 @@ fn compare_shapes(
     depth: usize,
 ) -> Comparison {
     use Shape::*;
-    let res = |path: Path, r: Result<(), String>| match r {
+    let res = |path: Path, r: Result<(), (Outcome, String)>| match r {
         Ok(()) => verdict(true, path, format!("`{a}` and `{b}` match element-wise")),
-        Err(why) => verdict(false, path, format!("`{a}` vs `{b}`: {why}")),
+        Err((o, why)) => with_outcome(o, path, format!("`{a}` vs `{b}`: {why}")),
     };
     match (sa, sb) {
         (Matrix(x), Matrix(y)) => {
@@ -439,12 +530,22 @@ fn compare_shapes(
                     format!("{} rows vs {}", x.len(), y.len()),
                 );
             }
+            let mut open = None;
             for (r, (rx, ry)) in x.iter().zip(y).enumerate() {
-                if let Err(why) = compare_items(rx, ry, true, preset, depth) {
-                    return verdict(false, Path::Matrix, format!("row {}: {why}", r + 1));
+                match compare_items(rx, ry, true, preset, depth) {
+                    Ok(()) => {}
+                    Err((Outcome::Undecided, why)) => {
+                        open = open.or_else(|| Some(format!("row {}: {why}", r + 1)));
+                    }
+                    Err((o, why)) => {
+                        return with_outcome(o, Path::Matrix, format!("row {}: {why}", r + 1))
+                    }
                 }
             }
-            verdict(true, Path::Matrix, "matrices equal element-wise")
+            match open {
+                Some(why) => with_outcome(Outcome::Undecided, Path::Matrix, why),
+                None => verdict(true, Path::Matrix, "matrices equal element-wise"),
+            }
         }
         (Set(x) | List(x), Set(y) | List(y)) => {
             res(Path::Set, compare_items(x, y, false, preset, depth))
@@ -611,19 +712,14 @@ fn is_name(l: &str) -> bool {
 fn equation(a: &str, b: &str, preset: Preset, depth: usize) -> Option<Comparison> {
     let (ea, eb) = (sides(a), sides(b));
     let explain = |c: Comparison, what: &str| {
-        verdict(
-            c.equivalent,
-            Path::Equation,
-            format!("{what}; {}", c.reason),
-        )
+        with_outcome(c.outcome, Path::Equation, format!("{what}; {}", c.reason))
     };
     match (ea, eb) {
         (Some((la, ra)), Some((lb, rb))) => {
             let l = compare_at(la, lb, preset, depth + 1);
             let r = compare_at(ra, rb, preset, depth + 1);
-            let eq = l.equivalent && r.equivalent;
-            Some(verdict(
-                eq,
+            Some(with_outcome(
+                l.outcome.and(r.outcome),
                 Path::Equation,
                 format!("left sides: {}; right sides: {}", l.reason, r.reason),
             ))
@@ -685,6 +781,16 @@ fn rounds_to(value: f64, literal: f64, places: usize) -> bool {
     ((value * scale).round() - (literal * scale).round()).abs() < 0.5
 }
 
+/// Exact rounding of a rational to `places` decimals (half away from zero), for the lenient
+/// rounding rule when both values are exact (`0.33` vs `1/3`).
+fn rounds_to_exact(value: &BigRational, literal: &BigRational, places: usize) -> bool {
+    let Ok(p) = i64::try_from(places) else {
+        return false;
+    };
+    let scale = pow10(p);
+    (value * &scale).round() == (literal * &scale).round()
+}
+
 fn scalar(a: &str, b: &str, preset: Preset) -> Comparison {
     if let (Some(x), Some(y)) = (digits_only(a), digits_only(b)) {
         let (x, y) = (strip_leading_zeros(x), strip_leading_zeros(y));
@@ -732,34 +838,121 @@ fn has_word(s: &str) -> bool {
     false
 }
 
+fn same_or_not(eq: bool) -> &'static str {
+    if eq {
+        "equal"
+    } else {
+        "different"
+    }
+}
+
 fn constant(a: &str, b: &str, ea: &Expr, eb: &Expr, preset: Preset) -> Comparison {
     let (x, y) = (expr::eval(&ea.root, &[]), expr::eval(&eb.root, &[]));
-    let (fx, fy) = (x.to_f64(), y.to_f64());
-    let exact = if let (Num::Exact(p), Num::Exact(q)) = (x, y) {
-        let eq = p == q;
-        Some(verdict(
-            eq,
+    match (&x, &y) {
+        (Num::Exact(p), Num::Exact(q)) => {
+            if p == q {
+                return verdict(
+                    true,
+                    Path::ExactRational,
+                    format!("`{a}` = {x}, `{b}` = {y}: equal"),
+                );
+            }
+            if preset == Preset::Lenient {
+                if let Some(c) = rounded_exact(a, b, p, q) {
+                    return c;
+                }
+            }
+            verdict(
+                false,
+                Path::ExactRational,
+                format!("`{a}` = {x}, `{b}` = {y}: different"),
+            )
+        }
+        // Past the size bound or a float overflow / underflow: no exact answer is available,
+        // and a guess is what made `2^{128}` equal `2^{128}+1`.
+        (Num::Unknown(_), _) | (_, Num::Unknown(_)) => {
+            undecided(Path::ExactRational, format!("`{a}` is {x}, `{b}` is {y}"))
+        }
+        (Num::Undefined(_), Num::Undefined(_)) => undecided(
             Path::ExactRational,
-            format!(
-                "`{a}` = {p}, `{b}` = {q}: {}",
-                if eq { "equal" } else { "different" }
-            ),
-        ))
-    } else if close(fx, fy) {
+            format!("`{a}` is {x} and `{b}` is {y}"),
+        ),
+        (Num::Undefined(_), _) | (_, Num::Undefined(_)) => verdict(
+            false,
+            Path::ExactRational,
+            format!("`{a}` is {x}, `{b}` is {y}: different"),
+        ),
+        (Num::Infinity(s), Num::Infinity(t)) => verdict(
+            s == t,
+            Path::Infinity,
+            format!("`{a}` = {x}, `{b}` = {y}: {}", same_or_not(s == t)),
+        ),
+        (Num::Infinity(_), _) | (_, Num::Infinity(_)) => verdict(
+            false,
+            Path::Infinity,
+            format!("`{a}` = {x}, `{b}` = {y}: different"),
+        ),
+        _ => floats(a, b, &x, &y, preset),
+    }
+}
+
+/// Lenient: a written decimal with ≥ 2 places equals an exact value (not another written
+/// decimal: 1.50 is not 1.499) that rounds to it, compared exactly.
+fn rounded_exact(a: &str, b: &str, p: &BigRational, q: &BigRational) -> Option<Comparison> {
+    if written(a) == written(b) {
+        return None;
+    }
+    for (lit, lv, other) in [(a, p, q), (b, q, p)] {
+        if let Some(places) = decimal_places(lit).filter(|p| *p >= 2) {
+            if rounds_to_exact(other, lv, places) {
+                return Some(verdict(
+                    true,
+                    Path::Rounded,
+                    format!(
+                        "{} rounds to `{lit}` at {places} decimal places (lenient)",
+                        Num::Exact(other.clone())
+                    ),
+                ));
+            }
+        }
+    }
+    None
+}
+
+fn written(s: &str) -> bool {
+    decimal_places(s).is_some() || parse_decimal(s).is_some() || parse_decimal_big(s).is_some()
+}
+
+/// At least one side is a float (an irrational value). Two floats agree within relative 1e-9;
+/// an exact value against a float may be a decimal approximation of an irrational, so the strict
+/// preset does not accept it (`\pi` vs `3.1415926535`): it is "could not decide" when the two
+/// agree to float precision, different otherwise.
+fn floats(a: &str, b: &str, x: &Num, y: &Num, preset: Preset) -> Comparison {
+    let (Some(fx), Some(fy)) = (x.to_f64(), y.to_f64()) else {
+        return undecided(
+            Path::Float,
+            format!("`{a}` = {x} and `{b}` = {y} cannot be compared in floating point"),
+        );
+    };
+    let mixed = x.is_exact() != y.is_exact();
+    if close(fx, fy) {
+        if mixed && preset == Preset::Strict {
+            return undecided(
+                Path::Float,
+                format!(
+                    "`{a}` = {x} and `{b}` = {y} agree to 1e-9, but one is exact and the other \
+                     only known in floating point (strict)"
+                ),
+            );
+        }
         return verdict(
             true,
             Path::Float,
-            format!("`{a}` ≈ `{b}` = {} (relative 1e-9)", fy),
+            format!("`{a}` ≈ `{b}` = {} (relative 1e-9)", float_str(fy)),
         );
-    } else {
-        None
-    };
-    if let Some(c) = exact.as_ref().filter(|c| c.equivalent) {
-        return c.clone();
     }
     // Rounding only when one side is a written decimal and the other is not (two written
     // decimals are both exact: 1.50 is not 1.499).
-    let written = |s: &str| decimal_places(s).is_some() || parse_decimal(s).is_some();
     if preset == Preset::Lenient && written(a) != written(b) {
         for (lit, lv, other) in [(a, fx, fy), (b, fy, fx)] {
             if let Some(places) = decimal_places(lit).filter(|p| *p >= 2) {
@@ -769,20 +962,18 @@ fn constant(a: &str, b: &str, ea: &Expr, eb: &Expr, preset: Preset) -> Compariso
                         Path::Rounded,
                         format!(
                             "{} rounds to `{lit}` at {places} decimal places (lenient)",
-                            other
+                            float_str(other)
                         ),
                     );
                 }
             }
         }
     }
-    exact.unwrap_or_else(|| {
-        verdict(
-            false,
-            Path::Float,
-            format!("`{a}` = {}, `{b}` = {}: different", fx, fy),
-        )
-    })
+    verdict(
+        false,
+        Path::Float,
+        format!("`{a}` = {x}, `{b}` = {y}: different"),
+    )
 }
 
 /// A tiny deterministic xorshift so verdicts are reproducible everywhere (native and wasm).
@@ -797,11 +988,35 @@ impl Xorshift {
         self.0 = x;
         (x >> 11) as f64 / (1u64 << 53) as f64
     }
+
+    /// A sample over the whole real line: either sign, magnitudes from 0.05 to 200 spread
+    /// evenly in log scale (negatives tell `|x|` from `x`, values past 5 tell `|x-5|` from
+    /// `5-x`). With `integers`, every third value is an integer in [-4, 20] (factorials).
+    fn sample(&mut self, integers: bool) -> f64 {
+        if integers && self.next_unit() < 0.34 {
+            return (self.next_unit() * 25.0).floor() - 4.0;
+        }
+        let sign = if self.next_unit() < 0.5 { -1.0 } else { 1.0 };
+        let magnitude = 10f64.powf(self.next_unit() * 3.6 - 1.3);
+        sign * magnitude
+    }
 }
 
-/// Points tried and agreeing points needed for symbolic equality.
-const POINTS_TRIED: usize = 12;
-const POINTS_NEEDED: usize = 5;
+/// Points tried and agreeing points (both sides defined) needed for symbolic equality.
+const POINTS_TRIED: usize = 60;
+const POINTS_NEEDED: usize = 12;
+
+fn has_integer_node(n: &Node) -> bool {
+    use Node::*;
+    match n {
+        Fact(_) | Binom(..) => true,
+        Neg(a) | Call(_, a) => has_integer_node(a),
+        Add(a, b) | Sub(a, b) | Mul(a, b) | Div(a, b) | Pow(a, b) | Root(a, b) | LogBase(a, b) => {
+            has_integer_node(a) || has_integer_node(b)
+        }
+        _ => false,
+    }
+}
 
 fn symbolic(a: &str, b: &str, ea: &Expr, eb: &Expr) -> Comparison {
     let mut names: Vec<&str> = ea.vars.iter().chain(&eb.vars).map(String::as_str).collect();
@@ -815,29 +1030,47 @@ fn symbolic(a: &str, b: &str, ea: &Expr, eb: &Expr) -> Comparison {
                     .iter()
                     .position(|n| n == v)
                     .and_then(|i| point.get(i).copied())
-                    .unwrap_or(0.0)
+                    .unwrap_or(f64::NAN)
             })
             .collect()
+    };
+    let integers = has_integer_node(&ea.root) || has_integer_node(&eb.root);
+    let at = |point: &[f64]| {
+        let p: Vec<String> = point.iter().map(|v| float_str(*v)).collect();
+        format!("{names:?} = [{}]", p.join(", "))
     };
     let mut rng = Xorshift(0x9E37_79B9_7F4A_7C15);
     let mut agreed = 0;
     for _ in 0..POINTS_TRIED {
-        let point: Vec<f64> = names.iter().map(|_| 0.5 + 2.5 * rng.next_unit()).collect();
-        let x = expr::eval(&ea.root, &assign(ea, &point)).to_f64();
-        let y = expr::eval(&eb.root, &assign(eb, &point)).to_f64();
-        if !(x.is_finite() && y.is_finite()) {
-            continue;
+        let point: Vec<f64> = names.iter().map(|_| rng.sample(integers)).collect();
+        let x = expr::eval(&ea.root, &assign(ea, &point));
+        let y = expr::eval(&eb.root, &assign(eb, &point));
+        match (&x, &y) {
+            // Defined on one side only: the two are different functions.
+            (Num::Undefined(_), Num::Exact(_) | Num::Real(_))
+            | (Num::Exact(_) | Num::Real(_), Num::Undefined(_)) => {
+                return verdict(
+                    false,
+                    Path::Symbolic,
+                    format!("`{a}` = {x} but `{b}` = {y} at {}", at(&point)),
+                );
+            }
+            (Num::Exact(_) | Num::Real(_), Num::Exact(_) | Num::Real(_)) => {}
+            // Undefined on both sides, too big or infinite: this point says nothing.
+            _ => continue,
         }
-        if !close(x, y) {
-            let point: Vec<String> = point.iter().map(|v| format!("{}", *v)).collect();
+        let (Some(fx), Some(fy)) = (x.to_f64(), y.to_f64()) else {
+            continue;
+        };
+        if !close(fx, fy) {
             return verdict(
                 false,
                 Path::Symbolic,
                 format!(
-                    "`{a}` = {} but `{b}` = {} at {names:?} = [{}]",
-                    x,
-                    y,
-                    point.join(", ")
+                    "`{a}` = {} but `{b}` = {} at {}",
+                    float_str(fx),
+                    float_str(fy),
+                    at(&point)
                 ),
             );
         }
@@ -846,14 +1079,19 @@ fn symbolic(a: &str, b: &str, ea: &Expr, eb: &Expr) -> Comparison {
             return verdict(
                 true,
                 Path::Symbolic,
-                format!("`{a}` and `{b}` agree at {agreed} random points"),
+                format!(
+                    "`{a}` and `{b}` agree at {agreed} sample points across the real line, both \
+                     sides defined at each"
+                ),
             );
         }
     }
-    verdict(
-        false,
+    undecided(
         Path::Symbolic,
-        format!("only {agreed} comparable points for `{a}` vs `{b}`"),
+        format!(
+            "`{a}` and `{b}` are both defined at only {agreed} of {POINTS_TRIED} sample points \
+             ({POINTS_NEEDED} needed)"
+        ),
     )
 }
 

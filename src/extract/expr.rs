@@ -5,7 +5,11 @@
 //! Bounded on purpose: at most [`MAX_NODES`] nodes and [`MAX_DEPTH`] nesting, so hostile input
 //! costs microseconds and never recursion-overflows; works the same in wasm.
 
-use super::number::{parse_decimal, Num, Rational};
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{One, Signed, ToPrimitive, Zero};
+
+use super::number::{parse_decimal_big, pow10, Num};
 use super::real;
 
 pub const MAX_NODES: usize = 512;
@@ -25,11 +29,12 @@ pub enum Func {
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Node {
-    Lit(Rational),
-    /// A literal too long for an exact i128 rational.
-    Real(f64),
+    /// An exact literal of any length (decimals and repeating decimals are rationals).
+    Lit(BigRational),
     Pi,
     E,
+    /// `\infty`: a limit, not a variable (`\infty-\infty` is undefined, not 0).
+    Infinity,
     Var(usize),
     Neg(Box<Node>),
     Add(Box<Node>, Box<Node>),
@@ -40,6 +45,9 @@ pub enum Node {
     Fact(Box<Node>),
     Call(Func, Box<Node>),
     Root(Box<Node>, Box<Node>),
+    Binom(Box<Node>, Box<Node>),
+    /// `\log_b x`: exact when `x` is an integer power of `b`.
+    LogBase(Box<Node>, Box<Node>),
 }
 
 /// A parsed expression and the names of its free variables.
@@ -194,8 +202,12 @@ impl Parser<'_> {
 
     fn postfix(&mut self) -> Option<Node> {
         let mut a = self.atom()?;
-        while self.peek() == Some(b'!') {
+        if self.peek() == Some(b'!') {
             self.i += 1;
+            // `5!!` is a double factorial (15), not (5!)!: not modelled, so not an expression.
+            if self.peek() == Some(b'!') {
+                return None;
+            }
             a = self.node(Node::Fact(Box::new(a)))?;
         }
         Some(a)
@@ -225,7 +237,7 @@ impl Parser<'_> {
             b'{' => self.group(),
             b if b.is_ascii_digit() => {
                 self.i += 1;
-                self.node(Node::Lit(Rational::from_int(i128::from(b - b'0'))))
+                self.node(Node::Lit(BigRational::from_integer(BigInt::from(b - b'0'))))
             }
             _ => self.atom(),
         }
@@ -252,21 +264,50 @@ impl Parser<'_> {
             }
         }
         let text = self.src.get(start..self.i)?;
-        match parse_decimal(text) {
-            Some(r) => {
-                let lit = self.node(Node::Lit(r))?;
-                self.mixed(lit, r)
-            }
-            // Too long for i128: keep going in floating point.
-            None => {
-                let x: f64 = text.parse().ok()?;
-                self.node(Node::Real(x))
+        if text.contains('.') {
+            if let Some(r) = self.repeating(text) {
+                return self.node(Node::Lit(r));
             }
         }
+        // Exact at any length: a float here is what made 40-digit numbers differing in the
+        // last digit "equal".
+        let r = parse_decimal_big(text)?;
+        let lit = self.node(Node::Lit(r.clone()))?;
+        self.mixed(lit, &r)
+    }
+
+    /// `0.\overline{3}` = 1/3, `0.1\overline{6}` = 1/6: a repeating decimal is an exact
+    /// rational. Without this `\overline` read as a variable and every such answer was `0`.
+    fn repeating(&mut self, text: &str) -> Option<BigRational> {
+        let rest = self.src.get(self.i..)?;
+        let after = rest.strip_prefix("\\overline")?;
+        let open = self.i + (rest.len() - after.len());
+        let body = self.src.get(open..)?.strip_prefix('{')?;
+        let close = body.find('}')?;
+        let period = body.get(..close)?;
+        if period.is_empty() || period.len() > 64 || !period.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        let (int_part, frac) = text.split_once('.')?;
+        if frac.contains(['e', 'E']) {
+            return None;
+        }
+        let head = parse_decimal_big(&format!(
+            "{}.{frac}",
+            if int_part.is_empty() { "0" } else { int_part }
+        ))?;
+        // The repeating block after `frac.len()` places: period / (10^p − 1) / 10^frac.len().
+        let p = i64::try_from(period.len()).ok()?;
+        let scale = i64::try_from(frac.len()).ok()?;
+        let block: BigInt = period.parse().ok()?;
+        let nines = pow10(p).to_integer() - BigInt::one();
+        let tail = BigRational::new(block, nines) * pow10(-scale);
+        self.i = open + 1 + close + 1;
+        Some(head + tail)
     }
 
     /// `3\frac{1}{2}` is three and a half, not three halves.
-    fn mixed(&mut self, lit: Node, r: Rational) -> Option<Node> {
+    fn mixed(&mut self, lit: Node, r: &BigRational) -> Option<Node> {
         let rest = self.src.get(self.i..).unwrap_or("");
         if r.is_integer() && rest.starts_with("\\frac") {
             let save = (self.i, self.nodes);
@@ -274,7 +315,7 @@ impl Parser<'_> {
             if let (Some(Node::Lit(n)), Some(Node::Lit(d))) = (self.arg(), self.arg()) {
                 if n.is_integer() && d.is_integer() {
                     let frac = Node::Div(Box::new(Node::Lit(n)), Box::new(Node::Lit(d)));
-                    let sum = if r.numer() < 0 {
+                    let sum = if r.is_negative() {
                         Node::Sub(Box::new(lit), Box::new(frac))
                     } else {
                         Node::Add(Box::new(lit), Box::new(frac))
@@ -311,24 +352,19 @@ impl Parser<'_> {
                 let x = self.arg()?;
                 self.node(Node::Call(Func::Sqrt, Box::new(x)))
             }
-            // C(n, k) = n! / (k! (n-k)!): exact for the integers answers use.
+            // C(n, k), exactly (bounded): `\binom{100}{50}` has 30 digits.
             "binom" | "dbinom" | "tbinom" => {
                 let n = self.arg()?;
                 let k = self.arg()?;
-                let rest = Node::Sub(Box::new(n.clone()), Box::new(k.clone()));
-                let below = Node::Mul(
-                    Box::new(Node::Fact(Box::new(k))),
-                    Box::new(Node::Fact(Box::new(rest))),
-                );
-                self.node(Node::Div(
-                    Box::new(Node::Fact(Box::new(n))),
-                    Box::new(below),
-                ))
+                self.node(Node::Binom(Box::new(n), Box::new(k)))
             }
             "pi" => self.node(Node::Pi),
+            "infty" | "inf" => self.node(Node::Infinity),
             "sin" | "cos" | "tan" | "ln" | "log" | "exp" => self.call(name),
-            "" => None,
-            greek => self.var(greek),
+            // Only Greek letters name variables: any other command (`\overline`, `\cdots`,
+            // `\cot`) read as a variable made unrelated answers "symbolically equal".
+            greek if GREEK.contains(&greek) => self.var(greek),
+            _ => None,
         }
     }
 
@@ -340,9 +376,7 @@ impl Parser<'_> {
                 self.i += 1;
                 let base = self.arg()?;
                 let x = self.power()?;
-                let top = self.node(Node::Call(Func::Ln, Box::new(x)))?;
-                let bottom = self.node(Node::Call(Func::Ln, Box::new(base)))?;
-                return self.node(Node::Div(Box::new(top), Box::new(bottom)));
+                return self.node(Node::LogBase(Box::new(base), Box::new(x)));
             }
         }
         let f = match name {
@@ -411,59 +445,153 @@ impl Parser<'_> {
     }
 }
 
-fn factorial(x: Num) -> Num {
-    if let Num::Exact(r) = x {
-        if r.is_integer() && (0..=33).contains(&r.numer()) {
-            let mut acc: i128 = 1;
-            for k in 2..=r.numer() {
-                acc = acc.saturating_mul(k);
-            }
-            return Num::Exact(Rational::from_int(acc));
-        }
+/// Greek letter commands that name variables.
+const GREEK: &[&str] = &[
+    "alpha",
+    "beta",
+    "gamma",
+    "delta",
+    "epsilon",
+    "varepsilon",
+    "zeta",
+    "eta",
+    "theta",
+    "vartheta",
+    "iota",
+    "kappa",
+    "lambda",
+    "mu",
+    "nu",
+    "xi",
+    "rho",
+    "sigma",
+    "tau",
+    "upsilon",
+    "phi",
+    "varphi",
+    "chi",
+    "psi",
+    "omega",
+    "Gamma",
+    "Delta",
+    "Theta",
+    "Lambda",
+    "Xi",
+    "Sigma",
+    "Upsilon",
+    "Phi",
+    "Psi",
+    "Omega",
+];
+
+fn positive(x: f64) -> bool {
+    x > 0.0
+}
+
+fn anywhere(_: f64) -> bool {
+    true
+}
+
+fn exact_zero_to(value: i64) -> fn(&BigRational) -> Option<BigRational> {
+    // Function pointers cannot capture, so one small function per constant result.
+    match value {
+        0 => |r| r.is_zero().then(BigRational::zero),
+        _ => |r| r.is_zero().then(BigRational::one),
     }
-    Num::Real(f64::NAN)
+}
+
+/// `\ln 1` = 0 exactly.
+fn exact_ln(r: &BigRational) -> Option<BigRational> {
+    r.is_one().then(BigRational::zero)
+}
+
+/// `\log 1000` = 3 exactly: base-10 logarithms of powers of ten.
+fn exact_log10(r: &BigRational) -> Option<BigRational> {
+    exact_log(&BigRational::from_integer(BigInt::from(10u8)), r)
+}
+
+/// `log_b x` when `x` is an integer power of `b` (both exact and positive, `b ≠ 1`).
+fn exact_log(b: &BigRational, x: &BigRational) -> Option<BigRational> {
+    if !b.is_positive() || !x.is_positive() || b.is_one() {
+        return None;
+    }
+    let (lb, lx) = (ln_big(b)?, ln_big(x)?);
+    let k = (lx / lb).round();
+    if !k.is_finite() || k.abs() > 10_000.0 {
+        return None;
+    }
+    let k = k as i64;
+    let back = Num::Exact(b.clone()).pow(&Num::exact_int(k));
+    (back == Num::Exact(x.clone())).then(|| BigRational::from_integer(BigInt::from(k)))
+}
+
+/// ln of a positive rational of any size (through bit lengths, so 10^{400} works).
+fn ln_big(r: &BigRational) -> Option<f64> {
+    let part = |n: &BigInt| -> Option<f64> {
+        let shift = n.bits().saturating_sub(60);
+        let top = (n >> shift).to_f64()?;
+        Some(real::ln(top) + shift as f64 * std::f64::consts::LN_2)
+    };
+    Some(part(r.numer())? - part(r.denom())?)
 }
 
 /// Evaluates with `vars[i]` as the value of variable `i`.
 pub fn eval(n: &Node, vars: &[f64]) -> Num {
     use Node::*;
     match n {
-        Lit(r) => Num::Exact(*r),
-        Real(x) => Num::Real(*x),
+        Lit(r) => Num::Exact(r.clone()),
         Pi => Num::Real(std::f64::consts::PI),
         E => Num::Real(std::f64::consts::E),
-        Var(i) => Num::Real(vars.get(*i).copied().unwrap_or(f64::NAN)),
+        Infinity => Num::Infinity(true),
+        Var(i) => match vars.get(*i) {
+            Some(x) => Num::Real(*x),
+            None => Num::Unknown("a variable without a value"),
+        },
         Neg(a) => eval(a, vars).neg(),
-        Add(a, b) => eval(a, vars).add(eval(b, vars)),
-        Sub(a, b) => eval(a, vars).sub(eval(b, vars)),
-        Mul(a, b) => eval(a, vars).mul(eval(b, vars)),
-        Div(a, b) => eval(a, vars).div(eval(b, vars)),
-        Pow(a, b) => eval(a, vars).pow(eval(b, vars)),
-        Fact(a) => factorial(eval(a, vars)),
+        Add(a, b) => eval(a, vars).add(&eval(b, vars)),
+        Sub(a, b) => eval(a, vars).sub(&eval(b, vars)),
+        Mul(a, b) => eval(a, vars).mul(&eval(b, vars)),
+        Div(a, b) => eval(a, vars).div(&eval(b, vars)),
+        Pow(a, b) => eval(a, vars).pow(&eval(b, vars)),
+        Fact(a) => eval(a, vars).factorial(),
+        Binom(a, b) => eval(a, vars).binomial(&eval(b, vars)),
         Root(x, k) => {
             let x = eval(x, vars);
-            let k = eval(k, vars);
-            if k == Num::Exact(Rational::from_int(2)) {
-                x.sqrt()
-            } else {
-                Num::Real(real::pow(x.to_f64(), 1.0 / k.to_f64()))
+            match eval(k, vars) {
+                Num::Exact(k) if k.is_integer() && k.is_positive() => {
+                    match k.to_integer().to_u32().filter(|k| *k <= 64) {
+                        Some(k) => x.root(k),
+                        None => x.pow(&Num::Exact(k.recip())),
+                    }
+                }
+                k => x.pow(&Num::Exact(BigRational::one()).div(&k)),
             }
+        }
+        LogBase(b, x) => {
+            let (b, x) = (eval(b, vars), eval(x, vars));
+            if let (Num::Exact(bb), Num::Exact(xx)) = (&b, &x) {
+                if let Some(k) = exact_log(bb, xx) {
+                    return Num::Exact(k);
+                }
+            }
+            let ln = |v: &Num| v.func(real::ln, Some(exact_ln), positive);
+            let base = ln(&b);
+            if base.to_f64() == Some(0.0) {
+                return Num::Undefined("a logarithm to base 1");
+            }
+            ln(&x).div(&base)
         }
         Call(f, a) => {
             let v = eval(a, vars);
             match f {
                 Func::Sqrt => v.sqrt(),
-                Func::Abs => match v {
-                    Num::Exact(r) if r.numer() < 0 => v.neg(),
-                    Num::Exact(_) => v,
-                    Num::Real(x) => Num::Real(x.abs()),
-                },
-                Func::Sin => Num::Real(real::sin(v.to_f64())),
-                Func::Cos => Num::Real(real::cos(v.to_f64())),
-                Func::Tan => Num::Real(real::tan(v.to_f64())),
-                Func::Ln => Num::Real(real::ln(v.to_f64())),
-                Func::Log => Num::Real(real::log10(v.to_f64())),
-                Func::Exp => Num::Real(real::exp(v.to_f64())),
+                Func::Abs => v.abs(),
+                Func::Sin => v.func(real::sin, Some(exact_zero_to(0)), anywhere),
+                Func::Cos => v.func(real::cos, Some(exact_zero_to(1)), anywhere),
+                Func::Tan => v.func(real::tan, Some(exact_zero_to(0)), anywhere),
+                Func::Ln => v.func(real::ln, Some(exact_ln), positive),
+                Func::Log => v.func(real::log10, Some(exact_log10), positive),
+                Func::Exp => v.func(real::exp, Some(exact_zero_to(1)), anywhere),
             }
         }
     }
@@ -478,8 +606,12 @@ mod tests {
         eval(&e.root, &[])
     }
 
-    fn exact(n: i128, d: i128) -> Num {
-        Num::Exact(Rational::new(n, d).unwrap())
+    fn exact(n: i64, d: i64) -> Num {
+        Num::Exact(BigRational::new(BigInt::from(n), BigInt::from(d)))
+    }
+
+    fn float(s: &str) -> f64 {
+        val(s).to_f64().unwrap_or(f64::NAN)
     }
 
     #[test]
@@ -495,32 +627,29 @@ mod tests {
         assert_eq!(val("1.5e3"), exact(1500, 1));
         assert_eq!(val("5!"), exact(120, 1));
         assert_eq!(val("\\sqrt{16}"), exact(4, 1));
-        assert_eq!(val("\\sqrt[3]{8}").to_f64(), 2.0);
-        assert!((val("\\log_2 8").to_f64() - 3.0).abs() < 1e-12);
+        assert_eq!(val("\\sqrt[3]{8}"), exact(2, 1));
+        assert_eq!(val("\\log_2 8"), exact(3, 1));
         assert_eq!(val("\\binom{5}{2}"), exact(10, 1));
         assert_eq!(val("\\dbinom{10}{3}"), exact(120, 1));
-        assert!((val("\\log_{10} 1000").to_f64() - 3.0).abs() < 1e-12);
+        assert_eq!(val("\\log_{10} 1000"), exact(3, 1));
     }
 
     #[test]
     fn mixed_numbers() {
         assert_eq!(val("3\\frac{1}{2}"), exact(7, 2));
         assert_eq!(val("-3\\frac{1}{2}"), exact(-7, 2));
-        assert_eq!(
-            val("2\\frac{\\pi}{3}").to_f64(),
-            2.0 * std::f64::consts::PI / 3.0
-        );
+        assert_eq!(float("2\\frac{\\pi}{3}"), 2.0 * std::f64::consts::PI / 3.0);
     }
 
     #[test]
     fn constants_and_variables() {
-        assert!((val("2\\pi").to_f64() - std::f64::consts::TAU).abs() < 1e-12);
-        assert!((val("e^2").to_f64() - 7.38905609893065).abs() < 1e-12);
+        assert!((float("2\\pi") - std::f64::consts::TAU).abs() < 1e-12);
+        assert!((float("e^2") - 7.38905609893065).abs() < 1e-12);
         let e = parse("x^2+2xy").unwrap();
         assert_eq!(e.vars, ["x", "y"]);
-        assert_eq!(eval(&e.root, &[3.0, 1.0]).to_f64(), 15.0);
+        assert_eq!(eval(&e.root, &[3.0, 1.0]).to_f64(), Some(15.0));
         let t = parse("\\sin x").unwrap();
-        assert_eq!(eval(&t.root, &[0.0]).to_f64(), 0.0);
+        assert_eq!(eval(&t.root, &[0.0]).to_f64(), Some(0.0));
     }
 
     #[test]
@@ -535,9 +664,51 @@ mod tests {
     }
 
     #[test]
-    fn big_literal_falls_back_to_float() {
-        let v = val("100000000000000000000000000000000000000000");
-        assert!(!v.is_exact());
-        assert!((v.to_f64() / 1e41 - 1.0).abs() < 1e-9);
+    fn big_literals_stay_exact() {
+        let v = val("100000000000000000000000000000000000000001");
+        assert_eq!(v, Num::Exact(pow10(41) + BigRational::one()));
+    }
+
+    // Each case below was a false "equal" in a fault campaign; the comment says which cause.
+    #[test]
+    fn fault_causes_are_exact_or_explicitly_unknown() {
+        // Cause: i128 overflow fell back to floats. 2^128 and 2^128+1 are distinct exactly.
+        assert_ne!(val("2^{128}"), val("2^{128}+1"));
+        assert_ne!(val("10^{40}"), val("10^{40}+1"));
+        assert_ne!(val("1-10^{-40}"), val("1"));
+        // Cause: underflow to zero.
+        assert_ne!(val("10^{-400}"), val("0"));
+        assert_ne!(val("(1/2)^{10000}"), val("(1/2)^{10001}"));
+        // Sizes are bounded: a result of millions of digits is not computed (and no hang).
+        assert!(matches!(val("10^{10^{9}}"), Num::Unknown(_)));
+        assert!(matches!(val("(10^{9})!"), Num::Unknown(_)));
+        // Cause: the sign of (-1)^n came from a float power of a huge n.
+        assert_eq!(val("(-1)^{10^{40}+1}"), exact(-1, 1));
+        // Cause: binomials went through factorials capped at 33!.
+        assert_eq!(
+            val("\\binom{100}{50}"),
+            Num::Exact(BigRational::from_integer(
+                "100891344545564193334812497256".parse().unwrap()
+            ))
+        );
+        assert_eq!(val("\\frac{2006!}{2004!}"), val("2006*2005"));
+        // Cause: \overline was a variable. Repeating decimals are exact.
+        assert_eq!(val("0.\\overline{3}"), exact(1, 3));
+        assert_eq!(val("0.1\\overline{6}"), exact(1, 6));
+        assert_eq!(val("1.\\overline{142857}"), exact(8, 7));
+        // Cause: \infty was a variable, so \infty-\infty was 0.
+        assert!(matches!(val("\\infty-\\infty"), Num::Undefined(_)));
+        assert!(parse("\\overline{AB}").is_none());
+        assert!(parse("5!!").is_none());
+    }
+
+    #[test]
+    fn domains_are_reported() {
+        assert!(matches!(val("1/0"), Num::Undefined(_)));
+        assert!(matches!(val("\\sqrt{-4}"), Num::Undefined(_)));
+        assert!(matches!(val("\\ln 0"), Num::Undefined(_)));
+        assert!(matches!(val("e^{1000}"), Num::Unknown(_)));
+        assert!(matches!(val("e^{-1000}"), Num::Unknown(_)));
+        assert_eq!(val("\\sqrt[3]{-8}"), exact(-2, 1));
     }
 }

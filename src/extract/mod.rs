@@ -17,7 +17,7 @@ pub mod records;
 mod scan;
 pub mod words;
 
-pub use equiv::{Comparison, Path, Preset};
+pub use equiv::{Comparison, Outcome, Path, Preset};
 use serde::Serialize;
 
 /// The rule that produced an answer.
@@ -278,7 +278,10 @@ impl Extraction {
 pub struct Verdict {
     pub predicted: Option<Extraction>,
     pub ground_truth: Option<Extraction>,
+    /// `outcome == Outcome::Equal`: an undecided verdict is not equivalent.
     pub equivalent: bool,
+    /// Equal, different, or could not decide (counted apart from both).
+    pub outcome: Outcome,
     pub path: Path,
     pub reason: String,
 }
@@ -317,9 +320,9 @@ fn bare_ground_truth(text: &str) -> Option<Extraction> {
 pub fn grade(output: &str, ground_truth: &str, question: Option<&str>, preset: Preset) -> Verdict {
     let predicted = extract(output, question);
     let gold = extract(ground_truth, question).or_else(|| bare_ground_truth(ground_truth));
-    let (equivalent, path, reason) = match (&predicted, &gold) {
+    let (outcome, path, reason) = match (&predicted, &gold) {
         (Some(p), Some(g)) => {
-            let c = equiv::compare(&p.answer, &g.answer, question, preset);
+            let c = with_units(p, g, equiv::compare(&p.answer, &g.answer, question, preset));
             let how = format!(
                 "predicted `{}` ({}) vs ground truth `{}` ({}): {}",
                 p.answer,
@@ -328,20 +331,20 @@ pub fn grade(output: &str, ground_truth: &str, question: Option<&str>, preset: P
                 g.method.as_str(),
                 c.reason
             );
-            (c.equivalent, c.path, how)
+            (c.outcome, c.path, how)
         }
         (None, Some(_)) => (
-            false,
+            Outcome::Different,
             Path::NoAnswer,
             "no answer found in the output".to_string(),
         ),
         (Some(_), None) => (
-            false,
+            Outcome::Different,
             Path::NoAnswer,
             "no answer found in the ground truth".to_string(),
         ),
         (None, None) => (
-            false,
+            Outcome::Different,
             Path::NoAnswer,
             "no answer found on either side".to_string(),
         ),
@@ -349,9 +352,29 @@ pub fn grade(output: &str, ground_truth: &str, question: Option<&str>, preset: P
     Verdict {
         predicted,
         ground_truth: gold,
-        equivalent,
+        equivalent: outcome == Outcome::Equal,
+        outcome,
         path,
         reason,
+    }
+}
+
+/// Units are dropped by the normaliser (`18 dollars` → `18`) so that a unit-less gold matches;
+/// but when both sides state a unit and the units differ (`7 years` vs `7 months`), the answers
+/// are different whatever the numbers say. Same unit, or a unit on one side only: the value
+/// comparison stands.
+fn with_units(p: &Extraction, g: &Extraction, c: Comparison) -> Comparison {
+    if c.outcome == Outcome::Different {
+        return c;
+    }
+    match (normalize::unit_of(&p.raw), normalize::unit_of(&g.raw)) {
+        (Some(up), Some(ug)) if up != ug => Comparison {
+            equivalent: false,
+            outcome: Outcome::Different,
+            path: Path::Unit,
+            reason: format!("different units: {up} vs {ug} (the values: {})", c.reason),
+        },
+        _ => c,
     }
 }
 

@@ -165,19 +165,7 @@ pub fn normalize(raw: &str) -> String {
     if !needs_slow_path(t) && !t.is_empty() {
         return strip_trailing_punct(t).to_string();
     }
-    let mut s = strip_annotations(t);
-    s = unwrap_commands(&s);
-    // A `\\` row break (matrices) must survive the spacing rewrites (`\ `, `\,`).
-    s = s.replace("\\\\", ROW_BREAK);
-    for (from, to) in REWRITES {
-        if s.contains(from) {
-            s = s.replace(from, to);
-        }
-    }
-    s = s.replace(ROW_BREAK, "\\\\");
-    s = s.trim().to_string();
-    s = strip_trailing_punct(&s).to_string();
-    s = s.trim_start_matches([':', '=']).trim().to_string();
+    let mut s = unwrapped(t);
     if let Some(letter) = choice_letter(&s) {
         return letter.to_string();
     }
@@ -190,6 +178,94 @@ pub fn normalize(raw: &str) -> String {
     s = mixed_number(&s);
     s = squeeze_spaces(&s);
     strip_trailing_punct(&s).to_string()
+}
+
+/// The unit a raw answer states after its number (`7 years` → `year`, `5\text{ cm}^2` →
+/// `cm^2`), spelled one way per unit, or `None`. The normaliser drops units so a unit-less gold
+/// matches; the grader uses this to refuse answers whose stated units differ.
+pub fn unit_of(raw: &str) -> Option<String> {
+    let t = raw.trim();
+    if !t.bytes().any(|b| b.is_ascii_alphabetic() || !b.is_ascii()) {
+        return None;
+    }
+    let s = unwrapped(t);
+    let kept = strip_units(&s);
+    let dropped = s.get(kept.len()..)?.trim();
+    if dropped.is_empty() || !s.starts_with(kept.as_str()) {
+        return None;
+    }
+    let words: Vec<String> = dropped
+        .split_whitespace()
+        .map(|w| {
+            let lower = w.to_lowercase();
+            let (word, power) = match UNIT_POWERS.iter().find(|p| lower.ends_with(*p)) {
+                Some(p) => (&lower[..lower.len() - p.len()], power_digit(p)),
+                None => (lower.as_str(), ""),
+            };
+            let base = UNIT_SPELLINGS
+                .iter()
+                .find(|(spelling, _)| *spelling == word)
+                .map_or(word, |(_, canonical)| canonical);
+            format!("{base}{power}")
+        })
+        .collect();
+    Some(words.join(" "))
+}
+
+fn power_digit(p: &str) -> &'static str {
+    if p.contains(['2', '²']) {
+        "^2"
+    } else {
+        "^3"
+    }
+}
+
+/// Plural and abbreviated unit spellings → one name, so `7 years` and `7 yr` agree.
+const UNIT_SPELLINGS: &[(&str, &str)] = &[
+    ("dollars", "dollar"),
+    ("usd", "dollar"),
+    ("cents", "cent"),
+    ("hours", "hour"),
+    ("hrs", "hour"),
+    ("hr", "hour"),
+    ("minutes", "minute"),
+    ("mins", "minute"),
+    ("min", "minute"),
+    ("seconds", "second"),
+    ("sec", "second"),
+    ("days", "day"),
+    ("weeks", "week"),
+    ("months", "month"),
+    ("years", "year"),
+    ("meters", "meter"),
+    ("metres", "meter"),
+    ("pounds", "pound"),
+    ("lbs", "pound"),
+    ("lb", "pound"),
+    ("miles", "mile"),
+    ("feet", "foot"),
+    ("ft", "foot"),
+    ("inches", "inch"),
+    ("units", "unit"),
+    ("degrees", "degree"),
+    ("元", "yuan"),
+];
+
+/// The normaliser's steps before unit stripping: annotations, wrappers, rewrites, punctuation.
+fn unwrapped(t: &str) -> String {
+    let mut s = strip_annotations(t);
+    s = unwrap_commands(&s);
+    // A `\\` row break (matrices) must survive the spacing rewrites (`\ `, `\,`).
+    s = s.replace("\\\\", ROW_BREAK);
+    for (from, to) in REWRITES {
+        if s.contains(from) {
+            s = s.replace(from, to);
+        }
+    }
+    s = s.replace(ROW_BREAK, "\\\\");
+    s = s.trim().to_string();
+    s = strip_trailing_punct(&s).to_string();
+    s.trim_start_matches([':', '=']).trim().to_string()
 }
 
 /// Removes GSM8K-style `<<48/2=24>>` calculator annotations.
@@ -210,14 +286,30 @@ fn strip_annotations(s: &str) -> String {
     out
 }
 
+/// Drops trailing sentence punctuation, but not a factorial: a `!` right after a digit, a
+/// closing bracket or a lone letter (`5!`, `(2n)!`, `n!`) is part of the answer. Dropping it
+/// made `5!` equal `5`. After a word (`Yes!`) or another `!` it is punctuation.
 fn strip_trailing_punct(s: &str) -> &str {
-    s.trim_end_matches(|c: char| {
-        c.is_whitespace()
-            || matches!(
-                c,
-                '.' | '。' | ',' | ';' | '!' | '?' | ':' | '，' | '；' | '！'
-            )
-    })
+    let mut t = s;
+    loop {
+        let next = t.trim_end_matches(|c: char| {
+            c.is_whitespace()
+                || matches!(c, '.' | '。' | ',' | ';' | '?' | ':' | '，' | '；' | '！')
+        });
+        match next.strip_suffix('!') {
+            Some(before) if !factorial_operand(before) => t = before,
+            _ => return next,
+        }
+    }
+}
+
+fn factorial_operand(before: &str) -> bool {
+    let mut rev = before.chars().rev();
+    match rev.next() {
+        Some(c) if c.is_ascii_digit() || matches!(c, ')' | ']' | '}') => true,
+        Some(c) if c.is_alphabetic() => !rev.next().is_some_and(char::is_alphabetic),
+        _ => false,
+    }
 }
 
 /// Replaces every `\cmd{X}` of [`UNWRAP`] by `X` (nested ones too).

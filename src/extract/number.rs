@@ -1,11 +1,20 @@
-//! Exact rationals on i128 with checked arithmetic, and the `Num` value the evaluator works in.
+//! Exact rationals on i128 with checked arithmetic (the fast path for plain decimals, and the
+//! logic checker's numbers), and the `Num` value the answer evaluator works in.
 //!
 //! Answers are compared exactly whenever they can be: a float tolerance is what lets other
-//! graders call 120006 equal to 120000. When an exact operation would overflow (or is
-//! irrational, like `\sqrt 2`), the value degrades to an `f64` and the comparison path says so.
+//! graders call 120006 equal to 120000, and an i128 overflow that fell back to floats made
+//! `2^{128}` equal `2^{128}+1`. So `Num` is an arbitrary-precision rational, bounded in size
+//! ([`MAX_EXACT_BITS`]): past the bound a value is [`Num::Unknown`] and the verdict "could not
+//! decide", never a float guess. Only irrational values (`\sqrt 2`, `\pi`, `\sin 1`) are
+//! floats, and the comparison path says so.
 
 use std::cmp::Ordering;
 use std::fmt;
+
+use num_bigint::{BigInt, Sign};
+use num_integer::Integer;
+use num_rational::BigRational;
+use num_traits::{One, Signed, ToPrimitive, Zero};
 
 /// A reduced fraction `num/den` with `den > 0`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -249,95 +258,511 @@ pub fn parse_decimal(s: &str) -> Option<Rational> {
     Some(r)
 }
 
-/// A value: exact when possible, otherwise a float (the comparison path reports which).
-#[derive(Debug, Clone, Copy, PartialEq)]
+/// The most bits an exact value may take (numerator plus denominator), about 10,000 decimal
+/// digits: `2006!` (≈ 19,000 bits) and `2^{-10001}` fit, and anything larger is "could not
+/// decide" instead of an unbounded computation (a pasted `10^{10^{9}}` must not hang a tab).
+pub const MAX_EXACT_BITS: u64 = 34_000;
+
+/// Largest `n` for which `n!` is attempted exactly (its bits are checked as it grows).
+const MAX_FACTORIAL: u64 = 3_000;
+
+/// Largest exponent of a decimal literal (`1e-400` is fine, `1e99999` is not computed).
+const MAX_DECIMAL_EXPONENT: i64 = 10_000;
+
+/// A value as the evaluator knows it. Only `Exact` values are compared exactly; `Real` ones are
+/// floating point (irrational constants and functions); the last three say why there is no
+/// number at all, because "undefined here" and "too big to know" lead to different verdicts.
+#[derive(Debug, Clone, PartialEq)]
 pub enum Num {
-    Exact(Rational),
+    Exact(BigRational),
+    /// A finite float, neither overflowed nor underflowed.
     Real(f64),
+    /// `\infty` (`true`) or `-\infty`.
+    Infinity(bool),
+    /// Outside the domain: `1/0`, `\ln(-1)`, `\sqrt{-4}`, `\infty-\infty`.
+    Undefined(&'static str),
+    /// A value exists but could not be computed within the bounds (huge exact results, float
+    /// overflow or underflow): never compared, the verdict is "could not decide".
+    Unknown(&'static str),
+}
+
+fn bits(r: &BigRational) -> u64 {
+    r.numer().bits() + r.denom().bits()
+}
+
+/// `r` when it is within the size bound.
+fn bounded(r: BigRational) -> Num {
+    if bits(&r) > MAX_EXACT_BITS {
+        Num::Unknown("an exact value of more than 10,000 digits")
+    } else {
+        Num::Exact(r)
+    }
+}
+
+/// A float result: NaN is outside the domain, ±inf is an overflow (true infinities are
+/// [`Num::Infinity`], never a float), and a zero or subnormal result of operands that were not
+/// zero is an underflow: `10^{-400}` must not become `0`.
+fn real(x: f64, nonzero_inputs: bool) -> Num {
+    if x.is_nan() {
+        Num::Undefined("not a real number")
+    } else if x.is_infinite() {
+        Num::Unknown("a floating-point overflow")
+    } else if nonzero_inputs && x.abs() < f64::MIN_POSITIVE {
+        Num::Unknown("a floating-point underflow")
+    } else {
+        Num::Real(x)
+    }
+}
+
+/// An exact value as a float, when the float is faithful (not overflowed or flushed to 0).
+fn exact_f64(r: &BigRational) -> Option<f64> {
+    let x = r.to_f64()?;
+    let lost = !x.is_finite() || (!r.is_zero() && x.abs() < f64::MIN_POSITIVE);
+    (!lost).then_some(x)
+}
+
+/// Parses a plain decimal literal (`-12`, `0.25`, `.5`, `1.5e-3`) exactly, at any length.
+pub fn parse_decimal_big(s: &str) -> Option<BigRational> {
+    let (neg, body) = match s.as_bytes().first()? {
+        b'-' => (true, s.get(1..)?),
+        b'+' => (false, s.get(1..)?),
+        _ => (false, s),
+    };
+    let (mantissa, exp) = match body.find(['e', 'E']) {
+        Some(i) => (body.get(..i)?, body.get(i + 1..)?.parse::<i64>().ok()?),
+        None => (body, 0),
+    };
+    if exp.abs() > MAX_DECIMAL_EXPONENT {
+        return None;
+    }
+    let (int_part, frac_part) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    if int_part.is_empty() && frac_part.is_empty() {
+        return None;
+    }
+    let digits = format!("{int_part}{frac_part}");
+    if !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let num: BigInt = digits.parse().ok()?;
+    let scale = exp - i64::try_from(frac_part.len()).ok()?;
+    let r = BigRational::from_integer(num) * pow10(scale);
+    Some(if neg { -r } else { r })
+}
+
+/// `10^k` exactly (|k| is bounded by the callers).
+pub fn pow10(k: i64) -> BigRational {
+    let p = num_traits::pow(
+        BigInt::from(10u8),
+        usize::try_from(k.unsigned_abs()).unwrap_or(0),
+    );
+    if k < 0 {
+        BigRational::new(BigInt::one(), p)
+    } else {
+        BigRational::from_integer(p)
+    }
+}
+
+/// The exact `n`-th root of a non-negative integer, when it is one.
+fn exact_root(x: &BigInt, n: u32) -> Option<BigInt> {
+    let r = x.nth_root(n);
+    (num_traits::pow(r.clone(), n as usize) == *x).then_some(r)
+}
+
+/// `r^(1/n)` exactly, when numerator and denominator are perfect `n`-th powers.
+fn exact_rational_root(r: &BigRational, n: u32) -> Option<BigRational> {
+    if r.is_negative() {
+        // Odd roots of negatives are real: -(|r|^(1/n)).
+        return (n % 2 == 1)
+            .then(|| exact_rational_root(&-r.clone(), n))
+            .flatten()
+            .map(|x| -x);
+    }
+    Some(BigRational::new(
+        exact_root(r.numer(), n)?,
+        exact_root(r.denom(), n)?,
+    ))
 }
 
 impl Num {
-    pub fn to_f64(self) -> f64 {
+    pub fn exact_int(n: i64) -> Num {
+        Num::Exact(BigRational::from_integer(BigInt::from(n)))
+    }
+
+    /// The value as a float, for points and tolerances; `None` for non-numbers and for exact
+    /// values that a float cannot hold faithfully.
+    pub fn to_f64(&self) -> Option<f64> {
         match self {
-            Num::Exact(r) => r.to_f64(),
-            Num::Real(x) => x,
+            Num::Exact(r) => exact_f64(r),
+            Num::Real(x) => Some(*x),
+            _ => None,
         }
     }
 
-    pub fn is_exact(self) -> bool {
+    pub fn is_exact(&self) -> bool {
         matches!(self, Num::Exact(_))
     }
 
-    /// `exact` when both are exact and it does not overflow, else `real` on floats. Plain `fn`
-    /// pointers, not generics: one copy of this in the wasm for all four operators.
-    fn lift(
-        self,
-        o: Num,
-        exact: fn(Rational, Rational) -> Option<Rational>,
-        real: fn(f64, f64) -> f64,
-    ) -> Num {
-        if let (Num::Exact(a), Num::Exact(b)) = (self, o) {
-            if let Some(r) = exact(a, b) {
-                return Num::Exact(r);
+    /// The non-number cases pass through: an undefined operand makes the result undefined,
+    /// an unknown one unknown (undefined wins: it is a fact, not a limitation).
+    fn passthrough(&self, o: &Num) -> Option<Num> {
+        for v in [self, o] {
+            if let Num::Undefined(_) = v {
+                return Some(v.clone());
             }
         }
-        Num::Real(real(self.to_f64(), o.to_f64()))
+        for v in [self, o] {
+            if let Num::Unknown(_) = v {
+                return Some(v.clone());
+            }
+        }
+        None
     }
 
-    // Named like the std operators on purpose, but not the traits: each falls back from exact
-    // to float on overflow, which callers should see at the call site.
-    #[allow(clippy::should_implement_trait)]
-    pub fn add(self, o: Num) -> Num {
-        self.lift(o, Rational::checked_add, |a, b| a + b)
+    /// Both operands as faithful floats, or why not.
+    fn floats(&self, o: &Num) -> Result<(f64, f64), Num> {
+        match (self.to_f64(), o.to_f64()) {
+            (Some(a), Some(b)) => Ok((a, b)),
+            _ => Err(Num::Unknown("an exact value beyond floating-point range")),
+        }
     }
+
+    // Named like the std operators on purpose, but not the traits: they take references and
+    // know about undefined and unknown values, which callers should see at the call site.
     #[allow(clippy::should_implement_trait)]
-    pub fn sub(self, o: Num) -> Num {
-        self.lift(o, Rational::checked_sub, |a, b| a - b)
+    pub fn add(&self, o: &Num) -> Num {
+        if let Some(p) = self.passthrough(o) {
+            return p;
+        }
+        match (self, o) {
+            (Num::Exact(a), Num::Exact(b)) => bounded(a + b),
+            (Num::Infinity(a), Num::Infinity(b)) if a != b => Num::Undefined("∞ − ∞"),
+            (Num::Infinity(s), _) | (_, Num::Infinity(s)) => Num::Infinity(*s),
+            _ => match self.floats(o) {
+                // A sum that cancels to 0 is a legitimate float result (`\pi-\pi`).
+                Ok((a, b)) => real(a + b, false),
+                Err(e) => e,
+            },
+        }
     }
+
     #[allow(clippy::should_implement_trait)]
-    pub fn mul(self, o: Num) -> Num {
-        self.lift(o, Rational::checked_mul, |a, b| a * b)
-    }
-    #[allow(clippy::should_implement_trait)]
-    pub fn div(self, o: Num) -> Num {
-        self.lift(o, Rational::checked_div, |a, b| a / b)
-    }
-    #[allow(clippy::should_implement_trait)]
-    pub fn neg(self) -> Num {
+    pub fn neg(&self) -> Num {
         match self {
-            Num::Exact(r) => r.checked_neg().map_or(Num::Real(-r.to_f64()), Num::Exact),
+            Num::Exact(r) => Num::Exact(-r.clone()),
             Num::Real(x) => Num::Real(-x),
+            Num::Infinity(s) => Num::Infinity(!s),
+            other => other.clone(),
         }
     }
 
-    pub fn pow(self, e: Num) -> Num {
-        if let (Num::Exact(b), Num::Exact(x)) = (self, e) {
-            if x.is_integer() {
-                if let Some(r) = b.checked_pow(x.numer()) {
-                    return Num::Exact(r);
+    #[allow(clippy::should_implement_trait)]
+    pub fn sub(&self, o: &Num) -> Num {
+        self.add(&o.neg())
+    }
+
+    fn is_zero(&self) -> bool {
+        match self {
+            Num::Exact(r) => r.is_zero(),
+            Num::Real(x) => *x == 0.0,
+            _ => false,
+        }
+    }
+
+    #[allow(clippy::should_implement_trait)]
+    pub fn mul(&self, o: &Num) -> Num {
+        if let Some(p) = self.passthrough(o) {
+            return p;
+        }
+        match (self, o) {
+            (Num::Exact(a), Num::Exact(b)) => bounded(a * b),
+            (Num::Infinity(_), _) | (_, Num::Infinity(_)) => {
+                Num::Unknown("arithmetic with an infinity")
+            }
+            _ => match self.floats(o) {
+                Ok((a, b)) => real(a * b, a != 0.0 && b != 0.0),
+                Err(e) => e,
+            },
+        }
+    }
+
+    #[allow(clippy::should_implement_trait)]
+    pub fn div(&self, o: &Num) -> Num {
+        if let Some(p) = self.passthrough(o) {
+            return p;
+        }
+        if o.is_zero() {
+            return Num::Undefined("division by zero");
+        }
+        match (self, o) {
+            (Num::Exact(a), Num::Exact(b)) => bounded(a / b),
+            (Num::Infinity(_), _) | (_, Num::Infinity(_)) => {
+                Num::Unknown("arithmetic with an infinity")
+            }
+            _ => match self.floats(o) {
+                Ok((a, b)) => real(a / b, a != 0.0),
+                Err(e) => e,
+            },
+        }
+    }
+
+    pub fn pow(&self, e: &Num) -> Num {
+        if let Some(p) = self.passthrough(e) {
+            return p;
+        }
+        match (self, e) {
+            (Num::Exact(b), Num::Exact(x)) => exact_pow(b, x),
+            // `x^{1/3}` is the real cube root, also of a negative `x` (as `\sqrt[3]{x}` is).
+            (Num::Real(_), Num::Exact(x)) if !x.is_integer() => match small_fraction(x) {
+                Some((p, q)) => self.root(q).pow(&Num::exact_int(p)),
+                None => self.float_pow(e),
+            },
+            (Num::Infinity(_), _) | (_, Num::Infinity(_)) => {
+                Num::Unknown("a power with an infinity")
+            }
+            _ => self.float_pow(e),
+        }
+    }
+
+    fn float_pow(&self, e: &Num) -> Num {
+        match self.floats(e) {
+            Ok((0.0, y)) if y < 0.0 => Num::Undefined("0 to a negative power"),
+            Ok((a, b)) => real(super::real::pow(a, b), a != 0.0),
+            Err(e) => e,
+        }
+    }
+
+    pub fn sqrt(&self) -> Num {
+        self.root(2)
+    }
+
+    /// The real `n`-th root: exact when it is one, undefined for even roots of negatives.
+    pub fn root(&self, n: u32) -> Num {
+        match self {
+            Num::Exact(r) if r.is_negative() && n.is_multiple_of(2) => {
+                Num::Undefined("an even root of a negative number")
+            }
+            Num::Exact(r) => match exact_rational_root(r, n) {
+                Some(x) => Num::Exact(x),
+                None => match exact_f64(r) {
+                    Some(x) => real_root(x, n),
+                    None => Num::Unknown("an exact value beyond floating-point range"),
+                },
+            },
+            Num::Real(x) if *x < 0.0 && n.is_multiple_of(2) => {
+                Num::Undefined("an even root of a negative number")
+            }
+            Num::Real(x) => real_root(*x, n),
+            Num::Infinity(true) => Num::Infinity(true),
+            Num::Infinity(false) => Num::Unknown("a root of an infinity"),
+            other => other.clone(),
+        }
+    }
+
+    /// `n!` for a non-negative integer, exactly (bounded). Integer-valued floats (symbolic
+    /// sample points) up to 170 get a float factorial, so `n!` vs `n` can be tested.
+    pub fn factorial(&self) -> Num {
+        match self {
+            Num::Exact(r) if r.is_integer() => {
+                if r.is_negative() {
+                    return Num::Undefined("a factorial of a negative integer");
                 }
-            } else if x == Rational::new(1, 2).unwrap_or(Rational::ONE) {
-                return self.sqrt();
+                match r.to_integer().to_u64() {
+                    Some(n) if n <= MAX_FACTORIAL => {
+                        let mut acc = BigInt::one();
+                        for k in 2..=n {
+                            acc *= k;
+                            if acc.bits() > MAX_EXACT_BITS {
+                                return Num::Unknown("an exact value of more than 10,000 digits");
+                            }
+                        }
+                        Num::Exact(BigRational::from_integer(acc))
+                    }
+                    _ => Num::Unknown("an exact value of more than 10,000 digits"),
+                }
             }
+            Num::Real(x) if x.fract() == 0.0 && (0.0..=170.0).contains(x) => {
+                let mut acc = 1.0f64;
+                let mut k = 2.0;
+                while k <= *x {
+                    acc *= k;
+                    k += 1.0;
+                }
+                Num::Real(acc)
+            }
+            Num::Real(x) if x.fract() == 0.0 && *x < 0.0 => {
+                Num::Undefined("a factorial of a negative integer")
+            }
+            Num::Undefined(_) | Num::Unknown(_) => self.clone(),
+            _ => Num::Unknown("a factorial of a non-integer"),
         }
-        Num::Real(super::real::pow(self.to_f64(), e.to_f64()))
     }
 
-    pub fn sqrt(self) -> Num {
-        if let Num::Exact(r) = self {
-            if let Some(s) = r.exact_sqrt() {
-                return Num::Exact(s);
+    /// `\binom{n}{k}` for integers, exactly (multiplicative formula, bounded).
+    pub fn binomial(&self, k: &Num) -> Num {
+        if let Some(p) = self.passthrough(k) {
+            return p;
+        }
+        let (Num::Exact(n), Num::Exact(k)) = (self, k) else {
+            return Num::Unknown("a binomial coefficient of non-integers");
+        };
+        if !(n.is_integer() && k.is_integer()) || n.is_negative() {
+            return Num::Unknown("a binomial coefficient of non-integers");
+        }
+        let (n, k) = (n.to_integer(), k.to_integer());
+        if k.is_negative() || k > n {
+            return Num::exact_int(0);
+        }
+        let k = std::cmp::min(k.clone(), &n - &k);
+        let Some(steps) = k.to_u64().filter(|s| *s <= MAX_FACTORIAL * 4) else {
+            return Num::Unknown("an exact value of more than 10,000 digits");
+        };
+        let mut acc = BigInt::one();
+        for i in 0..steps {
+            // acc · (n−i) / (i+1) stays an integer at every step (it is C(n, i+1)).
+            acc = acc * (&n - BigInt::from(i)) / BigInt::from(i + 1);
+            if acc.bits() > MAX_EXACT_BITS {
+                return Num::Unknown("an exact value of more than 10,000 digits");
             }
         }
-        Num::Real(self.to_f64().sqrt())
+        Num::Exact(BigRational::from_integer(acc))
+    }
+
+    /// A float function `f` of this value, with `at_zero` the exact result at an exact 0
+    /// (`\sin 0` = 0 exactly) and `domain` the inputs it is defined for.
+    pub fn func(
+        &self,
+        f: fn(f64) -> f64,
+        exact: Option<fn(&BigRational) -> Option<BigRational>>,
+        domain: fn(f64) -> bool,
+    ) -> Num {
+        match self {
+            Num::Exact(r) => {
+                if let Some(v) = exact.and_then(|g| g(r)) {
+                    return Num::Exact(v);
+                }
+                match exact_f64(r) {
+                    Some(x) if !domain(x) => Num::Undefined("outside the function's domain"),
+                    Some(x) => real(f(x), false),
+                    None if r.is_zero() => real(f(0.0), false),
+                    None => Num::Unknown("an exact value beyond floating-point range"),
+                }
+            }
+            Num::Real(x) if !domain(*x) => Num::Undefined("outside the function's domain"),
+            Num::Real(x) => real(f(*x), false),
+            Num::Infinity(_) => Num::Unknown("a function of an infinity"),
+            other => other.clone(),
+        }
+    }
+
+    pub fn abs(&self) -> Num {
+        match self {
+            Num::Exact(r) => Num::Exact(r.abs()),
+            Num::Real(x) => Num::Real(x.abs()),
+            Num::Infinity(_) => Num::Infinity(true),
+            other => other.clone(),
+        }
+    }
+}
+
+/// `p/q` with a denominator small enough for a root (`x^{2/3}`).
+fn small_fraction(x: &BigRational) -> Option<(i64, u32)> {
+    let q = x.denom().to_u32().filter(|q| *q <= 64)?;
+    Some((x.numer().to_i64()?, q))
+}
+
+fn real_root(x: f64, n: u32) -> Num {
+    let r = super::real::pow(x.abs(), 1.0 / f64::from(n));
+    real(if x < 0.0 { -r } else { r }, x != 0.0)
+}
+
+/// `b^x` for exact `b` and `x`: exact for integer `x` (bounded, with `0`, `1`, `-1` as bases
+/// decided for any exponent: `(-1)^{10^{40}+1}` is −1), exact roots for `p/q`, else a float.
+fn exact_pow(b: &BigRational, x: &BigRational) -> Num {
+    if x.is_integer() {
+        let k = x.to_integer();
+        if b.is_zero() {
+            return match k.sign() {
+                Sign::Minus => Num::Undefined("0 to a negative power"),
+                Sign::NoSign => Num::exact_int(1),
+                Sign::Plus => Num::exact_int(0),
+            };
+        }
+        if b.abs().is_one() {
+            let odd = k.is_odd();
+            return Num::Exact(if b.is_negative() && odd {
+                -BigRational::one()
+            } else {
+                BigRational::one()
+            });
+        }
+        // The result has at least (bits − 2)·|k| bits: refuse before computing it.
+        let size = b.numer().bits() + b.denom().bits() - 2;
+        let Some(e) = k
+            .magnitude()
+            .to_u64()
+            .filter(|e| size.saturating_mul(*e) <= MAX_EXACT_BITS)
+        else {
+            return Num::Unknown("an exact value of more than 10,000 digits");
+        };
+        let Ok(e) = usize::try_from(e) else {
+            return Num::Unknown("an exact value of more than 10,000 digits");
+        };
+        let p = BigRational::new(
+            num_traits::pow(b.numer().clone(), e),
+            num_traits::pow(b.denom().clone(), e),
+        );
+        return bounded(if k.is_negative() { p.recip() } else { p });
+    }
+    // p/q with a small q: the real q-th root to the p (`8^{2/3}` = 4, `(-8)^{1/3}` = -2).
+    if let Some((p, q)) = small_fraction(x) {
+        return Num::Exact(b.clone()).root(q).pow(&Num::exact_int(p));
+    }
+    match (exact_f64(b), exact_f64(x)) {
+        (Some(a), Some(y)) => real(super::real::pow(a, y), true),
+        _ => Num::Unknown("an exact value beyond floating-point range"),
+    }
+}
+
+/// A float for reasons: plain when readable, scientific when tiny or huge.
+pub fn float_str(x: f64) -> String {
+    let a = x.abs();
+    if a == 0.0 || (1e-4..1e15).contains(&a) {
+        let s = format!("{x:.12}");
+        let s = s.trim_end_matches('0').trim_end_matches('.');
+        s.to_string()
+    } else {
+        format!("{x:.12e}")
+    }
+}
+
+/// An exact value for reasons; a huge one is summarised, not printed in full.
+pub fn exact_str(r: &BigRational) -> String {
+    let show = |n: &BigInt| {
+        let s = n.to_string();
+        if s.len() > 48 {
+            let head = s.get(..20).unwrap_or("");
+            let tail = s.get(s.len() - 10..).unwrap_or("");
+            format!("{head}…{tail} ({} digits)", s.trim_start_matches('-').len())
+        } else {
+            s
+        }
+    };
+    if r.is_integer() {
+        show(r.numer())
+    } else {
+        format!("{}/{}", show(r.numer()), show(r.denom()))
     }
 }
 
 impl fmt::Display for Num {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Num::Exact(r) => write!(f, "{r}"),
-            Num::Real(x) => f.write_str(&format!("{}", *x)),
+            Num::Exact(r) => f.write_str(&exact_str(r)),
+            Num::Real(x) => f.write_str(&float_str(*x)),
+            Num::Infinity(true) => f.write_str("∞"),
+            Num::Infinity(false) => f.write_str("-∞"),
+            Num::Undefined(why) => write!(f, "undefined ({why})"),
+            Num::Unknown(why) => write!(f, "not computed ({why})"),
         }
     }
 }
@@ -412,10 +837,22 @@ mod tests {
     fn exact_sqrt_only_of_squares() {
         assert_eq!(r(9, 4).exact_sqrt(), Some(r(3, 2)));
         assert_eq!(r(2, 1).exact_sqrt(), None);
-        assert!(!Num::Exact(r(2, 1)).sqrt().is_exact());
+        let big = |n: i64, d: i64| Num::Exact(BigRational::new(BigInt::from(n), BigInt::from(d)));
+        assert!(!big(2, 1).sqrt().is_exact());
+        assert_eq!(big(9, 4).sqrt(), big(3, 2));
+        assert_eq!(big(4, 1).pow(&big(1, 2)), big(2, 1));
+        assert_eq!(big(8, 1).pow(&big(2, 3)), big(4, 1));
+    }
+
+    #[test]
+    fn big_decimals_are_exact_at_any_length() {
+        let a = parse_decimal_big("1234567890123456789012345678901234567890").unwrap();
+        let b = parse_decimal_big("1234567890123456789012345678901234567891").unwrap();
+        assert_ne!(a, b);
         assert_eq!(
-            Num::Exact(r(4, 1)).pow(Num::Exact(r(1, 2))),
-            Num::Exact(r(2, 1))
+            parse_decimal_big("0.0000000000000000000000000000000000000001").unwrap(),
+            pow10(-40)
         );
+        assert!(parse_decimal_big("1e99999999").is_none());
     }
 }

@@ -1,8 +1,9 @@
 //! JSONL record shapes of `verifyfast extract` / `verifyfast grade`, shared by the CLI and
 //! the Extract page so both read and write exactly the same lines.
 
-use super::{extract, grade, Candidate, Extraction, Preset, Verdict};
-use serde::Serialize;
+use super::{extract, grade, Candidate, Extraction, Outcome, Preset, Verdict};
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::Value;
 
 /// Why an input line could not be used.
@@ -66,26 +67,56 @@ fn object(text: &str, line: usize) -> Result<serde_json::Map<String, Value>, Rec
     }
 }
 
-/// A text field; numbers are accepted (`"ground_truth": 72`) and written as JSON writes them.
-fn text_field(
-    m: &serde_json::Map<String, Value>,
-    field: &'static str,
-    line: usize,
-) -> Result<Option<String>, RecordError> {
-    match m.get(field) {
+/// The text fields of a line as written, for numbers: a `Value::Number` has gone through f64
+/// (or i64/u64), so `12345678901234567890123` would come back as `1.2345678901234568e22` and
+/// grade equal to a different integer. Read only when a field is a number.
+#[derive(Deserialize)]
+struct RawFields<'a> {
+    #[serde(borrow, default)]
+    text: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    output: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    ground_truth: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    question: Option<&'a RawValue>,
+}
+
+impl RawFields<'_> {
+    fn get(&self, field: &str) -> Option<&RawValue> {
+        match field {
+            "text" => self.text,
+            "output" => self.output,
+            "ground_truth" => self.ground_truth,
+            "question" => self.question,
+            _ => None,
+        }
+    }
+}
+
+/// One line's object, with its raw text for number fields.
+struct Fields<'a> {
+    map: serde_json::Map<String, Value>,
+    raw: &'a str,
+}
+
+/// A text field; numbers are accepted (`"ground_truth": 72`) with exactly the digits written.
+fn text_field(f: &Fields, field: &'static str, line: usize) -> Result<Option<String>, RecordError> {
+    match f.map.get(field) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(s)) => Ok(Some(s.clone())),
-        Some(Value::Number(n)) => Ok(Some(n.to_string())),
+        Some(Value::Number(n)) => {
+            let written = serde_json::from_str::<RawFields>(f.raw)
+                .ok()
+                .and_then(|r| r.get(field).map(|v| v.get().trim().to_string()));
+            Ok(Some(written.unwrap_or_else(|| n.to_string())))
+        }
         Some(_) => Err(RecordError::NotText { line, field }),
     }
 }
 
-fn required(
-    m: &serde_json::Map<String, Value>,
-    field: &'static str,
-    line: usize,
-) -> Result<String, RecordError> {
-    text_field(m, field, line)?.ok_or(RecordError::Missing { line, field })
+fn required(f: &Fields, field: &'static str, line: usize) -> Result<String, RecordError> {
+    text_field(f, field, line)?.ok_or(RecordError::Missing { line, field })
 }
 
 /// The id of a line, or its line number when it has none.
@@ -102,21 +133,27 @@ pub fn id_hint(text: &str) -> Option<Value> {
 }
 
 pub fn parse_extract_line(text: &str, line: usize) -> Result<ExtractInput, RecordError> {
-    let m = object(text, line)?;
+    let f = Fields {
+        map: object(text, line)?,
+        raw: text,
+    };
     Ok(ExtractInput {
-        id: id_of(&m, line),
-        text: required(&m, "text", line)?,
-        question: text_field(&m, "question", line)?,
+        id: id_of(&f.map, line),
+        text: required(&f, "text", line)?,
+        question: text_field(&f, "question", line)?,
     })
 }
 
 pub fn parse_grade_line(text: &str, line: usize) -> Result<GradeInput, RecordError> {
-    let m = object(text, line)?;
+    let f = Fields {
+        map: object(text, line)?,
+        raw: text,
+    };
     Ok(GradeInput {
-        id: id_of(&m, line),
-        output: required(&m, "output", line)?,
-        ground_truth: required(&m, "ground_truth", line)?,
-        question: text_field(&m, "question", line)?,
+        id: id_of(&f.map, line),
+        output: required(&f, "output", line)?,
+        ground_truth: required(&f, "ground_truth", line)?,
+        question: text_field(&f, "question", line)?,
     })
 }
 
@@ -174,7 +211,10 @@ pub struct GradeRecord {
     pub id: Value,
     pub predicted_answer: Option<String>,
     pub ground_truth_answer: Option<String>,
+    /// True only for `verdict == equal`.
     pub equivalent: bool,
+    /// `equal`, `different` or `undecided` ("could not decide": never counted as equal).
+    pub verdict: Outcome,
     pub method: &'static str,
     pub reason: String,
     /// Rules that found each side (`"none"` when nothing was found).
@@ -193,6 +233,7 @@ impl GradeRecord {
             predicted_answer: v.predicted.map(|p| p.answer),
             ground_truth_answer: v.ground_truth.map(|g| g.answer),
             equivalent: v.equivalent,
+            verdict: v.outcome,
             method: v.path.as_str(),
             reason: v.reason,
             id,
@@ -202,6 +243,11 @@ impl GradeRecord {
     /// No answer could be read from the model output.
     pub fn no_answer(&self) -> bool {
         self.predicted_answer.is_none()
+    }
+
+    /// The grader could not decide (exact comparison was impossible).
+    pub fn undecided(&self) -> bool {
+        self.verdict == Outcome::Undecided
     }
 }
 
@@ -222,6 +268,8 @@ pub fn grade_record(input: &GradeInput, preset: Preset) -> GradeRecord {
 pub struct GradeSummary {
     pub n: usize,
     pub equivalent: usize,
+    /// Graded lines the grader could not decide: neither equivalent nor wrong.
+    pub undecided: usize,
     pub no_answer: usize,
     pub bad_lines: usize,
 }
@@ -230,6 +278,7 @@ impl GradeSummary {
     pub fn add(&mut self, r: &GradeRecord) {
         self.n += 1;
         self.equivalent += usize::from(r.equivalent);
+        self.undecided += usize::from(r.undecided());
         self.no_answer += usize::from(r.no_answer());
     }
 
@@ -247,12 +296,13 @@ impl std::fmt::Display for GradeSummary {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "graded {} lines: {} equivalent ({:.2}%), {} with no answer, {} bad lines",
+            "graded {} lines: {} equivalent ({:.2}%), {} with no answer, {} bad lines, {} could not be decided",
             self.n,
             self.equivalent,
             100.0 * self.accuracy(),
             self.no_answer,
-            self.bad_lines
+            self.bad_lines,
+            self.undecided
         )
     }
 }
@@ -269,6 +319,37 @@ mod tests {
         let r = grade_record(&g, Preset::Lenient);
         assert!(r.equivalent);
         assert_eq!(r.predicted_answer.as_deref(), Some("72"));
+    }
+
+    // Cause: number fields went through f64, so a 23-digit integer became 1.2345678901234568e22
+    // and graded equal to any integer sharing its first 17 digits.
+    #[test]
+    fn number_fields_keep_every_digit() {
+        let g = parse_grade_line(
+            r#"{"output": 12345678901234567890123, "ground_truth": "12345678901234567890123"}"#,
+            1,
+        )
+        .unwrap();
+        assert_eq!(g.output, "12345678901234567890123");
+        let r = grade_record(&g, Preset::Strict);
+        assert!(r.equivalent, "{}", r.reason);
+        let g = parse_grade_line(
+            r#"{"output": 12345678901234567890124, "ground_truth": "12345678901234567890123"}"#,
+            1,
+        )
+        .unwrap();
+        assert!(!grade_record(&g, Preset::Lenient).equivalent);
+        let g = parse_grade_line(
+            r#"{"output": 12345678901234567890124, "ground_truth": 12345678901234567890123}"#,
+            1,
+        )
+        .unwrap();
+        assert!(!grade_record(&g, Preset::Lenient).equivalent);
+        let g = parse_grade_line(r#"{"output": -0.10, "ground_truth": 1e-1}"#, 1).unwrap();
+        assert_eq!(
+            (g.output.as_str(), g.ground_truth.as_str()),
+            ("-0.10", "1e-1")
+        );
     }
 
     #[test]
@@ -301,7 +382,13 @@ mod tests {
     #[test]
     fn summary_counts() {
         let mut s = GradeSummary::default();
-        for (o, g) in [("5", "5"), ("no idea", "5"), ("4", "5")] {
+        // `2^{100000}` is past the exact size bound: could not decide, not equal and not wrong.
+        for (o, g) in [
+            ("5", "5"),
+            ("no idea", "5"),
+            ("4", "5"),
+            ("2^{100000}", "2^{100000}+1"),
+        ] {
             let r = grade_record(
                 &parse_grade_line(&format!(r#"{{"output":"{o}","ground_truth":"{g}"}}"#), 1)
                     .unwrap(),
@@ -309,7 +396,8 @@ mod tests {
             );
             s.add(&r);
         }
-        assert_eq!((s.n, s.equivalent, s.no_answer), (3, 1, 1));
-        assert!(s.to_string().contains("33.33%"));
+        assert_eq!((s.n, s.equivalent, s.no_answer, s.undecided), (4, 1, 1, 1));
+        assert!(s.to_string().contains("25.00%"), "{s}");
+        assert!(s.to_string().ends_with("1 could not be decided"), "{s}");
     }
 }

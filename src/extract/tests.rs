@@ -484,3 +484,163 @@ fn garbled_texts_never_panic() {
         let _ = grade(&output, &gold, question, Preset::Strict);
     }
 }
+
+// ---- Soundness: each test below is one cause of a false "equivalent" found by a fault
+// campaign. The cases are our own; the comment says why each answer pair must not be equal.
+
+fn verdict(out: &str, gold: &str, preset: Preset) -> Outcome {
+    grade(out, gold, None, preset).outcome
+}
+
+/// Never equal under either preset.
+fn never_equal(out: &str, gold: &str) {
+    for preset in [Preset::Lenient, Preset::Strict] {
+        for (a, b) in [(out, gold), (gold, out)] {
+            let v = grade(a, b, None, preset);
+            assert!(!v.equivalent, "{a} vs {b} ({preset:?}): {}", v.reason);
+        }
+    }
+}
+
+#[test]
+fn cause_trailing_factorial_is_kept() {
+    // 5! = 120 and n! is not n: the `!` was stripped as sentence punctuation.
+    never_equal("5!", "5");
+    never_equal("n!", "n");
+    never_equal("<answer>5!</answer>", "5");
+    assert!(same("5!", "120"));
+    assert!(same("30!", "265252859812191058636308480000000"));
+    assert!(same("\\frac{2006!}{2004!}", "2006\\cdot 2005"));
+    assert!(same("\\binom{100}{50}", "100891344545564193334812497256"));
+    // A `!` after a word is still punctuation.
+    assert_eq!(answer("The answer is 42!"), "42");
+}
+
+#[test]
+fn cause_overline_is_a_repeating_decimal() {
+    // `\overline` was a variable multiplied by the digit, so 0.\overline{3} read as 0.
+    never_equal("0.\\overline{3}", "0.\\overline{6}");
+    never_equal("0.\\overline{3}", "0");
+    assert!(same("0.\\overline{3}", "\\frac{1}{3}"));
+    assert!(same("0.1\\overline{6}", "\\frac{1}{6}"));
+}
+
+#[test]
+fn cause_i128_overflow_fell_back_to_floats() {
+    // Differences of 1 part in 10^40 are below any float tolerance; only exact arithmetic
+    // tells them apart.
+    never_equal("2^{128}", "2^{128}+1");
+    never_equal("10^{40}", "10^{40}+1");
+    never_equal(
+        "1.000000000000000000000000000000000000001",
+        "1.000000000000000000000000000000000000002",
+    );
+    never_equal("1-10^{-40}", "1");
+    assert!(same("2^{128}", "340282366920938463463374607431768211456"));
+    // Past the size bound: could not decide, quickly.
+    let t = std::time::Instant::now();
+    assert_eq!(
+        verdict("2^{10^{8}}", "2^{10^{8}}+1", Preset::Lenient),
+        Outcome::Undecided
+    );
+    assert_eq!(
+        verdict("(10^{6})!", "(10^{6})!+1", Preset::Lenient),
+        Outcome::Undecided
+    );
+    assert!(t.elapsed().as_secs() < 5);
+}
+
+#[test]
+fn cause_underflow_to_zero() {
+    never_equal("10^{-400}", "0");
+    never_equal("(1/2)^{10000}", "(1/2)^{10001}");
+    // Float underflow too: e^{-1000} is not 0, and we cannot compute it in floats.
+    never_equal("e^{-1000}", "0");
+    never_equal("e^{1000}", "e^{1001}");
+}
+
+#[test]
+fn cause_symbolic_sampled_only_small_positive_values() {
+    // Equal on [0.5, 3], different for negatives or values past 5.
+    never_equal("|x|", "x");
+    never_equal("|x-5|", "5-x");
+    // ln(x^2) is defined for negative x, 2 ln x is not: different functions.
+    never_equal("\\ln(x^2)", "2\\ln x");
+    never_equal("\\sqrt{x^2}", "x");
+    assert!(same("\\sqrt{x^2}", "|x|"));
+    assert!(same("x^2+2x+1", "(x+1)^2"));
+    assert!(same("\\ln(x^2)", "2\\ln|x|"));
+    assert!(same("x^{1/3}", "\\sqrt[3]{x}"));
+    // Defined almost nowhere on the reals: could not decide, never equal.
+    assert_eq!(
+        verdict("\\sqrt{-x^2-1}", "\\sqrt{-x^2-2}", Preset::Lenient),
+        Outcome::Undecided
+    );
+}
+
+#[test]
+fn cause_infinity_was_a_variable() {
+    never_equal("\\infty-\\infty", "0");
+    never_equal("(-1)^{10^{40}+1}", "1");
+    assert!(same("(-1)^{10^{40}+1}", "-1"));
+    assert!(same("\\infty", "\\infty"));
+    never_equal("\\infty", "-\\infty");
+    never_equal("\\infty", "10^{300}");
+}
+
+#[test]
+fn cause_strict_accepted_decimal_approximations() {
+    // A 10-place decimal is a rational; \pi is not. Lenient may accept the rounding (policy);
+    // strict must not.
+    assert!(!grade("\\pi", "3.1415926535", None, Preset::Strict).equivalent);
+    assert!(!grade("3.1415926535", "\\pi", None, Preset::Strict).equivalent);
+    assert!(!grade("\\sqrt{2}", "1.4142135623731", None, Preset::Strict).equivalent);
+    assert!(grade("\\pi", "3.1415926535", None, Preset::Lenient).equivalent);
+    // Two irrational forms of one value stay equal in strict.
+    assert!(grade("2\\sqrt{2}", "\\sqrt{8}", None, Preset::Strict).equivalent);
+}
+
+#[test]
+fn cause_units_dropped_on_both_sides() {
+    never_equal("7 years", "7 months");
+    never_equal("5 cm", "5 km");
+    never_equal("5\\text{ cm}^2", "5\\text{ cm}");
+    // Same unit, or a unit on one side only: the values decide (documented policy).
+    assert!(same("7 years", "7 year"));
+    assert!(same("7 years", "7"));
+    assert!(same("18 dollars", "\\$18"));
+    let v = grade("7 years", "7 months", None, Preset::Lenient);
+    assert_eq!(v.path, Path::Unit);
+    assert!(
+        v.reason.contains("year") && v.reason.contains("month"),
+        "{}",
+        v.reason
+    );
+}
+
+#[test]
+fn kept_what_is_right_today() {
+    never_equal("120006", "120000");
+    never_equal("1+\\frac{1}{e}", "1-\\frac{1}{e}");
+    never_equal("1/2^{98}", "1/2^{99}");
+    assert!(same("\\frac{1}{2}", "0.5"));
+}
+
+/// A 1 MB line of unclosed `\boxed{` (and `\fbox{`) used to rescan to the end for each one:
+/// 63 s. One pass now; generous bound so a debug build on a busy machine passes.
+#[test]
+fn unclosed_boxes_are_linear() {
+    for unit in [
+        "\\boxed{1 ",
+        "\\fbox{2 ",
+        "\\boxed{\\boxed{",
+        "<think>\\boxed{</think>",
+    ] {
+        let text = unit.repeat((1 << 20) / unit.len());
+        let t = std::time::Instant::now();
+        let _ = extract(&text, None);
+        let _ = grade(&text, "1", None, Preset::Lenient);
+        let took = t.elapsed();
+        assert!(took.as_secs_f64() < 5.0, "{unit}: {took:?}");
+    }
+}

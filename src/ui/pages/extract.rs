@@ -12,7 +12,7 @@ use crate::ui::text_field::TextField;
 use leptos::task::spawn_local;
 
 use crate::extract::batch::{highlight, GradeBatch, Row, Show};
-use crate::extract::{extract, grade, Extraction, Preset, Verdict};
+use crate::extract::{extract, grade, Extraction, Outcome, Preset, Verdict};
 use crate::jsonl::{Line, LineSplitter};
 use crate::ui::download::download_text;
 use crate::ui::math_preview::MathPreview;
@@ -198,13 +198,15 @@ fn single_result(
 }
 
 fn verdict_view(v: Verdict) -> AnyView {
-    let (class, label) = if v.equivalent {
-        ("ok", "Equivalent")
-    } else {
-        ("error", "Not equivalent")
+    let (class, label) = match v.outcome {
+        Outcome::Equal => ("ok", "Equivalent"),
+        Outcome::Different => ("error", "Not equivalent"),
+        // Neither green nor red: the grader could not compare exactly (the reason says why).
+        Outcome::Undecided => ("notice", "Could not decide"),
     };
     view! {
-        <div class=class data-testid="extract-verdict" data-equivalent=v.equivalent.to_string()>
+        <div class=class data-testid="extract-verdict" data-equivalent=v.equivalent.to_string()
+            data-outcome=v.outcome.as_str()>
             <strong>{label}</strong>
             " "
             <span class="chip">{v.path.as_str()}</span>
@@ -350,8 +352,8 @@ fn summary_view(b: &GradeBatch) -> AnyView {
             <p>
                 <strong data-testid="extract-accuracy">{format!("{:.2} %", 100.0 * s.accuracy())}</strong>
                 {format!(
-                    " accuracy: {} of {} graded lines equivalent; {} with no answer; {} bad lines",
-                    s.equivalent, s.n, s.no_answer, s.bad_lines
+                    " accuracy: {} of {} graded lines equivalent; {} with no answer; {} bad lines; {} could not be decided",
+                    s.equivalent, s.n, s.no_answer, s.bad_lines, s.undecided
                 )}
             </p>
             {(!bad.is_empty()).then(|| view! {
@@ -401,6 +403,8 @@ fn row_view(r: Row) -> AnyView {
             let id = crate::jsonl::text_of(&record.id);
             let verdict = if record.equivalent {
                 "equivalent"
+            } else if record.undecided() {
+                "could not decide"
             } else if record.no_answer() {
                 "no answer"
             } else {
