@@ -155,7 +155,10 @@ fn a_goal_with_an_engine_id_is_refused_not_proved() {
     );
     let run = run_case(&c);
     assert!(!run.goal_proved);
-    let err = run.problem_error.expect("the problem is refused").to_string();
+    let err = run
+        .problem_error
+        .expect("the problem is refused")
+        .to_string();
     assert!(err.contains("C-001"), "{err}");
 }
 

@@ -5,6 +5,8 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use crate::jsonl::for_each_line;
+use crate::logic::document::config_for_log;
+use crate::logic::engine::Engine;
 use crate::logic::protocol::{run_case, Case};
 use crate::logic::replay::{derivation_chain, parse_event_log, Replayer};
 use crate::logic::world::ItemStatus;
@@ -80,6 +82,14 @@ pub fn run_prove(a: ProveArgs) -> ExitCode {
             }
         };
         let run = run_case(&case);
+        if let Some(e) = &run.problem_error {
+            eprintln!(
+                "verifyfast prove: line {}: problem {} refused: {e}",
+                line.number, case.id
+            );
+            tally.bad_lines += 1;
+            return;
+        }
         tally.problems += 1;
         tally.proved += usize::from(run.goal_proved);
         tally.with_rejections += usize::from(!run.rejected_steps().is_empty());
@@ -140,6 +150,15 @@ pub fn run_replay(a: ReplayArgs) -> ExitCode {
         Ok(l) => l,
         Err(e) => return fail(format!("event log: {e}")),
     };
+    // The state is shown as recorded either way; a log the engine could not have written is
+    // reported (exit 2), as the Proof page refuses to load it.
+    let refused = Engine::from_log(
+        log.problem.clone(),
+        config_for_log(&log.problem, &log.events),
+        &log.events,
+    )
+    .err()
+    .inspect(|e| eprintln!("verifyfast replay: the engine could not have written this log: {e}"));
     let replayer = Replayer::new(log.problem, log.events);
     for issue in replayer.issues() {
         eprintln!("verifyfast replay: {issue}");
@@ -184,7 +203,7 @@ pub fn run_replay(a: ReplayArgs) -> ExitCode {
         Ok(s) => println!("{s}"),
         Err(e) => return fail(format!("cannot write the report: {e}")),
     }
-    if replayer.issues().is_empty() {
+    if replayer.issues().is_empty() && refused.is_none() {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(EXIT_BAD_LINES)
