@@ -178,3 +178,38 @@ fn a_hypothesis_with_an_engine_id_is_refused_not_overwritten() {
     assert!(!run.goal_proved);
     assert!(run.problem_error.is_some());
 }
+
+#[test]
+fn messages_keep_ids_as_written_and_say_what_blocked_a_premise() {
+    let mut e = Engine::new(problem(), EngineConfig::default()).unwrap();
+    // C-001 is wrong (reit of a > 0 as b > 0) and is rejected; C-002 cites it and is blocked;
+    // C-003 cites C-002.
+    let step = |e: &mut Engine, premises: &[&str]| {
+        e.submit(&Action::new(
+            "researcher-1",
+            "derive",
+            json!({"conclusion": "b > 0", "premises": premises, "rule": "reit"}),
+        ))
+    };
+    step(&mut e, &["H-1"]);
+    let blocked = step(&mut e, &["C-001"]).result.unwrap_err();
+    assert!(blocked.blocked);
+    assert!(
+        blocked
+            .message
+            .contains("C-001 was rejected (invalid_derivation"),
+        "{}",
+        blocked.message
+    );
+    let second = step(&mut e, &["C-002"]).result.unwrap_err();
+    assert!(
+        second.message.contains("C-002 was blocked by C-001"),
+        "{}",
+        second.message
+    );
+    let not_pending = e
+        .submit(&accept("researcher-2", "C-001"))
+        .result
+        .unwrap_err();
+    assert_eq!(not_pending.message, "C-001 is not pending (it is rejected)");
+}
