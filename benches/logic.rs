@@ -32,14 +32,16 @@ fn problem() -> Problem {
             latex: "Z".into(),
         }],
         agents: vec!["researcher-1".into()],
-        protocol: None,
+        // The logs are made with auto-accept; the protocol says so, so that the Proof page
+        // (which replays a log through the engine on load) reads them with the same config.
+        protocol: Some("auto-accept-v1".into()),
     }
 }
 
 /// A log of at least `events` events made by the engine itself (two events per step:
 /// PROPOSAL and ACCEPTED).
 fn make_log(events: usize) -> Vec<Event> {
-    let mut engine = Engine::new(problem(), EngineConfig::auto_accept());
+    let mut engine = Engine::new(problem(), EngineConfig::auto_accept()).unwrap();
     let mut step = 0usize;
     while engine.events().len() < events {
         let last = format!("C-{:03}", step);

@@ -55,7 +55,7 @@ fn accept(agent: &str, id: &str) -> Action {
 
 /// Runs the seed's rounds; returns the engine.
 fn seed_run() -> Engine {
-    let mut e = Engine::new(seed_problem(), EngineConfig::default());
+    let mut e = Engine::new(seed_problem(), EngineConfig::default()).unwrap();
     let steps = [
         derive(
             "researcher-1",
@@ -159,7 +159,7 @@ fn replay_of_the_log_alone_rebuilds_the_same_state_at_every_step() {
 
 #[test]
 fn a_researcher_cannot_accept_their_own_proposal() {
-    let mut e = Engine::new(seed_problem(), EngineConfig::default());
+    let mut e = Engine::new(seed_problem(), EngineConfig::default()).unwrap();
     e.submit(&derive(
         "researcher-1",
         "a > 0 \\land b > 0",
@@ -173,7 +173,7 @@ fn a_researcher_cannot_accept_their_own_proposal() {
     assert_eq!(ghost.result.unwrap_err().code, RejectCode::Unauthorized);
     assert!(e.submit(&accept("researcher-2", "C-001")).result.is_ok());
     // Pending items cannot be cited until accepted.
-    let mut e2 = Engine::new(seed_problem(), EngineConfig::default());
+    let mut e2 = Engine::new(seed_problem(), EngineConfig::default()).unwrap();
     e2.submit(&derive(
         "researcher-1",
         "a > 0 \\land b > 0",
@@ -186,7 +186,7 @@ fn a_researcher_cannot_accept_their_own_proposal() {
 
 #[test]
 fn structural_checks_give_their_codes() {
-    let mut e = Engine::new(seed_problem(), EngineConfig::auto_accept());
+    let mut e = Engine::new(seed_problem(), EngineConfig::auto_accept()).unwrap();
     let cases = [
         (
             derive("nobody", "a > 0", &["H-1"], "reit"),
@@ -255,7 +255,7 @@ fn a_goal_needs_a_conclusion_without_open_assumptions() {
         agents: vec!["r".into()],
         ..Default::default()
     };
-    let mut e = Engine::new(problem.clone(), EngineConfig::auto_accept());
+    let mut e = Engine::new(problem.clone(), EngineConfig::auto_accept()).unwrap();
     let assumed = e.submit(&Action::new("r", "assume", json!({"formula": "P"})));
     assert_eq!(assumed.result.as_deref(), Ok("A-1"));
     e.submit(&derive("r", "P", &["A-1"], "reit"));
@@ -267,7 +267,7 @@ fn a_goal_needs_a_conclusion_without_open_assumptions() {
     assert_eq!(e.state().goals[0].proved_by.as_deref(), Some("C-002"));
 
     // The same formula still resting on an assumption does not prove the goal.
-    let mut e = Engine::new(problem, EngineConfig::auto_accept());
+    let mut e = Engine::new(problem, EngineConfig::auto_accept()).unwrap();
     e.submit(&Action::new("r", "assume", json!({"formula": "P \\to P"})));
     e.submit(&derive("r", "P \\to P", &["A-1"], "reit"));
     assert_eq!(
@@ -285,7 +285,7 @@ fn an_upheld_refutation_retracts_the_conclusion_and_everything_built_on_it() {
         auto_accept: false,
         rule_checking: RuleChecking::StructuralOnly,
     };
-    let mut e = Engine::new(seed_problem(), config);
+    let mut e = Engine::new(seed_problem(), config).unwrap();
     let steps = [
         derive("researcher-1", "a + b > 0", &["H-1"], "reit"), // wrong
         accept("researcher-2", "C-001"),
@@ -337,7 +337,7 @@ fn an_upheld_refutation_retracts_the_conclusion_and_everything_built_on_it() {
 
 #[test]
 fn a_refutation_of_a_correct_conclusion_is_dismissed() {
-    let mut e = Engine::new(seed_problem(), EngineConfig::auto_accept());
+    let mut e = Engine::new(seed_problem(), EngineConfig::auto_accept()).unwrap();
     e.submit(&derive(
         "researcher-1",
         "a > 0 \\land b > 0",
@@ -359,7 +359,7 @@ fn a_refutation_of_a_correct_conclusion_is_dismissed() {
 
 #[test]
 fn blocked_proposals_name_the_rejected_item_once() {
-    let mut e = Engine::new(seed_problem(), EngineConfig::auto_accept());
+    let mut e = Engine::new(seed_problem(), EngineConfig::auto_accept()).unwrap();
     e.submit(&derive("researcher-1", "a + b > 0", &["H-1"], "reit")); // rejected
     let a = e.submit(&derive("researcher-1", "a + b > 0", &["C-001"], "reit"));
     let b = e.submit(&derive("researcher-1", "a + b > 0", &["C-002"], "reit"));

@@ -233,7 +233,7 @@ mod tests {
             agents: vec!["r".into()],
             ..Default::default()
         };
-        let mut e = Engine::new(problem, EngineConfig::auto_accept());
+        let mut e = Engine::new(problem, EngineConfig::auto_accept()).unwrap();
         e.submit(&Action::new(
             "r",
             "derive",
@@ -262,7 +262,7 @@ mod tests {
             agents: vec!["r".into()],
             ..Default::default()
         };
-        let mut e = Engine::new(problem, EngineConfig::auto_accept());
+        let mut e = Engine::new(problem, EngineConfig::auto_accept()).unwrap();
         let mut last = "H-1".to_string();
         for _ in 0..n {
             let outcome = e.submit(&Action::new(

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::engine::{Action, Engine, EngineConfig};
+use super::engine::{Action, Engine, EngineConfig, ENGINE_VERIFIER};
 use super::events::Event;
 use super::protocol::{run_case, Case, AUTO_ACCEPT_V1};
 use super::replay::{decode_event_log, log_from_value, EventLog};
@@ -32,7 +32,8 @@ pub enum LoadError {
     Shape(String),
 }
 
-fn config_for(problem: &Problem) -> EngineConfig {
+/// The engine configuration a problem asks for (`protocol: auto-accept-v1` or manual accepts).
+pub fn config_for(problem: &Problem) -> EngineConfig {
     if problem.protocol.as_deref() == Some(AUTO_ACCEPT_V1) {
         EngineConfig::auto_accept()
     } else {
@@ -71,16 +72,33 @@ pub fn fits_in_a_tab(bytes: f64) -> Result<(), String> {
     Ok(())
 }
 
-/// An event log as loaded: the engine is built only to check the problem (its warnings).
-fn loaded_log(log: EventLog) -> Loaded {
-    let config = config_for(&log.problem);
-    let engine = Engine::new(log.problem.clone(), config);
-    Loaded {
+/// The configuration a log was written with: its problem's protocol, or auto-accept when the
+/// log shows the engine accepting a proposal by itself (logs exported by `verifyfast prove`
+/// carry no protocol). Either way every acceptance is checked again when the log is replayed.
+pub fn config_for_log(problem: &Problem, events: &[Event]) -> EngineConfig {
+    let engine_accepts = events.iter().any(|e| {
+        matches!(e, Event::Accepted { content, .. }
+            if content.verified_by == ENGINE_VERIFIER && content.conclusion_id.starts_with("C-"))
+    });
+    if engine_accepts {
+        EngineConfig::auto_accept()
+    } else {
+        config_for(problem)
+    }
+}
+
+/// An event log as loaded: the engine replays it to check that it could have written it
+/// (`Engine::from_log`); a log it could not have written is refused with the event's number.
+fn loaded_log(log: EventLog) -> Result<Loaded, LoadError> {
+    let config = config_for_log(&log.problem, &log.events);
+    let engine = Engine::from_log(log.problem.clone(), config, &log.events)
+        .map_err(|e| LoadError::Shape(format!("event log refused: {e}")))?;
+    Ok(Loaded {
         warnings: warnings_of(&engine),
         problem: log.problem,
         config,
         events: log.events,
-    }
+    })
 }
 
 /// Load an event log or a problem. A problem runs through the engine: with `auto-accept-v1`
@@ -88,7 +106,7 @@ fn loaded_log(log: EventLog) -> Loaded {
 pub fn load(text: &str) -> Result<Loaded, LoadError> {
     let text = text.trim_start_matches('\u{feff}');
     if let Some(log) = decode_event_log(text) {
-        return Ok(loaded_log(log));
+        return loaded_log(log);
     }
     let value: Value = serde_json::from_str(text).map_err(|e| LoadError::NotJson {
         line: e.line(),
@@ -100,7 +118,7 @@ pub fn load(text: &str) -> Result<Loaded, LoadError> {
         // The fast path already failed: read the tree we have, to say which event is wrong.
         let log: EventLog =
             log_from_value(value).map_err(|e| LoadError::Shape(format!("event log: {e}")))?;
-        return Ok(loaded_log(log));
+        return loaded_log(log);
     }
     if value.get("actions").is_none() && value.get("hypotheses").is_none() {
         return Err(LoadError::Shape(
@@ -113,6 +131,9 @@ pub fn load(text: &str) -> Result<Loaded, LoadError> {
         serde_json::from_str(text).map_err(|e| LoadError::Shape(format!("problem: {e}")))?;
     if case.protocol.as_deref() == Some(AUTO_ACCEPT_V1) {
         let run = run_case(&case);
+        if let Some(e) = run.problem_error {
+            return Err(LoadError::Shape(format!("problem refused: {e}")));
+        }
         return Ok(Loaded {
             problem: case.problem(),
             config: EngineConfig::auto_accept(),
@@ -123,7 +144,8 @@ pub fn load(text: &str) -> Result<Loaded, LoadError> {
     let mut problem = case.problem();
     problem.protocol = case.protocol.clone();
     let config = config_for(&problem);
-    let mut engine = Engine::new(problem.clone(), config);
+    let mut engine = Engine::new(problem.clone(), config)
+        .map_err(|e| LoadError::Shape(format!("problem refused: {e}")))?;
     for a in &case.actions {
         engine.submit(&Action {
             agent: a.agent.clone(),

@@ -7,6 +7,7 @@
 //! PROPOSAL → premises (circular before missing before blocked) → rule arity → rule check.
 
 use std::collections::{HashMap, HashSet};
+use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -16,8 +17,10 @@ use super::events::{
     RejectCategory, RejectCode, RejectedEvent, RetractedEvent, SYSTEM,
 };
 use super::formula::{parse_formula, Formula};
-use super::rules::{check_step, known_rule, CheckContext, Premise};
-use super::world::{ItemStatus, Problem, WorldState};
+use super::rules::{
+    certificate_of, check_step_with, rule_spec, CheckContext, Premise, StepOptions,
+};
+use super::world::{ItemStatus, Problem, ProblemError, WorldState};
 
 /// The verifier name written into ACCEPTED events when the engine itself accepts
 /// (the `auto-accept-v1` protocol).
@@ -120,7 +123,9 @@ pub struct ProblemIssue {
     pub message: String,
 }
 
-/// What the engine remembers about a pending proposal until it is accepted.
+/// What a passing check yields: the accepted item's dependencies. Not stored for pending
+/// proposals: `accept` checks again, so the world state is the engine's only state and a
+/// rebuilt engine cannot lose it.
 #[derive(Clone, Debug)]
 struct PendingCheck {
     depends_on: Vec<String>,
@@ -136,47 +141,27 @@ pub struct Engine {
     formulas: HashMap<String, Formula>,
     hypothesis_formulas: Vec<Formula>,
     problem_issues: Vec<ProblemIssue>,
-    pending: HashMap<String, PendingCheck>,
-    /// Ids that live items of a loaded log cite before they were issued; only a proposal that
-    /// receives such an id can close a citation cycle (see `cites_back_to`).
-    forward_cited: HashSet<String>,
 }
 
-/// Rules whose subproof slots discharge the assumption cited there; the slot positions follow
-/// the fixed citation order of the data README.
-fn subproof_assumption_slots(rule: &str) -> &'static [usize] {
-    match rule {
-        "imp_intro" | "not_intro" | "ip" => &[0],
-        "or_elim" => &[1, 3],
-        "exists_elim" => &[1],
-        "iff_intro" | "lem" => &[0, 2],
-        _ => &[],
-    }
-}
-
-/// The number of cited ids a rule takes (`None`: any number). Counted after `extend` has put
-/// its base conclusion first.
-pub fn rule_arity(rule: &str) -> Option<std::ops::RangeInclusive<usize>> {
-    let n = match rule {
-        "eq_intro" => 0,
-        "reit" | "and_elim" | "or_intro" | "explosion" | "forall_elim" | "forall_intro"
-        | "exists_intro" | "dne" | "dem" | "cq" => 1,
-        "and_intro" | "imp_intro" | "imp_elim" | "modus_ponens" | "mp" | "not_elim"
-        | "not_intro" | "ip" | "iff_elim" | "eq_elim" | "ds" | "mt" | "hs" => 2,
-        "exists_elim" => 3,
-        "iff_intro" | "lem" => 4,
-        "or_elim" => 5,
-        "algebra" => return Some(0..=1),
-        _ => return None,
-    };
-    Some(n..=n)
+/// Why `Engine::from_log` refused a log: the log is not one this engine could have written.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum LogRefused {
+    #[error("problem: {0}")]
+    Problem(#[from] ProblemError),
+    /// `number` is 1-based (the first event is event 1).
+    #[error("event {number} ({event_type}): {reason}")]
+    Event {
+        number: usize,
+        event_type: &'static str,
+        reason: String,
+    },
 }
 
 fn param_str<'a>(params: &'a Value, key: &str) -> Option<&'a str> {
     params.get(key).and_then(Value::as_str)
 }
 
-fn param_ids(params: &Value, key: &str) -> Result<Vec<String>, String> {
+fn param_ids(params: &Value, key: &'static str) -> Result<Vec<String>, ActionError> {
     match params.get(key) {
         None | Some(Value::Null) => Ok(Vec::new()),
         Some(Value::Array(items)) => items
@@ -184,11 +169,20 @@ fn param_ids(params: &Value, key: &str) -> Result<Vec<String>, String> {
             .map(|v| {
                 v.as_str()
                     .map(str::to_string)
-                    .ok_or_else(|| format!("`{key}` must list ids as strings"))
+                    .ok_or(ActionError::IdsNotStrings(key))
             })
             .collect(),
-        Some(_) => Err(format!("`{key}` must be a list of ids")),
+        Some(_) => Err(ActionError::NotAList(key)),
     }
+}
+
+/// The formula text of a refused action, for its REJECTED event.
+fn action_latex(action: &Action) -> String {
+    ["conclusion", "extension", "formula"]
+        .iter()
+        .find_map(|k| param_str(&action.params, k))
+        .unwrap_or_default()
+        .to_string()
 }
 
 /// Like `Formula::same_up_to_bound_renaming`, for goals that did not parse: compare text.
@@ -201,16 +195,213 @@ fn normalised_latex(latex: &str) -> String {
         .join(" ")
 }
 
-struct DeriveRequest {
-    latex: String,
-    premises: Vec<String>,
-    rule: String,
-    kind: ActionKind,
-    explanation: Option<String>,
+/// A `derive` or `extend` action, read from its params (`extend`: the base conclusion is the
+/// first premise).
+#[derive(Clone, Debug, PartialEq)]
+pub struct DeriveRequest {
+    pub latex: String,
+    pub premises: Vec<String>,
+    pub rule: String,
+    pub kind: ActionKind,
+    pub explanation: Option<String>,
+    pub certificate: Option<Vec<String>>,
+}
+
+impl DeriveRequest {
+    /// The request a proposal was made from (for the check at accept and refute time).
+    fn of_item(item: &super::world::Item) -> Self {
+        DeriveRequest {
+            latex: item.latex.clone(),
+            premises: item.premises.clone(),
+            rule: item.rule.clone(),
+            kind: item.kind,
+            explanation: item.explanation.clone(),
+            certificate: item.certificate.clone(),
+        }
+    }
+}
+
+/// An action read once at the edge: nothing after `ParsedAction::parse` looks at JSON.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ParsedAction {
+    Derive(DeriveRequest),
+    Assume {
+        latex: String,
+        parent: Option<String>,
+        explanation: Option<String>,
+    },
+    Accept {
+        proposal_id: String,
+    },
+    Refute {
+        target_id: String,
+        claim: String,
+        reason: String,
+    },
+}
+
+/// Why an action's params cannot be read (all `malformed`).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ActionError {
+    #[error("unknown actionType `{0}` (derive, extend, assume, refute, accept)")]
+    UnknownType(String),
+    #[error("extend needs `baseConclusionId`")]
+    MissingBase,
+    #[error("`{0}` must list ids as strings")]
+    IdsNotStrings(&'static str),
+    #[error("`{0}` must be a list of ids")]
+    NotAList(&'static str),
+    #[error("`{0}` is empty: a proposal needs a LaTeX formula")]
+    EmptyConclusion(&'static str),
+    #[error("`formula` is empty: an assumption needs a LaTeX formula")]
+    EmptyAssumption,
+    #[error("`rule` is missing")]
+    MissingRule,
+    #[error("the formula does not parse at position {position}: {message}")]
+    Unparsable { position: usize, message: String },
+    #[error("{0}")]
+    Certificate(String),
+    #[error("accept needs `proposalId`")]
+    MissingProposalId,
+    #[error("refute needs `targetId`")]
+    MissingTarget,
+}
+
+/// The action type named by `actionType`.
+pub fn action_kind(action_type: &str) -> Result<ActionKind, ActionError> {
+    ActionKind::ALL
+        .into_iter()
+        .find(|k| k.as_str() == action_type)
+        .ok_or_else(|| ActionError::UnknownType(action_type.to_string()))
+}
+
+fn parsed_formula(latex: &str) -> Result<Formula, ActionError> {
+    parse_formula(latex).map_err(|e| ActionError::Unparsable {
+        position: e.position,
+        message: e.message,
+    })
+}
+
+fn blank(latex: &str) -> bool {
+    latex.trim().trim_matches('$').trim().is_empty()
+}
+
+impl ParsedAction {
+    pub fn parse(kind: ActionKind, p: &Value) -> Result<Self, ActionError> {
+        let text = |key: &str| param_str(p, key).map(str::to_string);
+        match kind {
+            ActionKind::Derive | ActionKind::Extend => {
+                let (latex_key, mut premises) = if kind == ActionKind::Extend {
+                    let base = param_str(p, "baseConclusionId")
+                        .filter(|s| !s.trim().is_empty())
+                        .ok_or(ActionError::MissingBase)?;
+                    ("extension", vec![base.to_string()])
+                } else {
+                    ("conclusion", Vec::new())
+                };
+                premises.extend(param_ids(p, "premises")?);
+                let latex = text(latex_key).unwrap_or_default();
+                if blank(&latex) {
+                    return Err(ActionError::EmptyConclusion(latex_key));
+                }
+                let rule = param_str(p, "rule").unwrap_or_default().trim().to_string();
+                if rule.is_empty() {
+                    return Err(ActionError::MissingRule);
+                }
+                parsed_formula(&latex)?;
+                Ok(ParsedAction::Derive(DeriveRequest {
+                    latex,
+                    premises,
+                    rule,
+                    kind,
+                    explanation: text("explanation"),
+                    certificate: certificate_of(p).map_err(ActionError::Certificate)?,
+                }))
+            }
+            ActionKind::Assume => {
+                let latex = text("formula").unwrap_or_default();
+                if blank(&latex) {
+                    return Err(ActionError::EmptyAssumption);
+                }
+                parsed_formula(&latex)?;
+                Ok(ParsedAction::Assume {
+                    latex,
+                    parent: text("parent"),
+                    explanation: text("explanation"),
+                })
+            }
+            ActionKind::Accept => Ok(ParsedAction::Accept {
+                proposal_id: text("proposalId").ok_or(ActionError::MissingProposalId)?,
+            }),
+            ActionKind::Refute => Ok(ParsedAction::Refute {
+                target_id: text("targetId").ok_or(ActionError::MissingTarget)?,
+                claim: text("type").unwrap_or_else(|| "invalid_derivation".to_string()),
+                reason: text("reason").unwrap_or_default(),
+            }),
+        }
+    }
+}
+
+/// The action that produced a PROPOSAL (for replaying a log through `submit`).
+fn action_of_proposal(source: &str, p: &ProposalEvent) -> Option<Action> {
+    let mut params = serde_json::Map::new();
+    let mut put = |k: &str, v: Value| {
+        params.insert(k.to_string(), v);
+    };
+    match p.kind {
+        ActionKind::Derive => {
+            put("conclusion", Value::from(p.latex.as_str()));
+            put("premises", Value::from(p.premises.clone()));
+            put("rule", Value::from(p.rule.as_str()));
+        }
+        ActionKind::Extend => {
+            let (base, rest) = p.premises.split_first()?;
+            put("baseConclusionId", Value::from(base.as_str()));
+            put("extension", Value::from(p.latex.as_str()));
+            put("premises", Value::from(rest.to_vec()));
+            put("rule", Value::from(p.rule.as_str()));
+        }
+        ActionKind::Assume => {
+            put("formula", Value::from(p.latex.as_str()));
+            if let Some(parent) = &p.parent {
+                put("parent", Value::from(parent.as_str()));
+            }
+        }
+        ActionKind::Accept | ActionKind::Refute => return None,
+    }
+    if let Some(e) = &p.explanation {
+        put("explanation", Value::from(e.as_str()));
+    }
+    if let Some(c) = &p.certificate {
+        put("certificate", Value::from(c.clone()));
+    }
+    Some(Action {
+        agent: source.to_string(),
+        action_type: p.kind.as_str().to_string(),
+        params: Value::Object(params),
+    })
 }
 
 impl Engine {
-    pub fn new(problem: Problem, config: EngineConfig) -> Self {
+    /// An engine for `problem`; refused when a hypothesis or goal id is empty, repeated, or in
+    /// the engine's own id series (see `world::ENGINE_ID_PREFIXES`).
+    pub fn new(problem: Problem, config: EngineConfig) -> Result<Self, ProblemError> {
+        problem.check_ids()?;
+        Ok(Self::build(problem, config))
+    }
+
+    /// An engine over a problem with no hypotheses, goals or agents (nothing to cite, nothing
+    /// to prove): what a run of a refused problem holds.
+    pub(crate) fn empty(problem_id: &str, config: EngineConfig) -> Self {
+        let problem = Problem {
+            id: problem_id.to_string(),
+            ..Problem::default()
+        };
+        Self::build(problem, config)
+    }
+
+    /// `new` after the ids were checked.
+    fn build(problem: Problem, config: EngineConfig) -> Self {
         let mut formulas = HashMap::new();
         let mut hypothesis_formulas = Vec::new();
         let mut problem_issues = Vec::new();
@@ -246,36 +437,203 @@ impl Engine {
             formulas,
             hypothesis_formulas,
             problem_issues,
-            pending: HashMap::new(),
-            forward_cited: Default::default(),
         }
     }
 
-    /// Continue from a recorded log (the page's action form after loading a log). The events are
-    /// applied as recorded; formulas are re-parsed so later steps can be checked.
-    pub fn from_log(problem: Problem, config: EngineConfig, events: &[Event]) -> Self {
-        let mut engine = Engine::new(problem, config);
-        for event in events {
-            engine.push(event.clone());
+    /// Continue from a recorded log (the page's action form after loading a log).
+    ///
+    /// The log is replayed through `submit`: every action it records (a PROPOSAL, an ACCEPTED
+    /// by a researcher, a CONTRADICTION) is submitted again and must produce exactly the events
+    /// that follow it in the log, so the engine ends in the state of the engine that wrote the
+    /// log — counters, dependencies and checks included — or the log is refused with the
+    /// (1-based) number of the first event the engine would not have written, and why.
+    /// Refusals are taken as recorded (a refusal only removes a proposal from play, and a
+    /// script's refusals may rest on what the script knew, see `protocol`): a REJECTED or
+    /// BLOCKED right after its PROPOSAL, of a pending proposal, or of an action that never
+    /// became a proposal.
+    pub fn from_log(
+        problem: Problem,
+        config: EngineConfig,
+        events: &[Event],
+    ) -> Result<Self, LogRefused> {
+        let mut engine = Engine::new(problem, config)?;
+        let mut i = 0;
+        while i < events.len() {
+            i += engine.replay_from(events, i)?;
         }
-        let parsed: Vec<(String, Formula)> = engine
-            .state
-            .items
-            .iter()
-            .filter_map(|i| parse_formula(&i.latex).ok().map(|f| (i.id.clone(), f)))
-            .collect();
-        engine.formulas.extend(parsed);
-        let forward: Vec<String> = engine
-            .state
-            .items
-            .iter()
-            .filter(|i| matches!(i.status, ItemStatus::Accepted | ItemStatus::Pending))
-            .flat_map(|i| i.premises.iter())
-            .filter(|p| engine.is_not_yet_issued(p))
-            .cloned()
-            .collect();
-        engine.forward_cited.extend(forward);
-        engine
+        Ok(engine)
+    }
+
+    /// Replays the action recorded at `log[i]`; returns how many events it accounts for.
+    fn replay_from(&mut self, log: &[Event], i: usize) -> Result<usize, LogRefused> {
+        let Some(event) = log.get(i) else {
+            return Ok(1);
+        };
+        let refuse = |number: usize, reason: String| LogRefused::Event {
+            number: number + 1,
+            event_type: log.get(number).map_or("end", Event::event_type),
+            reason,
+        };
+        let action = match event {
+            Event::Proposal { source, content } => match action_of_proposal(source, content) {
+                Some(a) => a,
+                None => {
+                    return Err(refuse(
+                        i,
+                        format!(
+                            "a proposal of kind `{}` is not something the engine writes",
+                            content.kind.as_str()
+                        ),
+                    ))
+                }
+            },
+            Event::Accepted { source, content } if source != SYSTEM => Action::new(
+                source,
+                "accept",
+                serde_json::json!({"proposalId": content.conclusion_id}),
+            ),
+            Event::Contradiction { source, content } => Action::new(
+                source,
+                "refute",
+                serde_json::json!({"targetId": content.target_id, "type": content.kind,
+                                   "reason": content.contradiction_reason}),
+            ),
+            Event::Rejected { content, .. } | Event::Blocked { content, .. } => {
+                return self
+                    .replay_refusal(event, content)
+                    .map(|_| 1)
+                    .map_err(|why| refuse(i, why));
+            }
+            other => {
+                return Err(refuse(
+                    i,
+                    format!(
+                        "the engine writes {} only right after the action that causes it",
+                        other.event_type()
+                    ),
+                ))
+            }
+        };
+        // A proposal the log refused at once: the proposal must be the engine's, the refusal
+        // is taken as recorded.
+        if let (
+            Event::Proposal { content, .. },
+            Some(next @ (Event::Rejected { content: r, .. } | Event::Blocked { content: r, .. })),
+        ) = (event, log.get(i + 1))
+        {
+            if r.proposal_id.as_deref() == Some(content.proposal_id.as_str())
+                && content.kind != ActionKind::Assume
+            {
+                let start = self.events.len();
+                let made = self.open_proposal_of(&action);
+                match (made, self.events.get(start)) {
+                    (Ok(_), Some(ours)) if ours == event => {}
+                    (Ok(_), Some(ours)) => {
+                        return Err(refuse(
+                            i,
+                            format!("the engine writes `{}` here", ours.summary()),
+                        ))
+                    }
+                    (Ok(_), None) => return Err(refuse(i, "no proposal was made".to_string())),
+                    (Err(r), _) => {
+                        return Err(refuse(
+                            i,
+                            format!(
+                                "the engine refuses this action: {}: {}",
+                                r.code.as_str(),
+                                r.message
+                            ),
+                        ))
+                    }
+                }
+                self.replay_refusal(next, r)
+                    .map_err(|why| refuse(i + 1, why))?;
+                return Ok(2);
+            }
+        }
+        let start = self.events.len();
+        let outcome = self.submit(&action);
+        let produced = self.events.get(start..).unwrap_or_default();
+        for (j, ours) in produced.iter().enumerate() {
+            let theirs = log.get(i + j);
+            if theirs == Some(ours) {
+                continue;
+            }
+            let theirs_refuses =
+                matches!(theirs, Some(Event::Rejected { .. } | Event::Blocked { .. }));
+            if let (Err(r), false) = (&outcome.result, theirs_refuses) {
+                return Err(refuse(
+                    i,
+                    format!(
+                        "the engine refuses this {}: {}: {}",
+                        action.action_type,
+                        r.code.as_str(),
+                        r.message
+                    ),
+                ));
+            }
+            let at = (i + j).min(log.len().saturating_sub(1));
+            let mut reason = format!("the engine writes `{}` here", ours.summary());
+            match theirs {
+                Some(t) => {
+                    let _ = write!(reason, "; the log has `{}`", t.summary());
+                }
+                None => reason.push_str("; the log ends before it"),
+            }
+            return Err(refuse(at, reason));
+        }
+        Ok(produced.len().max(1))
+    }
+
+    /// A REJECTED or BLOCKED event taken as recorded: it may refuse a pending proposal, or
+    /// record the refusal of an action that never became one; nothing else.
+    fn replay_refusal(&mut self, event: &Event, content: &RejectedEvent) -> Result<(), String> {
+        let about_proposal = matches!(
+            content.action_type,
+            ActionKind::Derive | ActionKind::Extend | ActionKind::Assume
+        );
+        if let Some(id) = content.proposal_id.as_deref().filter(|_| about_proposal) {
+            match self.state.item(id).map(|i| i.status) {
+                Some(ItemStatus::Pending) => {}
+                Some(status) => {
+                    return Err(format!(
+                        "{id} is {}: only a pending proposal can be refused",
+                        status.as_str()
+                    ))
+                }
+                None => return Err(format!("there is no proposal {id} to refuse")),
+            }
+        }
+        self.push(event.clone());
+        Ok(())
+    }
+
+    /// The PROPOSAL of a derive/extend action, without checking the step (replay of a log
+    /// that recorded the step's refusal).
+    fn open_proposal_of(&mut self, action: &Action) -> Result<String, StepRejection> {
+        let kind = action_kind(&action.action_type).map_err(|e| {
+            rejection(
+                RejectCode::Malformed,
+                RejectCategory::Structure,
+                e.to_string(),
+            )
+        })?;
+        self.check_agent(&action.agent).map_err(|message| {
+            rejection(RejectCode::Unauthorized, RejectCategory::Protocol, message)
+        })?;
+        match ParsedAction::parse(kind, &action.params) {
+            Ok(ParsedAction::Derive(request)) => Ok(self.open_proposal(&action.agent, &request)),
+            Ok(_) => Err(rejection(
+                RejectCode::Malformed,
+                RejectCategory::Structure,
+                "not a derive or extend action".to_string(),
+            )),
+            Err(e) => Err(rejection(
+                RejectCode::Malformed,
+                RejectCategory::Structure,
+                e.to_string(),
+            )),
+        }
     }
 
     pub fn state(&self) -> &WorldState {
@@ -295,7 +653,8 @@ impl Engine {
     }
 
     fn push(&mut self, event: Event) {
-        // Issues only arise for hand-made logs; the engine's own events always fit.
+        // The engine's own events always fit its state, and `from_log` lets only those and
+        // checked refusals through.
         let _ = self.state.apply(&event);
         self.events.push(event);
     }
@@ -319,115 +678,66 @@ impl Engine {
         }
     }
 
+    fn check_agent(&self, agent: &str) -> Result<(), String> {
+        if self.state.problem.agents.iter().any(|a| a == agent) {
+            Ok(())
+        } else {
+            Err(format!("agent {agent} is not registered"))
+        }
+    }
+
     fn dispatch(
         &mut self,
         action: &Action,
         hints: &[Option<CitationHint>],
     ) -> Result<String, StepRejection> {
-        let kind = match action.action_type.as_str() {
-            "derive" => ActionKind::Derive,
-            "extend" => ActionKind::Extend,
-            "assume" => ActionKind::Assume,
-            "refute" => ActionKind::Refute,
-            "accept" => ActionKind::Accept,
-            other => {
+        let kind = match action_kind(&action.action_type) {
+            Ok(k) => k,
+            Err(e) => {
                 return Err(self.reject_action(
-                    action,
                     ActionKind::Derive,
                     "",
                     RejectCode::Malformed,
-                    format!(
-                        "unknown actionType `{other}` (derive, extend, assume, refute, accept)"
-                    ),
+                    e.to_string(),
                 ))
             }
         };
-        if !self.state.problem.agents.iter().any(|a| a == &action.agent) {
-            let latex = self.action_latex(action);
-            return Err(self.reject_action(
-                action,
-                kind,
-                &latex,
-                RejectCode::Unauthorized,
-                format!("agent {} is not registered", action.agent),
-            ));
+        if let Err(message) = self.check_agent(&action.agent) {
+            let latex = action_latex(action);
+            return Err(self.reject_action(kind, &latex, RejectCode::Unauthorized, message));
         }
-        match kind {
-            ActionKind::Derive | ActionKind::Extend => {
-                let request = match self.derive_request(action, kind) {
-                    Ok(r) => r,
-                    Err(message) => {
-                        let latex = self.action_latex(action);
-                        return Err(self.reject_action(
-                            action,
-                            kind,
-                            &latex,
-                            RejectCode::Malformed,
-                            message,
-                        ));
-                    }
+        let parsed = match ParsedAction::parse(kind, &action.params) {
+            Ok(p) => p,
+            Err(e) => {
+                let latex = match kind {
+                    ActionKind::Accept | ActionKind::Refute => String::new(),
+                    _ => action_latex(action),
                 };
-                self.derive(action, request, hints)
+                return Err(self.reject_action(kind, &latex, RejectCode::Malformed, e.to_string()));
             }
-            ActionKind::Assume => self.assume(action),
-            ActionKind::Accept => self.accept(action),
-            ActionKind::Refute => self.refute(action),
-        }
-    }
-
-    fn action_latex(&self, action: &Action) -> String {
-        ["conclusion", "extension", "formula"]
-            .iter()
-            .find_map(|k| param_str(&action.params, k))
-            .unwrap_or_default()
-            .to_string()
-    }
-
-    fn derive_request(&self, action: &Action, kind: ActionKind) -> Result<DeriveRequest, String> {
-        let p = &action.params;
-        let (latex_key, mut premises) = if kind == ActionKind::Extend {
-            let base = param_str(p, "baseConclusionId")
-                .filter(|s| !s.trim().is_empty())
-                .ok_or("extend needs `baseConclusionId`")?;
-            ("extension", vec![base.to_string()])
-        } else {
-            ("conclusion", Vec::new())
         };
-        premises.extend(param_ids(p, "premises")?);
-        let latex = param_str(p, latex_key).unwrap_or_default().to_string();
-        if latex.trim().trim_matches('$').trim().is_empty() {
-            return Err(format!(
-                "`{latex_key}` is empty: a proposal needs a LaTeX formula"
-            ));
+        let agent = action.agent.as_str();
+        match parsed {
+            ParsedAction::Derive(request) => self.derive(agent, request, hints),
+            ParsedAction::Assume {
+                latex,
+                parent,
+                explanation,
+            } => Ok(self.assume(agent, latex, parent, explanation)),
+            ParsedAction::Accept { proposal_id } => self.accept(agent, proposal_id),
+            ParsedAction::Refute {
+                target_id,
+                claim,
+                reason,
+            } => self.refute(agent, target_id, claim, reason),
         }
-        let rule = param_str(p, "rule").unwrap_or_default().trim().to_string();
-        if rule.is_empty() {
-            return Err("`rule` is missing".to_string());
-        }
-        if let Err(e) = parse_formula(&latex) {
-            return Err(format!(
-                "the formula does not parse at position {}: {}",
-                e.position, e.message
-            ));
-        }
-        Ok(DeriveRequest {
-            latex,
-            premises,
-            rule,
-            kind,
-            explanation: param_str(p, "explanation").map(str::to_string),
-        })
     }
 
-    fn derive(
-        &mut self,
-        action: &Action,
-        request: DeriveRequest,
-        hints: &[Option<CitationHint>],
-    ) -> Result<String, StepRejection> {
+    /// Push the PROPOSAL of a derive/extend request under the next conclusion id.
+    fn open_proposal(&mut self, agent: &str, request: &DeriveRequest) -> String {
         let id = self.state.peek_conclusion_id();
         self.push(Event::Proposal {
-            source: action.agent.clone(),
+            source: agent.to_string(),
             content: ProposalEvent {
                 proposal_id: id.clone(),
                 latex: request.latex.clone(),
@@ -436,22 +746,30 @@ impl Engine {
                 kind: request.kind,
                 parent: None,
                 explanation: request.explanation.clone(),
+                certificate: request.certificate.clone(),
             },
         });
-        // The parse succeeded in derive_request.
+        // The parse succeeded in `ParsedAction::parse`.
         if let Ok(f) = parse_formula(&request.latex) {
             self.formulas.insert(id.clone(), f);
         }
-        let verdict = self.check_derivation(&id, &request, &action.params, hints);
-        match verdict {
+        id
+    }
+
+    fn derive(
+        &mut self,
+        agent: &str,
+        request: DeriveRequest,
+        hints: &[Option<CitationHint>],
+    ) -> Result<String, StepRejection> {
+        let id = self.open_proposal(agent, &request);
+        match self.check_derivation(&id, &request, hints) {
             Err(rejection) => {
                 Err(self.reject_proposal(&id, &request.latex, request.kind, rejection))
             }
             Ok(check) => {
                 if self.config.auto_accept {
                     self.accept_checked(&id, ENGINE_VERIFIER, check);
-                } else {
-                    self.pending.insert(id.clone(), check);
                 }
                 Ok(id)
             }
@@ -463,29 +781,24 @@ impl Engine {
         &self,
         own_id: &str,
         request: &DeriveRequest,
-        params: &Value,
         hints: &[Option<CitationHint>],
     ) -> Result<PendingCheck, StepRejection> {
         self.check_citations(own_id, &request.premises, hints)?;
-        if let Some(arity) = rule_arity(&request.rule) {
-            if !arity.contains(&request.premises.len()) {
-                let need = if arity.start() == arity.end() {
-                    arity.start().to_string()
-                } else {
-                    format!("{} to {}", arity.start(), arity.end())
-                };
+        if let Some(spec) = rule_spec(&request.rule) {
+            if !spec.arity.allows(request.premises.len()) {
                 return Err(rejection(
                     RejectCode::MissingPremise,
                     RejectCategory::Structure,
                     format!(
-                        "{} needs {need} premises, got {}",
+                        "{} needs {} premises, got {}",
                         request.rule,
+                        spec.arity.describe(),
                         request.premises.len()
                     ),
                 ));
             }
         }
-        self.check_rule(own_id, request, params, self.config.rule_checking)
+        self.check_rule(own_id, request, self.config.rule_checking)
     }
 
     /// Every cited id must be an accepted item or a hypothesis, earlier than the step.
@@ -505,12 +818,9 @@ impl Engine {
             // (after a refused step, a dangling ref can coincide with this step's own id).
             let circular_here = match hint {
                 Some(h) => h == CitationHint::Later,
-                None => {
-                    self.is_not_yet_issued(id)
-                        || id == own_id
-                        || self.state.goal(id).is_some()
-                        || (self.forward_cited.contains(own_id) && self.cites_back_to(id, own_id))
-                }
+                // Items only cite issued ids (`from_log` refuses logs that do otherwise), so
+                // no chain of citations can lead back to a new step.
+                None => self.is_not_yet_issued(id) || id == own_id || self.state.goal(id).is_some(),
             };
             if circular_here {
                 circular.push(id.clone());
@@ -573,14 +883,12 @@ impl Engine {
             ));
         }
         if !blocked.is_empty() {
+            let why: Vec<String> = blocked.iter().map(|id| self.why_uncitable(id)).collect();
             let mut r = with_ids(
                 rejection(
                     RejectCode::MissingPremise,
                     RejectCategory::Structure,
-                    format!(
-                        "premise {} does not exist (it was rejected)",
-                        blocked.join(", ")
-                    ),
+                    format!("premise {}", why.join("; premise ")),
                 ),
                 blocked,
             );
@@ -590,31 +898,38 @@ impl Engine {
         Ok(())
     }
 
-    /// A chain of citations from `id` that leads back to `own_id`. New proposals get fresh ids
-    /// and may only cite issued ids, so this cannot happen through `submit` alone; it guards
-    /// against logs that were edited by hand before being continued (`from_log`).
-    fn cites_back_to(&self, id: &str, own_id: &str) -> bool {
-        let mut seen: HashSet<String> = HashSet::new();
-        let mut stack = vec![id.to_string()];
-        while let Some(current) = stack.pop() {
-            if !seen.insert(current.clone()) {
-                continue;
-            }
-            // Refused items cite nothing real: their premise lists may hold forward refs.
-            let live = self
-                .state
-                .item(&current)
-                .filter(|i| matches!(i.status, ItemStatus::Accepted | ItemStatus::Pending));
-            if let Some(item) = live {
-                for p in &item.premises {
-                    if p == own_id {
-                        return true;
-                    }
-                    stack.push(p.clone());
+    /// Why a refused item cannot be cited, and what refused it: "C-002 was rejected
+    /// (invalid_derivation: …)", "C-003 was blocked by C-002", "C-004 was retracted (…)".
+    fn why_uncitable(&self, id: &str) -> String {
+        let Some(item) = self.state.item(id) else {
+            // A script's ref to one of its refused steps that never became a proposal.
+            return format!("{id} was refused");
+        };
+        let message = item.message.as_deref().unwrap_or_default();
+        match item.status {
+            ItemStatus::Blocked => {
+                let by = self
+                    .state
+                    .rejections
+                    .iter()
+                    .rev()
+                    .find(|r| r.proposal_id.as_deref() == Some(id))
+                    .map(|r| r.blocked_by.join(", "))
+                    .filter(|by| !by.is_empty());
+                match by {
+                    Some(by) => format!("{id} was blocked by {by}, so it cannot be cited"),
+                    None => format!("{id} was blocked ({message}), so it cannot be cited"),
                 }
             }
+            ItemStatus::Rejected => {
+                let code = item.code.map_or("rejected", RejectCode::as_str);
+                format!("{id} was rejected ({code}: {message}), so it cannot be cited")
+            }
+            ItemStatus::Retracted => {
+                format!("{id} was retracted ({message}), so it cannot be cited")
+            }
+            status => format!("{id} is {}", status.as_str()),
         }
-        false
     }
 
     /// An id of the engine's own series that has not been handed out yet names a later step.
@@ -645,10 +960,10 @@ impl Engine {
         &self,
         own_id: &str,
         request: &DeriveRequest,
-        params: &Value,
         checking: RuleChecking,
     ) -> Result<PendingCheck, StepRejection> {
-        let slots = subproof_assumption_slots(&request.rule);
+        let spec = rule_spec(&request.rule);
+        let slots: &[usize] = spec.map_or(&[], |s| s.discharges);
         let in_subproof_slot =
             |i: usize, id: &str| slots.contains(&i) && self.premise_is_assumption(id);
         // The assumptions the premises rest on, sorted and without repeats. A sorted Vec rather
@@ -669,7 +984,7 @@ impl Engine {
                 .collect();
             return Ok(finish_dependencies(union, discharged, false));
         }
-        if !known_rule(&request.rule) {
+        if spec.is_none() {
             return Err(rejection(
                 RejectCode::InvalidDerivation,
                 RejectCategory::Rule,
@@ -727,7 +1042,11 @@ impl Engine {
             hypotheses: &self.hypothesis_formulas,
             open_assumptions: &open,
         };
-        match check_step(&request.rule, &premises, conclusion, params, &ctx) {
+        let options = StepOptions {
+            extend: request.kind == ActionKind::Extend,
+            certificate: request.certificate.as_deref(),
+        };
+        match check_step_with(&request.rule, &premises, conclusion, &options, &ctx) {
             Ok(accepted) => Ok(finish_dependencies(union, accepted.discharged, true)),
             Err(r) => Err(StepRejection {
                 category: match r.code {
@@ -802,44 +1121,29 @@ impl Engine {
         }
     }
 
-    fn assume(&mut self, action: &Action) -> Result<String, StepRejection> {
-        let latex = param_str(&action.params, "formula")
-            .unwrap_or_default()
-            .to_string();
-        let formula = if latex.trim().trim_matches('$').trim().is_empty() {
-            Err("`formula` is empty: an assumption needs a LaTeX formula".to_string())
-        } else {
-            parse_formula(&latex).map_err(|e| {
-                format!(
-                    "the formula does not parse at position {}: {}",
-                    e.position, e.message
-                )
-            })
-        };
-        let formula = match formula {
-            Ok(f) => f,
-            Err(message) => {
-                return Err(self.reject_action(
-                    action,
-                    ActionKind::Assume,
-                    &latex,
-                    RejectCode::Malformed,
-                    message,
-                ))
-            }
-        };
+    fn assume(
+        &mut self,
+        agent: &str,
+        latex: String,
+        parent: Option<String>,
+        explanation: Option<String>,
+    ) -> String {
         let id = self.state.peek_assumption_id();
-        self.formulas.insert(id.clone(), formula);
+        // The parse succeeded in `ParsedAction::parse`.
+        if let Ok(formula) = parse_formula(&latex) {
+            self.formulas.insert(id.clone(), formula);
+        }
         self.push(Event::Proposal {
-            source: action.agent.clone(),
+            source: agent.to_string(),
             content: ProposalEvent {
                 proposal_id: id.clone(),
                 latex,
                 premises: Vec::new(),
                 rule: "assume".to_string(),
                 kind: ActionKind::Assume,
-                parent: param_str(&action.params, "parent").map(str::to_string),
-                explanation: param_str(&action.params, "explanation").map(str::to_string),
+                parent,
+                explanation,
+                certificate: None,
             },
         });
         // An assumption needs no verification: it is harmless because everything derived from
@@ -853,90 +1157,60 @@ impl Engine {
                 checked: true,
             },
         );
-        Ok(id)
+        id
     }
 
-    fn accept(&mut self, action: &Action) -> Result<String, StepRejection> {
-        let Some(id) = param_str(&action.params, "proposalId").map(str::to_string) else {
-            return Err(self.reject_action(
-                action,
-                ActionKind::Accept,
-                "",
-                RejectCode::Malformed,
-                "accept needs `proposalId`".to_string(),
-            ));
-        };
-        let (status, proposer, premises) = match self.state.item(&id) {
-            Some(i) => (i.status, i.proposed_by.clone(), i.premises.clone()),
-            None => {
-                return Err(self.reject_target(
-                    action,
-                    ActionKind::Accept,
-                    &id,
-                    RejectCode::MissingPremise,
-                    format!("there is no proposal {id}"),
-                ))
-            }
-        };
-        if status != ItemStatus::Pending {
+    fn accept(&mut self, agent: &str, id: String) -> Result<String, StepRejection> {
+        let Some(item) = self.state.item(&id) else {
             return Err(self.reject_target(
-                action,
                 ActionKind::Accept,
                 &id,
                 RejectCode::MissingPremise,
-                format!("{id} is not pending (it is {status:?})").to_ascii_lowercase(),
+                format!("there is no proposal {id}"),
+            ));
+        };
+        if item.status != ItemStatus::Pending {
+            let status = item.status.as_str();
+            return Err(self.reject_target(
+                ActionKind::Accept,
+                &id,
+                RejectCode::MissingPremise,
+                format!("{id} is not pending (it is {status})"),
             ));
         }
-        if proposer == action.agent {
+        if item.proposed_by == agent {
             return Err(self.reject_target(
-                action,
                 ActionKind::Accept,
                 &id,
                 RejectCode::Unauthorized,
                 format!(
-                    "{} proposed {id} and cannot accept it: a different researcher must verify",
-                    action.agent
+                    "{agent} proposed {id} and cannot accept it: a different researcher must verify"
                 ),
             ));
         }
-        // A premise may have been retracted while the proposal waited.
-        if let Err(r) = self.check_citations(&id, &premises, &[]) {
-            let latex = self
-                .state
-                .item(&id)
-                .map(|i| i.latex.clone())
-                .unwrap_or_default();
-            self.pending.remove(&id);
-            return Err(self.reject_proposal(&id, &latex, ActionKind::Derive, r));
+        // The step is checked again in full: a premise may have been retracted while the
+        // proposal waited, and the acceptance records what this check finds (nothing about
+        // it is remembered from proposal time, so no rebuilt engine can forget it).
+        let request = DeriveRequest::of_item(item);
+        match self.check_derivation(&id, &request, &[]) {
+            Err(r) => Err(self.reject_proposal(&id, &request.latex, ActionKind::Derive, r)),
+            Ok(check) => {
+                self.accept_checked(&id, agent, check);
+                Ok(id)
+            }
         }
-        let check = self.pending.remove(&id).unwrap_or(PendingCheck {
-            depends_on: Vec::new(),
-            discharged: Vec::new(),
-            checked: false,
-        });
-        self.accept_checked(&id, &action.agent, check);
-        Ok(id)
     }
 
-    fn refute(&mut self, action: &Action) -> Result<String, StepRejection> {
-        let p = &action.params;
-        let Some(target) = param_str(p, "targetId").map(str::to_string) else {
-            return Err(self.reject_action(
-                action,
-                ActionKind::Refute,
-                "",
-                RejectCode::Malformed,
-                "refute needs `targetId`".to_string(),
-            ));
-        };
-        let kind = param_str(p, "type")
-            .unwrap_or("invalid_derivation")
-            .to_string();
-        let reason = param_str(p, "reason").unwrap_or_default().to_string();
+    fn refute(
+        &mut self,
+        agent: &str,
+        target: String,
+        kind: String,
+        reason: String,
+    ) -> Result<String, StepRejection> {
         let status = self.state.item(&target).map(|i| i.status);
         if !matches!(status, Some(ItemStatus::Pending | ItemStatus::Accepted)) {
             return Err(self.reject_target(
-                action,
                 ActionKind::Refute,
                 &target,
                 RejectCode::MissingPremise,
@@ -953,7 +1227,7 @@ impl Engine {
             ),
         };
         self.push(Event::Contradiction {
-            source: action.agent.clone(),
+            source: agent.to_string(),
             content: ContradictionEvent {
                 refutation_id: refutation_id.clone(),
                 target_id: target.clone(),
@@ -965,7 +1239,6 @@ impl Engine {
         });
         if let Some(r) = verdict {
             if status == Some(ItemStatus::Pending) {
-                self.pending.remove(&target);
                 let latex = self
                     .state
                     .item(&target)
@@ -976,7 +1249,7 @@ impl Engine {
                     action_type: ActionKind::Derive,
                     latex,
                     reason: r.message.clone(),
-                    refuted_by: action.agent.clone(),
+                    refuted_by: agent.to_string(),
                     target_id: None,
                     category: RejectCategory::Refutation,
                     code: r.code,
@@ -1003,16 +1276,10 @@ impl Engine {
         if item.is_assumption() {
             return None;
         }
-        let request = DeriveRequest {
-            latex: item.latex.clone(),
-            premises: item.premises.clone(),
-            rule: item.rule.clone(),
-            kind: item.kind,
-            explanation: None,
-        };
+        let request = DeriveRequest::of_item(item);
         let citations = self
             .check_citations(id, &request.premises, &[])
-            .and_then(|_| self.check_rule(id, &request, &Value::Null, RuleChecking::Full));
+            .and_then(|_| self.check_rule(id, &request, RuleChecking::Full));
         citations.err()
     }
 
@@ -1037,7 +1304,6 @@ impl Engine {
                 continue;
             };
             let latex = item.latex.clone();
-            self.pending.remove(&id);
             let why = if id == root {
                 format!("refutation {refutation_id} upheld: {reason}")
             } else {
@@ -1102,7 +1368,6 @@ impl Engine {
     /// Refuse an action that never became a proposal.
     fn reject_action(
         &mut self,
-        _action: &Action,
         kind: ActionKind,
         latex: &str,
         code: RejectCode,
@@ -1135,7 +1400,6 @@ impl Engine {
     /// Refuse an `accept` or `refute` about `target` (the target itself is unchanged).
     fn reject_target(
         &mut self,
-        _action: &Action,
         kind: ActionKind,
         target: &str,
         code: RejectCode,

@@ -174,6 +174,11 @@ pub struct ProposalEvent {
     pub parent: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub explanation: Option<String>,
+    /// A `linarith` step's multipliers as written (numbers as their decimal text), so a replay
+    /// or a later re-check runs the same check as the proposal did. Absent in older logs and
+    /// for every other step.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub certificate: Option<Vec<String>>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -400,6 +405,7 @@ mod tests {
                 kind: ActionKind::Derive,
                 parent: None,
                 explanation: None,
+                certificate: None,
             },
         };
         let v = serde_json::to_value(&ev).unwrap();

@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use super::engine::{Action, CitationHint, Engine, EngineConfig, StepRejection};
 use super::events::{code_str, Event};
-use super::world::{GoalSpec, Hypothesis, Problem};
+use super::world::{GoalSpec, Hypothesis, Problem, ProblemError};
 
 pub const AUTO_ACCEPT_V1: &str = "auto-accept-v1";
 
@@ -89,6 +89,9 @@ pub struct CaseRun {
     pub goal_proved: bool,
     pub steps: Vec<StepResult>,
     pub engine: Engine,
+    /// Set when the problem itself was refused (its ids collide with the engine's, or repeat):
+    /// then no step ran and nothing is proved.
+    pub problem_error: Option<ProblemError>,
 }
 
 impl CaseRun {
@@ -145,7 +148,18 @@ enum RefTarget {
 }
 
 pub fn run_case(case: &Case) -> CaseRun {
-    let mut engine = Engine::new(case.problem(), EngineConfig::auto_accept());
+    let mut engine = match Engine::new(case.problem(), EngineConfig::auto_accept()) {
+        Ok(e) => e,
+        Err(e) => {
+            return CaseRun {
+                id: case.id.clone(),
+                goal_proved: false,
+                steps: Vec::new(),
+                engine: Engine::empty(&case.id, EngineConfig::auto_accept()),
+                problem_error: Some(e),
+            }
+        }
+    };
     let mut refs: HashMap<String, RefTarget> = HashMap::new();
     let mut steps = Vec::with_capacity(case.actions.len());
     for (index, action) in case.actions.iter().enumerate() {
@@ -177,6 +191,7 @@ pub fn run_case(case: &Case) -> CaseRun {
         goal_proved: engine.state().all_goals_proved(),
         steps,
         engine,
+        problem_error: None,
     }
 }
 

@@ -363,7 +363,7 @@ mod tests {
             api_key: None,
             json_mode: JsonMode::None,
         };
-        let mut engine = Engine::new(problem(), EngineConfig::default());
+        let mut engine = Engine::new(problem(), EngineConfig::default()).unwrap();
         let cfg = ResearchConfig {
             max_rounds: 4,
             ..Default::default()

@@ -69,67 +69,316 @@ pub struct Accepted {
     pub discharged: Vec<String>,
 }
 
-// ---------------------------------------------------------------- catalogue
+// ---------------------------------------------------------------- the rule table
 
-/// One entry of `rules.json`, for rule pickers and for resolving aliases. Only the names are
-/// needed: the checks themselves are written out in `check_step`, and the catalogue's patterns
-/// (`premises`, `conclusion`, `discharges`, ...) describe them for people.
-#[derive(Clone, Copy, Debug)]
-pub struct RuleInfo {
-    pub id: &'static str,
-    pub aliases: &'static [&'static str],
+/// How many citations a rule takes (after `extend` has put its base conclusion first).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Arity {
+    pub min: usize,
+    /// `None`: any number.
+    pub max: Option<usize>,
 }
 
-impl RuleInfo {
-    const fn plain(id: &'static str) -> RuleInfo {
-        RuleInfo { id, aliases: &[] }
+impl Arity {
+    pub fn allows(self, n: usize) -> bool {
+        n >= self.min && self.max.is_none_or(|max| n <= max)
+    }
+
+    /// "2", "0 to 1", "any number of"; for messages and help.
+    pub fn describe(self) -> String {
+        match self.max {
+            Some(max) if max == self.min => max.to_string(),
+            Some(max) => format!("{} to {max}", self.min),
+            None if self.min == 0 => "any number of".to_string(),
+            None => format!("at least {}", self.min),
+        }
     }
 }
 
-/// The ids and aliases of `rules.json`, in its order. Written out rather than read from the
-/// file at run time so that the wasm carries neither the JSON text nor a decoder for it; the
-/// test `catalogue_matches_rules_json` keeps this list and the file in step.
-const CATALOGUE: &[RuleInfo] = &[
-    RuleInfo::plain("reit"),
-    RuleInfo::plain("and_intro"),
-    RuleInfo::plain("and_elim"),
-    RuleInfo::plain("or_intro"),
-    RuleInfo::plain("or_elim"),
-    RuleInfo::plain("imp_intro"),
-    RuleInfo {
+/// How a rule's check is run.
+#[derive(Clone, Copy)]
+enum Check {
+    /// Plain premises, cited in any order: the check sees one choice of `arity.min` of them.
+    Plain(PlainCheck),
+    /// Fixed citation slots (the data README's order); the `discharges` slots must cite
+    /// assumptions, and those are discharged when the check passes.
+    Slots(SlotCheck),
+    /// Rules that handle their citations themselves (optional premises, certificates).
+    Own(OwnCheck),
+}
+
+/// What a plain rule checks: the chosen premises, the conclusion and the context.
+type PlainCheck = fn(&[&Formula], &Formula, &CheckContext) -> Result<(), String>;
+/// What a subproof rule checks, given its slots (already counted and typed).
+type SlotCheck = fn(&[Premise], &Formula, &CheckContext) -> Result<(), String>;
+type OwnCheck = fn(&Step) -> Result<Accepted, Rejection>;
+
+/// One rule: the single source of its names, citation count, subproof slots, the help text
+/// that forms and docs show (`docs/logic-rules.md`'s rule table is checked against it), and
+/// its check. The engine's arity check reads the same entry.
+#[derive(Clone, Copy)]
+pub struct RuleSpec {
+    pub id: &'static str,
+    pub aliases: &'static [&'static str],
+    pub arity: Arity,
+    /// Citation slots (0-based) that open a subproof; their assumptions are discharged.
+    pub discharges: &'static [usize],
+    /// Premises ⊢ conclusion and side conditions, as people read them.
+    pub help: &'static str,
+    check: Check,
+}
+
+impl std::fmt::Debug for RuleSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.debug_struct("RuleSpec")
+            .field("id", &self.id)
+            .field("aliases", &self.aliases)
+            .field("arity", &self.arity)
+            .field("discharges", &self.discharges)
+            .finish()
+    }
+}
+
+/// The catalogue entry type under its older name.
+pub type RuleInfo = RuleSpec;
+
+/// The rules of `rules.json`, in its order. Written out rather than read from the file at run
+/// time so that the wasm carries neither the JSON text nor a decoder for it; the test
+/// `catalogue_matches_rules_json` keeps ids and aliases in step with the file.
+const CATALOGUE: &[RuleSpec] = &[
+    RuleSpec {
+        id: "reit",
+        aliases: &[],
+        arity: Arity { min: 1, max: Some(1) },
+        discharges: &[],
+        help: "conclusion = premise",
+        check: Check::Plain(|p, c, _| if same(p[0], c) { Ok(()) } else { Err("R repeats its premise unchanged".into()) }),
+    },
+    RuleSpec {
+        id: "and_intro",
+        aliases: &[],
+        arity: Arity { min: 2, max: Some(2) },
+        discharges: &[],
+        help: "`A, B ⊢ A ∧ B` (same line twice gives `A ∧ A`)",
+        check: Check::Plain(and_intro),
+    },
+    RuleSpec {
+        id: "and_elim",
+        aliases: &[],
+        arity: Arity { min: 1, max: Some(1) },
+        discharges: &[],
+        help: "`A ∧ B ⊢ A` or `B`",
+        check: Check::Plain(and_elim),
+    },
+    RuleSpec {
+        id: "or_intro",
+        aliases: &[],
+        arity: Arity { min: 1, max: Some(1) },
+        discharges: &[],
+        help: "`A ⊢ A ∨ B` or `B ∨ A`",
+        check: Check::Plain(or_intro),
+    },
+    RuleSpec {
+        id: "or_elim",
+        aliases: &[],
+        arity: Arity { min: 5, max: Some(5) },
+        discharges: &[1, 3],
+        help: "`[A ∨ B, A-i: A, C-j: C, A-k: B, C-l: C] ⊢ C`, discharges A-i, A-k",
+        check: Check::Slots(or_elim),
+    },
+    RuleSpec {
+        id: "imp_intro",
+        aliases: &[],
+        arity: Arity { min: 2, max: Some(2) },
+        discharges: &[0],
+        help: "`[A-k: A, C-m: B] ⊢ A → B`, discharges A-k",
+        check: Check::Slots(imp_intro),
+    },
+    RuleSpec {
         id: "imp_elim",
         aliases: &["modus_ponens", "mp"],
+        arity: Arity { min: 2, max: Some(2) },
+        discharges: &[],
+        help: "`A → B, A ⊢ B`; also `∀x̄ (A(x̄) → B(x̄)), A(t̄) ⊢ B(t̄)` (∀E and →E in one step, as in the design note's `a + b > 0` example)",
+        check: Check::Own(imp_elim),
     },
-    RuleInfo::plain("not_elim"),
-    RuleInfo::plain("not_intro"),
-    RuleInfo::plain("explosion"),
-    RuleInfo::plain("ip"),
-    RuleInfo::plain("iff_intro"),
-    RuleInfo::plain("iff_elim"),
-    RuleInfo::plain("forall_elim"),
-    RuleInfo::plain("forall_intro"),
-    RuleInfo::plain("exists_intro"),
-    RuleInfo::plain("exists_elim"),
-    RuleInfo::plain("eq_intro"),
-    RuleInfo::plain("eq_elim"),
-    RuleInfo::plain("ds"),
-    RuleInfo::plain("mt"),
-    RuleInfo::plain("dne"),
-    RuleInfo::plain("lem"),
-    RuleInfo::plain("dem"),
-    RuleInfo::plain("hs"),
-    RuleInfo::plain("cq"),
-    RuleInfo::plain("algebra"),
-    RuleInfo::plain("linarith"),
+    RuleSpec {
+        id: "not_elim",
+        aliases: &[],
+        arity: Arity { min: 2, max: Some(2) },
+        discharges: &[],
+        help: "`A, ¬A ⊢ ⊥`",
+        check: Check::Plain(not_elim),
+    },
+    RuleSpec {
+        id: "not_intro",
+        aliases: &[],
+        arity: Arity { min: 2, max: Some(2) },
+        discharges: &[0],
+        help: "`[A-k: A, C-m: ⊥] ⊢ ¬A`",
+        check: Check::Slots(not_intro),
+    },
+    RuleSpec {
+        id: "explosion",
+        aliases: &[],
+        arity: Arity { min: 1, max: Some(1) },
+        discharges: &[],
+        help: "`⊥ ⊢ B`",
+        check: Check::Plain(explosion),
+    },
+    RuleSpec {
+        id: "ip",
+        aliases: &[],
+        arity: Arity { min: 2, max: Some(2) },
+        discharges: &[0],
+        help: "`[A-k: ¬A, C-m: ⊥] ⊢ A`",
+        check: Check::Slots(ip),
+    },
+    RuleSpec {
+        id: "iff_intro",
+        aliases: &[],
+        arity: Arity { min: 4, max: Some(4) },
+        discharges: &[0, 2],
+        help: "`[A-i: A, C-j: B, A-k: B, C-l: A] ⊢ A ↔ B`",
+        check: Check::Slots(iff_intro),
+    },
+    RuleSpec {
+        id: "iff_elim",
+        aliases: &[],
+        arity: Arity { min: 2, max: Some(2) },
+        discharges: &[],
+        help: "`A ↔ B, A ⊢ B` and `A ↔ B, B ⊢ A`",
+        check: Check::Plain(iff_elim),
+    },
+    RuleSpec {
+        id: "forall_elim",
+        aliases: &[],
+        arity: Arity { min: 1, max: Some(1) },
+        discharges: &[],
+        help: "`∀x A(x) ⊢ A(t)`: every free `x` replaced by the same term, no capture",
+        check: Check::Plain(|p, c, _| forall_elim(p[0], c)),
+    },
+    RuleSpec {
+        id: "forall_intro",
+        aliases: &[],
+        arity: Arity { min: 1, max: Some(1) },
+        discharges: &[],
+        help: "`A(c) ⊢ ∀x A(x)`: every `c` replaced, `c` in no hypothesis and no open assumption the premise depends on, `x` free at those positions",
+        check: Check::Plain(|p, c, ctx| forall_intro(p[0], c, ctx)),
+    },
+    RuleSpec {
+        id: "exists_intro",
+        aliases: &[],
+        arity: Arity { min: 1, max: Some(1) },
+        discharges: &[],
+        help: "`A(t) ⊢ ∃x A(x)`: some occurrences of `t` replaced, no capture",
+        check: Check::Plain(|p, c, _| exists_intro(p[0], c)),
+    },
+    RuleSpec {
+        id: "exists_elim",
+        aliases: &[],
+        arity: Arity { min: 3, max: Some(3) },
+        discharges: &[1],
+        help: "`[∃x A(x), A-k: A(c), C-m: B] ⊢ B`: `c` a name not in `∃x A(x)`, not in `B`, no hypothesis, no other open assumption",
+        check: Check::Slots(exists_elim),
+    },
+    RuleSpec {
+        id: "eq_intro",
+        aliases: &[],
+        arity: Arity { min: 0, max: Some(0) },
+        discharges: &[],
+        help: "`⊢ t = t`",
+        check: Check::Own(eq_intro),
+    },
+    RuleSpec {
+        id: "eq_elim",
+        aliases: &[],
+        arity: Arity { min: 2, max: Some(2) },
+        discharges: &[],
+        help: "`a = b, A ⊢ A'` where `A'` is `A` with some occurrences of `a` replaced by `b` or of `b` by `a` (only where they are free)",
+        check: Check::Plain(|p, c, _| eq_elim(p[0], p[1], c)),
+    },
+    RuleSpec {
+        id: "ds",
+        aliases: &[],
+        arity: Arity { min: 2, max: Some(2) },
+        discharges: &[],
+        help: "`A ∨ B, ¬A ⊢ B`; `A ∨ B, ¬B ⊢ A`",
+        check: Check::Plain(ds),
+    },
+    RuleSpec {
+        id: "mt",
+        aliases: &[],
+        arity: Arity { min: 2, max: Some(2) },
+        discharges: &[],
+        help: "`A → B, ¬B ⊢ ¬A`",
+        check: Check::Plain(mt),
+    },
+    RuleSpec {
+        id: "dne",
+        aliases: &[],
+        arity: Arity { min: 1, max: Some(1) },
+        discharges: &[],
+        help: "`¬¬A ⊢ A`",
+        check: Check::Plain(dne),
+    },
+    RuleSpec {
+        id: "lem",
+        aliases: &[],
+        arity: Arity { min: 4, max: Some(4) },
+        discharges: &[0, 2],
+        help: "`[A-i: A, C-j: B, A-k: ¬A, C-l: B] ⊢ B` (the two assumptions in either order)",
+        check: Check::Slots(lem),
+    },
+    RuleSpec {
+        id: "dem",
+        aliases: &[],
+        arity: Arity { min: 1, max: Some(1) },
+        discharges: &[],
+        help: "`¬(A ∨ B) ⊣⊢ ¬A ∧ ¬B`, `¬(A ∧ B) ⊣⊢ ¬A ∨ ¬B`",
+        check: Check::Plain(dem),
+    },
+    RuleSpec {
+        id: "hs",
+        aliases: &[],
+        arity: Arity { min: 2, max: Some(2) },
+        discharges: &[],
+        help: "`A → B, B → C ⊢ A → C`",
+        check: Check::Plain(hs),
+    },
+    RuleSpec {
+        id: "cq",
+        aliases: &[],
+        arity: Arity { min: 1, max: Some(1) },
+        discharges: &[],
+        help: "`¬∀x A ⊣⊢ ∃x ¬A`, `¬∃x A ⊣⊢ ∀x ¬A`",
+        check: Check::Plain(cq),
+    },
+    RuleSpec {
+        id: "algebra",
+        aliases: &[],
+        arity: Arity { min: 0, max: Some(1) },
+        discharges: &[],
+        help: "`⊢ L ⋈ R` an identity, or `L ⋈ R ⊢ L' ⋈ R'` with `L' − R' = k·(L − R)`, `k > 0` for inequalities (see Arithmetic)",
+        check: Check::Own(algebra_rule),
+    },
+    RuleSpec {
+        id: "linarith",
+        aliases: &[],
+        arity: Arity { min: 0, max: None },
+        discharges: &[],
+        help: "comparisons `⊢` a comparison or `⊥` by linear arithmetic over the rationals; optional `params.certificate` (see Arithmetic)",
+        check: Check::Own(linarith_rule),
+    },
 ];
 
 /// The rule catalogue.
-pub fn catalogue() -> &'static [RuleInfo] {
+pub fn catalogue() -> &'static [RuleSpec] {
     CATALOGUE
 }
 
-/// The catalogue id for a rule id or alias (`modus_ponens` → `imp_elim`).
-pub fn rule_id(rule: &str) -> Option<&'static str> {
+/// The table entry for a rule id or alias (`modus_ponens` → `imp_elim`'s entry).
+pub fn rule_spec(rule: &str) -> Option<&'static RuleSpec> {
     let rule = rule.trim();
     // The design note's example names its rules in words.
     let rule = match rule {
@@ -137,15 +386,24 @@ pub fn rule_id(rule: &str) -> Option<&'static str> {
         "algebraic" => "algebra",
         other => other,
     };
-    catalogue()
+    CATALOGUE
         .iter()
         .find(|r| r.id == rule || r.aliases.contains(&rule))
-        .map(|r| r.id)
+}
+
+/// What a form or a doc shows about a rule: its entry in the table.
+pub fn rule_help(rule: &str) -> Option<&'static RuleSpec> {
+    rule_spec(rule)
+}
+
+/// The catalogue id for a rule id or alias (`modus_ponens` → `imp_elim`).
+pub fn rule_id(rule: &str) -> Option<&'static str> {
+    rule_spec(rule).map(|r| r.id)
 }
 
 /// True for rule ids and their aliases (`modus_ponens`, `mp` → `imp_elim`).
 pub fn known_rule(rule: &str) -> bool {
-    rule_id(rule).is_some()
+    rule_spec(rule).is_some()
 }
 
 // ---------------------------------------------------------------- entry point
@@ -165,9 +423,41 @@ fn same(a: &Formula, b: &Formula) -> bool {
     a.same_up_to_bound_renaming(b)
 }
 
+/// What a step asks of the checker beyond rule, premises and conclusion, read once from an
+/// action's params (the engine builds it from its typed actions; no JSON reaches the checks).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct StepOptions<'a> {
+    /// An `extend` step: it may cite more premises than the rule needs, and `modus_ponens`
+    /// with only the base cited may use an uncited hypothesis as the conditional.
+    pub extend: bool,
+    /// `linarith` multipliers as written (`"1/2"`, `"3"`).
+    pub certificate: Option<&'a [String]>,
+}
+
+/// A linarith certificate read from JSON params: numbers become their decimal text.
+pub fn certificate_of(params: &serde_json::Value) -> Result<Option<Vec<String>>, String> {
+    let Some(cert) = params.get("certificate").filter(|v| !v.is_null()) else {
+        return Ok(None);
+    };
+    let Some(items) = cert.as_array() else {
+        return Err("linarith: params.certificate must be a list of multipliers".into());
+    };
+    items
+        .iter()
+        .map(|item| match item {
+            serde_json::Value::String(s) => Ok(s.clone()),
+            serde_json::Value::Number(n) => Ok(n.to_string()),
+            _ => Err("linarith: each multiplier is a number or a string like \"1/2\"".into()),
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map(Some)
+}
+
 /// Checks one step; premises follow the rule's citation slots. For `extend` pass the action's
 /// params unchanged (they carry `baseConclusionId`) and the base conclusion as the first premise:
 /// extra premises are then allowed, and modus ponens may use an uncited hypothesis.
+///
+/// The JSON edge of [`check_step_with`]: the params are read once into [`StepOptions`].
 pub fn check_step(
     rule: &str,
     premises: &[Premise],
@@ -175,242 +465,279 @@ pub fn check_step(
     params: &serde_json::Value,
     ctx: &CheckContext,
 ) -> Result<Accepted, Rejection> {
-    let Some(id) = rule_id(rule) else {
-        return Err(reject(
-            RejectCode::Malformed,
-            format!("unknown rule '{rule}'"),
-        ));
+    let certificate = match certificate_of(params) {
+        Ok(c) => c,
+        // Only linarith reads a certificate; for it a malformed one is a wrong step.
+        Err(message) if rule_id(rule) == Some("linarith") => return Err(invalid(message)),
+        Err(_) => None,
     };
-    let none = || Ok(Accepted::default());
-    let c = conclusion;
-    let extra_allowed = is_extend(params);
-    // Plain rules get their check as a closure over (premises, conclusion `c`, context).
-    let step = FixedStep {
-        rule: id,
-        extra_allowed,
-        premises,
-        conclusion,
-        ctx,
+    let options = StepOptions {
+        extend: params.get("baseConclusionId").is_some_and(|v| !v.is_null()),
+        certificate: certificate.as_deref(),
     };
-    match id {
-        "reit" => fixed(&step, 1, |p, c, _| {
-            if same(p[0], c) {
-                Ok(())
-            } else {
-                Err("R repeats its premise unchanged".into())
-            }
-        }),
-        "and_intro" => fixed(&step, 2, |p, c, _| match c {
-            Formula::And(a, b) if same(a, p[0]) && same(b, p[1]) => Ok(()),
-            Formula::And(..) => Err("∧I: the conjuncts must be the cited premises".into()),
-            _ => Err("∧I concludes a conjunction".into()),
-        }),
-        "and_elim" => fixed(&step, 1, |p, c, _| match p[0] {
-            Formula::And(a, b) if same(a, c) || same(b, c) => Ok(()),
-            Formula::And(..) => Err("∧E concludes one of the premise's two conjuncts".into()),
-            _ => Err("∧E needs a conjunction as premise".into()),
-        }),
-        "or_intro" => fixed(&step, 1, |p, c, _| match c {
-            Formula::Or(a, b) if same(a, p[0]) || same(b, p[0]) => Ok(()),
-            Formula::Or(..) => Err("∨I: one disjunct must be the premise".into()),
-            _ => Err("∨I concludes a disjunction".into()),
-        }),
-        "imp_elim" if extra_allowed && premises.len() == 1 => {
-            extend_with_hypothesis(premises, c, ctx)
-        }
-        "imp_elim" => fixed(&step, 2, |p, c, _| modus_ponens(p[0], p[1], c)),
-        "not_elim" => fixed(&step, 2, |p, c, _| match (p[1], c) {
-            (Formula::Not(x), Formula::Bottom) if same(x, p[0]) => Ok(()),
-            (_, Formula::Bottom) => Err("¬E needs a formula and its negation".into()),
-            _ => Err("¬E concludes ⊥".into()),
-        }),
-        "explosion" => fixed(&step, 1, |p, _, _| {
-            if matches!(p[0], Formula::Bottom) {
-                Ok(())
-            } else {
-                Err("X (ex falso) needs ⊥ as premise".into())
-            }
-        }),
-        "iff_elim" => fixed(&step, 2, |p, c, _| match p[0] {
-            Formula::Iff(a, b)
-                if (same(a, p[1]) && same(b, c)) || (same(b, p[1]) && same(a, c)) =>
-            {
-                Ok(())
-            }
-            Formula::Iff(..) => {
-                Err("↔E: cite one side of the biconditional and conclude the other".into())
-            }
-            _ => Err("↔E needs a biconditional".into()),
-        }),
-        "ds" => fixed(&step, 2, |p, c, _| match (p[0], p[1]) {
-            (Formula::Or(a, b), Formula::Not(n))
-                if (same(n, a) && same(b, c)) || (same(n, b) && same(a, c)) =>
-            {
-                Ok(())
-            }
-            _ => Err("DS: from A ∨ B and ¬A conclude B (or from ¬B conclude A)".into()),
-        }),
-        "mt" => fixed(&step, 2, |p, c, _| match (p[0], p[1], c) {
-            (Formula::Implies(a, b), Formula::Not(nb), Formula::Not(na))
-                if same(b, nb) && same(a, na) =>
-            {
-                Ok(())
-            }
-            _ => Err("MT: from A → B and ¬B conclude ¬A".into()),
-        }),
-        "dne" => fixed(&step, 1, |p, c, _| match p[0] {
-            Formula::Not(inner) => match inner.as_ref() {
-                Formula::Not(a) if same(a, c) => Ok(()),
-                _ => Err("DNE: from ¬¬A conclude A".into()),
-            },
-            _ => Err("DNE: from ¬¬A conclude A".into()),
-        }),
-        "hs" => fixed(&step, 2, |p, c, _| match (p[0], p[1], c) {
-            (Formula::Implies(a, b), Formula::Implies(b2, c2), Formula::Implies(a3, c3))
-                if same(b, b2) && same(a, a3) && same(c2, c3) =>
-            {
-                Ok(())
-            }
-            _ => Err("HS: from A → B and B → C conclude A → C".into()),
-        }),
-        "dem" => fixed(&step, 1, |p, c, _| match de_morgan(p[0]) {
-            Some(d) if same(&d, c) => Ok(()),
-            Some(_) => Err("DeM: the conclusion is not the De Morgan dual of the premise".into()),
-            None => Err("DeM applies to ¬(A ∨ B), ¬A ∧ ¬B, ¬(A ∧ B) or ¬A ∨ ¬B".into()),
-        }),
-        "cq" => fixed(&step, 1, |p, c, _| match convert_quantifier(p[0]) {
-            Some(d) if same(&d, c) => Ok(()),
-            Some(_) => {
-                Err("CQ: the conclusion is not the converted quantifier form of the premise".into())
-            }
-            None => Err("CQ applies to ¬∀x A, ∃x ¬A, ¬∃x A or ∀x ¬A".into()),
-        }),
-        "forall_elim" => fixed(&step, 1, |p, c, _| forall_elim(p[0], c)),
-        "forall_intro" => fixed(&step, 1, |p, c, ctx| forall_intro(p[0], c, ctx)),
-        "exists_intro" => fixed(&step, 1, |p, c, _| exists_intro(p[0], c)),
-        "eq_intro" if !premises.is_empty() && !extra_allowed => Err(reject(
-            RejectCode::MissingPremise,
-            format!("eq_intro needs 0 premises, {} cited", premises.len()),
-        )),
-        "eq_intro" => match c {
-            Formula::Rel(RelOp::Eq, a, b) if term_alpha_eq(a, b, &Vec::new()) => none(),
-            _ => Err(invalid(
-                "=I concludes t = t with the same term on both sides",
-            )),
-        },
-        "eq_elim" => fixed(&step, 2, |p, c, _| eq_elim(p[0], p[1], c)),
-        "imp_intro" => {
-            let s = slots(id, premises, 2, &[0])?;
-            match c {
-                Formula::Implies(a, b) if same(a, s[0].formula) && same(b, s[1].formula) => {
-                    discharged(s, &[0])
-                }
-                _ => Err(invalid(format!(
-                    "→I: from a subproof {} … {} conclude assumption → last line",
-                    s[0].id, s[1].id
-                ))),
-            }
-        }
-        "not_intro" => {
-            let s = slots(id, premises, 2, &[0])?;
-            match c {
-                Formula::Not(a)
-                    if same(a, s[0].formula) && matches!(s[1].formula, Formula::Bottom) =>
-                {
-                    discharged(s, &[0])
-                }
-                _ => Err(invalid(
-                    "¬I: from a subproof assuming A and ending in ⊥ conclude ¬A",
-                )),
-            }
-        }
-        "ip" => {
-            let s = slots(id, premises, 2, &[0])?;
-            match s[0].formula {
-                Formula::Not(a) if same(a, c) && matches!(s[1].formula, Formula::Bottom) => {
-                    discharged(s, &[0])
-                }
-                _ => Err(invalid(
-                    "IP: from a subproof assuming ¬A and ending in ⊥ conclude A",
-                )),
-            }
-        }
-        "or_elim" => {
-            let s = slots(id, premises, 5, &[1, 3])?;
-            match s[0].formula {
-                Formula::Or(a, b)
-                    if same(a, s[1].formula) && same(b, s[3].formula) && same(s[2].formula, c) && same(s[4].formula, c) =>
-                {
-                    discharged(s, &[1, 3])
-                }
-                Formula::Or(..) => Err(invalid(
-                    "∨E: the subproofs must assume the two disjuncts (in order) and both end in the conclusion",
-                )),
-                _ => Err(invalid("∨E: the first citation must be a disjunction")),
-            }
-        }
-        "iff_intro" => {
-            let s = slots(id, premises, 4, &[0, 2])?;
-            match c {
-                Formula::Iff(a, b)
-                    if same(a, s[0].formula)
-                        && same(b, s[1].formula)
-                        && same(b, s[2].formula)
-                        && same(a, s[3].formula) =>
-                {
-                    discharged(s, &[0, 2])
-                }
-                _ => Err(invalid("↔I: subproofs A … B and B … A conclude A ↔ B")),
-            }
-        }
-        "lem" => {
-            let s = slots(id, premises, 4, &[0, 2])?;
-            let (a, na) = (s[0].formula, s[2].formula);
-            let complementary = matches!(na, Formula::Not(x) if same(x, a))
-                || matches!(a, Formula::Not(x) if same(x, na));
-            if complementary && same(s[1].formula, c) && same(s[3].formula, c) {
-                discharged(s, &[0, 2])
-            } else {
-                Err(invalid(
-                    "LEM: subproofs assuming A and ¬A must both end in the conclusion",
-                ))
-            }
-        }
-        "exists_elim" => {
-            let s = slots(id, premises, 3, &[1])?;
-            exists_elim(s, c, ctx).map_err(invalid)?;
-            discharged(s, &[1])
-        }
-        "algebra" => algebra(premises, c)
-            .map(|_| Accepted::default())
-            .map_err(invalid),
-        "linarith" => linarith(premises, c, params)
-            .map(|_| Accepted::default())
-            .map_err(invalid),
-        other => Err(reject(
-            RejectCode::Malformed,
-            format!("rule '{other}' has no checker"),
-        )),
-    }
+    check_step_with(rule, premises, conclusion, &options, ctx)
 }
 
-/// `extend` (params carry `baseConclusionId`) may cite more premises than the rule needs.
-fn is_extend(params: &serde_json::Value) -> bool {
-    params.get("baseConclusionId").is_some_and(|v| !v.is_null())
-}
-
-/// A step of a rule with plain premises, for [`fixed`].
-struct FixedStep<'s, 'a> {
-    rule: &'s str,
-    /// `extend` may cite more premises than the rule needs.
-    extra_allowed: bool,
+/// One step as the rule checks see it.
+pub struct Step<'s, 'a> {
+    spec: &'static RuleSpec,
+    options: &'s StepOptions<'s>,
     premises: &'s [Premise<'a>],
     conclusion: &'s Formula,
     ctx: &'s CheckContext<'s>,
 }
 
-/// What a plain rule checks: the chosen premises, the conclusion and the context.
-type PlainCheck = fn(&[&Formula], &Formula, &CheckContext) -> Result<(), String>;
+/// Checks one step against the rule table (see [`check_step`]).
+pub fn check_step_with(
+    rule: &str,
+    premises: &[Premise],
+    conclusion: &Formula,
+    options: &StepOptions,
+    ctx: &CheckContext,
+) -> Result<Accepted, Rejection> {
+    let Some(spec) = rule_spec(rule) else {
+        return Err(reject(
+            RejectCode::Malformed,
+            format!("unknown rule '{rule}'"),
+        ));
+    };
+    let step = Step {
+        spec,
+        options,
+        premises,
+        conclusion,
+        ctx,
+    };
+    match spec.check {
+        Check::Plain(check) => fixed(&step, check),
+        Check::Slots(check) => {
+            let s = slots(spec, premises)?;
+            check(s, conclusion, ctx).map_err(invalid)?;
+            discharged(s, spec.discharges)
+        }
+        Check::Own(check) => check(&step),
+    }
+}
+
+// ---------------------------------------------------------------- the checks, one per rule
+
+fn and_intro(p: &[&Formula], c: &Formula, _: &CheckContext) -> Result<(), String> {
+    match c {
+        Formula::And(a, b) if same(a, p[0]) && same(b, p[1]) => Ok(()),
+        Formula::And(..) => Err("∧I: the conjuncts must be the cited premises".into()),
+        _ => Err("∧I concludes a conjunction".into()),
+    }
+}
+
+fn and_elim(p: &[&Formula], c: &Formula, _: &CheckContext) -> Result<(), String> {
+    match p[0] {
+        Formula::And(a, b) if same(a, c) || same(b, c) => Ok(()),
+        Formula::And(..) => Err("∧E concludes one of the premise's two conjuncts".into()),
+        _ => Err("∧E needs a conjunction as premise".into()),
+    }
+}
+
+fn or_intro(p: &[&Formula], c: &Formula, _: &CheckContext) -> Result<(), String> {
+    match c {
+        Formula::Or(a, b) if same(a, p[0]) || same(b, p[0]) => Ok(()),
+        Formula::Or(..) => Err("∨I: one disjunct must be the premise".into()),
+        _ => Err("∨I concludes a disjunction".into()),
+    }
+}
+
+fn imp_elim(step: &Step) -> Result<Accepted, Rejection> {
+    if step.options.extend && step.premises.len() == 1 {
+        return extend_with_hypothesis(step.premises, step.conclusion, step.ctx);
+    }
+    fixed(step, |p, c, _| modus_ponens(p[0], p[1], c))
+}
+
+fn not_elim(p: &[&Formula], c: &Formula, _: &CheckContext) -> Result<(), String> {
+    match (p[1], c) {
+        (Formula::Not(x), Formula::Bottom) if same(x, p[0]) => Ok(()),
+        (_, Formula::Bottom) => Err("¬E needs a formula and its negation".into()),
+        _ => Err("¬E concludes ⊥".into()),
+    }
+}
+
+fn explosion(p: &[&Formula], _: &Formula, _: &CheckContext) -> Result<(), String> {
+    if matches!(p[0], Formula::Bottom) {
+        Ok(())
+    } else {
+        Err("X (ex falso) needs ⊥ as premise".into())
+    }
+}
+
+fn iff_elim(p: &[&Formula], c: &Formula, _: &CheckContext) -> Result<(), String> {
+    match p[0] {
+        Formula::Iff(a, b) if (same(a, p[1]) && same(b, c)) || (same(b, p[1]) && same(a, c)) => {
+            Ok(())
+        }
+        Formula::Iff(..) => {
+            Err("↔E: cite one side of the biconditional and conclude the other".into())
+        }
+        _ => Err("↔E needs a biconditional".into()),
+    }
+}
+
+fn ds(p: &[&Formula], c: &Formula, _: &CheckContext) -> Result<(), String> {
+    match (p[0], p[1]) {
+        (Formula::Or(a, b), Formula::Not(n))
+            if (same(n, a) && same(b, c)) || (same(n, b) && same(a, c)) =>
+        {
+            Ok(())
+        }
+        _ => Err("DS: from A ∨ B and ¬A conclude B (or from ¬B conclude A)".into()),
+    }
+}
+
+fn mt(p: &[&Formula], c: &Formula, _: &CheckContext) -> Result<(), String> {
+    match (p[0], p[1], c) {
+        (Formula::Implies(a, b), Formula::Not(nb), Formula::Not(na))
+            if same(b, nb) && same(a, na) =>
+        {
+            Ok(())
+        }
+        _ => Err("MT: from A → B and ¬B conclude ¬A".into()),
+    }
+}
+
+fn dne(p: &[&Formula], c: &Formula, _: &CheckContext) -> Result<(), String> {
+    match p[0] {
+        Formula::Not(inner) => match inner.as_ref() {
+            Formula::Not(a) if same(a, c) => Ok(()),
+            _ => Err("DNE: from ¬¬A conclude A".into()),
+        },
+        _ => Err("DNE: from ¬¬A conclude A".into()),
+    }
+}
+
+fn hs(p: &[&Formula], c: &Formula, _: &CheckContext) -> Result<(), String> {
+    match (p[0], p[1], c) {
+        (Formula::Implies(a, b), Formula::Implies(b2, c2), Formula::Implies(a3, c3))
+            if same(b, b2) && same(a, a3) && same(c2, c3) =>
+        {
+            Ok(())
+        }
+        _ => Err("HS: from A → B and B → C conclude A → C".into()),
+    }
+}
+
+fn dem(p: &[&Formula], c: &Formula, _: &CheckContext) -> Result<(), String> {
+    match de_morgan(p[0]) {
+        Some(d) if same(&d, c) => Ok(()),
+        Some(_) => Err("DeM: the conclusion is not the De Morgan dual of the premise".into()),
+        None => Err("DeM applies to ¬(A ∨ B), ¬A ∧ ¬B, ¬(A ∧ B) or ¬A ∨ ¬B".into()),
+    }
+}
+
+fn cq(p: &[&Formula], c: &Formula, _: &CheckContext) -> Result<(), String> {
+    match convert_quantifier(p[0]) {
+        Some(d) if same(&d, c) => Ok(()),
+        Some(_) => {
+            Err("CQ: the conclusion is not the converted quantifier form of the premise".into())
+        }
+        None => Err("CQ applies to ¬∀x A, ∃x ¬A, ¬∃x A or ∀x ¬A".into()),
+    }
+}
+
+fn eq_intro(step: &Step) -> Result<Accepted, Rejection> {
+    if !step.premises.is_empty() && !step.options.extend {
+        return Err(reject(
+            RejectCode::MissingPremise,
+            format!("eq_intro needs 0 premises, {} cited", step.premises.len()),
+        ));
+    }
+    match step.conclusion {
+        Formula::Rel(RelOp::Eq, a, b) if term_alpha_eq(a, b, &Vec::new()) => {
+            Ok(Accepted::default())
+        }
+        _ => Err(invalid(
+            "=I concludes t = t with the same term on both sides",
+        )),
+    }
+}
+
+fn imp_intro(s: &[Premise], c: &Formula, _: &CheckContext) -> Result<(), String> {
+    match c {
+        Formula::Implies(a, b) if same(a, s[0].formula) && same(b, s[1].formula) => Ok(()),
+        _ => Err(format!(
+            "→I: from a subproof {} … {} conclude assumption → last line",
+            s[0].id, s[1].id
+        )),
+    }
+}
+
+fn not_intro(s: &[Premise], c: &Formula, _: &CheckContext) -> Result<(), String> {
+    match c {
+        Formula::Not(a) if same(a, s[0].formula) && matches!(s[1].formula, Formula::Bottom) => {
+            Ok(())
+        }
+        _ => Err("¬I: from a subproof assuming A and ending in ⊥ conclude ¬A".into()),
+    }
+}
+
+fn ip(s: &[Premise], c: &Formula, _: &CheckContext) -> Result<(), String> {
+    match s[0].formula {
+        Formula::Not(a) if same(a, c) && matches!(s[1].formula, Formula::Bottom) => Ok(()),
+        _ => Err("IP: from a subproof assuming ¬A and ending in ⊥ conclude A".into()),
+    }
+}
+
+fn or_elim(s: &[Premise], c: &Formula, _: &CheckContext) -> Result<(), String> {
+    match s[0].formula {
+        Formula::Or(a, b)
+            if same(a, s[1].formula)
+                && same(b, s[3].formula)
+                && same(s[2].formula, c)
+                && same(s[4].formula, c) =>
+        {
+            Ok(())
+        }
+        Formula::Or(..) => Err(
+            "∨E: the subproofs must assume the two disjuncts (in order) and both end in the conclusion"
+                .into(),
+        ),
+        _ => Err("∨E: the first citation must be a disjunction".into()),
+    }
+}
+
+fn iff_intro(s: &[Premise], c: &Formula, _: &CheckContext) -> Result<(), String> {
+    match c {
+        Formula::Iff(a, b)
+            if same(a, s[0].formula)
+                && same(b, s[1].formula)
+                && same(b, s[2].formula)
+                && same(a, s[3].formula) =>
+        {
+            Ok(())
+        }
+        _ => Err("↔I: subproofs A … B and B … A conclude A ↔ B".into()),
+    }
+}
+
+fn lem(s: &[Premise], c: &Formula, _: &CheckContext) -> Result<(), String> {
+    let (a, na) = (s[0].formula, s[2].formula);
+    let complementary =
+        matches!(na, Formula::Not(x) if same(x, a)) || matches!(a, Formula::Not(x) if same(x, na));
+    if complementary && same(s[1].formula, c) && same(s[3].formula, c) {
+        Ok(())
+    } else {
+        Err("LEM: subproofs assuming A and ¬A must both end in the conclusion".into())
+    }
+}
+
+fn algebra_rule(step: &Step) -> Result<Accepted, Rejection> {
+    algebra(step.premises, step.conclusion)
+        .map(|_| Accepted::default())
+        .map_err(invalid)
+}
+
+fn linarith_rule(step: &Step) -> Result<Accepted, Rejection> {
+    linarith(step.premises, step.conclusion, step.options.certificate)
+        .map(|_| Accepted::default())
+        .map_err(invalid)
+}
 
 /// Rules with plain premises: the cited premises in any order may fit the pattern (so
 /// `modus_ponens` takes its premises either way round); a citation count other than the rule's
@@ -419,14 +746,15 @@ type PlainCheck = fn(&[&Formula], &Formula, &CheckContext) -> Result<(), String>
 /// `check` is a plain `fn` (the closures capture nothing) rather than `impl Fn`: about twenty
 /// rules call this, and a generic parameter would compile the whole search below once per rule
 /// (wasm size).
-fn fixed(step: &FixedStep, n: usize, check: PlainCheck) -> Result<Accepted, Rejection> {
+fn fixed(step: &Step, check: PlainCheck) -> Result<Accepted, Rejection> {
     let premises = step.premises;
-    if premises.len() < n || (premises.len() > n && !step.extra_allowed) {
+    let n = step.spec.arity.min;
+    if premises.len() < n || (premises.len() > n && !step.options.extend) {
         return Err(reject(
             RejectCode::MissingPremise,
             format!(
                 "{} needs {n} premise(s), {} cited",
-                step.rule,
+                step.spec.id,
                 premises.len()
             ),
         ));
@@ -473,13 +801,13 @@ fn for_each_selection(len: usize, n: usize, f: &mut dyn FnMut(&[usize])) {
     go(len, n, &mut Vec::new(), f);
 }
 
-/// Subproof rules cite fixed slots; the listed slots must be assumptions.
+/// Subproof rules cite fixed slots (the table's arity); the `discharges` slots must be
+/// assumptions.
 fn slots<'p, 'a>(
-    rule: &str,
+    spec: &RuleSpec,
     premises: &'p [Premise<'a>],
-    n: usize,
-    assumption_slots: &[usize],
 ) -> Result<&'p [Premise<'a>], Rejection> {
+    let (rule, n) = (spec.id, spec.arity.min);
     if premises.len() < n {
         return Err(reject(
             RejectCode::MissingPremise,
@@ -498,7 +826,7 @@ fn slots<'p, 'a>(
             ),
         ));
     }
-    for &i in assumption_slots {
+    for &i in spec.discharges {
         if let Some(p) = premises.get(i) {
             if !p.is_assumption {
                 return Err(invalid(format!(
@@ -1015,7 +1343,11 @@ fn scaled_from(premise: &Formula, d: &Term, op: RelOp) -> Result<(), String> {
     }
 }
 
-fn linarith(premises: &[Premise], c: &Formula, params: &serde_json::Value) -> Result<(), String> {
+fn linarith(
+    premises: &[Premise],
+    c: &Formula,
+    certificate: Option<&[String]>,
+) -> Result<(), String> {
     let describe = |e: ArithError| format!("linarith: {e}");
     let mut facts: Vec<Constraint> = Vec::new();
     for p in premises {
@@ -1026,7 +1358,7 @@ fn linarith(premises: &[Premise], c: &Formula, params: &serde_json::Value) -> Re
     let Some(alternatives) = arith::negations_of(c).map_err(describe)? else {
         return Err("linarith concludes a comparison (=, ≠, <, ≤, >, ≥) or ⊥".into());
     };
-    if let Some(cert) = params.get("certificate").filter(|v| !v.is_null()) {
+    if let Some(cert) = certificate {
         return check_certificate(cert, &facts, &alternatives);
     }
     for alt in &alternatives {
@@ -1044,7 +1376,7 @@ fn linarith(premises: &[Premise], c: &Formula, params: &serde_json::Value) -> Re
 }
 
 fn check_certificate(
-    cert: &serde_json::Value,
+    cert: &[String],
     facts: &[Constraint],
     alternatives: &[Vec<Constraint>],
 ) -> Result<(), String> {
@@ -1053,20 +1385,10 @@ fn check_certificate(
             "linarith: a certificate needs a conclusion with a single negation (not '=')".into(),
         );
     };
-    let Some(items) = cert.as_array() else {
-        return Err("linarith: params.certificate must be a list of multipliers".into());
-    };
-    let mut multipliers = Vec::with_capacity(items.len());
-    for item in items {
-        let text = match item {
-            serde_json::Value::String(s) => s.clone(),
-            serde_json::Value::Number(n) => n.to_string(),
-            _ => {
-                return Err("linarith: each multiplier is a number or a string like \"1/2\"".into())
-            }
-        };
+    let mut multipliers = Vec::with_capacity(cert.len());
+    for text in cert {
         multipliers
-            .push(Rat::parse(&text).map_err(|e| format!("linarith: multiplier '{text}': {e}"))?);
+            .push(Rat::parse(text).map_err(|e| format!("linarith: multiplier '{text}': {e}"))?);
     }
     let mut system = facts.to_vec();
     system.extend(alt.iter().cloned());

@@ -53,6 +53,66 @@ pub enum ItemStatus {
     Retracted,
 }
 
+impl ItemStatus {
+    /// The word messages use (the same as the serialised name).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ItemStatus::Pending => "pending",
+            ItemStatus::Accepted => "accepted",
+            ItemStatus::Rejected => "rejected",
+            ItemStatus::Blocked => "blocked",
+            ItemStatus::Retracted => "retracted",
+        }
+    }
+}
+
+/// The id series the engine issues: proposals `C-001`, assumptions `A-1`, refutations `R-1`.
+/// A problem's own ids (hypotheses, goals) must not start with these prefixes, so an id always
+/// names exactly one thing: a goal `C-001` would otherwise be overwritten by the first proposal.
+pub const ENGINE_ID_PREFIXES: [&str; 3] = ["C-", "A-", "R-"];
+
+/// Why a problem cannot be given to the engine.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ProblemError {
+    #[error(
+        "{what} id `{id}` is in the engine's namespace: ids starting with C-, A- or R- name \
+         the engine's proposals, assumptions and refutations; rename it (e.g. H-… or G-…)"
+    )]
+    ReservedId { what: &'static str, id: String },
+    #[error("id `{id}` is used twice in the problem (hypotheses and goals need distinct ids)")]
+    DuplicateId { id: String },
+    #[error("a {what} has an empty id")]
+    EmptyId { what: &'static str },
+}
+
+impl Problem {
+    /// Hypothesis and goal ids are non-empty, distinct, and outside the engine's id series.
+    pub fn check_ids(&self) -> Result<(), ProblemError> {
+        let ids = self
+            .hypotheses
+            .iter()
+            .map(|h| ("hypothesis", h.id.as_str()))
+            .chain(self.goals.iter().map(|g| ("goal", g.id.as_str())));
+        let mut seen: Vec<&str> = Vec::new();
+        for (what, id) in ids {
+            if id.trim().is_empty() {
+                return Err(ProblemError::EmptyId { what });
+            }
+            if ENGINE_ID_PREFIXES.iter().any(|p| id.starts_with(p)) {
+                return Err(ProblemError::ReservedId {
+                    what,
+                    id: id.to_string(),
+                });
+            }
+            if seen.contains(&id) {
+                return Err(ProblemError::DuplicateId { id: id.to_string() });
+            }
+            seen.push(id);
+        }
+        Ok(())
+    }
+}
+
 /// A proposal, conclusion or assumption, whatever became of it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Item {
@@ -64,6 +124,9 @@ pub struct Item {
     pub proposed_by: String,
     pub parent: Option<String>,
     pub explanation: Option<String>,
+    /// A `linarith` certificate given with the proposal (re-checks use it too).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub certificate: Option<Vec<String>>,
     pub status: ItemStatus,
     pub verified_by: Option<String>,
     /// Open assumptions this item rests on (known once accepted).
@@ -269,6 +332,7 @@ impl WorldState {
                     proposed_by: source.clone(),
                     parent: content.parent.clone(),
                     explanation: content.explanation.clone(),
+                    certificate: content.certificate.clone(),
                     status: ItemStatus::Pending,
                     verified_by: None,
                     depends_on: Vec::new(),
@@ -306,6 +370,7 @@ impl WorldState {
                     proposed_by: content.proposed_by.clone(),
                     parent: None,
                     explanation: None,
+                    certificate: None,
                     status: ItemStatus::Accepted,
                     verified_by: Some(content.verified_by.clone()),
                     depends_on: content.depends_on.clone(),

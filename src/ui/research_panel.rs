@@ -104,7 +104,14 @@ pub fn ResearchPanel(
         ));
         spawn_local(async move {
             // Proposals wait for another researcher's accept: the seed's protocol, not auto-accept.
-            let mut engine = Engine::new(problem, EngineConfig::default());
+            let mut engine = match Engine::new(problem, EngineConfig::default()) {
+                Ok(e) => e,
+                Err(e) => {
+                    status.set(Some(format!("problem refused: {e}")));
+                    running.set(false);
+                    return;
+                }
+            };
             let rules = catalogue_rules();
             let on_turn = |t: &Turn, e: &Engine| {
                 turns.update(|v| v.push(turn_line(t)));

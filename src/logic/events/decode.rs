@@ -123,6 +123,7 @@ struct Content {
     discharged: Vec<String>,
     premise_ids: Vec<String>,
     blocked_by: Vec<String>,
+    certificate: Option<Vec<String>>,
     kind: Option<ActionKind>,
     action_type: Option<ActionKind>,
     category: Option<RejectCategory>,
@@ -138,6 +139,8 @@ struct Content {
 enum Slot {
     Text(fn(&mut Content) -> &mut Option<String>),
     List(fn(&mut Content) -> &mut Vec<String>),
+    /// A list whose absence differs from an empty one (a linarith certificate).
+    OptList(fn(&mut Content) -> &mut Option<Vec<String>>),
     Kind(fn(&mut Content) -> &mut Option<ActionKind>),
     Flag(fn(&mut Content) -> &mut Option<bool>),
     Category,
@@ -145,7 +148,7 @@ enum Slot {
 }
 
 /// Every content key of the log format (camelCase, but for the seed's `premise_ids`).
-const CONTENT_KEYS: [(&str, Slot); 31] = [
+const CONTENT_KEYS: [(&str, Slot); 32] = [
     ("proposalId", Slot::Text(|c| &mut c.proposal_id)),
     ("conclusionId", Slot::Text(|c| &mut c.conclusion_id)),
     ("targetId", Slot::Text(|c| &mut c.target_id)),
@@ -177,6 +180,7 @@ const CONTENT_KEYS: [(&str, Slot); 31] = [
     ("discharged", Slot::List(|c| &mut c.discharged)),
     ("premise_ids", Slot::List(|c| &mut c.premise_ids)),
     ("blockedBy", Slot::List(|c| &mut c.blocked_by)),
+    ("certificate", Slot::OptList(|c| &mut c.certificate)),
     ("kind", Slot::Kind(|c| &mut c.kind)),
     ("actionType", Slot::Kind(|c| &mut c.action_type)),
     ("category", Slot::Category),
@@ -206,6 +210,7 @@ impl<'de> Visitor<'de> for ContentVisitor {
             match key.map(|i| CONTENT_KEYS[i].1) {
                 Some(Slot::Text(field)) => *field(&mut content) = map.next_value()?,
                 Some(Slot::List(field)) => *field(&mut content) = map.next_value()?,
+                Some(Slot::OptList(field)) => *field(&mut content) = map.next_value()?,
                 Some(Slot::Kind(field)) => *field(&mut content) = map.next_value()?,
                 Some(Slot::Flag(field)) => *field(&mut content) = map.next_value()?,
                 Some(Slot::Category) => content.category = map.next_value()?,
@@ -294,6 +299,7 @@ impl Content {
             kind: self.kind.unwrap_or_default(),
             parent: self.parent,
             explanation: self.explanation,
+            certificate: self.certificate,
         })
     }
 
@@ -395,6 +401,7 @@ mod tests {
                     kind: ActionKind::Assume,
                     parent: Some("A-000".into()),
                     explanation: Some("why".into()),
+                    certificate: Some(vec!["1/2".into(), "3".into()]),
                 },
             },
             Event::Accepted {

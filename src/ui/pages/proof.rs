@@ -331,7 +331,13 @@ pub fn ProofPage() -> impl IntoView {
                 a
             }
         };
-        let mut engine = Engine::from_log(s.problem.clone(), s.config, s.replayer.events());
+        let mut engine = match Engine::from_log(s.problem.clone(), s.config, s.replayer.events()) {
+            Ok(e) => e,
+            Err(e) => {
+                form_result.set(Some((false, format!("this log cannot be continued: {e}"))));
+                return;
+            }
+        };
         let outcome = engine.submit(&Action::new(&agent, &kind, params));
         form_result.set(Some(match &outcome.result {
             Ok(id) => (true, format!("{kind}: {id}")),
