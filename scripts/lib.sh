@@ -52,16 +52,25 @@ wasm_bindgen_version() {
 }
 
 # rust-toolchain.toml names the toolchain, its wasm target and components; rustup installs
-# whatever of it is missing (rustup 1.28+ no longer does so implicitly on first use).
+# whatever of it is missing. Checked with `rustup toolchain list` first, because any other rustup or
+# cargo call in this folder would install the toolchain silently, untimed.
 ensure_toolchain() {
   if ! command -v rustup >/dev/null; then
     echo "rustup is needed (https://rustup.rs); it installs the toolchain pinned in rust-toolchain.toml" >&2
     exit 1
   fi
-  if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown \
-     || ! cargo clippy --version >/dev/null 2>&1; then
-    say "installing the pinned Rust toolchain (rust-toolchain.toml)"
-    timed "rust toolchain $(sed -n 's/^channel = "\(.*\)"/\1/p' rust-toolchain.toml)" rustup toolchain install
+  local channel
+  channel="$(sed -n 's/^channel = "\(.*\)"/\1/p' rust-toolchain.toml)"
+  if ! rustup toolchain list 2>/dev/null | grep -q "^$channel-"; then
+    say "installing Rust $channel with the wasm32 target, clippy and rustfmt (rust-toolchain.toml)"
+    timed "rust toolchain $channel" rustup toolchain install
+  fi
+  # A toolchain that was already there may lack the target or a component.
+  if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
+    timed "rust target wasm32-unknown-unknown" rustup target add wasm32-unknown-unknown
+  fi
+  if ! cargo clippy --version >/dev/null 2>&1 || ! cargo fmt --version >/dev/null 2>&1; then
+    timed "rust components clippy, rustfmt" rustup component add clippy rustfmt
   fi
 }
 
