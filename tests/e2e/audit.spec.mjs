@@ -59,6 +59,24 @@ describe('settings page', () => {
     const err = await page.getByTestId('settings-error').innerText();
     assert.match(err, /llms\.a\.model: expected a string/);
   });
+
+  app.it('deeply nested YAML gets a clear error with its line, and the page lives on', async (page) => {
+    await app.goto('/settings');
+    // 10,000 levels of flow and block nesting overflowed the reader's stack before (a wasm abort
+    // kills the whole page).
+    for (const [name, text] of [
+      ['flow.yaml', `llms: ${'['.repeat(10000)}${']'.repeat(10000)}\n`],
+      ['map.yaml', `llms: ${'{a: '.repeat(10000)}1${'}'.repeat(10000)}\n`],
+      ['block.yaml', Array.from({ length: 200 }, (_, i) => `${' '.repeat(2 * i)}k${i}:`).join('\n') + ' 1\n'],
+    ]) {
+      await page.getByTestId('settings-import').setInputFiles(writeTemp(name, text));
+      const err = page.getByTestId('settings-error');
+      await err.filter({ hasText: /nesting deeper than 64 levels/ }).waitFor();
+      assert.match(await err.innerText(), /line \d+/, name);
+    }
+    await page.getByTestId('settings-import').setInputFiles(path.join(EXAMPLES, 'settings.yaml'));
+    await page.getByTestId('settings-notice').filter({ hasText: '2 LLMs, 2 profiles' }).waitFor();
+  });
 });
 
 const PHASE1 = { claims: [{ id: 'C1', text: '985高校录取率达到35%' }, { id: 'C2', text: '本科招生4200人' }], deductions: [{ id: 'D1', premises: ['C2'], conclusion: '该校规模较大' }] };
