@@ -75,6 +75,19 @@ impl SearchQuery {
     }
 }
 
+/// Equal when they ask for the same thing (a regex by its text), so a page can keep the
+/// compiled query in a memo that only changes when the box does.
+impl PartialEq for SearchQuery {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (SearchQuery::Everything, SearchQuery::Everything) => true,
+            (SearchQuery::Plain(a), SearchQuery::Plain(b)) => a == b,
+            (SearchQuery::Regex(a), SearchQuery::Regex(b)) => a.as_str() == b.as_str(),
+            _ => false,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
