@@ -1,7 +1,7 @@
 //! VerifyFast: pure domain logic shared by the browser app and the native CLI.
 //!
 //! Pure modules (no `leptos`, no `web-sys`): `mathtext`, `jsonl`, `json_keys`, `sorted_map`, `route`,
-//! `extract`, `audit`, `band`, `logic`, `config`, and the transport-independent half of
+//! `search`, `extract`, `audit`, `band`, `logic`, `config`, and the transport-independent half of
 //! `llm`. (`extract::real` takes `sin`, `exp`, … from JavaScript's `Math` through `js-sys` in the
 //! browser build, to keep libm out of the wasm.)
 //! Browser-only: `ui` (Leptos views) and `katex` (the one JS binding).
@@ -17,6 +17,7 @@ pub mod llm;
 pub mod logic;
 pub mod mathtext;
 pub mod route;
+pub mod search;
 pub mod sorted_map;
 
 #[cfg(target_arch = "wasm32")]

@@ -145,3 +145,154 @@ fn missing_file_is_a_usage_error_and_help_documents_formats() {
         );
     }
 }
+
+#[test]
+fn answer_pattern_is_reported_by_name_at_its_last_match() {
+    let input = concat!(
+        r#"{"id":1,"text":"FINAL: 3 ... FINAL: 12 and the last number is 99"}"#,
+        "\n"
+    );
+    let out = run(
+        &["extract", "--answer-pattern", "mine=FINAL: (\\d+)"],
+        input,
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let r = records(&out);
+    assert_eq!(r[0]["answer"], "12");
+    assert_eq!(r[0]["method"], "mine");
+    assert_eq!(r[0]["raw"], "12");
+    assert_eq!(r[0]["span"], serde_json::json!([20, 22]));
+    // The built-in rules' answer is kept as a runner-up.
+    assert_eq!(r[0]["candidates"][0]["answer"], "99");
+}
+
+#[test]
+fn answer_patterns_are_tried_in_order_and_fall_through_to_the_rules() {
+    let input = concat!(
+        r#"{"id":"both","text":"A=1 B=2"}"#,
+        "\n",
+        r#"{"id":"second","text":"only B=7 here"}"#,
+        "\n",
+        r#"{"id":"neither","text":"So 80-26=54"}"#,
+        "\n"
+    );
+    let args = |first: &str, second: &str| {
+        let out = run(
+            &[
+                "extract",
+                "--answer-pattern",
+                first,
+                "--answer-pattern",
+                second,
+            ],
+            input,
+        );
+        assert_eq!(out.status.code(), Some(0));
+        records(&out)
+            .iter()
+            .map(|r| {
+                format!(
+                    "{}:{}",
+                    r["method"].as_str().unwrap_or(""),
+                    r["answer"].as_str().unwrap_or("")
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        args("a=A=(\\d)", "b=B=(\\d)"),
+        ["a:1", "b:7", "final_equation:54"]
+    );
+    assert_eq!(
+        args("b=B=(\\d)", "a=A=(\\d)"),
+        ["b:2", "b:7", "final_equation:54"]
+    );
+}
+
+#[test]
+fn bad_answer_patterns_are_refused_with_their_name() {
+    for (flag, says) in [
+        ("broken=(\\d+", "answer pattern `broken`: not a valid regex"),
+        (
+            "nogroup=\\d+",
+            "answer pattern `nogroup`: needs exactly one capture group (the answer), found 0",
+        ),
+        (
+            "two=(a)(b)",
+            "answer pattern `two`: needs exactly one capture group",
+        ),
+        ("huge=\\w{1000}{1000}(x)", "answer pattern `huge`: not a valid regex"),
+        ("no-equals-sign", "expected NAME=REGEX"),
+    ] {
+        let out = run(&["extract", "--answer-pattern", flag], "");
+        assert_eq!(out.status.code(), Some(3), "{flag}");
+        assert!(out.stdout.is_empty(), "{flag}: nothing is extracted");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(says), "{flag}: {err}");
+    }
+    let out = run(&["grade", "--answer-pattern", "x=("], "");
+    assert_eq!(out.status.code(), Some(3));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("answer pattern `x`"));
+}
+
+#[test]
+fn grade_uses_flag_patterns_then_settings_patterns() {
+    let dir = std::env::temp_dir().join(format!("vf-extract-patterns-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let settings = dir.join("settings.yaml");
+    std::fs::write(
+        &settings,
+        "answer_patterns:\n  - name: gsm8k\n    regex: \"#### (\\\\-?[0-9.,]+)\"\n",
+    )
+    .expect("write settings");
+    let input = concat!(
+        "{\"id\":1,\"output\":\"#### 72 but I also said 75\",\"ground_truth\":\"72\"}",
+        "\n",
+        "{\"id\":2,\"output\":\"RESULT 5 #### 6\",\"ground_truth\":\"5\"}",
+        "\n"
+    );
+    let path = settings.to_str().unwrap_or_default();
+    let out = run(&["grade", "--settings", path], input);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let r = records(&out);
+    assert_eq!(r[0]["predicted_method"], "gsm8k");
+    assert_eq!(r[0]["predicted_answer"], "72");
+    assert_eq!(r[0]["equivalent"], true);
+    assert_eq!(r[1]["predicted_method"], "gsm8k");
+    assert_eq!(r[1]["equivalent"], false);
+    // A flag's pattern comes first.
+    let out = run(
+        &[
+            "grade",
+            "--answer-pattern",
+            "result=RESULT (\\d+)",
+            "--settings",
+            path,
+        ],
+        input,
+    );
+    let r = records(&out);
+    assert_eq!(r[0]["predicted_method"], "gsm8k");
+    assert_eq!(r[1]["predicted_method"], "result");
+    assert_eq!(r[1]["equivalent"], true);
+    // A bad pattern in the settings is refused like a bad flag.
+    std::fs::write(
+        &settings,
+        "answer_patterns:\n  - {name: bad, regex: \"[\"}\n",
+    )
+    .expect("write settings");
+    let out = run(&["extract", "--settings", path], "");
+    assert_eq!(out.status.code(), Some(3));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("answer pattern `bad`"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

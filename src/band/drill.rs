@@ -4,6 +4,8 @@
 
 use serde_json::Value;
 
+use crate::search::SearchQuery;
+
 use super::evaluate::{BandReport, CaseRef};
 use super::metrics::{band_index, is_cross_band, GroupMetrics};
 
@@ -97,10 +99,21 @@ pub struct CaseFilter {
     pub profile: Option<String>,
     pub tag: Option<String>,
     pub difficulty: Option<String>,
+    /// The search box: matched against a case's id, profile, tag and difficulty.
+    pub search: String,
+    /// Whether `search` is a (case-insensitive) regex rather than plain text.
+    pub regex: bool,
 }
 
 impl CaseFilter {
-    pub fn matches(&self, report: &BandReport, c: &CaseRef) -> bool {
+    /// What the search box asks for; a regex that does not compile filters nothing (the
+    /// page shows its error next to the box).
+    pub fn search_query(&self) -> SearchQuery {
+        SearchQuery::parse_or_everything(&self.search, self.regex)
+    }
+
+    /// `search` is [`search_query`](Self::search_query), compiled once by the caller.
+    pub fn matches(&self, report: &BandReport, c: &CaseRef, search: &SearchQuery) -> bool {
         let (e, a) = (band_index(c.expected), band_index(c.actual));
         let named = |want: &Option<String>, id: Option<u32>| {
             want.as_deref().is_none_or(|w| report.name(id) == Some(w))
@@ -110,13 +123,19 @@ impl CaseFilter {
             && named(&self.profile, c.profile)
             && named(&self.tag, c.tag)
             && named(&self.difficulty, c.difficulty)
+            && (search.is_everything() || search.matches(&case_text(report, c)))
     }
 
     /// The first `limit` matching cases in file order, and how many match in all.
     pub fn apply<'a>(&self, report: &'a BandReport, limit: usize) -> (Vec<&'a CaseRef>, usize) {
         let mut shown = Vec::new();
         let mut total = 0;
-        for c in report.cases.iter().filter(|c| self.matches(report, c)) {
+        let search = self.search_query();
+        for c in report
+            .cases
+            .iter()
+            .filter(|c| self.matches(report, c, &search))
+        {
             total += 1;
             if shown.len() < limit {
                 shown.push(c);
@@ -145,12 +164,29 @@ impl CaseFilter {
                 parts.push(format!("{label} {v}"));
             }
         }
+        if !self.search.trim().is_empty() {
+            let how = if self.regex { "regex" } else { "search" };
+            parts.push(format!("{how} \"{}\"", self.search));
+        }
         if parts.is_empty() {
             "all cases".into()
         } else {
             parts.join(" · ")
         }
     }
+}
+
+/// What a case's search looks at: its id, profile, tag and difficulty, one per line (so a
+/// regex's `(?m)^…$` anchors to one of them and plain text never matches across two).
+fn case_text(report: &BandReport, c: &CaseRef) -> String {
+    let name = |id: Option<u32>| report.name(id).unwrap_or("");
+    format!(
+        "{}\n{}\n{}\n{}",
+        c.id.as_deref().unwrap_or(""),
+        name(c.profile),
+        name(c.tag),
+        name(c.difficulty)
+    )
 }
 
 /// Length of a UTF-8 BOM at the start of a file: line offsets count from after it.
@@ -287,6 +323,53 @@ mod tests {
         assert_eq!((shown.len(), total), (2, 5));
         assert_eq!(b_clean.describe(), "profile b · tag clean");
         assert_eq!(cell.describe(), "expected BAD → judged GOOD");
+    }
+
+    #[test]
+    fn search_matches_ids_and_names_plain_or_regex() {
+        let r = report();
+        let lines = |f: &CaseFilter| {
+            f.apply(&r, 100)
+                .0
+                .iter()
+                .map(|c| c.line)
+                .collect::<Vec<_>>()
+        };
+        let search = |text: &str, regex: bool| CaseFilter {
+            search: text.into(),
+            regex,
+            ..CaseFilter::default()
+        };
+        let all = lines(&CaseFilter::default());
+        assert_eq!(
+            lines(&search("CLEAN", false)),
+            lines(&search("(?m)^clean$", true))
+        );
+        assert!(!lines(&search("clean", false)).is_empty());
+        assert!(lines(&search("clean", false)).len() < all.len());
+        assert_eq!(lines(&search("^no such case", true)), Vec::<usize>::new());
+        // Plain text is literal; the same text as a regex means "any character".
+        assert_eq!(lines(&search("c.ean", false)), Vec::<usize>::new());
+        assert_eq!(
+            lines(&search("c.ean", true)),
+            lines(&search("clean", false))
+        );
+        // A regex that does not compile filters nothing.
+        assert_eq!(lines(&search("(unclosed", true)), all);
+        assert_eq!(
+            CaseFilter {
+                tag: Some("clean".into()),
+                ..search("^1$", true)
+            }
+            .describe(),
+            "tag clean · regex \"^1$\""
+        );
+        // Combined with the other filters.
+        let b_only = CaseFilter {
+            profile: Some("b".into()),
+            ..search("clean", false)
+        };
+        assert_eq!(lines(&b_only), [3]);
     }
 
     #[test]

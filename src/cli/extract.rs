@@ -5,7 +5,7 @@ use crate::extract::records::{
     extract_record, grade_record, id_hint, parse_extract_line, parse_grade_line, GradeSummary,
     RecordError,
 };
-use crate::extract::Preset;
+use crate::extract::{AnswerPatternSpec, AnswerPatterns, Preset};
 use crate::jsonl::{for_each_line, Line};
 use std::io::{BufWriter, Read, Write};
 use std::process::ExitCode;
@@ -22,6 +22,12 @@ final_answer_marker / hash_marker (the later of \"final answer is\", \"Answer:\"
 \"#### N\"), whole_text (the text is a bare answer), final_equation (first number after the last
 `=` of the last line), main_clause, last_number. <think>...</think> is ignored.
 `low_confidence` is true when no explicit marker was found or the rules disagree.
+
+Answer patterns (--answer-pattern NAME=REGEX, repeatable, then the `answer_patterns` of
+--settings) are tried in that order before every rule above: the first pattern that matches
+gives the answer from its one capture group at its LAST match in the text, and `method` is the
+pattern's name. A pattern that does not compile, has zero or several capture groups, or is too
+large is refused (exit code 3) with its name.
 
 A malformed line yields {\"id\", \"line\", \"error\"} naming its line number; the run continues.
 Exit codes: 0 every line processed; 2 some lines were bad; 3 the input could not be read.
@@ -41,6 +47,9 @@ are defined, the strict preset facing a float); it is never counted as equivalen
 symbolic, infinity, unit, tuple, interval, set, matrix, equation, percent, choice, text,
 identical_text, no_answer); `reason` shows both normalised answers and why they are (not) equal.
 Summary on stderr: graded lines, equivalent (accuracy), no-answer count, bad lines, undecided.
+`predicted_method` / `ground_truth_method` name the extraction rule, or the answer pattern
+(--answer-pattern NAME=REGEX, then --settings' `answer_patterns`; tried first, on both sides,
+at their last match; see `verifyfast extract --help`).
 
 A malformed line yields {\"id\", \"line\", \"error\"} naming its line number; the run continues.
 Exit codes: 0 every line processed; 2 some lines were bad; 3 the input could not be read.
@@ -57,12 +66,17 @@ pub struct ExtractArgs {
     /// (design note 001: final answer only, temperature 0, max_tokens 30); needs --settings.
     #[arg(long, requires = "settings")]
     pub llm_fallback: bool,
-    /// settings.yaml / .json with the LLMs and profiles (for --llm-fallback).
+    /// settings.yaml / .json with the LLMs and profiles (for --llm-fallback) and any
+    /// `answer_patterns` (tried after the --answer-pattern flags).
     #[arg(long)]
     pub settings: Option<std::path::PathBuf>,
     /// Profile whose verify model answers (default: the first profile).
     #[arg(long)]
     pub profile: Option<String>,
+    /// A named answer regex with exactly one capture group, tried before the built-in rules
+    /// (repeatable; in the order given; the last match in the text counts).
+    #[arg(long = "answer-pattern", value_name = "NAME=REGEX")]
+    pub answer_patterns: Vec<String>,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default)]
@@ -83,6 +97,29 @@ pub struct GradeArgs {
     /// Equivalence preset.
     #[arg(long, value_enum, default_value_t = PresetArg::Lenient)]
     pub preset: PresetArg,
+    /// A named answer regex with exactly one capture group, tried before the built-in rules
+    /// on both sides (repeatable; in the order given; the last match in the text counts).
+    #[arg(long = "answer-pattern", value_name = "NAME=REGEX")]
+    pub answer_patterns: Vec<String>,
+    /// settings.yaml / .json whose `answer_patterns` are tried after the flags' patterns.
+    #[arg(long)]
+    pub settings: Option<std::path::PathBuf>,
+}
+
+/// The flags' patterns, then the settings' ones, compiled once for the whole run.
+fn answer_patterns(
+    flags: &[String],
+    settings: Option<&std::path::Path>,
+) -> Result<AnswerPatterns, String> {
+    let mut specs = flags
+        .iter()
+        .map(|f| AnswerPatternSpec::from_flag(f))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| e.to_string())?;
+    if let Some(path) = settings {
+        specs.extend(super::audit::load_settings(path)?.answer_patterns);
+    }
+    AnswerPatterns::compile(&specs).map_err(|e| e.to_string())
 }
 
 fn open(file: Option<&str>) -> Result<Box<dyn Read>, String> {
@@ -169,6 +206,10 @@ fn fallback_endpoint(a: &ExtractArgs) -> Result<Option<crate::llm::Endpoint>, St
 }
 
 pub fn run_extract(a: ExtractArgs) -> ExitCode {
+    let patterns = match answer_patterns(&a.answer_patterns, a.settings.as_deref()) {
+        Ok(p) => p,
+        Err(e) => return super::fail(e),
+    };
     let endpoint = match fallback_endpoint(&a) {
         Ok(e) => e,
         Err(e) => return super::fail(e),
@@ -180,10 +221,15 @@ pub fn run_extract(a: ExtractArgs) -> ExitCode {
     let result = run_lines(a.file.as_deref(), |text, line| {
         let input = parse_extract_line(text, line)?;
         let record = match fallback.as_mut() {
-            None => extract_record(&input),
+            None => extract_record(&input, &patterns),
             Some(fb) => crate::extract::records::ExtractRecord::new(
                 input.id.clone(),
-                crate::extract::extract_with_fallback(&input.text, input.question.as_deref(), fb),
+                crate::extract::extract_with_fallback(
+                    &input.text,
+                    input.question.as_deref(),
+                    &patterns,
+                    fb,
+                ),
             ),
         };
         Ok(to_json(&record))
@@ -213,10 +259,14 @@ pub fn run_grade(a: GradeArgs) -> ExitCode {
         PresetArg::Strict => Preset::Strict,
         PresetArg::Lenient => Preset::Lenient,
     };
+    let patterns = match answer_patterns(&a.answer_patterns, a.settings.as_deref()) {
+        Ok(p) => p,
+        Err(e) => return super::fail(e),
+    };
     let mut summary = GradeSummary::default();
     let result = run_lines(a.file.as_deref(), |text, line| {
         let input = parse_grade_line(text, line)?;
-        let record = grade_record(&input, preset);
+        let record = grade_record(&input, preset, &patterns);
         summary.add(&record);
         Ok(to_json(&record))
     });

@@ -17,6 +17,7 @@ pub mod yaml;
 
 use serde_json::{Map, Value};
 
+use crate::extract::{AnswerPatternSpec, AnswerPatterns, PatternError};
 use crate::llm::{Endpoint, JsonMode};
 use crate::sorted_map::SortedMap;
 use fields::Obj;
@@ -50,6 +51,8 @@ pub enum ConfigError {
     UnknownProfile { name: String, known: String },
     #[error("llms.{llm}.api_key_env names the environment variable `{var}`, which is not set")]
     MissingKeyEnv { llm: String, var: String },
+    #[error("answer_patterns: {0}")]
+    Pattern(#[from] PatternError),
     #[error("could not write {format}: {message}")]
     Export {
         format: &'static str,
@@ -219,13 +222,55 @@ pub struct Settings {
     pub defaults: Defaults,
     pub llms: SortedMap<String, LlmConfig>,
     pub profiles: SortedMap<String, Profile>,
+    /// Named answer regexes the extractor tries, in this order, before its built-in rules.
+    pub answer_patterns: Vec<AnswerPatternSpec>,
     pub extra: Map<String, Value>,
 }
 
 const DEFAULTS_KEYS: &[&str] = &["max_tokens", "temperature"];
 const LLM_KEYS: &[&str] = &["base_url", "model", "api_key", "api_key_env", "json_mode"];
 const PROFILE_KEYS: &[&str] = &["run", "verify"];
-const SETTINGS_KEYS: &[&str] = &["defaults", "llms", "profiles"];
+const SETTINGS_KEYS: &[&str] = &["defaults", "llms", "profiles", "answer_patterns"];
+const PATTERN_KEYS: &[&str] = &["name", "regex"];
+
+/// `answer_patterns: [{name, regex}, …]`. An entry's unknown key is refused rather than kept:
+/// a misspelt option (`flags:`) silently ignored would change what a pattern matches.
+fn read_answer_patterns(root: &Obj<'_>) -> Result<Vec<AnswerPatternSpec>, ConfigError> {
+    let items = match root.map.get("answer_patterns") {
+        None | Some(Value::Null) => return Ok(Vec::new()),
+        Some(Value::Array(items)) => items,
+        Some(other) => {
+            return Err(ConfigError::WrongType {
+                path: "answer_patterns".into(),
+                expected: "a list of {name, regex}",
+                found: fields::describe(other),
+            })
+        }
+    };
+    let mut specs = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        let path = format!("answer_patterns[{i}]");
+        let Value::Object(map) = item else {
+            return Err(ConfigError::WrongType {
+                path,
+                expected: "a mapping with name and regex",
+                found: fields::describe(item),
+            });
+        };
+        let obj = Obj { map, path };
+        if let Some(key) = obj.extra(PATTERN_KEYS).keys().next() {
+            return Err(ConfigError::Invalid {
+                path: fields::join(&obj.path, key),
+                message: "unknown key (an answer pattern has only name and regex)".into(),
+            });
+        }
+        specs.push(AnswerPatternSpec {
+            name: obj.required_string("name")?,
+            regex: obj.required_string("regex")?,
+        });
+    }
+    Ok(specs)
+}
 
 fn json_mode_from(obj: &Obj<'_>) -> Result<JsonMode, ConfigError> {
     match obj.string("json_mode")?.as_deref() {
@@ -313,12 +358,19 @@ impl Settings {
                 settings.profiles.insert(name, profile);
             }
         }
+        settings.answer_patterns = read_answer_patterns(&root)?;
         settings.validate()?;
         Ok(settings)
     }
 
-    /// Every profile must name LLMs that exist.
+    /// The answer patterns compiled for the extractor.
+    pub fn compiled_answer_patterns(&self) -> Result<AnswerPatterns, ConfigError> {
+        Ok(AnswerPatterns::compile(&self.answer_patterns)?)
+    }
+
+    /// Every profile must name LLMs that exist; every answer pattern must compile.
     pub fn validate(&self) -> Result<(), ConfigError> {
+        self.compiled_answer_patterns()?;
         for (name, p) in &self.profiles {
             for (role, llm) in [("run", &p.run), ("verify", &p.verify)] {
                 if !self.llms.contains_key(llm) {
@@ -355,6 +407,20 @@ impl Settings {
             })
             .collect();
         root.insert("profiles".into(), Value::Object(profiles));
+        // Written only when there are some, so settings without patterns keep their shape.
+        if !self.answer_patterns.is_empty() {
+            let list = self
+                .answer_patterns
+                .iter()
+                .map(|p| {
+                    let mut m = Map::new();
+                    m.insert("name".into(), Value::String(p.name.clone()));
+                    m.insert("regex".into(), Value::String(p.regex.clone()));
+                    Value::Object(m)
+                })
+                .collect();
+            root.insert("answer_patterns".into(), Value::Array(list));
+        }
         Value::Object(root)
     }
 
@@ -569,6 +635,47 @@ profiles:
         // api_key_env is not a secret: it survives a keyless export.
         let out = s.to_text(Format::Yaml, KeyExport::Omit).unwrap();
         assert!(out.contains("MY_KEY"));
+    }
+
+    #[test]
+    fn answer_patterns_read_in_order_round_trip_and_refuse_bad_ones() {
+        let text = "answer_patterns:\n  - name: gsm8k\n    regex: \"#### (\\\\-?[0-9.,]+)\"\n  - {name: tagged, regex: \"ANS<(.+?)>\"}\n";
+        let s = Settings::from_text(text, Format::Yaml).unwrap();
+        let names: Vec<&str> = s.answer_patterns.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(names, ["gsm8k", "tagged"]);
+        assert_eq!(s.answer_patterns[0].regex, "#### (\\-?[0-9.,]+)");
+        let compiled = s.compiled_answer_patterns().unwrap();
+        assert_eq!(compiled.names().collect::<Vec<_>>(), ["gsm8k", "tagged"]);
+        for format in [Format::Yaml, Format::Json] {
+            let out = s.to_text(format, KeyExport::Omit).unwrap();
+            assert_eq!(Settings::from_text(&out, format).unwrap(), s, "{out}");
+        }
+        // No patterns, no key written.
+        let out = Settings::example()
+            .to_text(Format::Yaml, KeyExport::Omit)
+            .unwrap();
+        assert!(!out.contains("answer_patterns"));
+
+        let err = |t: &str| {
+            Settings::from_text(t, Format::Yaml)
+                .unwrap_err()
+                .to_string()
+        };
+        assert_eq!(
+            err("answer_patterns:\n  - {name: two, regex: \"(a)(b)\"}\n"),
+            "answer_patterns: answer pattern `two`: needs exactly one capture group (the answer), found 2; use (?:…) for groups that are not the answer"
+        );
+        assert!(err("answer_patterns:\n  - {name: p, regex: \"(\"}\n")
+            .starts_with("answer_patterns: answer pattern `p`: not a valid regex"));
+        assert_eq!(
+            err("answer_patterns:\n  - {name: p}\n"),
+            "answer_patterns[0].regex: missing (required)"
+        );
+        assert!(
+            err("answer_patterns:\n  - {name: p, regex: \"(x)\", flags: i}\n")
+                .starts_with("answer_patterns[0].flags: unknown key")
+        );
+        assert!(err("answer_patterns: gsm8k\n").starts_with("answer_patterns: expected a list"));
     }
 
     #[test]

@@ -2,8 +2,10 @@
 //! filtering, and the JSONL / CSV exports. Pure so it is tested natively; the Extract page
 //! only feeds lines and lays the rows out.
 
+use crate::search::SearchQuery;
+
 use super::records::{grade_record, parse_grade_line, GradeRecord, GradeSummary};
-use super::Preset;
+use super::{AnswerPatterns, Preset};
 
 /// One input line's outcome.
 #[derive(Debug, Clone, PartialEq)]
@@ -96,14 +98,17 @@ impl Show {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct GradeBatch {
     pub preset: Preset,
+    /// The user's answer patterns, tried before the built-in rules on every line.
+    pub patterns: AnswerPatterns,
     pub rows: Vec<Row>,
     pub summary: GradeSummary,
 }
 
 impl GradeBatch {
-    pub fn new(preset: Preset) -> GradeBatch {
+    pub fn new(preset: Preset, patterns: AnswerPatterns) -> GradeBatch {
         GradeBatch {
             preset,
+            patterns,
             ..GradeBatch::default()
         }
     }
@@ -111,7 +116,7 @@ impl GradeBatch {
     pub fn push_line(&mut self, line: usize, text: &str) {
         match parse_grade_line(text, line) {
             Ok(input) => {
-                let record = grade_record(&input, self.preset);
+                let record = grade_record(&input, self.preset, &self.patterns);
                 self.summary.add(&record);
                 self.rows.push(Row::Graded { line, record });
             }
@@ -131,20 +136,19 @@ impl GradeBatch {
         })
     }
 
-    /// Rows kept by `show` whose answers or reason contain `search` (case-insensitive).
+    /// Rows kept by `show` whose id, answers, rules or reason `search` matches.
     pub fn filtered<'a>(
         &'a self,
         show: Show,
-        search: &'a str,
+        search: &'a SearchQuery,
     ) -> impl Iterator<Item = &'a Row> + 'a {
-        let needle = search.trim().to_lowercase();
-        self.rows
-            .iter()
-            .filter(move |r| show.keeps(r) && (needle.is_empty() || row_text(r).contains(&needle)))
+        self.rows.iter().filter(move |r| {
+            show.keeps(r) && (search.is_everything() || search.matches(&row_text(r)))
+        })
     }
 
     /// The same lines `verifyfast grade` writes (error records for bad lines).
-    pub fn to_jsonl(&self, show: Show, search: &str) -> String {
+    pub fn to_jsonl(&self, show: Show, search: &SearchQuery) -> String {
         let mut out = String::new();
         for r in self.filtered(show, search) {
             let line = match r {
@@ -161,7 +165,7 @@ impl GradeBatch {
 
     /// CSV with a header; every field quoted; cells that a spreadsheet would run as a
     /// formula (`=`, `+`, `-`, `@` first) are prefixed with `'`.
-    pub fn to_csv(&self, show: Show, search: &str) -> String {
+    pub fn to_csv(&self, show: Show, search: &SearchQuery) -> String {
         let mut out = String::from(
             "line,id,predicted_answer,ground_truth_answer,equivalent,verdict,method,predicted_method,ground_truth_method,low_confidence,reason,error\n",
         );
@@ -204,17 +208,20 @@ fn id_text(id: &serde_json::Value) -> String {
     crate::jsonl::text_of(id)
 }
 
+/// What a search looks at: the fields one per line, so a regex's `(?m)^…$` can anchor to one
+/// field and a plain search never matches across two.
 fn row_text(r: &Row) -> String {
     match r {
         Row::Graded { record, .. } => format!(
-            "{} {} {} {}",
+            "{}\n{}\n{}\n{}\n{}\n{}",
             id_text(&record.id),
             record.predicted_answer.as_deref().unwrap_or(""),
             record.ground_truth_answer.as_deref().unwrap_or(""),
+            record.predicted_method,
+            record.ground_truth_method,
             record.reason
-        )
-        .to_lowercase(),
-        Row::Bad { error, .. } => error.to_lowercase(),
+        ),
+        Row::Bad { error, .. } => error.clone(),
     }
 }
 
@@ -242,7 +249,7 @@ mod tests {
     use super::*;
 
     fn batch() -> GradeBatch {
-        let mut b = GradeBatch::new(Preset::Lenient);
+        let mut b = GradeBatch::new(Preset::Lenient, AnswerPatterns::NONE);
         b.push_line(1, r#"{"id":"a","output":"So 3+4=7","ground_truth":"7"}"#);
         b.push_line(2, "{broken");
         b.push_line(3, r#"{"id":"c","output":"no idea","ground_truth":"-2"}"#);
@@ -283,7 +290,10 @@ mod tests {
     #[test]
     fn filters_and_search() {
         let b = batch();
-        let lines = |show, q| b.filtered(show, q).map(Row::line).collect::<Vec<_>>();
+        let lines = |show, q| {
+            let q = SearchQuery::parse(q, false).unwrap_or(SearchQuery::Everything);
+            b.filtered(show, &q).map(Row::line).collect::<Vec<_>>()
+        };
         assert_eq!(lines(Show::All, ""), [1, 2, 3, 4, 5, 6]);
         assert_eq!(lines(Show::Equivalent, ""), [1]);
         assert_eq!(lines(Show::NotEquivalent, ""), [3, 4]);
@@ -291,6 +301,8 @@ mod tests {
         assert_eq!(lines(Show::NoAnswer, ""), [3]);
         assert_eq!(lines(Show::Bad, ""), [2, 5]);
         assert_eq!(lines(Show::All, "UTF-8"), [5]);
+        assert_eq!(lines(Show::All, " utf-8 "), [5]);
+        assert_eq!(lines(Show::NotEquivalent, "HYPERLINK"), [4]);
         assert_eq!(Show::from_key("no_answer"), Show::NoAnswer);
         assert_eq!(Show::from_key("??"), Show::All);
     }
@@ -298,7 +310,8 @@ mod tests {
     #[test]
     fn exports_match_the_cli_and_defuse_formulas() {
         let b = batch();
-        let jsonl = b.to_jsonl(Show::All, "");
+        let all = SearchQuery::Everything;
+        let jsonl = b.to_jsonl(Show::All, &all);
         let first: serde_json::Value =
             serde_json::from_str(jsonl.lines().next().unwrap_or("")).unwrap();
         assert_eq!(first["predicted_answer"], "7");
@@ -307,7 +320,7 @@ mod tests {
             .lines()
             .nth(1)
             .is_some_and(|l| l.contains("\"line\":2")));
-        let csv = b.to_csv(Show::All, "");
+        let csv = b.to_csv(Show::All, &all);
         assert_eq!(csv.lines().count(), 7);
         assert!(
             csv.lines()
@@ -318,6 +331,49 @@ mod tests {
         assert!(csv.contains("\"'-2\""), "{csv}");
         assert!(csv.contains("\"'=HYPERLINK(1)\""), "{csv}");
         assert!(csv.lines().nth(2).is_some_and(|l| l.starts_with("\"2\",")));
+    }
+
+    #[test]
+    fn regex_search_filters_rows_and_exports() {
+        let b = batch();
+        let q = |text: &str| SearchQuery::parse(text, true).unwrap_or(SearchQuery::Everything);
+        let lines = |text: &str| {
+            b.filtered(Show::All, &q(text))
+                .map(Row::line)
+                .collect::<Vec<_>>()
+        };
+        // Case-insensitive; `(?m)` anchors to one field (here the id).
+        assert_eq!(lines("(?m)^[ac]$"), [1, 3]);
+        assert_eq!(lines("^=hyperlink"), [4]);
+        assert_eq!(lines("line \\d+: not valid"), [2, 5]);
+        assert_eq!(lines("final_equation"), [1]);
+        assert_eq!(b.to_csv(Show::All, &q("hyperlink")).lines().count(), 2);
+        assert_eq!(b.to_jsonl(Show::All, &q("^zzz")), "");
+    }
+
+    #[test]
+    fn answer_patterns_grade_every_line() {
+        let patterns = AnswerPatterns::compile(&[super::super::AnswerPatternSpec {
+            name: "final".into(),
+            regex: "FINAL=(\\d+)".into(),
+        }])
+        .unwrap_or_default();
+        let mut b = GradeBatch::new(Preset::Lenient, patterns);
+        b.push_line(
+            1,
+            r#"{"output":"FINAL=4 but 5 is the last","ground_truth":"4"}"#,
+        );
+        b.push_line(2, r#"{"output":"it is 5","ground_truth":"5"}"#);
+        let methods: Vec<String> = b
+            .rows
+            .iter()
+            .filter_map(|r| match r {
+                Row::Graded { record, .. } => Some(record.predicted_method.clone()),
+                Row::Bad { .. } => None,
+            })
+            .collect();
+        assert_eq!(methods, ["final", "main_clause"]);
+        assert_eq!(b.summary.equivalent, 2);
     }
 
     #[test]

@@ -60,7 +60,7 @@ impl Hidden {
     }
 }
 
-fn trim_span(text: &str, s: usize, e: usize) -> Option<(usize, usize)> {
+pub(super) fn trim_span(text: &str, s: usize, e: usize) -> Option<(usize, usize)> {
     let part = text.get(s..e)?;
     let lead = part.len() - part.trim_start().len();
     let trail = part.len() - part.trim_end().len();
@@ -70,7 +70,7 @@ fn trim_span(text: &str, s: usize, e: usize) -> Option<(usize, usize)> {
 
 fn make(text: &str, method: Method, span: (usize, usize)) -> Option<Candidate> {
     let raw = text.get(span.0..span.1)?;
-    let answer = match factorial_in_box(method, raw) {
+    let answer = match factorial_in_box(&method, raw) {
         Some(operand) => format!("{}!", normalize(operand)),
         None => normalize(raw),
     };
@@ -87,7 +87,7 @@ fn make(text: &str, method: Method, span: (usize, usize)) -> Option<Candidate> {
 
 /// Like [`make`], but a sentence-like capture is narrowed to the answer inside it.
 fn make_from_capture(text: &str, method: Method, span: (usize, usize)) -> Option<Candidate> {
-    let c = make(text, method, span)?;
+    let c = make(text, method.clone(), span)?;
     let computed = c.raw.contains("<<") || is_prose(&c.answer);
     if computed {
         // "the final answer is 15 gallons * 8 = <<15*8=120>>120 pints": the result of the
@@ -430,8 +430,8 @@ fn restatement(text: &str, from: usize, to: usize) -> Option<(usize, usize)> {
 
 /// Inside `\boxed{}` a `!` right after a number or bracket is a factorial (`\boxed{10!}`),
 /// not the end of an exclamation as it may be in prose: the operand, when so.
-fn factorial_in_box(method: Method, raw: &str) -> Option<&str> {
-    if method != Method::Boxed {
+fn factorial_in_box<'a>(method: &Method, raw: &'a str) -> Option<&'a str> {
+    if *method != Method::Boxed {
         return None;
     }
     let operand = raw.trim_end().strip_suffix('!')?;

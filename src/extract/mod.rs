@@ -12,18 +12,23 @@ pub mod equiv;
 pub mod expr;
 pub mod normalize;
 pub mod number;
+pub mod patterns;
 mod real;
 pub mod records;
 mod scan;
 pub mod words;
 
+use std::sync::Arc;
+
 pub use equiv::{Comparison, Outcome, Path, Preset};
+pub use patterns::{AnswerPatternSpec, AnswerPatterns, PatternError};
 use serde::Serialize;
 
 /// The rule that produced an answer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Method {
+    /// A user-defined answer pattern, by its name (tried before every built-in rule).
+    Pattern(Arc<str>),
     /// The last non-empty `<answer>…</answer>`.
     AnswerTag,
     /// The last `\boxed{…}` / `\fbox{…}` (`\boxed 5` too).
@@ -45,9 +50,17 @@ pub enum Method {
     Fallback,
 }
 
+/// Written as the rule's name (`"boxed"`, or the pattern's own name), as records show it.
+impl Serialize for Method {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
 impl Method {
-    pub fn as_str(self) -> &'static str {
+    pub fn as_str(&self) -> &str {
         match self {
+            Method::Pattern(name) => name,
             Method::AnswerTag => "answer_tag",
             Method::Boxed => "boxed",
             Method::FinalAnswerMarker => "final_answer_marker",
@@ -61,9 +74,11 @@ impl Method {
     }
 
     /// How much an answer found by this rule is trusted on its own.
-    fn base_confidence(self) -> f64 {
+    fn base_confidence(&self) -> f64 {
         match self {
             Method::AnswerTag => 0.98,
+            // The user said this is how their answers are written: as sure as a marker.
+            Method::Pattern(_) => 0.95,
             Method::Boxed => 0.97,
             Method::FinalAnswerMarker | Method::HashMarker => 0.95,
             Method::WholeText => 0.9,
@@ -75,10 +90,14 @@ impl Method {
     }
 
     /// Rules that are an explicit statement of the answer, not a guess from position.
-    fn is_explicit(self) -> bool {
+    fn is_explicit(&self) -> bool {
         matches!(
             self,
-            Method::AnswerTag | Method::Boxed | Method::FinalAnswerMarker | Method::HashMarker
+            Method::Pattern(_)
+                | Method::AnswerTag
+                | Method::Boxed
+                | Method::FinalAnswerMarker
+                | Method::HashMarker
         )
     }
 }
@@ -130,10 +149,23 @@ fn bounded(text: &str) -> &str {
 
 /// The final answer in `text`, or `None` when no rule finds one ("no answer" is not a
 /// wrong answer). `question` is accepted for callers' symmetry with [`grade`].
-pub fn extract(text: &str, _question: Option<&str>) -> Option<Extraction> {
+pub fn extract(text: &str, question: Option<&str>) -> Option<Extraction> {
+    extract_with(text, question, &AnswerPatterns::NONE)
+}
+
+/// [`extract`] with the user's answer patterns tried first: the first pattern (in order)
+/// that matches gives the answer and the built-in rules' answers become its runner-ups.
+pub fn extract_with(
+    text: &str,
+    _question: Option<&str>,
+    patterns: &AnswerPatterns,
+) -> Option<Extraction> {
     let input = bounded(text);
     let offset = text.len() - input.len();
     let mut all = candidates::find_all(input);
+    if let Some(p) = patterns.find(input) {
+        all.insert(0, p);
+    }
     if offset > 0 {
         for c in &mut all {
             c.span = (c.span.0 + offset, c.span.1 + offset);
@@ -180,7 +212,7 @@ fn confidence(winner: &Candidate, others: &[Candidate]) -> (f64, String) {
             ),
         );
     }
-    match winner.method {
+    match &winner.method {
         Method::FinalEquation => {
             let last = others.iter().find(|c| c.method == Method::LastNumber);
             match last {
@@ -205,6 +237,7 @@ fn confidence(winner: &Candidate, others: &[Candidate]) -> (f64, String) {
             base,
             "no answer marker and no trailing equation: last number".into(),
         ),
+        Method::Pattern(name) => (base, format!("answer pattern {name}")),
         m => (base, format!("explicit {}", m.as_str())),
     }
 }
@@ -239,14 +272,15 @@ pub trait AnswerFallback {
     fn reply(&mut self, text: &str, question: Option<&str>) -> Option<String>;
 }
 
-/// [`extract`], asking `fallback` only when [`needs_fallback`] says so. A fallback that
+/// [`extract_with`], asking `fallback` only when [`needs_fallback`] says so. A fallback that
 /// fails or finds nothing leaves the rule-based answer in place.
 pub fn extract_with_fallback(
     text: &str,
     question: Option<&str>,
+    patterns: &AnswerPatterns,
     fallback: &mut dyn AnswerFallback,
 ) -> Option<Extraction> {
-    let ruled = extract(text, question);
+    let ruled = extract_with(text, question, patterns);
     if !needs_fallback(ruled.as_ref()) {
         return ruled;
     }
@@ -265,7 +299,7 @@ pub fn extract_with_fallback(
 impl Extraction {
     fn as_candidate(&self) -> Candidate {
         Candidate {
-            method: self.method,
+            method: self.method.clone(),
             answer: self.answer.clone(),
             raw: self.raw.clone(),
             span: self.span,
@@ -318,8 +352,27 @@ fn bare_ground_truth(text: &str) -> Option<Extraction> {
 
 /// Extracts both sides (each may be a full solution or a bare answer) and compares them.
 pub fn grade(output: &str, ground_truth: &str, question: Option<&str>, preset: Preset) -> Verdict {
-    let predicted = extract(output, question);
-    let gold = extract(ground_truth, question).or_else(|| bare_ground_truth(ground_truth));
+    grade_with(
+        output,
+        ground_truth,
+        question,
+        preset,
+        &AnswerPatterns::NONE,
+    )
+}
+
+/// [`grade`] with the user's answer patterns tried first on both sides (a ground truth may
+/// be a full solution written the same way, e.g. GSM8K's `#### 72`).
+pub fn grade_with(
+    output: &str,
+    ground_truth: &str,
+    question: Option<&str>,
+    preset: Preset,
+    patterns: &AnswerPatterns,
+) -> Verdict {
+    let predicted = extract_with(output, question, patterns);
+    let gold =
+        extract_with(ground_truth, question, patterns).or_else(|| bare_ground_truth(ground_truth));
     let (outcome, path, reason) = match (&predicted, &gold) {
         (Some(p), Some(g)) => {
             let c = with_units(p, g, equiv::compare(&p.answer, &g.answer, question, preset));

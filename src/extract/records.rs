@@ -1,7 +1,9 @@
 //! JSONL record shapes of `verifyfast extract` / `verifyfast grade`, shared by the CLI and
 //! the Extract page so both read and write exactly the same lines.
 
-use super::{extract, grade, Candidate, Extraction, Outcome, Preset, Verdict};
+use super::{
+    extract_with, grade_with, AnswerPatterns, Candidate, Extraction, Outcome, Preset, Verdict,
+};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::Value;
@@ -164,8 +166,8 @@ pub struct ExtractRecord {
     pub answer: Option<String>,
     pub raw: Option<String>,
     pub span: Option<(usize, usize)>,
-    /// The rule that fired, or `"none"`.
-    pub method: &'static str,
+    /// The rule that fired (a built-in rule or an answer pattern's name), or `"none"`.
+    pub method: String,
     pub confidence: f64,
     pub low_confidence: bool,
     pub candidates: Vec<Candidate>,
@@ -179,7 +181,7 @@ impl ExtractRecord {
                 answer: Some(e.answer),
                 raw: Some(e.raw),
                 span: Some(e.span),
-                method: e.method.as_str(),
+                method: e.method.as_str().to_string(),
                 confidence: e.confidence,
                 low_confidence: e.low_confidence,
                 candidates: e.candidates,
@@ -189,7 +191,7 @@ impl ExtractRecord {
                 answer: None,
                 raw: None,
                 span: None,
-                method: "none",
+                method: "none".into(),
                 confidence: 0.0,
                 low_confidence: true,
                 candidates: Vec::new(),
@@ -198,10 +200,10 @@ impl ExtractRecord {
     }
 }
 
-pub fn extract_record(input: &ExtractInput) -> ExtractRecord {
+pub fn extract_record(input: &ExtractInput, patterns: &AnswerPatterns) -> ExtractRecord {
     ExtractRecord::new(
         input.id.clone(),
-        extract(&input.text, input.question.as_deref()),
+        extract_with(&input.text, input.question.as_deref(), patterns),
     )
 }
 
@@ -217,15 +219,17 @@ pub struct GradeRecord {
     pub verdict: Outcome,
     pub method: &'static str,
     pub reason: String,
-    /// Rules that found each side (`"none"` when nothing was found).
-    pub predicted_method: &'static str,
-    pub ground_truth_method: &'static str,
+    /// Rules (built-in or answer patterns' names) that found each side (`"none"` when
+    /// nothing was found).
+    pub predicted_method: String,
+    pub ground_truth_method: String,
     pub low_confidence: bool,
 }
 
 impl GradeRecord {
     pub fn new(id: Value, v: Verdict) -> GradeRecord {
-        let method_of = |e: &Option<Extraction>| e.as_ref().map_or("none", |x| x.method.as_str());
+        let method_of =
+            |e: &Option<Extraction>| e.as_ref().map_or("none", |x| x.method.as_str()).to_string();
         GradeRecord {
             predicted_method: method_of(&v.predicted),
             ground_truth_method: method_of(&v.ground_truth),
@@ -251,14 +255,15 @@ impl GradeRecord {
     }
 }
 
-pub fn grade_record(input: &GradeInput, preset: Preset) -> GradeRecord {
+pub fn grade_record(input: &GradeInput, preset: Preset, patterns: &AnswerPatterns) -> GradeRecord {
     GradeRecord::new(
         input.id.clone(),
-        grade(
+        grade_with(
             &input.output,
             &input.ground_truth,
             input.question.as_deref(),
             preset,
+            patterns,
         ),
     )
 }
@@ -316,7 +321,7 @@ mod tests {
         let g = parse_grade_line(r#"{"output":"so 72","ground_truth":72}"#, 4).unwrap();
         assert_eq!(g.id, Value::from(4));
         assert_eq!(g.ground_truth, "72");
-        let r = grade_record(&g, Preset::Lenient);
+        let r = grade_record(&g, Preset::Lenient, &AnswerPatterns::NONE);
         assert!(r.equivalent);
         assert_eq!(r.predicted_answer.as_deref(), Some("72"));
     }
@@ -331,20 +336,20 @@ mod tests {
         )
         .unwrap();
         assert_eq!(g.output, "12345678901234567890123");
-        let r = grade_record(&g, Preset::Strict);
+        let r = grade_record(&g, Preset::Strict, &AnswerPatterns::NONE);
         assert!(r.equivalent, "{}", r.reason);
         let g = parse_grade_line(
             r#"{"output": 12345678901234567890124, "ground_truth": "12345678901234567890123"}"#,
             1,
         )
         .unwrap();
-        assert!(!grade_record(&g, Preset::Lenient).equivalent);
+        assert!(!grade_record(&g, Preset::Lenient, &AnswerPatterns::NONE).equivalent);
         let g = parse_grade_line(
             r#"{"output": 12345678901234567890124, "ground_truth": 12345678901234567890123}"#,
             1,
         )
         .unwrap();
-        assert!(!grade_record(&g, Preset::Lenient).equivalent);
+        assert!(!grade_record(&g, Preset::Lenient, &AnswerPatterns::NONE).equivalent);
         let g = parse_grade_line(r#"{"output": -0.10, "ground_truth": 1e-1}"#, 1).unwrap();
         assert_eq!(
             (g.output.as_str(), g.ground_truth.as_str()),
@@ -373,7 +378,10 @@ mod tests {
 
     #[test]
     fn no_answer_record_is_null_not_wrong() {
-        let r = extract_record(&parse_extract_line(r#"{"id":"a","text":"no idea"}"#, 1).unwrap());
+        let r = extract_record(
+            &parse_extract_line(r#"{"id":"a","text":"no idea"}"#, 1).unwrap(),
+            &AnswerPatterns::NONE,
+        );
         let v = serde_json::to_value(&r).unwrap();
         assert_eq!(v["answer"], Value::Null);
         assert_eq!(v["method"], "none");
@@ -393,6 +401,7 @@ mod tests {
                 &parse_grade_line(&format!(r#"{{"output":"{o}","ground_truth":"{g}"}}"#), 1)
                     .unwrap(),
                 Preset::Lenient,
+                &AnswerPatterns::NONE,
             );
             s.add(&r);
         }

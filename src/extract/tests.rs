@@ -171,7 +171,10 @@ fn last_number_when_the_last_line_has_none() {
 #[test]
 fn low_confidence_triggers_fallback() {
     let e = extract("There were 3 cats and then 5 dogs", None).unwrap();
-    assert_eq!((e.answer.as_str(), e.method), ("5", Method::MainClause));
+    assert_eq!(
+        (e.answer.as_str(), e.method.clone()),
+        ("5", Method::MainClause)
+    );
     assert!(e.low_confidence);
     assert!(needs_fallback(Some(&e)));
     assert!(needs_fallback(None));
@@ -234,17 +237,17 @@ fn fallback_hooks() {
     }
     let text = "There were 3 cats and then 5 dogs";
     let mut llm = Canned("3", 0);
-    let e = extract_with_fallback(text, None, &mut llm).unwrap();
+    let e = extract_with_fallback(text, None, &AnswerPatterns::NONE, &mut llm).unwrap();
     assert_eq!(
         (e.answer.as_str(), e.method, e.span),
         ("3", Method::Fallback, (11, 12))
     );
     assert_eq!(
-        e.candidates.first().map(|c| c.method),
+        e.candidates.first().map(|c| c.method.clone()),
         Some(Method::MainClause)
     );
     let mut unused = Canned("3", 0);
-    let e = extract_with_fallback("\\boxed{5}", None, &mut unused).unwrap();
+    let e = extract_with_fallback("\\boxed{5}", None, &AnswerPatterns::NONE, &mut unused).unwrap();
     assert_eq!((e.answer.as_str(), unused.1), ("5", 0));
     let r = from_fallback_reply("nothing here", "The answer is $\\frac{1}{2}$.").unwrap();
     assert_eq!((r.answer.as_str(), r.span), ("\\frac{1}{2}", (0, 0)));

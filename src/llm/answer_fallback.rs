@@ -106,8 +106,12 @@ pub async fn extract_with_llm(
     match transport.chat(endpoint, &req).await {
         Ok(resp) => {
             let reply = resp.content.trim().to_string();
-            let extraction =
-                extract::extract_with_fallback(text, question, &mut Fetched(Some(reply.clone())));
+            let extraction = extract::extract_with_fallback(
+                text,
+                question,
+                &extract::AnswerPatterns::NONE,
+                &mut Fetched(Some(reply.clone())),
+            );
             FallbackOutcome {
                 extraction,
                 asked: true,
@@ -263,7 +267,13 @@ mod tests {
         let t = OneReply(Ok("3".into()), RefCell::new(vec![]));
         let e = endpoint();
         let mut hook = BlockingLlmFallback::new(&t, &e);
-        let got = extract::extract_with_fallback(DOUBTFUL, None, &mut hook).unwrap();
+        let got = extract::extract_with_fallback(
+            DOUBTFUL,
+            None,
+            &extract::AnswerPatterns::NONE,
+            &mut hook,
+        )
+        .unwrap();
         assert_eq!(
             (got.answer.as_str(), got.method, hook.calls),
             ("3", Method::Fallback, 1)

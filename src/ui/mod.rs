@@ -27,6 +27,7 @@ pub mod proof_dag;
 pub mod proof_panels;
 pub mod research_panel;
 pub mod router;
+pub mod search_box;
 pub mod settings_store;
 pub mod test_connection;
 pub mod text_field;

@@ -110,6 +110,86 @@ describe('extract page', () => {
     assert.match(fs.readFileSync(await csv.path(), 'utf8'), /^line,id,predicted_answer/);
   });
 
+  app.it('regex search filters the grade table; an invalid regex shows its error and filters nothing', async (page) => {
+    const file = writeTemp('search.jsonl', [
+      JSON.stringify({ id: 'a', output: 'So he bought 80-26=54 more', ground_truth: '54.0' }),
+      JSON.stringify({ id: 'ab', output: 'The answer is 7', ground_truth: '7' }),
+      JSON.stringify({ id: 'c', output: 'no idea', ground_truth: '3' }),
+      JSON.stringify({ id: 'e', output: '(2,5)', ground_truth: '[2,5)' }),
+    ].join('\n') + '\n');
+    await app.goto('/extract');
+    await page.getByTestId('extract-file').setInputFiles(file);
+    await page.getByTestId('extract-summary').waitFor();
+    const rows = page.getByTestId('extract-table').locator('tbody tr');
+    const count = page.getByTestId('extract-row-count');
+    assert.equal(await rows.count(), 4);
+    // Plain text: the regex is taken literally and matches nothing.
+    await page.getByTestId('extract-search').fill('(?m)^A[B]?$');
+    await count.filter({ hasText: /^0 rows match$/ }).waitFor();
+    // As a regex (case-insensitive; (?m) anchors to one field, here the id): a and ab.
+    await page.getByTestId('extract-search-regex').check();
+    await count.filter({ hasText: /^2 rows match$/ }).waitFor();
+    assert.equal(await rows.count(), 2);
+    assert.deepEqual(await rows.locator('td:nth-child(2)').allInnerTexts(), ['a', 'ab']);
+    assert.equal(await page.getByTestId('extract-search-error').count(), 0);
+    await page.getByTestId('extract-search').fill('final_(equation|answer_marker)');
+    await count.filter({ hasText: /^2 rows match$/ }).waitFor();
+    // Invalid: the error is shown next to the box and every row stays.
+    await page.getByTestId('extract-search').fill('([0-9');
+    const error = page.getByTestId('extract-search-error');
+    await error.waitFor();
+    assert.match(await error.innerText(), /not a valid regex/);
+    await count.filter({ hasText: /^4 rows match$/ }).waitFor();
+    // Too large is refused rather than compiled.
+    await page.getByTestId('extract-search').fill('\\w{5000}{5000}');
+    await error.filter({ hasText: /size/ }).waitFor();
+    await page.getByTestId('extract-search').fill('');
+    assert.equal(await error.count(), 0);
+    await count.filter({ hasText: /^4 rows match$/ }).waitFor();
+  });
+
+  app.it('answer patterns from imported settings come first and are shown as the rule', async (page) => {
+    const yaml = [
+      'llms:',
+      '  local: {base_url: "http://127.0.0.1:9/v1", model: m}',
+      'profiles:',
+      '  p: {run: local, verify: local}',
+      'answer_patterns:',
+      '  - name: final-line',
+      '    regex: "FINAL=(\\\\d+)"',
+      '  - name: result',
+      '    regex: "RESULT (\\\\d+)"',
+      '',
+    ].join('\n');
+    await app.goto('/settings');
+    await page.getByTestId('settings-import').setInputFiles(writeTemp('patterns.yaml', yaml));
+    await page.getByTestId('settings-notice').filter({ hasText: '1 LLMs, 1 profiles, 2 answer patterns' }).waitFor();
+    await app.goto('/extract');
+    assert.match(await page.getByTestId('extract-patterns').innerText(), /final-line, result/);
+    const text = page.getByTestId('extract-text');
+    await text.fill('RESULT 3, FINAL=4, FINAL=5 and the last number is 99');
+    await page.getByTestId('extract-gold').fill('5');
+    await page.getByTestId('extract-method').filter({ hasText: 'final-line' }).waitFor();
+    assert.equal(await page.getByTestId('extract-answer').getAttribute('data-answer'), '5');
+    assert.equal(await page.getByTestId('extract-verdict').getAttribute('data-equivalent'), 'true');
+    await text.fill('RESULT 3 then 99');
+    await page.getByTestId('extract-method').filter({ hasText: 'result' }).waitFor();
+    await text.fill('So 80-26=54');
+    await page.getByTestId('extract-method').filter({ hasText: 'final_equation' }).waitFor();
+
+    const file = writeTemp('rules.jsonl', [
+      JSON.stringify({ id: 1, output: 'FINAL=8 then 9', ground_truth: '8' }),
+      JSON.stringify({ id: 2, output: 'it is 9', ground_truth: '9' }),
+    ].join('\n') + '\n');
+    await page.getByTestId('extract-file').setInputFiles(file);
+    await page.getByTestId('extract-summary').waitFor();
+    assert.deepEqual(await page.getByTestId('extract-row-rule').allInnerTexts(), ['final-line', 'main_clause']);
+    // Search finds rows by their rule.
+    await page.getByTestId('extract-search-regex').check();
+    await page.getByTestId('extract-search').fill('(?m)^final-LINE$');
+    await page.getByTestId('extract-row-count').filter({ hasText: /^1 rows match$/ }).waitFor();
+  });
+
   app.it('grades the GSM8K fixture in the browser and prints items/s', async (page) => {
     const { file, n } = gsm8kGradeFile();
     await app.goto('/extract');

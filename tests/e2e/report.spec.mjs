@@ -111,6 +111,33 @@ describe('report page', () => {
     assert.equal(await page.evaluate(() => window.__xss), 0);
   });
 
+  app.it('case search: plain text, a regex, and an invalid regex shown next to the box', async (page) => {
+    await app.goto('/report');
+    await upload(page, twoProfiles());
+    const count = page.getByTestId('report-cases-count');
+    await count.filter({ hasText: 'all cases — 6 case(s)' }).waitFor();
+    await page.getByTestId('report-search').fill('CLEAN');
+    await count.filter({ hasText: 'search "CLEAN" — 2 case(s)' }).waitFor();
+    assert.equal(await page.getByTestId('report-case-row').count(), 2);
+    // The same box as a regex: tags major_factual and multi_minor, case-insensitive.
+    await page.getByTestId('report-search-regex').check();
+    await page.getByTestId('report-search').fill('(?m)^M(ajor|ulti)_');
+    await count.filter({ hasText: 'regex "(?m)^M(ajor|ulti)_" — 4 case(s)' }).waitFor();
+    assert.equal(await page.getByTestId('report-case-row').count(), 4);
+    await page.getByTestId('report-filter-profile').selectOption('b');
+    await count.filter({ hasText: 'profile b · regex "(?m)^M(ajor|ulti)_" — 2 case(s)' }).waitFor();
+    // Invalid: its error is shown and the search filters nothing (the profile filter still does).
+    await page.getByTestId('report-search').fill('[unclosed');
+    const error = page.getByTestId('report-search-error');
+    await error.waitFor();
+    assert.match(await error.innerText(), /not a valid regex/);
+    await count.filter({ hasText: 'profile b · regex "[unclosed" — 3 case(s)' }).waitFor();
+    await page.getByTestId('report-filter-clear').click();
+    await count.filter({ hasText: 'all cases — 6 case(s)' }).waitFor();
+    assert.equal(await error.count(), 0);
+    assert.equal(await page.getByTestId('report-search').inputValue(), '');
+  });
+
   app.it('lists bad lines with their numbers and still counts the rest', async (page) => {
     await app.goto('/report');
     await upload(page, BAD_LINES);

@@ -12,11 +12,16 @@ use crate::ui::text_field::TextField;
 use leptos::task::spawn_local;
 
 use crate::extract::batch::{highlight, GradeBatch, Row, Show};
-use crate::extract::{extract, grade, Extraction, Outcome, Preset, Verdict};
+use crate::extract::{
+    extract_with, grade_with, AnswerPatterns, Extraction, Outcome, Preset, Verdict,
+};
 use crate::jsonl::{Line, LineSplitter};
+use crate::search::SearchQuery;
 use crate::ui::download::download_text;
 use crate::ui::math_preview::MathPreview;
 use crate::ui::math_text::MathText;
+use crate::ui::search_box::{query_memo, SearchBox};
+use crate::ui::settings_store::settings_store;
 
 /// Bytes per `File.slice`: grading one chunk stays well under 100 ms.
 const CHUNK_BYTES: f64 = 512.0 * 1024.0;
@@ -46,10 +51,11 @@ fn feed(batch: &mut GradeBatch, l: Line) {
 async fn grade_file(
     file: &web_sys::File,
     preset: Preset,
+    patterns: AnswerPatterns,
     progress: RwSignal<Option<(f64, f64)>>,
 ) -> Result<(GradeBatch, f64), String> {
     let total = file.size();
-    let mut batch = GradeBatch::new(preset);
+    let mut batch = GradeBatch::new(preset, patterns);
     let mut splitter = LineSplitter::default();
     let mut start = 0.0;
     let mut busy_ms = 0.0;
@@ -69,16 +75,30 @@ async fn grade_file(
     Ok((batch, busy_ms))
 }
 
+/// The answer patterns of Settings, compiled once per change (tracked). Stored settings were
+/// checked when read, so a failure here cannot happen; it would mean the built-in rules only.
+fn settings_patterns() -> Memo<AnswerPatterns> {
+    let settings = settings_store().settings;
+    Memo::new(move |_| settings.with(|s| s.compiled_answer_patterns().unwrap_or_default()))
+}
+
 #[component]
 pub fn ExtractPage() -> impl IntoView {
+    let patterns = settings_patterns();
+    let names = move || patterns.with(|p| p.names().collect::<Vec<_>>().join(", "));
     view! {
         <section data-testid="page-extract">
             <h1>"Answer extraction"</h1>
             <p class="lead">
                 "Paste a solution text to pull out its final answer and grade it against a ground truth, or upload a JSONL to grade many."
             </p>
-            <SingleExtract/>
-            <BatchGrade/>
+            {move || (!patterns.with(AnswerPatterns::is_empty)).then(|| view! {
+                <p class="muted" data-testid="extract-patterns">
+                    "Answer patterns from Settings, tried first in this order: " {names()}
+                </p>
+            }.into_any())}
+            <SingleExtract patterns/>
+            <BatchGrade patterns/>
             <MathPreview/>
         </section>
     }
@@ -86,7 +106,7 @@ pub fn ExtractPage() -> impl IntoView {
 
 /// One text: live extraction and, when a ground truth is given, the verdict.
 #[component]
-fn SingleExtract() -> impl IntoView {
+fn SingleExtract(patterns: Memo<AnswerPatterns>) -> impl IntoView {
     let text = RwSignal::new(String::from(EXAMPLE));
     let gold = RwSignal::new(String::from("72"));
     let question = RwSignal::new(String::new());
@@ -96,9 +116,12 @@ fn SingleExtract() -> impl IntoView {
         let g = gold.get();
         let q = question.get();
         let q = (!q.trim().is_empty()).then_some(q.as_str());
-        let extraction = extract(&t, q);
-        let verdict = (!g.trim().is_empty()).then(|| grade(&t, &g, q, preset_of(strict.get())));
-        (t, extraction, verdict)
+        patterns.with(|p| {
+            let extraction = extract_with(&t, q, p);
+            let verdict =
+                (!g.trim().is_empty()).then(|| grade_with(&t, &g, q, preset_of(strict.get()), p));
+            (t.clone(), extraction, verdict)
+        })
     });
 
     view! {
@@ -167,7 +190,7 @@ fn single_result(
             </div>
             <p>
                 "Method: "
-                <span class="chip" data-testid="extract-method">{e.method.as_str()}</span>
+                <span class="chip" data-testid="extract-method">{e.method.as_str().to_string()}</span>
                 " · confidence "
                 <span data-testid="extract-confidence">{confidence}</span>
                 {low.then(|| view! { <span class="chip sev-High">" low confidence"</span> }.into_any())}
@@ -182,7 +205,7 @@ fn single_result(
                     <ul data-testid="extract-candidates">
                         {candidates.into_iter().map(|c| view! {
                             <li>
-                                <span class="chip">{c.method.as_str()}</span>
+                                <span class="chip">{c.method.as_str().to_string()}</span>
                                 " "
                                 <code>{c.answer}</code>
                                 {format!(" at bytes {}–{}", c.span.0, c.span.1)}
@@ -218,7 +241,7 @@ fn verdict_view(v: Verdict) -> AnyView {
 
 /// A `grade`-format JSONL: summary, filterable table, exports.
 #[component]
-fn BatchGrade() -> impl IntoView {
+fn BatchGrade(patterns: Memo<AnswerPatterns>) -> impl IntoView {
     let batch = RwSignal::new(None::<Arc<GradeBatch>>);
     let file_name = RwSignal::new(String::new());
     let progress = RwSignal::new(None::<(f64, f64)>);
@@ -228,6 +251,8 @@ fn BatchGrade() -> impl IntoView {
     let strict = RwSignal::new(false);
     let show = RwSignal::new(Show::All);
     let search = RwSignal::new(String::new());
+    let regex = RwSignal::new(false);
+    let query = query_memo(search, regex);
 
     let load = move |f: web_sys::File| {
         if loading.get_untracked() {
@@ -239,8 +264,9 @@ fn BatchGrade() -> impl IntoView {
         file_name.set(f.name());
         loading.set(true);
         let preset = preset_of(strict.get_untracked());
+        let patterns = patterns.get_untracked();
         spawn_local(async move {
-            match grade_file(&f, preset, progress).await {
+            match grade_file(&f, preset, patterns, progress).await {
                 Ok((b, ms)) => {
                     timing.set(Some((b.rows.len(), ms)));
                     batch.set(Some(Arc::new(b)));
@@ -261,7 +287,7 @@ fn BatchGrade() -> impl IntoView {
             return;
         };
         let stem = file_stem(&file_name.get_untracked(), "graded");
-        let (s, q) = (show.get_untracked(), search.get_untracked());
+        let (s, q) = (show.get_untracked(), query.get_untracked());
         let result = if csv {
             download_text(&format!("{stem}.graded.csv"), "text/csv", &b.to_csv(s, &q))
         } else {
@@ -322,17 +348,18 @@ fn BatchGrade() -> impl IntoView {
                                 }.into_any()).collect_view()}
                             </select>
                         </label>
-                        <input
-                            type="search"
-                            placeholder="search answers, ids, reasons"
-                            data-testid="extract-search"
-                            prop:value=move || search.get()
-                            on:input=move |ev| search.set(event_target_value(&ev))
+                        <SearchBox
+                            testid="extract-search"
+                            placeholder="search answers, ids, rules, reasons"
+                            text=search
+                            regex=regex
+                            set_text=Callback::new(move |t| search.set(t))
+                            set_regex=Callback::new(move |r| regex.set(r))
                         />
                         <button data-testid="extract-download-jsonl" on:click=move |_| export(false)>"Download JSONL"</button>
                         <button data-testid="extract-download-csv" on:click=move |_| export(true)>"Download CSV"</button>
                     </div>
-                    {move || table_view(&b, show.get(), &search.get())}
+                    {move || query.with(|q| table_view(&b, show.get(), q))}
                 }
                 .into_any()
             })}
@@ -368,7 +395,7 @@ fn summary_view(b: &GradeBatch) -> AnyView {
     .into_any()
 }
 
-fn table_view(b: &GradeBatch, show: Show, search: &str) -> AnyView {
+fn table_view(b: &GradeBatch, show: Show, search: &SearchQuery) -> AnyView {
     let rows: Vec<Row> = b.filtered(show, search).cloned().collect();
     let total = rows.len();
     let shown: Vec<Row> = rows.into_iter().take(TABLE_LIMIT).collect();
@@ -384,7 +411,7 @@ fn table_view(b: &GradeBatch, show: Show, search: &str) -> AnyView {
             <table data-testid="extract-table">
                 <thead>
                     <tr>
-                        <th>"line"</th><th>"id"</th><th>"predicted"</th><th>"ground truth"</th>
+                        <th>"line"</th><th>"id"</th><th>"predicted"</th><th>"rule"</th><th>"ground truth"</th>
                         <th>"verdict"</th><th>"path"</th><th>"reason"</th>
                     </tr>
                 </thead>
@@ -415,6 +442,7 @@ fn row_view(r: Row) -> AnyView {
                     <td class="num">{line}</td>
                     <td>{id}</td>
                     <td><code>{record.predicted_answer.clone().unwrap_or_else(|| "—".into())}</code></td>
+                    <td><span class="chip" data-testid="extract-row-rule">{record.predicted_method.clone()}</span></td>
                     <td><code>{record.ground_truth_answer.clone().unwrap_or_else(|| "—".into())}</code></td>
                     <td>{verdict}</td>
                     <td><span class="chip">{record.method}</span></td>
@@ -426,7 +454,7 @@ fn row_view(r: Row) -> AnyView {
         Row::Bad { line, error } => view! {
             <tr class="error">
                 <td class="num">{line}</td>
-                <td colspan="6">{error}</td>
+                <td colspan="7">{error}</td>
             </tr>
         }
         .into_any(),

@@ -17,6 +17,7 @@ use crate::band::render::{self, ci, num, pct, By};
 use crate::band::{BandReport, CaseRef, Evaluator, GroupMetrics, Options};
 use crate::jsonl::{Line, LineSplitter};
 use crate::ui::download::download_text;
+use crate::ui::search_box::SearchBox;
 
 /// Bytes per `File.slice`: small enough that parsing one chunk stays well under 200 ms.
 const CHUNK_BYTES: f64 = 2.0 * 1024.0 * 1024.0;
@@ -746,6 +747,14 @@ fn cases_view(
                         {option_list(tags)}
                     </select>
                 </label>
+                <SearchBox
+                    testid="report-search"
+                    placeholder="search ids, profiles, tags"
+                    text=Signal::derive(move || filter.with(|f| f.search.clone()))
+                    regex=Signal::derive(move || filter.with(|f| f.regex))
+                    set_text=Callback::new(move |t| filter.update(|f| f.search = t))
+                    set_regex=Callback::new(move |r| filter.update(|f| f.regex = r))
+                />
                 <button data-testid="report-filter-clear" on:click=move |_| filter.set(CaseFilter::default())>
                     "Clear filters"
                 </button>

@@ -289,9 +289,10 @@ fn import_text(store: &SettingsStore, name: &str, text: &str) -> Result<String, 
             // Keys typed in this session survive an import of a keyless file.
             imported.apply_api_keys(&store.settings.get_untracked().api_keys());
             let summary = format!(
-                "Imported settings from {name}: {} LLMs, {} profiles.",
+                "Imported settings from {name}: {} LLMs, {} profiles, {} answer patterns.",
                 imported.llms.len(),
-                imported.profiles.len()
+                imported.profiles.len(),
+                imported.answer_patterns.len()
             );
             store.update_settings(|s| *s = imported);
             Ok(summary)
