@@ -1,6 +1,6 @@
 //! VerifyFast: pure domain logic shared by the browser app and the native CLI.
 //!
-//! Pure modules (no `leptos`, no `web-sys`): `mathtext`, `jsonl`, `json_keys`, `sorted_map`, `route`,
+//! Pure modules (no `leptos`, no `web-sys`): `mathtext`, `jsonl`, `json_keys`, `sorted_map`, `table`, `route`, `runs`,
 //! `extract`, `audit`, `band`, `logic`, `config`, and the transport-independent half of
 //! `llm`. (`extract::real` takes `sin`, `exp`, … from JavaScript's `Math` through `js-sys` in the
 //! browser build, to keep libm out of the wasm.)
@@ -18,6 +18,7 @@ pub mod logic;
 pub mod mathtext;
 pub mod route;
 pub mod sorted_map;
+pub mod table;
 
 #[cfg(target_arch = "wasm32")]
 pub mod katex;
