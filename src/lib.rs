@@ -17,6 +17,7 @@ pub mod llm;
 pub mod logic;
 pub mod mathtext;
 pub mod route;
+pub mod runs;
 pub mod sorted_map;
 pub mod table;
 
