@@ -455,7 +455,7 @@ async fn audit_planned(
 /// does not depend on which audit happened to finish first. Lines that do not belong to
 /// a known (case, profile) keep their relative order at the end.
 pub fn sort_results(lines: &mut [Value], cases: &[Rc<Case>], profiles: &[String]) {
-    sort_by_pair(lines, cases, profiles, |v| line_pair(v));
+    sort_by_pair(lines, cases, profiles, line_pair);
 }
 
 /// [`sort_results`] for lines kept as text.
