@@ -536,8 +536,8 @@ mod cli {
             .unwrap();
         assert_eq!(
             out.status.code(),
-            Some(0),
-            "{}",
+            Some(4),
+            "pairs remain unscored: {}",
             String::from_utf8_lossy(&out.stderr)
         );
         let results = lines(&out_path);
@@ -561,6 +561,19 @@ mod cli {
             "{stderr}"
         );
         assert!(stderr.contains("200/200"), "{stderr}");
+        // The summary names every failed pair (up to 50, then a count).
+        assert!(
+            stderr.contains(&format!("{failed} (id, profile) pairs remain unscored")),
+            "{stderr}"
+        );
+        let first_failed = results.iter().find(|r| r["error"].is_string()).unwrap();
+        assert!(
+            stderr.contains(&format!(
+                "  id {} · profile p1 · could not audit",
+                first_failed["id"]
+            )),
+            "{stderr}"
+        );
     }
 
     #[test]
@@ -581,13 +594,20 @@ mod cli {
             .spawn()
             .unwrap();
         let deadline = Instant::now() + Duration::from_secs(30);
-        while lines_so_far(&resumed) < 20 && Instant::now() < deadline {
+        // Results go to the journal while the run lasts; the output is replaced whole at the end.
+        let journal = d.join("resumed.jsonl.journal");
+        while lines_so_far(&journal) < 20 && Instant::now() < deadline {
             std::thread::sleep(Duration::from_millis(10));
         }
         child.kill().unwrap();
         let _ = child.wait();
-        let partial = lines_so_far(&resumed);
+        let partial = lines_so_far(&journal);
         assert!((20..80).contains(&partial), "killed after {partial} lines");
+        assert_eq!(
+            lines_so_far(&resumed),
+            0,
+            "the output is only written whole"
+        );
 
         let out = batch(&cases, &settings, &resumed, &["p1", "p2"], "4")
             .output()
@@ -601,7 +621,7 @@ mod cli {
         );
     }
 
-    fn lines_so_far(path: &Path) -> usize {
+    pub fn lines_so_far(path: &Path) -> usize {
         std::fs::read_to_string(path)
             .map(|t| t.matches('\n').count())
             .unwrap_or(0)
@@ -674,8 +694,8 @@ mod project_mock {
             .unwrap();
         assert_eq!(
             out.status.code(),
-            Some(0),
-            "{}",
+            Some(4),
+            "failed pairs remain: {}",
             String::from_utf8_lossy(&out.stderr)
         );
         let results = cli::lines(&out_path);
@@ -698,5 +718,142 @@ mod project_mock {
         }
         assert_eq!(scored + failed, 200);
         assert!(failed > 0 && scored > 0, "scored {scored}, failed {failed}");
+    }
+
+    fn default_reply() -> Value {
+        json!({
+            "claims": [{"id": "C1", "text": "a"}],
+            "deductions": [{"id": "D1", "premises": ["C1"], "conclusion": "b"}],
+            "factual_errors": [{"target": "C1", "type": "contradiction", "severity": "Low", "evidence": "a", "explanation": "off by 5%"}],
+            "logic_errors": []
+        })
+    }
+
+    fn file_lines(path: &std::path::Path) -> Vec<String> {
+        std::fs::read_to_string(path)
+            .unwrap()
+            .lines()
+            .map(str::to_string)
+            .collect()
+    }
+
+    /// `--retry-failed` against the project's server: a flaky first run leaves failed pairs
+    /// (exit 4, named on stderr); a plain rerun does not touch them and says how to retry; a
+    /// retry killed with SIGKILL mid-run leaves the results file exactly as it was (valid
+    /// JSONL); the retry run to the end scores every pair, and every line that was good
+    /// before is still there byte for byte.
+    #[test]
+    fn retry_failed_replaces_only_failed_lines_and_survives_a_kill() {
+        use std::time::{Duration, Instant};
+        let flaky = json!({
+            "fault_rate": 0.1,
+            "fault_kinds": ["500", "malformed", "html"],
+            "seed": 11,
+            "default_reply": default_reply(),
+        });
+        let (node, base_url) = start(&flaky, &[]);
+        let d = cli::dir("retry-failed");
+        let cases = cli::cases(&d, 40);
+        let settings = cli::settings(&d, &base_url);
+        let out_path = d.join("results.jsonl");
+        let first = cli::batch(&cases, &settings, &out_path, &["p1", "p2"], "8")
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&first.stderr);
+        assert_eq!(first.status.code(), Some(4), "{stderr}");
+        let before = file_lines(&out_path);
+        assert_eq!(before.len(), 80);
+        let parsed: Vec<Value> = before
+            .iter()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let failed: Vec<&Value> = parsed.iter().filter(|v| v["error"].is_string()).collect();
+        assert!(!failed.is_empty() && failed.len() < 80, "{}", failed.len());
+        let good: Vec<&String> = before
+            .iter()
+            .zip(&parsed)
+            .filter(|(_, v)| v["error"].is_null())
+            .map(|(l, _)| l)
+            .collect();
+        // The summary names up to 50 failed pairs one by one.
+        for f in failed.iter().take(50) {
+            let named = format!(
+                "  id {} · profile {} ·",
+                f["id"],
+                f["profile"].as_str().unwrap()
+            );
+            assert!(stderr.contains(&named), "{named} in {stderr}");
+        }
+        drop(node);
+
+        // A healthy but slow server from here on.
+        let (_node, base_url) = start(
+            &json!({"default_reply": default_reply()}),
+            &["--latency", "150"],
+        );
+        let settings = cli::settings(&d, &base_url);
+        let plain = cli::batch(&cases, &settings, &out_path, &["p1", "p2"], "8")
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&plain.stderr);
+        assert_eq!(plain.status.code(), Some(4), "{stderr}");
+        assert!(stderr.contains("--retry-failed re-runs those"), "{stderr}");
+        assert_eq!(
+            file_lines(&out_path),
+            before,
+            "a plain rerun changes nothing"
+        );
+
+        // Killed mid-retry: the results file is the one before, whole.
+        let journal = d.join("results.jsonl.journal");
+        let mut child = cli::batch(&cases, &settings, &out_path, &["p1", "p2"], "2")
+            .arg("--retry-failed")
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while cli::lines_so_far(&journal) < 2 && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        child.kill().unwrap(); // SIGKILL: no cleanup code runs
+        let _ = child.wait();
+        let after_kill = file_lines(&out_path);
+        assert_eq!(
+            after_kill, before,
+            "the results file is untouched by a killed retry"
+        );
+        for l in &after_kill {
+            serde_json::from_str::<Value>(l).expect("valid JSONL after a kill");
+        }
+
+        // The retry run to the end: every pair scored, good lines byte for byte.
+        let retry = cli::batch(&cases, &settings, &out_path, &["p1", "p2"], "8")
+            .arg("--retry-failed")
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&retry.stderr);
+        assert_eq!(retry.status.code(), Some(0), "{stderr}");
+        assert!(stderr.contains("scored pairs in"), "{stderr}");
+        assert!(!journal.exists());
+        let after = file_lines(&out_path);
+        assert_eq!(after.len(), 80);
+        for g in &good {
+            assert!(after.contains(g), "good line kept byte for byte: {g}");
+        }
+        for (i, l) in after.iter().enumerate() {
+            let v: Value = serde_json::from_str(l).unwrap();
+            assert_eq!(v["id"], i / 2, "case order");
+            assert_eq!(v["profile"], if i % 2 == 0 { "p1" } else { "p2" });
+            assert_eq!(v["credit_score"], 4, "{l}");
+            assert!(v["error"].is_null());
+        }
+        // The retry re-audited only the failed pairs (less those the killed run finished).
+        let retried: usize = stderr
+            .split(" audited,")
+            .next()
+            .and_then(|s| s.rsplit(['\n', ' ']).next())
+            .and_then(|n| n.parse().ok())
+            .unwrap();
+        assert!(retried <= failed.len(), "{retried} > {}", failed.len());
     }
 }

@@ -226,7 +226,10 @@ fn bad_answer_patterns_are_refused_with_their_name() {
             "two=(a)(b)",
             "answer pattern `two`: needs exactly one capture group",
         ),
-        ("huge=\\w{1000}{1000}(x)", "answer pattern `huge`: not a valid regex"),
+        (
+            "huge=\\w{1000}{1000}(x)",
+            "answer pattern `huge`: not a valid regex",
+        ),
         ("no-equals-sign", "expected NAME=REGEX"),
     ] {
         let out = run(&["extract", "--answer-pattern", flag], "");

@@ -134,6 +134,122 @@ pub fn done_pairs<'a>(lines: impl IntoIterator<Item = &'a str>) -> HashSet<(Stri
         .collect()
 }
 
+/// Whether a results line's audit succeeded. A line is *failed* ("could not be audited")
+/// when its `error` is set or it has no `credit_score`: both mean no score was produced, and
+/// `--retry-failed` re-runs exactly those pairs.
+pub fn line_failed(v: &Value) -> bool {
+    let errored = !matches!(v.get("error"), None | Some(Value::Null));
+    let unscored = matches!(v.get("credit_score"), None | Some(Value::Null));
+    errored || unscored
+}
+
+/// The (id, profile) pair a results line is for, if it names one.
+pub fn line_pair(v: &Value) -> Option<(String, String)> {
+    let id = id_key(v.get("id")?)?;
+    let profile = v.get("profile")?.as_str()?.to_string();
+    Some((id, profile))
+}
+
+/// One line of a results file, kept as the exact text it was read as (so a line that is
+/// not replaced is written back byte for byte), with what resume and retry need to know.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredLine {
+    pub text: String,
+    /// `None` for a line that is not JSON or names no (id, profile): kept, never replaced.
+    pub pair: Option<(String, String)>,
+    pub failed: bool,
+}
+
+impl StoredLine {
+    pub fn read(text: &str) -> Self {
+        let value = serde_json::from_str::<Value>(text).ok();
+        StoredLine {
+            text: text.to_string(),
+            pair: value.as_ref().and_then(line_pair),
+            failed: value.as_ref().is_none_or(line_failed),
+        }
+    }
+}
+
+/// The pairs a new run must not audit again: every pair with a line when resuming, only
+/// the pairs with a *scored* line when retrying failed ones.
+pub fn settled_pairs(lines: &[StoredLine], retry_failed: bool) -> HashSet<(String, String)> {
+    lines
+        .iter()
+        .filter(|l| !(retry_failed && l.failed))
+        .filter_map(|l| l.pair.clone())
+        .collect()
+}
+
+/// Fold newer lines (a retry's or a resumed run's results) into an earlier file's lines.
+///
+/// Per (id, profile) one line survives: a scored line is never replaced (a good result
+/// stays exactly as it was, even if a later line for the same pair exists), a failed line
+/// is replaced by any newer line for its pair, and among failed lines the newest wins (its
+/// reason is the current one). A replacing line takes the place of the line it replaces;
+/// lines for new pairs and lines without a pair go after, in their order.
+pub fn merge_results(earlier: Vec<StoredLine>, newer: Vec<StoredLine>) -> Vec<StoredLine> {
+    let mut out: Vec<StoredLine> = Vec::with_capacity(earlier.len() + newer.len());
+    let mut at: HashMap<(String, String), usize> = HashMap::new();
+    for line in earlier.into_iter().chain(newer) {
+        let Some(pair) = line.pair.clone() else {
+            out.push(line);
+            continue;
+        };
+        match at.get(&pair) {
+            Some(&i) if !out[i].failed => {} // a good result is never touched
+            Some(&i) => out[i] = line,
+            None => {
+                at.insert(pair, out.len());
+                out.push(line);
+            }
+        }
+    }
+    out
+}
+
+/// A (case, profile) pair whose line says it could not be audited, with the reason.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FailedPair {
+    pub id: String,
+    pub profile: String,
+    pub reason: String,
+}
+
+/// The pairs of this run (`cases` × `profiles`) that have no scored line, case-major: the
+/// failed ones with their reason, and any that have no line at all.
+pub fn unscored_pairs(
+    lines: &[StoredLine],
+    cases: &[Rc<Case>],
+    profiles: &[String],
+) -> Vec<FailedPair> {
+    let mut state: HashMap<(&str, &str), &StoredLine> = HashMap::new();
+    for l in lines {
+        if let Some((id, profile)) = &l.pair {
+            state.insert((id.as_str(), profile.as_str()), l);
+        }
+    }
+    let mut out = Vec::new();
+    for case in cases {
+        for profile in profiles {
+            let reason = match state.get(&(case.key.as_str(), profile.as_str())) {
+                Some(l) if !l.failed => continue,
+                Some(l) => serde_json::from_str::<Value>(&l.text)
+                    .ok()
+                    .and_then(|v| v.get("error").and_then(Value::as_str).map(str::to_string))
+                    .unwrap_or_else(|| "no credit_score".into()),
+                None => "no result line".into(),
+            };
+            out.push(FailedPair {
+                id: case.key.clone(),
+                profile: profile.clone(),
+                reason,
+            });
+        }
+    }
+    out
+}
+
 /// Every (case, profile) pair not yet done, case-major. Returns the jobs and how many
 /// pairs were skipped as already done.
 pub fn plan_jobs(
@@ -339,6 +455,20 @@ async fn audit_planned(
 /// does not depend on which audit happened to finish first. Lines that do not belong to
 /// a known (case, profile) keep their relative order at the end.
 pub fn sort_results(lines: &mut [Value], cases: &[Rc<Case>], profiles: &[String]) {
+    sort_by_pair(lines, cases, profiles, line_pair);
+}
+
+/// [`sort_results`] for lines kept as text.
+pub fn sort_stored(lines: &mut [StoredLine], cases: &[Rc<Case>], profiles: &[String]) {
+    sort_by_pair(lines, cases, profiles, |l| l.pair.clone());
+}
+
+fn sort_by_pair<T>(
+    lines: &mut [T],
+    cases: &[Rc<Case>],
+    profiles: &[String],
+    pair: impl Fn(&T) -> Option<(String, String)>,
+) {
     let case_pos: HashMap<&str, usize> = cases
         .iter()
         .enumerate()
@@ -349,21 +479,20 @@ pub fn sort_results(lines: &mut [Value], cases: &[Rc<Case>], profiles: &[String]
         .enumerate()
         .map(|(i, p)| (p.as_str(), i))
         .collect();
-    let rank = |v: &Value| {
-        let case = v
-            .get("id")
-            .and_then(id_key)
-            .and_then(|k| case_pos.get(k.as_str()).copied());
-        let profile = v
-            .get("profile")
-            .and_then(Value::as_str)
-            .and_then(|p| profile_pos.get(p).copied());
-        match (case, profile) {
-            (Some(c), Some(p)) => (0, c, p),
-            _ => (1, 0, 0),
+    let rank = |line: &T| {
+        let ranked = pair(line).and_then(|(id, profile)| {
+            Some((
+                *case_pos.get(id.as_str())?,
+                *profile_pos.get(profile.as_str())?,
+            ))
+        });
+        match ranked {
+            Some((c, p)) => (0, c, p),
+            None => (1, 0, 0),
         }
     };
-    lines.sort_by_key(|v| rank(v));
+    // A stable sort: unknown lines keep their relative order.
+    lines.sort_by_cached_key(|l| rank(l));
 }
 
 #[cfg(test)]
@@ -603,6 +732,136 @@ not json
             .map(|v| format!("{}/{}", v["id"], v["profile"].as_str().unwrap()))
             .collect();
         assert_eq!(order, vec!["1/p1", "1/p2", "\"two\"/p1", "\"zzz\"/p1"]);
+    }
+
+    fn stored(lines: &[&str]) -> Vec<StoredLine> {
+        lines.iter().map(|l| StoredLine::read(l)).collect()
+    }
+
+    #[test]
+    fn failed_lines_are_those_without_a_score() {
+        let ls = stored(&[
+            r#"{"id":1,"profile":"p1","credit_score":4,"error":null}"#,
+            r#"{"id":1,"profile":"p2","credit_score":null,"error":"could not audit: x"}"#,
+            r#"{"id":2,"profile":"p1"}"#,
+            r#"{"id":"two","profile":"p1","credit_score":3,"error":"odd"}"#,
+            r#"{"id":"two","profile":"p2","credit_score":"#,
+        ]);
+        let failed: Vec<bool> = ls.iter().map(|l| l.failed).collect();
+        assert_eq!(failed, vec![false, true, true, true, true]);
+        assert_eq!(ls[4].pair, None, "a torn line names no pair");
+        let resume = settled_pairs(&ls, false);
+        assert_eq!(resume.len(), 4);
+        let retry = settled_pairs(&ls, true);
+        assert_eq!(
+            retry,
+            HashSet::from([("1".to_string(), "p1".to_string())]),
+            "only the scored pair is settled when retrying"
+        );
+    }
+
+    #[test]
+    fn retry_plans_only_the_failed_pairs() {
+        let set = CaseSet::from_text(CASES);
+        let profiles = vec!["p1".to_string(), "p2".to_string()];
+        let ls = stored(&[
+            r#"{"id":1,"profile":"p1","credit_score":4,"error":null}"#,
+            r#"{"id":1,"profile":"p2","credit_score":null,"error":"could not audit: x"}"#,
+            r#"{"id":"two","profile":"p1","credit_score":2,"error":null}"#,
+            r#"{"id":"two","profile":"p2","credit_score":5,"error":null}"#,
+        ]);
+        let (jobs, skipped) = plan_jobs(&set.cases, &profiles, &settled_pairs(&ls, true));
+        assert_eq!(skipped, 3);
+        assert_eq!(jobs.len(), 1);
+        assert_eq!(
+            (jobs[0].case.key.as_str(), jobs[0].profile.as_str()),
+            ("1", "p2")
+        );
+        let (jobs, _) = plan_jobs(&set.cases, &profiles, &settled_pairs(&ls, false));
+        assert!(jobs.is_empty(), "a plain resume skips failed pairs too");
+    }
+
+    #[test]
+    fn merge_replaces_failed_lines_and_never_good_ones() {
+        let good = r#"{"id":1,"profile":"p1","credit_score":4, "error":null}"#;
+        let earlier = stored(&[
+            good,
+            r#"{"id":1,"profile":"p2","credit_score":null,"error":"could not audit: a"}"#,
+            "not json at all",
+            r#"{"id":2,"profile":"p1","credit_score":null,"error":"could not audit: b"}"#,
+        ]);
+        let newer = stored(&[
+            // A later line for a good pair (say, a stray duplicate) does not replace it.
+            r#"{"id":1,"profile":"p1","credit_score":1,"error":null}"#,
+            r#"{"id":1,"profile":"p2","credit_score":5,"error":null}"#,
+            r#"{"id":2,"profile":"p1","credit_score":null,"error":"could not audit: c"}"#,
+            r#"{"id":3,"profile":"p1","credit_score":2,"error":null}"#,
+        ]);
+        let merged = merge_results(earlier, newer);
+        let texts: Vec<&str> = merged.iter().map(|l| l.text.as_str()).collect();
+        assert_eq!(
+            texts,
+            vec![
+                good,
+                r#"{"id":1,"profile":"p2","credit_score":5,"error":null}"#,
+                "not json at all",
+                r#"{"id":2,"profile":"p1","credit_score":null,"error":"could not audit: c"}"#,
+                r#"{"id":3,"profile":"p1","credit_score":2,"error":null}"#,
+            ]
+        );
+        // Merging is idempotent: folding the same retry twice changes nothing.
+        let again = merge_results(merged.clone(), stored(&[texts[1], texts[3]]));
+        assert_eq!(again, merged);
+    }
+
+    #[test]
+    fn unscored_pairs_name_failed_and_missing_ones() {
+        let set = CaseSet::from_text(CASES);
+        let profiles = vec!["p1".to_string(), "p2".to_string()];
+        let ls = stored(&[
+            r#"{"id":1,"profile":"p1","credit_score":4,"error":null}"#,
+            r#"{"id":1,"profile":"p2","credit_score":null,"error":"could not audit: Phase 2: HTTP 500"}"#,
+            r#"{"id":"two","profile":"p1","credit_score":2,"error":null}"#,
+        ]);
+        let missing = unscored_pairs(&ls, &set.cases, &profiles);
+        assert_eq!(
+            missing,
+            vec![
+                FailedPair {
+                    id: "1".into(),
+                    profile: "p2".into(),
+                    reason: "could not audit: Phase 2: HTTP 500".into()
+                },
+                FailedPair {
+                    id: "two".into(),
+                    profile: "p2".into(),
+                    reason: "no result line".into()
+                },
+            ]
+        );
+    }
+
+    #[test]
+    fn stored_lines_sort_like_values() {
+        let set = CaseSet::from_text(CASES);
+        let profiles = vec!["p1".to_string(), "p2".to_string()];
+        let mut ls = stored(&[
+            r#"{"id":"two","profile":"p1"}"#,
+            "junk",
+            r#"{"id":1,"profile":"p2"}"#,
+            r#"{"id":1,"profile":"p1"}"#,
+        ]);
+        sort_stored(&mut ls, &set.cases, &profiles);
+        let texts: Vec<&str> = ls.iter().map(|l| l.text.as_str()).collect();
+        assert_eq!(
+            texts,
+            vec![
+                r#"{"id":1,"profile":"p1"}"#,
+                r#"{"id":1,"profile":"p2"}"#,
+                r#"{"id":"two","profile":"p1"}"#,
+                "junk"
+            ]
+        );
     }
 
     #[test]

@@ -5,6 +5,7 @@
 //! streams a results JSONL, keeps a 5×5 score matrix per group (every metric derives from
 //! it) and a compact index of cases for drill-down, never the records themselves.
 
+pub mod compare;
 pub mod drill;
 pub mod evaluate;
 pub mod metrics;

@@ -10,12 +10,12 @@ use std::time::Instant;
 
 use serde_json::Value;
 
-use crate::audit::batch::{self, CaseSet, Progress};
+use crate::audit::batch::{self, CaseSet, FailedPair, Progress, StoredLine};
 use crate::audit::{self as protocol, AuditInput, AuditPlan, PhaseStatus, PhaseUpdate};
 use crate::config::{Format, Settings, Strategy};
 use crate::llm::ChatTransport;
 
-use super::{fail, EXIT_BAD_LINES, EXIT_GATE};
+use super::{fail, EXIT_BAD_LINES, EXIT_GATE, EXIT_UNAUDITED};
 
 #[derive(clap::Args, Debug)]
 pub struct AuditArgs {
@@ -63,6 +63,10 @@ pub struct BatchArgs {
     /// Results JSONL. If it exists, (id, profile) pairs already in it are skipped.
     #[arg(short = 'o', long = "output")]
     pub output: PathBuf,
+    /// Re-run only the (id, profile) pairs whose line in the results says they could not be
+    /// audited, and replace those lines; scored lines are kept byte for byte.
+    #[arg(long)]
+    pub retry_failed: bool,
     /// Per-call timeout in seconds (each retry gets its own).
     #[arg(long = "timeout-s", default_value_t = 120)]
     pub timeout_s: u64,
@@ -176,12 +180,27 @@ fn read_cases(path: &Path) -> Result<CaseSet, String> {
     Ok(set)
 }
 
-/// The lines of an earlier results file. A last line without its newline is the trace
-/// of a crash mid-write: it is cut off so the append starts on a clean line.
-fn existing_results(path: &Path) -> Result<Vec<String>, String> {
+/// `path` with `suffix` added to its file name (`results.jsonl` → `results.jsonl.journal`),
+/// so helper files sit in the same directory (a rename never crosses file systems).
+fn sibling(path: &Path, suffix: &str) -> PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(suffix);
+    path.with_file_name(name)
+}
+
+/// The journal a running batch appends its results to; folded into the results file when
+/// the run ends (or, after a crash, when the next run starts).
+fn journal_path(out: &Path) -> PathBuf {
+    sibling(out, ".journal")
+}
+
+/// The complete lines of a JSONL file (none when it does not exist), and how many bytes of
+/// a half-written last line (the trace of a crash mid-write) were left out. The file is
+/// not changed here.
+fn complete_lines(path: &Path) -> Result<(Vec<String>, usize), String> {
     let bytes = match fs::read(path) {
         Ok(b) => b,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), 0)),
         Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
     };
     let complete = bytes
@@ -189,24 +208,81 @@ fn existing_results(path: &Path) -> Result<Vec<String>, String> {
         .rposition(|&b| b == b'\n')
         .map(|i| i + 1)
         .unwrap_or(0);
-    if complete < bytes.len() {
-        let file = OpenOptions::new()
-            .write(true)
-            .open(path)
-            .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
-        file.set_len(complete as u64)
-            .map_err(|e| format!("cannot repair {}: {e}", path.display()))?;
-        eprintln!(
-            "{}: dropped a half-written last line ({} bytes); its pair will be redone",
-            path.display(),
-            bytes.len() - complete
-        );
-    }
-    Ok(String::from_utf8_lossy(&bytes[..complete])
+    let lines = String::from_utf8_lossy(&bytes[..complete])
         .lines()
         .filter(|l| !l.trim().is_empty())
         .map(str::to_string)
-        .collect())
+        .collect();
+    Ok((lines, bytes.len() - complete))
+}
+
+/// Replace `path` with what `write` produces, atomically: the text goes to a temporary file
+/// in the same directory, is flushed to disk, and is renamed over `path`. A reader (or a
+/// crash) sees the old file or the new one, never a mix; if `write` fails, `path` is
+/// untouched and the temporary file is removed.
+pub(crate) fn replace_atomically(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<(), String> {
+    let tmp = sibling(path, ".tmp");
+    let result = (|| {
+        let file = File::create(&tmp)?;
+        let mut w = std::io::BufWriter::new(file);
+        write(&mut w)?;
+        let file = w.into_inner().map_err(|e| e.into_error())?;
+        // On disk before the rename, or a power cut could leave an empty file in its place.
+        file.sync_all()?;
+        fs::rename(&tmp, path)
+    })();
+    result.map_err(|e| {
+        let _ = fs::remove_file(&tmp);
+        format!("cannot write {}: {e}", path.display())
+    })
+}
+
+fn write_lines(path: &Path, lines: &[StoredLine]) -> Result<(), String> {
+    replace_atomically(path, |w| {
+        for l in lines {
+            w.write_all(l.text.as_bytes())?;
+            w.write_all(b"\n")?;
+        }
+        Ok(())
+    })
+}
+
+/// Fold a journal left by an earlier (finished or killed) run into the results file:
+/// failed lines are replaced by newer ones for their pair, scored lines never
+/// (`batch::merge_results`), in case × profile order. The results file is replaced
+/// atomically and only then is the journal removed, so a crash at any point loses nothing:
+/// until the rename the old file and the journal are both there.
+fn fold_journal(
+    out: &Path,
+    cases: &CaseSet,
+    profiles: &[String],
+) -> Result<Vec<StoredLine>, String> {
+    let journal = journal_path(out);
+    let (earlier, torn_out) = complete_lines(out)?;
+    let (newer, torn_journal) = complete_lines(&journal)?;
+    for (path, torn) in [(out, torn_out), (journal.as_path(), torn_journal)] {
+        if torn > 0 {
+            eprintln!(
+                "{}: dropped a half-written last line ({torn} bytes); its pair will be redone",
+                path.display()
+            );
+        }
+    }
+    let read = |ls: Vec<String>| ls.iter().map(|l| StoredLine::read(l)).collect::<Vec<_>>();
+    let journal_exists = journal.exists();
+    let mut lines = batch::merge_results(read(earlier), read(newer));
+    if journal_exists || torn_out > 0 {
+        batch::sort_stored(&mut lines, &cases.cases, profiles);
+        write_lines(out, &lines)?;
+        if journal_exists {
+            fs::remove_file(&journal)
+                .map_err(|e| format!("cannot remove {}: {e}", journal.display()))?;
+        }
+    }
+    Ok(lines)
 }
 
 fn draw(progress: &Progress, tty: bool) {
@@ -216,33 +292,6 @@ fn draw(progress: &Progress, tty: bool) {
     } else if progress.done == progress.total || progress.done.is_multiple_of(10) {
         eprintln!("{bar}");
     }
-}
-
-/// Rewrite a finished results file in case × profile order (atomically, via rename), so
-/// the file of a run does not depend on which audit happened to finish first.
-fn sort_file(path: &Path, cases: &CaseSet, profiles: &[String]) -> Result<(), String> {
-    let lines = existing_results(path)?;
-    let mut parsed = Vec::new();
-    let mut foreign = Vec::new();
-    for l in lines {
-        match serde_json::from_str::<Value>(&l) {
-            Ok(v) => parsed.push(v),
-            Err(_) => foreign.push(l),
-        }
-    }
-    batch::sort_results(&mut parsed, &cases.cases, profiles);
-    let mut out = String::new();
-    for v in &parsed {
-        out.push_str(&serde_json::to_string(v).map_err(|e| e.to_string())?);
-        out.push('\n');
-    }
-    for l in foreign {
-        out.push_str(&l);
-        out.push('\n');
-    }
-    let tmp = path.with_extension("jsonl.sorting");
-    fs::write(&tmp, out).map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
-    fs::rename(&tmp, path).map_err(|e| format!("cannot replace {}: {e}", path.display()))
 }
 
 pub fn run_batch_cmd(a: BatchArgs) -> Result<ExitCode, String> {
@@ -264,21 +313,42 @@ pub fn run_batch_cmd(a: BatchArgs) -> Result<ExitCode, String> {
     for (line, why) in &cases.bad_lines {
         eprintln!("{}:{line}: {why} (skipped)", a.cases.display());
     }
-    let earlier = existing_results(&a.output)?;
-    let done = batch::done_pairs(earlier.iter().map(String::as_str));
-    let (jobs, skipped) = batch::plan_jobs(&cases.cases, &profiles, &done);
-    if skipped > 0 {
+    // Results of an earlier run that was killed are still in its journal: fold them in
+    // first, so they count as done.
+    let earlier = fold_journal(&a.output, &cases, &profiles)?;
+    let settled = batch::settled_pairs(&earlier, a.retry_failed);
+    let (jobs, skipped) = batch::plan_jobs(&cases.cases, &profiles, &settled);
+    if a.retry_failed {
         eprintln!(
-            "resuming: {skipped} (id, profile) pairs already in {}",
+            "retrying {} pairs that could not be audited; {skipped} scored pairs in {} are kept as they are",
+            jobs.len(),
+            a.output.display()
+        );
+    } else if skipped > 0 {
+        // Without the flag every pair with a line is done; those of them unscored are failures.
+        let failed = batch::unscored_pairs(&earlier, &cases.cases, &profiles)
+            .len()
+            .saturating_sub(jobs.len());
+        let hint = if failed > 0 {
+            format!(" ({failed} of them could not be audited: --retry-failed re-runs those)")
+        } else {
+            String::new()
+        };
+        eprintln!(
+            "resuming: {skipped} (id, profile) pairs already in {}{hint}",
             a.output.display()
         );
     }
     let transport = transport(a.timeout_s);
+    // Results go to a journal beside the output, never into the output itself: the output
+    // is only ever replaced whole (fold_journal), so it is valid JSONL whenever the process
+    // is killed. A kill mid-append can tear the journal's last line; the next run drops it.
+    let journal = journal_path(&a.output);
     let mut out = OpenOptions::new()
         .create(true)
         .append(true)
-        .open(&a.output)
-        .map_err(|e| format!("cannot open {}: {e}", a.output.display()))?;
+        .open(&journal)
+        .map_err(|e| format!("cannot open {}: {e}", journal.display()))?;
     let started = Instant::now();
     let clock = move || started.elapsed().as_secs_f64() * 1000.0;
     let tty = std::io::stderr().is_terminal();
@@ -296,7 +366,7 @@ pub fn run_batch_cmd(a: BatchArgs) -> Result<ExitCode, String> {
         };
         // One write per line, flushed at once: a crash loses at most the audits in flight.
         if let Err(e) = out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
-            write_error = Some(format!("cannot write {}: {e}", a.output.display()));
+            write_error = Some(format!("cannot write {}: {e}", journal.display()));
         }
         draw(progress, tty);
     };
@@ -316,7 +386,7 @@ pub fn run_batch_cmd(a: BatchArgs) -> Result<ExitCode, String> {
     if let Some(e) = write_error {
         return Err(e);
     }
-    sort_file(&a.output, &cases, &profiles)?;
+    let lines = fold_journal(&a.output, &cases, &profiles)?;
     eprintln!(
         "{} audited, {} could not be audited, {} skipped as done, in {:.1} s → {}",
         progress.done,
@@ -325,9 +395,116 @@ pub fn run_batch_cmd(a: BatchArgs) -> Result<ExitCode, String> {
         progress.elapsed_ms / 1000.0,
         a.output.display()
     );
+    let unscored = batch::unscored_pairs(&lines, &cases.cases, &profiles);
+    if !unscored.is_empty() {
+        report_unscored(&unscored, &a.output);
+        return Ok(ExitCode::from(EXIT_UNAUDITED));
+    }
     Ok(if cases.bad_lines.is_empty() {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(EXIT_BAD_LINES)
     })
+}
+
+/// How many failed pairs the summary names one by one; the rest are counted (every one is
+/// in the results file with its reason).
+const FAILED_LISTED: usize = 50;
+
+fn report_unscored(unscored: &[FailedPair], out: &Path) {
+    eprintln!(
+        "{} (id, profile) pairs remain unscored in {}; rerun with --retry-failed to audit only those:",
+        unscored.len(),
+        out.display()
+    );
+    for f in unscored.iter().take(FAILED_LISTED) {
+        eprintln!("  id {} · profile {} · {}", f.id, f.profile, f.reason);
+    }
+    if unscored.len() > FAILED_LISTED {
+        eprintln!("  … and {} more", unscored.len() - FAILED_LISTED);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp_dir(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("vf-cli-audit-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&d);
+        fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    /// A writer that fails after `left` bytes, as a full disk or a kill mid-write would.
+    struct FailingAfter<'a> {
+        inner: &'a mut dyn Write,
+        left: usize,
+    }
+
+    impl Write for FailingAfter<'_> {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            if self.left == 0 {
+                return Err(std::io::Error::other("injected write error"));
+            }
+            let n = buf.len().min(self.left);
+            self.left -= n;
+            self.inner.write(&buf[..n])
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            self.inner.flush()
+        }
+    }
+
+    #[test]
+    fn a_write_error_midway_leaves_the_old_file_whole() {
+        let d = temp_dir("atomic");
+        let path = d.join("results.jsonl");
+        let old = "{\"id\":1,\"profile\":\"p\",\"credit_score\":4}\n";
+        fs::write(&path, old).unwrap();
+        let new_text = "{\"id\":1,\"profile\":\"p\",\"credit_score\":5}\n".repeat(1000);
+        let r = replace_atomically(&path, |w| {
+            let mut failing = FailingAfter {
+                inner: w,
+                left: new_text.len() / 2,
+            };
+            failing.write_all(new_text.as_bytes())
+        });
+        assert!(r.unwrap_err().contains("injected write error"));
+        assert_eq!(fs::read_to_string(&path).unwrap(), old);
+        assert!(!sibling(&path, ".tmp").exists(), "temporary file removed");
+        replace_atomically(&path, |w| w.write_all(new_text.as_bytes())).unwrap();
+        assert_eq!(fs::read_to_string(&path).unwrap(), new_text);
+    }
+
+    #[test]
+    fn a_torn_journal_is_folded_without_its_last_line() {
+        let d = temp_dir("fold");
+        let out = d.join("r.jsonl");
+        let cases = CaseSet::from_text(
+            "{\"id\":1,\"context_input\":\"c\",\"model_output\":\"o\"}\n{\"id\":2,\"context_input\":\"c\",\"model_output\":\"o\"}\n",
+        );
+        let profiles = vec!["p".to_string()];
+        let good = r#"{"id":1,"profile":"p","credit_score":4,  "error":null}"#;
+        fs::write(
+            &out,
+            format!("{good}\n{{\"id\":2,\"profile\":\"p\",\"credit_score\":null,\"error\":\"could not audit: x\"}}\n"),
+        )
+        .unwrap();
+        fs::write(
+            journal_path(&out),
+            "{\"id\":2,\"profile\":\"p\",\"credit_score\":3,\"error\":null}\n{\"id\":1,\"profile\":\"p\",\"cred",
+        )
+        .unwrap();
+        let lines = fold_journal(&out, &cases, &profiles).unwrap();
+        assert_eq!(lines.len(), 2);
+        let text = fs::read_to_string(&out).unwrap();
+        assert_eq!(
+            text,
+            format!("{good}\n{{\"id\":2,\"profile\":\"p\",\"credit_score\":3,\"error\":null}}\n"),
+            "the good line kept byte for byte, the failed one replaced"
+        );
+        assert!(!journal_path(&out).exists());
+        assert!(batch::unscored_pairs(&lines, &cases.cases, &profiles).is_empty());
+    }
 }

@@ -16,7 +16,8 @@ mod prove;
     about = "Audit LLM reasoning: extract and grade answers, run VerifyFast audits, band reports, check proofs",
     long_about = "VerifyFast command line. The same pure core as the browser app.\n\n\
 Exit codes: 0 success; 1 a gate failed (e.g. band --max-cross-band); 2 some input lines were bad \
-(each reported with its line number, the rest processed); 3 a usage or I/O error."
+(each reported with its line number, the rest processed); 3 a usage or I/O error; 4 batch: some \
+(case, profile) pairs could not be audited (rerun with --retry-failed)."
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -48,6 +49,10 @@ pub const EXIT_USAGE: u8 = 3;
 pub const EXIT_BAD_LINES: u8 = 2;
 /// Exit code when a gate (e.g. `--max-cross-band`) was not met.
 pub const EXIT_GATE: u8 = 1;
+/// Exit code of `batch` when (case, profile) pairs remain unscored ("could not be audited")
+/// at the end of the run. Distinct from 1/2 so a script can tell "rerun with
+/// `--retry-failed`" from a missed gate or a bad input line.
+pub const EXIT_UNAUDITED: u8 = 4;
 
 pub fn main() -> ExitCode {
     let cli = match Cli::try_parse() {

@@ -1,0 +1,536 @@
+//! Runs: every single audit, batch, grade upload and report input kept as one record the
+//! Runs view lists, exports and imports. Pure: the browser's IndexedDB layer stores what
+//! this module builds and checks, and the same JSONL form is what a user downloads.
+//!
+//! A run never holds an API key: its settings snapshot is taken through the settings'
+//! export-without-keys path (`KeyExport::Omit`), then scrubbed of any key-like member as a
+//! second line of defence (unknown keys are kept by the settings reader, so a key pasted
+//! under an unexpected name would otherwise ride along). Imported runs are scrubbed too, so
+//! a file from elsewhere cannot plant a key in the store.
+
+use serde_json::{Map, Value};
+
+use crate::config::{KeyExport, Settings, Strategy};
+
+/// What produced a run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RunKind {
+    Audit,
+    Batch,
+    Grade,
+    Report,
+}
+
+impl RunKind {
+    pub const ALL: [RunKind; 4] = [
+        RunKind::Audit,
+        RunKind::Batch,
+        RunKind::Grade,
+        RunKind::Report,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RunKind::Audit => "audit",
+            RunKind::Batch => "batch",
+            RunKind::Grade => "grade",
+            RunKind::Report => "report",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<RunKind> {
+        RunKind::ALL.into_iter().find(|k| k.as_str() == s)
+    }
+}
+
+/// One kept run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Run {
+    pub id: String,
+    /// Editable by the user; starts as a description of what ran.
+    pub name: String,
+    pub kind: RunKind,
+    /// Milliseconds since the Unix epoch (the browser's `Date.now()`).
+    pub created_ms: f64,
+    /// `None` while running, or when it was cancelled before the end.
+    pub finished_ms: Option<f64>,
+    pub profiles: Vec<String>,
+    /// The settings used, without API keys (`null` when none applied, e.g. a report input).
+    pub settings: Value,
+    pub strategy: Value,
+    /// What went in (cases, a context and output, a file name…), as the page keeps it.
+    pub inputs: Value,
+    /// One JSON object per result line (the same lines as the results JSONL).
+    pub results: Vec<Value>,
+}
+
+/// The first line of an exported run says what it is; a later format bumps the version.
+pub const FORMAT_KEY: &str = "verifyfast_run";
+pub const FORMAT_VERSION: u64 = 1;
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RunError {
+    #[error("the file is empty: a run file starts with its header line")]
+    Empty,
+    #[error("line 1 is not a run header ({0})")]
+    NotAHeader(String),
+    #[error(
+        "this run file has format version {0}; this VerifyFast reads version {FORMAT_VERSION}"
+    )]
+    UnsupportedVersion(u64),
+    #[error("header field `{field}` must be {expected}")]
+    BadField {
+        field: &'static str,
+        expected: &'static str,
+    },
+    #[error("line {line}: {why}")]
+    BadResult { line: usize, why: String },
+    #[error("the file is cut short: the header announces {announced} results, {found} are there")]
+    Truncated { announced: u64, found: u64 },
+}
+
+/// Member names that hold secrets. Compared lower-cased; `api_key_env` (a variable's name,
+/// not a key) and `max_tokens` are deliberately not matched.
+fn is_secret_key(name: &str) -> bool {
+    let n = name.to_ascii_lowercase().replace('-', "_");
+    matches!(
+        n.as_str(),
+        "api_key" | "apikey" | "authorization" | "password" | "secret" | "bearer" | "access_token"
+    ) || n.ends_with("_api_key")
+        || n.ends_with("_secret")
+        || n.ends_with("_password")
+}
+
+/// Remove every key-like member, at any depth.
+pub fn scrub_secrets(v: &mut Value) {
+    match v {
+        Value::Object(m) => {
+            m.retain(|k, _| !is_secret_key(k));
+            m.values_mut().for_each(scrub_secrets);
+        }
+        Value::Array(a) => a.iter_mut().for_each(scrub_secrets),
+        _ => {}
+    }
+}
+
+/// The settings and strategy as a run keeps them: exported without keys, then scrubbed.
+pub fn snapshot(settings: &Settings, strategy: &Strategy) -> (Value, Value) {
+    let mut s = settings.to_value(KeyExport::Omit);
+    let mut t = strategy.to_value();
+    scrub_secrets(&mut s);
+    scrub_secrets(&mut t);
+    (s, t)
+}
+
+const DIGITS: &[u8; 36] = b"0123456789abcdefghijklmnopqrstuvwxyz";
+
+fn base36(mut n: u64, min_width: usize) -> String {
+    let mut out = Vec::new();
+    while n > 0 || out.len() < min_width.max(1) {
+        out.push(DIGITS[(n % 36) as usize]);
+        n /= 36;
+    }
+    out.reverse();
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// A new run id, `r-<time>-<random>`: sortable by creation time, short enough for a URL.
+/// `random` comes from the caller (`crypto.getRandomValues` in the browser) so this stays
+/// pure; `taken` says whether an id is already in the store. Two runs in the same
+/// millisecond with the same random draw would collide, so the id is bumped until free.
+pub fn new_id(now_ms: f64, random: u64, taken: &dyn Fn(&str) -> bool) -> String {
+    let time = if now_ms.is_finite() && now_ms > 0.0 {
+        now_ms as u64
+    } else {
+        0
+    };
+    // 36^6 ≈ 2.2e9 suffixes per millisecond.
+    let mut suffix = random % 2_176_782_336;
+    loop {
+        let id = format!("r-{}-{}", base36(time, 8), base36(suffix, 6));
+        if !taken(&id) {
+            return id;
+        }
+        suffix = (suffix + 1) % 2_176_782_336;
+    }
+}
+
+impl Run {
+    fn header(&self) -> Value {
+        let mut h = Map::new();
+        h.insert(FORMAT_KEY.into(), Value::from(FORMAT_VERSION));
+        h.insert("id".into(), Value::String(self.id.clone()));
+        h.insert("name".into(), Value::String(self.name.clone()));
+        h.insert("kind".into(), Value::String(self.kind.as_str().into()));
+        h.insert("created_ms".into(), Value::from(self.created_ms));
+        h.insert(
+            "finished_ms".into(),
+            self.finished_ms.map_or(Value::Null, Value::from),
+        );
+        h.insert(
+            "profiles".into(),
+            Value::Array(self.profiles.iter().cloned().map(Value::String).collect()),
+        );
+        let mut settings = self.settings.clone();
+        let mut strategy = self.strategy.clone();
+        // Scrubbed again on the way out: a Run built by hand must not leak either.
+        scrub_secrets(&mut settings);
+        scrub_secrets(&mut strategy);
+        h.insert("settings".into(), settings);
+        h.insert("strategy".into(), strategy);
+        h.insert("inputs".into(), self.inputs.clone());
+        h.insert(
+            "result_count".into(),
+            Value::from(self.results.len() as u64),
+        );
+        Value::Object(h)
+    }
+
+    /// The run as JSONL: the header object on the first line, then one result per line.
+    pub fn to_jsonl(&self) -> String {
+        let mut out = crate::jsonl::compact(&self.header());
+        out.push('\n');
+        for r in &self.results {
+            out.push_str(&crate::jsonl::compact(r));
+            out.push('\n');
+        }
+        out
+    }
+
+    /// Read an exported run. The header must say what it is; a file with fewer result
+    /// lines than its header announces is refused (a cut-off download is not a run).
+    pub fn from_jsonl(text: &str) -> Result<Run, RunError> {
+        let mut lines = crate::jsonl::lines_of(text).into_iter();
+        let first = lines.next().ok_or(RunError::Empty)?;
+        let header_text = first
+            .text
+            .map_err(|e| RunError::NotAHeader(e.to_string()))?;
+        let header: Value = serde_json::from_str(&header_text)
+            .map_err(|e| RunError::NotAHeader(format!("not JSON: {e}")))?;
+        let Value::Object(mut h) = header else {
+            return Err(RunError::NotAHeader("not a JSON object".into()));
+        };
+        let version = h
+            .get(FORMAT_KEY)
+            .and_then(Value::as_u64)
+            .ok_or_else(|| RunError::NotAHeader(format!("no `{FORMAT_KEY}` version")))?;
+        if version != FORMAT_VERSION {
+            return Err(RunError::UnsupportedVersion(version));
+        }
+        let text = |h: &Map<String, Value>, field: &'static str| match h.get(field) {
+            Some(Value::String(s)) if !s.is_empty() => Ok(s.clone()),
+            _ => Err(RunError::BadField {
+                field,
+                expected: "a non-empty string",
+            }),
+        };
+        let id = text(&h, "id")?;
+        let name = text(&h, "name")?;
+        let kind = RunKind::parse(&text(&h, "kind")?).ok_or(RunError::BadField {
+            field: "kind",
+            expected: "one of audit, batch, grade, report",
+        })?;
+        let created_ms = h
+            .get("created_ms")
+            .and_then(Value::as_f64)
+            .ok_or(RunError::BadField {
+                field: "created_ms",
+                expected: "a number",
+            })?;
+        let finished_ms = match h.get("finished_ms") {
+            None | Some(Value::Null) => None,
+            Some(v) => Some(v.as_f64().ok_or(RunError::BadField {
+                field: "finished_ms",
+                expected: "a number or null",
+            })?),
+        };
+        let profiles = match h.get("profiles") {
+            None | Some(Value::Null) => Vec::new(),
+            Some(Value::Array(a)) => a
+                .iter()
+                .map(|p| p.as_str().map(str::to_string))
+                .collect::<Option<Vec<_>>>()
+                .ok_or(RunError::BadField {
+                    field: "profiles",
+                    expected: "a list of strings",
+                })?,
+            Some(_) => {
+                return Err(RunError::BadField {
+                    field: "profiles",
+                    expected: "a list of strings",
+                })
+            }
+        };
+        let announced = h.get("result_count").and_then(Value::as_u64);
+        let mut settings = h.remove("settings").unwrap_or(Value::Null);
+        let mut strategy = h.remove("strategy").unwrap_or(Value::Null);
+        scrub_secrets(&mut settings);
+        scrub_secrets(&mut strategy);
+        let inputs = h.remove("inputs").unwrap_or(Value::Null);
+        let mut results = Vec::new();
+        for line in lines {
+            let t = line.text.map_err(|e| RunError::BadResult {
+                line: line.number,
+                why: e.to_string(),
+            })?;
+            let v: Value = serde_json::from_str(&t).map_err(|e| RunError::BadResult {
+                line: line.number,
+                why: format!("not JSON: {e}"),
+            })?;
+            if !v.is_object() {
+                return Err(RunError::BadResult {
+                    line: line.number,
+                    why: "a result must be a JSON object".into(),
+                });
+            }
+            results.push(v);
+        }
+        if let Some(announced) = announced {
+            let found = results.len() as u64;
+            if found < announced {
+                return Err(RunError::Truncated { announced, found });
+            }
+        }
+        Ok(Run {
+            id,
+            name,
+            kind,
+            created_ms,
+            finished_ms,
+            profiles,
+            settings,
+            strategy,
+            inputs,
+            results,
+        })
+    }
+
+    /// Bytes this run takes in the store, estimated from its JSON text: browsers keep
+    /// strings as UTF-16 in the worst case (2 bytes per unit) plus a per-record overhead,
+    /// so the figure errs high — a warning too early beats a failed write.
+    pub fn estimated_bytes(&self) -> u64 {
+        let text = self.to_jsonl();
+        let utf16_units = text.encode_utf16().count() as u64;
+        utf16_units * 2 + PER_RECORD_OVERHEAD * (1 + self.results.len() as u64)
+    }
+}
+
+/// Bytes of bookkeeping per stored record (keys, index entries), a deliberately high guess.
+pub const PER_RECORD_OVERHEAD: u64 = 64;
+
+/// What to tell the user about storage before saving a run.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum QuotaAdvice {
+    /// Fits, with room to spare.
+    Fits { used_after: f64 },
+    /// Fits, but the store will be more than 80 % full: suggest exporting and deleting old runs.
+    NearlyFull { used_after: f64 },
+    /// Does not fit: the run is not saved silently; the user exports it (download) or frees space.
+    WontFit { short_by: u64 },
+}
+
+/// Advice for saving `next_bytes` more, given `usage` and `quota` from
+/// `navigator.storage.estimate()` (`quota` 0 = unknown: assume it fits).
+pub fn quota_advice(usage: u64, quota: u64, next_bytes: u64) -> QuotaAdvice {
+    if quota == 0 {
+        return QuotaAdvice::Fits { used_after: 0.0 };
+    }
+    let after = usage.saturating_add(next_bytes);
+    if after > quota {
+        return QuotaAdvice::WontFit {
+            short_by: after - quota,
+        };
+    }
+    let used_after = after as f64 / quota as f64;
+    if used_after > 0.8 {
+        QuotaAdvice::NearlyFull { used_after }
+    } else {
+        QuotaAdvice::Fits { used_after }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Format;
+
+    const SECRET: &str = "sk-SECRET-0123456789";
+
+    fn settings() -> Settings {
+        let yaml = format!(
+            "llms:\n  a:\n    base_url: http://127.0.0.1:9/v1\n    model: m\n    api_key: {SECRET}\n    api_key_env: A_KEY\n    extra_auth:\n      Authorization: Bearer {SECRET}\n      vendor_api_key: {SECRET}\nprofiles:\n  p:\n    run: a\n    verify: a\n"
+        );
+        Settings::from_text(&yaml, Format::Yaml).unwrap()
+    }
+
+    fn run() -> Run {
+        let (settings, strategy) = snapshot(&settings(), &Strategy::default());
+        Run {
+            id: "r-1".into(),
+            name: "Batch of 2 \"cases\"\n营收".into(),
+            kind: RunKind::Batch,
+            created_ms: 1_764_000_000_000.0,
+            finished_ms: Some(1_764_000_005_000.0),
+            profiles: vec!["p".into()],
+            settings,
+            strategy,
+            inputs: serde_json::json!({"file": "cases.jsonl", "cases": 2}),
+            results: vec![
+                serde_json::json!({"id": 1, "profile": "p", "credit_score": 4, "tokens": 120}),
+                serde_json::json!({"id": 2, "profile": "p", "credit_score": null, "error": "could not audit"}),
+            ],
+        }
+    }
+
+    #[test]
+    fn the_api_key_never_appears_in_an_exported_run() {
+        assert!(settings()
+            .to_text(Format::Json, KeyExport::Include)
+            .unwrap()
+            .contains(SECRET));
+        let r = run();
+        let text = r.to_jsonl();
+        assert!(!text.contains(SECRET), "{text}");
+        assert!(!text.contains("sk-"), "{text}");
+        assert!(
+            text.contains("\"api_key_env\":\"A_KEY\""),
+            "the variable's name is kept"
+        );
+        assert!(
+            text.contains("max_tokens"),
+            "token counts and limits are not secrets"
+        );
+        // Even a run built by hand with a key in it is scrubbed on export.
+        let mut leaky = r.clone();
+        leaky.settings = settings().to_value(KeyExport::Include);
+        assert!(!leaky.to_jsonl().contains(SECRET));
+        // And an imported file carrying a key does not bring it into the store.
+        let planted = text.replacen(
+            "\"settings\":{",
+            &format!("\"settings\":{{\"api_key\":\"{SECRET}\","),
+            1,
+        );
+        assert!(planted.contains(SECRET));
+        let back = Run::from_jsonl(&planted).unwrap();
+        assert!(!back.to_jsonl().contains(SECRET));
+        assert!(!back.settings.to_string().contains(SECRET));
+    }
+
+    #[test]
+    fn jsonl_round_trip() {
+        let r = run();
+        let text = r.to_jsonl();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 3);
+        assert!(
+            lines[0].starts_with("{\"verifyfast_run\":1,"),
+            "{}",
+            lines[0]
+        );
+        assert!(lines[0].contains("\"result_count\":2"));
+        assert_eq!(Run::from_jsonl(&text).unwrap(), r);
+        // CRLF and a BOM (a file saved by another tool) read the same.
+        let crlf = format!("\u{feff}{}", text.replace('\n', "\r\n"));
+        assert_eq!(Run::from_jsonl(&crlf).unwrap(), r);
+        let unfinished = Run {
+            finished_ms: None,
+            profiles: vec![],
+            results: vec![],
+            ..r
+        };
+        assert_eq!(Run::from_jsonl(&unfinished.to_jsonl()).unwrap(), unfinished);
+    }
+
+    #[test]
+    fn import_errors_say_what_is_wrong() {
+        let text = run().to_jsonl();
+        assert_eq!(Run::from_jsonl(""), Err(RunError::Empty));
+        assert!(matches!(
+            Run::from_jsonl("{\"id\":1,\"credit_score\":4}\n"),
+            Err(RunError::NotAHeader(_))
+        ));
+        assert!(matches!(
+            Run::from_jsonl("[1]\n"),
+            Err(RunError::NotAHeader(_))
+        ));
+        assert_eq!(
+            Run::from_jsonl(&text.replacen("\"verifyfast_run\":1", "\"verifyfast_run\":9", 1)),
+            Err(RunError::UnsupportedVersion(9))
+        );
+        assert_eq!(
+            Run::from_jsonl(&text.replacen("\"kind\":\"batch\"", "\"kind\":\"dance\"", 1)),
+            Err(RunError::BadField {
+                field: "kind",
+                expected: "one of audit, batch, grade, report"
+            })
+        );
+        let cut: String = text.lines().take(2).map(|l| format!("{l}\n")).collect();
+        assert_eq!(
+            Run::from_jsonl(&cut),
+            Err(RunError::Truncated {
+                announced: 2,
+                found: 1
+            })
+        );
+        let torn = format!("{}{{\"id\":3,", text);
+        assert!(matches!(
+            Run::from_jsonl(&torn),
+            Err(RunError::BadResult { line: 4, .. })
+        ));
+        assert!(matches!(
+            Run::from_jsonl(&format!("{text}7\n")),
+            Err(RunError::BadResult { line: 4, .. })
+        ));
+    }
+
+    #[test]
+    fn ids_do_not_collide() {
+        let mut taken: Vec<String> = Vec::new();
+        for _ in 0..100 {
+            // The same millisecond and the same random draw every time.
+            let id = new_id(1_764_000_000_000.0, 42, &|id| taken.iter().any(|t| t == id));
+            assert!(!taken.contains(&id));
+            taken.push(id);
+        }
+        assert_eq!(taken.len(), 100);
+        assert!(taken[0].starts_with("r-"));
+        let a = new_id(1.0, 0, &|_| false);
+        let b = new_id(2.0, 0, &|_| false);
+        assert!(a < b, "ids sort by time: {a} {b}");
+        // Nonsense clocks do not panic.
+        assert!(new_id(f64::NAN, u64::MAX, &|_| false).starts_with("r-00000000-"));
+        // Ids are URL-safe as they are.
+        assert!(taken
+            .iter()
+            .all(|id| crate::route::state::percent_encode(id) == *id));
+    }
+
+    #[test]
+    fn quota() {
+        let r = run();
+        let bytes = r.estimated_bytes();
+        assert!(bytes > r.to_jsonl().len() as u64);
+        assert_eq!(
+            quota_advice(0, 0, 1 << 40),
+            QuotaAdvice::Fits { used_after: 0.0 }
+        );
+        assert_eq!(
+            quota_advice(10, 100, 20),
+            QuotaAdvice::Fits { used_after: 0.3 }
+        );
+        assert_eq!(
+            quota_advice(70, 100, 20),
+            QuotaAdvice::NearlyFull { used_after: 0.9 }
+        );
+        assert_eq!(
+            quota_advice(90, 100, 20),
+            QuotaAdvice::WontFit { short_by: 10 }
+        );
+        assert_eq!(
+            quota_advice(u64::MAX, 100, 20),
+            QuotaAdvice::WontFit {
+                short_by: u64::MAX - 100
+            }
+        );
+    }
+}
