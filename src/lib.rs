@@ -1,7 +1,7 @@
 //! VerifyFast: pure domain logic shared by the browser app and the native CLI.
 //!
 //! Pure modules (no `leptos`, no `web-sys`): `mathtext`, `jsonl`, `json_keys`, `sorted_map`, `route`,
-//! `search`, `table`, `runs`, `extract`, `audit`, `band`, `logic`, `config`, and the transport-independent half of
+//! `search`, `table`, `tex`, `runs`, `extract`, `audit`, `band`, `logic`, `config`, and the transport-independent half of
 //! `llm`. (`extract::real` takes `sin`, `exp`, … from JavaScript's `Math` through `js-sys` in the
 //! browser build, to keep libm out of the wasm.)
 //! Browser-only: `ui` (Leptos views) and `katex` (the one JS binding).
@@ -21,6 +21,7 @@ pub mod runs;
 pub mod search;
 pub mod sorted_map;
 pub mod table;
+pub mod tex;
 
 #[cfg(target_arch = "wasm32")]
 pub mod katex;

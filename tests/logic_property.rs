@@ -7,22 +7,8 @@ use verifyfast::logic::events::RejectCode;
 use verifyfast::logic::protocol::{run_case, Case, CaseAction};
 use verifyfast::logic::world::{GoalSpec, Hypothesis, ItemStatus};
 
-/// xorshift64*: small, deterministic, good enough to pick moves.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        self.0 = x;
-        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
+mod common;
+use common::Rng;
 
 #[derive(Clone, Debug, PartialEq)]
 enum F {

@@ -13,25 +13,8 @@ use verifyfast::logic::events::Event;
 use verifyfast::logic::formula::{parse_formula, Formula};
 use verifyfast::logic::world::{GoalSpec, Hypothesis, ItemStatus, Problem, WorldState};
 
-/// xorshift64*: small, deterministic, good enough to pick moves.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        self.0 = x;
-        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
-    }
-}
+mod common;
+use common::Rng;
 
 const AGENTS: [&str; 2] = ["r1", "r2"];
 const ATOMS: [&str; 4] = ["P", "Q", "R", "S"];

@@ -9,6 +9,8 @@ use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Signed, ToPrimitive, Zero};
 
+use crate::tex::GREEK_LETTERS;
+
 use super::number::{parse_decimal_big, pow10, Num};
 use super::real;
 
@@ -363,7 +365,8 @@ impl Parser<'_> {
             "sin" | "cos" | "tan" | "ln" | "log" | "exp" => self.call(name),
             // Only Greek letters name variables: any other command (`\overline`, `\cdots`,
             // `\cot`) read as a variable made unrelated answers "symbolically equal".
-            greek if GREEK.contains(&greek) => self.var(greek),
+            // (`\pi` is matched above, so it stays the constant.)
+            greek if GREEK_LETTERS.contains(&greek) => self.var(greek),
             _ => None,
         }
     }
@@ -444,45 +447,6 @@ impl Parser<'_> {
         }
     }
 }
-
-/// Greek letter commands that name variables.
-const GREEK: &[&str] = &[
-    "alpha",
-    "beta",
-    "gamma",
-    "delta",
-    "epsilon",
-    "varepsilon",
-    "zeta",
-    "eta",
-    "theta",
-    "vartheta",
-    "iota",
-    "kappa",
-    "lambda",
-    "mu",
-    "nu",
-    "xi",
-    "rho",
-    "sigma",
-    "tau",
-    "upsilon",
-    "phi",
-    "varphi",
-    "chi",
-    "psi",
-    "omega",
-    "Gamma",
-    "Delta",
-    "Theta",
-    "Lambda",
-    "Xi",
-    "Sigma",
-    "Upsilon",
-    "Phi",
-    "Psi",
-    "Omega",
-];
 
 fn positive(x: f64) -> bool {
     x > 0.0

@@ -550,7 +550,8 @@ fn cause_i128_overflow_fell_back_to_floats() {
         verdict("(10^{6})!", "(10^{6})!+1", Preset::Lenient),
         Outcome::Undecided
     );
-    assert!(t.elapsed().as_secs() < 5);
+    // Refused before computing: a hang would take minutes; 20 s leaves room for a busy machine.
+    assert!(t.elapsed().as_secs() < 20);
 }
 
 #[test]
@@ -630,7 +631,9 @@ fn kept_what_is_right_today() {
 }
 
 /// A 1 MB line of unclosed `\boxed{` (and `\fbox{`) used to rescan to the end for each one:
-/// 63 s. One pass now; generous bound so a debug build on a busy machine passes.
+/// 63 s in a release build, many minutes in a debug one. One pass now: about a second in a debug
+/// build on a busy machine. The bound only tells a linear scan from a quadratic one (a wall-clock
+/// bound tighter than that fails on a loaded machine without telling anything).
 #[test]
 fn unclosed_boxes_are_linear() {
     for unit in [
@@ -644,6 +647,6 @@ fn unclosed_boxes_are_linear() {
         let _ = extract(&text, None);
         let _ = grade(&text, "1", None, Preset::Lenient);
         let took = t.elapsed();
-        assert!(took.as_secs_f64() < 5.0, "{unit}: {took:?}");
+        assert!(took.as_secs_f64() < 30.0, "{unit}: {took:?}");
     }
 }

@@ -7,6 +7,8 @@ use std::fmt::Write as _;
 
 use thiserror::Error;
 
+use crate::tex::GREEK_LETTERS;
+
 /// A term: names (constants or variables, told apart only by binding), numbers and arithmetic.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Term {
@@ -139,46 +141,6 @@ struct Lexed {
     tok: Tok,
     pos: usize,
 }
-
-const GREEK: &[&str] = &[
-    "alpha",
-    "beta",
-    "gamma",
-    "delta",
-    "epsilon",
-    "varepsilon",
-    "zeta",
-    "eta",
-    "theta",
-    "vartheta",
-    "iota",
-    "kappa",
-    "lambda",
-    "mu",
-    "nu",
-    "xi",
-    "pi",
-    "rho",
-    "sigma",
-    "tau",
-    "upsilon",
-    "phi",
-    "varphi",
-    "chi",
-    "psi",
-    "omega",
-    "Gamma",
-    "Delta",
-    "Theta",
-    "Lambda",
-    "Xi",
-    "Pi",
-    "Sigma",
-    "Upsilon",
-    "Phi",
-    "Psi",
-    "Omega",
-];
 
 /// Spacing and sizing commands that carry no meaning.
 const IGNORED: &[&str] = &[
@@ -374,7 +336,7 @@ fn lex(input: &str) -> Result<Vec<Lexed>, ParseError> {
                     push(&mut out, Tok::Ident(text));
                     continue;
                 }
-                if GREEK.contains(&name) {
+                if GREEK_LETTERS.contains(&name) {
                     let mut text = format!("\\{name}");
                     i = lex_suffix(s, i, &mut text, offset)?;
                     push(&mut out, Tok::Ident(text));

