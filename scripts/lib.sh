@@ -24,6 +24,8 @@ if [ "${CI:-}" = true ] && [ -z "${VERIFYFAST_FRESH_DONE:-}" ]; then
   export PATH="$RUSTUP_PROXIES:$PATH"
   CARGO_HOME="$(mktemp -d "${TMPDIR:-/tmp}/verifyfast-cargo-home.XXXXXX")"
   export CARGO_HOME
+  # Nothing in it is kept for the next run, so it does not pile up on the disk either.
+  trap 'rm -rf "$CARGO_HOME"' EXIT
   say "CI=true: fresh install (empty CARGO_HOME $CARGO_HOME; removing node_modules, target, dist)"
   rm -rf node_modules target dist
 fi
