@@ -110,6 +110,11 @@ describe('workbench: batch → retry failed → report → URL', () => {
     await firstRow.locator('button').click();
     await page.getByTestId('report-case').waitFor();
     await page.waitForURL(new RegExp(`case=${caseId}`));
+    // The detail is scrolled into view, not left far below it.
+    await page.waitForFunction(() => {
+      const r = document.querySelector('[data-testid="report-case"]').getBoundingClientRect();
+      return r.top >= 0 && r.top < window.innerHeight;
+    });
 
     // Reload lands on the same view.
     await page.reload();

@@ -133,6 +133,12 @@ pub fn ReportPage() -> impl IntoView {
             // A case closed (or another opened) meanwhile wins.
             if case_id.get_untracked().as_deref() == Some(c.id.as_deref().unwrap_or_default()) {
                 case.set(Some((c, detail)));
+                // The detail opens below the list: bring it to where the user is looking.
+                request_animation_frame(|| {
+                    if let Some(el) = document().get_element_by_id("report-case") {
+                        el.scroll_into_view();
+                    }
+                });
             }
         });
     };
@@ -924,7 +930,7 @@ fn case_view(
         _ => "chip band-GOOD",
     };
     view! {
-        <div class="card" data-testid="report-case">
+        <div class="card" id="report-case" tabindex="-1" data-testid="report-case">
             <div class="row">
                 <h2>{format!("Case {} (line {})", c.id.clone().unwrap_or_default(), c.line)}</h2>
                 <span class=band(c.expected)>{format!("expected {}", c.expected)}</span>
