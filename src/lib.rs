@@ -1,7 +1,7 @@
 //! VerifyFast: pure domain logic shared by the browser app and the native CLI.
 //!
 //! Pure modules (no `leptos`, no `web-sys`): `mathtext`, `jsonl`, `json_keys`, `sorted_map`, `route`,
-//! `search`, `table`, `tex`, `runs`, `extract`, `audit`, `band`, `logic`, `config`, and the transport-independent half of
+//! `search`, `table`, `tex`, `runs`, `drafts`, `extract`, `audit`, `band`, `logic`, `config`, and the transport-independent half of
 //! `llm`. (`extract::real` takes `sin`, `exp`, … from JavaScript's `Math` through `js-sys` in the
 //! browser build, to keep libm out of the wasm.)
 //! Browser-only: `ui` (Leptos views) and `katex` (the one JS binding).
@@ -10,6 +10,7 @@
 pub mod audit;
 pub mod band;
 pub mod config;
+pub mod drafts;
 pub mod extract;
 pub mod json_keys;
 pub mod jsonl;

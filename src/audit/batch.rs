@@ -208,6 +208,68 @@ pub fn merge_results(earlier: Vec<StoredLine>, newer: Vec<StoredLine>) -> Vec<St
     out
 }
 
+/// [`merge_results`] one line at a time, for a run whose results arrive while they are shown
+/// (the browser batch): the same rules (a scored line is never replaced, a failed one is
+/// replaced in place by a newer line for its pair, lines for new pairs go at the end), with
+/// each pair's position indexed once, so a line costs O(1) however many are kept.
+#[derive(Debug, Default)]
+pub struct LiveMerge {
+    /// (id, profile) → (index in the lines, whether that line failed).
+    slots: HashMap<(String, String), (usize, bool)>,
+}
+
+impl LiveMerge {
+    /// Index the lines already kept.
+    pub fn new(lines: &[String]) -> Self {
+        let mut slots = HashMap::new();
+        for (i, text) in lines.iter().enumerate() {
+            let l = StoredLine::read(text);
+            if let Some(pair) = l.pair {
+                match slots.get(&pair) {
+                    // The first scored line of a pair is the one that stays.
+                    Some(&(_, false)) => {}
+                    _ => {
+                        slots.insert(pair, (i, l.failed));
+                    }
+                }
+            }
+        }
+        LiveMerge { slots }
+    }
+
+    /// Fold one newer line into `lines`. Returns false when it was dropped (its pair already
+    /// has a scored line).
+    pub fn add(&mut self, lines: &mut Vec<String>, text: String) -> bool {
+        let l = StoredLine::read(&text);
+        let Some(pair) = l.pair else {
+            lines.push(text);
+            return true;
+        };
+        match self.slots.get(&pair).copied() {
+            Some((_, false)) => false,
+            Some((i, true)) if i < lines.len() => {
+                lines[i] = text;
+                self.slots.insert(pair, (i, l.failed));
+                true
+            }
+            _ => {
+                self.slots.insert(pair, (lines.len(), l.failed));
+                lines.push(text);
+                true
+            }
+        }
+    }
+}
+
+/// How many kept lines say their pair could not be audited (what "Retry failed" would redo).
+pub fn failed_count(lines: &[String]) -> usize {
+    lines
+        .iter()
+        .map(|l| StoredLine::read(l))
+        .filter(|l| l.failed && l.pair.is_some())
+        .count()
+}
+
 /// A (case, profile) pair whose line says it could not be audited, with the reason.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FailedPair {
@@ -512,6 +574,44 @@ not json
 {"id": 3, "context_input": "x"}
 {"id": 1, "context_input": "a", "model_output": "b"}
 "#;
+
+    #[test]
+    fn live_merge_matches_merge_results() {
+        let earlier: Vec<String> = [
+            r#"{"id":1,"profile":"a","credit_score":4}"#,
+            r#"{"id":2,"profile":"a","error":"503"}"#,
+            r#"{"id":3,"profile":"a","credit_score":null}"#,
+            "not json",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let newer: Vec<String> = [
+            r#"{"id":1,"profile":"a","credit_score":1}"#,
+            r#"{"id":2,"profile":"a","credit_score":5}"#,
+            r#"{"id":3,"profile":"a","error":"again"}"#,
+            r#"{"id":4,"profile":"a","credit_score":3}"#,
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let mut live = earlier.clone();
+        let mut m = LiveMerge::new(&live);
+        let kept: Vec<bool> = newer.iter().map(|t| m.add(&mut live, t.clone())).collect();
+        assert_eq!(kept, [false, true, true, true]);
+        let batch: Vec<String> = merge_results(
+            earlier.iter().map(|t| StoredLine::read(t)).collect(),
+            newer.iter().map(|t| StoredLine::read(t)).collect(),
+        )
+        .into_iter()
+        .map(|l| l.text)
+        .collect();
+        assert_eq!(live, batch);
+        // The good line for id 1 is untouched; the retried ones replaced in place.
+        assert_eq!(live[0], earlier[0]);
+        assert_eq!(live[1], newer[1]);
+        assert_eq!(failed_count(&live), 1); // id 3 failed again; the non-JSON line names no pair
+    }
 
     fn plans() -> SortedMap<String, AuditPlan> {
         let endpoint = Endpoint {

@@ -106,6 +106,23 @@ pub struct CaseFilter {
 }
 
 impl CaseFilter {
+    /// The filter a URL's view state selects: its matrix cell or tag (the rest starts empty).
+    pub fn from_view(v: &crate::route::state::ViewState) -> CaseFilter {
+        CaseFilter {
+            cell: v.cell.map(|(e, a)| (usize::from(e), usize::from(a))),
+            tag: v.tag.clone(),
+            ..CaseFilter::default()
+        }
+    }
+
+    /// Write this filter's cell and tag into `v` (what a link to this drill-down carries).
+    pub fn to_view(&self, v: &mut crate::route::state::ViewState) {
+        v.cell = self
+            .cell
+            .and_then(|(e, a)| Some((u8::try_from(e).ok()?, u8::try_from(a).ok()?)));
+        v.tag = self.tag.clone();
+    }
+
     /// What the search box asks for; a regex that does not compile filters nothing (the
     /// page shows its error next to the box).
     pub fn search_query(&self) -> SearchQuery {
@@ -238,6 +255,19 @@ pub fn case_detail(line: &str) -> Result<CaseDetail, String> {
 mod tests {
     use super::*;
     use crate::band::Options;
+
+    #[test]
+    fn filter_round_trips_through_the_url() {
+        use crate::route::state::ViewState;
+        let v = ViewState::decode("run=batch&cell=bad-good&case=7");
+        let f = CaseFilter::from_view(&v);
+        assert_eq!(f.cell, Some((0, 2)));
+        let mut back = ViewState::default();
+        f.to_view(&mut back);
+        assert_eq!(back.encode(), "cell=bad-good");
+        let t = CaseFilter::from_view(&ViewState::decode("tag=clean"));
+        assert_eq!(t.tag.as_deref(), Some("clean"));
+    }
 
     const TEXT: &str = concat!(
         r#"{"id":1,"profile":"a","tag":"clean","expected_credit_score":5,"credit_score":5}"#,

@@ -279,14 +279,50 @@ pub struct BandReport {
     pub cases: Vec<CaseRef>,
 }
 
+/// Why a report has nothing to show: say that instead of a report of zeros.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Emptiness {
+    /// No line at all (an empty file, or only blank lines).
+    NoResults,
+    /// Lines, but none that is a JSON object: not a JSONL file.
+    NotJsonl,
+}
+
+impl Emptiness {
+    pub fn message(self) -> &'static str {
+        match self {
+            Emptiness::NoResults => "This file has no results: it is empty.",
+            Emptiness::NotJsonl => "This is not JSONL: no line of this file is a JSON object. A results file has one JSON object per line (from a batch run).",
+        }
+    }
+}
+
 impl BandReport {
+    /// `Some` when nothing was counted and the reason is the file itself, not its records:
+    /// no lines at all, or no line is a JSON object (judged on the listed bad lines).
+    pub fn emptiness(&self) -> Option<Emptiness> {
+        if self.overall.n > 0 || self.cases_only {
+            return None;
+        }
+        if self.bad_line_count == 0 && self.unscored == 0 {
+            return Some(Emptiness::NoResults);
+        }
+        let not_json = |r: &str| {
+            r.starts_with("not a JSON object")
+                || r.starts_with("not valid UTF-8")
+                || r.starts_with("longer than")
+        };
+        (!self.bad_lines.is_empty() && self.bad_lines.iter().all(|b| not_json(&b.reason)))
+            .then_some(Emptiness::NotJsonl)
+    }
+
     /// Evaluate a whole text (pasted or small files; tests).
     pub fn from_text(text: &str, options: Options) -> BandReport {
         let mut ev = Evaluator::new(options);
         for line in crate::jsonl::lines_of(text) {
             match line.text {
                 Ok(t) => ev.push_line(line.number, line.offset, &t),
-                Err(e) => ev.bad_line(line.number, e.to_string()),
+                Err(e) => ev.bad_line(line.number, e.reason()),
             }
         }
         ev.finish()
@@ -365,6 +401,21 @@ fn tag_warnings(tag_expected: &SortedMap<(u32, u8), u64>, names: &[String]) -> V
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn empty_and_not_jsonl_files_say_so() {
+        let r = |t: &str| BandReport::from_text(t, Options::default()).emptiness();
+        assert_eq!(r(""), Some(Emptiness::NoResults));
+        assert_eq!(r("\n\n"), Some(Emptiness::NoResults));
+        assert_eq!(r("hello\nworld,1,2\n"), Some(Emptiness::NotJsonl));
+        let one = r#"{"id":1,"expected_credit_score":5,"credit_score":4}"#;
+        assert_eq!(r(one), None);
+        // JSON lines that are not results are bad lines, listed as such.
+        assert_eq!(r(r#"{"id":1}"#), None);
+        // The reader's own errors lose their "line N: " prefix (the list shows the number).
+        let e = crate::jsonl::LineError::NotUtf8 { line: 8, byte: 3 };
+        assert_eq!(e.reason(), "not valid UTF-8 (byte 3 of the line)");
+    }
 
     #[test]
     fn groups_bad_lines_and_drill_down() {

@@ -12,6 +12,6 @@ pub mod metrics;
 pub mod record;
 pub mod render;
 
-pub use evaluate::{BadLine, BandReport, CaseRef, Evaluator, GroupKind, Options};
+pub use evaluate::{BadLine, BandReport, CaseRef, Emptiness, Evaluator, GroupKind, Options};
 pub use metrics::{wilson_interval, GroupMetrics, ScoreMatrix, Verdict};
 pub use record::{parse_record, ParsedLine, ResultRecord};

@@ -38,6 +38,17 @@ pub enum LineError {
     TooLong { line: usize, limit: usize },
 }
 
+impl LineError {
+    /// The message without its `line N: ` prefix, for lists that show the line number in a
+    /// column of their own (otherwise "line 8: line 8: not valid UTF-8").
+    pub fn reason(&self) -> String {
+        match self {
+            LineError::NotUtf8 { byte, .. } => format!("not valid UTF-8 (byte {byte} of the line)"),
+            LineError::TooLong { limit, .. } => format!("longer than {limit} bytes, skipped"),
+        }
+    }
+}
+
 /// Lines longer than this are reported and skipped rather than buffered without bound.
 pub const DEFAULT_MAX_LINE_BYTES: usize = 64 * 1024 * 1024;
 

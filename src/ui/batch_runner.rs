@@ -21,6 +21,10 @@ use crate::ui::settings_store::settings_store;
 /// them with [`stored_results`] to show the band report of the last batch without a download.
 pub const RESULTS_KEY: &str = "verifyfast.batch.results";
 
+/// The Report page's run id for these results (`report?run=batch`).
+pub const BATCH_RUN: &str = "batch";
+const REPORT_LINK: &str = "report?run=batch";
+
 fn storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok().flatten()
 }
@@ -93,9 +97,11 @@ pub fn BatchRunner(transport: fn() -> Result<Rc<dyn ChatTransport>, String>) -> 
         });
     };
 
-    let run = {
+    // `retry`: re-run only the pairs whose line says they could not be audited (the CLI's
+    // `--retry-failed` selection, `batch::settled_pairs`), replacing those lines in place.
+    let start = {
         let store = store.clone();
-        move |_| {
+        move |retry: bool| {
             error.set(None);
             notice.set(None);
             let Some(set) = cases.get_value() else {
@@ -128,14 +134,24 @@ pub fn BatchRunner(transport: fn() -> Result<Rc<dyn ChatTransport>, String>) -> 
                     return;
                 }
             };
-            let done = results.with_untracked(|r| batch::done_pairs(r.iter().map(String::as_str)));
+            let done = results.with_untracked(|r| {
+                let lines: Vec<batch::StoredLine> =
+                    r.iter().map(|l| batch::StoredLine::read(l)).collect();
+                batch::settled_pairs(&lines, retry)
+            });
             let (jobs, skipped) = batch::plan_jobs(&set.cases, &profiles, &done);
             if jobs.is_empty() {
-                notice.set(Some(format!(
-                    "All {skipped} (case, profile) pairs are already in the results."
-                )));
+                let failed = results.with_untracked(|r| batch::failed_count(r));
+                notice.set(Some(if retry {
+                    "No (case, profile) pair of these cases and profiles failed.".into()
+                } else if failed > 0 {
+                    format!("All {skipped} (case, profile) pairs are already in the results; {failed} could not be audited: use Retry failed.")
+                } else {
+                    format!("All {skipped} (case, profile) pairs are already in the results.")
+                }));
                 return;
             }
+            let mut merge = results.with_untracked(|r| batch::LiveMerge::new(r));
             let (handle, registration) = AbortHandle::new_pair();
             abort.set_value(Some(handle));
             running.set(true);
@@ -145,7 +161,9 @@ pub fn BatchRunner(transport: fn() -> Result<Rc<dyn ChatTransport>, String>) -> 
                 let mut on_result = |line: serde_json::Map<String, serde_json::Value>,
                                      p: &Progress| {
                     let text = crate::jsonl::compact(&serde_json::Value::Object(line));
-                    results.update(|r| r.push(text));
+                    results.update(|r| {
+                        merge.add(r, text);
+                    });
                     kept = results.with_untracked(|r| save_results(r)) && kept;
                     progress.set(Some(p.clone()));
                 };
@@ -178,11 +196,23 @@ pub fn BatchRunner(transport: fn() -> Result<Rc<dyn ChatTransport>, String>) -> 
             });
         }
     };
+    let run = {
+        let start = start.clone();
+        move |_| start(false)
+    };
+    let retry = move |_| start(true);
+    let failed = Memo::new(move |_| results.with(|r| batch::failed_count(r)));
     let cancel = move |_| {
         if let Some(h) = abort.get_value() {
             h.abort();
         }
     };
+    // Leaving the page stops the batch's LLM calls; what arrived is kept, Run resumes.
+    on_cleanup(move || {
+        if let Some(Some(h)) = abort.try_get_value() {
+            h.abort();
+        }
+    });
     let download = move |_| {
         let mut parsed: Vec<serde_json::Value> = results
             .get_untracked()
@@ -201,6 +231,15 @@ pub fn BatchRunner(transport: fn() -> Result<Rc<dyn ChatTransport>, String>) -> 
         }
     };
     let clear = move |_| {
+        let n = results.with_untracked(Vec::len);
+        let sure = window()
+            .confirm_with_message(&format!(
+                "Delete all {n} stored results, the good ones too? Retry failed redoes only the failed ones."
+            ))
+            .unwrap_or(false);
+        if !sure {
+            return;
+        }
         results.set(Vec::new());
         save_results(&[]);
         progress.set(None);
@@ -213,7 +252,7 @@ pub fn BatchRunner(transport: fn() -> Result<Rc<dyn ChatTransport>, String>) -> 
             <p class="muted">
                 "Upload cases (JSONL: id, context_input, model_output, and optionally tag, difficulty, description, expected_credit_score). Each case is audited once per ticked profile. Results are kept in this browser as they arrive; running again resumes."
             </p>
-            <input type="file" accept=".jsonl,.json,.txt" data-testid="batch-upload" on:change=upload/>
+            <input type="file" accept=".jsonl,.json,.txt" aria-label="Cases JSONL" data-testid="batch-upload" on:change=upload/>
             {move || cases_summary.get().map(|s| view! { <p data-testid="batch-cases">{s}</p> }.into_any())}
             <div class="row">
                 {move || {
@@ -270,8 +309,15 @@ pub fn BatchRunner(transport: fn() -> Result<Rc<dyn ChatTransport>, String>) -> 
                     "Cancel"
                 </button>
                 <button data-testid="batch-download" on:click=download>"Download results JSONL"</button>
-                <button on:click=clear disabled=move || running.get()>"Clear results"</button>
-                <a href="report" data-testid="batch-open-report">"Open the band report"</a>
+                <button
+                    data-testid="batch-retry"
+                    disabled=move || running.get() || failed.get() == 0
+                    on:click=retry
+                >
+                    {move || format!("Retry failed ({})", failed.get())}
+                </button>
+                <button data-testid="batch-clear" on:click=clear disabled=move || running.get()>"Clear results"</button>
+                <a href=REPORT_LINK data-testid="batch-open-report">"Open the band report"</a>
                 <span class="muted" data-testid="batch-count">
                     {move || format!("{} results stored", results.with(Vec::len))}
                 </span>

@@ -23,7 +23,7 @@ pub fn Nav() -> impl IntoView {
     };
     view! {
         <header class="topbar">
-            <a class="brand" href="audit">
+            <a class="brand" href="audit" aria-label="VerifyFast">
                 <img src="favicon.svg" alt="" width="24" height="24"/>
                 <span>"VerifyFast"</span>
             </a>

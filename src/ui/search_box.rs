@@ -33,6 +33,7 @@ pub fn SearchBox(
             <input
                 type="search"
                 placeholder=placeholder
+                aria-label=placeholder
                 data-testid=testid
                 aria-invalid=move || error().is_some().to_string()
                 prop:value=move || text.get()

@@ -15,6 +15,7 @@ use crate::llm::ChatTransport;
 use crate::ui::batch_runner::BatchRunner;
 use crate::ui::browser_file::fetch_example;
 use crate::ui::download::download_text;
+use crate::ui::drafts_store::draft_signal;
 use crate::ui::settings_store::settings_store;
 use crate::ui::text_field::TextField;
 
@@ -84,12 +85,16 @@ fn phase_chip(view: &PhaseView) -> (String, &'static str) {
 #[component]
 pub fn AuditPage() -> impl IntoView {
     let store = settings_store();
-    let context = RwSignal::new(String::new());
-    let output = RwSignal::new(String::new());
+    let context = draft_signal("audit", "context", String::new);
+    let output = draft_signal("audit", "output", String::new);
     let first_profile = store
         .settings
         .with_untracked(|s| s.profiles.keys().next().cloned().unwrap_or_default());
-    let profile = RwSignal::new(first_profile);
+    let profile = draft_signal("audit", "profile", || first_profile.clone());
+    // A kept profile that Settings no longer has falls back to the first one.
+    if !store.profile_names().contains(&profile.get_untracked()) {
+        profile.set(first_profile);
+    }
     let running = RwSignal::new(false);
     let phases = RwSignal::new(Vec::<(Phase, PhaseView)>::new());
     let report = RwSignal::new(None::<AuditReport>);
@@ -164,6 +169,12 @@ pub fn AuditPage() -> impl IntoView {
             h.abort();
         }
     };
+    // Leaving the page stops its LLM calls (dropping the future aborts their fetches).
+    on_cleanup(move || {
+        if let Some(Some(h)) = abort.try_get_value() {
+            h.abort();
+        }
+    });
     let example = StoredValue::new(0usize);
     let load_example = move |_| {
         spawn_local(async move {

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use leptos::prelude::*;
 
 use crate::ui::browser_file::{file_stem, now_ms, picked_file, read_slice};
+use crate::ui::drafts_store::draft_signal;
 use crate::ui::text_field::TextField;
 use leptos::task::spawn_local;
 
@@ -107,9 +108,9 @@ pub fn ExtractPage() -> impl IntoView {
 /// One text: live extraction and, when a ground truth is given, the verdict.
 #[component]
 fn SingleExtract(patterns: Memo<AnswerPatterns>) -> impl IntoView {
-    let text = RwSignal::new(String::from(EXAMPLE));
-    let gold = RwSignal::new(String::from("72"));
-    let question = RwSignal::new(String::new());
+    let text = draft_signal("extract", "text", || String::from(EXAMPLE));
+    let gold = draft_signal("extract", "gold", || String::from("72"));
+    let question = draft_signal("extract", "question", String::new);
     let strict = RwSignal::new(false);
     let result = Memo::new(move |_| {
         let t = text.get();

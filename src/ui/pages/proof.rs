@@ -12,9 +12,11 @@ use crate::logic::replay::{chains_to_latex, EventLog, Replayer};
 use crate::logic::world::{Problem, WorldState};
 use crate::ui::browser_file::{fetch_example, now_ms};
 use crate::ui::download::download_text;
+use crate::ui::drafts_store::{self, draft_signal};
 use crate::ui::math_text::MathText;
 use crate::ui::proof_dag::ProofDag;
 use crate::ui::proof_panels::ProofPanels;
+use crate::ui::query;
 use crate::ui::research_panel::ResearchPanel;
 
 /// The examples in `public/examples/`: key, title, file (fetched when picked).
@@ -137,7 +139,8 @@ pub fn ProofPage() -> impl IntoView {
     let notice = RwSignal::new(None::<String>);
     let playing = RwSignal::new(false);
     let interval = StoredValue::new_local(None::<IntervalHandle>);
-    let pasted = RwSignal::new(String::new());
+    let pasted = draft_signal("proof", "pasted", String::new);
+    let example_key = RwSignal::new(String::new());
 
     let total = move || session.with(|s| s.as_ref().map_or(0, |s| s.replayer.len()));
     // The notice says where loading time went (JSON vs replay), which is what a user of a huge
@@ -245,6 +248,58 @@ pub fn ProofPage() -> impl IntoView {
     });
     on_cleanup(move || keys.remove());
 
+    // The loaded bundled example and its step are kept as drafts: back on this page (or after
+    // a reload) the same example opens at the same step.
+    let open_example = move |key: String, at: Option<usize>| {
+        let Some(&(_, title, file)) = EXAMPLES.iter().find(|(k, _, _)| *k == key) else {
+            return;
+        };
+        example_key.set(key.clone());
+        drafts_store::write("proof", "example", &key);
+        leptos::task::spawn_local(async move {
+            match fetch_example(file).await {
+                Ok(text) => {
+                    open(&text, title);
+                    if let Some(at) = at {
+                        go(at);
+                    }
+                }
+                Err(e) => error.set(Some(e)),
+            }
+        });
+    };
+    // A link (`proof?example=…&step=12`) wins over the kept draft.
+    let linked = query::current();
+    if let Some(key) = linked.example.clone() {
+        open_example(key, linked.step.map(|s| s as usize));
+    } else if let Some(key) = drafts_store::read("proof", "example").filter(|k| !k.is_empty()) {
+        let at = drafts_store::read("proof", "step").and_then(|s| s.parse().ok());
+        open_example(key, at);
+    }
+    // The URL says which example and step are shown (replaced in place, so stepping does
+    // not fill the history).
+    Effect::new(move |_| {
+        let at = step.get();
+        let key = example_key.get();
+        if session.with_untracked(Option::is_none) {
+            return;
+        }
+        let mut v = query::current();
+        if key.is_empty() {
+            v.example = None;
+            v.step = None;
+        } else {
+            drafts_store::write("proof", "step", &at.to_string());
+            v.example = Some(key);
+            v.step = u32::try_from(at).ok();
+        }
+        query::set(&v, false);
+    });
+
+    let forget_example = move || {
+        example_key.set(String::new());
+        drafts_store::write("proof", "example", "");
+    };
     let upload = move |ev: web_sys::Event| {
         let Some(file) = crate::ui::browser_file::picked_file(&ev) else {
             return;
@@ -255,7 +310,10 @@ pub fn ProofPage() -> impl IntoView {
         }
         leptos::task::spawn_local(async move {
             match wasm_bindgen_futures::JsFuture::from(file.text()).await {
-                Ok(text) => open(&text.as_string().unwrap_or_default(), &file.name()),
+                Ok(text) => {
+                    forget_example();
+                    open(&text.as_string().unwrap_or_default(), &file.name())
+                }
                 Err(_) => error.set(Some(format!("could not read {}", file.name()))),
             }
         });
@@ -382,18 +440,9 @@ pub fn ProofPage() -> impl IntoView {
             <div class="card stack">
                 <div class="row">
                     <label>"Example "
-                        <select data-testid="proof-example" on:change=move |ev| {
-                            let key = event_target_value(&ev);
-                            if let Some(&(_, title, file)) = EXAMPLES.iter().find(|(k, _, _)| *k == key) {
-                                leptos::task::spawn_local(async move {
-                                    match fetch_example(file).await {
-                                        Ok(text) => open(&text, title),
-                                        Err(e) => error.set(Some(e)),
-                                    }
-                                });
-                            }
-                        }>
-                            <option value="" selected>"Choose an example…"</option>
+                        <select data-testid="proof-example" prop:value=move || example_key.get()
+                            on:change=move |ev| open_example(event_target_value(&ev), None)>
+                            <option value="">"Choose an example…"</option>
                             {EXAMPLES.iter().map(|(key, title, _)| view! { <option value=*key>{*title}</option> }.into_any()).collect_view()}
                         </select>
                     </label>
@@ -403,9 +452,12 @@ pub fn ProofPage() -> impl IntoView {
                 </div>
                 <details>
                     <summary>"Paste JSON"</summary>
-                    <textarea rows="6" data-testid="proof-paste" prop:value=move || pasted.get()
+                    <textarea rows="6" aria-label="Problem or event log JSON" data-testid="proof-paste" prop:value=move || pasted.get()
                         on:input=move |ev| pasted.set(event_target_value(&ev))></textarea>
-                    <button data-testid="proof-paste-load" on:click=move |_| open(&pasted.get_untracked(), "pasted text")>"Load pasted"</button>
+                    <button data-testid="proof-paste-load" on:click=move |_| {
+                        forget_example();
+                        open(&pasted.get_untracked(), "pasted text")
+                    }>"Load pasted"</button>
                 </details>
                 {move || error.get().map(|e| view! { <p class="error" data-testid="proof-error">{e}</p> }.into_any())}
                 {move || notice.get().map(|n| view! { <p class="muted" data-testid="proof-notice">{n}</p> }.into_any())}
@@ -441,25 +493,25 @@ pub fn ProofPage() -> impl IntoView {
                 <form class="card stack proof-form" data-testid="proof-form" on:submit=submit>
                     <h3>"Add an action"</h3>
                     <div class="row">
-                        <select data-testid="proof-form-agent" on:change=move |ev| form_agent.set(event_target_value(&ev))>
+                        <select aria-label="Agent" data-testid="proof-form-agent" on:change=move |ev| form_agent.set(event_target_value(&ev))>
                             {move || session.with(|s| s.as_ref().map(|s| s.problem.agents.clone()).unwrap_or_default())
                                 .into_iter().map(|a| view! { <option value=a.clone()>{a.clone()}</option> }.into_any()).collect_view()}
                         </select>
-                        <select data-testid="proof-form-kind" on:change=move |ev| form_kind.set(event_target_value(&ev))>
+                        <select aria-label="Action" data-testid="proof-form-kind" on:change=move |ev| form_kind.set(event_target_value(&ev))>
                             {["derive", "extend", "assume", "accept", "refute"].into_iter()
                                 .map(|k| view! { <option value=k>{k}</option> }.into_any()).collect_view()}
                         </select>
-                        <select data-testid="proof-form-rule" on:change=move |ev| form_rule.set(event_target_value(&ev))>
+                        <select aria-label="Rule" data-testid="proof-form-rule" on:change=move |ev| form_rule.set(event_target_value(&ev))>
                             {rules.iter().map(|r| view! { <option value=r.clone()>{r.clone()}</option> }.into_any()).collect_view()}
                         </select>
                     </div>
-                    <input placeholder="LaTeX formula (conclusion, extension, assumption, or refutation reason)"
+                    <input placeholder="LaTeX formula (conclusion, extension, assumption, or refutation reason)" aria-label="LaTeX formula"
                         data-testid="proof-form-latex" prop:value=move || form_latex.get()
                         on:input=move |ev| form_latex.set(event_target_value(&ev))/>
                     <div class="row">
-                        <input placeholder="premises, e.g. H-1, C-002" data-testid="proof-form-premises"
+                        <input placeholder="premises, e.g. H-1, C-002" aria-label="Premises" data-testid="proof-form-premises"
                             prop:value=move || form_premises.get() on:input=move |ev| form_premises.set(event_target_value(&ev))/>
-                        <input placeholder="base / proposal / target id" data-testid="proof-form-target"
+                        <input placeholder="base / proposal / target id" aria-label="Base, proposal or target id" data-testid="proof-form-target"
                             prop:value=move || form_target.get() on:input=move |ev| form_target.set(event_target_value(&ev))/>
                         <button type="submit" class="primary" data-testid="proof-form-submit">"Submit"</button>
                     </div>

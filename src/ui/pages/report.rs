@@ -16,8 +16,45 @@ use crate::band::drill::{
 use crate::band::render::{self, ci, num, pct, By};
 use crate::band::{BandReport, CaseRef, Evaluator, GroupMetrics, Options};
 use crate::jsonl::{Line, LineSplitter};
+use crate::route::state::ViewState;
+use crate::ui::batch_runner::{stored_results, BATCH_RUN};
 use crate::ui::download::download_text;
+use crate::ui::query;
 use crate::ui::search_box::SearchBox;
+
+/// Local-storage key of what the Report page showed last: `batch`, or `file:<name>`.
+const SOURCE_KEY: &str = "verifyfast.report.source";
+
+fn remember_source(source: &str) {
+    if let Some(s) = web_sys::window().and_then(|w| w.local_storage().ok().flatten()) {
+        let _ = s.set_item(SOURCE_KEY, source);
+    }
+}
+
+fn last_source() -> Option<String> {
+    web_sys::window()?
+        .local_storage()
+        .ok()
+        .flatten()?
+        .get_item(SOURCE_KEY)
+        .ok()
+        .flatten()
+}
+
+/// The browser batch's kept results as a file, so they go through the same chunked reader
+/// and drill-down as a picked one.
+fn batch_file() -> Result<web_sys::File, String> {
+    let lines = stored_results();
+    if lines.is_empty() {
+        return Err(
+            "No batch results are kept in this browser: run a batch on the Audit page first."
+                .into(),
+        );
+    }
+    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(&lines.join("\n")));
+    web_sys::File::new_with_str_sequence(&parts, "batch-results.jsonl")
+        .map_err(|_| "could not read the kept batch results".to_string())
+}
 
 /// Bytes per `File.slice`: small enough that parsing one chunk stays well under 200 ms.
 const CHUNK_BYTES: f64 = 2.0 * 1024.0 * 1024.0;
@@ -30,7 +67,7 @@ const BANDS: [&str; 3] = ["BAD (1–2)", "MID (3)", "GOOD (4–5)"];
 fn feed(ev: &mut Evaluator, l: Line) {
     match l.text {
         Ok(t) => ev.push_line(l.number, l.offset, &t),
-        Err(e) => ev.bad_line(l.number, e.to_string()),
+        Err(e) => ev.bad_line(l.number, e.reason()),
     }
 }
 
@@ -79,16 +116,93 @@ pub fn ReportPage() -> impl IntoView {
     let filter = RwSignal::new(CaseFilter::default());
     let baseline = RwSignal::new(String::new());
     let case = RwSignal::new(None::<(CaseRef, Result<CaseDetail, String>)>);
+    // The open case's id, set at once (the case itself is read from the file afterwards): it
+    // is what the URL carries, so Back closes the case.
+    let case_id = RwSignal::new(None::<String>);
+    let run = RwSignal::new(None::<String>);
+    let notice = RwSignal::new(None::<String>);
 
-    let load = move |f: web_sys::File| {
+    let open_case = move |c: CaseRef| {
+        let Some(f) = file.get_value() else { return };
+        let b = bom.get_value();
+        case_id.set(Some(c.id.clone().unwrap_or_default()));
+        spawn_local(async move {
+            let detail = read_case_line(&f, b, &c)
+                .await
+                .and_then(|line| case_detail(&line));
+            // A case closed (or another opened) meanwhile wins.
+            if case_id.get_untracked().as_deref() == Some(c.id.as_deref().unwrap_or_default()) {
+                case.set(Some((c, detail)));
+                // The detail opens below the list: bring it to where the user is looking.
+                request_animation_frame(|| {
+                    if let Some(el) = document().get_element_by_id("report-case") {
+                        el.scroll_into_view();
+                    }
+                });
+            }
+        });
+    };
+    // Show what a URL's view state selects: its cell or tag, and its open case.
+    let apply_view = move |v: ViewState| {
+        filter.set(CaseFilter::from_view(&v));
+        let wanted = v.case.clone();
+        if wanted.is_none() {
+            case_id.set(None);
+            case.set(None);
+        } else if wanted != case_id.get_untracked() {
+            let found = report.with_untracked(|r| {
+                r.as_ref()
+                    .and_then(|r| r.cases.iter().find(|c| c.id == wanted).cloned())
+            });
+            match found {
+                Some(c) => open_case(c),
+                None => {
+                    case_id.set(None);
+                    case.set(None);
+                }
+            }
+        }
+    };
+    query::on_history_move(apply_view);
+    // The URL follows the view: a new drill-down (cell, tag or case) is a history entry.
+    Effect::new(move |_| {
+        let f = filter.get();
+        let open = case_id.get();
+        let r = run.get();
+        if report.with(Option::is_none) {
+            return;
+        }
+        let now = query::current();
+        let mut v = ViewState {
+            run: r,
+            case: open,
+            unknown: now.unknown.clone(),
+            ..ViewState::default()
+        };
+        f.to_view(&mut v);
+        let drilled = v.cell != now.cell || v.tag != now.tag || v.case != now.case;
+        query::set(&v, drilled);
+    });
+
+    let load = move |f: web_sys::File, from_batch: bool| {
         if loading.get_untracked() {
             return;
         }
         error.set(None);
+        notice.set(None);
         report.set(None);
         case.set(None);
+        case_id.set(None);
         timing.set(None);
         filter.set(CaseFilter::default());
+        if from_batch {
+            run.set(Some(BATCH_RUN.to_string()));
+            remember_source(BATCH_RUN);
+        } else {
+            run.set(None);
+            remember_source(&format!("file:{}", f.name()));
+            query::set(&ViewState::default(), false);
+        }
         file_name.set(f.name());
         file.set_value(Some(f.clone()));
         loading.set(true);
@@ -106,18 +220,43 @@ pub fn ReportPage() -> impl IntoView {
                         secs,
                         if secs > 0.0 { mb / secs } else { 0.0 }
                     )));
-                    report.set(Some(Arc::new(r)));
+                    if let Some(empty) = r.emptiness() {
+                        error.set(Some(format!("{}: {}", f.name(), empty.message())));
+                    } else {
+                        report.set(Some(Arc::new(r)));
+                        apply_view(query::current());
+                    }
                 }
                 Err(e) => error.set(Some(e)),
             }
             loading.set(false);
         });
     };
+    let load_batch = move || match batch_file() {
+        Ok(f) => load(f, true),
+        Err(e) => error.set(Some(e)),
+    };
+    // Batch → Report: `report?run=batch` (the batch runner's link) opens the kept batch
+    // results; so does coming back to this page after showing them. A picked file cannot be
+    // kept by the browser: say which it was.
+    let from_url = query::current().run;
+    match (from_url.as_deref(), last_source()) {
+        (Some(BATCH_RUN), _) => load_batch(),
+        (None, Some(s)) if s == BATCH_RUN => load_batch(),
+        (None, Some(s)) => {
+            if let Some(name) = s.strip_prefix("file:") {
+                notice.set(Some(format!(
+                    "Last shown here: {name}. A picked file is not kept by the browser: pick it again to see its report."
+                )));
+            }
+        }
+        _ => {}
+    }
 
     let on_pick = move |ev: web_sys::Event| {
         let f = picked_file(&ev);
         if let Some(f) = f {
-            load(f);
+            load(f, false);
         }
     };
     let on_drop = move |ev: web_sys::DragEvent| {
@@ -127,19 +266,8 @@ pub fn ReportPage() -> impl IntoView {
             .and_then(|d| d.files())
             .and_then(|fs| fs.get(0));
         if let Some(f) = f {
-            load(f);
+            load(f, false);
         }
-    };
-
-    let open_case = move |c: CaseRef| {
-        let Some(f) = file.get_value() else { return };
-        let b = bom.get_value();
-        spawn_local(async move {
-            let detail = read_case_line(&f, b, &c)
-                .await
-                .and_then(|line| case_detail(&line));
-            case.set(Some((c, detail)));
-        });
     };
 
     let export = move |kind: &'static str| {
@@ -236,6 +364,7 @@ pub fn ReportPage() -> impl IntoView {
                 {move || timing.get().map(|t| view! { <span class="muted" data-testid="report-timing">{t}</span> }.into_any())}
             </div>
             {move || error.get().map(|e| view! { <div class="error" role="alert" data-testid="report-error">{e}</div> }.into_any())}
+            {move || notice.get().map(|n| view! { <div class="notice" data-testid="report-notice">{n}</div> }.into_any())}
             {move || {
                 report
                     .get()
@@ -277,7 +406,11 @@ pub fn ReportPage() -> impl IntoView {
                     .filter(|r| !r.cases_only)
                     .map(|r| cases_view(r, filter, open_case, export_cases))
             }}
-            {move || case.get().map(|(c, d)| case_view(c, d, case))}
+            {move || {
+                case.get()
+                    .filter(|_| case_id.with(Option::is_some))
+                    .map(|(c, d)| case_view(c, d, case_id))
+            }}
         </section>
     }
 }
@@ -769,7 +902,7 @@ fn cases_view(
 fn case_view(
     c: CaseRef,
     detail: Result<CaseDetail, String>,
-    case: RwSignal<Option<(CaseRef, Result<CaseDetail, String>)>>,
+    case_id: RwSignal<Option<String>>,
 ) -> AnyView {
     let body = match detail {
         Err(e) => view! { <div class="error">{e}</div> }.into_any(),
@@ -797,12 +930,12 @@ fn case_view(
         _ => "chip band-GOOD",
     };
     view! {
-        <div class="card" data-testid="report-case">
+        <div class="card" id="report-case" tabindex="-1" data-testid="report-case">
             <div class="row">
                 <h2>{format!("Case {} (line {})", c.id.clone().unwrap_or_default(), c.line)}</h2>
                 <span class=band(c.expected)>{format!("expected {}", c.expected)}</span>
                 <span class=band(c.actual)>{format!("judged {}", c.actual)}</span>
-                <button on:click=move |_| case.set(None)>"Close"</button>
+                <button data-testid="report-case-close" on:click=move |_| case_id.set(None)>"Close"</button>
             </div>
             {body}
         </div>
