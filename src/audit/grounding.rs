@@ -66,6 +66,30 @@ pub enum Grounding {
     NotFound,
 }
 
+impl Grounding {
+    /// Short status name, also the CSS class suffix on the page.
+    pub fn status(&self) -> &'static str {
+        match self {
+            Grounding::Verbatim => "verbatim",
+            Grounding::Notation { .. } => "notation",
+            Grounding::Rounded { .. } => "rounded",
+            Grounding::Derived { .. } => "derived",
+            Grounding::NotFound => "not_found",
+        }
+    }
+
+    /// What the page says about the number.
+    pub fn describe(&self) -> String {
+        match self {
+            Grounding::Verbatim => "in the context as written".into(),
+            Grounding::Notation { source } => format!("in the context as {source}"),
+            Grounding::Rounded { source } => format!("rounded from {source}"),
+            Grounding::Derived { source, .. } => format!("= {source}"),
+            Grounding::NotFound => "not found in the context".into(),
+        }
+    }
+}
+
 /// One distinct number of the model output and its grounding.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CheckedNumber {
@@ -733,8 +757,7 @@ impl<'t> Scanner<'t> {
             }
         }
         for (w, scale) in CN_SCALES {
-            if rest.starts_with(w) {
-                let after = &rest[w.len()..];
+            if let Some(after) = rest.strip_prefix(w) {
                 if w.ends_with('千')
                     && (after.starts_with('米')
                         || after.starts_with('克')
