@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use proptest::prelude::*;
 
 use verifyfast::audit::contract::DecomposeReply;
-use verifyfast::audit::grounding::{ground_numbers, Grounding};
+use verifyfast::audit::grounding::{ground_numbers, Status};
 use verifyfast::audit::parse::parse_reply;
 use verifyfast::jsonl::{lines_of, LineSplitter};
 use verifyfast::logic::document::load;
@@ -144,7 +144,7 @@ proptest! {
         prop_assert!(g.numbers.len() <= 300);
         let same = timed("ground_numbers (itself)", &a, || ground_numbers(&a, &a));
         // Every number of a text is in that text as written.
-        prop_assert!(same.numbers.iter().all(|n| n.grounding == Grounding::Verbatim), "{:?}", same.numbers);
+        prop_assert!(same.numbers.iter().all(|n| n.status == Status::Verbatim), "{:?}", same.numbers);
     }
 
     #[test]

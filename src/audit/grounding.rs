@@ -46,19 +46,74 @@ pub enum Operation {
 }
 
 /// How an output number relates to the context.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", tag = "status")]
-pub enum Grounding {
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
     Verbatim,
     /// The same value written differently; `source` is the context's writing.
+    Notation,
+    /// The context value rounded to the output's precision.
+    Rounded,
+    /// One arithmetic step; `source` shows it, e.g. "4200 − 3000" or "(5400 − 4200) / 4200".
+    Derived,
+    NotFound,
+}
+
+impl Status {
+    /// Short name, also the CSS class suffix on the page.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Verbatim => "verbatim",
+            Status::Notation => "notation",
+            Status::Rounded => "rounded",
+            Status::Derived => "derived",
+            Status::NotFound => "not_found",
+        }
+    }
+}
+
+/// One distinct number of the model output and its grounding. Flat fields rather than a tagged
+/// enum: serde's tagged and flattened enums buffer through a generic content tree, which cost
+/// ~10 KB of the gzipped wasm here.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CheckedNumber {
+    /// As written in the output.
+    pub text: String,
+    pub kind: NumberKind,
+    /// The value compared (fractions for percentages; the year for a year).
+    pub value: f64,
+    pub status: Status,
+    /// The context's writing (notation, rounded) or the step (derived).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub operation: Option<Operation>,
+}
+
+impl CheckedNumber {
+    /// What the page says about the number.
+    pub fn describe(&self) -> String {
+        let source = self.source.as_deref().unwrap_or("");
+        match self.status {
+            Status::Verbatim => "in the context as written".into(),
+            Status::Notation => format!("in the context as {source}"),
+            Status::Rounded => format!("rounded from {source}"),
+            Status::Derived => format!("= {source}"),
+            Status::NotFound => "not found in the context".into(),
+        }
+    }
+}
+
+/// The internal verdict, before it is flattened into a [`CheckedNumber`].
+#[derive(Debug, Clone, PartialEq)]
+enum Grounding {
+    Verbatim,
     Notation {
         source: String,
     },
-    /// The context value rounded to the output's precision.
     Rounded {
         source: String,
     },
-    /// `source` shows the step, e.g. "4200 − 3000" or "(5400 − 4200) / 4200".
     Derived {
         operation: Operation,
         source: String,
@@ -67,39 +122,17 @@ pub enum Grounding {
 }
 
 impl Grounding {
-    /// Short status name, also the CSS class suffix on the page.
-    pub fn status(&self) -> &'static str {
+    fn into_fields(self) -> (Status, Option<String>, Option<Operation>) {
         match self {
-            Grounding::Verbatim => "verbatim",
-            Grounding::Notation { .. } => "notation",
-            Grounding::Rounded { .. } => "rounded",
-            Grounding::Derived { .. } => "derived",
-            Grounding::NotFound => "not_found",
+            Grounding::Verbatim => (Status::Verbatim, None, None),
+            Grounding::Notation { source } => (Status::Notation, Some(source), None),
+            Grounding::Rounded { source } => (Status::Rounded, Some(source), None),
+            Grounding::Derived { operation, source } => {
+                (Status::Derived, Some(source), Some(operation))
+            }
+            Grounding::NotFound => (Status::NotFound, None, None),
         }
     }
-
-    /// What the page says about the number.
-    pub fn describe(&self) -> String {
-        match self {
-            Grounding::Verbatim => "in the context as written".into(),
-            Grounding::Notation { source } => format!("in the context as {source}"),
-            Grounding::Rounded { source } => format!("rounded from {source}"),
-            Grounding::Derived { source, .. } => format!("= {source}"),
-            Grounding::NotFound => "not found in the context".into(),
-        }
-    }
-}
-
-/// One distinct number of the model output and its grounding.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct CheckedNumber {
-    /// As written in the output.
-    pub text: String,
-    pub kind: NumberKind,
-    /// The value compared (fractions for percentages; the year for a year).
-    pub value: f64,
-    #[serde(flatten)]
-    pub grounding: Grounding,
 }
 
 /// The number check of one audit (`AuditReport::number_grounding`).
@@ -115,9 +148,7 @@ pub struct NumberGrounding {
 
 impl NumberGrounding {
     pub fn not_found(&self) -> impl Iterator<Item = &CheckedNumber> {
-        self.numbers
-            .iter()
-            .filter(|n| n.grounding == Grounding::NotFound)
+        self.numbers.iter().filter(|n| n.status == Status::NotFound)
     }
 
     /// "7 numbers: 5 found, 1 derived, 1 not found".
@@ -125,7 +156,7 @@ impl NumberGrounding {
         let derived = self
             .numbers
             .iter()
-            .filter(|n| matches!(n.grounding, Grounding::Derived { .. }))
+            .filter(|n| n.status == Status::Derived)
             .count();
         let missing = self.not_found().count();
         let found = self.numbers.len() - derived - missing;
@@ -159,11 +190,14 @@ pub fn ground_numbers(context: &str, output: &str) -> NumberGrounding {
             continue;
         }
         seen.push(&n.text);
+        let (status, source, operation) = index.ground(n).into_fields();
         numbers.push(CheckedNumber {
             text: n.text.clone(),
             kind: n.kind,
             value: n.value,
-            grounding: index.ground(n),
+            status,
+            source,
+            operation,
         });
     }
     NumberGrounding {
@@ -1139,12 +1173,9 @@ mod tests {
             .numbers
             .into_iter()
             .map(|n| {
-                let s = match n.grounding {
-                    Grounding::Verbatim => "verbatim".to_string(),
-                    Grounding::Notation { source } => format!("notation {source}"),
-                    Grounding::Rounded { source } => format!("rounded {source}"),
-                    Grounding::Derived { source, .. } => format!("derived {source}"),
-                    Grounding::NotFound => "not_found".to_string(),
+                let s = match n.source {
+                    Some(source) => format!("{} {source}", n.status.as_str()),
+                    None => n.status.as_str().to_string(),
                 };
                 (n.text, s)
             })

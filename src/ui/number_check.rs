@@ -4,17 +4,17 @@
 
 use leptos::prelude::*;
 
-use crate::audit::grounding::{CheckedNumber, Grounding, NumberGrounding};
+use crate::audit::grounding::{CheckedNumber, NumberGrounding, Status};
 
 fn row(n: &CheckedNumber) -> AnyView {
-    let status = n.grounding.status();
+    let status = n.status.as_str();
     view! {
         <li data-testid="audit-number">
             <code>{n.text.clone()}</code>
             " "
             <span class=format!("chip number-{status}")>{status.replace('_', " ")}</span>
             " "
-            <span class="muted">{n.grounding.describe()}</span>
+            <span class="muted">{n.describe()}</span>
         </li>
     }
     .into_any()
@@ -27,7 +27,7 @@ pub fn NumberCheck(grounding: NumberGrounding) -> impl IntoView {
     let found: Vec<AnyView> = grounding
         .numbers
         .iter()
-        .filter(|n| n.grounding != Grounding::NotFound)
+        .filter(|n| n.status != Status::NotFound)
         .map(row)
         .collect();
     let summary = if grounding.numbers.is_empty() {
