@@ -45,7 +45,15 @@ export function runCli(args, { key = KEY } = {}) {
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => { stdout += d; });
-    child.stderr.on('data', (d) => { stderr += d; process.stderr.write(`    [cli] ${d}`); });
+    // Echo the CLI's progress line by line, so a slow run shows where it is.
+    let pending = '';
+    child.stderr.on('data', (d) => {
+      stderr += d;
+      pending += d;
+      const lines = pending.split('\n');
+      pending = lines.pop();
+      for (const l of lines) process.stderr.write(`    [cli] ${l}\n`);
+    });
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr, ms: Date.now() - started }));
   });
