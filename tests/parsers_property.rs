@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 use proptest::prelude::*;
 
 use verifyfast::audit::contract::DecomposeReply;
+use verifyfast::audit::grounding::{ground_numbers, Status};
 use verifyfast::audit::parse::parse_reply;
 use verifyfast::jsonl::{lines_of, LineSplitter};
 use verifyfast::logic::document::load;
@@ -75,6 +76,24 @@ fn long_line() -> impl Strategy<Value = String> {
     (piece(), 1usize..60_000).prop_map(|(p, n)| p.repeat(n.min(300_000 / p.len().max(1))))
 }
 
+/// Text dense in what the number check reads: digits (ASCII and full-width), separators, scale
+/// and percent words, Chinese numerals and date characters, month names.
+fn numeric_text() -> impl Strategy<Value = String> {
+    prop::collection::vec(
+        prop_oneof![
+            4 => prop::sample::select(vec![
+                "1", "12", "2023", "1,200", "1,2", ",", ".", "．", "１２", "0.08", "%", "％", " ", "\n",
+                "k", "K", "M", "bn", " thousand", " million", " percent", "万", "亿", "千", "百", "十",
+                "一", "二", "两", "零", "〇", "百分之", "个百分点", "年", "月", "日", "号", "-", "/",
+                "May ", "march", "Sept.", "H2O", "v1.2.3", "第", "米", "\u{a0}", "e", "答",
+            ]).prop_map(str::to_string),
+            1 => any::<char>().prop_map(|c| c.to_string()),
+        ],
+        0..400,
+    )
+    .prop_map(|v| v.concat())
+}
+
 fn any_input() -> impl Strategy<Value = String> {
     prop_oneof![6 => hostile_text(), 2 => deep_text(), 1 => long_line()]
 }
@@ -117,6 +136,15 @@ proptest! {
             splitter.finish(&mut |line| chunked.push(line));
         });
         prop_assert_eq!(format!("{whole:?}"), format!("{chunked:?}"));
+    }
+
+    #[test]
+    fn number_check_returns_and_finds_a_text_in_itself(a in numeric_text(), b in any_input()) {
+        let g = timed("ground_numbers", &a, || ground_numbers(&b, &a));
+        prop_assert!(g.numbers.len() <= 300);
+        let same = timed("ground_numbers (itself)", &a, || ground_numbers(&a, &a));
+        // Every number of a text is in that text as written.
+        prop_assert!(same.numbers.iter().all(|n| n.status == Status::Verbatim), "{:?}", same.numbers);
     }
 
     #[test]

@@ -360,6 +360,7 @@ pub fn result_line(case: &Case, report: &AuditReport) -> Map<String, Value> {
         "errors",
         as_tree(&report.errors).unwrap_or(Value::Array(Vec::new())),
     );
+    put("number_grounding", number_summary(report));
     put("latency_ms", Value::from(report.latency_ms));
     put("tokens", Value::from(report.tokens.total_tokens));
     put("models", as_tree(&report.models).unwrap_or(Value::Null));
@@ -372,6 +373,24 @@ pub fn result_line(case: &Case, report: &AuditReport) -> Map<String, Value> {
             .unwrap_or(Value::Null),
     );
     m
+}
+
+/// The number check in a results line: its one-line summary and the numbers not found (the
+/// full per-number record stays in the report; a results line is one row of a table).
+fn number_summary(report: &AuditReport) -> Value {
+    let g = &report.number_grounding;
+    let mut m = Map::new();
+    m.insert("checked".into(), Value::from(g.numbers.len()));
+    m.insert(
+        "not_found".into(),
+        Value::Array(
+            g.not_found()
+                .map(|n| Value::String(n.text.clone()))
+                .collect(),
+        ),
+    );
+    m.insert("summary".into(), Value::String(g.summary()));
+    Value::Object(m)
 }
 
 /// A part of a report as a JSON tree, the same tree `serde_json::to_value` gives.
@@ -775,7 +794,12 @@ not json
             assert_eq!(l["high_count"], 1);
             assert!(l.contains_key("context_input"));
             assert!(l["tokens"].as_u64().unwrap() > 0);
+            // Both cases' numbers (10%, 5%) are in their contexts.
+            assert_eq!(l["number_grounding"]["checked"], 1);
+            assert_eq!(l["number_grounding"]["not_found"], serde_json::json!([]));
         }
+        // The number check needs no model: a case that failed in Phase 1 still has it.
+        assert_eq!(failed[0]["number_grounding"]["checked"], 1);
         assert!(progress.rate_per_s > 0.0);
         assert_eq!(progress.eta_s, Some(0.0));
     }

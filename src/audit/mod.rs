@@ -5,6 +5,7 @@
 
 pub mod batch;
 pub mod contract;
+pub mod grounding;
 pub mod highlight;
 pub mod parse;
 pub mod prompts;

@@ -9,6 +9,7 @@ use crate::config::AuditParams;
 use crate::llm::ChatMessage;
 
 use super::contract::{Claim, Deduction};
+use super::grounding::NumberGrounding;
 use super::report::Finding;
 
 const LANGUAGE_RULE: &str = "The texts may be in Chinese or English. Quote evidence verbatim \
@@ -128,6 +129,34 @@ If there is no error, \"factual_errors\" is an empty list.",
         },
     );
     vec![ChatMessage::system(system), ChatMessage::user(user)]
+}
+
+/// The deterministic number check's misses, appended to the Phase 2 request as evidence for the
+/// model to judge (not as verdicts: a number can be absent from the context and still be a
+/// reasonable inference, e.g. one computed in two steps). Unchanged when every number was found.
+pub fn with_number_evidence(
+    mut messages: Vec<ChatMessage>,
+    grounding: &NumberGrounding,
+) -> Vec<ChatMessage> {
+    let missing: Vec<String> = grounding
+        .not_found()
+        .map(|n| format!("- \"{}\"", n.text))
+        .collect();
+    if missing.is_empty() {
+        return messages;
+    }
+    let note = format!(
+        "\n\nA deterministic number check found these numbers of model_output nowhere in \
+context_input: not verbatim, not in another notation (1,200 = 1.2k = 一千二百; 8% = 0.08), not \
+rounded, and not one sum, difference, ratio or percent change of two context numbers:\n{}\n\
+Judge each: a number that context_input does not support is a fabricated specific (High) unless \
+it follows from context_input by reasoning you can state.",
+        missing.join("\n")
+    );
+    if let Some(user) = messages.iter_mut().rev().find(|m| m.role == "user") {
+        user.content.push_str(&note);
+    }
+    messages
 }
 
 /// Phase 3 (verify model): check each deduction's reasoning.
@@ -271,6 +300,23 @@ mod tests {
         ] {
             assert!(text.contains(needle), "missing `{needle}`");
         }
+    }
+
+    #[test]
+    fn fact_check_gets_the_numbers_not_found_as_evidence() {
+        let ctx = "该校2023年本科招生4200人，其中省内生源占70%。";
+        let out = "该校2023年本科招生4200人，985高校录取率达到35%。";
+        let g = crate::audit::grounding::ground_numbers(ctx, out);
+        let m = with_number_evidence(fact_check(&AuditParams::default(), ctx, out, &[]), &g);
+        let user = &m[m.len() - 1].content;
+        assert!(user.contains("- \"35%\""), "{user}");
+        assert!(user.contains("- \"985\""));
+        assert!(!user.contains("- \"4200\""));
+        assert!(user.contains("fabricated specific (High)"));
+        // Nothing to add when every number is grounded.
+        let clean = crate::audit::grounding::ground_numbers(ctx, "招生4200人");
+        let plain = fact_check(&AuditParams::default(), ctx, "招生4200人", &[]);
+        assert_eq!(with_number_evidence(plain.clone(), &clean), plain);
     }
 
     #[test]

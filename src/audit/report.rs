@@ -7,6 +7,7 @@ use crate::config::AuditParams;
 use crate::llm::Usage;
 
 use super::contract::{Claim, Deduction, ErrorType, Exempted, Severity};
+use super::grounding::NumberGrounding;
 use super::parse::Repair;
 
 /// The LLM phases of the protocol (Phase 4, the score, calls no model).
@@ -182,6 +183,11 @@ pub struct AuditReport {
     pub deductions: Vec<Deduction>,
     pub errors: Vec<Finding>,
     pub reasonable_inferences: Vec<Exempted>,
+    /// The deterministic number check of model_output against context_input (no model): run
+    /// before Phase 2, whose prompt gets the numbers not found as evidence. Reports written
+    /// before it existed read as an empty check.
+    #[serde(default)]
+    pub number_grounding: NumberGrounding,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reverse_check: Option<ReverseCheck>,
     pub phases: Vec<PhaseRecord>,

@@ -9,6 +9,7 @@ use crate::llm::{ChatMessage, ChatRequest, ChatTransport, Endpoint, Usage};
 use super::contract::{
     DecomposeReply, FactCheckReply, LogicCheckReply, ReportedError, ReverseReply,
 };
+use super::grounding;
 use super::parse::parse_reply;
 use super::prompts;
 use super::report::{
@@ -199,6 +200,7 @@ fn empty_report(plan: &AuditPlan) -> AuditReport {
         deductions: Vec::new(),
         errors: Vec::new(),
         reasonable_inferences: Vec::new(),
+        number_grounding: Default::default(),
         reverse_check: None,
         phases: Vec::new(),
         latency_ms: 0,
@@ -240,6 +242,8 @@ pub async fn run_audit(
     let mut report = empty_report(plan);
     let params = &plan.params;
     let (ctx, out) = (input.context_input.as_str(), input.model_output.as_str());
+    // No model involved: computed first so even a case that fails in Phase 1 reports it.
+    report.number_grounding = grounding::ground_numbers(ctx, out);
 
     let messages = prompts::decompose(params, ctx, out);
     let (record, phase1) = ask::<DecomposeReply>(
@@ -265,7 +269,10 @@ pub async fn run_audit(
         plan,
         &plan.verify,
         Phase::FactCheck,
-        prompts::fact_check(params, ctx, out, &report.claims),
+        prompts::with_number_evidence(
+            prompts::fact_check(params, ctx, out, &report.claims),
+            &report.number_grounding,
+        ),
         progress,
     );
     let logic = ask::<LogicCheckReply>(
@@ -453,6 +460,34 @@ mod tests {
         assert_eq!(r.phase(Phase::Decompose).unwrap().llm, "runner");
         assert_eq!(r.phase(Phase::FactCheck).unwrap().llm, "verifier");
         assert!(r.could_not_audit.is_none());
+    }
+
+    #[test]
+    fn number_check_is_recorded_and_its_misses_reach_phase_two_only() {
+        let t = ScriptedTransport::answering(&[
+            (Phase::Decompose, P1),
+            (Phase::FactCheck, P2_NONE),
+            (Phase::LogicCheck, P3_NONE),
+        ]);
+        let r = audit(&t, AuditParams::default());
+        // 12% is neither in the context (11%) nor one step from 2023, 11%, 3%.
+        let missing: Vec<&str> = r
+            .number_grounding
+            .not_found()
+            .map(|n| n.text.as_str())
+            .collect();
+        assert_eq!(missing, vec!["12%"]);
+        let requests = t.requests.borrow();
+        let text = |phase| {
+            requests
+                .iter()
+                .filter(|(p, _)| *p == Some(phase))
+                .flat_map(|(_, r)| r.messages.iter().map(|m| m.content.clone()))
+                .collect::<String>()
+        };
+        assert!(text(Phase::FactCheck).contains("- \"12%\""));
+        assert!(!text(Phase::LogicCheck).contains("deterministic number check"));
+        assert!(!text(Phase::Decompose).contains("deterministic number check"));
     }
 
     #[test]

@@ -143,6 +143,7 @@ pub fn run_audit_cmd(a: AuditArgs) -> Result<ExitCode, String> {
         }
         None => print!("{json}"),
     }
+    eprintln!("number check: {}", report.number_grounding.summary());
     match (&report.could_not_audit, report.credit_score, report.band) {
         (Some(cna), _, _) => {
             eprintln!("{cna}");

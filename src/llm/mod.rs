@@ -95,6 +95,16 @@ pub enum LlmError {
         "HTTP 413: the request is too large for this endpoint (shorten the context or output)"
     )]
     TooLarge,
+    /// The prompt does not fit the model's context window (llama.cpp's
+    /// `exceed_context_size_error`, OpenAI's `context_length_exceeded`, vLLM's "maximum context
+    /// length"): final, a retry would fail the same way.
+    #[error("HTTP {status}: the prompt is longer than the model's context window{}: shorten the context or the output, or give the server a larger context (llama.cpp `-c`, Ollama `num_ctx`, vLLM `--max-model-len`). Server said: {body}", tokens.map(|(p, n)| format!(" ({p} prompt tokens, {n} available)")).unwrap_or_default())]
+    ContextTooLong {
+        status: u16,
+        /// (prompt tokens, context size) when the server says.
+        tokens: Option<(u64, u64)>,
+        body: String,
+    },
     #[error("HTTP 429: rate limited{}", retry_after_s.map(|s| format!(" (retry after {s} s)")).unwrap_or_default())]
     RateLimited { retry_after_s: Option<u64> },
     #[error("HTTP {status} from the server: {body}")]

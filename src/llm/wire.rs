@@ -285,6 +285,15 @@ pub fn classify_status(
     retry_after_s: Option<u64>,
 ) -> LlmError {
     let detail = redact(&body_detail(body), endpoint);
+    if matches!(status, 400 | 413 | 422) {
+        if let Some(tokens) = context_overflow(body) {
+            return LlmError::ContextTooLong {
+                status,
+                tokens,
+                body: detail,
+            };
+        }
+    }
     match status {
         401 | 403 => LlmError::Unauthorized { status },
         404 => LlmError::NotFound {
@@ -302,6 +311,24 @@ pub fn classify_status(
             body: detail,
         },
     }
+}
+
+/// `Some` when an error body says the prompt exceeds the context window; inside, the prompt
+/// and context sizes when the server gives them (llama.cpp: `n_prompt_tokens`, `n_ctx`).
+fn context_overflow(body: &str) -> Option<Option<(u64, u64)>> {
+    let v: Value = serde_json::from_str(body).ok()?;
+    let err = v.get("error")?;
+    let field = |k: &str| err.get(k).and_then(Value::as_str).unwrap_or("");
+    let message = field("message").to_ascii_lowercase();
+    let typed = field("type") == "exceed_context_size_error"
+        || field("code") == "context_length_exceeded"
+        || message.contains("maximum context length")
+        || message.contains("exceeds the available context size");
+    if !typed {
+        return None;
+    }
+    let num = |k: &str| err.get(k).and_then(Value::as_u64);
+    Some(num("n_prompt_tokens").zip(num("n_ctx")))
 }
 
 /// What to show of an error body: the JSON error message if there is one, no HTML markup.
@@ -521,6 +548,41 @@ mod tests {
             LlmError::NotFound { model, .. } if model == "m1"
         ));
         assert_eq!(classify_status(413, "", &url, &e, None), LlmError::TooLarge);
+        // llama.cpp's reply to a prompt over its -c (measured against llama-server).
+        let llama = r#"{"error":{"code":400,"message":"request (9000 tokens) exceeds the available context size (8192 tokens), try increasing it","type":"exceed_context_size_error","n_prompt_tokens":9000,"n_ctx":8192}}"#;
+        let err = classify_status(400, llama, &url, &e, None);
+        assert!(matches!(
+            err,
+            LlmError::ContextTooLong {
+                status: 400,
+                tokens: Some((9000, 8192)),
+                ..
+            }
+        ));
+        let text = err.to_string();
+        assert!(
+            text.contains(
+                "longer than the model's context window (9000 prompt tokens, 8192 available)"
+            ),
+            "{text}"
+        );
+        // OpenAI's and vLLM's forms.
+        let openai = r#"{"error":{"message":"This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens.","type":"invalid_request_error","code":"context_length_exceeded"}}"#;
+        assert!(matches!(
+            classify_status(400, openai, &url, &e, None),
+            LlmError::ContextTooLong { tokens: None, .. }
+        ));
+        // Any other 400 stays a plain HTTP error.
+        assert!(matches!(
+            classify_status(
+                400,
+                r#"{"error":{"message":"bad temperature"}}"#,
+                &url,
+                &e,
+                None
+            ),
+            LlmError::Http { status: 400, .. }
+        ));
         assert_eq!(
             classify_status(429, "", &url, &e, Some(3)),
             LlmError::RateLimited {

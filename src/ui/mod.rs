@@ -23,6 +23,7 @@ pub mod footer;
 pub mod math_preview;
 pub mod math_text;
 pub mod nav;
+pub mod number_check;
 pub mod pages;
 pub mod proof_dag;
 pub mod proof_panels;

@@ -138,6 +138,15 @@ describe('quick audit page', () => {
     const log = await (await fetch(`${mock.url}/__log`)).json();
     const chats = log.requests.filter((r) => r.path === '/v1/chat/completions' && r.method === 'POST');
     assert.equal(chats.length, 3);
+    // The deterministic number check: shown next to the findings, recorded, and sent to Phase 2.
+    assert.match(await page.getByTestId('audit-numbers-summary').innerText(), /4 numbers: 2 found, 0 derived, 2 not found/);
+    const missing = await page.getByTestId('audit-numbers-missing').innerText();
+    assert.match(missing, /985/);
+    assert.match(missing, /35%/);
+    assert.deepEqual(report.number_grounding.numbers.filter((n) => n.status === 'not_found').map((n) => n.text), ['985', '35%']);
+    const factCheck = chats.find((r) => JSON.stringify(r.body).includes('strict fact checker'));
+    assert.match(JSON.stringify(factCheck.body), /deterministic number check[^"]*nowhere/);
+    assert.match(JSON.stringify(factCheck.body), /- \\"35%\\"/);
   });
 
   app.it('cancel stops a slow audit and says so', async (page) => {

@@ -16,6 +16,7 @@ use crate::ui::batch_runner::BatchRunner;
 use crate::ui::browser_file::fetch_example;
 use crate::ui::download::download_text;
 use crate::ui::drafts_store::draft_signal;
+use crate::ui::number_check::NumberCheck;
 use crate::ui::settings_store::settings_store;
 use crate::ui::text_field::TextField;
 
@@ -462,6 +463,7 @@ fn ReportView(report: AuditReport, context: String, output: String) -> impl Into
                 </section>
             </div>
             {facts}
+            <NumberCheck grounding=report.number_grounding.clone()/>
             {logic}
             <section class="card">
                 <h3>"Reasonable inferences (not errors)"</h3>

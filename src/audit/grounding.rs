@@ -1,0 +1,1374 @@
+//! Deterministic number grounding: every number, percentage, date and quantity in the model
+//! output, checked against the context without any model. A number is
+//! - `verbatim`: written the same way in the context;
+//! - `notation`: the same value written differently (1,200 / 1.2k / 1.2 thousand / 一千二百 /
+//!   1200; 8 % / 0.08; 2023-05-01 / 2023年5月1日 / May 1, 2023);
+//! - `rounded`: a context value rounded to the output's precision (1,234,567 → "1.2 million");
+//! - `derived`: one arithmetic step from two context numbers (sum, difference, ratio, percent
+//!   change), within the output's precision;
+//! - `not_found`: none of these. These are what a fabricated specific looks like (the seed's
+//!   case #13: an admission rate that appears nowhere in the context was judged Low), so they
+//!   go to the Phase 2 prompt as evidence and into the report.
+//!
+//! Pure and fast: one linear scan per text; notation lookups by binary search over the sorted
+//! context values; the arithmetic search uses at most the first [`MAX_PAIR_NUMBERS`] distinct
+//! context numbers and only runs for output numbers not found otherwise, so a long context costs
+//! milliseconds, in the browser too.
+
+use serde::{Deserialize, Serialize};
+
+/// The arithmetic search pairs at most this many context numbers (200 × 199 ordered pairs).
+pub const MAX_PAIR_NUMBERS: usize = 200;
+/// At most this many distinct output numbers are checked (a table dump could hold thousands).
+pub const MAX_OUTPUT_NUMBERS: usize = 300;
+
+/// What kind of number the text wrote.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NumberKind {
+    Number,
+    /// 35%, 百分之三十五, 5 percentage points: `value` is the fraction (0.35).
+    Percent,
+    /// A date or a year (2023年, 2023-05-01, May 2023).
+    Date,
+    /// A number with a scale word (1.2k, 3 million, 4200万): `value` is the full amount.
+    Quantity,
+}
+
+/// The one arithmetic step that gives a derived number.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Operation {
+    Sum,
+    Difference,
+    Ratio,
+    PercentChange,
+}
+
+/// How an output number relates to the context.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    Verbatim,
+    /// The same value written differently; `source` is the context's writing.
+    Notation,
+    /// The context value rounded to the output's precision.
+    Rounded,
+    /// One arithmetic step; `source` shows it, e.g. "4200 − 3000" or "(5400 − 4200) / 4200".
+    Derived,
+    NotFound,
+}
+
+impl Status {
+    /// Short name, also the CSS class suffix on the page.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Verbatim => "verbatim",
+            Status::Notation => "notation",
+            Status::Rounded => "rounded",
+            Status::Derived => "derived",
+            Status::NotFound => "not_found",
+        }
+    }
+}
+
+/// One distinct number of the model output and its grounding. Flat fields rather than a tagged
+/// enum: serde's tagged and flattened enums buffer through a generic content tree, which cost
+/// ~10 KB of the gzipped wasm here.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CheckedNumber {
+    /// As written in the output.
+    pub text: String,
+    pub kind: NumberKind,
+    /// The value compared (fractions for percentages; the year for a year).
+    pub value: f64,
+    pub status: Status,
+    /// The context's writing (notation, rounded) or the step (derived).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub operation: Option<Operation>,
+}
+
+impl CheckedNumber {
+    /// What the page says about the number.
+    pub fn describe(&self) -> String {
+        let source = self.source.as_deref().unwrap_or("");
+        match self.status {
+            Status::Verbatim => "in the context as written".into(),
+            Status::Notation => format!("in the context as {source}"),
+            Status::Rounded => format!("rounded from {source}"),
+            Status::Derived => format!("= {source}"),
+            Status::NotFound => "not found in the context".into(),
+        }
+    }
+}
+
+/// The internal verdict, before it is flattened into a [`CheckedNumber`].
+#[derive(Debug, Clone, PartialEq)]
+enum Grounding {
+    Verbatim,
+    Notation {
+        source: String,
+    },
+    Rounded {
+        source: String,
+    },
+    Derived {
+        operation: Operation,
+        source: String,
+    },
+    NotFound,
+}
+
+impl Grounding {
+    fn into_fields(self) -> (Status, Option<String>, Option<Operation>) {
+        match self {
+            Grounding::Verbatim => (Status::Verbatim, None, None),
+            Grounding::Notation { source } => (Status::Notation, Some(source), None),
+            Grounding::Rounded { source } => (Status::Rounded, Some(source), None),
+            Grounding::Derived { operation, source } => {
+                (Status::Derived, Some(source), Some(operation))
+            }
+            Grounding::NotFound => (Status::NotFound, None, None),
+        }
+    }
+}
+
+/// The number check of one audit (`AuditReport::number_grounding`).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct NumberGrounding {
+    pub numbers: Vec<CheckedNumber>,
+    /// Numbers found in the context.
+    pub context_numbers: usize,
+    /// Output numbers beyond [`MAX_OUTPUT_NUMBERS`] that were not checked.
+    #[serde(default)]
+    pub unchecked: usize,
+}
+
+impl NumberGrounding {
+    pub fn not_found(&self) -> impl Iterator<Item = &CheckedNumber> {
+        self.numbers.iter().filter(|n| n.status == Status::NotFound)
+    }
+
+    /// "7 numbers: 5 found, 1 derived, 1 not found".
+    pub fn summary(&self) -> String {
+        let derived = self
+            .numbers
+            .iter()
+            .filter(|n| n.status == Status::Derived)
+            .count();
+        let missing = self.not_found().count();
+        let found = self.numbers.len() - derived - missing;
+        let mut s = format!(
+            "{} number{}: {found} found, {derived} derived, {missing} not found",
+            self.numbers.len(),
+            if self.numbers.len() == 1 { "" } else { "s" }
+        );
+        if self.unchecked > 0 {
+            s.push_str(&format!(" ({} more not checked)", self.unchecked));
+        }
+        s
+    }
+}
+
+/// Check every number of `output` against `context`.
+pub fn ground_numbers(context: &str, output: &str) -> NumberGrounding {
+    let ctx = scan(context);
+    let out = scan(output);
+    let index = ContextIndex::new(&ctx);
+    let mut seen: Vec<&str> = Vec::new();
+    let mut numbers = Vec::new();
+    let mut unchecked = 0;
+    for n in &out {
+        // Each distinct writing once: a number repeated in the output is one fact to check.
+        if seen.contains(&n.text.as_str()) {
+            continue;
+        }
+        if numbers.len() >= MAX_OUTPUT_NUMBERS {
+            unchecked += 1;
+            continue;
+        }
+        seen.push(&n.text);
+        let (status, source, operation) = index.ground(n).into_fields();
+        numbers.push(CheckedNumber {
+            text: n.text.clone(),
+            kind: n.kind,
+            value: n.value,
+            status,
+            source,
+            operation,
+        });
+    }
+    NumberGrounding {
+        numbers,
+        context_numbers: ctx.len(),
+        unchecked,
+    }
+}
+
+/// Year, month, day as far as written.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+struct DateParts {
+    year: Option<u32>,
+    month: Option<u32>,
+    day: Option<u32>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+struct Num {
+    text: String,
+    kind: NumberKind,
+    value: f64,
+    /// Half a unit of the last written digit (scaled): the rounding tolerance.
+    half_step: f64,
+    date: Option<DateParts>,
+    start: usize,
+    end: usize,
+}
+
+impl Num {
+    fn year_only(&self) -> Option<u32> {
+        match self.date {
+            Some(DateParts {
+                year: Some(y),
+                month: None,
+                day: None,
+            }) => Some(y),
+            _ => None,
+        }
+    }
+}
+
+fn same(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1e-12)
+}
+
+struct ContextIndex<'a> {
+    nums: &'a [Num],
+    /// (value, index) of every non-date number and year, sorted by value.
+    sorted: Vec<(f64, usize)>,
+    /// The first MAX_PAIR_NUMBERS distinct values, for the arithmetic search.
+    pool: Vec<usize>,
+    /// The pool as (value, index), sorted by value, for the window searches.
+    pool_sorted: Vec<(f64, usize)>,
+}
+
+impl<'a> ContextIndex<'a> {
+    fn new(nums: &'a [Num]) -> Self {
+        let mut sorted: Vec<(f64, usize)> = nums
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| n.date.is_none() || n.year_only().is_some())
+            .map(|(i, n)| (n.value, i))
+            .collect();
+        sorted.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let mut pool: Vec<usize> = Vec::new();
+        for (i, n) in nums.iter().enumerate() {
+            if pool.len() >= MAX_PAIR_NUMBERS {
+                break;
+            }
+            if n.date.is_some() && n.year_only().is_none() {
+                continue;
+            }
+            if !pool.iter().any(|&j| same(nums[j].value, n.value)) {
+                pool.push(i);
+            }
+        }
+        let mut pool_sorted: Vec<(f64, usize)> = pool.iter().map(|&i| (nums[i].value, i)).collect();
+        pool_sorted.sort_by(|a, b| a.0.total_cmp(&b.0));
+        Self {
+            nums,
+            sorted,
+            pool,
+            pool_sorted,
+        }
+    }
+
+    /// Context numbers whose value lies within [lo, hi].
+    fn within(&self, lo: f64, hi: f64) -> impl Iterator<Item = &'a Num> + '_ {
+        let first = self.sorted.partition_point(|(v, _)| *v < lo);
+        self.sorted[first..]
+            .iter()
+            .take_while(move |(v, _)| *v <= hi)
+            .map(|&(_, i)| &self.nums[i])
+    }
+
+    fn ground(&self, n: &Num) -> Grounding {
+        if self.nums.iter().any(|c| c.text == n.text) {
+            return Grounding::Verbatim;
+        }
+        if let Some(d) = n.date {
+            return self.ground_date(n, d);
+        }
+        let tol = 1e-9 * n.value.abs().max(1e-12);
+        if let Some(c) = self.within(n.value - tol, n.value + tol).next() {
+            return Grounding::Notation {
+                source: c.text.clone(),
+            };
+        }
+        // The closest context value inside the output's rounding interval.
+        if let Some(c) = self
+            .within(n.value - n.half_step, n.value + n.half_step)
+            .min_by(|a, b| {
+                (a.value - n.value)
+                    .abs()
+                    .total_cmp(&(b.value - n.value).abs())
+            })
+        {
+            return Grounding::Rounded {
+                source: c.text.clone(),
+            };
+        }
+        self.derive(n).unwrap_or(Grounding::NotFound)
+    }
+
+    fn ground_date(&self, n: &Num, d: DateParts) -> Grounding {
+        let fits = |c: &DateParts| {
+            let part = |o: Option<u32>, c: Option<u32>| o.is_none() || o == c;
+            part(d.year, c.year) && part(d.month, c.month) && part(d.day, c.day)
+        };
+        for c in self.nums {
+            let matched = match (c.date, d) {
+                (Some(cd), _) => fits(&cd),
+                // A year in the output is grounded by the same plain number in the context.
+                (
+                    None,
+                    DateParts {
+                        year: Some(y),
+                        month: None,
+                        day: None,
+                    },
+                ) => c.kind == NumberKind::Number && same(c.value, f64::from(y)),
+                _ => false,
+            };
+            if matched {
+                return Grounding::Notation {
+                    source: c.text.clone(),
+                };
+            }
+        }
+        match n.year_only() {
+            // A year can be a difference ("5 years later"): search like a number.
+            Some(_) => self.derive(n).unwrap_or(Grounding::NotFound),
+            None => Grounding::NotFound,
+        }
+    }
+
+    /// Pooled context numbers whose value lies within [lo, hi], in pool order.
+    fn pooled_within(&self, lo: f64, hi: f64) -> impl Iterator<Item = &'a Num> + '_ {
+        let first = self.pool_sorted.partition_point(|(v, _)| *v < lo);
+        self.pool_sorted[first..]
+            .iter()
+            .take_while(move |(v, _)| *v <= hi)
+            .map(|&(_, i)| &self.nums[i])
+    }
+
+    /// One arithmetic step between two pooled context numbers, within the output's precision.
+    /// Sums and differences give a percentage only from percentages and a plain number only from
+    /// plain numbers (or years, for elapsed time); ratios and percent changes only combine plain
+    /// numbers (a ratio also two percentages), never years: "35 %" = 1470 / 4200, but 4200 / 70 %
+    /// means nothing.
+    ///
+    /// Not a loop over all pairs: for each pooled `a`, the `b` that would hit the target lies in a
+    /// window (b ≈ t − a, a ± t, a·t, a / t, a·(1 ± t), a / (1 ± t)) found by binary search, so
+    /// one output number costs O(pool · log pool), ~200 × 8 window probes.
+    fn derive(&self, n: &Num) -> Option<Grounding> {
+        let t = n.value.abs();
+        let half = n.half_step.max(1e-9 * t);
+        let slack = |v: f64| v.abs() * 1e-12;
+        let out_percent = n.kind == NumberKind::Percent;
+        let out_year = n.year_only().is_some();
+        let plain = |x: &Num| matches!(x.kind, NumberKind::Number | NumberKind::Quantity);
+        let other = |a: &Num, b: &Num| !std::ptr::eq(a, b);
+        for &ai in &self.pool {
+            let a = &self.nums[ai];
+            let a_year = a.date.is_some();
+            // 100 % − p: "the other 30 %" from "70 %".
+            if out_percent
+                && a.kind == NumberKind::Percent
+                && ((1.0 - a.value).abs() - t).abs() <= half
+            {
+                return Some(derived(Operation::Difference, format!("100% − {}", a.text)));
+            }
+            let additive = |b: &Num| {
+                if out_percent {
+                    a.kind == NumberKind::Percent && b.kind == NumberKind::Percent
+                } else {
+                    plain(a) && plain(b)
+                }
+            };
+            // a + b = t
+            let (lo, hi) = (t - a.value - half, t - a.value + half);
+            if let Some(b) = self
+                .pooled_within(lo - slack(lo), hi + slack(hi))
+                .find(|b| other(a, b) && additive(b))
+            {
+                return Some(derived(Operation::Sum, format!("{} + {}", a.text, b.text)));
+            }
+            // |a − b| = t, years too ("5 years later")
+            for centre in [a.value - t, a.value + t] {
+                let (lo, hi) = (centre - half, centre + half);
+                let fits = |b: &Num| {
+                    other(a, b) && (additive(b) || (a_year && b.date.is_some() && !out_percent))
+                };
+                if let Some(b) = self
+                    .pooled_within(lo - slack(lo), hi + slack(hi))
+                    .find(|b| fits(b))
+                {
+                    let (big, small) = if a.value >= b.value { (a, b) } else { (b, a) };
+                    return Some(derived(
+                        Operation::Difference,
+                        format!("{} − {}", big.text, small.text),
+                    ));
+                }
+            }
+            if out_year || a_year || a.value == 0.0 {
+                continue;
+            }
+            let ratio_ok = |b: &Num| {
+                other(a, b)
+                    && b.date.is_none()
+                    && ((plain(a) && plain(b))
+                        || (a.kind == NumberKind::Percent && b.kind == NumberKind::Percent))
+            };
+            // b / a = r  ⇔  b ∈ [a(r − half), a(r + half)];  a / b = r  ⇔  b ∈ [a/(r + half), a/(r − half)]
+            let by = |r: f64| (a.value * (r - half), a.value * (r + half));
+            // Empty (lo > hi) when no positive b fits: r + half ≤ 0.
+            let over = |r: f64| {
+                if r + half <= 0.0 {
+                    return (1.0, 0.0);
+                }
+                let top = if r - half > 0.0 {
+                    a.value / (r - half)
+                } else {
+                    f64::INFINITY
+                };
+                (a.value / (r + half), top)
+            };
+            let find = |(lo, hi): (f64, f64), ok: &dyn Fn(&Num) -> bool| {
+                self.pooled_within(lo - slack(lo), hi + slack(hi))
+                    .find(|b| ok(b))
+            };
+            if let Some(b) = find(by(t), &ratio_ok) {
+                return Some(derived(
+                    Operation::Ratio,
+                    format!("{} / {}", b.text, a.text),
+                ));
+            }
+            if let Some(b) = find(over(t), &ratio_ok) {
+                return Some(derived(
+                    Operation::Ratio,
+                    format!("{} / {}", a.text, b.text),
+                ));
+            }
+            // Percent change |x − y| / y = t  ⇔  x / y = 1 ± t.
+            let plains = |b: &Num| ratio_ok(b) && plain(a) && plain(b);
+            for r in [1.0 + t, 1.0 - t] {
+                if let Some(b) = find(by(r), &plains) {
+                    return Some(derived(
+                        Operation::PercentChange,
+                        format!("({} − {}) / {}", b.text, a.text, a.text),
+                    ));
+                }
+                if let Some(b) = find(over(r), &plains) {
+                    return Some(derived(
+                        Operation::PercentChange,
+                        format!("({} − {}) / {}", a.text, b.text, b.text),
+                    ));
+                }
+            }
+        }
+        None
+    }
+}
+
+fn derived(operation: Operation, source: String) -> Grounding {
+    Grounding::Derived { operation, source }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The scanner: one pass over the characters, no regex engine (the app ships none).
+
+const CN_DIGITS: [(char, u32); 12] = [
+    ('零', 0),
+    ('〇', 0),
+    ('一', 1),
+    ('二', 2),
+    ('两', 2),
+    ('三', 3),
+    ('四', 4),
+    ('五', 5),
+    ('六', 6),
+    ('七', 7),
+    ('八', 8),
+    ('九', 9),
+];
+const CN_UNITS: [(char, f64); 5] = [
+    ('十', 10.0),
+    ('百', 100.0),
+    ('千', 1e3),
+    ('万', 1e4),
+    ('亿', 1e8),
+];
+
+fn cn_digit(c: char) -> Option<u32> {
+    CN_DIGITS.iter().find(|(d, _)| *d == c).map(|&(_, v)| v)
+}
+
+fn cn_unit(c: char) -> Option<f64> {
+    CN_UNITS.iter().find(|(u, _)| *u == c).map(|&(_, v)| v)
+}
+
+/// Full-width digits and point read as ASCII (１２３．５ is 123.5).
+fn ascii_digit(c: char) -> Option<u32> {
+    match c {
+        '0'..='9' => Some(c as u32 - '0' as u32),
+        '０'..='９' => Some(c as u32 - '０' as u32),
+        _ => None,
+    }
+}
+
+fn is_point(c: char) -> bool {
+    c == '.' || c == '．'
+}
+
+/// Chinese scale words after digits (4200万, 1.2亿, 3百万); longest first. 千米/千克 are units
+/// (km, kg), not thousands, so 千 followed by them is not a scale.
+const CN_SCALES: [(&str, f64); 8] = [
+    ("万亿", 1e12),
+    ("千万", 1e7),
+    ("百万", 1e6),
+    ("十万", 1e5),
+    ("亿", 1e8),
+    ("万", 1e4),
+    ("千", 1e3),
+    ("百", 1e2),
+];
+const EN_SCALES: [(&str, f64); 5] = [
+    ("hundred", 1e2),
+    ("thousand", 1e3),
+    ("million", 1e6),
+    ("billion", 1e9),
+    ("trillion", 1e12),
+];
+/// Attached abbreviations: 1.2k, 3M, 5bn, 2mn, 4B.
+const EN_ABBREVIATIONS: [(&str, f64); 6] = [
+    ("bn", 1e9),
+    ("mn", 1e6),
+    ("k", 1e3),
+    ("K", 1e3),
+    ("M", 1e6),
+    ("B", 1e9),
+];
+const PERCENT_WORDS: [&str; 5] = [
+    "percentage points",
+    "percentage point",
+    "per cent",
+    "percent",
+    "pct",
+];
+const MONTHS: [&str; 12] = [
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+];
+
+struct Scanner<'t> {
+    text: &'t str,
+    chars: Vec<(usize, char)>,
+    out: Vec<Num>,
+    /// English month words: (month, start, end), merged with numbers into dates afterwards.
+    months: Vec<(u32, usize, usize)>,
+}
+
+fn scan(text: &str) -> Vec<Num> {
+    let mut s = Scanner {
+        text,
+        chars: text.char_indices().collect(),
+        out: Vec::new(),
+        months: Vec::new(),
+    };
+    s.run();
+    merge_dates(text, s.out, &s.months)
+}
+
+impl<'t> Scanner<'t> {
+    fn ch(&self, i: usize) -> Option<char> {
+        self.chars.get(i).map(|&(_, c)| c)
+    }
+
+    fn byte(&self, i: usize) -> usize {
+        self.chars.get(i).map_or(self.text.len(), |&(b, _)| b)
+    }
+
+    /// The rest of the text from char `i`.
+    fn rest(&self, i: usize) -> &'t str {
+        let text: &'t str = self.text;
+        text.get(self.byte(i)..).unwrap_or("")
+    }
+
+    fn run(&mut self) {
+        let mut i = 0;
+        while i < self.chars.len() {
+            let c = self.chars[i].1;
+            i = if ascii_digit(c).is_some() {
+                self.western(i)
+            } else if c.is_ascii_alphabetic() {
+                self.word(i)
+            } else if self.rest(i).starts_with("百分之") {
+                self.percent_prefix(i)
+            } else if cn_digit(c).is_some() || c == '十' {
+                self.chinese(i)
+            } else {
+                i + 1
+            };
+        }
+    }
+
+    /// An ASCII word: a month name is kept; a word running into digits (H2O, Qwen2.5, COVID-19,
+    /// v1.2) is an identifier and skipped whole, digits included.
+    fn word(&mut self, i: usize) -> usize {
+        let mut j = i;
+        while self.ch(j).is_some_and(|c| c.is_ascii_alphabetic()) {
+            j += 1;
+        }
+        let word = self.text[self.byte(i)..self.byte(j)].to_ascii_lowercase();
+        let next = self.ch(j);
+        let glued = next.is_some_and(|c| ascii_digit(c).is_some())
+            || (matches!(next, Some('-' | '_'))
+                && self.ch(j + 1).is_some_and(|c| c.is_ascii_digit()));
+        if glued {
+            while self
+                .ch(j)
+                .is_some_and(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'))
+            {
+                j += 1;
+            }
+            return j;
+        }
+        let month = MONTHS.iter().position(|m| {
+            word == *m
+                || (word.len() == 3 && m.starts_with(word.as_str()))
+                || (word == "sept" && *m == "september")
+        });
+        if let Some(m) = month {
+            // "may" is also a verb: only a month when a number is next to it (checked when merging).
+            let mut end = self.byte(j);
+            if self.ch(j) == Some('.') {
+                end += 1;
+            }
+            self.months.push((m as u32 + 1, self.byte(i), end));
+        }
+        j
+    }
+
+    /// Digits with thousands separators and a decimal part, then a suffix.
+    fn western(&mut self, start: usize) -> usize {
+        let mut j = start;
+        let mut int = String::new();
+        let mut grouped = false;
+        while let Some(d) = self.ch(j).and_then(ascii_digit) {
+            int.push(char::from_digit(d, 10).unwrap_or('0'));
+            j += 1;
+            // "1,200,000": a comma followed by exactly three digits is a thousands separator.
+            if self.ch(j) == Some(',')
+                && (1..=3).all(|k| self.ch(j + k).and_then(ascii_digit).is_some())
+                && self.ch(j + 4).and_then(ascii_digit).is_none()
+            {
+                grouped = true;
+                j += 1;
+            }
+        }
+        let mut frac = String::new();
+        if self.ch(j).is_some_and(is_point) && self.ch(j + 1).and_then(ascii_digit).is_some() {
+            j += 1;
+            while let Some(d) = self.ch(j).and_then(ascii_digit) {
+                frac.push(char::from_digit(d, 10).unwrap_or('0'));
+                j += 1;
+            }
+            // 1.2.3 is a version or a section number, not a quantity.
+            if self.ch(j).is_some_and(is_point) && self.ch(j + 1).and_then(ascii_digit).is_some() {
+                while self
+                    .ch(j)
+                    .is_some_and(|c| is_point(c) || ascii_digit(c).is_some())
+                {
+                    j += 1;
+                }
+                return j;
+            }
+        }
+        // A list marker ("1. ", "2) ", "3、") at the start of a line numbers the list, not a fact.
+        if frac.is_empty() && !grouped && int.len() <= 2 && self.line_start(start) {
+            if let Some(c) = self.ch(j) {
+                if matches!(c, '.' | ')' | '、')
+                    && self.ch(j + 1).is_none_or(|c| !c.is_ascii_digit())
+                {
+                    return j + 1;
+                }
+            }
+        }
+        let value: f64 = format!("{int}.{}", if frac.is_empty() { "0" } else { &frac })
+            .parse()
+            .unwrap_or(0.0);
+        let unit = 10f64.powi(-(frac.len() as i32));
+        if frac.is_empty() && !grouped && int.len() == 4 {
+            if let Some(end) = self.iso_date(start, j, &int) {
+                return end;
+            }
+        }
+        self.suffix(start, j, value, unit, !frac.is_empty() || grouped, &int)
+    }
+
+    fn line_start(&self, i: usize) -> bool {
+        let mut k = i;
+        while k > 0 {
+            k -= 1;
+            match self.chars[k].1 {
+                '\n' => return true,
+                ' ' | '\t' => continue,
+                _ => return false,
+            }
+        }
+        true
+    }
+
+    /// 2023-05-01, 2023/5/1, 2023-05 (not 2019-2023, a range).
+    fn iso_date(&mut self, start: usize, j: usize, year: &str) -> Option<usize> {
+        let sep = self.ch(j).filter(|c| matches!(c, '-' | '/'))?;
+        let two = |k: usize| -> Option<(u32, usize)> {
+            let a = self.ch(k).and_then(ascii_digit)?;
+            match self.ch(k + 1).and_then(ascii_digit) {
+                Some(b) => {
+                    if self.ch(k + 2).and_then(ascii_digit).is_some() {
+                        None
+                    } else {
+                        Some((a * 10 + b, k + 2))
+                    }
+                }
+                None => Some((a, k + 1)),
+            }
+        };
+        let (month, mut end) = two(j + 1)?;
+        if !(1..=12).contains(&month) {
+            return None;
+        }
+        let mut day = None;
+        if self.ch(end) == Some(sep) {
+            if let Some((d, e)) = two(end + 1).filter(|(d, _)| (1..=31).contains(d)) {
+                day = Some(d);
+                end = e;
+            }
+        }
+        let y: u32 = year.parse().ok()?;
+        self.push_date(
+            start,
+            end,
+            DateParts {
+                year: Some(y),
+                month: Some(month),
+                day,
+            },
+        );
+        Some(end)
+    }
+
+    fn push_date(&mut self, start: usize, end: usize, d: DateParts) {
+        let value = d.year.or(d.month).or(d.day).unwrap_or(0);
+        self.out.push(Num {
+            text: self.text[self.byte(start)..self.byte(end)].to_string(),
+            kind: NumberKind::Date,
+            value: f64::from(value),
+            half_step: 0.5,
+            date: Some(d),
+            start: self.byte(start),
+            end: self.byte(end),
+        });
+    }
+
+    /// What follows a number: %, percent words, scale words, Chinese date characters.
+    /// `unit` is the value of the last written digit; `exact` says the writing is not a plain
+    /// integer (so a year reading is off).
+    fn suffix(
+        &mut self,
+        start: usize,
+        j: usize,
+        value: f64,
+        unit: f64,
+        exact: bool,
+        int: &str,
+    ) -> usize {
+        let rest = self.rest(j);
+        let spaced = rest.strip_prefix([' ', '\u{a0}']).unwrap_or(rest);
+        let skip = rest.len() - spaced.len();
+        let push = |s: &mut Self, end_byte: usize, kind, value: f64, half_step: f64| {
+            s.out.push(Num {
+                text: s.text[s.byte(start)..end_byte].to_string(),
+                kind,
+                value,
+                half_step,
+                date: None,
+                start: s.byte(start),
+                end: end_byte,
+            });
+        };
+        let at = self.byte(j);
+        let to_char = |s: &Self, byte: usize| s.chars.partition_point(|&(b, _)| b < byte);
+        // Percent: 35%, 35 %, 35 percent, 5 个百分点.
+        for p in ["%", "％", "个百分点", "百分点"] {
+            if spaced.starts_with(p) {
+                let end = at + skip + p.len();
+                push(self, end, NumberKind::Percent, value / 100.0, unit / 200.0);
+                return to_char(self, end);
+            }
+        }
+        for p in PERCENT_WORDS {
+            if starts_with_word(spaced, p) {
+                let end = at + skip + p.len();
+                push(self, end, NumberKind::Percent, value / 100.0, unit / 200.0);
+                return to_char(self, end);
+            }
+        }
+        for (w, scale) in EN_SCALES {
+            if starts_with_word(spaced, w) {
+                let end = at + skip + w.len();
+                push(
+                    self,
+                    end,
+                    NumberKind::Quantity,
+                    value * scale,
+                    unit * scale / 2.0,
+                );
+                return to_char(self, end);
+            }
+        }
+        for (w, scale) in EN_ABBREVIATIONS {
+            // Case matters: 5M is five million, 5m five metres.
+            if rest.starts_with(w)
+                && !rest[w.len()..].starts_with(|c: char| c.is_ascii_alphanumeric())
+            {
+                let end = at + w.len();
+                push(
+                    self,
+                    end,
+                    NumberKind::Quantity,
+                    value * scale,
+                    unit * scale / 2.0,
+                );
+                return to_char(self, end);
+            }
+        }
+        for (w, scale) in CN_SCALES {
+            if let Some(after) = rest.strip_prefix(w) {
+                if w.ends_with('千')
+                    && (after.starts_with('米')
+                        || after.starts_with('克')
+                        || after.starts_with('瓦'))
+                {
+                    break;
+                }
+                let end = at + w.len();
+                push(
+                    self,
+                    end,
+                    NumberKind::Quantity,
+                    value * scale,
+                    unit * scale / 2.0,
+                );
+                return to_char(self, end);
+            }
+        }
+        // Chinese dates: 2023年, 5月, 1日/1号 (merged into one date when adjacent).
+        if !exact {
+            let n: u32 = int.parse().unwrap_or(0);
+            let part = if rest.starts_with('年') && int.len() == 4 {
+                Some(DateParts {
+                    year: Some(n),
+                    ..DateParts::default()
+                })
+            } else if rest.starts_with('月') && (1..=12).contains(&n) {
+                Some(DateParts {
+                    month: Some(n),
+                    ..DateParts::default()
+                })
+            } else if (rest.starts_with('日') || rest.starts_with('号')) && (1..=31).contains(&n)
+            {
+                Some(DateParts {
+                    day: Some(n),
+                    ..DateParts::default()
+                })
+            } else {
+                None
+            };
+            if let Some(d) = part {
+                let end = j + 1;
+                self.push_date(start, end, d);
+                return end;
+            }
+        }
+        push(self, at, NumberKind::Number, value, unit / 2.0);
+        j
+    }
+
+    /// 百分之三十五, 百分之35.5.
+    fn percent_prefix(&mut self, i: usize) -> usize {
+        let body = i + 3;
+        let before = self.out.len();
+        let end = match self.ch(body) {
+            Some(c) if ascii_digit(c).is_some() => self.western(body),
+            Some(c) if cn_digit(c).is_some() || cn_unit(c).is_some() => {
+                self.chinese_run(body, true)
+            }
+            _ => return body,
+        };
+        if self.out.len() == before + 1 {
+            if let Some(n) = self.out.last_mut() {
+                if n.kind == NumberKind::Number {
+                    n.kind = NumberKind::Percent;
+                    n.value /= 100.0;
+                    n.half_step /= 100.0;
+                    n.start = self.chars[i].0;
+                    n.text = self.text[n.start..n.end].to_string();
+                }
+            }
+        }
+        end
+    }
+
+    fn chinese(&mut self, i: usize) -> usize {
+        self.chinese_run(i, false)
+    }
+
+    /// A run of Chinese numerals. Outside 百分之 it must start with a digit or 十, be at least
+    /// two characters and contain a unit (十百千万亿): 一千二百, 三十五, 十二 count; 一个, 十分,
+    /// 千万 (by all means), 万一 (in case), 一一 are words, not numbers.
+    fn chinese_run(&mut self, i: usize, forced: bool) -> usize {
+        let mut j = i;
+        while self
+            .ch(j)
+            .is_some_and(|c| cn_digit(c).is_some() || cn_unit(c).is_some())
+        {
+            j += 1;
+        }
+        let run: Vec<char> = self.chars[i..j].iter().map(|&(_, c)| c).collect();
+        let has_unit = run.iter().any(|&c| cn_unit(c).is_some());
+        if !forced && (run.len() < 2 || !has_unit) {
+            return j;
+        }
+        let Some(value) = chinese_value(&run) else {
+            return j;
+        };
+        // The last unit written sets the precision: 三千 is exact to the thousand.
+        let unit = run
+            .iter()
+            .rev()
+            .find_map(|&c| cn_unit(c))
+            .filter(|_| run.last().and_then(|&c| cn_unit(c)).is_some())
+            .unwrap_or(1.0);
+        self.suffix_cn(i, j, value, unit)
+    }
+
+    fn suffix_cn(&mut self, start: usize, j: usize, value: f64, unit: f64) -> usize {
+        let rest = self.rest(j);
+        for p in ["%", "％", "个百分点", "百分点"] {
+            if rest.starts_with(p) {
+                let end = self.byte(j) + p.len();
+                self.push_plain(start, end, NumberKind::Percent, value / 100.0, unit / 200.0);
+                return self.chars.partition_point(|&(b, _)| b < end);
+            }
+        }
+        let end = self.byte(j);
+        self.push_plain(start, end, NumberKind::Number, value, unit / 2.0);
+        j
+    }
+
+    fn push_plain(
+        &mut self,
+        start: usize,
+        end: usize,
+        kind: NumberKind,
+        value: f64,
+        half_step: f64,
+    ) {
+        self.out.push(Num {
+            text: self.text[self.byte(start)..end].to_string(),
+            kind,
+            value,
+            half_step,
+            date: None,
+            start: self.byte(start),
+            end,
+        });
+    }
+}
+
+fn starts_with_word(s: &str, w: &str) -> bool {
+    s.len() >= w.len()
+        && s.is_char_boundary(w.len())
+        && s[..w.len()].eq_ignore_ascii_case(w)
+        && !s[w.len()..].starts_with(|c: char| c.is_ascii_alphanumeric())
+}
+
+/// 一千二百 → 1200, 三亿五千万 → 350,000,000, 一千零五 → 1005, 十二 → 12.
+fn chinese_value(run: &[char]) -> Option<f64> {
+    let (mut total, mut wan, mut section, mut num) = (0.0, 0.0, 0.0, 0.0);
+    for &c in run {
+        if let Some(d) = cn_digit(c) {
+            num = f64::from(d);
+        } else if let Some(u) = cn_unit(c) {
+            match c {
+                '万' => {
+                    wan += (section + num) * u;
+                    section = 0.0;
+                }
+                '亿' => {
+                    total += (wan + section + num) * u;
+                    wan = 0.0;
+                    section = 0.0;
+                }
+                // 十二, 一千零十: a unit with no digit before it means one of it.
+                _ => section += if num == 0.0 { 1.0 } else { num } * u,
+            }
+            num = 0.0;
+        }
+    }
+    let v = total + wan + section + num;
+    (v > 0.0).then_some(v)
+}
+
+/// English month words next to numbers become dates: "May 1, 2023", "1 May 2023",
+/// "May 2023", "May 1". Adjacent Chinese parts (2023年 5月 1日) become one date.
+fn merge_dates(text: &str, mut nums: Vec<Num>, months: &[(u32, usize, usize)]) -> Vec<Num> {
+    // Only separators between the pieces of one date.
+    let gap = |a: usize, b: usize| {
+        a <= b
+            && text.get(a..b).is_some_and(|g| {
+                g.chars().all(|c| matches!(c, ' ' | ',' | '\u{a0}')) && g.len() <= 3
+            })
+    };
+    let int = |n: &Num| {
+        (n.kind == NumberKind::Number && n.half_step == 0.5 && n.value.fract() == 0.0)
+            .then_some(n.value as u32)
+    };
+    let is_year = |n: &Num| int(n).filter(|y| (1000..=2999).contains(y) && n.text.len() == 4);
+    let is_day = |n: &Num| int(n).filter(|d| (1..=31).contains(d) && n.text.len() <= 2);
+    let mut out: Vec<Num> = Vec::with_capacity(nums.len());
+    let mut k = 0;
+    // Months in text order; each month word is matched against the numbers around it.
+    let mut mi = 0;
+    nums.sort_by_key(|n| n.start);
+    while k < nums.len() {
+        // A month word that starts before this number and ends right before it, or right after.
+        while mi < months.len()
+            && months[mi].2 <= nums[k].start
+            && !gap(months[mi].2, nums[k].start)
+        {
+            mi += 1;
+        }
+        let n = &nums[k];
+        if let Some(&(m, ms, me)) = months.get(mi) {
+            // Month first: "May 1, 2023" / "May 2023" / "May 1".
+            if me <= n.start && gap(me, n.start) {
+                if let Some(y) = is_year(n) {
+                    out.push(date_num(text, ms, n.end, None, Some(m), Some(y)));
+                    k += 1;
+                    mi += 1;
+                    continue;
+                }
+                if let Some(d) = is_day(n) {
+                    let next = nums
+                        .get(k + 1)
+                        .filter(|y| gap(n.end, y.start))
+                        .and_then(is_year);
+                    let end = if next.is_some() {
+                        nums[k + 1].end
+                    } else {
+                        n.end
+                    };
+                    out.push(date_num(text, ms, end, Some(d), Some(m), next));
+                    k += if next.is_some() { 2 } else { 1 };
+                    mi += 1;
+                    continue;
+                }
+            }
+            // Day first: "1 May 2023".
+            if let Some(d) = is_day(n) {
+                if n.end <= ms && gap(n.end, ms) {
+                    let next = nums
+                        .get(k + 1)
+                        .filter(|y| gap(me, y.start))
+                        .and_then(is_year);
+                    let end = if next.is_some() { nums[k + 1].end } else { me };
+                    out.push(date_num(text, n.start, end, Some(d), Some(m), next));
+                    k += if next.is_some() { 2 } else { 1 };
+                    mi += 1;
+                    continue;
+                }
+            }
+        }
+        // Chinese parts: 2023年5月1日 (adjacent, no gap at all).
+        if let (Some(a), Some(prev)) = (n.date, out.last_mut()) {
+            if let Some(p) = prev.date.as_mut() {
+                let fits = prev.end == n.start
+                    && ((p.day.is_none()
+                        && p.month.is_some()
+                        && a.day.is_some()
+                        && a.month.is_none()
+                        && a.year.is_none())
+                        || (p.month.is_none()
+                            && p.day.is_none()
+                            && p.year.is_some()
+                            && a.month.is_some()
+                            && a.year.is_none()));
+                if fits {
+                    p.month = p.month.or(a.month);
+                    p.day = p.day.or(a.day);
+                    prev.end = n.end;
+                    prev.text = text[prev.start..prev.end].to_string();
+                    k += 1;
+                    continue;
+                }
+            }
+        }
+        out.push(nums[k].clone());
+        k += 1;
+    }
+    out
+}
+
+fn date_num(
+    text: &str,
+    start: usize,
+    end: usize,
+    day: Option<u32>,
+    month: Option<u32>,
+    year: Option<u32>,
+) -> Num {
+    Num {
+        text: text[start..end].to_string(),
+        kind: NumberKind::Date,
+        value: f64::from(year.or(month).unwrap_or(0)),
+        half_step: 0.5,
+        date: Some(DateParts { year, month, day }),
+        start,
+        end,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn status(context: &str, output: &str) -> Vec<(String, String)> {
+        ground_numbers(context, output)
+            .numbers
+            .into_iter()
+            .map(|n| {
+                let s = match n.source {
+                    Some(source) => format!("{} {source}", n.status.as_str()),
+                    None => n.status.as_str().to_string(),
+                };
+                (n.text, s)
+            })
+            .collect()
+    }
+
+    fn one(context: &str, output: &str) -> String {
+        let all = status(context, output);
+        assert_eq!(all.len(), 1, "{all:?}");
+        all[0].1.clone()
+    }
+
+    fn values(text: &str) -> Vec<(String, f64)> {
+        scan(text).into_iter().map(|n| (n.text, n.value)).collect()
+    }
+
+    #[test]
+    fn case_13_fabricated_admission_rate_is_not_found() {
+        let ctx = "该校2023年本科招生4200人，其中省内生源占70%。";
+        let out = "该校2023年本科招生4200人，985高校录取率达到35%，该校规模较大。";
+        let s = status(ctx, out);
+        assert_eq!(
+            s,
+            vec![
+                ("2023年".into(), "verbatim".into()),
+                ("4200".into(), "verbatim".into()),
+                ("985".into(), "not_found".into()),
+                ("35%".into(), "not_found".into()),
+            ]
+        );
+    }
+
+    #[test]
+    fn english_notations() {
+        let ctx = "Revenue was 1,200 thousand dollars; margin 8% and 1,234,567 users in 2023.";
+        assert_eq!(
+            one(ctx, "Revenue reached 1.2 million dollars."),
+            "notation 1,200 thousand"
+        );
+        assert_eq!(one(ctx, "a margin of 0.08"), "notation 8%");
+        assert_eq!(one(ctx, "a margin of 8 percent"), "notation 8%");
+        assert_eq!(
+            one("1,234,567 users", "about 1.2M users"),
+            "rounded 1,234,567"
+        );
+        assert_eq!(one("1,234,567 users", "about 1.2m users"), "not_found");
+        assert_eq!(one(ctx, "1234567 users"), "notation 1,234,567");
+        assert_eq!(one(ctx, "9% margin"), "not_found");
+    }
+
+    #[test]
+    fn k_and_thousand_and_chinese_numerals_are_one_value() {
+        let ctx = "共有1,200名学生。";
+        for out in [
+            "1.2k students",
+            "1.2 thousand students",
+            "一千二百名学生",
+            "1200名",
+        ] {
+            assert!(
+                one(ctx, out).starts_with("notation"),
+                "{out}: {}",
+                one(ctx, out)
+            );
+        }
+        assert_eq!(values("一千二百"), vec![("一千二百".into(), 1200.0)]);
+        assert_eq!(values("三亿五千万")[0].1, 350_000_000.0);
+        assert_eq!(values("一千零五")[0].1, 1005.0);
+        assert_eq!(values("十二个")[0].1, 12.0);
+        assert_eq!(values("4200万")[0].1, 42_000_000.0);
+        assert_eq!(values("百分之三十五")[0], ("百分之三十五".into(), 0.35));
+        // Words, not numbers.
+        assert!(values("一个统一的想法，十分重要，千万不要，万一失败").is_empty());
+    }
+
+    #[test]
+    fn derived_by_one_step() {
+        let ctx = "Sales were 4,200 units in 2022 and 5,400 units in 2023; 1,470 were exported.";
+        assert_eq!(
+            one(ctx, "sales grew by 1,200 units"),
+            "derived 5,400 − 4,200"
+        );
+        assert_eq!(one(ctx, "a total of 9600 units"), "derived 4,200 + 5,400");
+        assert_eq!(
+            one(ctx, "sales rose 28.6%"),
+            "derived (5,400 − 4,200) / 4,200"
+        );
+        assert_eq!(one(ctx, "35% were exported"), "derived 1,470 / 4,200");
+        assert_eq!(one(ctx, "sales rose 31%"), "not_found");
+    }
+
+    #[test]
+    fn chinese_derivations_and_complement() {
+        let ctx = "2022年营收为5000万元，2023年营收为6000万元。省内生源占70%。";
+        assert_eq!(
+            one(ctx, "营收增长了20%"),
+            "derived (6000万 − 5000万) / 5000万"
+        );
+        assert_eq!(one(ctx, "营收增加1000万元"), "derived 6000万 − 5000万");
+        assert_eq!(one(ctx, "省外生源占30%"), "derived 100% − 70%");
+        assert_eq!(one(ctx, "营收增长了25%"), "not_found");
+    }
+
+    #[test]
+    fn dates_in_several_notations() {
+        let ctx = "The merger closed on 2023-05-01. 合同于2021年3月15日签订。";
+        assert_eq!(one(ctx, "It closed on May 1, 2023."), "notation 2023-05-01");
+        assert_eq!(one(ctx, "It closed on 1 May 2023."), "notation 2023-05-01");
+        assert_eq!(one(ctx, "合并于2023年5月1日完成"), "notation 2023-05-01");
+        assert_eq!(one(ctx, "signed in March 2021"), "notation 2021年3月15日");
+        assert_eq!(one(ctx, "It closed on May 2, 2023."), "not_found");
+        assert_eq!(one(ctx, "在2021年"), "notation 2021年3月15日");
+        // "may" the verb is not a month.
+        assert_eq!(status(ctx, "It may rain."), vec![]);
+    }
+
+    #[test]
+    fn identifiers_versions_and_list_markers_are_skipped() {
+        assert!(values("Qwen2.5 and H2O, COVID-19, v1.2.3, GPT-4").is_empty());
+        assert!(values("1. First\n2) second\n3、第三").is_empty());
+        assert_eq!(values("section 1.2.3 says 5"), vec![("5".into(), 5.0)]);
+        assert_eq!(
+            values("2019-2023"),
+            vec![("2019".into(), 2019.0), ("2023".into(), 2023.0)]
+        );
+    }
+
+    #[test]
+    fn full_width_digits_and_percent() {
+        assert_eq!(values("增长１２．５％")[0].1, 0.125);
+        assert_eq!(one("增长12.5%", "增长１２．５％"), "notation 12.5%");
+    }
+
+    #[test]
+    fn repeated_numbers_are_checked_once_and_summary_counts() {
+        let g = ground_numbers("a 10 b 20", "10 and 10 and 30 and 77");
+        assert_eq!(g.numbers.len(), 3);
+        assert_eq!(g.summary(), "3 numbers: 1 found, 1 derived, 1 not found");
+        assert_eq!(
+            g.not_found().map(|n| n.text.as_str()).collect::<Vec<_>>(),
+            vec!["77"]
+        );
+    }
+
+    #[test]
+    fn report_json_shape() {
+        let g = ground_numbers("招生4200人", "招生4200人，录取率35%");
+        let v = serde_json::to_value(&g).unwrap_or_default();
+        assert_eq!(v["numbers"][0]["status"], "verbatim");
+        assert_eq!(v["numbers"][1]["status"], "not_found");
+        assert_eq!(v["numbers"][1]["kind"], "percent");
+        assert_eq!(v["numbers"][1]["text"], "35%");
+        let back: NumberGrounding = serde_json::from_value(v).unwrap_or_default();
+        assert_eq!(back, g);
+    }
+
+    #[test]
+    fn a_long_context_stays_fast() {
+        // 5,000 numbers in the context, 300 in the output, none found: the worst case.
+        let ctx: String = (0..5000)
+            .map(|i| format!("item {} costs {}.{} yuan; ", i * 7 + 3, i, i % 10))
+            .collect();
+        let out: String = (0..300)
+            .map(|i| format!("value {} ", 9_000_000 + i * 13))
+            .collect();
+        let t = std::time::Instant::now();
+        let g = ground_numbers(&ctx, &out);
+        let ms = t.elapsed().as_millis();
+        assert_eq!(g.numbers.len(), 300);
+        // Debug build on a busy machine; release and wasm are ~10x faster.
+        assert!(ms < 1500, "took {ms} ms");
+    }
+
+    #[test]
+    fn hostile_text_does_not_panic() {
+        for t in [
+            "%%%",
+            "1,",
+            "1,2",
+            ",000",
+            "1..",
+            "百分之",
+            "年月日",
+            "May",
+            "5月32日",
+            "9999-99-99",
+            "．５",
+            "1e5",
+            "十",
+            "零零",
+            "\u{a0}5\u{a0}%",
+        ] {
+            let _ = ground_numbers(t, t);
+        }
+    }
+}

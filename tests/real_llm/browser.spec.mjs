@@ -1,0 +1,58 @@
+// The browser app against the real llama.cpp server, from the page's own origin (the harness
+// serves dist/ on 127.0.0.1; llama-server echoes the Origin for CORS): Settings → API key →
+// Test connection → Audit. Asserts what a real model makes certain, and that the key shows up
+// nowhere on the page or in the downloaded report.
+import { describe, it, before, after, beforeEach, afterEach } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { useApp } from '../e2e/harness.mjs';
+import { KEY, MODEL, settingsYaml, tempDir, exampleCases, checkReport, assertNoKey } from './real.mjs';
+
+describe('browser against the real server', () => {
+  const app = useApp({ it, before, after, beforeEach, afterEach });
+
+  app.it('Settings → Test connection → Audit: a 1–5 score or "could not audit", the number check, no key', { timeout: 15 * 60_000 }, async (page) => {
+    const dir = tempDir();
+    const settings = path.join(dir, 'settings.yaml');
+    fs.writeFileSync(settings, settingsYaml());
+    await app.goto('/settings');
+    await page.getByTestId('settings-import').setInputFiles(settings);
+    await page.getByTestId('settings-notice').filter({ hasText: '1 LLMs, 1 profiles' }).waitFor();
+    await page.getByTestId('settings-api-key').first().fill(KEY);
+    await page.getByTestId('settings-api-key').first().dispatchEvent('change');
+    await page.getByTestId('settings-test-connection').click();
+    const connected = page.getByTestId('settings-test-connection-result');
+    await connected.filter({ hasText: /Connected|failed/ }).waitFor({ timeout: 60_000 });
+    assert.match(await connected.innerText(), new RegExp(`Connected: model \`${MODEL.replace(/\./g, '\\.')}\` is available`));
+
+    const [c] = exampleCases(1);
+    await page.getByTestId('nav-audit').click();
+    await page.getByTestId('audit-context').fill(c.context_input);
+    await page.getByTestId('audit-output').fill(c.model_output);
+    const started = Date.now();
+    await page.getByTestId('audit-run').click();
+    await page.getByTestId('audit-phases').filter({ hasText: 'Phase 1' }).waitFor();
+    // Done when the report (score or could-not-audit) is on the page.
+    await page.locator('[data-testid="audit-report"], [data-testid="audit-error"]').first()
+      .waitFor({ timeout: 12 * 60_000 });
+    await page.getByTestId('audit-report').waitFor({ timeout: 5_000 }).catch(() => {});
+    const ms = Date.now() - started;
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('audit-download').click()]);
+    const reportText = fs.readFileSync(await download.path(), 'utf8');
+    const report = JSON.parse(reportText);
+    checkReport(assert, report);
+    const score = await page.getByTestId('audit-score').innerText();
+    if (report.credit_score === null) {
+      assert.equal(score, '—');
+      assert.match(await page.getByTestId('audit-error').innerText(), /could not audit/);
+    } else {
+      assert.equal(score, String(report.credit_score));
+    }
+    // The number check card, next to the findings.
+    assert.match(await page.getByTestId('audit-numbers-summary').innerText(), /\d+ numbers?: \d+ found/);
+    console.log(`    browser audit: score ${report.credit_score ?? '—'}, ${report.latency_ms} ms model time, ` +
+      `${report.tokens.total_tokens} tokens, ${ms} ms on the page`);
+    assertNoKey(assert, { page: await page.content(), report: reportText });
+  });
+});
