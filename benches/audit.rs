@@ -60,6 +60,7 @@ impl ChatTransport for FixedLatency {
                 usage: Usage::default(),
                 latency_ms: ms,
                 attempts: 1,
+                finish_reason: None,
             })
         })
     }

@@ -110,6 +110,7 @@ fn response(content: String) -> ChatResponse {
         },
         latency_ms: 1,
         attempts: 1,
+        finish_reason: None,
     }
 }
 

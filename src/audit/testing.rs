@@ -134,6 +134,7 @@ impl ChatTransport for ScriptedTransport {
                 content,
                 latency_ms: self.latency_ms,
                 attempts: 1,
+                finish_reason: None,
             })
         })
     }

@@ -27,12 +27,18 @@ impl Default for RetryPolicy {
     }
 }
 
-/// Only failures that another attempt can plausibly fix: rate limits, gateway/overload
-/// statuses, dropped connections and timeouts. Other 4xx, bad bodies and cancel are final.
+/// What the official OpenAI clients retry (openai-python / openai-node `shouldRetry`):
+/// 408 Request Timeout, 409 Conflict, 429 Too Many Requests, every 5xx, and connection
+/// errors and timeouts; here also a 2xx body cut off in transit (a dropped connection by
+/// another name). Every other 4xx, unreadable bodies, a refused endpoint and cancel are final.
 pub fn is_retryable(error: &LlmError) -> bool {
     match error {
-        LlmError::RateLimited { .. } | LlmError::Network { .. } | LlmError::Timeout { .. } => true,
-        LlmError::Server { status, .. } => matches!(status, 502..=504),
+        LlmError::RateLimited { .. }
+        | LlmError::Network { .. }
+        | LlmError::Timeout { .. }
+        | LlmError::CutOff { .. }
+        | LlmError::Server { .. } => true,
+        LlmError::Http { status, .. } => matches!(status, 408 | 409),
         _ => false,
     }
 }
@@ -184,8 +190,36 @@ mod tests {
             url: String::new(),
             hint: String::new()
         }));
-        assert!(!is_retryable(&server(500)));
+        assert!(is_retryable(&server(500)));
+        assert!(is_retryable(&server(501)));
+        assert!(is_retryable(&server(599)));
+        assert!(is_retryable(&LlmError::CutOff {
+            detail: String::new()
+        }));
+        for status in [408, 409] {
+            assert!(is_retryable(&LlmError::Http {
+                status,
+                body: String::new()
+            }));
+        }
+        for status in [400, 402, 405, 410, 422] {
+            assert!(!is_retryable(&LlmError::Http {
+                status,
+                body: String::new()
+            }));
+        }
+        assert!(!is_retryable(&LlmError::NotFound {
+            url: String::new(),
+            model: String::new()
+        }));
+        assert!(!is_retryable(&LlmError::InvalidEndpoint {
+            detail: String::new()
+        }));
+        assert!(!is_retryable(&LlmError::BadResponse {
+            detail: String::new()
+        }));
         assert!(!is_retryable(&LlmError::Unauthorized { status: 401 }));
+        assert!(!is_retryable(&LlmError::Unauthorized { status: 403 }));
         assert!(!is_retryable(&LlmError::Http {
             status: 400,
             body: String::new()
@@ -222,7 +256,8 @@ mod tests {
         let p = RetryPolicy::default();
         assert!(p.delay_after(3, &server(503), 0.0).is_some());
         assert_eq!(p.delay_after(4, &server(503), 0.0), None);
-        assert_eq!(p.delay_after(1, &server(500), 0.0), None);
+        assert!(p.delay_after(1, &server(500), 0.0).is_some());
+        assert_eq!(p.delay_after(1, &LlmError::TooLarge, 0.0), None);
         assert_eq!(p.delay_after(1, &LlmError::Cancelled, 0.0), None);
     }
 
