@@ -349,11 +349,11 @@ mod tests {
 
     #[test]
     fn gives_up_after_max_attempts_with_the_last_error() {
-        let t = scripted(vec![Err(server(503)); 6]);
+        let t = scripted(vec![Err(server(503)); 8]);
         let client = RetryingClient::new(t, RetryPolicy::default());
         let e = block_on(client.chat(&endpoint(), &request())).unwrap_err();
         assert_eq!(e, server(503));
-        assert_eq!(client.inner().calls.get(), 4);
+        assert_eq!(client.inner().calls.get(), 6);
         assert_eq!(client.stats().failed, 1);
     }
 
