@@ -84,6 +84,7 @@ fn plan() -> AuditPlan {
         params: AuditParams::default(),
         max_tokens: 1000,
         temperature: 0.0,
+        secrets: Default::default(),
     }
 }
 

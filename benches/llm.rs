@@ -79,7 +79,10 @@ fn fault_campaign() -> Result<(), String> {
     for seed in 2..=5 {
         total += fault_run(seed)?;
     }
-    println!("cases lost at 20 % faults over seeds 1-5: {total} of {}", 5 * 31);
+    println!(
+        "cases lost at 20 % faults over seeds 1-5: {total} of {}",
+        5 * 31
+    );
     Ok(())
 }
 

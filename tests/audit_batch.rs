@@ -136,6 +136,7 @@ fn plans(profiles: &[&str]) -> SortedMap<String, AuditPlan> {
                     params: AuditParams::default(),
                     max_tokens: 500,
                     temperature: 0.0,
+                    secrets: Default::default(),
                 },
             )
         })

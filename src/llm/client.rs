@@ -330,7 +330,12 @@ mod tests {
             ok("f"),
         ]);
         let client = RetryingClient::new(t, RetryPolicy::default());
-        assert_eq!(block_on(client.chat(&endpoint(), &request())).unwrap().attempts, 2);
+        assert_eq!(
+            block_on(client.chat(&endpoint(), &request()))
+                .unwrap()
+                .attempts,
+            2
+        );
     }
 
     #[test]

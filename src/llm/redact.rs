@@ -245,7 +245,10 @@ mod tests {
             strip_userinfo("https://user:p4ssw0rd@host:8080/v1"),
             "https://host:8080/v1"
         );
-        assert_eq!(strip_userinfo("http://host/v1?a=b@c"), "http://host/v1?a=b@c");
+        assert_eq!(
+            strip_userinfo("http://host/v1?a=b@c"),
+            "http://host/v1?a=b@c"
+        );
         assert_eq!(strip_userinfo("no scheme"), "no scheme");
         let e = Endpoint {
             base_url: "https://user:p4ssw0rd@host/v1".into(),
@@ -263,7 +266,10 @@ mod tests {
     fn bad_keys_are_named_without_echoing_them() {
         assert_eq!(key_problem("sk-abc"), None);
         let p = key_problem("sk-abc\r\nX-Evil: 1").unwrap();
-        assert!(p.contains("control character") && p.contains("position 7"), "{p}");
+        assert!(
+            p.contains("control character") && p.contains("position 7"),
+            "{p}"
+        );
         assert!(!p.contains("sk-abc"));
         assert!(key_problem("sk-ключ").unwrap().contains("non-ASCII"));
     }

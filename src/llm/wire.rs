@@ -372,8 +372,14 @@ pub fn scrub(error: LlmError, endpoint: &Endpoint) -> LlmError {
             hint: r(hint),
         },
         LlmError::NotFound { url, model } => LlmError::NotFound { url: u(url), model },
-        LlmError::Server { status, body } => LlmError::Server { status, body: r(body) },
-        LlmError::Http { status, body } => LlmError::Http { status, body: r(body) },
+        LlmError::Server { status, body } => LlmError::Server {
+            status,
+            body: r(body),
+        },
+        LlmError::Http { status, body } => LlmError::Http {
+            status,
+            body: r(body),
+        },
         LlmError::BadResponse { detail } => LlmError::BadResponse { detail: r(detail) },
         LlmError::CutOff { detail } => LlmError::CutOff { detail: r(detail) },
         LlmError::InvalidEndpoint { detail } => LlmError::InvalidEndpoint { detail: r(detail) },
@@ -724,8 +730,7 @@ mod tests {
         let body = format!("{{\"error\":{{\"message\":\"bad Bearer {KEY}\"}}}}");
         let err = read_chat_reply(HttpReply::Ok(body), "u", &e, 1, None).unwrap_err();
         assert_clean(&err.to_string());
-        let err = read_models_reply(HttpReply::Ok(format!("{KEY} {{")), "u", &e, None)
-            .unwrap_err();
+        let err = read_models_reply(HttpReply::Ok(format!("{KEY} {{")), "u", &e, None).unwrap_err();
         assert_clean(&err.to_string());
     }
 
@@ -749,9 +754,8 @@ mod tests {
     #[test]
     fn model_content_echoing_the_key_is_redacted() {
         let e = keyed();
-        let body = format!(
-            "{{\"choices\":[{{\"message\":{{\"content\":\"your key is {KEY}\"}}}}]}}"
-        );
+        let body =
+            format!("{{\"choices\":[{{\"message\":{{\"content\":\"your key is {KEY}\"}}}}]}}");
         let r = read_chat_reply(HttpReply::Ok(body), "u", &e, 1, None).unwrap();
         assert_clean(&r.content);
     }
@@ -773,7 +777,11 @@ mod tests {
             body: String::new(),
             retry_after: None,
         };
-        assert_clean(&read_chat_reply(reply, &url, &e, 1, None).unwrap_err().to_string());
+        assert_clean(
+            &read_chat_reply(reply, &url, &e, 1, None)
+                .unwrap_err()
+                .to_string(),
+        );
     }
 
     #[test]
@@ -781,7 +789,10 @@ mod tests {
         let mut e = keyed();
         assert_eq!(check_endpoint(&e), Ok(()));
         e.base_url = "127.0.0.1:8080/v1".into();
-        assert!(matches!(check_endpoint(&e), Err(LlmError::InvalidEndpoint { .. })));
+        assert!(matches!(
+            check_endpoint(&e),
+            Err(LlmError::InvalidEndpoint { .. })
+        ));
         e.base_url = "HTTP://host/v1".into();
         assert_eq!(check_endpoint(&e), Ok(()));
         e.api_key = Some(format!("{KEY}\r\nX: y"));
