@@ -27,6 +27,20 @@ pub enum Repair {
     ClosedTruncatedJson,
 }
 
+impl Repair {
+    /// What was done, in words, for the page and the CLI.
+    pub fn label(self) -> &'static str {
+        match self {
+            Repair::RemovedThinking => "removed a <think> block",
+            Repair::RemovedCodeFence => "removed a code fence",
+            Repair::RemovedSurroundingText => "removed text around the JSON",
+            Repair::RemovedTrailingCommas => "removed trailing commas",
+            Repair::EscapedControlCharacters => "escaped raw line breaks in strings",
+            Repair::ClosedTruncatedJson => "closed JSON cut off by max_tokens",
+        }
+    }
+}
+
 /// Why a reply could not be read; the message is quoted to the model in the re-ask.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ParseError {

@@ -103,7 +103,7 @@ impl Secrets {
             }
             // A key split by a cut: its first characters at the very end, maybe before `…`.
             let tail = text
-                .trim_end_matches(|c: char| matches!(c, '…' | '.' | '`' | '"' | '\'' | ')'))
+                .trim_end_matches(['…', '.', '`', '"', '\'', ')'])
                 .trim_end();
             let tb = tail.as_bytes();
             let longest = (BOUNDARY_MIN..anchor.min(tb.len() + 1))
