@@ -121,6 +121,9 @@ pub struct PhaseRecord {
     /// `max_tokens` of the last call (doubled once after a cut-off reply).
     #[serde(default)]
     pub max_tokens: u32,
+    /// Generated (completion) tokens per second of the phase's wall time, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tokens_per_s: Option<f64>,
     /// Every reply as received (API keys redacted).
     pub raw_responses: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -139,6 +142,7 @@ impl PhaseRecord {
             repairs: Vec::new(),
             truncated_replies: 0,
             max_tokens: 0,
+            tokens_per_s: None,
             raw_responses: Vec::new(),
             error: None,
         }

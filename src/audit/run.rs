@@ -291,8 +291,12 @@ fn finish_totals(report: &mut AuditReport) {
         + lat(Phase::FactCheck).max(lat(Phase::LogicCheck))
         + lat(Phase::ReverseCheck);
     let mut tokens = Usage::default();
-    for p in &report.phases {
+    for p in &mut report.phases {
         add_usage(&mut tokens, &p.tokens);
+        p.tokens_per_s = (p.latency_ms > 0 && p.tokens.completion_tokens > 0).then(|| {
+            let rate = p.tokens.completion_tokens as f64 * 1000.0 / p.latency_ms as f64;
+            (rate * 10.0).round() / 10.0
+        });
     }
     report.tokens = tokens;
 }
@@ -539,6 +543,11 @@ mod tests {
         assert_eq!(r.errors[0].evidence, "营收增长11%");
         assert_eq!(r.reasonable_inferences[0].target, "C2");
         assert_eq!(r.latency_ms, 20, "Phase 1 + max(Phase 2, Phase 3)");
+        // 20 completion tokens in 10 ms per phase.
+        assert_eq!(
+            r.phase(Phase::Decompose).unwrap().tokens_per_s,
+            Some(2000.0)
+        );
         assert_eq!(r.tokens.total_tokens, 360);
         assert_eq!(r.models.run.llm, "runner");
         assert_eq!(r.models.verify.llm, "verifier");

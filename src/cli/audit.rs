@@ -115,7 +115,7 @@ fn phase_line(u: &PhaseUpdate) -> String {
     match &u.status {
         PhaseStatus::Started => format!("{label}: started"),
         PhaseStatus::Reasking { parse_error } => {
-            format!("{label}: reply unreadable ({parse_error}), asking once more")
+            format!("{label}: asking once more: {parse_error}")
         }
         PhaseStatus::Done { latency_ms, tokens } => {
             format!("{label}: done in {latency_ms} ms, {tokens} tokens")
@@ -146,6 +146,7 @@ pub fn run_audit_cmd(a: AuditArgs) -> Result<ExitCode, String> {
     match (&report.could_not_audit, report.credit_score, report.band) {
         (Some(cna), _, _) => {
             eprintln!("{cna}");
+            eprintln!("What to do: {}", cna.kind.fix());
             Ok(ExitCode::from(EXIT_GATE))
         }
         (None, Some(score), Some(band)) => {

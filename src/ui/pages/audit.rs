@@ -1,4 +1,5 @@
 use std::rc::Rc;
+use std::time::Duration;
 
 use futures::future::{AbortHandle, Abortable};
 use leptos::prelude::*;
@@ -33,8 +34,9 @@ fn transport() -> Result<Rc<dyn ChatTransport>, String> {
 #[derive(Debug, Clone, PartialEq)]
 enum PhaseView {
     Waiting,
-    Running,
-    Reasking(String),
+    /// Started at this `performance.now()` (ms), for the live elapsed timer.
+    Running(f64),
+    Reasking(String, f64),
     Done {
         latency_ms: u64,
         tokens: u64,
@@ -52,7 +54,7 @@ fn settle(phases: &mut [(Phase, PhaseView)], cancelled: bool) {
     for (_, view) in phases.iter_mut() {
         match view {
             PhaseView::Waiting => *view = PhaseView::NotRun,
-            PhaseView::Running | PhaseView::Reasking(_) if cancelled => {
+            PhaseView::Running(_) | PhaseView::Reasking(..) if cancelled => {
                 *view = PhaseView::Cancelled
             }
             _ => {}
@@ -72,11 +74,25 @@ fn initial_phases(reverse: bool) -> Vec<(Phase, PhaseView)> {
     v
 }
 
+/// Milliseconds since the page loaded (the browser's monotonic clock).
+fn now_ms() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map(|p| p.now())
+        .unwrap_or(0.0)
+}
+
 fn apply_update(phases: &mut [(Phase, PhaseView)], u: &PhaseUpdate) {
     if let Some((_, view)) = phases.iter_mut().find(|(p, _)| *p == u.phase) {
+        let since = match view {
+            PhaseView::Running(t) | PhaseView::Reasking(_, t) => *t,
+            _ => now_ms(),
+        };
         *view = match &u.status {
-            PhaseStatus::Started => PhaseView::Running,
-            PhaseStatus::Reasking { parse_error } => PhaseView::Reasking(parse_error.clone()),
+            PhaseStatus::Started => PhaseView::Running(since),
+            PhaseStatus::Reasking { parse_error } => {
+                PhaseView::Reasking(parse_error.clone(), since)
+            }
             PhaseStatus::Done { latency_ms, tokens } => PhaseView::Done {
                 latency_ms: *latency_ms,
                 tokens: *tokens,
@@ -86,11 +102,15 @@ fn apply_update(phases: &mut [(Phase, PhaseView)], u: &PhaseUpdate) {
     }
 }
 
-fn phase_chip(view: &PhaseView) -> (String, &'static str) {
+fn phase_chip(view: &PhaseView, now: f64) -> (String, &'static str) {
+    let elapsed = |since: &f64| (now - since).max(0.0) / 1000.0;
     match view {
         PhaseView::Waiting => ("waiting".into(), "chip"),
-        PhaseView::Running => ("running…".into(), "chip band-MID"),
-        PhaseView::Reasking(e) => (format!("asking again: {e}"), "chip band-MID"),
+        PhaseView::Running(t) => (format!("running… {:.1} s", elapsed(t)), "chip band-MID"),
+        PhaseView::Reasking(e, t) => (
+            format!("asking again ({:.1} s): {e}", elapsed(t)),
+            "chip band-MID",
+        ),
         PhaseView::Done { latency_ms, tokens } => (
             format!("done · {latency_ms} ms · {tokens} tokens"),
             "chip band-GOOD",
@@ -119,6 +139,16 @@ pub fn AuditPage() -> impl IntoView {
     let failure = RwSignal::new(None::<(String, &'static str)>);
     let notice = RwSignal::new(None::<String>);
     let abort = StoredValue::new(None::<AbortHandle>);
+    // The live elapsed timer: `now` ticks while an audit runs.
+    let now = RwSignal::new(0.0f64);
+    let ticker = StoredValue::new_local(None::<IntervalHandle>);
+    let stop_ticker = move || {
+        if let Some(h) = ticker.get_value() {
+            h.clear();
+        }
+        ticker.set_value(None);
+    };
+    on_cleanup(stop_ticker);
 
     let profile_names = {
         let store = store.clone();
@@ -168,6 +198,11 @@ pub fn AuditPage() -> impl IntoView {
             let (handle, registration) = AbortHandle::new_pair();
             abort.set_value(Some(handle));
             running.set(true);
+            stop_ticker();
+            now.set(now_ms());
+            let tick =
+                set_interval_with_handle(move || now.set(now_ms()), Duration::from_millis(100));
+            ticker.set_value(tick.ok());
             spawn_local(async move {
                 let progress = |u: PhaseUpdate| phases.update(|p| apply_update(p, &u));
                 let audit = run_audit(&*transport, &plan, &input, &progress);
@@ -191,6 +226,7 @@ pub fn AuditPage() -> impl IntoView {
                     }
                 }
                 abort.set_value(None);
+                stop_ticker();
                 running.set(false);
             });
         }
@@ -282,7 +318,7 @@ pub fn AuditPage() -> impl IntoView {
                             .get()
                             .into_iter()
                             .map(|(phase, view)| {
-                                let (text, class) = phase_chip(&view);
+                                let (text, class) = phase_chip(&view, now.get());
                                 view! {
                                     <li>
                                         <strong>{phase.label()}</strong>
