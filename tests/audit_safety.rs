@@ -396,3 +396,67 @@ fn batch_results_of_truncated_replies_are_could_not_audit() {
         );
     }
 }
+
+/// Kept from before: a redirect never carries the `Authorization` header to where it points.
+#[test]
+fn redirects_never_forward_the_key() {
+    use std::io::{Read, Write};
+    use std::net::TcpListener;
+    use std::time::Duration;
+
+    use verifyfast::llm::native::NativeTransport;
+    use verifyfast::llm::{ChatTransport, Endpoint, JsonMode};
+
+    fn head(stream: &mut std::net::TcpStream) -> String {
+        stream
+            .set_read_timeout(Some(Duration::from_secs(5)))
+            .unwrap();
+        let mut buf = Vec::new();
+        let mut byte = [0u8; 1];
+        while !buf.ends_with(b"\r\n\r\n") && stream.read(&mut byte).unwrap_or(0) == 1 {
+            buf.push(byte[0]);
+        }
+        String::from_utf8_lossy(&buf).to_string()
+    }
+
+    let target = TcpListener::bind("127.0.0.1:0").unwrap();
+    let target_port = target.local_addr().unwrap().port();
+    let seen = std::thread::spawn(move || {
+        let (mut s, _) = target.accept().unwrap();
+        let h = head(&mut s);
+        let body = r#"{"data":[{"id":"mock-model"}]}"#;
+        let _ = write!(
+            s,
+            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        );
+        h
+    });
+    let origin = TcpListener::bind("127.0.0.1:0").unwrap();
+    let origin_port = origin.local_addr().unwrap().port();
+    let first = std::thread::spawn(move || {
+        let (mut s, _) = origin.accept().unwrap();
+        let h = head(&mut s);
+        let _ = write!(
+            s,
+            "HTTP/1.1 302 Found\r\nLocation: http://127.0.0.1:{target_port}/v1/models\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+        );
+        h
+    });
+    let endpoint = Endpoint {
+        base_url: format!("http://127.0.0.1:{origin_port}/v1"),
+        model: "mock-model".into(),
+        api_key: Some(KEY.into()),
+        json_mode: JsonMode::None,
+    };
+    let t = NativeTransport::new(Duration::from_secs(5));
+    let models = futures::executor::block_on(t.list_models(&endpoint)).unwrap();
+    assert_eq!(models, vec!["mock-model"]);
+    let first = first.join().unwrap();
+    assert!(first.contains(&format!("Bearer {KEY}")), "the key goes to its endpoint: {first}");
+    let redirected = seen.join().unwrap();
+    assert!(
+        !redirected.to_ascii_lowercase().contains("authorization") && !redirected.contains(KEY),
+        "{redirected}"
+    );
+}
