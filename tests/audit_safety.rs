@@ -453,7 +453,10 @@ fn redirects_never_forward_the_key() {
     let models = futures::executor::block_on(t.list_models(&endpoint)).unwrap();
     assert_eq!(models, vec!["mock-model"]);
     let first = first.join().unwrap();
-    assert!(first.contains(&format!("Bearer {KEY}")), "the key goes to its endpoint: {first}");
+    assert!(
+        first.contains(&format!("Bearer {KEY}")),
+        "the key goes to its endpoint: {first}"
+    );
     let redirected = seen.join().unwrap();
     assert!(
         !redirected.to_ascii_lowercase().contains("authorization") && !redirected.contains(KEY),

@@ -278,7 +278,18 @@ impl LlmConfig {
             }
         })?;
         notes.extend(checked.notes.iter().map(|n| format!("{url_path}: {n}")));
-        let api_key = obj.string("api_key")?.filter(|k| !k.is_empty());
+        // A key of the wrong type (say, a number) is not quoted back in the message.
+        let api_key = obj
+            .string("api_key")
+            .map_err(|e| match e {
+                ConfigError::WrongType { path, expected, .. } => ConfigError::WrongType {
+                    path,
+                    expected,
+                    found: "another type (not shown: it may be a key)".into(),
+                },
+                other => other,
+            })?
+            .filter(|k| !k.is_empty());
         if let Some(message) = api_key.as_deref().and_then(crate::llm::redact::key_problem) {
             return Err(ConfigError::Invalid {
                 path: fields::join(&obj.path, "api_key"),
@@ -605,6 +616,16 @@ mod tests {
         assert!(!e.contains("sk-1"), "{e}");
         let e = Settings::from_text(&doc("https://h/v1", "sk-é"), Format::Yaml).unwrap_err();
         assert!(e.to_string().contains("non-ASCII"), "{e}");
+        let e = Settings::from_text(
+            "llms:\n  a:\n    base_url: \"https://h/v1\"\n    model: m\n    api_key: 1234567890\n",
+            Format::Yaml,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            e.starts_with("llms.a.api_key: expected a string") && !e.contains("1234567890"),
+            "{e}"
+        );
     }
 
     #[test]
