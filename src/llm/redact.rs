@@ -15,8 +15,6 @@
 //! Secrets shorter than [`BOUNDARY_MIN`] characters cannot be told from ordinary text and
 //! are not looked for.
 
-use memchr::memmem;
-
 use super::Endpoint;
 
 /// What a redacted secret is replaced with.
@@ -90,9 +88,11 @@ impl Secrets {
         for key in &self.items {
             let kb = key.as_bytes();
             let anchor = kb.len().min(ANCHOR);
-            let finder = memmem::Finder::new(&kb[..anchor]);
+            let needle = &kb[..anchor];
             let mut from = 0;
-            while let Some(pos) = finder.find(&bytes[from..]) {
+            // A plain window scan: needles are at most `ANCHOR` bytes and texts short, and
+            // it keeps a substring-search engine out of the wasm.
+            while let Some(pos) = bytes[from..].windows(anchor).position(|w| w == needle) {
                 let start = from + pos;
                 let mut end = start + anchor;
                 while end < bytes.len() && end - start < kb.len() && bytes[end] == kb[end - start] {
