@@ -60,6 +60,7 @@ impl ChatTransport for FixedLatency {
                 usage: Usage::default(),
                 latency_ms: ms,
                 attempts: 1,
+                finish_reason: None,
             })
         })
     }
@@ -83,6 +84,7 @@ fn plan() -> AuditPlan {
         params: AuditParams::default(),
         max_tokens: 1000,
         temperature: 0.0,
+        secrets: Default::default(),
     }
 }
 

@@ -110,6 +110,7 @@ fn response(content: String) -> ChatResponse {
         },
         latency_ms: 1,
         attempts: 1,
+        finish_reason: None,
     }
 }
 
@@ -135,6 +136,7 @@ fn plans(profiles: &[&str]) -> SortedMap<String, AuditPlan> {
                     params: AuditParams::default(),
                     max_tokens: 500,
                     temperature: 0.0,
+                    secrets: Default::default(),
                 },
             )
         })
@@ -270,7 +272,7 @@ fn a_resumed_run_completes_the_same_set_of_results() {
 // ---------------------------------------------------------------------------------------
 // The CLI end to end over real HTTP. The scripted server below answers each phase by the
 // markers of our prompts, decides findings from the case text (so results are
-// reproducible), and injects faults on every fifth call: HTTP 500 (final), HTTP 503
+// reproducible), and injects faults on every fifth call: HTTP 500 and HTTP 503
 // (retried by the client), a reply that is not JSON (re-asked), an HTML page (final).
 
 mod http_mock {
@@ -629,7 +631,7 @@ mod cli {
 }
 
 /// The same property against the project's scripted server (tests/mock_llm/server.mjs,
-/// needs `node`): 20 % of calls fail at random (seeded) with 500, 503 (retried), a
+/// needs `node`): 20 % of calls fail at random (seeded) with 500, 503 (both retried), a
 /// malformed body, an HTML page or a truncated completion.
 mod project_mock {
     use std::io::{BufRead, BufReader};

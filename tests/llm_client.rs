@@ -179,18 +179,11 @@ fn final_errors_are_typed_and_not_retried() {
             |e| matches!(e, LlmError::NotFound { model, .. } if model == "mock-model"),
         ),
         ("413", |e| matches!(e, LlmError::TooLarge)),
-        (
-            "500",
-            |e| matches!(e, LlmError::Server { status: 500, body } if body.contains("mock fault 500")),
-        ),
+        ("422", |e| matches!(e, LlmError::Http { status: 422, .. })),
         ("html", |e| matches!(e, LlmError::HtmlInsteadOfJson)),
         (
             "malformed",
             |e| matches!(e, LlmError::BadResponse { detail } if detail.contains("not valid JSON")),
-        ),
-        (
-            "truncated",
-            |e| matches!(e, LlmError::BadResponse { detail } if detail.contains("truncated")),
         ),
         ("empty_choices", |e| matches!(e, LlmError::EmptyChoices)),
         (
@@ -206,11 +199,22 @@ fn final_errors_are_typed_and_not_retried() {
 }
 
 #[test]
-fn gateway_errors_and_dropped_connections_are_retried_until_the_limit() {
+fn retryable_errors_are_retried_until_the_limit() {
+    // What the OpenAI clients retry: 408, 409, 429 (own test), every 5xx, connection
+    // errors; and a 2xx body cut off in transit.
     for (kind, check) in [
         (
-            "502",
-            (|e| matches!(e, LlmError::Server { status: 502, .. })) as fn(&LlmError) -> bool,
+            "500",
+            (|e| matches!(e, LlmError::Server { status: 500, body } if body.contains("mock fault 500")))
+                as fn(&LlmError) -> bool,
+        ),
+        ("408", |e| matches!(e, LlmError::Http { status: 408, .. })),
+        ("409", |e| matches!(e, LlmError::Http { status: 409, .. })),
+        ("501", |e| matches!(e, LlmError::Server { status: 501, .. })),
+        ("502", |e| matches!(e, LlmError::Server { status: 502, .. })),
+        (
+            "truncated",
+            |e| matches!(e, LlmError::CutOff { detail } if detail.contains("truncated")),
         ),
         ("503", |e| matches!(e, LlmError::Server { status: 503, .. })),
         ("504", |e| matches!(e, LlmError::Server { status: 504, .. })),

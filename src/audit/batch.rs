@@ -652,6 +652,7 @@ not json
             params: AuditParams::default(),
             max_tokens: 100,
             temperature: 0.0,
+            secrets: Default::default(),
         };
         ["p1", "p2"]
             .iter()

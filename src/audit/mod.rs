@@ -15,5 +15,5 @@ pub mod score;
 pub mod shape;
 pub mod testing;
 
-pub use report::{AuditReport, Band, CouldNotAudit, Finding, Phase};
+pub use report::{AuditReport, Band, CouldNotAudit, FailureKind, Finding, Phase};
 pub use run::{run_audit, AuditInput, AuditPlan, PhaseStatus, PhaseUpdate, PlannedModel};

@@ -27,6 +27,20 @@ pub enum Repair {
     ClosedTruncatedJson,
 }
 
+impl Repair {
+    /// What was done, in words, for the page and the CLI.
+    pub fn label(self) -> &'static str {
+        match self {
+            Repair::RemovedThinking => "removed a <think> block",
+            Repair::RemovedCodeFence => "removed a code fence",
+            Repair::RemovedSurroundingText => "removed text around the JSON",
+            Repair::RemovedTrailingCommas => "removed trailing commas",
+            Repair::EscapedControlCharacters => "escaped raw line breaks in strings",
+            Repair::ClosedTruncatedJson => "closed JSON cut off by max_tokens",
+        }
+    }
+}
+
 /// Why a reply could not be read; the message is quoted to the model in the re-ask.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ParseError {
@@ -38,6 +52,10 @@ pub enum ParseError {
     Shape(ShapeError),
     #[error("the reply is not valid JSON even after repair: {0}")]
     Syntax(String),
+    /// The reply stopped mid-object and closing it did not give the required shape (say,
+    /// a half-written error item). The audit treats it like any cut-off reply.
+    #[error("the reply was cut off: {0}")]
+    CutOff(String),
 }
 
 /// Remove `<think>…</think>` reasoning that some models print before the answer.
@@ -248,12 +266,19 @@ pub fn parse_reply<T: FromReply>(raw: &str) -> Result<Parsed<T>, ParseError> {
     let mut last_syntax = String::new();
     for candidate in truncated_candidates(&json) {
         match serde_json::from_str(&candidate) {
-            Ok(value) => return read(value, repairs),
+            Ok(value) => {
+                return read(value, repairs).map_err(|e| match e {
+                    ParseError::Shape(shape) => ParseError::CutOff(format!(
+                        "closing it leaves a half-written item ({shape})"
+                    )),
+                    other => other,
+                })
+            }
             Err(e) => last_syntax = e.to_string(),
         }
     }
-    Err(ParseError::Syntax(format!(
-        "the reply was cut off and could not be closed ({last_syntax})"
+    Err(ParseError::CutOff(format!(
+        "it could not be closed ({last_syntax})"
     )))
 }
 
@@ -332,7 +357,7 @@ mod tests {
         // vanish and leave a cleaner score than the model meant.
         let raw = r#"{"factual_errors":[{"target":"C1","type":"contradiction","severity":"High"},{"target":"C2","type":"unsupp"#;
         let err = facts(raw).unwrap_err();
-        assert!(matches!(err, ParseError::Shape(_)), "{err:?}");
+        assert!(matches!(err, ParseError::CutOff(_)), "{err:?}");
     }
 
     #[test]

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::config::AuditParams;
-use crate::llm::Usage;
+use crate::llm::{Secrets, Usage};
 
 use super::contract::{Claim, Deduction, ErrorType, Exempted, Severity};
 use super::grounding::NumberGrounding;
@@ -113,7 +113,19 @@ pub struct PhaseRecord {
     pub latency_ms: u64,
     pub tokens: Usage,
     pub reasked: bool,
+    /// What the parser had to do to the accepted reply (fences, prose, trailing commas, …).
+    /// A reply that needed closing is never accepted: it is re-asked, see `truncated_replies`.
     pub repairs: Vec<Repair>,
+    /// Replies cut off by `max_tokens` (finish_reason `length`, or JSON that needed closing).
+    #[serde(default)]
+    pub truncated_replies: u32,
+    /// `max_tokens` of the last call (doubled once after a cut-off reply).
+    #[serde(default)]
+    pub max_tokens: u32,
+    /// Generated (completion) tokens per second of the phase's wall time, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tokens_per_s: Option<f64>,
+    /// Every reply as received (API keys redacted).
     pub raw_responses: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
@@ -129,8 +141,47 @@ impl PhaseRecord {
             tokens: Usage::default(),
             reasked: false,
             repairs: Vec::new(),
+            truncated_replies: 0,
+            max_tokens: 0,
+            tokens_per_s: None,
             raw_responses: Vec::new(),
             error: None,
+        }
+    }
+}
+
+/// What stopped a phase.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FailureKind {
+    /// The call failed after the client's retries (network, HTTP status, bad body).
+    #[default]
+    Endpoint,
+    /// The model's reply could not be read, twice.
+    Unreadable,
+    /// The reply was cut off by `max_tokens`, also after asking with a larger budget.
+    Truncated,
+    /// The user cancelled.
+    Cancelled,
+}
+
+impl FailureKind {
+    pub fn label(self) -> &'static str {
+        match self {
+            FailureKind::Endpoint => "endpoint error",
+            FailureKind::Unreadable => "unreadable reply",
+            FailureKind::Truncated => "truncated",
+            FailureKind::Cancelled => "cancelled",
+        }
+    }
+
+    /// What the user can do about it, shown first on the page.
+    pub fn fix(self) -> &'static str {
+        match self {
+            FailureKind::Endpoint => "Check the LLM in Settings (base URL, model, API key) and use Test connection; the reason below says what the server answered.",
+            FailureKind::Unreadable => "The model did not answer in the required JSON shape: set its JSON mode to json_object in Settings, or use a stronger model.",
+            FailureKind::Truncated => "The reply did not fit in max_tokens: raise defaults.max_tokens in Settings, shorten the context or output, or lower max_claims in the strategy.",
+            FailureKind::Cancelled => "Run the audit again when ready.",
         }
     }
 }
@@ -139,14 +190,20 @@ impl PhaseRecord {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CouldNotAudit {
     pub phase: Phase,
+    #[serde(default)]
+    pub kind: FailureKind,
     pub reason: String,
 }
 
 impl std::fmt::Display for CouldNotAudit {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let kind = match self.kind {
+            FailureKind::Truncated | FailureKind::Cancelled => format!(", {}", self.kind.label()),
+            FailureKind::Endpoint | FailureKind::Unreadable => String::new(),
+        };
         write!(
             f,
-            "could not audit ({}): {}",
+            "could not audit ({}{kind}): {}",
             self.phase.label(),
             self.reason
         )
@@ -207,5 +264,58 @@ impl AuditReport {
         self.errors
             .iter()
             .filter(|f| f.counting == Counting::Counted)
+    }
+
+    /// Every text of the report with the secrets redacted and base URLs without userinfo:
+    /// what a model echoed (claims, evidence, raw replies) and what a server echoed
+    /// (errors) alike. Run on every report before anyone sees it.
+    pub fn redact(&mut self, secrets: &Secrets) {
+        let r = |t: &mut String| {
+            let clean = secrets.redact(t);
+            if clean != *t {
+                *t = clean;
+            }
+        };
+        r(&mut self.profile);
+        if let Some(c) = &mut self.could_not_audit {
+            r(&mut c.reason);
+        }
+        for c in &mut self.claims {
+            r(&mut c.id);
+            r(&mut c.text);
+        }
+        for d in &mut self.deductions {
+            r(&mut d.id);
+            d.premises.iter_mut().for_each(r);
+            r(&mut d.conclusion);
+        }
+        for e in &mut self.errors {
+            r(&mut e.target);
+            r(&mut e.evidence);
+            r(&mut e.explanation);
+        }
+        for e in &mut self.reasonable_inferences {
+            r(&mut e.target);
+            r(&mut e.text);
+        }
+        if let Some(check) = &mut self.reverse_check {
+            check.changes.iter_mut().for_each(|c| r(&mut c.reason));
+            if let Some(f) = &mut check.failed {
+                r(f);
+            }
+        }
+        for p in &mut self.phases {
+            r(&mut p.llm);
+            p.raw_responses.iter_mut().for_each(r);
+            if let Some(e) = &mut p.error {
+                r(e);
+            }
+        }
+        for m in [&mut self.models.run, &mut self.models.verify] {
+            m.base_url = crate::llm::redact::strip_userinfo(&m.base_url);
+            r(&mut m.base_url);
+            r(&mut m.llm);
+            r(&mut m.model);
+        }
     }
 }

@@ -4,17 +4,17 @@
 //! the whole case "could not audit" while keeping everything computed so far.
 
 use crate::config::{AuditParams, ConfigError, Settings, Strategy};
-use crate::llm::{ChatMessage, ChatRequest, ChatTransport, Endpoint, Usage};
+use crate::llm::{ChatMessage, ChatRequest, ChatTransport, Endpoint, LlmError, Secrets, Usage};
 
 use super::contract::{
     DecomposeReply, FactCheckReply, LogicCheckReply, ReportedError, ReverseReply,
 };
 use super::grounding;
-use super::parse::parse_reply;
+use super::parse::{parse_reply, ParseError, Repair};
 use super::prompts;
 use super::report::{
-    AuditReport, CouldNotAudit, Counting, Finding, ModelRef, ModelsUsed, Phase, PhaseRecord,
-    ReverseCheck, SeverityChange,
+    AuditReport, CouldNotAudit, Counting, FailureKind, Finding, ModelRef, ModelsUsed, Phase,
+    PhaseRecord, ReverseCheck, SeverityChange,
 };
 use super::score;
 use super::shape::FromReply;
@@ -37,7 +37,14 @@ pub struct AuditPlan {
     pub params: AuditParams,
     pub max_tokens: u32,
     pub temperature: f64,
+    /// Every API key of the settings (and base-URL userinfo): redacted from everything the
+    /// audit reports, shows or stores. The run and verify endpoints' own secrets are
+    /// redacted even when this is empty.
+    pub secrets: Secrets,
 }
+
+/// The largest `max_tokens` a cut-off reply is re-asked with.
+pub const MAX_TOKENS_CEILING: u32 = 32_768;
 
 impl AuditPlan {
     /// `env` looks up `api_key_env` variables (the CLI passes `std::env::var`).
@@ -61,7 +68,16 @@ impl AuditPlan {
             params: strategy.params_for(profile),
             max_tokens: settings.defaults.max_tokens,
             temperature: settings.defaults.temperature,
+            secrets: settings.secrets(env),
         })
+    }
+
+    /// `secrets` plus the run and verify endpoints' own.
+    pub fn all_secrets(&self) -> Secrets {
+        let mut s = self.secrets.clone();
+        s.extend(&Secrets::of_endpoint(&self.run.endpoint));
+        s.extend(&Secrets::of_endpoint(&self.verify.endpoint));
+        s
     }
 }
 
@@ -101,42 +117,103 @@ fn add_usage(total: &mut Usage, u: &Usage) {
     total.total_tokens += u.total_tokens;
 }
 
-/// One phase's call(s): ask, read the reply, re-ask once if unreadable.
+/// Why a phase gave no usable reply.
+type PhaseFailure = (FailureKind, String);
+
+/// One phase's call(s): ask, read the reply, and
+/// - re-ask once with twice the `max_tokens` when the reply was cut off (finish_reason
+///   `length`, or JSON that needed closing): a cut-off reply never becomes a score;
+/// - re-ask once, quoting the parse error, when the reply cannot be read.
+///
+/// Every text that leaves here (progress, record, error) has `secrets` redacted.
 async fn ask<T: FromReply>(
     transport: &dyn ChatTransport,
     plan: &AuditPlan,
     model: &PlannedModel,
     phase: Phase,
     messages: Vec<ChatMessage>,
+    secrets: &Secrets,
     progress: &dyn Fn(PhaseUpdate),
-) -> (PhaseRecord, Result<T, String>) {
+) -> (PhaseRecord, Result<T, PhaseFailure>) {
     let mut record = PhaseRecord::new(phase, &model.llm);
     let report = |status| progress(PhaseUpdate { phase, status });
+    let failed = |record: &mut PhaseRecord, kind: FailureKind, reason: String| {
+        let reason = secrets.redact(&reason);
+        record.error = Some(reason.clone());
+        report(PhaseStatus::Failed {
+            reason: reason.clone(),
+        });
+        Err((kind, reason))
+    };
     report(PhaseStatus::Started);
     let mut messages = messages;
+    let mut max_tokens = plan.max_tokens;
     let mut first_error: Option<String> = None;
+    // `max_tokens` of a cut-off reply, once it has been re-asked with more.
+    let mut cut_at: Option<u32> = None;
     loop {
         let request = ChatRequest {
             messages: messages.clone(),
             temperature: plan.temperature,
-            max_tokens: plan.max_tokens,
+            max_tokens,
         };
         record.calls += 1;
+        record.max_tokens = max_tokens;
         let reply = match transport.chat(&model.endpoint, &request).await {
             Ok(reply) => reply,
             Err(e) => {
-                let reason = format!("{} ({}): {e}", model.llm, model.endpoint.model);
-                record.error = Some(reason.clone());
-                report(PhaseStatus::Failed {
-                    reason: reason.clone(),
-                });
-                return (record, Err(reason));
+                let said = format!("{} ({}): {e}", model.llm, model.endpoint.model);
+                let (kind, reason) = match (&e, cut_at) {
+                    (LlmError::Cancelled, _) => (FailureKind::Cancelled, said),
+                    (_, Some(first)) => (
+                        FailureKind::Truncated,
+                        format!("the reply was cut off at max_tokens {first}, and asking again with {max_tokens} failed: {said}"),
+                    ),
+                    _ => (FailureKind::Endpoint, said),
+                };
+                let result = failed(&mut record, kind, reason);
+                return (record, result);
             }
         };
         record.latency_ms += reply.latency_ms;
         add_usage(&mut record.tokens, &reply.usage);
-        record.raw_responses.push(reply.content.clone());
-        match parse_reply::<T>(&reply.content) {
+        let content = secrets.redact(&reply.content);
+        record.raw_responses.push(content.clone());
+        let parsed = parse_reply::<T>(&content);
+        let cut_off = reply.hit_token_limit()
+            || matches!(&parsed, Err(ParseError::CutOff(_)))
+            || matches!(&parsed, Ok(p) if p.repairs.contains(&Repair::ClosedTruncatedJson));
+        if cut_off {
+            record.truncated_replies += 1;
+            let next = max_tokens.saturating_mul(2).min(MAX_TOKENS_CEILING);
+            match cut_at {
+                None if next > max_tokens => {
+                    cut_at = Some(max_tokens);
+                    record.reasked = true;
+                    report(PhaseStatus::Reasking {
+                        parse_error: format!(
+                            "the reply was cut off at max_tokens {max_tokens}; asking again with {next}"
+                        ),
+                    });
+                    max_tokens = next;
+                    continue;
+                }
+                _ => {
+                    let first = cut_at.unwrap_or(max_tokens);
+                    let budgets = if first == max_tokens {
+                        format!("max_tokens {max_tokens}")
+                    } else {
+                        format!("max_tokens {first}, then {max_tokens}")
+                    };
+                    let reason = format!(
+                        "the model's reply was cut off ({budgets}); a cut-off reply is never scored"
+                    );
+                    let result = failed(&mut record, FailureKind::Truncated, reason);
+                    return (record, result);
+                }
+            }
+        }
+        match parsed {
             Ok(parsed) => {
                 record.repairs = parsed.repairs;
                 report(PhaseStatus::Done {
@@ -146,22 +223,19 @@ async fn ask<T: FromReply>(
                 return (record, Ok(parsed.value));
             }
             Err(e) => {
-                let error = e.to_string();
+                let error = secrets.redact(&e.to_string());
                 if let Some(first) = first_error {
                     let reason = format!(
                         "the model's reply could not be read, twice (first: {first}; after the re-ask: {error})"
                     );
-                    record.error = Some(reason.clone());
-                    report(PhaseStatus::Failed {
-                        reason: reason.clone(),
-                    });
-                    return (record, Err(reason));
+                    let result = failed(&mut record, FailureKind::Unreadable, reason);
+                    return (record, result);
                 }
                 record.reasked = true;
                 report(PhaseStatus::Reasking {
                     parse_error: error.clone(),
                 });
-                messages = prompts::reask(&messages, &reply.content, &error);
+                messages = prompts::reask(&messages, &content, &error);
                 first_error = Some(error);
             }
         }
@@ -184,7 +258,7 @@ fn model_ref(m: &PlannedModel) -> ModelRef {
     ModelRef {
         llm: m.llm.clone(),
         model: m.endpoint.model.clone(),
-        base_url: m.endpoint.base_url.clone(),
+        base_url: crate::llm::redact::strip_userinfo(&m.endpoint.base_url),
     }
 }
 
@@ -219,15 +293,29 @@ fn finish_totals(report: &mut AuditReport) {
         + lat(Phase::FactCheck).max(lat(Phase::LogicCheck))
         + lat(Phase::ReverseCheck);
     let mut tokens = Usage::default();
-    for p in &report.phases {
+    for p in &mut report.phases {
         add_usage(&mut tokens, &p.tokens);
+        p.tokens_per_s = (p.latency_ms > 0 && p.tokens.completion_tokens > 0).then(|| {
+            let rate = p.tokens.completion_tokens as f64 * 1000.0 / p.latency_ms as f64;
+            (rate * 10.0).round() / 10.0
+        });
     }
     report.tokens = tokens;
 }
 
-fn fail(mut report: AuditReport, phase: Phase, reason: String) -> AuditReport {
-    report.could_not_audit = Some(CouldNotAudit { phase, reason });
+fn fail(
+    mut report: AuditReport,
+    phase: Phase,
+    (kind, reason): PhaseFailure,
+    secrets: &Secrets,
+) -> AuditReport {
+    report.could_not_audit = Some(CouldNotAudit {
+        phase,
+        kind,
+        reason,
+    });
     finish_totals(&mut report);
+    report.redact(secrets);
     report
 }
 
@@ -240,6 +328,7 @@ pub async fn run_audit(
     progress: &dyn Fn(PhaseUpdate),
 ) -> AuditReport {
     let mut report = empty_report(plan);
+    let secrets = &plan.all_secrets();
     let params = &plan.params;
     let (ctx, out) = (input.context_input.as_str(), input.model_output.as_str());
     // No model involved: computed first so even a case that fails in Phase 1 reports it.
@@ -252,13 +341,14 @@ pub async fn run_audit(
         &plan.run,
         Phase::Decompose,
         messages,
+        secrets,
         progress,
     )
     .await;
     report.phases.push(record);
     let decomposed = match phase1 {
         Ok(d) => d,
-        Err(reason) => return fail(report, Phase::Decompose, reason),
+        Err(failure) => return fail(report, Phase::Decompose, failure, secrets),
     };
     report.claims = decomposed.claims;
     report.claims.truncate(params.max_claims as usize);
@@ -273,6 +363,7 @@ pub async fn run_audit(
             prompts::fact_check(params, ctx, out, &report.claims),
             &report.number_grounding,
         ),
+        secrets,
         progress,
     );
     let logic = ask::<LogicCheckReply>(
@@ -281,6 +372,7 @@ pub async fn run_audit(
         &plan.verify,
         Phase::LogicCheck,
         prompts::logic_check(params, ctx, out, &report.deductions),
+        secrets,
         progress,
     );
     let ((fact_record, facts), (logic_record, logic)) = futures::join!(facts, logic);
@@ -294,7 +386,7 @@ pub async fn run_audit(
                 .extend(findings(Phase::FactCheck, r.factual_errors));
             report.reasonable_inferences.extend(r.reasonable_inferences);
         }
-        Err(reason) => failure = Some((Phase::FactCheck, reason)),
+        Err(f) => failure = Some((Phase::FactCheck, f)),
     }
     match logic {
         Ok(r) => {
@@ -303,16 +395,16 @@ pub async fn run_audit(
                 .extend(findings(Phase::LogicCheck, r.logic_errors));
             report.reasonable_inferences.extend(r.reasonable_inferences);
         }
-        Err(reason) => failure = failure.or(Some((Phase::LogicCheck, reason))),
+        Err(f) => failure = failure.or(Some((Phase::LogicCheck, f))),
     }
-    if let Some((phase, reason)) = failure {
+    if let Some((phase, f)) = failure {
         score::mark_counting(&mut report.errors, params.max_errors_per_phase);
-        return fail(report, phase, reason);
+        return fail(report, phase, f, secrets);
     }
 
     score::mark_counting(&mut report.errors, params.max_errors_per_phase);
     if params.reverse_verify && report.counted_errors().next().is_some() {
-        reverse(transport, plan, input, &mut report, progress).await;
+        reverse(transport, plan, input, &mut report, secrets, progress).await;
         score::mark_counting(&mut report.errors, params.max_errors_per_phase);
     }
 
@@ -323,6 +415,7 @@ pub async fn run_audit(
     report.credit_score = Some(credit);
     report.band = Some(score::band(credit));
     finish_totals(&mut report);
+    report.redact(secrets);
     report
 }
 
@@ -333,6 +426,7 @@ async fn reverse(
     plan: &AuditPlan,
     input: &AuditInput,
     report: &mut AuditReport,
+    secrets: &Secrets,
     progress: &dyn Fn(PhaseUpdate),
 ) {
     let listed: Vec<(usize, usize)> = report
@@ -359,6 +453,7 @@ async fn reverse(
         &plan.verify,
         Phase::ReverseCheck,
         messages,
+        secrets,
         progress,
     )
     .await;
@@ -384,7 +479,7 @@ async fn reverse(
                 }
             }
         }
-        Err(reason) => check.failed = Some(reason),
+        Err((_, reason)) => check.failed = Some(reason),
     }
     report.reverse_check = Some(check);
 }
@@ -424,6 +519,7 @@ mod tests {
             params,
             max_tokens: 4000,
             temperature: 0.1,
+            secrets: Secrets::default(),
         }
     }
 
@@ -454,6 +550,11 @@ mod tests {
         assert_eq!(r.errors[0].evidence, "营收增长11%");
         assert_eq!(r.reasonable_inferences[0].target, "C2");
         assert_eq!(r.latency_ms, 20, "Phase 1 + max(Phase 2, Phase 3)");
+        // 20 completion tokens in 10 ms per phase.
+        assert_eq!(
+            r.phase(Phase::Decompose).unwrap().tokens_per_s,
+            Some(2000.0)
+        );
         assert_eq!(r.tokens.total_tokens, 360);
         assert_eq!(r.models.run.llm, "runner");
         assert_eq!(r.models.verify.llm, "verifier");
@@ -672,8 +773,142 @@ mod tests {
         assert_eq!(statuses[0], "Decompose started");
         assert_eq!(statuses[1], "Decompose done");
         assert!(statuses.contains(&"FactCheck done".to_string()));
-        // A truncated but closable reply is accepted without a re-ask.
+        // A truncated reply, even a closable one, is re-asked with a larger budget.
+        assert!(statuses.contains(&"LogicCheck reasking".to_string()));
         assert!(statuses.contains(&"LogicCheck done".to_string()));
-        assert!(!statuses.iter().any(|s| s.contains("reasking")));
+        let rec = r.phase(Phase::LogicCheck).unwrap();
+        assert_eq!(
+            (rec.calls, rec.truncated_replies, rec.max_tokens),
+            (2, 1, 8000)
+        );
+        assert!(
+            rec.repairs.is_empty(),
+            "the accepted reply needed no repair"
+        );
+        assert_eq!(r.credit_score, Some(5));
+    }
+
+    #[test]
+    fn a_reply_cut_off_twice_never_becomes_a_score() {
+        // Seen with a real server: Phase 1 cut at `"text": "Profit` was kept as the claim
+        // "Profit". Closable or not, a cut-off reply is re-asked once with twice the
+        // max_tokens, then the phase is "could not audit (truncated)".
+        let cut = r#"{"claims":[{"id":"C1","text":"Revenue rose 12%"},{"id":"C2","text":"Profit"#;
+        let t = ScriptedTransport::answering(&[
+            (Phase::Decompose, cut),
+            (Phase::FactCheck, P2_NONE),
+            (Phase::LogicCheck, P3_NONE),
+        ]);
+        let r = audit(&t, AuditParams::default());
+        assert_eq!((r.credit_score, r.band), (None, None));
+        let cna = r.could_not_audit.as_ref().unwrap();
+        assert_eq!(
+            (cna.phase, cna.kind),
+            (Phase::Decompose, FailureKind::Truncated)
+        );
+        assert!(
+            cna.to_string()
+                .starts_with("could not audit (Phase 1 · decomposition, truncated)"),
+            "{cna}"
+        );
+        assert!(
+            cna.reason.contains("max_tokens 4000, then 8000"),
+            "{}",
+            cna.reason
+        );
+        assert!(r.claims.is_empty(), "nothing of a cut-off reply is kept");
+        let requests = t.requests.borrow();
+        let budgets: Vec<u32> = requests.iter().map(|(_, r)| r.max_tokens).collect();
+        assert_eq!(budgets, vec![4000, 8000]);
+        assert_eq!(t.calls_of(Phase::FactCheck), 0);
+        let rec = r.phase(Phase::Decompose).unwrap();
+        assert_eq!(rec.truncated_replies, 2);
+    }
+
+    #[test]
+    fn finish_reason_length_is_a_cut_off_even_when_the_json_parses() {
+        let t = ScriptedTransport::answering(&[
+            (Phase::Decompose, P1),
+            (Phase::FactCheck, P2_LOW),
+            (Phase::LogicCheck, P3_NONE),
+        ])
+        .cut_off(Phase::FactCheck, 2);
+        let r = audit(&t, AuditParams::default());
+        let cna = r.could_not_audit.as_ref().unwrap();
+        assert_eq!(
+            (cna.phase, cna.kind),
+            (Phase::FactCheck, FailureKind::Truncated)
+        );
+        assert_eq!(r.credit_score, None);
+
+        // Cut off once, complete with the larger budget: scored, and recorded.
+        let t = ScriptedTransport::answering(&[
+            (Phase::Decompose, P1),
+            (Phase::FactCheck, P2_LOW),
+            (Phase::LogicCheck, P3_NONE),
+        ])
+        .cut_off(Phase::FactCheck, 1);
+        let r = audit(&t, AuditParams::default());
+        assert_eq!(r.credit_score, Some(4));
+        let rec = r.phase(Phase::FactCheck).unwrap();
+        assert_eq!(
+            (rec.truncated_replies, rec.max_tokens, rec.calls),
+            (1, 8000, 2)
+        );
+    }
+
+    #[test]
+    fn a_cut_off_reply_at_the_ceiling_is_not_re_asked() {
+        let mut p = plan(AuditParams::default());
+        p.max_tokens = MAX_TOKENS_CEILING;
+        let t = ScriptedTransport::answering(&[(Phase::Decompose, r#"{"claims":["#)]);
+        let r = block_on(run_audit(&t, &p, &input(), &|_| {}));
+        assert_eq!(t.calls_of(Phase::Decompose), 1);
+        assert_eq!(r.could_not_audit.unwrap().kind, FailureKind::Truncated);
+    }
+
+    #[test]
+    fn cancel_is_its_own_kind() {
+        let t = ScriptedTransport::answering(&[])
+            .script(Phase::Decompose, vec![Err(LlmErrorAlias::Cancelled)]);
+        let r = audit(&t, AuditParams::default());
+        assert_eq!(r.could_not_audit.unwrap().kind, FailureKind::Cancelled);
+    }
+
+    #[test]
+    fn no_key_of_the_settings_reaches_the_report_or_the_progress() {
+        // The run/verify endpoint key (sk-very-secret) and another LLM's key from the
+        // settings, echoed by the model and by a server error.
+        let other = "sk-other-llm-key-42";
+        let p1 = format!(
+            r#"{{"claims":[{{"id":"C1","text":"key sk-very-secret and {other}"}}],"deductions":[]}}"#
+        );
+        let t = ScriptedTransport::answering(&[
+            (Phase::Decompose, p1.as_str()),
+            (Phase::LogicCheck, P3_NONE),
+        ])
+        .script(
+            Phase::FactCheck,
+            vec![Err(LlmErrorAlias::Http {
+                status: 400,
+                body: format!("bad request from Bearer {other}"),
+            })],
+        );
+        let mut plan = plan(AuditParams::default());
+        plan.secrets.add(other);
+        plan.run.endpoint.base_url = "https://user:pa55word@127.0.0.1:9/v1".into();
+        let seen = RefCell::new(Vec::new());
+        let r = block_on(run_audit(&t, &plan, &input(), &|u| {
+            seen.borrow_mut().push(format!("{u:?}"))
+        }));
+        let json = serde_json::to_string(&r).unwrap();
+        let progress = seen.into_inner().join("\n");
+        for text in [&json, &progress] {
+            for secret in ["sk-very-secret", other, "pa55word", "sk-other"] {
+                assert!(!text.contains(secret), "{secret} in {text}");
+            }
+        }
+        assert!(json.contains("[api key]"));
+        assert_eq!(r.models.run.base_url, "https://127.0.0.1:9/v1");
     }
 }

@@ -57,6 +57,8 @@ pub struct ScriptedTransport {
     pub log: RefCell<Vec<String>>,
     pub requests: RefCell<Vec<(Option<Phase>, ChatRequest)>>,
     pub latency_ms: u64,
+    /// How many more replies of a phase say `finish_reason: "length"`.
+    cut_off: RefCell<HashMap<Phase, u32>>,
 }
 
 impl ScriptedTransport {
@@ -79,6 +81,13 @@ impl ScriptedTransport {
             .entry(phase)
             .or_default()
             .extend(replies);
+        self
+    }
+
+    /// The next `n` replies of `phase` report `finish_reason: "length"` (cut off by
+    /// `max_tokens`), whatever their text.
+    pub fn cut_off(self, phase: Phase, n: u32) -> Self {
+        self.cut_off.borrow_mut().insert(phase, n);
         self
     }
 
@@ -125,6 +134,15 @@ impl ChatTransport for ScriptedTransport {
             YieldTimes(3).await;
             self.log.borrow_mut().push(format!("end:{name}"));
             let content = self.next_reply(phase)?;
+            let cut = phase
+                .and_then(|p| {
+                    self.cut_off.borrow_mut().get_mut(&p).map(|n| {
+                        let cut = *n > 0;
+                        *n = n.saturating_sub(1);
+                        cut
+                    })
+                })
+                .unwrap_or(false);
             Ok(ChatResponse {
                 usage: Usage {
                     prompt_tokens: 100,
@@ -134,6 +152,7 @@ impl ChatTransport for ScriptedTransport {
                 content,
                 latency_ms: self.latency_ms,
                 attempts: 1,
+                finish_reason: Some(if cut { "length" } else { "stop" }.to_string()),
             })
         })
     }

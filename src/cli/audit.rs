@@ -79,8 +79,12 @@ fn read_text(path: &Path, what: &str) -> Result<String, String> {
 pub(super) fn load_settings(path: &Path) -> Result<Settings, String> {
     let text = read_text(path, "settings")?;
     let name = path.to_string_lossy();
-    Settings::from_text(&text, Format::from_file_name(&name))
-        .map_err(|e| format!("{}: {e}", path.display()))
+    let (settings, notes) = Settings::from_text_with_notes(&text, Format::from_file_name(&name))
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    for note in notes {
+        eprintln!("{}: {note}", path.display());
+    }
+    Ok(settings)
 }
 
 fn load_strategy(path: Option<&Path>) -> Result<Strategy, String> {
@@ -102,7 +106,7 @@ fn plan(settings: &Settings, strategy: &Strategy, profile: &str) -> Result<Audit
 }
 
 /// The native HTTP client: one thread per call (so audits and Phases 2/3 overlap),
-/// retries with backoff on 429/502/503/504/network errors, a per-call timeout.
+/// retries with backoff on 408/409/429/5xx/network errors, a per-call timeout.
 fn transport(timeout_s: u64) -> Box<dyn ChatTransport> {
     Box::new(crate::llm::native::client(
         timeout_s.saturating_mul(1000),
@@ -115,7 +119,7 @@ fn phase_line(u: &PhaseUpdate) -> String {
     match &u.status {
         PhaseStatus::Started => format!("{label}: started"),
         PhaseStatus::Reasking { parse_error } => {
-            format!("{label}: reply unreadable ({parse_error}), asking once more")
+            format!("{label}: asking once more: {parse_error}")
         }
         PhaseStatus::Done { latency_ms, tokens } => {
             format!("{label}: done in {latency_ms} ms, {tokens} tokens")
@@ -147,6 +151,7 @@ pub fn run_audit_cmd(a: AuditArgs) -> Result<ExitCode, String> {
     match (&report.could_not_audit, report.credit_score, report.band) {
         (Some(cna), _, _) => {
             eprintln!("{cna}");
+            eprintln!("What to do: {}", cna.kind.fix());
             Ok(ExitCode::from(EXIT_GATE))
         }
         (None, Some(score), Some(band)) => {

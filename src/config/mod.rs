@@ -11,6 +11,7 @@
 //! are left out of exports unless the caller explicitly asks for them.
 
 mod edit;
+mod endpoint;
 mod fields;
 mod strategy;
 pub mod yaml;
@@ -23,6 +24,7 @@ use crate::sorted_map::SortedMap;
 use fields::Obj;
 
 pub use edit::{document_kind, DocumentKind};
+pub use endpoint::{check_base_url, CheckedUrl};
 pub use strategy::{
     AuditParams, EditableParam, ParamOverrides, ScoreThresholds, Strategy, StrategyProfile,
 };
@@ -197,14 +199,32 @@ impl LlmField {
     }
 
     /// Set from what was typed: surrounding spaces (a pasted key's newline) never count, and
-    /// an empty key is no key.
-    pub fn set(self, l: &mut LlmConfig, text: &str) {
+    /// an empty key is no key. A base URL is checked and corrected where the intent is clear
+    /// (the returned note says what changed); an unusable base URL or a key with control or
+    /// non-ASCII characters is refused and the entry keeps its old value.
+    pub fn set(self, l: &mut LlmConfig, text: &str) -> Result<Option<String>, ConfigError> {
         let text = text.trim().to_string();
         match self {
-            Self::BaseUrl => l.base_url = text,
+            Self::BaseUrl => {
+                let checked = check_base_url(&text).map_err(|message| ConfigError::Invalid {
+                    path: "base_url".into(),
+                    message,
+                })?;
+                l.base_url = checked.url;
+                return Ok((!checked.notes.is_empty()).then(|| checked.notes.join("; ")));
+            }
             Self::Model => l.model = text,
-            Self::ApiKey => l.api_key = (!text.is_empty()).then_some(text),
+            Self::ApiKey => {
+                if let Some(message) = crate::llm::redact::key_problem(&text) {
+                    return Err(ConfigError::Invalid {
+                        path: "api_key".into(),
+                        message,
+                    });
+                }
+                l.api_key = (!text.is_empty()).then_some(text)
+            }
         }
+        Ok(None)
     }
 }
 
@@ -293,11 +313,38 @@ fn json_mode_name(mode: JsonMode) -> &'static str {
 }
 
 impl LlmConfig {
-    fn read(obj: &Obj<'_>) -> Result<Self, ConfigError> {
+    /// Reads one entry; corrections made to its base URL are added to `notes`.
+    fn read(obj: &Obj<'_>, notes: &mut Vec<String>) -> Result<Self, ConfigError> {
+        let url_path = fields::join(&obj.path, "base_url");
+        let checked = check_base_url(&obj.required_string("base_url")?).map_err(|message| {
+            ConfigError::Invalid {
+                path: url_path.clone(),
+                message,
+            }
+        })?;
+        notes.extend(checked.notes.iter().map(|n| format!("{url_path}: {n}")));
+        // A key of the wrong type (say, a number) is not quoted back in the message.
+        let api_key = obj
+            .string("api_key")
+            .map_err(|e| match e {
+                ConfigError::WrongType { path, expected, .. } => ConfigError::WrongType {
+                    path,
+                    expected,
+                    found: "another type (not shown: it may be a key)".into(),
+                },
+                other => other,
+            })?
+            .filter(|k| !k.is_empty());
+        if let Some(message) = api_key.as_deref().and_then(crate::llm::redact::key_problem) {
+            return Err(ConfigError::Invalid {
+                path: fields::join(&obj.path, "api_key"),
+                message,
+            });
+        }
         Ok(Self {
-            base_url: obj.required_string("base_url")?,
+            base_url: checked.url,
             model: obj.required_string("model")?,
-            api_key: obj.string("api_key")?.filter(|k| !k.is_empty()),
+            api_key,
             api_key_env: obj.string("api_key_env")?.filter(|k| !k.is_empty()),
             json_mode: json_mode_from(obj)?,
             extra: obj.extra(LLM_KEYS),
@@ -330,7 +377,21 @@ impl Settings {
         Self::from_value(&parse_document(text, format)?)
     }
 
+    /// As [`from_text`](Self::from_text), with the corrections made on the way (a base
+    /// URL given its scheme, `/chat/completions` removed, …), one message each.
+    pub fn from_text_with_notes(
+        text: &str,
+        format: Format,
+    ) -> Result<(Self, Vec<String>), ConfigError> {
+        Self::from_value_with_notes(&parse_document(text, format)?)
+    }
+
     pub fn from_value(value: &Value) -> Result<Self, ConfigError> {
+        Self::from_value_with_notes(value).map(|(s, _)| s)
+    }
+
+    pub fn from_value_with_notes(value: &Value) -> Result<(Self, Vec<String>), ConfigError> {
+        let mut notes = Vec::new();
         let root = Obj::root(value, "settings")?;
         let mut settings = Settings {
             extra: root.extra(SETTINGS_KEYS),
@@ -345,7 +406,9 @@ impl Settings {
         }
         if let Some(llms) = root.obj("llms")? {
             for (name, obj) in llms.entries()? {
-                settings.llms.insert(name, LlmConfig::read(&obj)?);
+                settings
+                    .llms
+                    .insert(name, LlmConfig::read(&obj, &mut notes)?);
             }
         }
         if let Some(profiles) = root.obj("profiles")? {
@@ -360,7 +423,7 @@ impl Settings {
         }
         settings.answer_patterns = read_answer_patterns(&root)?;
         settings.validate()?;
-        Ok(settings)
+        Ok((settings, notes))
     }
 
     /// The answer patterns compiled for the extractor.
@@ -450,8 +513,17 @@ impl Settings {
         })?;
         let api_key = match (&cfg.api_key, &cfg.api_key_env) {
             (Some(key), _) => Some(key.clone()),
-            (None, Some(var)) => match env(var).filter(|k| !k.is_empty()) {
-                Some(key) => Some(key),
+            (None, Some(var)) => match env(var).filter(|k| !k.trim().is_empty()) {
+                Some(key) => {
+                    let key = key.trim().to_string();
+                    if let Some(message) = crate::llm::redact::key_problem(&key) {
+                        return Err(ConfigError::Invalid {
+                            path: format!("llms.{llm}.api_key_env ({var})"),
+                            message,
+                        });
+                    }
+                    Some(key)
+                }
                 None => {
                     return Err(ConfigError::MissingKeyEnv {
                         llm: llm.to_string(),
@@ -467,6 +539,23 @@ impl Settings {
             api_key,
             json_mode: cfg.json_mode,
         })
+    }
+
+    /// Every secret these settings hold: each LLM's `api_key` (or the value of its
+    /// `api_key_env`, when `env` has it) and the userinfo of each base URL. Audits redact
+    /// them all from everything they report, show or store.
+    pub fn secrets(&self, env: &dyn Fn(&str) -> Option<String>) -> crate::llm::Secrets {
+        let mut s = crate::llm::Secrets::new();
+        for cfg in self.llms.values() {
+            if let Some(key) = &cfg.api_key {
+                s.add(key);
+            }
+            if let Some(key) = cfg.api_key_env.as_deref().and_then(env) {
+                s.add(&key);
+            }
+            s.add_url(&cfg.base_url);
+        }
+        s
     }
 
     /// The settings of the design note, for a first start and for tests.
@@ -507,15 +596,122 @@ mod tests {
     #[test]
     fn llm_fields_read_and_set_their_own_value() {
         let mut l = LlmConfig::default();
-        LlmField::BaseUrl.set(&mut l, " http://127.0.0.1:8000/v1 ");
-        LlmField::Model.set(&mut l, "qwen");
-        LlmField::ApiKey.set(&mut l, "sk-abc\n");
+        assert_eq!(
+            LlmField::BaseUrl.set(&mut l, " http://127.0.0.1:8000/v1 "),
+            Ok(None)
+        );
+        assert_eq!(LlmField::Model.set(&mut l, "qwen"), Ok(None));
+        assert_eq!(LlmField::ApiKey.set(&mut l, "sk-abc\n"), Ok(None));
         assert_eq!(LlmField::BaseUrl.text(&l), "http://127.0.0.1:8000/v1");
         assert_eq!(LlmField::Model.text(&l), "qwen");
         assert_eq!(l.api_key.as_deref(), Some("sk-abc"));
-        LlmField::ApiKey.set(&mut l, "  ");
+        LlmField::ApiKey.set(&mut l, "  ").unwrap();
         assert_eq!(l.api_key, None);
         assert_eq!(LlmField::ApiKey.text(&l), "");
+    }
+
+    #[test]
+    fn base_urls_are_checked_when_edited() {
+        let mut l = LlmConfig::default();
+        let note = LlmField::BaseUrl
+            .set(&mut l, "127.0.0.1:8080/v1/chat/completions")
+            .unwrap()
+            .unwrap();
+        assert_eq!(l.base_url, "http://127.0.0.1:8080/v1");
+        assert!(
+            note.contains("http://") && note.contains("/chat/completions"),
+            "{note}"
+        );
+        let e = LlmField::BaseUrl
+            .set(&mut l, "htps://api.example.com/v1")
+            .unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("did you mean `https://api.example.com/v1`"),
+            "{e}"
+        );
+        assert_eq!(
+            l.base_url, "http://127.0.0.1:8080/v1",
+            "a refused value changes nothing"
+        );
+        LlmField::BaseUrl.set(&mut l, "http:/h.example/v1").unwrap();
+        assert_eq!(l.base_url, "http://h.example/v1");
+    }
+
+    #[test]
+    fn keys_with_control_or_non_ascii_characters_are_refused_when_edited() {
+        let mut l = LlmConfig::default();
+        LlmField::ApiKey.set(&mut l, "sk-good").unwrap();
+        for bad in ["sk-a\r\nX-Evil: 1", "sk-a\tb", "sk-ключ"] {
+            let e = LlmField::ApiKey.set(&mut l, bad).unwrap_err().to_string();
+            assert!(e.starts_with("api_key:"), "{e}");
+            assert!(
+                !e.contains("sk-a") && !e.contains("ключ"),
+                "the key is not echoed: {e}"
+            );
+            assert_eq!(l.api_key.as_deref(), Some("sk-good"));
+        }
+    }
+
+    #[test]
+    fn base_urls_and_keys_are_checked_at_import() {
+        let doc = |url: &str, key: &str| {
+            format!("llms:\n  a:\n    base_url: \"{url}\"\n    model: m\n    api_key: \"{key}\"\n")
+        };
+        let (s, notes) = Settings::from_text_with_notes(
+            &doc("localhost:11434/v1/chat/completions", "sk-1"),
+            Format::Yaml,
+        )
+        .unwrap();
+        assert_eq!(s.llms["a"].base_url, "http://localhost:11434/v1");
+        assert_eq!(notes.len(), 2, "{notes:?}");
+        assert!(notes[0].starts_with("llms.a.base_url: "), "{notes:?}");
+        let e = Settings::from_text(&doc("htps://h/v1", "sk-1"), Format::Yaml).unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("llms.a.base_url: `htps://` is not a scheme"),
+            "{e}"
+        );
+        let e = Settings::from_text(&doc("https://h/v1", "sk-1\\r\\nX: y"), Format::Yaml)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("llms.a.api_key: the API key contains a control character"),
+            "{e}"
+        );
+        assert!(!e.contains("sk-1"), "{e}");
+        let e = Settings::from_text(&doc("https://h/v1", "sk-é"), Format::Yaml).unwrap_err();
+        assert!(e.to_string().contains("non-ASCII"), "{e}");
+        let e = Settings::from_text(
+            "llms:\n  a:\n    base_url: \"https://h/v1\"\n    model: m\n    api_key: 1234567890\n",
+            Format::Yaml,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            e.starts_with("llms.a.api_key: expected a string") && !e.contains("1234567890"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn keys_from_the_environment_are_checked_and_every_key_is_a_secret() {
+        let s = Settings::from_text(
+            "llms:\n  a:\n    base_url: \"https://u:pw-1234@h/v1\"\n    model: m\n    api_key_env: K\n  b:\n    base_url: \"http://h/v1\"\n    model: m\n    api_key: sk-bbbb\n",
+            Format::Yaml,
+        )
+        .unwrap();
+        let e = s
+            .endpoint("a", &|_| Some("sk-a\r\nX: 1".into()))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("control character") && !e.contains("sk-a"),
+            "{e}"
+        );
+        let secrets = s.secrets(&|_| Some("sk-from-env".into()));
+        let out = secrets.redact("sk-from-env sk-bbbb pw-1234");
+        assert_eq!(out, "[api key] [api key] [api key]");
     }
 
     const SEED: &str = r#"

@@ -201,6 +201,7 @@ mod tests {
                 },
                 latency_ms: 9,
                 attempts: 1,
+                finish_reason: None,
             });
             Box::pin(ready(r))
         }

@@ -178,12 +178,16 @@ impl ChatTransport for BrowserTransport {
         request: &'a ChatRequest,
     ) -> LocalBoxFuture<'a, Result<ChatResponse, LlmError>> {
         Box::pin(async move {
+            wire::check_endpoint(endpoint)?;
             let url = wire::chat_url(endpoint);
             let body = crate::jsonl::compact(&wire::chat_body(endpoint, request));
             let start = self.now_ms();
             let attempt = Attempt::start(self.timeout_ms);
             let builder = with_headers(Request::post(&url), endpoint, true);
-            let reply = self.fetch(&attempt, builder, Some(body), &url).await?;
+            let reply = self
+                .fetch(&attempt, builder, Some(body), &url)
+                .await
+                .map_err(|e| wire::scrub(e, endpoint))?;
             let latency_ms = self.now_ms().saturating_sub(start);
             wire::read_chat_reply(reply, &url, endpoint, latency_ms, Some(unix_now_s()))
         })
@@ -194,10 +198,14 @@ impl ChatTransport for BrowserTransport {
         endpoint: &'a Endpoint,
     ) -> LocalBoxFuture<'a, Result<Vec<String>, LlmError>> {
         Box::pin(async move {
+            wire::check_endpoint(endpoint)?;
             let url = wire::models_url(endpoint);
             let attempt = Attempt::start(self.timeout_ms);
             let builder = with_headers(Request::get(&url), endpoint, false);
-            let reply = self.fetch(&attempt, builder, None, &url).await?;
+            let reply = self
+                .fetch(&attempt, builder, None, &url)
+                .await
+                .map_err(|e| wire::scrub(e, endpoint))?;
             wire::read_models_reply(reply, &url, endpoint, Some(unix_now_s()))
         })
     }

@@ -210,6 +210,7 @@ mod tests {
             },
             latency_ms: 7,
             attempts: 1,
+            finish_reason: None,
         })
     }
 
@@ -306,6 +307,38 @@ mod tests {
     }
 
     #[test]
+    fn retries_500_408_409_and_a_cut_off_body_like_the_openai_clients() {
+        let t = scripted(vec![
+            Err(server(500)),
+            Err(LlmError::Http {
+                status: 408,
+                body: String::new(),
+            }),
+            Err(LlmError::CutOff {
+                detail: String::new(),
+            }),
+            ok("e"),
+        ]);
+        let client = RetryingClient::new(t, RetryPolicy::default());
+        let r = block_on(client.chat(&endpoint(), &request())).unwrap();
+        assert_eq!((r.content.as_str(), r.attempts), ("e", 4));
+        let t = scripted(vec![
+            Err(LlmError::Http {
+                status: 409,
+                body: String::new(),
+            }),
+            ok("f"),
+        ]);
+        let client = RetryingClient::new(t, RetryPolicy::default());
+        assert_eq!(
+            block_on(client.chat(&endpoint(), &request()))
+                .unwrap()
+                .attempts,
+            2
+        );
+    }
+
+    #[test]
     fn honours_retry_after() {
         let t = scripted(vec![
             Err(LlmError::RateLimited {
@@ -321,23 +354,27 @@ mod tests {
 
     #[test]
     fn gives_up_after_max_attempts_with_the_last_error() {
-        let t = scripted(vec![Err(server(503)); 6]);
+        let t = scripted(vec![Err(server(503)); 8]);
         let client = RetryingClient::new(t, RetryPolicy::default());
         let e = block_on(client.chat(&endpoint(), &request())).unwrap_err();
         assert_eq!(e, server(503));
-        assert_eq!(client.inner().calls.get(), 4);
+        assert_eq!(client.inner().calls.get(), 6);
         assert_eq!(client.stats().failed, 1);
     }
 
     #[test]
-    fn never_retries_other_4xx_500_or_bad_bodies() {
+    fn never_retries_other_4xx_or_bad_bodies() {
         for e in [
             LlmError::Unauthorized { status: 401 },
             LlmError::Http {
                 status: 400,
                 body: String::new(),
             },
-            server(500),
+            LlmError::Http {
+                status: 422,
+                body: String::new(),
+            },
+            LlmError::TooLarge,
             LlmError::HtmlInsteadOfJson,
         ] {
             let client = RetryingClient::new(

@@ -78,6 +78,18 @@ pub struct ChatResponse {
     pub latency_ms: u64,
     /// How many attempts the call took (1 = no retry).
     pub attempts: u32,
+    /// The first choice's `finish_reason` (`stop`, `length`, …) when the server sent one.
+    /// `length` means the reply was cut off by `max_tokens`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub finish_reason: Option<String>,
+}
+
+impl ChatResponse {
+    /// The server says the reply stopped at `max_tokens` (OpenAI `length`; some servers
+    /// say `max_tokens`).
+    pub fn hit_token_limit(&self) -> bool {
+        matches!(self.finish_reason.as_deref(), Some("length" | "max_tokens"))
+    }
 }
 
 /// Every way a call can fail, each with an explanation a user can act on.
@@ -117,6 +129,13 @@ pub enum LlmError {
     HtmlInsteadOfJson,
     #[error("the endpoint's answer is not an OpenAI chat completion: {detail}")]
     BadResponse { detail: String },
+    /// A 2xx body whose JSON ends early: the transfer was cut (a dropped connection or a
+    /// proxy), so another attempt can succeed. Retried like a network error.
+    #[error("the answer was cut off in transit: {detail}")]
+    CutOff { detail: String },
+    /// Refused before sending: the base URL or the key cannot be used as they are.
+    #[error("this LLM's settings cannot be used: {detail}")]
+    InvalidEndpoint { detail: String },
     #[error("the endpoint returned no choices")]
     EmptyChoices,
     #[error("cancelled")]
@@ -164,6 +183,7 @@ pub mod answer_fallback;
 pub mod cancel;
 pub mod client;
 pub mod connection;
+pub mod redact;
 pub mod retry;
 pub mod wire;
 
@@ -174,6 +194,7 @@ pub mod native;
 
 pub use cancel::CancelToken;
 pub use client::{ClientStats, RetryingClient};
+pub use redact::Secrets;
 pub use retry::RetryPolicy;
 
 /// Per-call timeout of both transports (the CLI reads `VERIFYFAST_TIMEOUT_MS` to change it).

@@ -187,11 +187,15 @@ impl ChatTransport for NativeTransport {
         request: &'a ChatRequest,
     ) -> LocalBoxFuture<'a, Result<ChatResponse, LlmError>> {
         Box::pin(async move {
+            wire::check_endpoint(endpoint)?;
             let url = wire::chat_url(endpoint);
             let body = crate::jsonl::compact(&wire::chat_body(endpoint, request));
             let start = self.now_ms();
             let req = self.build("POST", &url, endpoint, true);
-            let reply = self.send(req, Some(body), url.clone()).await?;
+            let reply = self
+                .send(req, Some(body), url.clone())
+                .await
+                .map_err(|e| wire::scrub(e, endpoint))?;
             let latency_ms = self.now_ms().saturating_sub(start);
             wire::read_chat_reply(reply, &url, endpoint, latency_ms, unix_now_s())
         })
@@ -202,9 +206,13 @@ impl ChatTransport for NativeTransport {
         endpoint: &'a Endpoint,
     ) -> LocalBoxFuture<'a, Result<Vec<String>, LlmError>> {
         Box::pin(async move {
+            wire::check_endpoint(endpoint)?;
             let url = wire::models_url(endpoint);
             let req = self.build("GET", &url, endpoint, false);
-            let reply = self.send(req, None, url.clone()).await?;
+            let reply = self
+                .send(req, None, url.clone())
+                .await
+                .map_err(|e| wire::scrub(e, endpoint))?;
             wire::read_models_reply(reply, &url, endpoint, unix_now_s())
         })
     }

@@ -4,6 +4,7 @@
 
 use serde_json::{json, Value};
 
+use super::redact::{key_problem, strip_userinfo, Secrets};
 use super::retry::parse_retry_after;
 use super::{ChatRequest, ChatResponse, Endpoint, JsonMode, LlmError, Usage};
 
@@ -93,14 +94,19 @@ fn parse_json(body: &str) -> Result<Value, LlmError> {
         });
     }
     serde_json::from_str(body).map_err(|e| {
-        let kind = if e.is_eof() {
-            "the JSON is truncated"
-        } else {
-            "the body is not valid JSON"
-        };
+        if e.is_eof() {
+            return LlmError::CutOff {
+                detail: format!(
+                    "the JSON is truncated (ends at line {}, column {}): {}",
+                    e.line(),
+                    e.column(),
+                    snippet(body)
+                ),
+            };
+        }
         LlmError::BadResponse {
             detail: format!(
-                "{kind} (line {}, column {}): {}",
+                "the body is not valid JSON (line {}, column {}): {}",
                 e.line(),
                 e.column(),
                 snippet(body)
@@ -139,8 +145,21 @@ fn parse_usage(v: &Value) -> Usage {
     }
 }
 
+/// A successful chat completion body, read.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChatBody {
+    pub content: String,
+    pub usage: Usage,
+    pub finish_reason: Option<String>,
+}
+
 /// The first choice's text and the usage of a successful (HTTP 2xx) chat completion body.
 pub fn parse_chat_response(body: &str) -> Result<(String, Usage), LlmError> {
+    parse_chat_body(body).map(|b| (b.content, b.usage))
+}
+
+/// The first choice's text, `finish_reason` and the usage of a 2xx chat completion body.
+pub fn parse_chat_body(body: &str) -> Result<ChatBody, LlmError> {
     let v = parse_json(body)?;
     let Some(choices) = v.get("choices") else {
         let detail = if let Some(msg) = error_message(&v) {
@@ -182,7 +201,15 @@ pub fn parse_chat_response(body: &str) -> Result<(String, Usage), LlmError> {
             })
         }
     };
-    Ok((content, parse_usage(&v)))
+    let finish_reason = first
+        .get("finish_reason")
+        .and_then(Value::as_str)
+        .map(str::to_string);
+    Ok(ChatBody {
+        content,
+        usage: parse_usage(&v),
+        finish_reason,
+    })
 }
 
 /// Model ids from `GET /models` (`{"data":[{"id":..}]}`, or Ollama's `{"models":[{"name":..}]}`).
@@ -233,7 +260,10 @@ fn reply_error(reply: HttpReply, url: &str, endpoint: &Endpoint, now_s: Option<u
             retry_after,
         } => {
             let retry_after_s = retry_after.and_then(|v| parse_retry_after(&v, now_s));
-            classify_status(status, &body, url, endpoint, retry_after_s)
+            scrub(
+                classify_status(status, &body, url, endpoint, retry_after_s),
+                endpoint,
+            )
         }
         HttpReply::Ok(_) => LlmError::BadResponse {
             detail: "unexpected success".into(),
@@ -251,12 +281,14 @@ pub fn read_chat_reply(
 ) -> Result<ChatResponse, LlmError> {
     match reply {
         HttpReply::Ok(body) => {
-            let (content, usage) = parse_chat_response(&body)?;
+            let read = parse_chat_body(&body).map_err(|e| scrub(e, endpoint))?;
             Ok(ChatResponse {
-                content,
-                usage,
+                // A model may repeat what it was sent; a key never goes further.
+                content: Secrets::of_endpoint(endpoint).redact(&read.content),
+                usage: read.usage,
                 latency_ms,
                 attempts: 1,
+                finish_reason: read.finish_reason,
             })
         }
         other => Err(reply_error(other, url, endpoint, now_s)),
@@ -271,7 +303,7 @@ pub fn read_models_reply(
     now_s: Option<u64>,
 ) -> Result<Vec<String>, LlmError> {
     match reply {
-        HttpReply::Ok(body) => parse_models(&body),
+        HttpReply::Ok(body) => parse_models(&body).map_err(|e| scrub(e, endpoint)),
         other => Err(reply_error(other, url, endpoint, now_s)),
     }
 }
@@ -297,7 +329,7 @@ pub fn classify_status(
     match status {
         401 | 403 => LlmError::Unauthorized { status },
         404 => LlmError::NotFound {
-            url: url.to_string(),
+            url: strip_userinfo(url),
             model: endpoint.model.clone(),
         },
         413 => LlmError::TooLarge,
@@ -349,12 +381,57 @@ fn body_detail(body: &str) -> String {
     }
 }
 
-/// A server may echo the request; the key must never reach a message or a log.
+/// A server may echo the request; the key must never reach a message or a log. Runs after
+/// any cut (a key split by the cut is caught too, see [`Secrets::redact`]).
 pub fn redact(text: &str, endpoint: &Endpoint) -> String {
-    match api_key(endpoint) {
-        Some(key) if key.len() >= 4 => text.replace(key, "[api key]"),
-        _ => text.to_string(),
+    Secrets::of_endpoint(endpoint).redact(text)
+}
+
+/// Every text of an error with the endpoint's secrets redacted and URLs without userinfo.
+/// Both transports pass every error through it before it leaves the transport.
+pub fn scrub(error: LlmError, endpoint: &Endpoint) -> LlmError {
+    let secrets = Secrets::of_endpoint(endpoint);
+    let r = |t: String| secrets.redact(&t);
+    let u = |t: String| secrets.redact(&strip_userinfo(&t));
+    match error {
+        LlmError::Network { url, hint } => LlmError::Network {
+            url: u(url),
+            hint: r(hint),
+        },
+        LlmError::NotFound { url, model } => LlmError::NotFound { url: u(url), model },
+        LlmError::Server { status, body } => LlmError::Server {
+            status,
+            body: r(body),
+        },
+        LlmError::Http { status, body } => LlmError::Http {
+            status,
+            body: r(body),
+        },
+        LlmError::BadResponse { detail } => LlmError::BadResponse { detail: r(detail) },
+        LlmError::CutOff { detail } => LlmError::CutOff { detail: r(detail) },
+        LlmError::InvalidEndpoint { detail } => LlmError::InvalidEndpoint { detail: r(detail) },
+        other => other,
     }
+}
+
+/// Refuses, before anything is sent, a base URL the request would not go where the user
+/// means (no `http://`/`https://`: a browser would resolve it against the page's own
+/// origin) and a key the HTTP client would refuse (and echo) as a bad header.
+pub fn check_endpoint(endpoint: &Endpoint) -> Result<(), LlmError> {
+    let url = endpoint.base_url.trim();
+    let lower = url.get(..8).unwrap_or(url).to_ascii_lowercase();
+    if !(lower.starts_with("http://") || lower.starts_with("https://")) {
+        return Err(LlmError::InvalidEndpoint {
+            detail: format!(
+                "the base URL `{}` does not start with http:// or https:// (fix it in Settings)",
+                strip_userinfo(url)
+            ),
+        });
+    }
+    if let Some(problem) = api_key(endpoint).and_then(key_problem) {
+        return Err(LlmError::InvalidEndpoint { detail: problem });
+    }
+    Ok(())
 }
 
 fn truncate(s: &str) -> String {
@@ -497,10 +574,10 @@ mod tests {
 
     #[test]
     fn truncated_and_malformed_json_are_told_apart() {
-        let LlmError::BadResponse { detail } =
+        let LlmError::CutOff { detail } =
             parse_chat_response(r#"{"choices":[{"message":{"content":"4"#).unwrap_err()
         else {
-            panic!("expected BadResponse")
+            panic!("expected CutOff")
         };
         assert!(detail.contains("truncated"), "{detail}");
         let LlmError::BadResponse { detail } = parse_chat_response("{choices: nope}").unwrap_err()
@@ -678,5 +755,111 @@ mod tests {
             ),
             Ok(vec!["m1".to_string()])
         );
+    }
+
+    #[test]
+    fn finish_reason_is_read() {
+        let b = parse_chat_body(
+            r#"{"choices":[{"message":{"content":"{\"a\":"},"finish_reason":"length"}]}"#,
+        )
+        .unwrap();
+        assert_eq!(b.finish_reason.as_deref(), Some("length"));
+    }
+
+    const KEY: &str = "sk-leak-test-0123456789";
+
+    fn keyed() -> Endpoint {
+        Endpoint {
+            base_url: "https://user:pa55word@127.0.0.1:1/v1".into(),
+            model: "m1".into(),
+            api_key: Some(KEY.into()),
+            json_mode: JsonMode::None,
+        }
+    }
+
+    fn assert_clean(text: &str) {
+        assert!(!text.contains(KEY), "{text}");
+        assert!(!text.contains(&KEY[..8]), "{text}");
+        assert!(!text.contains("pa55word"), "{text}");
+    }
+
+    #[test]
+    fn a_2xx_non_json_body_echoing_the_key_is_redacted() {
+        let e = keyed();
+        let body = format!("You sent Authorization: Bearer {KEY} -- not JSON");
+        let err = read_chat_reply(HttpReply::Ok(body), "u", &e, 1, None).unwrap_err();
+        assert_clean(&err.to_string());
+        let body = format!("{{\"error\":{{\"message\":\"bad Bearer {KEY}\"}}}}");
+        let err = read_chat_reply(HttpReply::Ok(body), "u", &e, 1, None).unwrap_err();
+        assert_clean(&err.to_string());
+        let err = read_models_reply(HttpReply::Ok(format!("{KEY} {{")), "u", &e, None).unwrap_err();
+        assert_clean(&err.to_string());
+    }
+
+    #[test]
+    fn a_key_split_by_the_300_character_cut_is_redacted() {
+        let e = keyed();
+        for pad in [280, 285, 290, 295, 296] {
+            let body = format!("{}{KEY} trailing", "x".repeat(pad));
+            let reply = HttpReply::Status {
+                status: 500,
+                body,
+                retry_after: None,
+            };
+            let err = read_chat_reply(reply, "u", &e, 1, None).unwrap_err();
+            let text = err.to_string();
+            let cut = 300 - pad;
+            assert!(!text.contains(&KEY[..cut.min(KEY.len())]), "{pad}: {text}");
+        }
+    }
+
+    #[test]
+    fn model_content_echoing_the_key_is_redacted() {
+        let e = keyed();
+        let body =
+            format!("{{\"choices\":[{{\"message\":{{\"content\":\"your key is {KEY}\"}}}}]}}");
+        let r = read_chat_reply(HttpReply::Ok(body), "u", &e, 1, None).unwrap();
+        assert_clean(&r.content);
+    }
+
+    #[test]
+    fn urls_in_errors_lose_their_userinfo() {
+        let e = keyed();
+        let url = chat_url(&e);
+        let err = scrub(
+            LlmError::Network {
+                url: url.clone(),
+                hint: format!("connect to {url} failed"),
+            },
+            &e,
+        );
+        assert_clean(&err.to_string());
+        let reply = HttpReply::Status {
+            status: 404,
+            body: String::new(),
+            retry_after: None,
+        };
+        assert_clean(
+            &read_chat_reply(reply, &url, &e, 1, None)
+                .unwrap_err()
+                .to_string(),
+        );
+    }
+
+    #[test]
+    fn unusable_endpoints_are_refused_before_sending() {
+        let mut e = keyed();
+        assert_eq!(check_endpoint(&e), Ok(()));
+        e.base_url = "127.0.0.1:8080/v1".into();
+        assert!(matches!(
+            check_endpoint(&e),
+            Err(LlmError::InvalidEndpoint { .. })
+        ));
+        e.base_url = "HTTP://host/v1".into();
+        assert_eq!(check_endpoint(&e), Ok(()));
+        e.api_key = Some(format!("{KEY}\r\nX: y"));
+        let err = check_endpoint(&e).unwrap_err().to_string();
+        assert!(err.contains("control character"), "{err}");
+        assert_clean(&err);
     }
 }

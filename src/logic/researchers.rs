@@ -322,6 +322,7 @@ mod tests {
                     usage: Usage::default(),
                     latency_ms: 1,
                     attempts: 1,
+                    finish_reason: None,
                 })
             })
         }

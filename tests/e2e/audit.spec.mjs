@@ -77,6 +77,27 @@ describe('settings page', () => {
     await page.getByTestId('settings-import').setInputFiles(path.join(EXAMPLES, 'settings.yaml'));
     await page.getByTestId('settings-notice').filter({ hasText: '2 LLMs, 2 profiles' }).waitFor();
   });
+
+  app.it('checks base URLs and keys as they are entered', async (page) => {
+    await app.goto('/settings');
+    await page.getByTestId('settings-import').setInputFiles(writeTemp('s.yaml', settingsFor('localhost:9/v1/chat/completions')));
+    const imported = await page.getByTestId('settings-notice').innerText();
+    assert.match(imported, /added `http:\/\/`/);
+    assert.match(imported, /removed `\/chat\/completions`/);
+    assert.equal(await page.getByTestId('settings-base-url').inputValue(), 'http://localhost:9/v1');
+    await page.getByTestId('settings-base-url').fill('htps://api.example.com/v1');
+    await page.getByTestId('settings-base-url').dispatchEvent('change');
+    assert.match(await page.getByTestId('settings-error').innerText(), /did you mean `https:\/\/api\.example\.com\/v1`/);
+    await page.getByTestId('settings-base-url').fill('http:/127.0.0.1:9/v1');
+    await page.getByTestId('settings-base-url').dispatchEvent('change');
+    await page.getByTestId('settings-notice').filter({ hasText: 'corrected' }).waitFor();
+    assert.equal(await page.getByTestId('settings-base-url').inputValue(), 'http://127.0.0.1:9/v1');
+    await page.getByTestId('settings-api-key').fill('sk-e2e\u00e9key');
+    await page.getByTestId('settings-api-key').dispatchEvent('change');
+    const err = await page.getByTestId('settings-error').innerText();
+    assert.match(err, /non-ASCII/);
+    assert.doesNotMatch(err, /sk-e2e/);
+  });
 });
 
 const PHASE1 = { claims: [{ id: 'C1', text: '985高校录取率达到35%' }, { id: 'C2', text: '本科招生4200人' }], deductions: [{ id: 'D1', premises: ['C2'], conclusion: '该校规模较大' }] };
@@ -156,8 +177,36 @@ describe('quick audit page', () => {
     await page.getByTestId('audit-run').click();
     await page.getByTestId('audit-phases').filter({ hasText: 'running' }).waitFor();
     await page.getByTestId('audit-cancel').click();
-    assert.match(await page.getByTestId('audit-error').innerText(), /cancelled/i);
+    // A notice, not an error; the running phase says cancelled, the others that they did not run.
+    assert.match(await page.getByTestId('audit-notice').innerText(), /cancelled/i);
+    assert.equal(await page.getByTestId('audit-error').count(), 0);
+    const phases = await page.getByTestId('audit-phases').innerText();
+    assert.match(phases, /Phase 1 · decomposition\s*cancelled/);
+    assert.match(phases, /Phase 2 · fact check\s*not run/);
+    assert.doesNotMatch(phases, /running/);
     assert.equal(await page.getByTestId('audit-run').isEnabled(), true);
+  });
+
+  app.it('a reply cut off by max_tokens is re-asked once, then "could not audit (truncated)"', async (page) => {
+    const script = auditScript();
+    script.rules[0] = { match_any: 'Do not judge correctness', reply: '{"claims": [{"id": "C1", "text": "Profit', finish_reason: 'length' };
+    await useMockSettings(app, page, mock, script);
+    await page.getByTestId('nav-audit').click();
+    await loadExample(page);
+    await page.getByTestId('audit-run').click();
+    await page.getByTestId('audit-failure-cause').waitFor();
+    assert.match(await page.getByTestId('audit-failure-cause').innerText(), /could not audit \(Phase 1 · decomposition, truncated\)/);
+    assert.match(await page.getByTestId('audit-failure-fix').innerText(), /max_tokens/);
+    assert.equal(await page.getByTestId('audit-score').count(), 0, 'no score badge');
+    assert.match(await page.getByTestId('audit-unscored').innerText(), /not scored/);
+    const report = await page.getByTestId('audit-report').innerText();
+    assert.doesNotMatch(report, /No errors reported/);
+    assert.match(report, /Not run/);
+    assert.doesNotMatch(report, /Profit/);
+    assert.match(await page.getByTestId('audit-phase-cut').first().innerText(), /2 \(max_tokens 4000\)/);
+    const log = await (await fetch(`${mock.url}/__log`)).json();
+    const budgets = log.requests.filter((r) => r.path === '/v1/chat/completions' && r.method === 'POST').map((r) => r.body.max_tokens);
+    assert.deepEqual(budgets.slice(-2), [2000, 4000]);
   });
 
   app.it('an unreadable verify reply twice gives "could not audit", not a score', async (page) => {
@@ -169,7 +218,10 @@ describe('quick audit page', () => {
     await page.getByTestId('audit-run').click();
     await page.getByTestId('audit-error').waitFor();
     assert.match(await page.getByTestId('audit-error').innerText(), /could not audit \(Phase 2 · fact check\)/);
-    assert.equal(await page.getByTestId('audit-score').innerText(), '—');
+    assert.match(await page.getByTestId('audit-failure-fix').innerText(), /JSON mode/);
+    assert.equal(await page.getByTestId('audit-score').count(), 0, 'no empty score badge');
+    await page.getByTestId('audit-unscored').waitFor();
+    assert.match(await page.getByTestId('audit-report').innerText(), /Failed: the model's reply could not be read, twice/);
   });
 
   app.it('asks for both texts before running', async (page) => {

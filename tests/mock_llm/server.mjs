@@ -44,6 +44,7 @@
 //       "latency_ms": 300,           // extra latency for this rule
 //       "reply": {"claims": []},     // content of the assistant message (string or JSON)
 //       "usage": {"prompt_tokens": 10, "completion_tokens": 5},
+//       "finish_reason": "length",   // default "stop"; "length" = cut off by max_tokens
 //       "fault": "429"               // instead of a reply, see below
 //     }
 //   ]
@@ -59,6 +60,8 @@
 //   "non_chat"       200 with a model list instead of a completion
 //   "drop"           the connection is destroyed without an answer (a network error)
 //   "hang"           no answer for hang_ms (default: until the client gives up)
+//   "echo_auth"      200 with a text (not JSON) body echoing the request's Authorization header
+//                    (a misconfigured proxy; for key-redaction tests)
 // Usage in replies defaults to ceil(chars / 4) of the prompt and of the reply.
 
 import http from 'node:http';
@@ -180,7 +183,7 @@ function normFault(f) {
   return typeof f === 'string' ? { kind: f } : { kind: String(f.kind ?? f.status), ...f };
 }
 
-function completion(model, content, usage, prompt) {
+function completion(model, content, usage, prompt, finishReason = 'stop') {
   const text = typeof content === 'string' ? content : JSON.stringify(content);
   const p = usage?.prompt_tokens ?? tokens(prompt);
   const c = usage?.completion_tokens ?? tokens(text);
@@ -189,7 +192,7 @@ function completion(model, content, usage, prompt) {
     object: 'chat.completion',
     created: Math.floor(Date.now() / 1000),
     model,
-    choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
+    choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: finishReason }],
     usage: { prompt_tokens: p, completion_tokens: c, total_tokens: p + c },
   };
 }
@@ -216,6 +219,9 @@ async function applyFault(req, res, fault, entry) {
       send(req, res, 200, full.slice(0, Math.floor(full.length / 2)), { 'content-type': 'application/json' });
       return 200;
     }
+    case 'echo_auth':
+      send(req, res, 200, `proxy debug: you sent Authorization: ${req.headers.authorization ?? '(none)'}`);
+      return 200;
     case 'empty_choices':
       send(req, res, 200, { id: 'x', object: 'chat.completion', choices: [] });
       return 200;
@@ -277,7 +283,7 @@ async function handleV1(req, res, path, entry) {
     }
     const content = picked && rule.reply !== undefined ? rule.reply : (state.script.default_reply ?? 'mock reply');
     const prompt = entry.body.messages.map((m) => String(m?.content ?? '')).join('\n');
-    send(req, res, 200, completion(entry.body.model ?? 'mock', content, rule.usage, prompt));
+    send(req, res, 200, completion(entry.body.model ?? 'mock', content, rule.usage, prompt, rule.finish_reason ?? 'stop'));
     return 200;
   }
   send(req, res, 404, { error: { message: `no route ${req.method} ${path}` } });

@@ -1,4 +1,5 @@
 use std::rc::Rc;
+use std::time::Duration;
 
 use futures::future::{AbortHandle, Abortable};
 use leptos::prelude::*;
@@ -9,7 +10,8 @@ use crate::audit::contract::Severity;
 use crate::audit::highlight::highlight;
 use crate::audit::report::Counting;
 use crate::audit::{
-    run_audit, AuditInput, AuditPlan, AuditReport, Finding, Phase, PhaseStatus, PhaseUpdate,
+    run_audit, AuditInput, AuditPlan, AuditReport, FailureKind, Finding, Phase, PhaseStatus,
+    PhaseUpdate,
 };
 use crate::llm::ChatTransport;
 use crate::ui::batch_runner::BatchRunner;
@@ -34,10 +36,32 @@ fn transport() -> Result<Rc<dyn ChatTransport>, String> {
 #[derive(Debug, Clone, PartialEq)]
 enum PhaseView {
     Waiting,
-    Running,
-    Reasking(String),
-    Done { latency_ms: u64, tokens: u64 },
+    /// Started at this `performance.now()` (ms), for the live elapsed timer.
+    Running(f64),
+    Reasking(String, f64),
+    Done {
+        latency_ms: u64,
+        tokens: u64,
+    },
     Failed(String),
+    /// Cancelled while it was running.
+    Cancelled,
+    /// Never started: the audit stopped (failed or cancelled) before this phase.
+    NotRun,
+}
+
+/// After the audit ended: phases still waiting did not run; a phase still running (or
+/// re-asking) was cancelled.
+fn settle(phases: &mut [(Phase, PhaseView)], cancelled: bool) {
+    for (_, view) in phases.iter_mut() {
+        match view {
+            PhaseView::Waiting => *view = PhaseView::NotRun,
+            PhaseView::Running(_) | PhaseView::Reasking(..) if cancelled => {
+                *view = PhaseView::Cancelled
+            }
+            _ => {}
+        }
+    }
 }
 
 fn initial_phases(reverse: bool) -> Vec<(Phase, PhaseView)> {
@@ -52,11 +76,25 @@ fn initial_phases(reverse: bool) -> Vec<(Phase, PhaseView)> {
     v
 }
 
+/// Milliseconds since the page loaded (the browser's monotonic clock).
+fn now_ms() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map(|p| p.now())
+        .unwrap_or(0.0)
+}
+
 fn apply_update(phases: &mut [(Phase, PhaseView)], u: &PhaseUpdate) {
     if let Some((_, view)) = phases.iter_mut().find(|(p, _)| *p == u.phase) {
+        let since = match view {
+            PhaseView::Running(t) | PhaseView::Reasking(_, t) => *t,
+            _ => now_ms(),
+        };
         *view = match &u.status {
-            PhaseStatus::Started => PhaseView::Running,
-            PhaseStatus::Reasking { parse_error } => PhaseView::Reasking(parse_error.clone()),
+            PhaseStatus::Started => PhaseView::Running(since),
+            PhaseStatus::Reasking { parse_error } => {
+                PhaseView::Reasking(parse_error.clone(), since)
+            }
             PhaseStatus::Done { latency_ms, tokens } => PhaseView::Done {
                 latency_ms: *latency_ms,
                 tokens: *tokens,
@@ -66,12 +104,13 @@ fn apply_update(phases: &mut [(Phase, PhaseView)], u: &PhaseUpdate) {
     }
 }
 
-fn phase_chip(view: &PhaseView) -> (String, &'static str) {
+fn phase_chip(view: &PhaseView, now: f64) -> (String, &'static str) {
+    let elapsed = |since: &f64| (now - since).max(0.0) / 1000.0;
     match view {
         PhaseView::Waiting => ("waiting".into(), "chip"),
-        PhaseView::Running => ("running…".into(), "chip band-MID"),
-        PhaseView::Reasking(e) => (
-            format!("reply unreadable, asking again ({e})"),
+        PhaseView::Running(t) => (format!("running… {:.1} s", elapsed(t)), "chip band-MID"),
+        PhaseView::Reasking(e, t) => (
+            format!("asking again ({:.1} s): {e}", elapsed(t)),
             "chip band-MID",
         ),
         PhaseView::Done { latency_ms, tokens } => (
@@ -79,6 +118,8 @@ fn phase_chip(view: &PhaseView) -> (String, &'static str) {
             "chip band-GOOD",
         ),
         PhaseView::Failed(e) => (format!("failed: {e}"), "chip band-BAD"),
+        PhaseView::Cancelled => ("cancelled".into(), "chip"),
+        PhaseView::NotRun => ("not run".into(), "chip"),
     }
 }
 
@@ -100,7 +141,20 @@ pub fn AuditPage() -> impl IntoView {
     let phases = RwSignal::new(Vec::<(Phase, PhaseView)>::new());
     let report = RwSignal::new(None::<AuditReport>);
     let error = RwSignal::new(None::<String>);
+    // A could-not-audit: its cause and what to do, shown first.
+    let failure = RwSignal::new(None::<(String, &'static str)>);
+    let notice = RwSignal::new(None::<String>);
     let abort = StoredValue::new(None::<AbortHandle>);
+    // The live elapsed timer: `now` ticks while an audit runs.
+    let now = RwSignal::new(0.0f64);
+    let ticker = StoredValue::new_local(None::<IntervalHandle>);
+    let stop_ticker = move || {
+        if let Some(h) = ticker.get_value() {
+            h.clear();
+        }
+        ticker.set_value(None);
+    };
+    on_cleanup(stop_ticker);
 
     let profile_names = {
         let store = store.clone();
@@ -111,6 +165,8 @@ pub fn AuditPage() -> impl IntoView {
         let store = store.clone();
         move |_| {
             error.set(None);
+            failure.set(None);
+            notice.set(None);
             report.set(None);
             let input = AuditInput {
                 context_input: context.get_untracked(),
@@ -148,19 +204,35 @@ pub fn AuditPage() -> impl IntoView {
             let (handle, registration) = AbortHandle::new_pair();
             abort.set_value(Some(handle));
             running.set(true);
+            stop_ticker();
+            now.set(now_ms());
+            let tick =
+                set_interval_with_handle(move || now.set(now_ms()), Duration::from_millis(100));
+            ticker.set_value(tick.ok());
             spawn_local(async move {
                 let progress = |u: PhaseUpdate| phases.update(|p| apply_update(p, &u));
                 let audit = run_audit(&*transport, &plan, &input, &progress);
                 match Abortable::new(audit, registration).await {
                     Ok(r) => {
-                        if let Some(cna) = &r.could_not_audit {
-                            error.set(Some(cna.to_string()));
+                        let cancelled = r
+                            .could_not_audit
+                            .as_ref()
+                            .is_some_and(|c| c.kind == FailureKind::Cancelled);
+                        phases.update(|p| settle(p, cancelled));
+                        match &r.could_not_audit {
+                            Some(_) if cancelled => notice.set(Some("Audit cancelled.".into())),
+                            Some(cna) => failure.set(Some((cna.to_string(), cna.kind.fix()))),
+                            None => {}
                         }
                         report.set(Some(r));
                     }
-                    Err(_) => error.set(Some("Audit cancelled.".into())),
+                    Err(_) => {
+                        phases.update(|p| settle(p, true));
+                        notice.set(Some("Audit cancelled.".into()));
+                    }
                 }
                 abort.set_value(None);
+                stop_ticker();
                 running.set(false);
             });
         }
@@ -238,6 +310,19 @@ pub fn AuditPage() -> impl IntoView {
                     <button on:click=move |_| error.set(None)>"Dismiss"</button>
                 </div>
             }.into_any())}
+            {move || failure.get().map(|(cause, fix)| view! {
+                <div class="error stack" role="alert" data-testid="audit-error">
+                    <strong data-testid="audit-failure-cause">{cause}</strong>
+                    <span data-testid="audit-failure-fix">{format!("What to do: {fix}")}</span>
+                    <div><button on:click=move |_| failure.set(None)>"Dismiss"</button></div>
+                </div>
+            }.into_any())}
+            {move || notice.get().map(|n| view! {
+                <div class="notice row" role="status" data-testid="audit-notice">
+                    <span>{n}</span>
+                    <button on:click=move |_| notice.set(None)>"Dismiss"</button>
+                </div>
+            }.into_any())}
             {move || (!phases.with(Vec::is_empty)).then(|| view! {
                 <ol class="stack" data-testid="audit-phases">
                     {move || {
@@ -245,7 +330,7 @@ pub fn AuditPage() -> impl IntoView {
                             .get()
                             .into_iter()
                             .map(|(phase, view)| {
-                                let (text, class) = phase_chip(&view);
+                                let (text, class) = phase_chip(&view, now.get());
                                 view! {
                                     <li>
                                         <strong>{phase.label()}</strong>
@@ -267,6 +352,14 @@ pub fn AuditPage() -> impl IntoView {
             <BatchRunner transport=transport/>
         </section>
     }
+}
+
+/// Generated tokens per second of wall time, or empty when unknown.
+fn tokens_per_s(tokens: u64, ms: u64) -> String {
+    if tokens == 0 || ms == 0 {
+        return String::new();
+    }
+    format!("{:.1}", tokens as f64 * 1000.0 / ms as f64)
 }
 
 fn finding_view(f: &Finding, claims: &AuditReport) -> AnyView {
@@ -329,10 +422,7 @@ fn ReportView(report: AuditReport, context: String, output: String) -> impl Into
     let show_raw = RwSignal::new(false);
     let copied = RwSignal::new(None::<String>);
     let band = report.band.map(|b| b.as_str()).unwrap_or("none");
-    let score = report
-        .credit_score
-        .map(|s| s.to_string())
-        .unwrap_or_else(|| "—".into());
+    let score = report.credit_score.map(|s| s.to_string());
     let evidence: Vec<&str> = report.errors.iter().map(|f| f.evidence.as_str()).collect();
     let context_view = marked_text(&context, &evidence);
     let output_view = marked_text(&output, &evidence);
@@ -343,15 +433,27 @@ fn ReportView(report: AuditReport, context: String, output: String) -> impl Into
             .filter(|f| f.phase == phase)
             .map(|f| finding_view(f, &report))
             .collect();
-        let empty = items.is_empty();
+        // "No errors reported" only for a phase that ran and answered.
+        let status = match report.phase(phase) {
+            None => Some("Not run: the audit stopped before this phase.".to_string()),
+            Some(p) => p.error.as_ref().map(|e| format!("Failed: {e}")),
+        };
+        let body = match (status, items.is_empty()) {
+            (Some(s), true) => {
+                view! { <p class="muted" data-testid="audit-phase-status">{s}</p> }.into_any()
+            }
+            (Some(s), false) => view! {
+                <p class="muted" data-testid="audit-phase-status">{s}</p>
+                <ul class="stack">{items}</ul>
+            }
+            .into_any(),
+            (None, true) => view! { <p class="muted">"No errors reported."</p> }.into_any(),
+            (None, false) => view! { <ul class="stack">{items}</ul> }.into_any(),
+        };
         view! {
             <section class="card">
                 <h3>{phase.label()}</h3>
-                {if empty {
-                    view! { <p class="muted">"No errors reported."</p> }.into_any()
-                } else {
-                    view! { <ul class="stack">{items}</ul> }.into_any()
-                }}
+                {body}
             </section>
         }
     };
@@ -387,6 +489,16 @@ fn ReportView(report: AuditReport, context: String, output: String) -> impl Into
         .phases
         .iter()
         .map(|p| {
+            let repairs = p
+                .repairs
+                .iter()
+                .map(|r| r.label())
+                .collect::<Vec<_>>()
+                .join("; ");
+            let cut = match p.truncated_replies {
+                0 => String::new(),
+                n => format!("{n} (max_tokens {})", p.max_tokens),
+            };
             view! {
                 <tr>
                     <td>{p.phase.label()}</td>
@@ -394,7 +506,10 @@ fn ReportView(report: AuditReport, context: String, output: String) -> impl Into
                     <td class="num">{p.calls.to_string()}</td>
                     <td class="num">{p.latency_ms.to_string()}</td>
                     <td class="num">{p.tokens.total_tokens.to_string()}</td>
+                    <td class="num">{tokens_per_s(p.tokens.completion_tokens, p.latency_ms)}</td>
                     <td>{if p.reasked { "yes" } else { "" }}</td>
+                    <td data-testid="audit-phase-cut">{cut}</td>
+                    <td data-testid="audit-phase-repairs">{repairs}</td>
                 </tr>
             }
             .into_any()
@@ -438,8 +553,17 @@ fn ReportView(report: AuditReport, context: String, output: String) -> impl Into
     view! {
         <section class="stack" data-testid="audit-report">
             <div class="row">
-                <div class=format!("badge band-{band}") data-testid="audit-score">{score}</div>
-                <span class=format!("chip band-{band}") data-testid="audit-band">{band}</span>
+                {match score {
+                    Some(score) => view! {
+                        <div class=format!("badge band-{band}") data-testid="audit-score">{score}</div>
+                        <span class=format!("chip band-{band}") data-testid="audit-band">{band}</span>
+                    }
+                    .into_any(),
+                    None => view! {
+                        <span class="chip band-BAD" data-testid="audit-unscored">"not scored: could not audit"</span>
+                    }
+                    .into_any(),
+                }}
                 <span class="muted">
                     {format!(
                         "{} High · {} Low · {} ms · {} tokens · run {} · verify {}",
@@ -478,7 +602,7 @@ fn ReportView(report: AuditReport, context: String, output: String) -> impl Into
             <div class="table-wrap">
                 <table>
                     <thead>
-                        <tr><th>"Phase"</th><th>"LLM"</th><th>"Calls"</th><th>"ms"</th><th>"Tokens"</th><th>"Re-asked"</th></tr>
+                        <tr><th>"Phase"</th><th>"LLM"</th><th>"Calls"</th><th>"ms"</th><th>"Tokens"</th><th>"Tokens/s"</th><th>"Re-asked"</th><th>"Cut off"</th><th>"Repairs of the reply"</th></tr>
                     </thead>
                     <tbody>{phase_rows}</tbody>
                 </table>

@@ -93,7 +93,7 @@ fn LlmCard(name: String, feedback: Feedback) -> impl IntoView {
             </div>
             {LlmField::ALL
                 .into_iter()
-                .map(|field| view! { <LlmTextField name=name.clone() field=field/> }.into_any())
+                .map(|field| view! { <LlmTextField name=name.clone() field=field feedback=feedback/> }.into_any())
                 .collect_view()}
             <JsonModeSelect name=name.clone()/>
             <TestConnection endpoint=Signal::derive({
@@ -104,9 +104,11 @@ fn LlmCard(name: String, feedback: Feedback) -> impl IntoView {
     }
 }
 
-/// One text field of an LLM entry (see `config::LlmField`).
+/// One text field of an LLM entry (see `config::LlmField`). A base URL is checked (and
+/// corrected, with a notice) and a key with control or non-ASCII characters refused as
+/// they are entered.
 #[component]
-fn LlmTextField(name: String, field: LlmField) -> impl IntoView {
+fn LlmTextField(name: String, field: LlmField, feedback: Feedback) -> impl IntoView {
     let store = settings_store();
     let (kind, testid) = match field {
         LlmField::BaseUrl => ("url", "settings-base-url"),
@@ -131,7 +133,15 @@ fn LlmTextField(name: String, field: LlmField) -> impl IntoView {
                 prop:value=read
                 on:change=move |ev| {
                     let v = event_target_value(&ev);
-                    set_llm(&store, &name, |l| field.set(l, &v))
+                    let mut outcome = Ok(None);
+                    set_llm(&store, &name, |l| outcome = field.set(l, &v));
+                    match outcome {
+                        Ok(Some(note)) => feedback.result(Ok(format!("{name}: {note}"))),
+                        Ok(None) => {}
+                        Err(e) => feedback.result(Err(format!(
+                            "llms.{name}.{e} (not saved)"
+                        ))),
+                    }
                 }
             />
         </label>
@@ -285,15 +295,19 @@ fn import_text(store: &SettingsStore, name: &str, text: &str) -> Result<String, 
     let err = |e: crate::config::ConfigError| format!("{name}: {e}");
     match document_kind(text, format).map_err(err)? {
         DocumentKind::Settings => {
-            let mut imported = Settings::from_text(text, format).map_err(err)?;
+            let (mut imported, notes) =
+                Settings::from_text_with_notes(text, format).map_err(err)?;
             // Keys typed in this session survive an import of a keyless file.
             imported.apply_api_keys(&store.settings.get_untracked().api_keys());
-            let summary = format!(
+            let mut summary = format!(
                 "Imported settings from {name}: {} LLMs, {} profiles, {} answer patterns.",
                 imported.llms.len(),
                 imported.profiles.len(),
                 imported.answer_patterns.len()
             );
+            for note in notes {
+                summary.push_str(&format!(" Corrected {note}."));
+            }
             store.update_settings(|s| *s = imported);
             Ok(summary)
         }

@@ -1,0 +1,295 @@
+//! Checking a `base_url` when it is entered (import, edit, CLI load), so a request always
+//! goes where the user means. A URL without `http://`/`https://` is resolved by a browser
+//! against the page's own origin: the page once POSTed the prompt to itself that way.
+//!
+//! | entered | result |
+//! |---|---|
+//! | `127.0.0.1:11434/v1`, `localhost:8080/v1` | corrected: `http://` added (a local host or an explicit port) |
+//! | `api.example.com/v1` | corrected: `https://` added |
+//! | `http:/host/v1`, `http:host/v1`, `http//host/v1`, `https:///host` | corrected: `http://host/v1` |
+//! | `…/v1/chat/completions`, `…/v1/completions`, `…/v1/models` | corrected: the suffix is removed (the base URL is the API root) |
+//! | `htps://…`, `htttp://…`, `hhtp://…` | refused: "did you mean `https://…`?" |
+//! | `ftp://…`, `ws://…` | refused: only http and https |
+//! | empty, spaces inside, no host, `?query` or `#fragment` | refused |
+
+/// A usable base URL and what was changed to get it (one note per change).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CheckedUrl {
+    pub url: String,
+    pub notes: Vec<String>,
+}
+
+/// Endpoint paths users paste by mistake: the client appends them itself.
+const ENDPOINT_SUFFIXES: [&str; 3] = ["/chat/completions", "/completions", "/models"];
+
+/// Levenshtein distance of two short ASCII words (scheme typos).
+fn distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(cur + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}
+
+/// `http` or `https` if `word` is one of them mistyped (not a host name such as `localhost`).
+fn scheme_typo(word: &str) -> Option<&'static str> {
+    let w = word.to_ascii_lowercase();
+    const OTHER_SCHEMES: [&str; 9] = [
+        "ftp", "ftps", "sftp", "ws", "wss", "file", "ssh", "git", "data",
+    ];
+    if OTHER_SCHEMES.contains(&w.as_str())
+        || w.is_empty()
+        || w.len() > 7
+        || !w.chars().all(|c| c.is_ascii_alphabetic())
+    {
+        return None;
+    }
+    if !w.starts_with('h') && !w.ends_with('p') && !w.ends_with("ps") {
+        return None;
+    }
+    let (dh, ds) = (distance(&w, "http"), distance(&w, "https"));
+    match (dh.min(ds), dh <= ds) {
+        (0, _) => None,
+        (1..=2, true) => Some("http"),
+        (1..=2, false) => Some("https"),
+        _ => None,
+    }
+}
+
+fn is_local(host: &str) -> bool {
+    let h = host.to_ascii_lowercase();
+    let name = h.split(':').next().unwrap_or("");
+    name == "localhost"
+        || name.ends_with(".local")
+        || name.starts_with("127.")
+        || name.starts_with("10.")
+        || name.starts_with("192.168.")
+        || name == "0.0.0.0"
+        || h.starts_with("[::1]")
+        || h.contains(':')
+}
+
+/// `http:/x`, `http:x`, `http//x` (no `://`): the scheme and what follows the separator.
+fn mistyped_separator(raw: &str) -> Option<(&'static str, &str)> {
+    ["https", "http"].into_iter().find_map(|scheme| {
+        let head = raw.get(..scheme.len())?;
+        if !head.eq_ignore_ascii_case(scheme) {
+            return None;
+        }
+        let after = &raw[scheme.len()..];
+        let rest = after.trim_start_matches([':', '/']);
+        (rest.len() < after.len()).then_some((scheme, rest))
+    })
+}
+
+/// Checks and, where the intent is clear, corrects a base URL. The error says what to type.
+pub fn check_base_url(text: &str) -> Result<CheckedUrl, String> {
+    let raw = text.trim();
+    let mut notes = Vec::new();
+    if raw.is_empty() {
+        return Err(
+            "the base URL is empty: enter the API root, e.g. http://127.0.0.1:11434/v1".into(),
+        );
+    }
+    if raw.chars().any(char::is_whitespace) {
+        return Err(format!(
+            "`{raw}` contains spaces: a base URL is one word, e.g. http://127.0.0.1:11434/v1"
+        ));
+    }
+    let lower = raw.to_ascii_lowercase();
+    let (scheme, rest) = if let Some(i) = raw.find("://") {
+        let scheme = &lower[..i];
+        let rest = raw[i + 3..].trim_start_matches('/');
+        match scheme {
+            "http" | "https" => {
+                if raw[i + 3..].starts_with('/') {
+                    notes.push(format!("removed the extra `/` after `{scheme}://`"));
+                }
+                (scheme.to_string(), rest.to_string())
+            }
+            _ => {
+                if let Some(fix) = scheme_typo(scheme) {
+                    return Err(format!(
+                        "`{}://` is not a scheme: did you mean `{fix}://{rest}`?",
+                        &raw[..i]
+                    ));
+                }
+                return Err(format!(
+                    "`{}://` is not supported: the base URL must start with http:// or https://",
+                    &raw[..i]
+                ));
+            }
+        }
+    } else if let Some((scheme, rest)) = mistyped_separator(raw) {
+        if rest.starts_with(|c: char| c.is_ascii_digit()) && !rest.contains('.') {
+            // `http:8080/…` would be a port of a host named http: not a URL we can fix.
+            return Err(format!(
+                "`{raw}` has no host: e.g. http://127.0.0.1:8080/v1"
+            ));
+        }
+        notes.push(format!(
+            "corrected `{}` to `{scheme}://`",
+            &raw[..raw.len() - rest.len()]
+        ));
+        (scheme.to_string(), rest.to_string())
+    } else {
+        let word = raw.split([':', '/']).next().unwrap_or("");
+        let after = &raw[word.len()..];
+        let is_port = after
+            .strip_prefix(':')
+            .is_some_and(|p| p.starts_with(|d: char| d.is_ascii_digit()));
+        if let Some(fix) = scheme_typo(word).filter(|_| after.starts_with(':') && !is_port) {
+            let rest = after.trim_start_matches([':', '/']);
+            return Err(format!(
+                "`{word}` is not a scheme: did you mean `{fix}://{rest}`?"
+            ));
+        }
+        let scheme = if is_local(raw.split('/').next().unwrap_or("")) {
+            "http"
+        } else {
+            "https"
+        };
+        notes.push(format!(
+            "added `{scheme}://`: without it the browser would send the request to this page's own server"
+        ));
+        (scheme.to_string(), raw.to_string())
+    };
+    if rest.contains(['?', '#']) {
+        return Err(format!(
+            "`{raw}` has a `?query` or `#fragment`: the base URL is the API root, e.g. https://host/v1"
+        ));
+    }
+    let host = rest.split('/').next().unwrap_or("");
+    let host_only = host.rsplit('@').next().unwrap_or("");
+    if host_only.is_empty() || host_only.starts_with(':') {
+        return Err(format!(
+            "`{raw}` has no host: e.g. http://127.0.0.1:11434/v1"
+        ));
+    }
+    let mut url = format!("{scheme}://{rest}");
+    loop {
+        let trimmed = url.trim_end_matches('/');
+        let Some(suffix) = ENDPOINT_SUFFIXES
+            .iter()
+            .find(|s| trimmed.to_ascii_lowercase().ends_with(*s))
+        else {
+            break;
+        };
+        let root = trimmed[..trimmed.len() - suffix.len()].to_string();
+        notes.push(format!(
+            "removed `{suffix}`: the base URL is the API root and the client appends {suffix} itself"
+        ));
+        url = root;
+    }
+    Ok(CheckedUrl { url, notes })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fixed(text: &str) -> (String, usize) {
+        let c = check_base_url(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        (c.url, c.notes.len())
+    }
+
+    fn refused(text: &str) -> String {
+        match check_base_url(text) {
+            Ok(c) => panic!("{text} accepted as {}", c.url),
+            Err(e) => e,
+        }
+    }
+
+    #[test]
+    fn good_urls_pass_unchanged() {
+        for url in [
+            "http://127.0.0.1:11434/v1",
+            "https://api.openai.com/v1",
+            "http://[::1]:8000/v1/",
+            "https://user:pass@gateway.example/v1",
+        ] {
+            assert_eq!(fixed(url), (url.to_string(), 0), "{url}");
+        }
+        assert_eq!(
+            fixed("HTTP://LOCALHOST:8080/v1").0,
+            "http://LOCALHOST:8080/v1"
+        );
+    }
+
+    #[test]
+    fn a_missing_scheme_is_added() {
+        assert_eq!(fixed("127.0.0.1:11434/v1").0, "http://127.0.0.1:11434/v1");
+        assert_eq!(fixed("localhost:8080/v1").0, "http://localhost:8080/v1");
+        assert_eq!(fixed("localhost/v1").0, "http://localhost/v1");
+        assert_eq!(fixed("api.example.com/v1").0, "https://api.example.com/v1");
+        let c = check_base_url("localhost:1234/v1").unwrap();
+        assert!(c.notes[0].contains("own server"), "{:?}", c.notes);
+    }
+
+    #[test]
+    fn a_mistyped_separator_is_corrected() {
+        assert_eq!(
+            fixed("http:/x.example/v1"),
+            ("http://x.example/v1".into(), 1)
+        );
+        assert_eq!(fixed("http:x.example/v1").0, "http://x.example/v1");
+        assert_eq!(fixed("http//127.0.0.1:1/v1").0, "http://127.0.0.1:1/v1");
+        assert_eq!(fixed("https:///host/v1").0, "https://host/v1");
+        assert_eq!(fixed("https:/host/v1").0, "https://host/v1");
+    }
+
+    #[test]
+    fn a_mistyped_scheme_is_refused_with_a_suggestion() {
+        let e = refused("htps://api.example.com/v1");
+        assert!(
+            e.contains("did you mean `https://api.example.com/v1`"),
+            "{e}"
+        );
+        assert!(refused("htttp://h/v1").contains("`http://h/v1`"));
+        assert!(refused("hhtp://h/v1").contains("did you mean"));
+        assert!(refused("htp:/h/v1").contains("did you mean `http://h/v1`"));
+        assert!(refused("ftp://h/v1").contains("http:// or https://"));
+        assert!(refused("ws://h/v1").contains("http:// or https://"));
+    }
+
+    #[test]
+    fn an_appended_endpoint_path_is_removed() {
+        let c = check_base_url("http://127.0.0.1:8080/v1/chat/completions").unwrap();
+        assert_eq!(c.url, "http://127.0.0.1:8080/v1");
+        assert!(c.notes[0].contains("/chat/completions"), "{:?}", c.notes);
+        assert_eq!(fixed("https://h/v1/chat/completions/").0, "https://h/v1");
+        assert_eq!(fixed("https://h/v1/models").0, "https://h/v1");
+        assert_eq!(fixed("https://h/v1/completions").0, "https://h/v1");
+        // Both faults at once.
+        assert_eq!(
+            fixed("localhost:1/v1/chat/completions"),
+            ("http://localhost:1/v1".into(), 2)
+        );
+    }
+
+    #[test]
+    fn unusable_urls_are_refused() {
+        assert!(refused("").contains("empty"));
+        assert!(refused("http://my host/v1").contains("spaces"));
+        assert!(refused("http://").contains("no host"));
+        assert!(refused("https://h/v1?key=1").contains("?query"));
+        assert!(refused("http:8080/v1").contains("no host"));
+    }
+
+    #[test]
+    fn host_names_are_not_taken_for_scheme_typos() {
+        assert_eq!(fixed("localhost:11434/v1").0, "http://localhost:11434/v1");
+        assert_eq!(fixed("hp:8080/v1").0, "http://hp:8080/v1");
+        assert_eq!(
+            fixed("ollama.local:11434/v1").0,
+            "http://ollama.local:11434/v1"
+        );
+    }
+}
