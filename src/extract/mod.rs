@@ -30,6 +30,10 @@ pub enum Method {
     Boxed,
     /// The last "final answer is" / "Answer:" / "答案是" style marker.
     FinalAnswerMarker,
+    /// A `# Answer` heading line, the answer on the lines below it (PRM800K's format).
+    AnswerHeading,
+    /// The last `"answer"` / `"final_answer"` field of JSON output (often in a ```json fence).
+    JsonField,
     /// `#### 42` (GSM8K style).
     HashMarker,
     /// The whole text is a bare answer (`54.0`, `x = 5`).
@@ -51,6 +55,8 @@ impl Method {
             Method::AnswerTag => "answer_tag",
             Method::Boxed => "boxed",
             Method::FinalAnswerMarker => "final_answer_marker",
+            Method::AnswerHeading => "answer_heading",
+            Method::JsonField => "json_field",
             Method::HashMarker => "hash_marker",
             Method::WholeText => "whole_text",
             Method::FinalEquation => "final_equation",
@@ -64,7 +70,8 @@ impl Method {
     fn base_confidence(self) -> f64 {
         match self {
             Method::AnswerTag => 0.98,
-            Method::Boxed => 0.97,
+            Method::Boxed | Method::JsonField => 0.97,
+            Method::AnswerHeading => 0.95,
             Method::FinalAnswerMarker | Method::HashMarker => 0.95,
             Method::WholeText => 0.9,
             Method::FinalEquation => 0.8,
@@ -78,7 +85,12 @@ impl Method {
     fn is_explicit(self) -> bool {
         matches!(
             self,
-            Method::AnswerTag | Method::Boxed | Method::FinalAnswerMarker | Method::HashMarker
+            Method::AnswerTag
+                | Method::Boxed
+                | Method::JsonField
+                | Method::FinalAnswerMarker
+                | Method::AnswerHeading
+                | Method::HashMarker
         )
     }
 }
@@ -93,6 +105,11 @@ pub struct Candidate {
     pub raw: String,
     /// Byte range of `raw` in the input.
     pub span: (usize, usize),
+    /// Every distinct answer the rule found when it found several (`\boxed{2}` and
+    /// `\boxed{3}`), normalised, in text order; empty otherwise. `answer` stays the last one;
+    /// the grader compares these as a set only when the gold has several answers.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub several: Vec<String>,
 }
 
 /// Below this confidence an answer is flagged `low_confidence` (the fallback trigger).
@@ -105,6 +122,9 @@ pub struct Extraction {
     pub raw: String,
     pub span: (usize, usize),
     pub method: Method,
+    /// See [`Candidate::several`].
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub several: Vec<String>,
     pub confidence: f64,
     pub low_confidence: bool,
     /// Why the confidence is what it is.
@@ -149,6 +169,7 @@ pub fn extract(text: &str, _question: Option<&str>) -> Option<Extraction> {
         raw: winner.raw,
         span: winner.span,
         method: winner.method,
+        several: winner.several,
         confidence,
         low_confidence: confidence < LOW_CONFIDENCE,
         confidence_reason,
@@ -269,6 +290,7 @@ impl Extraction {
             answer: self.answer.clone(),
             raw: self.raw.clone(),
             span: self.span,
+            several: self.several.clone(),
         }
     }
 }
@@ -309,6 +331,7 @@ fn bare_ground_truth(text: &str) -> Option<Extraction> {
         raw: trimmed.to_string(),
         span: (start, start + trimmed.len()),
         method: Method::WholeText,
+        several: Vec::new(),
         confidence: Method::WholeText.base_confidence(),
         low_confidence: false,
         confidence_reason: "a short ground truth is its own answer".into(),
@@ -322,7 +345,7 @@ pub fn grade(output: &str, ground_truth: &str, question: Option<&str>, preset: P
     let gold = extract(ground_truth, question).or_else(|| bare_ground_truth(ground_truth));
     let (outcome, path, reason) = match (&predicted, &gold) {
         (Some(p), Some(g)) => {
-            let c = with_units(p, g, equiv::compare(&p.answer, &g.answer, question, preset));
+            let c = with_units(p, g, compare_answers(p, g, question, preset));
             let how = format!(
                 "predicted `{}` ({}) vs ground truth `{}` ({}): {}",
                 p.answer,
@@ -357,6 +380,33 @@ pub fn grade(output: &str, ground_truth: &str, question: Option<&str>, preset: P
         path,
         reason,
     }
+}
+
+/// Compares the extracted answers. When the model gave several answers (several `\boxed{}`)
+/// and the gold has several too (`2, 3`, `\{2,3\}`, `\pm 2`), they are compared as a set;
+/// otherwise the model's last answer is compared, as before.
+fn compare_answers(
+    p: &Extraction,
+    g: &Extraction,
+    question: Option<&str>,
+    preset: Preset,
+) -> Comparison {
+    let single = |a: &String| equiv::answer_count(a) == 1;
+    if p.several.len() >= 2 && p.several.iter().all(single) && equiv::answer_count(&g.answer) >= 2
+    {
+        let set = format!("\\{{{}\\}}", p.several.join(","));
+        let c = equiv::compare(&set, &g.answer, question, preset);
+        return Comparison {
+            path: Path::Several,
+            reason: format!(
+                "the {} boxed answers as the set `{set}`: {}",
+                p.several.len(),
+                c.reason
+            ),
+            ..c
+        };
+    }
+    equiv::compare(&p.answer, &g.answer, question, preset)
 }
 
 /// Units are dropped by the normaliser (`18 dollars` → `18`) so that a unit-less gold matches;

@@ -644,3 +644,43 @@ fn unclosed_boxes_are_linear() {
         assert!(took.as_secs_f64() < 5.0, "{unit}: {took:?}");
     }
 }
+
+#[test]
+fn zz_probe() {
+    let cases: &[(&str, &str)] = &[
+        ("Solution text.\n\n# Answer\n\n42", "42"),
+        ("```json\n{\"reasoning\": \"7*6\", \"answer\": \"42\"}\n```", "42"),
+        ("\\boxed{2516_8}", "1358"),
+        ("\\boxed{12^{\\mathrm{th}}}", "12"),
+        ("\\boxed{\\frac{16}{27} gallons}", "\\frac{16}{27}"),
+        ("\\boxed{125\\textnormal{ miles}}", "125"),
+        ("\\boxed{5\\mbox{cm}}", "5"),
+        ("\\boxed{\\text{(C)}}", "C"),
+        ("\\boxed{x<3}", "(-\\infty,3)"),
+        ("\\boxed{x \\lt 3}", "(-\\infty,3)"),
+        ("\\boxed{x \\le 2}", "x <= 2"),
+        ("\\boxed{x \\neq 3}", "x != 3"),
+        ("\\boxed{-x > -1}", "x < 1"),
+        ("\\boxed{x \\in [-2,7]}", "-2 \\le x \\le 7"),
+        ("\\boxed{2x+4y-3=0}", "y=-\\frac{1}{2}x+\\frac{3}{4}"),
+        ("\\boxed{x = 5+5+1 = 11}", "11"),
+        ("\\boxed{(p,q)=(3,2)}", "(3,2)"),
+        ("\\boxed{V_1:V_2 = 11:21}", "11:21"),
+        ("\\boxed{\\frac{NO}{BO}=\\frac{1}{\\sqrt{6}}}", "\\frac{1}{\\sqrt{6}}"),
+        ("\\boxed{2} and \\boxed{3}", "2, 3"),
+        ("\\boxed{2 \\text{ and } 3}", "2, 3"),
+        ("\\boxed{\\pm 2021}", "\\{-2021, 2021\\}"),
+        ("\\boxed{\\left[\\begin{array}{cc}1&2\\\\3&4\\end{array}\\right]}", "\\begin{pmatrix}1&2\\\\3&4\\end{pmatrix}"),
+        ("\\boxed{11,\\!111,\\!100}", "11111100"),
+        ("\\boxed{2,74}", "2.74"),
+        ("\\boxed{\\sec^2 y}", "\\tan^2 y + 1"),
+        ("\\boxed{\\frac{\\cos x}{\\sin x}}", "\\cot x"),
+        ("\\boxed{\\mathrm{e}^2}", "e^2"),
+        ("\\boxed{3+4i}", "4i+3"),
+        ("\\boxed{i^2}", "-1"),
+    ];
+    for (o, g) in cases {
+        let v = grade(o, g, None, Preset::Lenient);
+        println!("{:?} | {} | {}", v.outcome, o, v.reason);
+    }
+}
