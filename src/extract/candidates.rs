@@ -392,7 +392,10 @@ fn answer_heading(text: &str, lower: &[u8], hidden: &Hidden) -> Option<Candidate
         }
         let end = line_end(lower, at);
         let rest = lower.get(at + 6..end)?;
-        if rest.iter().all(|b| matches!(b, b' ' | b'\t' | b'\r' | b':' | b'*')) {
+        if rest
+            .iter()
+            .all(|b| matches!(b, b' ' | b'\t' | b'\r' | b':' | b'*'))
+        {
             last = Some(end);
         }
     }
@@ -422,7 +425,10 @@ fn heading_before(lower: &[u8], at: usize) -> bool {
     // Bounded look-back (a heading prefix is short; a long one is prose), so many "answer"s
     // on one long line stay linear.
     let from = at.saturating_sub(25);
-    let start = match lower.get(from..at).and_then(|b| b.iter().rposition(|&c| c == b'\n')) {
+    let start = match lower
+        .get(from..at)
+        .and_then(|b| b.iter().rposition(|&c| c == b'\n'))
+    {
         Some(p) => from + p + 1,
         None if from == 0 => 0,
         None => return false,
@@ -819,10 +825,12 @@ pub fn find_all(text: &str) -> Vec<Candidate> {
     // A JSON reply's answer field is the structured answer: before any box in its reasoning.
     out.extend(json_field(text, lower, &hidden));
     out.extend(boxed(text, &hidden));
-    let mut markers: Vec<Candidate> = final_marker(text, lower, &hidden)
+    // The heading first: `# Answer:` is also an "Answer:" marker at the same place, and the
+    // stable sort keeps the more specific rule ahead on a tie.
+    let mut markers: Vec<Candidate> = answer_heading(text, lower, &hidden)
         .into_iter()
+        .chain(final_marker(text, lower, &hidden))
         .chain(hash_marker(text, &hidden))
-        .chain(answer_heading(text, lower, &hidden))
         .collect();
     markers.sort_by_key(|c| std::cmp::Reverse(c.span.0));
     out.extend(markers);

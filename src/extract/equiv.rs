@@ -748,10 +748,10 @@ fn as_interval(s: &str) -> Option<String> {
 
 /// `S` of `x \in S` (`\in` itself, not the start of `\infty` or `\int`).
 fn member_of(s: &str) -> Option<String> {
-    let i = s
-        .match_indices("\\in")
-        .map(|(i, _)| i)
-        .find(|&i| !s.get(i + 3..).is_some_and(|r| r.starts_with(|c: char| c.is_ascii_alphabetic())))?;
+    let i = s.match_indices("\\in").map(|(i, _)| i).find(|&i| {
+        !s.get(i + 3..)
+            .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_alphabetic()))
+    })?;
     let name = s.get(..i)?.trim();
     is_name(name).then(|| s.get(i + 3..).unwrap_or("").trim().to_string())
 }
@@ -812,12 +812,12 @@ impl End {
         let exact = if inf {
             None
         } else {
-            expr::parse(t)
-                .filter(|e| e.vars.is_empty())
-                .and_then(|e| match expr::eval(&e.root, &[]) {
+            expr::parse(t).filter(|e| e.vars.is_empty()).and_then(|e| {
+                match expr::eval(&e.root, &[]) {
                     Num::Exact(r) => Some(r),
                     _ => None,
-                })
+                }
+            })
         };
         End {
             text: exact.as_ref().map_or_else(|| t.to_string(), rational_text),
@@ -874,7 +874,10 @@ impl Iv {
         if self.lo.inf {
             return Some((-1, None, false));
         }
-        self.lo.exact.as_ref().map(|v| (0, Some(v), !self.lo.closed))
+        self.lo
+            .exact
+            .as_ref()
+            .map(|v| (0, Some(v), !self.lo.closed))
     }
 }
 
@@ -979,11 +982,17 @@ fn relation_set(s: &str) -> Option<Vec<Iv>> {
             },
         ]),
         // x < b, x > a
-        ([v, n], [Rel::Cmp(less, incl)]) if is_name(v) && bound(n) => Some(vec![half(*less, *incl, n)]),
+        ([v, n], [Rel::Cmp(less, incl)]) if is_name(v) && bound(n) => {
+            Some(vec![half(*less, *incl, n)])
+        }
         // a < x, a > x
-        ([n, v], [Rel::Cmp(less, incl)]) if is_name(v) && bound(n) => Some(vec![half(!*less, *incl, n)]),
+        ([n, v], [Rel::Cmp(less, incl)]) if is_name(v) && bound(n) => {
+            Some(vec![half(!*less, *incl, n)])
+        }
         // a < x < b (both relations the same way)
-        ([a, v, b], [Rel::Cmp(l1, i1), Rel::Cmp(l2, i2)]) if is_name(v) && bound(a) && bound(b) && l1 == l2 => {
+        ([a, v, b], [Rel::Cmp(l1, i1), Rel::Cmp(l2, i2)])
+            if is_name(v) && bound(a) && bound(b) && l1 == l2 =>
+        {
             let (low, low_incl, high, high_incl) =
                 if *l1 { (a, i1, b, i2) } else { (b, i2, a, i1) };
             Some(vec![Iv {
@@ -1131,14 +1140,28 @@ fn is_label(l: &str) -> bool {
                     }
                 }
             }
+            // Only naming commands: `\\sin x = \\frac12` states a function's value, not a label.
+            b'\\' => {
+                let word: String = b
+                    .get(i + 1..)
+                    .unwrap_or(&[])
+                    .iter()
+                    .take_while(|c| c.is_ascii_alphabetic())
+                    .map(|&c| char::from(c))
+                    .collect();
+                let naming = ["frac", "angle", "overline", "triangle", "vec", "hat", "bar"];
+                if !naming.contains(&word.as_str()) && !expr::is_greek(&word) {
+                    return false;
+                }
+                i += word.len();
+            }
             c if c.is_ascii_alphabetic() => letters += 1,
-            b'\\' | b'{' | b'}' | b'(' | b')' | b',' | b':' | b' ' | b'\'' => {}
+            b'{' | b'}' | b'(' | b')' | b',' | b':' | b' ' | b'\'' => {}
             _ => return false,
         }
         i += 1;
     }
-    // `\frac{NO}{BO}`: letters beyond the command names themselves.
-    letters > l.matches("\\frac").count() * 4
+    letters > 0
 }
 
 /// The top-level `=` of `s` that separates a label from the answer, if `s` is labelled.
@@ -1178,7 +1201,11 @@ fn unlabel(a: &str, b: &str, preset: Preset, depth: usize) -> Option<Comparison>
         (None, None) => return None,
     };
     let c = compare_at(x, y, preset, depth + 1);
-    Some(with_outcome(c.outcome, Path::Label, format!("{what}: {}", c.reason)))
+    Some(with_outcome(
+        c.outcome,
+        Path::Label,
+        format!("{what}: {}", c.reason),
+    ))
 }
 
 /// A chain `x = 5+5+1 = 11` (three or more sides) is its final value `x = 11`; an
@@ -1205,23 +1232,46 @@ fn chain(a: &str, b: &str, preset: Preset, depth: usize) -> Option<Comparison> {
                 return Some(verdict(
                     true,
                     Path::Chain,
-                    format!("the stated approximation `{p}` vs `{q}` (lenient): {}", d.reason),
+                    format!(
+                        "the stated approximation `{p}` vs `{q}` (lenient): {}",
+                        d.reason
+                    ),
                 ));
             }
         }
     }
-    Some(with_outcome(c.outcome, Path::Chain, format!("{head}: {}", c.reason)))
+    Some(with_outcome(
+        c.outcome,
+        Path::Chain,
+        format!("{head}: {}", c.reason),
+    ))
 }
 
 /// (the value a chain or approximation stands for, the approximation if any).
 fn reduce_chain(s: &str) -> Option<(String, Option<String>)> {
+    // Cheap test first: most answers have neither two `=` nor an approximation.
+    let approximate = s.contains("\\approx") || s.contains('≈');
+    if !approximate && s.bytes().filter(|&b| b == b'=').count() < 2 {
+        return None;
+    }
+    // `x=2 \text{ or } x=3` is a list of answers, not a chain.
+    if !matches!(shape(s), Shape::Scalar) {
+        return None;
+    }
     let (exact, approx) = match s.find("\\approx").or_else(|| s.find('≈')) {
         Some(i) => {
-            let op = if s.get(i..)?.starts_with('≈') { '≈'.len_utf8() } else { 7 };
+            let op = if s.get(i..)?.starts_with('≈') {
+                '≈'.len_utf8()
+            } else {
+                7
+            };
             let tail = s.get(i + op..)?;
             // The last approximation of `a \approx b \approx c`.
             let last = tail.rsplit("\\approx").next()?.rsplit('≈').next()?.trim();
-            (s.get(..i)?.trim(), Some(last.to_string()).filter(|t| !t.is_empty()))
+            (
+                s.get(..i)?.trim(),
+                Some(last.to_string()).filter(|t| !t.is_empty()),
+            )
         }
         None => (s, None),
     };
@@ -1230,6 +1280,11 @@ fn reduce_chain(s: &str) -> Option<(String, Option<String>)> {
         return None;
     }
     let value = match sides.as_slice() {
+        // `x \approx 0.33`: only a label before the approximation, which is then the value.
+        [one] if is_label(one) => {
+            let p = approx?;
+            return Some((format!("{one}={p}"), None));
+        }
         [one] if approx.is_some() => one.clone(),
         [label, .., last] if sides.len() >= 3 && is_label(label) => format!("{label}={last}"),
         [.., last] if sides.len() >= 3 => last.clone(),
@@ -1282,7 +1337,11 @@ fn base_n(a: &str, b: &str, preset: Preset, depth: usize) -> Option<Comparison> 
     }
     let ((va, da), (vb, db)) = (show(&x, a), show(&y, b));
     let c = compare_at(&va, &vb, preset, depth + 1);
-    Some(with_outcome(c.outcome, Path::BaseN, format!("{da} vs {db}: {}", c.reason)))
+    Some(with_outcome(
+        c.outcome,
+        Path::BaseN,
+        format!("{da} vs {db}: {}", c.reason),
+    ))
 }
 
 /// Two equations with the same solution set up to rearrangement and a non-zero factor: the
@@ -1538,12 +1597,8 @@ fn gauss(n: &Node) -> Result<Gauss, &'static str> {
             _ => Err("a real part that is not an exact rational"),
         };
     }
-    let mul = |x: &Gauss, y: &Gauss| {
-        bounded((
-            &x.0 * &y.0 - &x.1 * &y.1,
-            &x.0 * &y.1 + &x.1 * &y.0,
-        ))
-    };
+    let mul =
+        |x: &Gauss, y: &Gauss| bounded((&x.0 * &y.0 - &x.1 * &y.1, &x.0 * &y.1 + &x.1 * &y.0));
     let recip = |x: &Gauss| {
         let d = &x.0 * &x.0 + &x.1 * &x.1;
         if d.is_zero() {

@@ -366,8 +366,8 @@ impl Parser<'_> {
             }
             "pi" => self.node(Node::Pi),
             "infty" | "inf" => self.node(Node::Infinity),
-            "sin" | "cos" | "tan" | "cot" | "sec" | "csc" | "arcsin" | "arccos" | "arctan" | "ln"
-            | "log" | "exp" => self.call(name),
+            "sin" | "cos" | "tan" | "cot" | "sec" | "csc" | "arcsin" | "arccos" | "arctan"
+            | "ln" | "log" | "exp" => self.call(name),
             // Only Greek letters name variables: any other command (`\overline`, `\cdots`,
             // `\cot`) read as a variable made unrelated answers "symbolically equal".
             greek if GREEK.contains(&greek) => self.var(greek),
@@ -406,7 +406,8 @@ impl Parser<'_> {
         let mut power = None;
         if self.eat(b'^') {
             let e = self.exponent()?;
-            let inverse = matches!(&e, Node::Neg(one) if matches!(one.as_ref(), Node::Lit(r) if r.is_one()));
+            let inverse =
+                matches!(&e, Node::Neg(one) if matches!(one.as_ref(), Node::Lit(r) if r.is_one()));
             let inverted = match f {
                 Func::Sin if inverse => Some(Func::Asin),
                 Func::Cos if inverse => Some(Func::Acos),
@@ -431,8 +432,10 @@ impl Parser<'_> {
     /// function (`\sin x \cos x` is a product of two calls).
     fn func_arg(&mut self) -> Option<Node> {
         self.skip_ws();
+        // `\sin(x)^2` is (sin x)²: the power after a bracketed argument belongs to the call
+        // (the caller's `power` reads it).
         if matches!(self.peek(), Some(b'(' | b'{')) {
-            return self.power();
+            return self.group();
         }
         let mut arg = self.power()?;
         loop {
@@ -518,6 +521,11 @@ const FUNC_WORDS: &[&str] = &[
     "sqrt", "arcsin", "arccos", "arctan", "sin", "cos", "tan", "cot", "sec", "csc", "exp", "log",
     "ln",
 ];
+
+/// True for a Greek letter command name (`theta`), which names a variable.
+pub fn is_greek(word: &str) -> bool {
+    GREEK.contains(&word)
+}
 
 /// Greek letter commands that name variables.
 const GREEK: &[&str] = &[
@@ -620,7 +628,13 @@ pub fn mentions(n: &Node, var: Option<usize>) -> bool {
         Var(k) => var.is_none_or(|v| v == *k),
         Lit(_) | Pi | E | Infinity => false,
         Neg(a) | Call(_, a) | Fact(a) => mentions(a, var),
-        Add(a, b) | Sub(a, b) | Mul(a, b) | Div(a, b) | Pow(a, b) | Root(a, b) | Binom(a, b)
+        Add(a, b)
+        | Sub(a, b)
+        | Mul(a, b)
+        | Div(a, b)
+        | Pow(a, b)
+        | Root(a, b)
+        | Binom(a, b)
         | LogBase(a, b) => mentions(a, var) || mentions(b, var),
     }
 }

@@ -382,27 +382,37 @@ pub fn grade(output: &str, ground_truth: &str, question: Option<&str>, preset: P
     }
 }
 
-/// Compares the extracted answers. When the model gave several answers (several `\boxed{}`)
-/// and the gold has several too (`2, 3`, `\{2,3\}`, `\pm 2`), they are compared as a set;
-/// otherwise the model's last answer is compared, as before.
+/// Compares the extracted answers. When one side gave several answers (several `\boxed{}`)
+/// and the other has several too (`2, 3`, `\{2,3\}`, `\pm 2`, or several boxes), they are
+/// compared as sets; otherwise each side's last answer is compared, as before (an earlier box
+/// may be an intermediate result).
 fn compare_answers(
     p: &Extraction,
     g: &Extraction,
     question: Option<&str>,
     preset: Preset,
 ) -> Comparison {
-    let single = |a: &String| equiv::answer_count(a) == 1;
-    if p.several.len() >= 2 && p.several.iter().all(single) && equiv::answer_count(&g.answer) >= 2
-    {
-        let set = format!("\\{{{}\\}}", p.several.join(","));
-        let c = equiv::compare(&set, &g.answer, question, preset);
+    // The set of several boxes, when every box holds one answer.
+    let set_of = |e: &Extraction| -> Option<String> {
+        let single = |a: &String| equiv::answer_count(a) == 1;
+        (e.several.len() >= 2 && e.several.iter().all(single))
+            .then(|| format!("\\{{{}\\}}", e.several.join(",")))
+    };
+    let many = |e: &Extraction| e.several.len() >= 2 || equiv::answer_count(&e.answer) >= 2;
+    let (ps, gs) = (set_of(p), set_of(g));
+    if (ps.is_some() || gs.is_some()) && many(p) && many(g) {
+        let pa = ps.clone().unwrap_or_else(|| p.answer.clone());
+        let ga = gs.clone().unwrap_or_else(|| g.answer.clone());
+        let c = equiv::compare(&pa, &ga, question, preset);
+        let boxes = |e: &Extraction| e.several.len();
+        let side = match (ps.is_some(), gs.is_some()) {
+            (true, true) => format!("{} and {} boxed answers", boxes(p), boxes(g)),
+            (true, false) => format!("the {} boxed answers", boxes(p)),
+            _ => format!("the ground truth's {} boxed answers", boxes(g)),
+        };
         return Comparison {
             path: Path::Several,
-            reason: format!(
-                "the {} boxed answers as the set `{set}`: {}",
-                p.several.len(),
-                c.reason
-            ),
+            reason: format!("{side} as sets `{pa}` vs `{ga}`: {}", c.reason),
             ..c
         };
     }
@@ -430,3 +440,5 @@ fn with_units(p: &Extraction, g: &Extraction, c: Comparison) -> Comparison {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_answers;
