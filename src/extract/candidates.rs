@@ -383,11 +383,27 @@ fn final_marker(text: &str, lower: &[u8], hidden: &Hidden) -> Option<Candidate> 
 /// solutions end this way, and without the rule the last number of the block won
 /// (`\frac{3}{4}` → 4).
 fn answer_heading(text: &str, lower: &[u8], hidden: &Hidden) -> Option<Candidate> {
+    // Walks the `#`s, not the "answer"s: most texts have no `#` at all, while "answer" is
+    // frequent prose (and the marker rule already scans for it).
     let mut pos = 0;
     let mut last = None;
-    while let Some(at) = find_from(lower, b"answer", pos) {
-        pos = at + 6;
-        if hidden.covers(at) || !heading_before(lower, at) {
+    while let Some(hash) = find_from(lower, b"#", pos) {
+        pos = hash + 1;
+        if hash > 0 && lower.get(hash - 1) != Some(&b'\n') {
+            continue;
+        }
+        let mut at = hash;
+        while lower.get(at) == Some(&b'#') {
+            at += 1;
+        }
+        pos = at;
+        while matches!(lower.get(at), Some(b' ' | b'\t')) {
+            at += 1;
+        }
+        if lower.get(at..at + 6) == Some(b"final ") {
+            at += 6;
+        }
+        if lower.get(at..at + 6) != Some(b"answer") || hidden.covers(at) {
             continue;
         }
         let end = line_end(lower, at);
@@ -398,6 +414,7 @@ fn answer_heading(text: &str, lower: &[u8], hidden: &Hidden) -> Option<Candidate
         {
             last = Some(end);
         }
+        pos = end;
     }
     let mut start = last?;
     // Skip blank lines to the block.
@@ -417,28 +434,6 @@ fn answer_heading(text: &str, lower: &[u8], hidden: &Hidden) -> Option<Candidate
     }
     let span = trim_span(text, start, end.min(bytes.len()))?;
     make_from_capture(text, Method::AnswerHeading, span)
-}
-
-/// True when `answer` at `at` is the title of a Markdown heading: only `#`s, spaces and an
-/// optional "final " between the line's start and it.
-fn heading_before(lower: &[u8], at: usize) -> bool {
-    // Bounded look-back (a heading prefix is short; a long one is prose), so many "answer"s
-    // on one long line stay linear.
-    let from = at.saturating_sub(25);
-    let start = match lower
-        .get(from..at)
-        .and_then(|b| b.iter().rposition(|&c| c == b'\n'))
-    {
-        Some(p) => from + p + 1,
-        None if from == 0 => 0,
-        None => return false,
-    };
-    let Some(prefix) = lower.get(start..at) else {
-        return false;
-    };
-    let prefix = prefix.strip_suffix(b"final ").unwrap_or(prefix);
-    let hashes = prefix.iter().take_while(|&&b| b == b'#').count();
-    hashes >= 1 && prefix.iter().skip(hashes).all(|&b| b == b' ' || b == b'\t')
 }
 
 /// The value of the last `"answer"` / `"final_answer"` key of a JSON object in the text
