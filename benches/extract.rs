@@ -109,7 +109,8 @@ fn main() {
         let start = Instant::now();
         sink += usize::from(grade(&text, "1", None, Preset::Lenient).equivalent);
         println!(
-            "1 MB line of `{unit}` repeated: extract+grade in {:.1} ms",
+            "1 MB line of `{}` repeated: extract+grade in {:.1} ms",
+            unit.escape_debug(),
             start.elapsed().as_secs_f64() * 1e3
         );
     }

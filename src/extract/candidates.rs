@@ -387,7 +387,8 @@ fn answer_heading(text: &str, lower: &[u8], hidden: &Hidden) -> Option<Candidate
     // frequent prose (and the marker rule already scans for it).
     let mut pos = 0;
     let mut last = None;
-    while let Some(hash) = find_from(lower, b"#", pos) {
+    while let Some(hash) = lower.get(pos..).and_then(|r| memchr::memchr(b'#', r)) {
+        let hash = pos + hash;
         pos = hash + 1;
         if hash > 0 && lower.get(hash - 1) != Some(&b'\n') {
             continue;
@@ -440,17 +441,20 @@ fn answer_heading(text: &str, lower: &[u8], hidden: &Hidden) -> Option<Candidate
 /// (JSON mode replies, often in a ```json fence): a string (decoded, then normalised) or a
 /// number. The span is the value's text inside the quotes.
 fn json_field(text: &str, lower: &[u8], hidden: &Hidden) -> Option<Candidate> {
+    // One SIMD pass over the quotes (most texts have none), each checked against the keys:
+    // a scan per key cost GSM8K's throughput ~10 %.
     let mut keys = Vec::new();
-    for key in [&b"\"answer\""[..], b"\"final_answer\"", b"\"finalanswer\""] {
-        let mut pos = 0;
-        while let Some(at) = find_from(lower, key, pos) {
-            pos = at + key.len();
+    for at in memchr::memchr_iter(b'"', lower) {
+        let rest = lower.get(at..).unwrap_or(&[]);
+        let key = [&b"\"answer\""[..], b"\"final_answer\"", b"\"finalanswer\""]
+            .into_iter()
+            .find(|k| rest.starts_with(k));
+        if let Some(k) = key {
             if !hidden.covers(at) {
-                keys.push(at + key.len());
+                keys.push(at + k.len());
             }
         }
     }
-    keys.sort_unstable();
     // The last key with a readable value; only a few are tried so that a text of many keys
     // (each value read up to 4,000 bytes) stays linear.
     keys.iter().rev().take(4).find_map(|&k| json_value(text, k))
