@@ -512,7 +512,7 @@ fn shape(s: &str) -> Shape {
 }
 
 /// The cells of a matrix in any environment: `pmatrix`, `bmatrix`, `vmatrix`… or `array`
-/// (its column spec `{cc}` skipped) inside `[…]`/`(…)` (`\\left[\\begin{array}…\\right]`).
+/// (its column spec `{cc}` skipped) inside `[…]`/`(…)` (`\left[\begin{array}…\right]`).
 fn matrix(s: &str) -> Option<Vec<Vec<String>>> {
     let s = s.trim();
     let s = match (s.chars().next(), s.chars().last()) {
@@ -918,8 +918,10 @@ fn render_union(mut ivs: Vec<Iv>) -> String {
 /// The upper end `hi` reaches the lower end `lo` of the next part: they overlap or touch
 /// with the meeting point included on at least one side.
 fn reaches(hi: &End, lo: &End) -> bool {
+    // An upper +∞ swallows everything after it; a lower −∞ after the sort means both parts
+    // start at −∞ (`(-\infty,3)\cup(-\infty,5)`), so they overlap.
     if hi.inf || lo.inf {
-        return hi.inf; // an upper +∞ swallows everything after it
+        return true;
     }
     match (&hi.exact, &lo.exact) {
         (Some(h), Some(l)) => h > l || (h == l && (hi.closed || lo.closed)),
@@ -1140,7 +1142,7 @@ fn is_label(l: &str) -> bool {
                     }
                 }
             }
-            // Only naming commands: `\\sin x = \\frac12` states a function's value, not a label.
+            // Only naming commands: `\sin x = \frac12` states a function's value, not a label.
             b'\\' => {
                 let word: String = b
                     .get(i + 1..)

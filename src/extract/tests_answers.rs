@@ -270,6 +270,8 @@ fn inequalities_and_intervals() {
         ),
         // Touching parts merge: (-∞,3) ∪ [3,5] is (-∞,5].
         ("\\boxed{(-\\infty,3)\\cup[3,5]}", "x \\le 5", E),
+        // Two parts from −∞ overlap: the larger one is the union.
+        ("\\boxed{(-\\infty,3)\\cup(-\\infty,5)}", "x<5", E),
         // ... but (1,2) ∪ (2,3) misses 2.
         ("\\boxed{(1,2)\\cup(2,3)}", "(1,3)", D),
         // All reals.
