@@ -94,12 +94,23 @@ fn main() {
     );
     // Hostile pastes: one 1 MB line of unclosed boxes (a minute when each box rescanned to the
     // end of the text; the Extract page extracts as the user types).
-    for unit in ["\\boxed{1 ", "\\fbox{", "<think>\\boxed{</think>"] {
+    for unit in [
+        "\\boxed{1 ",
+        "\\fbox{",
+        "<think>\\boxed{</think>",
+        // The JSON-field and `# Answer` rules: many keys and headings on one line or many.
+        "\"answer\": \"",
+        "{\"answer\": \"\\\"",
+        "# Answer\n",
+        "## answer answer ",
+        "x \\le 2 \\cup ",
+    ] {
         let text = unit.repeat((1 << 20) / unit.len());
         let start = Instant::now();
         sink += usize::from(grade(&text, "1", None, Preset::Lenient).equivalent);
         println!(
-            "1 MB line of `{unit}` repeated: extract+grade in {:.1} ms",
+            "1 MB line of `{}` repeated: extract+grade in {:.1} ms",
+            unit.escape_debug(),
             start.elapsed().as_secs_f64() * 1e3
         );
     }

@@ -22,14 +22,22 @@ fn gsm8k_solutions_grade_equal_to_their_final_value() {
     let (mut n, mut ok, mut ok_strict, mut low) = (0usize, 0usize, 0usize, 0usize);
     let mut missed_low = 0usize;
     let mut misses = Vec::new();
+    // `VERIFYFAST_GSM8K_DUMP=path` writes one verdict per item (index, strict, lenient), so a
+    // change to the extractor can be compared item by item against the previous build's file.
+    let mut dump = String::new();
     for line in data.lines().filter(|l| !l.trim().is_empty()) {
         let item: Item = serde_json::from_str(line).expect("fixture line is valid JSON");
         let (solution, value) = split(&item.answer).expect("fixture line has ####");
         n += 1;
-        if grade(solution, value, Some(&item.question), Preset::Strict).equivalent {
+        let s = grade(solution, value, Some(&item.question), Preset::Strict);
+        if s.equivalent {
             ok_strict += 1;
         }
         let v = grade(solution, value, Some(&item.question), Preset::Lenient);
+        dump.push_str(&format!(
+            "{n}\t{:?}\t{:?}\t{}\n",
+            s.outcome, v.outcome, v.reason
+        ));
         let is_low = v.predicted.as_ref().is_none_or(|p| p.low_confidence);
         low += usize::from(is_low);
         missed_low += usize::from(is_low && !v.equivalent);
@@ -38,6 +46,9 @@ fn gsm8k_solutions_grade_equal_to_their_final_value() {
         } else if misses.len() < 80 {
             misses.push(format!("{value}: {}", v.reason));
         }
+    }
+    if let Ok(path) = std::env::var("VERIFYFAST_GSM8K_DUMP") {
+        std::fs::write(&path, &dump).expect("dump file is writable");
     }
     let rate = 100.0 * ok as f64 / n as f64;
     let strict = 100.0 * ok_strict as f64 / n as f64;

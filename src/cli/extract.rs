@@ -17,9 +17,10 @@ Output (stdout): one line per input line,
    \"low_confidence\", \"candidates\": [{\"method\", \"answer\", \"raw\", \"span\"}, ...]}
 `id` defaults to the line number. `span` is a byte range into `text`. When no answer is found,
 `answer`, `raw` and `span` are null and `method` is \"none\" (no answer is not a wrong answer).
-Methods, by priority: answer_tag (last non-empty <answer>...</answer>), boxed (last \\boxed{}),
-final_answer_marker / hash_marker (the later of \"final answer is\", \"Answer:\", \"答案是\"... and
-\"#### N\"), whole_text (the text is a bare answer), final_equation (first number after the last
+Methods, by priority: answer_tag (last non-empty <answer>...</answer>), json_field (the last
+\"answer\" / \"final_answer\" field of JSON output), boxed (last \\boxed{}; several distinct boxes
+are also listed in `several`), final_answer_marker / answer_heading / hash_marker (the later of
+\"final answer is\", \"Answer:\", \"答案是\"..., a `# Answer` heading and \"#### N\"), whole_text (the text is a bare answer), final_equation (first number after the last
 `=` of the last line), main_clause, last_number. <think>...</think> is ignored.
 `low_confidence` is true when no explicit marker was found or the rules disagree.
 
@@ -45,7 +46,8 @@ comparison was impossible (a value past the size bound, too few sample points wh
 are defined, the strict preset facing a float); it is never counted as equivalent.
 `method` is the comparison path that decided (exact_rational, big_integer, float, rounded,
 symbolic, infinity, unit, tuple, interval, set, matrix, equation, percent, choice, text,
-identical_text, no_answer); `reason` shows both normalised answers and why they are (not) equal.
+identical_text, real_set, rearranged, label, chain, base_n, decimal_comma, several, complex,
+no_answer); `reason` shows both normalised answers and why they are (not) equal.
 Summary on stderr: graded lines, equivalent (accuracy), no-answer count, bad lines, undecided.
 `predicted_method` / `ground_truth_method` name the extraction rule, or the answer pattern
 (--answer-pattern NAME=REGEX, then --settings' `answer_patterns`; tried first, on both sides,

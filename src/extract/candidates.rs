@@ -82,6 +82,7 @@ fn make(text: &str, method: Method, span: (usize, usize)) -> Option<Candidate> {
         answer,
         raw: raw.to_string(),
         span,
+        several: Vec::new(),
     })
 }
 
@@ -150,7 +151,8 @@ fn brace_pairs(bytes: &[u8]) -> Vec<(usize, usize)> {
 
 fn boxed(text: &str, hidden: &Hidden) -> Option<Candidate> {
     let bytes = text.as_bytes();
-    let mut best = None;
+    let mut best: Option<Candidate> = None;
+    let mut all: Vec<String> = Vec::new();
     let mut pos = 0;
     // Matched lazily and once: looking for the closing brace of each `\boxed{` separately
     // rescanned to the end of the text for every unclosed one (a 1 MB line took a minute).
@@ -192,8 +194,20 @@ fn boxed(text: &str, hidden: &Hidden) -> Option<Candidate> {
             None
         };
         if let Some((s, e)) = span.and_then(|(s, e)| trim_span(text, s, e)) {
-            best = make(text, Method::Boxed, (s, e)).or(best);
+            if let Some(c) = make(text, Method::Boxed, (s, e)) {
+                // Several boxes ("\boxed{2} and \boxed{3}"): kept for a gold with several
+                // answers; bounded so a hostile text of boxes stays linear.
+                if all.len() < 64 && !all.contains(&c.answer) {
+                    all.push(c.answer.clone());
+                }
+                best = Some(c);
+            }
             pos = e;
+        }
+    }
+    if let Some(b) = best.as_mut() {
+        if all.len() >= 2 {
+            b.several = all;
         }
     }
     best
@@ -362,6 +376,145 @@ fn final_marker(text: &str, lower: &[u8], hidden: &Hidden) -> Option<Candidate> 
             let span = trim_span(text, s, e)?;
             make_from_capture(text, Method::FinalAnswerMarker, span)
         })
+}
+
+/// `# Answer` (any heading level, "Final Answer" too, an optional `:`) alone on its line: the
+/// answer is the block of lines below it, up to a blank line or the next heading. PRM800K
+/// solutions end this way, and without the rule the last number of the block won
+/// (`\frac{3}{4}` → 4).
+fn answer_heading(text: &str, lower: &[u8], hidden: &Hidden) -> Option<Candidate> {
+    // Walks the `#`s, not the "answer"s: most texts have no `#` at all, while "answer" is
+    // frequent prose (and the marker rule already scans for it).
+    let mut pos = 0;
+    let mut last = None;
+    while let Some(hash) = lower.get(pos..).and_then(|r| memchr::memchr(b'#', r)) {
+        let hash = pos + hash;
+        pos = hash + 1;
+        if hash > 0 && lower.get(hash - 1) != Some(&b'\n') {
+            continue;
+        }
+        let mut at = hash;
+        while lower.get(at) == Some(&b'#') {
+            at += 1;
+        }
+        pos = at;
+        while matches!(lower.get(at), Some(b' ' | b'\t')) {
+            at += 1;
+        }
+        if lower.get(at..at + 6) == Some(b"final ") {
+            at += 6;
+        }
+        if lower.get(at..at + 6) != Some(b"answer") || hidden.covers(at) {
+            continue;
+        }
+        let end = line_end(lower, at);
+        let rest = lower.get(at + 6..end)?;
+        if rest
+            .iter()
+            .all(|b| matches!(b, b' ' | b'\t' | b'\r' | b':' | b'*'))
+        {
+            last = Some(end);
+        }
+        pos = end;
+    }
+    let mut start = last?;
+    // Skip blank lines to the block.
+    let bytes = text.as_bytes();
+    while matches!(bytes.get(start), Some(b'\n' | b'\r' | b' ' | b'\t')) {
+        start += 1;
+    }
+    // The block: lines until a blank line or a heading, at most 1,000 bytes.
+    let mut end = start;
+    while end < bytes.len() && end - start < 1000 {
+        let le = line_end(bytes, end);
+        let line = text.get(end..le)?.trim();
+        if line.is_empty() || (end > start && line.starts_with('#')) {
+            break;
+        }
+        end = le + 1;
+    }
+    let span = trim_span(text, start, end.min(bytes.len()))?;
+    make_from_capture(text, Method::AnswerHeading, span)
+}
+
+/// The value of the last `"answer"` / `"final_answer"` key of a JSON object in the text
+/// (JSON mode replies, often in a ```json fence): a string (decoded, then normalised) or a
+/// number. The span is the value's text inside the quotes.
+fn json_field(text: &str, lower: &[u8], hidden: &Hidden) -> Option<Candidate> {
+    // One SIMD pass over the quotes (most texts have none), each checked against the keys:
+    // a scan per key cost GSM8K's throughput ~10 %.
+    let mut keys = Vec::new();
+    for at in memchr::memchr_iter(b'"', lower) {
+        let rest = lower.get(at..).unwrap_or(&[]);
+        let key = [&b"\"answer\""[..], b"\"final_answer\"", b"\"finalanswer\""]
+            .into_iter()
+            .find(|k| rest.starts_with(k));
+        if let Some(k) = key {
+            if !hidden.covers(at) {
+                keys.push(at + k.len());
+            }
+        }
+    }
+    // The last key with a readable value; only a few are tried so that a text of many keys
+    // (each value read up to 4,000 bytes) stays linear.
+    keys.iter().rev().take(4).find_map(|&k| json_value(text, k))
+}
+
+/// Reads `: "value"` or `: 42` at `from` (after a key).
+fn json_value(text: &str, from: usize) -> Option<Candidate> {
+    let bytes = text.as_bytes();
+    let mut i = from;
+    while matches!(bytes.get(i), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+        i += 1;
+    }
+    if bytes.get(i) != Some(&b':') {
+        return None;
+    }
+    i += 1;
+    while matches!(bytes.get(i), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+        i += 1;
+    }
+    if bytes.get(i) == Some(&b'"') {
+        // The closing quote: the first one not escaped; bounded like a marker's capture.
+        let open = i;
+        let mut j = i + 1;
+        let limit = (open + 4000).min(bytes.len());
+        while j < limit {
+            match bytes.get(j) {
+                Some(b'\\') => j += 2,
+                Some(b'"') => break,
+                _ => j += 1,
+            }
+        }
+        if bytes.get(j) != Some(&b'"') {
+            return None;
+        }
+        let decoded: String = serde_json::from_str(text.get(open..=j)?).ok()?;
+        let span = trim_span(text, open + 1, j)?;
+        let raw = text.get(span.0..span.1)?;
+        // A sentence in the field ("The answer is 42") is read like any capture.
+        let inner = super::extract(&decoded, None);
+        let answer = match inner {
+            Some(e) if is_prose(&normalize(&decoded)) => e.answer,
+            _ => normalize(&decoded),
+        };
+        return (!answer.is_empty()).then(|| Candidate {
+            method: Method::JsonField,
+            answer,
+            raw: raw.to_string(),
+            span,
+            several: Vec::new(),
+        });
+    }
+    let mut j = i;
+    while bytes
+        .get(j)
+        .is_some_and(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'+' | b'.'))
+    {
+        j += 1;
+    }
+    let span = trim_span(text, i, j)?;
+    make(text, Method::JsonField, span)
 }
 
 fn line_end(bytes: &[u8], from: usize) -> usize {
@@ -535,6 +688,7 @@ fn several_solutions(text: &str, spans: &[(usize, usize)], end: usize) -> Option
         answer: answers.join(","),
         raw: text.get(span.0..span.1)?.to_string(),
         span,
+        several: Vec::new(),
     })
 }
 
@@ -667,9 +821,14 @@ pub fn find_all(text: &str) -> Vec<Candidate> {
     let visible = hidden.visible(text.len());
     let mut out = Vec::with_capacity(6);
     out.extend(answer_tag(text, lower, &hidden));
+    // A JSON reply's answer field is the structured answer: before any box in its reasoning.
+    out.extend(json_field(text, lower, &hidden));
     out.extend(boxed(text, &hidden));
-    let mut markers: Vec<Candidate> = final_marker(text, lower, &hidden)
+    // The heading first: `# Answer:` is also an "Answer:" marker at the same place, and the
+    // stable sort keeps the more specific rule ahead on a tie.
+    let mut markers: Vec<Candidate> = answer_heading(text, lower, &hidden)
         .into_iter()
+        .chain(final_marker(text, lower, &hidden))
         .chain(hash_marker(text, &hidden))
         .collect();
     markers.sort_by_key(|c| std::cmp::Reverse(c.span.0));

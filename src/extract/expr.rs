@@ -22,6 +22,12 @@ pub enum Func {
     Sin,
     Cos,
     Tan,
+    Cot,
+    Sec,
+    Csc,
+    Asin,
+    Acos,
+    Atan,
     Ln,
     Log,
     Exp,
@@ -362,7 +368,8 @@ impl Parser<'_> {
             }
             "pi" => self.node(Node::Pi),
             "infty" | "inf" => self.node(Node::Infinity),
-            "sin" | "cos" | "tan" | "ln" | "log" | "exp" => self.call(name),
+            "sin" | "cos" | "tan" | "cot" | "sec" | "csc" | "arcsin" | "arccos" | "arctan"
+            | "ln" | "log" | "exp" => self.call(name),
             // Only Greek letters name variables: any other command (`\overline`, `\cdots`,
             // `\cot`) read as a variable made unrelated answers "symbolically equal".
             // (`\pi` is matched above, so it stays the constant.)
@@ -382,18 +389,81 @@ impl Parser<'_> {
                 return self.node(Node::LogBase(Box::new(base), Box::new(x)));
             }
         }
-        let f = match name {
+        let mut f = match name {
             "sin" => Func::Sin,
             "cos" => Func::Cos,
             "tan" => Func::Tan,
+            "cot" => Func::Cot,
+            "sec" => Func::Sec,
+            "csc" => Func::Csc,
+            "arcsin" => Func::Asin,
+            "arccos" => Func::Acos,
+            "arctan" => Func::Atan,
             "ln" => Func::Ln,
             "log" => Func::Log,
             "exp" => Func::Exp,
             "sqrt" => Func::Sqrt,
             _ => return None,
         };
-        let x = self.power()?;
-        self.node(Node::Call(f, Box::new(x)))
+        // `\sin^2 x` is (sin x)², `\sin^{-1} x` is arcsin x (the usual reading of each).
+        let mut power = None;
+        if self.eat(b'^') {
+            let e = self.exponent()?;
+            let inverse =
+                matches!(&e, Node::Neg(one) if matches!(one.as_ref(), Node::Lit(r) if r.is_one()));
+            let inverted = match f {
+                Func::Sin if inverse => Some(Func::Asin),
+                Func::Cos if inverse => Some(Func::Acos),
+                Func::Tan if inverse => Some(Func::Atan),
+                _ => None,
+            };
+            match inverted {
+                Some(g) => f = g,
+                None => power = Some(e),
+            }
+        }
+        let x = self.func_arg()?;
+        let call = self.node(Node::Call(f, Box::new(x)))?;
+        match power {
+            Some(e) => self.node(Node::Pow(Box::new(call), Box::new(e))),
+            None => Some(call),
+        }
+    }
+
+    /// A function's argument: a bracketed group, or the implicit product that follows
+    /// (`\sin 2x` is sin(2x), as written by hand), which ends at an operator or at another
+    /// function (`\sin x \cos x` is a product of two calls).
+    fn func_arg(&mut self) -> Option<Node> {
+        self.skip_ws();
+        // `\sin(x)^2` is (sin x)²: the power after a bracketed argument belongs to the call
+        // (the caller's `power` reads it).
+        if matches!(self.peek(), Some(b'(' | b'{')) {
+            return self.group();
+        }
+        let mut arg = self.power()?;
+        loop {
+            self.skip_ws();
+            let next = self.peek();
+            let more = match next {
+                Some(b) if b.is_ascii_alphanumeric() => {
+                    let rest = self.src.get(self.i..).unwrap_or("");
+                    !FUNC_WORDS.iter().any(|f| rest.starts_with(f))
+                }
+                Some(b'\\') => {
+                    let rest = self.src.get(self.i + 1..).unwrap_or("");
+                    let word: &str = rest
+                        .get(..rest.bytes().take_while(u8::is_ascii_alphabetic).count())
+                        .unwrap_or("");
+                    GREEK_LETTERS.contains(&word)
+                }
+                _ => false,
+            };
+            if !more {
+                return Some(arg);
+            }
+            let r = self.power()?;
+            arg = self.node(Node::Mul(Box::new(arg), Box::new(r)))?;
+        }
     }
 
     fn var(&mut self, name: &str) -> Option<Node> {
@@ -427,10 +497,10 @@ impl Parser<'_> {
             b'\\' => self.command(),
             b if b.is_ascii_alphabetic() => {
                 let rest = self.src.get(self.i..).unwrap_or("");
-                for f in ["sqrt", "sin", "cos", "tan", "exp", "log", "ln"] {
+                for f in FUNC_WORDS {
                     if rest.starts_with(f) {
                         self.i += f.len();
-                        if f == "sqrt" {
+                        if *f == "sqrt" {
                             let x = self.arg()?;
                             return self.node(Node::Call(Func::Sqrt, Box::new(x)));
                         }
@@ -448,8 +518,25 @@ impl Parser<'_> {
     }
 }
 
+/// Function names also read without a backslash (`sin x`); longest first where one is a
+/// prefix of another.
+const FUNC_WORDS: &[&str] = &[
+    "sqrt", "arcsin", "arccos", "arctan", "sin", "cos", "tan", "cot", "sec", "csc", "exp", "log",
+    "ln",
+];
+
+/// True for a Greek letter command name (`theta`) that names a variable: `\pi` and `\Pi` are
+/// constants here, not names.
+pub fn is_greek(word: &str) -> bool {
+    word != "pi" && word != "Pi" && GREEK_LETTERS.contains(&word)
+}
+
 fn positive(x: f64) -> bool {
     x > 0.0
+}
+
+fn unit_interval(x: f64) -> bool {
+    (-1.0..=1.0).contains(&x)
 }
 
 fn anywhere(_: f64) -> bool {
@@ -497,6 +584,75 @@ fn ln_big(r: &BigRational) -> Option<f64> {
         Some(real::ln(top) + shift as f64 * std::f64::consts::LN_2)
     };
     Some(part(r.numer())? - part(r.denom())?)
+}
+
+/// True when variable `var` occurs in `n` (`None`: any variable).
+pub fn mentions(n: &Node, var: Option<usize>) -> bool {
+    use Node::*;
+    match n {
+        Var(k) => var.is_none_or(|v| v == *k),
+        Lit(_) | Pi | E | Infinity => false,
+        Neg(a) | Call(_, a) | Fact(a) => mentions(a, var),
+        Add(a, b)
+        | Sub(a, b)
+        | Mul(a, b)
+        | Div(a, b)
+        | Pow(a, b)
+        | Root(a, b)
+        | Binom(a, b)
+        | LogBase(a, b) => mentions(a, var) || mentions(b, var),
+    }
+}
+
+/// `n` as `a·x + b` in variable `var` with `a`, `b` exact rationals, when it is linear by its
+/// structure (sums, negations, products and quotients by constants): `-x`, `2x+1`,
+/// `\frac{x-3}{2}`. Structural, not sampled, so an inequality solved with it is exact.
+/// `None` for anything else (another variable, `x^2`, `x/x`, an irrational coefficient).
+pub fn linear(n: &Node, var: usize) -> Option<(BigRational, BigRational)> {
+    use Node::*;
+    let small = |r: &BigRational| r.numer().bits() + r.denom().bits() <= 4096;
+    let out = match n {
+        Var(k) if *k == var => (BigRational::one(), BigRational::zero()),
+        _ if !mentions(n, None) => match eval(n, &[]) {
+            Num::Exact(c) => (BigRational::zero(), c),
+            _ => return None,
+        },
+        Neg(a) => {
+            let (a1, b1) = linear(a, var)?;
+            (-a1, -b1)
+        }
+        Add(a, b) | Sub(a, b) => {
+            let (a1, b1) = linear(a, var)?;
+            let (a2, b2) = linear(b, var)?;
+            if matches!(n, Add(..)) {
+                (a1 + a2, b1 + b2)
+            } else {
+                (a1 - a2, b1 - b2)
+            }
+        }
+        Mul(a, b) => {
+            let (a1, b1) = linear(a, var)?;
+            let (a2, b2) = linear(b, var)?;
+            if a1.is_zero() {
+                (&b1 * a2, b1 * b2)
+            } else if a2.is_zero() {
+                (a1 * &b2, b1 * b2)
+            } else {
+                return None;
+            }
+        }
+        Div(a, b) => {
+            let (a1, b1) = linear(a, var)?;
+            let (a2, b2) = linear(b, var)?;
+            if !a2.is_zero() || b2.is_zero() {
+                return None;
+            }
+            (a1 / &b2, b1 / b2)
+        }
+        _ => return None,
+    };
+    // Bounded like every exact value: a hostile chain of big constants stops here.
+    (small(&out.0) && small(&out.1)).then_some(out)
 }
 
 /// Evaluates with `vars[i]` as the value of variable `i`.
@@ -553,6 +709,19 @@ pub fn eval(n: &Node, vars: &[f64]) -> Num {
                 Func::Sin => v.func(real::sin, Some(exact_zero_to(0)), anywhere),
                 Func::Cos => v.func(real::cos, Some(exact_zero_to(1)), anywhere),
                 Func::Tan => v.func(real::tan, Some(exact_zero_to(0)), anywhere),
+                // Reciprocals through exact division: `\cot 0` is undefined, not a huge float.
+                Func::Cot => {
+                    Num::exact_int(1).div(&v.func(real::tan, Some(exact_zero_to(0)), anywhere))
+                }
+                Func::Sec => {
+                    Num::exact_int(1).div(&v.func(real::cos, Some(exact_zero_to(1)), anywhere))
+                }
+                Func::Csc => {
+                    Num::exact_int(1).div(&v.func(real::sin, Some(exact_zero_to(0)), anywhere))
+                }
+                Func::Asin => v.func(real::asin, Some(exact_zero_to(0)), unit_interval),
+                Func::Acos => v.func(real::acos, None, unit_interval),
+                Func::Atan => v.func(real::atan, Some(exact_zero_to(0)), anywhere),
                 Func::Ln => v.func(real::ln, Some(exact_ln), positive),
                 Func::Log => v.func(real::log10, Some(exact_log10), positive),
                 Func::Exp => v.func(real::exp, Some(exact_zero_to(1)), anywhere),

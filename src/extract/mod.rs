@@ -35,6 +35,10 @@ pub enum Method {
     Boxed,
     /// The last "final answer is" / "Answer:" / "答案是" style marker.
     FinalAnswerMarker,
+    /// A `# Answer` heading line, the answer on the lines below it (PRM800K's format).
+    AnswerHeading,
+    /// The last `"answer"` / `"final_answer"` field of JSON output (often in a ```json fence).
+    JsonField,
     /// `#### 42` (GSM8K style).
     HashMarker,
     /// The whole text is a bare answer (`54.0`, `x = 5`).
@@ -64,6 +68,8 @@ impl Method {
             Method::AnswerTag => "answer_tag",
             Method::Boxed => "boxed",
             Method::FinalAnswerMarker => "final_answer_marker",
+            Method::AnswerHeading => "answer_heading",
+            Method::JsonField => "json_field",
             Method::HashMarker => "hash_marker",
             Method::WholeText => "whole_text",
             Method::FinalEquation => "final_equation",
@@ -79,7 +85,8 @@ impl Method {
             Method::AnswerTag => 0.98,
             // The user said this is how their answers are written: as sure as a marker.
             Method::Pattern(_) => 0.95,
-            Method::Boxed => 0.97,
+            Method::Boxed | Method::JsonField => 0.97,
+            Method::AnswerHeading => 0.95,
             Method::FinalAnswerMarker | Method::HashMarker => 0.95,
             Method::WholeText => 0.9,
             Method::FinalEquation => 0.8,
@@ -96,7 +103,9 @@ impl Method {
             Method::Pattern(_)
                 | Method::AnswerTag
                 | Method::Boxed
+                | Method::JsonField
                 | Method::FinalAnswerMarker
+                | Method::AnswerHeading
                 | Method::HashMarker
         )
     }
@@ -112,6 +121,11 @@ pub struct Candidate {
     pub raw: String,
     /// Byte range of `raw` in the input.
     pub span: (usize, usize),
+    /// Every distinct answer the rule found when it found several (`\boxed{2}` and
+    /// `\boxed{3}`), normalised, in text order; empty otherwise. `answer` stays the last one;
+    /// the grader compares these as a set only when the gold has several answers.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub several: Vec<String>,
 }
 
 /// Below this confidence an answer is flagged `low_confidence` (the fallback trigger).
@@ -124,6 +138,9 @@ pub struct Extraction {
     pub raw: String,
     pub span: (usize, usize),
     pub method: Method,
+    /// See [`Candidate::several`].
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub several: Vec<String>,
     pub confidence: f64,
     pub low_confidence: bool,
     /// Why the confidence is what it is.
@@ -181,6 +198,7 @@ pub fn extract_with(
         raw: winner.raw,
         span: winner.span,
         method: winner.method,
+        several: winner.several,
         confidence,
         low_confidence: confidence < LOW_CONFIDENCE,
         confidence_reason,
@@ -303,6 +321,7 @@ impl Extraction {
             answer: self.answer.clone(),
             raw: self.raw.clone(),
             span: self.span,
+            several: self.several.clone(),
         }
     }
 }
@@ -343,6 +362,7 @@ fn bare_ground_truth(text: &str) -> Option<Extraction> {
         raw: trimmed.to_string(),
         span: (start, start + trimmed.len()),
         method: Method::WholeText,
+        several: Vec::new(),
         confidence: Method::WholeText.base_confidence(),
         low_confidence: false,
         confidence_reason: "a short ground truth is its own answer".into(),
@@ -375,7 +395,7 @@ pub fn grade_with(
         extract_with(ground_truth, question, patterns).or_else(|| bare_ground_truth(ground_truth));
     let (outcome, path, reason) = match (&predicted, &gold) {
         (Some(p), Some(g)) => {
-            let c = with_units(p, g, equiv::compare(&p.answer, &g.answer, question, preset));
+            let c = with_units(p, g, compare_answers(p, g, question, preset));
             let how = format!(
                 "predicted `{}` ({}) vs ground truth `{}` ({}): {}",
                 p.answer,
@@ -412,6 +432,43 @@ pub fn grade_with(
     }
 }
 
+/// Compares the extracted answers. When one side gave several answers (several `\boxed{}`)
+/// and the other has several too (`2, 3`, `\{2,3\}`, `\pm 2`, or several boxes), they are
+/// compared as sets; otherwise each side's last answer is compared, as before (an earlier box
+/// may be an intermediate result).
+fn compare_answers(
+    p: &Extraction,
+    g: &Extraction,
+    question: Option<&str>,
+    preset: Preset,
+) -> Comparison {
+    // The set of several boxes, when every box holds one answer.
+    let set_of = |e: &Extraction| -> Option<String> {
+        let single = |a: &String| equiv::answer_count(a) == 1;
+        (e.several.len() >= 2 && e.several.iter().all(single))
+            .then(|| format!("\\{{{}\\}}", e.several.join(",")))
+    };
+    let many = |e: &Extraction| e.several.len() >= 2 || equiv::answer_count(&e.answer) >= 2;
+    let (ps, gs) = (set_of(p), set_of(g));
+    if (ps.is_some() || gs.is_some()) && many(p) && many(g) {
+        let pa = ps.clone().unwrap_or_else(|| p.answer.clone());
+        let ga = gs.clone().unwrap_or_else(|| g.answer.clone());
+        let c = equiv::compare(&pa, &ga, question, preset);
+        let boxes = |e: &Extraction| e.several.len();
+        let side = match (ps.is_some(), gs.is_some()) {
+            (true, true) => format!("{} and {} boxed answers", boxes(p), boxes(g)),
+            (true, false) => format!("the {} boxed answers", boxes(p)),
+            _ => format!("the ground truth's {} boxed answers", boxes(g)),
+        };
+        return Comparison {
+            path: Path::Several,
+            reason: format!("{side} as sets `{pa}` vs `{ga}`: {}", c.reason),
+            ..c
+        };
+    }
+    equiv::compare(&p.answer, &g.answer, question, preset)
+}
+
 /// Units are dropped by the normaliser (`18 dollars` → `18`) so that a unit-less gold matches;
 /// but when both sides state a unit and the units differ (`7 years` vs `7 months`), the answers
 /// are different whatever the numbers say. Same unit, or a unit on one side only: the value
@@ -433,3 +490,5 @@ fn with_units(p: &Extraction, g: &Extraction, c: Comparison) -> Comparison {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_answers;

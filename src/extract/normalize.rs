@@ -68,10 +68,16 @@ const UNWRAP: &[&str] = &[
     "\\textbf",
     "\\textrm",
     "\\textit",
+    "\\textnormal",
+    "\\textup",
+    "\\textsf",
+    "\\texttt",
     "\\text",
     "\\mathrm",
     "\\mathbf",
     "\\mathit",
+    "\\mathsf",
+    "\\mathtt",
     "\\operatorname",
     "\\mbox",
     "\\boxed",
@@ -80,11 +86,88 @@ const UNWRAP: &[&str] = &[
 
 /// Unit words dropped after a number, also when attached (`5cm`).
 const UNITS: &[&str] = &[
-    "dollars", "dollar", "cents", "cent", "usd", "hours", "hour", "hrs", "hr", "minutes", "minute",
-    "mins", "min", "seconds", "second", "sec", "days", "day", "weeks", "week", "months", "month",
-    "years", "year", "meters", "meter", "metres", "cm", "mm", "km", "kg", "mg", "ml", "pounds",
-    "lbs", "lb", "miles", "mile", "mph", "feet", "foot", "ft", "inches", "inch", "units", "unit",
-    "degrees", "degree", "percent", "yuan", "元", "个", "米", "岁",
+    "dollars",
+    "dollar",
+    "cents",
+    "cent",
+    "usd",
+    "hours",
+    "hour",
+    "hrs",
+    "hr",
+    "minutes",
+    "minute",
+    "mins",
+    "min",
+    "seconds",
+    "second",
+    "sec",
+    "days",
+    "day",
+    "weeks",
+    "week",
+    "months",
+    "month",
+    "years",
+    "year",
+    "meters",
+    "meter",
+    "metres",
+    "cm",
+    "mm",
+    "km",
+    "kg",
+    "mg",
+    "ml",
+    "pounds",
+    "lbs",
+    "lb",
+    "miles",
+    "mile",
+    "mph",
+    "feet",
+    "foot",
+    "ft",
+    "inches",
+    "inch",
+    "units",
+    "unit",
+    "degrees",
+    "degree",
+    "percent",
+    "yuan",
+    "元",
+    "个",
+    "米",
+    "岁",
+    "gallons",
+    "gallon",
+    "liters",
+    "liter",
+    "litres",
+    "litre",
+    "quarts",
+    "quart",
+    "pints",
+    "pint",
+    "cups",
+    "ounces",
+    "ounce",
+    "oz",
+    "grams",
+    "gram",
+    "kilograms",
+    "tons",
+    "ton",
+    "acres",
+    "acre",
+    "yards",
+    "yard",
+    "yds",
+    "cup",
+    "centimeters",
+    "millimeters",
+    "kilometers",
 ];
 
 /// Math words that do not make an answer prose.
@@ -170,6 +253,8 @@ pub fn normalize(raw: &str) -> String {
         return letter.to_string();
     }
     s = strip_units(&s);
+    s = strip_ordinal(&s);
+    s = base_subscript(&s);
     if let Some(n) = parse_number_words(&s) {
         return int_text(n);
     }
@@ -249,6 +334,24 @@ const UNIT_SPELLINGS: &[(&str, &str)] = &[
     ("units", "unit"),
     ("degrees", "degree"),
     ("元", "yuan"),
+    ("gallons", "gallon"),
+    ("liters", "liter"),
+    ("litres", "liter"),
+    ("litre", "liter"),
+    ("quarts", "quart"),
+    ("pints", "pint"),
+    ("cups", "cup"),
+    ("ounces", "ounce"),
+    ("oz", "ounce"),
+    ("grams", "gram"),
+    ("kilograms", "kg"),
+    ("tons", "ton"),
+    ("acres", "acre"),
+    ("yards", "yard"),
+    ("yds", "yard"),
+    ("centimeters", "cm"),
+    ("millimeters", "mm"),
+    ("kilometers", "km"),
 ];
 
 /// The normaliser's steps before unit stripping: annotations, wrappers, rewrites, punctuation.
@@ -431,6 +534,45 @@ fn strip_units(s: &str) -> String {
         s.to_string()
     } else {
         out
+    }
+}
+
+/// `12^{th}`, `12^\text{th}`, `21^{st}`, `12th` → `12`: an ordinal's value is its number
+/// ("the 12th term" answers "which term"). Only after digits, so `x^{th}` stays.
+fn strip_ordinal(s: &str) -> String {
+    for suffix in [
+        "^{th}", "^{st}", "^{nd}", "^{rd}", "^th", "^st", "^nd", "^rd", "th", "st", "nd", "rd",
+    ] {
+        if let Some(n) = s.strip_suffix(suffix) {
+            let n = n.trim_end();
+            if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) {
+                return n.to_string();
+            }
+        }
+    }
+    s.to_string()
+}
+
+/// `2516_8`, `2516_{8}`, `(2516)_8` → `2516_{8}`: one spelling of a base-n numeral, which
+/// `equiv` compares by value. Only digits (and letters, for bases over ten) before the
+/// subscript, at least one of them a decimal digit, so `x_1` and `b_{16}` stay names.
+fn base_subscript(s: &str) -> String {
+    let Some((digits, base)) = s.rsplit_once('_') else {
+        return s.to_string();
+    };
+    let base = base.trim_start_matches('{').trim_end_matches('}');
+    let digits = digits
+        .strip_prefix('(')
+        .and_then(|d| d.strip_suffix(')'))
+        .unwrap_or(digits);
+    let base_ok = !base.is_empty() && base.len() <= 2 && base.bytes().all(|b| b.is_ascii_digit());
+    let digits_ok = !digits.is_empty()
+        && digits.bytes().all(|b| b.is_ascii_alphanumeric())
+        && digits.bytes().any(|b| b.is_ascii_digit());
+    if base_ok && digits_ok {
+        format!("{digits}_{{{base}}}")
+    } else {
+        s.to_string()
     }
 }
 

@@ -163,6 +163,7 @@ impl AnswerPatterns {
                 answer,
                 raw: raw.to_string(),
                 span,
+                several: Vec::new(),
             })
         })
     }

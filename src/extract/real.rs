@@ -7,7 +7,7 @@
 //! grader's tolerance for inexact values absorbs.
 
 #[cfg(target_arch = "wasm32")]
-pub use js_sys::Math::{cos, exp, log as ln, log10, pow, sin, tan};
+pub use js_sys::Math::{acos, asin, atan, cos, exp, log as ln, log10, pow, sin, tan};
 
 #[cfg(not(target_arch = "wasm32"))]
 mod native {
@@ -19,6 +19,15 @@ mod native {
     }
     pub fn tan(x: f64) -> f64 {
         x.tan()
+    }
+    pub fn asin(x: f64) -> f64 {
+        x.asin()
+    }
+    pub fn acos(x: f64) -> f64 {
+        x.acos()
+    }
+    pub fn atan(x: f64) -> f64 {
+        x.atan()
     }
     pub fn ln(x: f64) -> f64 {
         x.ln()

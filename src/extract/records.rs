@@ -171,6 +171,10 @@ pub struct ExtractRecord {
     pub confidence: f64,
     pub low_confidence: bool,
     pub candidates: Vec<Candidate>,
+    /// The distinct boxed answers when there were several (`\boxed{2}` and `\boxed{3}`);
+    /// absent otherwise.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub several: Vec<String>,
 }
 
 impl ExtractRecord {
@@ -185,6 +189,7 @@ impl ExtractRecord {
                 confidence: e.confidence,
                 low_confidence: e.low_confidence,
                 candidates: e.candidates,
+                several: e.several,
             },
             None => ExtractRecord {
                 id,
@@ -195,6 +200,7 @@ impl ExtractRecord {
                 confidence: 0.0,
                 low_confidence: true,
                 candidates: Vec::new(),
+                several: Vec::new(),
             },
         }
     }
