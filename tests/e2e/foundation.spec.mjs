@@ -29,7 +29,7 @@ describe('app shell', () => {
     await page.evaluate(() => { window.__sameDocument = true; });
     await page.getByTestId('batch-open-report').click();
     await page.getByTestId('page-report').waitFor();
-    assert.match(page.url(), /\/report$/);
+    assert.match(page.url(), /\/report\?run=batch$/, 'the link opens the batch run on Report');
     assert.equal(await page.getByTestId('nav-report').getAttribute('aria-current'), 'page');
     assert.equal(await page.getByTestId('nav-audit').getAttribute('aria-current'), null);
     await page.goBack();
