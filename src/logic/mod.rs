@@ -15,6 +15,7 @@ pub mod replay;
 pub mod dag;
 pub mod fitch;
 pub mod fitch_export;
+pub mod form_help;
 pub mod stepper_keys;
 pub mod document;
 pub mod protocol;
