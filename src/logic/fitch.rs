@@ -418,7 +418,14 @@ mod tests {
 
     /// `P ∨ Q, P → R, Q → R ⊢ R` by cases: two sibling subproofs closed by ∨E.
     fn by_cases() -> Engine {
-        let mut e = engine(&[("H-1", "P \\lor Q"), ("H-2", "P \\to R"), ("H-3", "Q \\to R")], "R");
+        let mut e = engine(
+            &[
+                ("H-1", "P \\lor Q"),
+                ("H-2", "P \\to R"),
+                ("H-3", "Q \\to R"),
+            ],
+            "R",
+        );
         let a1 = assume(&mut e, "P");
         let c1 = derive(&mut e, "R", &["H-2", &a1], "imp_elim");
         let a2 = assume(&mut e, "Q");
@@ -435,7 +442,15 @@ mod tests {
         let shape: Vec<(usize, usize, bool, &str, &str)> = f
             .lines
             .iter()
-            .map(|l| (l.number, l.depth, l.opens, l.rule.as_str(), l.cites.as_str()))
+            .map(|l| {
+                (
+                    l.number,
+                    l.depth,
+                    l.opens,
+                    l.rule.as_str(),
+                    l.cites.as_str(),
+                )
+            })
             .collect();
         assert_eq!(
             shape,
@@ -503,7 +518,10 @@ mod tests {
             },
         );
         assert_eq!(proof.lines.len(), 3);
-        assert_eq!((proof.lines[2].number, proof.lines[2].cites.as_str()), (3, "1, 2"));
+        assert_eq!(
+            (proof.lines[2].number, proof.lines[2].cites.as_str()),
+            (3, "1, 2")
+        );
     }
 
     #[test]
@@ -548,14 +566,19 @@ mod tests {
         let e = by_cases();
         let events = e.events();
         let step = creating_step(events, "C-001").expect("proposed");
-        assert!(matches!(&events[step - 1], Event::Proposal { content, .. } if content.proposal_id == "C-001"));
+        assert!(
+            matches!(&events[step - 1], Event::Proposal { content, .. } if content.proposal_id == "C-001")
+        );
         assert_eq!(creating_step(events, "H-1"), None);
     }
 
     #[test]
     fn labels_cover_aliases_and_unknown_rules() {
         assert_eq!(rule_label("modus_ponens").0, "→E");
-        assert_eq!(rule_label("my_rule"), ("my_rule".into(), "my\\_rule".into()));
+        assert_eq!(
+            rule_label("my_rule"),
+            ("my_rule".into(), "my\\_rule".into())
+        );
         assert_eq!(tex_text("a_b & c%"), "a\\_b \\& c\\%");
     }
 }

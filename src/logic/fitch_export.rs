@@ -33,7 +33,12 @@ fn goals_text(state: &WorldState, tex: bool) -> Vec<String> {
                 None => "open".to_string(),
             };
             if tex {
-                format!("{}: ${}$ ({})", tex_text(&g.id), bare(&g.latex), tex_text(&status))
+                format!(
+                    "{}: ${}$ ({})",
+                    tex_text(&g.id),
+                    bare(&g.latex),
+                    tex_text(&status)
+                )
             } else {
                 format!("{}: ${}$ ({status})", g.id, bare(&g.latex))
             }
@@ -145,14 +150,18 @@ mod tests {
         let problem = Problem {
             id: "cases".into(),
             title: "By cases & more_".into(),
-            hypotheses: [("H-1", "P \\lor Q"), ("H-2", "P \\to R"), ("H-3", "Q \\to R")]
-                .iter()
-                .map(|(id, l)| Hypothesis {
-                    id: id.to_string(),
-                    latex: l.to_string(),
-                    kind: None,
-                })
-                .collect(),
+            hypotheses: [
+                ("H-1", "P \\lor Q"),
+                ("H-2", "P \\to R"),
+                ("H-3", "Q \\to R"),
+            ]
+            .iter()
+            .map(|(id, l)| Hypothesis {
+                id: id.to_string(),
+                latex: l.to_string(),
+                kind: None,
+            })
+            .collect(),
             goals: vec![GoalSpec {
                 id: "G-1".into(),
                 latex: "R".into(),
@@ -165,10 +174,19 @@ mod tests {
             e_submit(&mut e, kind, params);
         };
         act("assume", serde_json::json!({"formula": "P"}));
-        act("derive", serde_json::json!({"conclusion": "R", "premises": ["H-2", "A-1"], "rule": "imp_elim"}));
-        act("derive", serde_json::json!({"conclusion": "Q", "premises": ["H-2", "A-1"], "rule": "imp_elim"}));
+        act(
+            "derive",
+            serde_json::json!({"conclusion": "R", "premises": ["H-2", "A-1"], "rule": "imp_elim"}),
+        );
+        act(
+            "derive",
+            serde_json::json!({"conclusion": "Q", "premises": ["H-2", "A-1"], "rule": "imp_elim"}),
+        );
         act("assume", serde_json::json!({"formula": "Q"}));
-        act("derive", serde_json::json!({"conclusion": "R", "premises": ["H-3", "A-2"], "rule": "imp_elim"}));
+        act(
+            "derive",
+            serde_json::json!({"conclusion": "R", "premises": ["H-3", "A-2"], "rule": "imp_elim"}),
+        );
         act(
             "derive",
             serde_json::json!({"conclusion": "R", "premises": ["H-1", "A-1", "C-001", "A-2", "C-003"], "rule": "or_elim"}),
@@ -190,7 +208,10 @@ mod tests {
         let tex = to_latex(e.state());
         assert_eq!(count(&tex, "\\begin{nd}"), 1);
         assert_eq!(count(&tex, "\\end{nd}"), 1);
-        assert_eq!(count(&tex, "\\begin{document}"), count(&tex, "\\end{document}"));
+        assert_eq!(
+            count(&tex, "\\begin{document}"),
+            count(&tex, "\\end{document}")
+        );
         assert_eq!(count(&tex, "\\open"), 2);
         assert_eq!(count(&tex, "\\close"), 2);
         // Every \close follows an \open (never more closed than opened at any point).
@@ -215,18 +236,28 @@ mod tests {
         for (i, l) in numbered.iter().enumerate() {
             assert!(l.contains(&format!("{{{}}}", i + 1)), "{l}");
         }
-        assert!(numbered[4].starts_with("\\have{5}{R} \\by{$\\to$E}{2,4}"), "{}", numbered[4]);
+        assert!(
+            numbered[4].starts_with("\\have{5}{R} \\by{$\\to$E}{2,4}"),
+            "{}",
+            numbered[4]
+        );
         assert_eq!(numbered[7], "\\have{8}{R} \\by{$\\vee$E}{1,4-5,6-7}");
         assert!(tex.contains("\\section*{By cases \\& more\\_}"));
         // Braces balance.
-        assert_eq!(count(&tex, "{") - count(&tex, "\\{"), count(&tex, "}") - count(&tex, "\\}"));
+        assert_eq!(
+            count(&tex, "{") - count(&tex, "\\{"),
+            count(&tex, "}") - count(&tex, "\\}")
+        );
     }
 
     #[test]
     fn markdown_has_one_row_per_line_with_bars_and_citations() {
         let e = by_cases();
         let md = to_markdown(e.state());
-        let rows: Vec<&str> = md.lines().filter(|l| l.starts_with("| ") && !l.starts_with("| #") && !l.starts_with("| -")).collect();
+        let rows: Vec<&str> = md
+            .lines()
+            .filter(|l| l.starts_with("| ") && !l.starts_with("| #") && !l.starts_with("| -"))
+            .collect();
         assert_eq!(rows.len(), 8, "{md}");
         assert_eq!(rows[3], "| 4 | │ $P$ ‾ | AS |");
         assert_eq!(rows[7], "| 8 | $R$ | ∨E 1, 4–5, 6–7 |");

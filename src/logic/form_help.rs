@@ -66,7 +66,11 @@ pub fn rule_requirements(rule: &str) -> Option<(String, Vec<HelpPart>)> {
         summary = format!("{} (also {}): {count}", spec.id, spec.aliases.join(", "));
     }
     if !spec.discharges.is_empty() {
-        let slots: Vec<String> = spec.discharges.iter().map(|s| (s + 1).to_string()).collect();
+        let slots: Vec<String> = spec
+            .discharges
+            .iter()
+            .map(|s| (s + 1).to_string())
+            .collect();
         summary.push_str(&format!(
             "; citation {} must be an assumption, discharged with the subproof ending at the next citation",
             slots.join(" and ")
@@ -118,10 +122,19 @@ mod tests {
     #[test]
     fn rule_requirements_come_from_the_rule_table() {
         let (summary, parts) = rule_requirements("modus_ponens").expect("alias");
-        assert!(summary.starts_with("imp_elim (also modus_ponens, mp): cites 2"), "{summary}");
-        assert_eq!(parts.first(), Some(&HelpPart::Formula("A → B, A ⊢ B".into())));
+        assert!(
+            summary.starts_with("imp_elim (also modus_ponens, mp): cites 2"),
+            "{summary}"
+        );
+        assert_eq!(
+            parts.first(),
+            Some(&HelpPart::Formula("A → B, A ⊢ B".into()))
+        );
         let (summary, _) = rule_requirements("imp_intro").expect("rule");
-        assert!(summary.contains("citation 1 must be an assumption"), "{summary}");
+        assert!(
+            summary.contains("citation 1 must be an assumption"),
+            "{summary}"
+        );
         let (summary, _) = rule_requirements("eq_intro").expect("rule");
         assert!(summary.contains("no citations"), "{summary}");
         assert!(rule_requirements("magic").is_none());

@@ -32,9 +32,7 @@ fn element_wants(target: &KeyTarget, key: &str) -> bool {
     match target.tag {
         "TEXTAREA" | "SELECT" => true,
         "INPUT" => match target.input_type {
-            "button" | "submit" | "reset" | "checkbox" | "radio" | "file" | "color" => {
-                key == " "
-            }
+            "button" | "submit" | "reset" | "checkbox" | "radio" | "file" | "color" => key == " ",
             _ => true,
         },
         "BUTTON" | "SUMMARY" | "A" => key == " ",
@@ -83,7 +81,10 @@ mod tests {
         let button = on("BUTTON", "");
         assert_eq!(step_key("ArrowRight", &button), Some(StepKey::Next));
         assert_eq!(step_key(" ", &button), None);
-        assert_eq!(step_key("End", &on("INPUT", "checkbox")), Some(StepKey::Last));
+        assert_eq!(
+            step_key("End", &on("INPUT", "checkbox")),
+            Some(StepKey::Last)
+        );
     }
 
     #[test]

@@ -94,7 +94,8 @@ pub fn ProofDag(#[prop(into)] dag: Signal<Dag>, on_pick: Callback<String>) -> im
         }
         .into_any())
     };
-    let size = move |w: f64, h: f64, s: f64| format!("width:{}px;height:{}px", px(w * s), px(h * s));
+    let size =
+        move |w: f64, h: f64, s: f64| format!("width:{}px;height:{}px", px(w * s), px(h * s));
     view! {
         <div class="card proof-dag-card">
             <div class="row dag-toolbar">

@@ -366,7 +366,11 @@ pub fn ProofPage() -> impl IntoView {
         verdict
     });
     let agents = Signal::derive(move || {
-        session.with(|s| s.as_ref().map(|s| s.problem.agents.clone()).unwrap_or_default())
+        session.with(|s| {
+            s.as_ref()
+                .map(|s| s.problem.agents.clone())
+                .unwrap_or_default()
+        })
     });
 
     // Live researchers replace the log with the engine's as each turn lands.
