@@ -197,7 +197,14 @@ fn layout_rows(state: &WorldState, focus: Option<&str>, max_nodes: usize, baryce
                 .enumerate()
                 .map(|(i, n)| (key(i, &n), n))
                 .collect();
-            keyed.sort_by(|a, b| a.0.total_cmp(&b.0));
+            // Insertion sort, stable: rows are short, and it adds no sort code to the wasm.
+            for i in 1..keyed.len() {
+                let mut j = i;
+                while j > 0 && keyed[j - 1].0 > keyed[j].0 {
+                    keyed.swap(j - 1, j);
+                    j -= 1;
+                }
+            }
             members = keyed.into_iter().map(|(_, n)| n).collect();
         }
         for (i, mut node) in members.into_iter().enumerate() {
