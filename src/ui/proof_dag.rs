@@ -1,6 +1,6 @@
 //! The derivation DAG of the Proof page: hypotheses on top, each item under its premises,
 //! formulas rendered by KaTeX in HTML nodes over an SVG of the edges; the current step and its
-//! premises highlighted and kept in view; zoom buttons (and Ctrl+wheel), drag to pan; a click on
+//! premises highlighted and kept in view; zoom buttons, drag (or scroll) to pan; a click on
 //! a node jumps to the step that proposed it. Layout lives in `logic::dag` (tested natively).
 
 use leptos::prelude::*;
@@ -129,13 +129,7 @@ pub fn ProofDag(#[prop(into)] dag: Signal<Dag>, on_pick: Callback<String>) -> im
                         el.set_scroll_top(t - (ev.client_y() - y));
                     }
                 }
-                on:mouseup=move |_| drag.set_value(None)
-                on:wheel=move |ev| {
-                    if ev.ctrl_key() {
-                        ev.prevent_default();
-                        zoom_by(if ev.delta_y() < 0.0 { 1 } else { -1 });
-                    }
-                }>
+                on:mouseup=move |_| drag.set_value(None)>
                 <div class="proof-dag" data-testid="proof-dag" role="group" aria-label="derivation graph"
                     style=move || dag.with(|d| size(d.width, d.height.max(NODE_H), scale()))>
                     <div class="dag-canvas" style=move || dag.with(|d| format!(
