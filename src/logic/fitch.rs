@@ -162,19 +162,30 @@ pub fn tex_text(s: &str) -> String {
     out
 }
 
+/// Whether `item` cites an assumption at all: only then can its rule discharge one (subproof
+/// slots must cite assumptions, and assumption ids are the engine's `A-n`). Saves a rule-table
+/// lookup per line on long logs.
+fn cites_assumption(item: &Item) -> bool {
+    item.premises.iter().any(|p| p.starts_with("A-"))
+}
+
+/// Subproof slots of `item`'s rule (none when it cites no assumption).
+fn subproof_slots(item: &Item) -> &'static [usize] {
+    if !cites_assumption(item) {
+        return &[];
+    }
+    rule_spec(&item.rule).map_or(&[], |s| s.discharges)
+}
+
 /// What the rule of `item` discharges: the engine's record once accepted, else its slots.
 fn discharged_by(item: &Item) -> Vec<&str> {
     if item.status == ItemStatus::Accepted {
         return item.discharged.iter().map(String::as_str).collect();
     }
-    rule_spec(&item.rule)
-        .map(|spec| {
-            spec.discharges
-                .iter()
-                .filter_map(|&s| item.premises.get(s).map(String::as_str))
-                .collect()
-        })
-        .unwrap_or_default()
+    subproof_slots(item)
+        .iter()
+        .filter_map(|&s| item.premises.get(s).map(String::as_str))
+        .collect()
 }
 
 /// Lay out the derivation of `state` (see the module comment).
@@ -186,92 +197,34 @@ pub fn layout(state: &WorldState, opts: &FitchOptions) -> Fitch {
         .filter(|i| !opts.accepted_only || i.status == ItemStatus::Accepted)
         .collect();
     let hyps = state.problem.hypotheses.len();
-    // Row of every id (hypotheses first), and each item's open assumptions.
-    let mut row: HashMap<&str, usize> = HashMap::new();
-    for (r, h) in state.problem.hypotheses.iter().enumerate() {
-        row.insert(&h.id, r);
-    }
-    let mut deps: Vec<Vec<&str>> = Vec::with_capacity(items.len());
-    for (i, item) in items.iter().enumerate() {
-        // An assumption rests on itself; an accepted item on what the engine recorded;
-        // anything else on its premises' assumptions minus what its subproof slots cite.
-        let d: Vec<&str> = if item.is_assumption() {
-            vec![item.id.as_str()]
-        } else if item.status == ItemStatus::Accepted {
-            item.depends_on.iter().map(String::as_str).collect()
-        } else {
-            let closed = discharged_by(item);
-            let mut out: Vec<&str> = Vec::new();
-            for p in &item.premises {
-                let Some(k) = row.get(p.as_str()).and_then(|&r| r.checked_sub(hyps)) else {
-                    continue;
-                };
-                for &a in &deps[k] {
-                    if !closed.contains(&a) && !out.contains(&a) {
-                        out.push(a);
-                    }
-                }
-            }
-            out
-        };
-        deps.push(d);
-        row.insert(&item.id, hyps + i);
-    }
-    // Where each assumption's scope ends: the last row resting on it.
-    let mut end: HashMap<&str, usize> = HashMap::new();
-    for (i, d) in deps.iter().enumerate() {
-        for &a in d {
-            end.insert(a, hyps + i);
+    // Row of an id (hypotheses first). Every item is a row unless only accepted ones are:
+    // then the rows are renumbered through a map; otherwise the world's own index serves (a
+    // long log's 50,000 items are not hashed again at every step).
+    let renumbered: Option<HashMap<&str, usize>> = opts.accepted_only.then(|| {
+        items
+            .iter()
+            .enumerate()
+            .map(|(i, item)| (item.id.as_str(), hyps + i))
+            .collect()
+    });
+    let row_of = |id: &str| -> Option<usize> {
+        if let Some(r) = state.problem.hypotheses.iter().position(|h| h.id == id) {
+            return Some(r);
         }
-    }
-    // A subproof a rule cites (`A-k, C-m`) reaches at least to its last line `C-m`, even when
-    // `C-m` does not rest on `A-k` (`[Q, P] ⊢ Q → P` by reiteration).
-    for item in &items {
-        let slots: &[usize] = rule_spec(&item.rule).map_or(&[], |s| s.discharges);
-        for &s in slots {
-            let (Some(a), Some(last)) = (item.premises.get(s), item.premises.get(s + 1)) else {
-                continue;
-            };
-            if let (Some(e), Some(&r)) = (end.get_mut(a.as_str()), row.get(last.as_str())) {
-                *e = (*e).max(r);
-            }
+        match &renumbered {
+            Some(map) => map.get(id).copied(),
+            None => state.item_position(id).map(|p| hyps + p),
         }
-    }
-    // Depth of every row, from a stack of open assumptions.
-    let mut stack: Vec<&str> = Vec::new();
+    };
     let mut depth = vec![0usize; hyps + items.len()];
     let mut stray: Vec<Vec<&str>> = vec![Vec::new(); items.len()];
-    let scope_end = |a: &str, end: &HashMap<&str, usize>| end.get(a).copied().unwrap_or(0);
-    for (i, item) in items.iter().enumerate() {
-        let r = hyps + i;
-        let parent = item.parent.as_deref().filter(|p| stack.contains(p));
-        if let Some(parent) = parent.filter(|_| item.is_assumption()) {
-            while stack.last().is_some_and(|top| *top != parent) {
-                stack.pop();
-            }
-        } else {
-            let closed = discharged_by(item);
-            if let Some(pos) = stack.iter().position(|a| closed.contains(a)) {
-                stack.truncate(pos);
-            }
-            while stack.last().is_some_and(|top| scope_end(top, &end) < r) {
-                stack.pop();
-            }
-        }
-        if item.is_assumption() {
-            stack.push(&item.id);
-        } else {
-            stray[i] = deps[i]
-                .iter()
-                .copied()
-                .filter(|d| !stack.contains(d))
-                .collect();
-        }
-        depth[r] = stack.len();
+    // Without assumptions every line is in the main proof.
+    if items.iter().any(|i| i.is_assumption()) {
+        nest(&items, hyps, &row_of, &mut depth, &mut stray);
     }
     // The window: centred on the focus, else the latest rows.
     let total = hyps + items.len();
-    let focus_row = opts.focus.and_then(|f| row.get(f).copied());
+    let focus_row = opts.focus.and_then(row_of);
     let (from, to) = if total <= opts.window {
         (0, total)
     } else {
@@ -281,7 +234,7 @@ pub fn layout(state: &WorldState, opts: &FitchOptions) -> Fitch {
             .min(total - opts.window);
         (from, from + opts.window)
     };
-    let number = |id: &str| row.get(id).map(|r| r + 1);
+    let number = |id: &str| row_of(id).map(|r| r + 1);
     let mut lines = Vec::with_capacity(to - from);
     for r in from..to {
         if r < hyps {
@@ -337,9 +290,96 @@ pub fn layout(state: &WorldState, opts: &FitchOptions) -> Fitch {
     }
 }
 
+/// Subproof depth of every row and the assumptions a line rests on that are closed above it.
+fn nest<'a>(
+    items: &[&'a Item],
+    hyps: usize,
+    row_of: &dyn Fn(&str) -> Option<usize>,
+    depth: &mut [usize],
+    stray: &mut [Vec<&'a str>],
+) {
+    // Each item's open assumptions: an assumption rests on itself; an accepted item on what the
+    // engine recorded; anything else on its premises' assumptions minus its subproof slots'.
+    let mut deps: Vec<Vec<&str>> = Vec::with_capacity(items.len());
+    for item in items {
+        let d: Vec<&str> = if item.is_assumption() {
+            vec![item.id.as_str()]
+        } else if item.status == ItemStatus::Accepted {
+            item.depends_on.iter().map(String::as_str).collect()
+        } else {
+            let closed = discharged_by(item);
+            let mut out: Vec<&str> = Vec::new();
+            for p in &item.premises {
+                let Some(k) = row_of(p)
+                    .and_then(|r| r.checked_sub(hyps))
+                    .filter(|&k| k < deps.len())
+                else {
+                    continue;
+                };
+                for &a in &deps[k] {
+                    if !closed.contains(&a) && !out.contains(&a) {
+                        out.push(a);
+                    }
+                }
+            }
+            out
+        };
+        deps.push(d);
+    }
+    // Where each assumption's scope ends: the last row resting on it…
+    let mut end: HashMap<&str, usize> = HashMap::new();
+    for (i, d) in deps.iter().enumerate() {
+        for &a in d {
+            end.insert(a, hyps + i);
+        }
+    }
+    // …and at least the last line of a subproof a rule cites (`A-k, C-m`), even when `C-m`
+    // does not rest on `A-k` (`[Q, P] ⊢ Q → P` by reiteration).
+    for item in items {
+        for &s in subproof_slots(item) {
+            let (Some(a), Some(last)) = (item.premises.get(s), item.premises.get(s + 1)) else {
+                continue;
+            };
+            if let (Some(e), Some(r)) = (end.get_mut(a.as_str()), row_of(last)) {
+                *e = (*e).max(r);
+            }
+        }
+    }
+    // Depth of every row, from a stack of open assumptions.
+    let mut stack: Vec<&str> = Vec::new();
+    let scope_end = |a: &str| end.get(a).copied().unwrap_or(0);
+    for (i, item) in items.iter().enumerate() {
+        let r = hyps + i;
+        let parent = item.parent.as_deref().filter(|p| stack.contains(p));
+        if let Some(parent) = parent.filter(|_| item.is_assumption()) {
+            while stack.last().is_some_and(|top| *top != parent) {
+                stack.pop();
+            }
+        } else {
+            let closed = discharged_by(item);
+            if let Some(pos) = stack.iter().position(|a| closed.contains(a)) {
+                stack.truncate(pos);
+            }
+            while stack.last().is_some_and(|top| scope_end(top) < r) {
+                stack.pop();
+            }
+        }
+        if item.is_assumption() {
+            stack.push(&item.id);
+        } else {
+            stray[i] = deps[i]
+                .iter()
+                .copied()
+                .filter(|d| !stack.contains(d))
+                .collect();
+        }
+        depth[r] = stack.len();
+    }
+}
+
 /// An item's citations as line numbers; a subproof slot and the next one as a range `i–j`.
 fn cites(item: &Item, number: &dyn Fn(&str) -> Option<usize>) -> String {
-    let slots: &[usize] = rule_spec(&item.rule).map_or(&[], |s| s.discharges);
+    let slots = subproof_slots(item);
     let name = |p: &str| number(p).map_or_else(|| p.to_string(), |n| n.to_string());
     let mut parts: Vec<String> = Vec::new();
     let mut s = 0;
