@@ -143,7 +143,7 @@ fn measure_stepper(name: &str, p: &Problem, events: Vec<Event>, jumps: usize) {
         total.as_secs_f64() * 1e6 / jumps as f64,
         worst.as_secs_f64() * 1e6
     );
-    // The Proof page's Fitch view at each of those steps (80 lines around the current one, as the page draws it).
+    // The Proof page's Fitch view at each of those steps (40 lines around the current one, as the page draws it).
     let (mut worst, mut total) = (Duration::ZERO, Duration::ZERO);
     let mut position: usize = 1;
     for _ in 0..jumps {
@@ -157,7 +157,7 @@ fn measure_stepper(name: &str, p: &Problem, events: Vec<Event>, jumps: usize) {
             &state,
             &fitch::FitchOptions {
                 focus: focus.as_deref(),
-                window: 80,
+                window: 40,
                 ..Default::default()
             },
         ));

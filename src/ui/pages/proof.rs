@@ -52,7 +52,7 @@ const EXAMPLES: &[(&str, &str, &str)] = &[
 /// items (and says how many it left out).
 const DAG_NODES: usize = 40;
 /// Lines the Fitch view draws at most, centred on the current one.
-const FITCH_LINES: usize = 80;
+const FITCH_LINES: usize = 40;
 
 /// A loaded derivation and its stepper.
 struct Session {
