@@ -14,6 +14,10 @@ pub mod replay;
 // Added by the logic-engine work: the state events act on, and the batch protocol.
 pub mod dag;
 pub mod document;
+pub mod fitch;
+pub mod fitch_export;
+pub mod form_help;
 pub mod protocol;
 pub mod researchers;
+pub mod stepper_keys;
 pub mod world;

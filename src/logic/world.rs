@@ -229,6 +229,11 @@ impl WorldState {
         (shown, skipped)
     }
 
+    /// Where `id` is in `items` (the order proposals were made).
+    pub fn item_position(&self, id: &str) -> Option<usize> {
+        self.index.get(id).copied()
+    }
+
     pub fn item(&self, id: &str) -> Option<&Item> {
         self.index
             .get(id)

@@ -1,8 +1,12 @@
-//! The derivation DAG of the Proof page (SVG): hypotheses on top, each item under its premises,
-//! the current step and its premises highlighted. Layout lives in `logic::dag` (tested natively).
+//! The derivation DAG of the Proof page: hypotheses on top, each item under its premises,
+//! formulas rendered by KaTeX in HTML nodes over an SVG of the edges; the current step and its
+//! premises highlighted and kept in view; zoom buttons, drag (or scroll) to pan; a click on
+//! a node jumps to the step that proposed it. Layout lives in `logic::dag` (tested natively).
 
 use leptos::prelude::*;
 
+use super::math_text::MathText;
+use super::reveal::keep_revealed;
 use crate::logic::dag::{Dag, Edge, Mark, Node, NODE_H, NODE_W};
 
 fn mark_class(mark: Mark) -> &'static str {
@@ -13,26 +17,24 @@ fn mark_class(mark: Mark) -> &'static str {
     }
 }
 
-/// Formulas are shown as text (the panels render them with KaTeX); the full LaTeX is the tooltip.
-fn short(latex: &str) -> String {
-    let bare = latex.trim().trim_matches('$').trim();
-    let mut out: String = bare.chars().take(16).collect();
-    if bare.chars().count() > 16 {
-        out.push('…');
-    }
-    out
-}
-
-fn node_view(n: Node) -> AnyView {
+fn node_view(n: Node, on_pick: Callback<String>) -> AnyView {
     let class = format!("dag-node {} {}", n.status, mark_class(n.mark));
-    let title = format!("{}: {} ({})", n.id, n.latex, n.rule);
+    let title = format!("{}: {} ({}, {})", n.id, n.latex, n.rule, n.status);
+    let style = format!(
+        "left:{}px;top:{}px;width:{}px;height:{}px",
+        px(n.x),
+        px(n.y),
+        NODE_W,
+        NODE_H
+    );
+    let id = n.id.clone();
+    let tex = format!("${}$", n.latex.trim().trim_matches('$').trim());
     view! {
-        <g class=class data-id=n.id.clone() data-mark=mark_class(n.mark)>
-            <title>{title}</title>
-            <rect x=format!("{}", n.x) y=format!("{}", n.y) width=format!("{}", NODE_W) height=format!("{}", NODE_H) rx="6"></rect>
-            <text x=format!("{}", n.x + 6.0) y=format!("{}", n.y + 16.0) class="dag-id">{n.id.clone()}</text>
-            <text x=format!("{}", n.x + 6.0) y=format!("{}", n.y + 32.0) class="dag-formula">{short(&n.latex)}</text>
-        </g>
+        <button type="button" class=class style=style title=title data-id=n.id.clone() data-mark=mark_class(n.mark)
+            on:click=move |_| on_pick.run(id.clone())>
+            <span class="dag-id">{n.id.clone()}</span>
+            <span class="dag-formula"><MathText text=tex/></span>
+        </button>
     }
     .into_any()
 }
@@ -44,7 +46,7 @@ fn edge_view(e: Edge) -> AnyView {
         "dag-edge"
     };
     view! {
-        <line class=class x1=format!("{}", e.x1) y1=format!("{}", e.y1) x2=format!("{}", e.x2) y2=format!("{}", e.y2) data-from=e.from data-to=e.to></line>
+        <line class=class x1=px(e.x1).to_string() y1=px(e.y1).to_string() x2=px(e.x2).to_string() y2=px(e.y2).to_string() data-from=e.from data-to=e.to></line>
     }
     .into_any()
 }
@@ -54,22 +56,35 @@ fn px(v: f64) -> i64 {
     v.round() as i64
 }
 
-/// An edge's key: everything drawn. (Keys are strings like every other `<For>`'s in the app,
-/// so they all share one copy of Leptos's keyed-list code.)
+/// An edge's key: everything drawn (a `String`, like every `<For>` key in the app).
 fn edge_key(e: &Edge) -> String {
     let (x1, y1, x2, y2) = (px(e.x1), px(e.y1), px(e.x2), px(e.y2));
     format!("{} {} {} {x1} {y1} {x2} {y2}", e.from, e.to, e.marked)
 }
 
-/// A node's key: everything drawn (a string, as for `edge_key`).
+/// A node's key: everything drawn.
 fn node_key(n: &Node) -> String {
     let (x, y) = (px(n.x), px(n.y));
     format!("{} {} {} {x} {y}", n.id, n.status, mark_class(n.mark))
 }
 
+const ZOOMS: [u32; 7] = [40, 55, 70, 85, 100, 125, 150];
+
 #[component]
-pub fn ProofDag(#[prop(into)] dag: Signal<Dag>) -> impl IntoView {
-    let view_box = move || dag.with(|d| format!("0 0 {:.0} {:.0}", d.width, d.height.max(NODE_H)));
+pub fn ProofDag(#[prop(into)] dag: Signal<Dag>, on_pick: Callback<String>) -> impl IntoView {
+    let zoom = RwSignal::new(4usize);
+    let pct = move || ZOOMS[zoom.get().min(ZOOMS.len() - 1)];
+    let scale = move || f64::from(pct()) / 100.0;
+    let scroller = NodeRef::<leptos::html::Div>::new();
+    keep_revealed(scroller, ".dag-node.current", dag);
+    let zoom_by = move |d: isize| {
+        zoom.update(|z| *z = z.saturating_add_signed(d).min(ZOOMS.len() - 1));
+        if let Some(el) = scroller.get_untracked() {
+            request_animation_frame(move || super::reveal::reveal(&el, ".dag-node.current"));
+        }
+    };
+    // Drag to pan: where the press started and the scroll offsets then.
+    let drag = StoredValue::new(None::<(i32, i32, i32, i32)>);
     let hidden = move || {
         let hidden = dag.with(|d| d.hidden);
         (hidden > 0).then(|| view! {
@@ -79,20 +94,55 @@ pub fn ProofDag(#[prop(into)] dag: Signal<Dag>) -> impl IntoView {
         }
         .into_any())
     };
-    // Keyed by everything drawn: a step redraws only the nodes and edges it moved or re-marked.
+    let size =
+        move |w: f64, h: f64, s: f64| format!("width:{}px;height:{}px", px(w * s), px(h * s));
     view! {
-        <div class="proof-dag-wrap table-wrap">
+        <div class="card proof-dag-card">
+            <div class="row dag-toolbar">
+                <h3>"Derivation graph"</h3>
+                <button type="button" aria-label="zoom out" data-testid="proof-dag-zoom-out" on:click=move |_| zoom_by(-1)>"−"</button>
+                <span class="small" data-testid="proof-dag-zoom">{move || format!("{} %", pct())}</span>
+                <button type="button" aria-label="zoom in" data-testid="proof-dag-zoom-in" on:click=move |_| zoom_by(1)>"+"</button>
+                <span class="dag-legend small" aria-label="legend">
+                    <span class="dag-key hypothesis">"hypothesis"</span>
+                    <span class="dag-key accepted">"accepted"</span>
+                    <span class="dag-key pending">"pending"</span>
+                    <span class="dag-key rejected">"refused / retracted"</span>
+                    <span class="dag-key current">"current step"</span>
+                    <span class="dag-key premise">"its premises"</span>
+                </span>
+            </div>
             {move || hidden()}
-            <svg data-testid="proof-dag" class="proof-dag" viewBox=view_box
-                width=move || dag.with(|d| format!("{}", d.width)) height=move || dag.with(|d| format!("{}", d.height))
-                role="img" aria-label="derivation graph">
-                <For each=move || dag.with(|d| d.edges.clone())
-                    key=edge_key
-                    children=edge_view/>
-                <For each=move || dag.with(|d| d.nodes.clone())
-                    key=node_key
-                    children=node_view/>
-            </svg>
+            <div class="proof-dag-wrap" node_ref=scroller
+                on:mousedown=move |ev| {
+                    if let Some(el) = scroller.get_untracked() {
+                        drag.set_value(Some((ev.client_x(), ev.client_y(), el.scroll_left(), el.scroll_top())));
+                    }
+                }
+                on:mousemove=move |ev| {
+                    if let (Some((x, y, l, t)), Some(el)) = (drag.get_value(), scroller.get_untracked()) {
+                        if ev.buttons() & 1 == 0 {
+                            drag.set_value(None);
+                            return;
+                        }
+                        el.set_scroll_left(l - (ev.client_x() - x));
+                        el.set_scroll_top(t - (ev.client_y() - y));
+                    }
+                }
+                on:mouseup=move |_| drag.set_value(None)>
+                <div class="proof-dag" data-testid="proof-dag" role="group" aria-label="derivation graph"
+                    style=move || dag.with(|d| size(d.width, d.height.max(NODE_H), scale()))>
+                    <div class="dag-canvas" style=move || dag.with(|d| format!(
+                        "{};transform:scale({}.{:02})", size(d.width, d.height.max(NODE_H), 1.0), pct() / 100, pct() % 100))>
+                        <svg class="dag-edges" width=move || dag.with(|d| px(d.width).to_string())
+                            height=move || dag.with(|d| px(d.height).to_string()) aria-hidden="true">
+                            <For each=move || dag.with(|d| d.edges.clone()) key=edge_key children=edge_view/>
+                        </svg>
+                        <For each=move || dag.with(|d| d.nodes.clone()) key=node_key
+                            children=move |n| node_view(n, on_pick)/>
+                    </div>
+                </div>
+            </div>
         </div>
     }
 }

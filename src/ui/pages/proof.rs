@@ -5,16 +5,21 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::logic::dag::{layout_window, Dag};
-use crate::logic::document::{catalogue_rules, fits_in_a_tab, load, Loaded};
+use crate::logic::document::{fits_in_a_tab, load, Loaded};
 use crate::logic::engine::{Action, Engine, EngineConfig};
 use crate::logic::events::{code_str, Event};
-use crate::logic::replay::{chains_to_latex, EventLog, Replayer};
+use crate::logic::fitch::{creating_step, layout as fitch_layout, Fitch, FitchOptions};
+use crate::logic::fitch_export::{to_latex, to_markdown};
+use crate::logic::replay::{EventLog, Replayer};
+use crate::logic::stepper_keys::{step_key, KeyTarget, StepKey};
 use crate::logic::world::{Problem, WorldState};
 use crate::ui::browser_file::{fetch_example, now_ms};
 use crate::ui::download::download_text;
 use crate::ui::drafts_store::{self, draft_signal};
 use crate::ui::math_text::MathText;
 use crate::ui::proof_dag::ProofDag;
+use crate::ui::proof_fitch::ProofFitch;
+use crate::ui::proof_form::{ActionRequest, ProofForm};
 use crate::ui::proof_panels::ProofPanels;
 use crate::ui::query;
 use crate::ui::research_panel::ResearchPanel;
@@ -48,6 +53,8 @@ const EXAMPLES: &[(&str, &str, &str)] = &[
 /// Nodes the DAG draws at most: past that it shows the current step's ancestry and the latest
 /// items (and says how many it left out).
 const DAG_NODES: usize = 40;
+/// Lines the Fitch view draws at most, centred on the current one.
+const FITCH_LINES: usize = 40;
 
 /// A loaded derivation and its stepper.
 struct Session {
@@ -75,7 +82,7 @@ fn math(latex: &str) -> String {
 fn event_card(step: usize, total: usize, event: Option<Event>) -> AnyView {
     let Some(event) = event else {
         return view! {
-            <p class="muted">{format!("Step 0 of {total}: the problem as given. Press → to replay.")}</p>
+            <p class="muted">{format!("Step 0 of {total}: the problem as given. Press → (or Space to play) to replay.")}</p>
         }
         .into_any();
     };
@@ -191,8 +198,31 @@ pub fn ProofPage() -> impl IntoView {
             current_event.with(|e| e.as_ref().and_then(|e| e.subject_id().map(str::to_string)));
         state.with(|st| layout_window(st, focus.as_deref(), DAG_NODES))
     });
+    let fitch = Memo::new(move |_| {
+        let focus =
+            current_event.with(|e| e.as_ref().and_then(|e| e.subject_id().map(str::to_string)));
+        state.with(|st| {
+            fitch_layout(
+                st,
+                &FitchOptions {
+                    focus: focus.as_deref(),
+                    window: FITCH_LINES,
+                    ..Default::default()
+                },
+            )
+        })
+    });
     let state_signal: Signal<WorldState> = state.into();
     let dag_signal: Signal<Dag> = dag.into();
+    let fitch_signal: Signal<Fitch> = fitch.into();
+    // A click on a DAG node or a Fitch line: the step that proposed it (hypotheses: step 0).
+    let on_pick = Callback::new(move |id: String| {
+        let to = session.with_untracked(|s| {
+            s.as_ref()
+                .map_or(0, |s| creating_step(s.replayer.events(), &id).unwrap_or(0))
+        });
+        step.set(to);
+    });
 
     let go = move |to: usize| step.set(to.min(total()));
     let stop = move || {
@@ -202,7 +232,7 @@ pub fn ProofPage() -> impl IntoView {
         }
         interval.set_value(None);
     };
-    let toggle_play = move |_| {
+    let toggle_play = move || {
         if playing.get_untracked() {
             stop();
             return;
@@ -230,20 +260,34 @@ pub fn ProofPage() -> impl IntoView {
     });
 
     let keys = window_event_listener(leptos::ev::keydown, move |ev: web_sys::KeyboardEvent| {
-        let typing = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-            .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"));
-        if typing || session.with_untracked(|s| s.is_none()) {
+        if session.with_untracked(|s| s.is_none()) {
             return;
         }
-        match ev.key().as_str() {
-            "ArrowLeft" => step.update(|s| *s = s.saturating_sub(1)),
-            "ArrowRight" => {
-                let end = total();
-                step.update(|s| *s = (*s + 1).min(end));
-            }
-            _ => {}
+        let el = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok());
+        let tag = el.as_ref().map(|e| e.tag_name()).unwrap_or_default();
+        let input_type = el
+            .as_ref()
+            .and_then(|e| e.get_attribute("type"))
+            .unwrap_or_default()
+            .to_ascii_lowercase();
+        let target = KeyTarget {
+            tag: &tag,
+            input_type: &input_type,
+            content_editable: el.as_ref().is_some_and(|e| e.is_content_editable()),
+            modifier: ev.ctrl_key() || ev.alt_key() || ev.meta_key(),
+        };
+        let Some(command) = step_key(&ev.key(), &target) else {
+            return;
+        };
+        ev.prevent_default();
+        match command {
+            StepKey::Prev => step.update(|s| *s = s.saturating_sub(1)),
+            StepKey::Next => go(step.get_untracked() + 1),
+            StepKey::First => go(0),
+            StepKey::Last => go(total()),
+            StepKey::TogglePlay => toggle_play(),
         }
     });
     on_cleanup(move || keys.remove());
@@ -333,74 +377,41 @@ pub fn ProofPage() -> impl IntoView {
             Err(e) => error.set(Some(format!("could not export: {e}"))),
         }
     };
-    let export_latex = move |_| {
+    // The Fitch proof (accepted lines) at the last step, for fitch.sty or as Markdown.
+    let export_proof = move |markdown: bool| {
         let Some(s) = session.get_untracked() else {
             return;
         };
         let end = s.replayer.state_at(s.replayer.len());
-        if let Err(e) = download_text("proof.tex", "application/x-tex", &chains_to_latex(&end)) {
+        let (file, mime, text) = if markdown {
+            ("proof.md", "text/markdown", to_markdown(&end))
+        } else {
+            ("proof.tex", "application/x-tex", to_latex(&end))
+        };
+        if let Err(e) = download_text(file, mime, &text) {
             error.set(Some(e));
         }
     };
 
     // The action form: continue the loaded derivation with one more action.
-    let rules = catalogue_rules();
-    let form_agent = RwSignal::new(String::new());
-    let form_kind = RwSignal::new("derive".to_string());
-    let form_latex = RwSignal::new(String::new());
-    let form_premises = RwSignal::new(String::new());
-    let form_rule = RwSignal::new(rules.first().cloned().unwrap_or_default());
-    let form_target = RwSignal::new(String::new());
-    let form_result = RwSignal::new(None::<(bool, String)>);
-    let submit = move |ev: leptos::ev::SubmitEvent| {
-        ev.prevent_default();
+    let on_action = Callback::new(move |(agent, kind, params): ActionRequest| {
         let Some(s) = session.get_untracked() else {
-            form_result.set(Some((false, "load a problem first".into())));
-            return;
+            return (false, "load a problem first".to_string());
         };
-        let premises: Vec<String> = form_premises
-            .get_untracked()
-            .split(',')
-            .map(|p| p.trim().to_string())
-            .filter(|p| !p.is_empty())
-            .collect();
-        let kind = form_kind.get_untracked();
-        let latex = form_latex.get_untracked();
-        let target = form_target.get_untracked().trim().to_string();
-        let rule = form_rule.get_untracked();
-        let params = match kind.as_str() {
-            "derive" => {
-                serde_json::json!({"conclusion": latex, "premises": premises, "rule": rule})
-            }
-            "extend" => {
-                serde_json::json!({"baseConclusionId": target, "extension": latex, "premises": premises, "rule": rule})
-            }
-            "assume" => serde_json::json!({"formula": latex}),
-            "accept" => serde_json::json!({"proposalId": target}),
-            _ => {
-                serde_json::json!({"targetId": target, "type": "invalid_derivation", "reason": latex})
-            }
-        };
-        let agent = {
-            let a = form_agent.get_untracked();
-            if a.is_empty() {
-                s.problem.agents.first().cloned().unwrap_or_default()
-            } else {
-                a
-            }
+        let agent = if agent.is_empty() {
+            s.problem.agents.first().cloned().unwrap_or_default()
+        } else {
+            agent
         };
         let mut engine = match Engine::from_log(s.problem.clone(), s.config, s.replayer.events()) {
             Ok(e) => e,
-            Err(e) => {
-                form_result.set(Some((false, format!("this log cannot be continued: {e}"))));
-                return;
-            }
+            Err(e) => return (false, format!("this log cannot be continued: {e}")),
         };
         let outcome = engine.submit(&Action::new(&agent, &kind, params));
-        form_result.set(Some(match &outcome.result {
+        let verdict = match &outcome.result {
             Ok(id) => (true, format!("{kind}: {id}")),
             Err(r) => (false, format!("{}: {}", code_str(r.code), r.message)),
-        }));
+        };
         let next = Session {
             problem: s.problem.clone(),
             config: s.config,
@@ -410,7 +421,15 @@ pub fn ProofPage() -> impl IntoView {
         let end = next.replayer.len();
         session.set(Some(Arc::new(next)));
         step.set(end);
-    };
+        verdict
+    });
+    let agents = Signal::derive(move || {
+        session.with(|s| {
+            s.as_ref()
+                .map(|s| s.problem.agents.clone())
+                .unwrap_or_default()
+        })
+    });
 
     // Live researchers replace the log with the engine's as each turn lands.
     let research_problem =
@@ -441,7 +460,13 @@ pub fn ProofPage() -> impl IntoView {
                 <div class="row">
                     <label>"Example "
                         <select data-testid="proof-example" prop:value=move || example_key.get()
-                            on:change=move |ev| open_example(event_target_value(&ev), None)>
+                            on:change=move |ev| {
+                                // Leave the picker, so ←/→ step the proof rather than pick the next example.
+                                if let Some(el) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok()) {
+                                    let _ = el.blur();
+                                }
+                                open_example(event_target_value(&ev), None)
+                            }>
                             <option value="">"Choose an example…"</option>
                             {EXAMPLES.iter().map(|(key, title, _)| view! { <option value=*key>{*title}</option> }.into_any()).collect_view()}
                         </select>
@@ -470,55 +495,31 @@ pub fn ProofPage() -> impl IntoView {
                         <button data-testid="proof-prev" on:click=move |_| step.update(|s| *s = s.saturating_sub(1))>"◀ Prev"</button>
                         <button data-testid="proof-next" on:click=move |_| go(step.get_untracked() + 1)>"Next ▶"</button>
                         <button data-testid="proof-last" on:click=move |_| go(total())>"Last ⏭"</button>
-                        <button data-testid="proof-play" on:click=toggle_play>{move || String::from(if playing.get() { "Pause" } else { "Autoplay" })}</button>
+                        <button data-testid="proof-play" on:click=move |_| toggle_play()>{move || String::from(if playing.get() { "Pause" } else { "Autoplay" })}</button>
                         <input type="range" min="0" max=move || total().to_string() data-testid="proof-step"
                             aria-label="step" prop:value=move || step.get().to_string()
                             on:input=move |ev| go(event_target_value(&ev).parse().unwrap_or(0))/>
                         <span data-testid="proof-step-label">{move || format!("{} / {}", step.get(), total())}</span>
-                        <span class="muted small">"← / → keys step too"</span>
+                        <span class="muted small">"Keys: ← → step, Home / End, Space plays"</span>
                     </div>
                     <div class="proof-event" data-testid="proof-event">
                         {move || event_card(step.get(), total(), current_event.get())}
                     </div>
                     <div class="row">
                         <button data-testid="proof-export-log" on:click=export_log>"Export event log (JSON)"</button>
-                        <button data-testid="proof-export-latex" on:click=export_latex>"Export proof (LaTeX)"</button>
+                        <button data-testid="proof-export-latex" on:click=move |_| export_proof(false)>"Export proof (LaTeX, fitch.sty)"</button>
+                        <button data-testid="proof-export-markdown" on:click=move |_| export_proof(true)>"Export proof (Markdown)"</button>
                     </div>
                 </div>
 
-                <ProofDag dag=dag_signal/>
+                <div class="proof-views">
+                    <ProofFitch fitch=fitch_signal on_pick=on_pick/>
+                    <ProofDag dag=dag_signal on_pick=on_pick/>
+                </div>
                 <ProofPanels state=state_signal/>
 
                 <ResearchPanel problem=research_problem on_events=on_research_events/>
-                <form class="card stack proof-form" data-testid="proof-form" on:submit=submit>
-                    <h3>"Add an action"</h3>
-                    <div class="row">
-                        <select aria-label="Agent" data-testid="proof-form-agent" on:change=move |ev| form_agent.set(event_target_value(&ev))>
-                            {move || session.with(|s| s.as_ref().map(|s| s.problem.agents.clone()).unwrap_or_default())
-                                .into_iter().map(|a| view! { <option value=a.clone()>{a.clone()}</option> }.into_any()).collect_view()}
-                        </select>
-                        <select aria-label="Action" data-testid="proof-form-kind" on:change=move |ev| form_kind.set(event_target_value(&ev))>
-                            {["derive", "extend", "assume", "accept", "refute"].into_iter()
-                                .map(|k| view! { <option value=k>{k}</option> }.into_any()).collect_view()}
-                        </select>
-                        <select aria-label="Rule" data-testid="proof-form-rule" on:change=move |ev| form_rule.set(event_target_value(&ev))>
-                            {rules.iter().map(|r| view! { <option value=r.clone()>{r.clone()}</option> }.into_any()).collect_view()}
-                        </select>
-                    </div>
-                    <input placeholder="LaTeX formula (conclusion, extension, assumption, or refutation reason)" aria-label="LaTeX formula"
-                        data-testid="proof-form-latex" prop:value=move || form_latex.get()
-                        on:input=move |ev| form_latex.set(event_target_value(&ev))/>
-                    <div class="row">
-                        <input placeholder="premises, e.g. H-1, C-002" aria-label="Premises" data-testid="proof-form-premises"
-                            prop:value=move || form_premises.get() on:input=move |ev| form_premises.set(event_target_value(&ev))/>
-                        <input placeholder="base / proposal / target id" aria-label="Base, proposal or target id" data-testid="proof-form-target"
-                            prop:value=move || form_target.get() on:input=move |ev| form_target.set(event_target_value(&ev))/>
-                        <button type="submit" class="primary" data-testid="proof-form-submit">"Submit"</button>
-                    </div>
-                    {move || form_result.get().map(|(ok, m)| view! {
-                        <p class=if ok { "ok" } else { "error" } data-testid="proof-form-result">{m}</p>
-                    }.into_any())}
-                </form>
+                <ProofForm agents=agents on_action=on_action/>
             }.into_any())}
         </section>
     }
