@@ -1356,21 +1356,8 @@ fn rearranged(a: (&str, &str), b: (&str, &str)) -> Option<Comparison> {
     if fa.vars.is_empty() || fb.vars.is_empty() {
         return None;
     }
-    let mut names: Vec<&str> = fa.vars.iter().chain(&fb.vars).map(String::as_str).collect();
-    names.sort_unstable();
-    names.dedup();
-    let assign = |e: &Expr, point: &[f64]| -> Vec<f64> {
-        e.vars
-            .iter()
-            .map(|v| {
-                names
-                    .iter()
-                    .position(|n| n == v)
-                    .and_then(|i| point.get(i).copied())
-                    .unwrap_or(f64::NAN)
-            })
-            .collect()
-    };
+    let names = shared_names(&fa, &fb);
+    let assign = |e: &Expr, point: &[f64]| assign_point(&names, e, point);
     let (ta, tb) = (format!("{}={}", a.0, a.1), format!("{}={}", b.0, b.1));
     let mut rng = Xorshift(0x9E37_79B9_7F4A_7C15);
     let mut k: Option<f64> = None;
@@ -1848,22 +1835,32 @@ fn has_integer_node(n: &Node) -> bool {
     }
 }
 
-fn symbolic(a: &str, b: &str, ea: &Expr, eb: &Expr) -> Comparison {
-    let mut names: Vec<&str> = ea.vars.iter().chain(&eb.vars).map(String::as_str).collect();
+/// The variables of both sides, sorted, once each: the coordinates of a sample point.
+fn shared_names<'a>(a: &'a Expr, b: &'a Expr) -> Vec<&'a str> {
+    let mut names: Vec<&str> = a.vars.iter().chain(&b.vars).map(String::as_str).collect();
     names.sort_unstable();
     names.dedup();
-    let assign = |e: &Expr, point: &[f64]| -> Vec<f64> {
-        e.vars
-            .iter()
-            .map(|v| {
-                names
-                    .iter()
-                    .position(|n| n == v)
-                    .and_then(|i| point.get(i).copied())
-                    .unwrap_or(f64::NAN)
-            })
-            .collect()
-    };
+    names
+}
+
+/// `e`'s variables' values at `point` (whose coordinates follow `names`); NaN for a name the
+/// point lacks, so an unassigned variable can never make two sides agree.
+fn assign_point(names: &[&str], e: &Expr, point: &[f64]) -> Vec<f64> {
+    e.vars
+        .iter()
+        .map(|v| {
+            names
+                .iter()
+                .position(|n| n == v)
+                .and_then(|i| point.get(i).copied())
+                .unwrap_or(f64::NAN)
+        })
+        .collect()
+}
+
+fn symbolic(a: &str, b: &str, ea: &Expr, eb: &Expr) -> Comparison {
+    let names = shared_names(ea, eb);
+    let assign = |e: &Expr, point: &[f64]| assign_point(&names, e, point);
     let integers = has_integer_node(&ea.root) || has_integer_node(&eb.root);
     let at = |point: &[f64]| {
         let p: Vec<String> = point.iter().map(|v| float_str(*v)).collect();

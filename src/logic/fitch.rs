@@ -144,23 +144,8 @@ pub fn rule_label(rule: &str) -> (String, String) {
     }
 }
 
-/// Plain text safe inside a LaTeX text argument.
-pub fn tex_text(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '_' | '&' | '%' | '$' | '#' | '{' | '}' => {
-                out.push('\\');
-                out.push(c);
-            }
-            '\\' => out.push_str("\\textbackslash{}"),
-            '^' => out.push_str("\\^{}"),
-            '~' => out.push_str("\\~{}"),
-            _ => out.push(c),
-        }
-    }
-    out
-}
+/// Plain text safe inside a LaTeX text argument (one escaper for every LaTeX export).
+pub use crate::tex::escape_text as tex_text;
 
 /// Whether `item` cites an assumption at all: only then can its rule discharge one (subproof
 /// slots must cite assumptions, and assumption ids are the engine's `A-n`). Saves a rule-table

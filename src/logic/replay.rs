@@ -5,6 +5,8 @@
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
+use crate::tex::escape_text;
+
 use super::events::Event;
 use super::world::{ItemStatus, Problem, ReplayIssue, WorldState};
 
@@ -319,24 +321,6 @@ pub fn chains_to_latex(state: &WorldState) -> String {
             ));
         }
         out.push_str("\\end{enumerate}\n");
-    }
-    out
-}
-
-/// Plain text (ids, rule names, titles) inside LaTeX text mode.
-fn escape_text(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '_' | '&' | '%' | '#' | '$' | '{' | '}' => {
-                out.push('\\');
-                out.push(c);
-            }
-            '\\' => out.push_str("\\textbackslash{}"),
-            '^' => out.push_str("\\^{}"),
-            '~' => out.push_str("\\~{}"),
-            _ => out.push(c),
-        }
     }
     out
 }
