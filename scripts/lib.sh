@@ -19,18 +19,29 @@ say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 if [ "${CI:-}" = true ] && [ -z "${VERIFYFAST_FRESH_DONE:-}" ]; then
   export VERIFYFAST_FRESH_DONE=1
   export RUSTUP_HOME="${RUSTUP_HOME:-$HOME/.rustup}"
-  # rustup's proxies (cargo, rustc) are found through the PATH below, not through CARGO_HOME.
-  RUSTUP_PROXIES="$(dirname "$(command -v rustup || echo "$HOME/.cargo/bin/rustup")")"
-  export PATH="$RUSTUP_PROXIES:$PATH"
+  RUSTUP_BIN="$(command -v rustup || echo "$HOME/.cargo/bin/rustup")"
   CARGO_HOME="$(mktemp -d "${TMPDIR:-/tmp}/verifyfast-cargo-home.XXXXXX")"
   export CARGO_HOME
   # Nothing in it is kept for the next run, so it does not pile up on the disk either.
   trap 'rm -rf "$CARGO_HOME"' EXIT
+  # The folder that holds rustup usually holds tools installed by hand too (trunk,
+  # wasm-bindgen): take it off PATH and reach rustup's proxies (cargo, rustc, clippy, rustfmt)
+  # through links of our own, so every tool really comes from this run's installs.
+  mkdir -p "$CARGO_HOME/rustup-proxies"
+  for proxy in rustup cargo rustc rustdoc cargo-clippy clippy-driver rustfmt cargo-fmt; do
+    ln -sf "$RUSTUP_BIN" "$CARGO_HOME/rustup-proxies/$proxy"
+  done
+  PATH="$(printf '%s' "$PATH" | tr ':' '\n' | grep -vxF -e "$(dirname "$RUSTUP_BIN")" -e "$HOME/.cargo/bin" | paste -sd: -)"
+  export PATH="$CARGO_HOME/rustup-proxies:$PATH"
   say "CI=true: fresh install (empty CARGO_HOME $CARGO_HOME; removing node_modules, target, dist)"
   rm -rf node_modules target dist
 fi
-export CARGO_HOME="${CARGO_HOME:-$HOME/.cargo}"
-export PATH="$CARGO_HOME/bin:$HOME/.cargo/bin:$ROOT/node_modules/.bin:$PATH"
+if [ -n "${VERIFYFAST_FRESH_DONE:-}" ]; then
+  export PATH="$CARGO_HOME/bin:$ROOT/node_modules/.bin:$PATH"
+else
+  export CARGO_HOME="${CARGO_HOME:-$HOME/.cargo}"
+  export PATH="$CARGO_HOME/bin:$HOME/.cargo/bin:$ROOT/node_modules/.bin:$PATH"
+fi
 # Trunk must not phone home for its own version either.
 export TRUNK_SKIP_VERSION_CHECK=true
 
