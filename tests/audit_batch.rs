@@ -3,6 +3,7 @@
 //! audit" (none missing), and an interrupted run resumed from its results gives the same
 //! final set of results.
 
+mod common;
 use std::cell::Cell;
 use std::collections::HashSet;
 
@@ -634,42 +635,16 @@ mod cli {
 /// needs `node`): 20 % of calls fail at random (seeded) with 500, 503 (both retried), a
 /// malformed body, an HTML page or a truncated completion.
 mod project_mock {
-    use std::io::{BufRead, BufReader};
-    use std::process::{Child, Command, Stdio};
-
     use serde_json::{json, Value};
 
     use super::cli;
 
-    struct Node(Child);
+    use crate::common::{start_mock_llm, MockLlm};
 
-    impl Drop for Node {
-        fn drop(&mut self) {
-            let _ = self.0.kill();
-            let _ = self.0.wait();
-        }
-    }
-
-    fn start(script: &Value, extra: &[&str]) -> (Node, String) {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/mock_llm/server.mjs");
-        let mut child = Command::new("node")
-            .arg(path)
-            .args(["--port", "0", "--script-json", &script.to_string()])
-            .args(extra)
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("node must be installed to run the mock LLM server");
-        let mut line = String::new();
-        let stdout = child.stdout.take().expect("piped stdout");
-        BufReader::new(stdout)
-            .read_line(&mut line)
-            .expect("port line");
-        let port = line
-            .trim()
-            .strip_prefix("LISTENING ")
-            .expect("LISTENING <port>")
-            .to_string();
-        (Node(child), format!("http://127.0.0.1:{port}/v1"))
+    fn start(script: &Value, extra: &[&str]) -> (MockLlm, String) {
+        let server = start_mock_llm(script, extra);
+        let base_url = server.1.clone();
+        (server, base_url)
     }
 
     #[test]

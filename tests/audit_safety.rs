@@ -5,44 +5,19 @@
 //! - no API key of the settings reaches any output (report JSON, results JSONL, stderr)
 //!   by any of the paths a fault campaign found.
 
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Command, Output};
 
 use serde_json::{json, Value};
 
 const KEY: &str = "sk-safety-0123456789abcdef";
 const OTHER: &str = "sk-other-llm-9876543210";
 
-struct Node(Child, String);
-
-impl Drop for Node {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
+mod common;
+use common::{start_mock_llm, MockLlm as Node};
 
 fn start(script: &Value) -> Node {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/mock_llm/server.mjs");
-    let mut child = Command::new("node")
-        .arg(path)
-        .args(["--port", "0", "--script-json", &script.to_string()])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("node must be installed to run the mock LLM server");
-    let mut line = String::new();
-    let stdout = child.stdout.take().expect("piped stdout");
-    BufReader::new(stdout)
-        .read_line(&mut line)
-        .expect("port line");
-    let port = line
-        .trim()
-        .strip_prefix("LISTENING ")
-        .expect("LISTENING <port>")
-        .to_string();
-    Node(child, format!("http://127.0.0.1:{port}/v1"))
+    start_mock_llm(script, &[])
 }
 
 impl Node {
