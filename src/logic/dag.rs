@@ -382,14 +382,7 @@ mod tests {
         use crate::logic::document::load;
         use crate::logic::replay::Replayer;
         let (mut plain, mut ordered) = (0.0, 0.0);
-        for file in [
-            "proof-seed-a-plus-b.json",
-            "proof-or-elim.json",
-            "proof-exists-unique.json",
-            "proof-linarith.json",
-            "proof-wrong-instantiation.json",
-            "proof-circular-goal.json",
-        ] {
+        for file in crate::logic::document::BUNDLED_EXAMPLES {
             let path = format!("{}/public/examples/{file}", env!("CARGO_MANIFEST_DIR"));
             let loaded = load(&std::fs::read_to_string(path).unwrap()).unwrap();
             let r = Replayer::new(loaded.problem, loaded.events);

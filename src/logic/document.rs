@@ -101,6 +101,17 @@ fn loaded_log(log: EventLog) -> Result<Loaded, LoadError> {
     })
 }
 
+/// The proof examples shipped in `public/examples/`, for tests that must cover each of them.
+#[cfg(test)]
+pub(crate) const BUNDLED_EXAMPLES: [&str; 6] = [
+    "proof-seed-a-plus-b.json",
+    "proof-or-elim.json",
+    "proof-exists-unique.json",
+    "proof-linarith.json",
+    "proof-wrong-instantiation.json",
+    "proof-circular-goal.json",
+];
+
 /// Load an event log or a problem. A problem runs through the engine: with `auto-accept-v1`
 /// (its `protocol`) through the ref-mapping protocol, otherwise action by action as written.
 pub fn load(text: &str) -> Result<Loaded, LoadError> {

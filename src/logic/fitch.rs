@@ -655,14 +655,7 @@ mod example_tests {
 
     #[test]
     fn every_bundled_example_lays_out_without_stray_assumptions() {
-        for file in [
-            "proof-seed-a-plus-b.json",
-            "proof-or-elim.json",
-            "proof-exists-unique.json",
-            "proof-linarith.json",
-            "proof-wrong-instantiation.json",
-            "proof-circular-goal.json",
-        ] {
+        for file in crate::logic::document::BUNDLED_EXAMPLES {
             let st = final_state(file);
             let f = layout(&st, &FitchOptions::default());
             assert_eq!(f.lines.len(), st.problem.hypotheses.len() + st.items.len());
