@@ -177,6 +177,16 @@ describe('workbench: drafts, phone header, report messages', () => {
     assert.equal(await page.getByTestId('extract-text').inputValue(), 'The answer is 41.');
     assert.equal(await page.getByTestId('extract-question').inputValue(), 'what is it?');
 
+    // Settings: strategy YAML typed but not applied comes back after a reload.
+    await page.getByTestId('nav-settings').click();
+    await page.locator('summary', { hasText: 'Strategy as YAML' }).click();
+    const yaml = page.getByTestId('settings-strategy-yaml');
+    await yaml.fill('# my unapplied edit\nthreshold_fact: 2\n');
+    await page.waitForTimeout(600);
+    await page.reload();
+    await page.locator('summary', { hasText: 'Strategy as YAML' }).click();
+    assert.match(await yaml.inputValue(), /my unapplied edit/);
+
     // Proof: the loaded example and its step come back, and are in the URL.
     await page.getByTestId('nav-proof').click();
     await page.getByTestId('proof-example').selectOption('seed');

@@ -8,6 +8,7 @@ use crate::config::{
 };
 use crate::llm::JsonMode;
 use crate::ui::download::download_text;
+use crate::ui::drafts_store::draft_signal;
 use crate::ui::settings_store::{settings_store, SettingsStore};
 use crate::ui::test_connection::TestConnection;
 
@@ -328,11 +329,16 @@ pub fn SettingsPage() -> impl IntoView {
         notice: RwSignal::new(None),
     };
     let include_keys = RwSignal::new(false);
-    let strategy_text = RwSignal::new(
-        store
-            .strategy
-            .with_untracked(|s| s.to_text(Format::Yaml).unwrap_or_default()),
-    );
+    // The YAML being edited is a draft: text not yet applied survives navigation and reload
+    // ("Reload from current" brings back the strategy in force).
+    let strategy_text = {
+        let store = store.clone();
+        draft_signal("settings", "strategy_yaml", move || {
+            store
+                .strategy
+                .with_untracked(|s| s.to_text(Format::Yaml).unwrap_or_default())
+        })
+    };
 
     let llm_names = {
         let store = store.clone();
