@@ -9,9 +9,7 @@ use serde::Serialize;
 
 use super::batch::{GradeBatch, Row};
 use super::records::{parse_grade_line, GradeInput, GradeRecord, GradeSummary};
-use super::{
-    extract_with_fallback, grade_predicted, AnswerFallback, Method, Outcome, Preset,
-};
+use super::{extract_with_fallback, grade_predicted, AnswerFallback, Method, Outcome, Preset};
 
 /// Most calls in flight at once (a local server serialises them anyway; a hosted one rate
 /// limits).
@@ -248,7 +246,7 @@ impl FallbackRun {
     }
 
     /// The next pending index to send, or `None` when the queue is empty or cancelled.
-    pub fn next(&mut self) -> Option<usize> {
+    pub fn take_next(&mut self) -> Option<usize> {
         if self.counts.cancelled {
             return None;
         }

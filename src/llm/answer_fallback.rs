@@ -72,6 +72,16 @@ pub struct FallbackOutcome {
     pub latency_ms: u64,
 }
 
+impl FallbackOutcome {
+    /// The model's answer as the extractor read it, when the reply held one (then the
+    /// extraction is the fallback's and a verdict uses it).
+    pub fn model_answer(&self) -> Option<&Extraction> {
+        self.extraction
+            .as_ref()
+            .filter(|e| e.method == extract::Method::Fallback)
+    }
+}
+
 /// Hands an already fetched reply to the extractor's own merge logic, so the async path
 /// and the extractor's synchronous hook merge candidates identically.
 struct Fetched(Option<String>);
@@ -91,7 +101,25 @@ pub async fn extract_with_llm(
     text: &str,
     question: Option<&str>,
 ) -> FallbackOutcome {
-    let ruled = extract::extract(text, question);
+    extract_with_llm_using(
+        transport,
+        endpoint,
+        text,
+        question,
+        &extract::AnswerPatterns::NONE,
+    )
+    .await
+}
+
+/// [`extract_with_llm`] with the user's answer patterns tried first (the Extract page).
+pub async fn extract_with_llm_using(
+    transport: &dyn ChatTransport,
+    endpoint: &Endpoint,
+    text: &str,
+    question: Option<&str>,
+    patterns: &extract::AnswerPatterns,
+) -> FallbackOutcome {
+    let ruled = extract::extract_with(text, question, patterns);
     if !extract::needs_fallback(ruled.as_ref()) {
         return FallbackOutcome {
             extraction: ruled,
@@ -109,7 +137,7 @@ pub async fn extract_with_llm(
             let extraction = extract::extract_with_fallback(
                 text,
                 question,
-                &extract::AnswerPatterns::NONE,
+                patterns,
                 &mut Fetched(Some(reply.clone())),
             );
             FallbackOutcome {
@@ -238,6 +266,7 @@ mod tests {
         let e = out.extraction.unwrap();
         assert_eq!((e.answer.as_str(), e.method), ("3", Method::Fallback));
         assert_eq!(out.usage.total_tokens, 102);
+        assert_eq!(out.model_answer().map(|e| e.answer.as_str()), Some("3"));
         let sent = t.1.borrow();
         assert_eq!(sent[0].max_tokens, 30);
         assert_eq!(sent[0].temperature, 0.0);
@@ -260,7 +289,28 @@ mod tests {
     fn an_unreadable_reply_keeps_the_rule_based_answer() {
         let t = OneReply(Ok("I cannot tell.".into()), RefCell::new(vec![]));
         let out = block_on(extract_with_llm(&t, &endpoint(), DOUBTFUL, None));
+        assert!(out.model_answer().is_none());
         assert!(out.extraction.is_some_and(|e| e.method != Method::Fallback));
+    }
+
+    #[test]
+    fn answer_patterns_count_before_asking() {
+        let patterns = extract::AnswerPatterns::compile(&[extract::AnswerPatternSpec {
+            name: "res".into(),
+            regex: "RESULT: (\\d+)".into(),
+        }])
+        .unwrap_or_default();
+        let t = OneReply(Ok("7".into()), RefCell::new(vec![]));
+        let text = "RESULT: 4 and then 3 cats and 5 dogs";
+        let out = block_on(extract_with_llm_using(
+            &t,
+            &endpoint(),
+            text,
+            None,
+            &patterns,
+        ));
+        assert!(!out.asked, "a pattern's answer is confident: no call");
+        assert_eq!(out.extraction.map(|e| e.answer), Some("4".to_string()));
     }
 
     #[test]
