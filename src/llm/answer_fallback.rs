@@ -2,7 +2,7 @@
 //! confident and the user enabled the fallback, the verify model is asked for the final
 //! answer only, and its reply is normalised by the same extractor.
 
-use super::{ChatMessage, ChatRequest, ChatTransport, Endpoint, LlmError, Usage};
+use super::{ChatMessage, ChatRequest, ChatTransport, Endpoint, JsonMode, LlmError, Usage};
 use crate::extract::{self, AnswerFallback, Extraction};
 
 /// The note sends at most this much of the solution text.
@@ -45,6 +45,15 @@ pub fn request(text: &str) -> ChatRequest {
     }
 }
 
+/// The endpoint without its JSON mode: the fallback wants a bare answer, and a server held to
+/// a JSON object would wrap it (or be cut off inside the object at 30 tokens).
+pub fn plain_endpoint(endpoint: &Endpoint) -> Endpoint {
+    Endpoint {
+        json_mode: JsonMode::None,
+        ..endpoint.clone()
+    }
+}
+
 /// Asks the model and returns its raw reply, trimmed. Normalising it is the extractor's job.
 pub async fn ask_final_answer(
     transport: &dyn ChatTransport,
@@ -52,7 +61,7 @@ pub async fn ask_final_answer(
     text: &str,
 ) -> Result<String, LlmError> {
     let req = request(text);
-    let reply = transport.chat(endpoint, &req).await?;
+    let reply = transport.chat(&plain_endpoint(endpoint), &req).await?;
     Ok(reply.content.trim().to_string())
 }
 
@@ -131,7 +140,7 @@ pub async fn extract_with_llm_using(
         };
     }
     let req = request(text);
-    match transport.chat(endpoint, &req).await {
+    match transport.chat(&plain_endpoint(endpoint), &req).await {
         Ok(resp) => {
             let reply = resp.content.trim().to_string();
             let extraction = extract::extract_with_fallback(
@@ -343,5 +352,10 @@ mod tests {
         assert_eq!(r.temperature, 0.0);
         assert_eq!(r.max_tokens, 30);
         assert!(r.messages[0].content.contains("So the answer is 54."));
+        let e = Endpoint {
+            json_mode: JsonMode::JsonObject,
+            ..endpoint()
+        };
+        assert_eq!(plain_endpoint(&e), endpoint());
     }
 }

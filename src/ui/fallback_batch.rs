@@ -16,7 +16,7 @@ use crate::extract::fallback_batch::{
     apply, concurrency, to_send, Applied, FallbackCounts, FallbackQueue, FallbackRun, ModelReply,
     Pending,
 };
-use crate::llm::answer_fallback::request;
+use crate::llm::answer_fallback::{plain_endpoint, request};
 use crate::ui::drafts_store::draft_signal;
 use crate::ui::verify_model::{profile_signal, transport, verify_endpoint};
 
@@ -105,7 +105,7 @@ impl BatchFallback {
             return;
         }
         let endpoint = match verify_endpoint(&self.profile.get_untracked()) {
-            Ok(e) => Rc::new(e),
+            Ok(e) => Rc::new(plain_endpoint(&e)),
             Err(e) => return self.error.set(Some(e)),
         };
         let client = transport();
