@@ -163,7 +163,7 @@ pub fn apply(batch: &mut GradeBatch, p: &Pending, result: Result<ModelReply, Str
     let reply = match result {
         Err(e) => {
             note.error = Some(e);
-            record.llm_fallback = Some(note);
+            record.llm_fallback = Some(Box::new(note));
             return Applied::Failed;
         }
         Ok(r) => r,
@@ -179,7 +179,7 @@ pub fn apply(batch: &mut GradeBatch, p: &Pending, result: Result<ModelReply, Str
         &mut Fetched(Some(reply.content)),
     );
     let Some(model) = read.filter(|e| e.method == Method::Fallback) else {
-        record.llm_fallback = Some(note);
+        record.llm_fallback = Some(Box::new(note));
         return Applied::Unreadable;
     };
     note.used = true;
@@ -193,7 +193,7 @@ pub fn apply(batch: &mut GradeBatch, p: &Pending, result: Result<ModelReply, Str
     );
     let mut fresh = GradeRecord::new(record.id.clone(), verdict);
     let changed = fresh.verdict != rule_verdict;
-    fresh.llm_fallback = Some(note);
+    fresh.llm_fallback = Some(Box::new(note));
     let old = std::mem::replace(record, fresh);
     unadd(&mut batch.summary, &old);
     if let Some(Row::Graded { record, .. }) = batch.rows.get(p.row) {

@@ -234,7 +234,7 @@ pub struct GradeRecord {
     /// (absent otherwise, so `verifyfast grade`'s lines are unchanged). When its answer was
     /// used, `predicted_method` is `fallback`, as in `verifyfast extract --llm-fallback`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub llm_fallback: Option<super::fallback_batch::LlmFallbackNote>,
+    pub llm_fallback: Option<Box<super::fallback_batch::LlmFallbackNote>>,
 }
 
 impl GradeRecord {

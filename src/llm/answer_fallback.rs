@@ -272,10 +272,10 @@ mod tests {
         );
         let out = block_on(extract_with_llm(&t, &endpoint(), DOUBTFUL, None));
         assert!(out.asked);
+        assert_eq!(out.model_answer().map(|e| e.answer.as_str()), Some("3"));
         let e = out.extraction.unwrap();
         assert_eq!((e.answer.as_str(), e.method), ("3", Method::Fallback));
         assert_eq!(out.usage.total_tokens, 102);
-        assert_eq!(out.model_answer().map(|e| e.answer.as_str()), Some("3"));
         let sent = t.1.borrow();
         assert_eq!(sent[0].max_tokens, 30);
         assert_eq!(sent[0].temperature, 0.0);
