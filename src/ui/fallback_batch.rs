@@ -3,11 +3,11 @@
 //! time; each answer is merged into its row as it arrives, so Cancel, a failure or leaving the
 //! page never loses a computed result. The decisions live in `crate::extract::fallback_batch`.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::sync::Arc;
 
-use futures::future::{join_all, AbortHandle, Abortable};
+use futures::future::{AbortHandle, Abortable};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
@@ -17,6 +17,7 @@ use crate::extract::fallback_batch::{
     Pending,
 };
 use crate::llm::answer_fallback::{plain_endpoint, request};
+use crate::llm::{ChatTransport, Endpoint};
 use crate::ui::drafts_store::draft_signal;
 use crate::ui::verify_model::{profile_signal, transport, verify_endpoint};
 
@@ -32,7 +33,8 @@ pub struct BatchFallback {
     pub counts: RwSignal<Option<FallbackCounts>>,
     pub running: RwSignal<bool>,
     pub error: RwSignal<Option<String>>,
-    abort: StoredValue<Option<AbortHandle>>,
+    /// One per caller task.
+    abort: StoredValue<Vec<AbortHandle>>,
     /// Bumped by every start and reset: an aborted run's ending must not touch a newer one.
     generation: StoredValue<u64>,
 }
@@ -49,7 +51,7 @@ impl BatchFallback {
             counts: RwSignal::new(None),
             running: RwSignal::new(false),
             error: RwSignal::new(None),
-            abort: StoredValue::new(None),
+            abort: StoredValue::new(Vec::new()),
             generation: StoredValue::new(0),
         };
         on_cleanup(move || fb.cancel());
@@ -57,9 +59,8 @@ impl BatchFallback {
     }
 
     pub fn cancel(self) {
-        if let Some(Some(h)) = self.abort.try_get_value() {
-            h.abort();
-        }
+        self.abort
+            .try_with_value(|hs| hs.iter().for_each(AbortHandle::abort));
     }
 
     /// A new file: stop the run of the old one and forget its state.
@@ -109,61 +110,73 @@ impl BatchFallback {
             Err(e) => return self.error.set(Some(e)),
         };
         let client = transport();
-        let workers: Vec<_> = (0..concurrency(&self.concurrency.get_untracked()))
-            .map(|_| {
-                let (run, pending, client, endpoint) = (
-                    run.clone(),
-                    pending.clone(),
-                    client.clone(),
-                    endpoint.clone(),
-                );
-                async move {
-                    loop {
-                        let next = run.borrow_mut().take_next();
-                        let Some(p) = next.and_then(|i| pending.get(i)) else {
-                            break;
-                        };
-                        let _ = self.counts.try_set(Some(run.borrow().counts));
-                        let got = client
-                            .chat(&endpoint, &request(&p.input.output))
-                            .await
-                            .map(|r| ModelReply {
-                                content: r.content.trim().to_string(),
-                                latency_ms: r.latency_ms,
-                                total_tokens: r.usage.total_tokens,
-                            })
-                            .map_err(|e| e.to_string());
-                        let mut applied = Applied::Stale;
-                        let _ = self.batch.try_update(|b| {
-                            if let Some(b) = b {
-                                applied = apply(Arc::make_mut(b), p, got);
-                            }
-                        });
-                        run.borrow_mut().finish(applied);
-                        let _ = self.counts.try_set(Some(run.borrow().counts));
-                    }
-                }
-            })
-            .collect();
-        let (handle, registration) = AbortHandle::new_pair();
-        self.abort.set_value(Some(handle));
+        let n = concurrency(&self.concurrency.get_untracked());
         self.generation.update_value(|g| *g += 1);
         let mine = self.generation.get_value();
         self.running.set(true);
-        spawn_local(async move {
-            if Abortable::new(join_all(workers), registration)
+        // One task per caller (no join combinator: it costs wasm size); the last one to end
+        // closes the run.
+        let live = Rc::new(Cell::new(n));
+        let mut handles = Vec::with_capacity(n);
+        for _ in 0..n {
+            let (handle, registration) = AbortHandle::new_pair();
+            handles.push(handle);
+            let caller = self.caller(
+                run.clone(),
+                pending.clone(),
+                client.clone(),
+                endpoint.clone(),
+            );
+            let (run, live) = (run.clone(), live.clone());
+            spawn_local(async move {
+                if Abortable::new(caller, registration).await.is_err() {
+                    run.borrow_mut().cancel();
+                }
+                live.set(live.get().saturating_sub(1));
+                // Gone (page left) or superseded (a new file): leave the state alone.
+                if live.get() > 0 || self.generation.try_get_value() != Some(mine) {
+                    return;
+                }
+                self.counts.set(Some(run.borrow().counts));
+                self.running.set(false);
+                self.abort.set_value(Vec::new());
+            });
+        }
+        self.abort.set_value(handles);
+    }
+
+    /// Takes pending lines off the queue until it is empty or cancelled; merges each answer
+    /// into its row as it arrives.
+    async fn caller(
+        self,
+        run: Rc<RefCell<FallbackRun>>,
+        pending: Arc<Vec<Pending>>,
+        client: Rc<dyn ChatTransport>,
+        endpoint: Rc<Endpoint>,
+    ) {
+        loop {
+            let next = run.borrow_mut().take_next();
+            let Some(p) = next.and_then(|i| pending.get(i)) else {
+                break;
+            };
+            let _ = self.counts.try_set(Some(run.borrow().counts));
+            let got = client
+                .chat(&endpoint, &request(&p.input.output))
                 .await
-                .is_err()
-            {
-                run.borrow_mut().cancel();
-            }
-            // Gone (page left) or superseded (a new file): leave the state alone.
-            if self.generation.try_get_value() != Some(mine) {
-                return;
-            }
-            self.counts.set(Some(run.borrow().counts));
-            self.running.set(false);
-            self.abort.set_value(None);
-        });
+                .map(|r| ModelReply {
+                    content: r.content.trim().to_string(),
+                    latency_ms: r.latency_ms,
+                    total_tokens: r.usage.total_tokens,
+                })
+                .map_err(|e| e.to_string());
+            let mut applied = Applied::Stale;
+            let _ = self.batch.try_update(|b| {
+                if let Some(b) = b {
+                    applied = apply(Arc::make_mut(b), p, got);
+                }
+            });
+            run.borrow_mut().finish(applied);
+            let _ = self.counts.try_set(Some(run.borrow().counts));
+        }
     }
 }
