@@ -22,6 +22,11 @@ pub fn transport() -> Rc<dyn ChatTransport> {
 /// The endpoint of `profile`'s verify model, or why it cannot be used.
 pub fn verify_endpoint(profile: &str) -> Result<Endpoint, String> {
     settings_store().settings.with_untracked(|s| {
+        if s.profiles.is_empty() {
+            return Err(String::from(
+                "no profile in Settings: add an LLM and a profile on the Settings page to ask the verify model",
+            ));
+        }
         let p = s.profile(profile).map_err(|e| e.to_string())?;
         s.endpoint(&p.verify, &|_| None)
             .map_err(|e| format!("{e}. Check the profile on the Settings page."))
