@@ -167,7 +167,7 @@ impl GradeBatch {
     /// formula (`=`, `+`, `-`, `@` first) are prefixed with `'`.
     pub fn to_csv(&self, show: Show, search: &SearchQuery) -> String {
         let mut out = String::from(
-            "line,id,predicted_answer,ground_truth_answer,equivalent,verdict,method,predicted_method,ground_truth_method,low_confidence,reason,error\n",
+            "line,id,predicted_answer,ground_truth_answer,equivalent,verdict,method,predicted_method,ground_truth_method,low_confidence,llm_fallback,reason,error\n",
         );
         for r in self.filtered(show, search) {
             let cells: Vec<String> = match r {
@@ -182,11 +182,16 @@ impl GradeBatch {
                     record.predicted_method.to_string(),
                     record.ground_truth_method.to_string(),
                     record.low_confidence.to_string(),
+                    record
+                        .llm_fallback
+                        .as_ref()
+                        .map(|n| n.status())
+                        .unwrap_or_default(),
                     record.reason.clone(),
                     String::new(),
                 ],
                 Row::Bad { line, error } => {
-                    let mut v = vec![String::new(); 12];
+                    let mut v = vec![String::new(); 13];
                     if let Some(c) = v.first_mut() {
                         *c = line.to_string();
                     }

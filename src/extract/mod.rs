@@ -10,6 +10,7 @@ pub mod batch;
 mod candidates;
 pub mod equiv;
 pub mod expr;
+pub mod fallback_batch;
 pub mod normalize;
 pub mod number;
 pub mod patterns;
@@ -391,6 +392,18 @@ pub fn grade_with(
     patterns: &AnswerPatterns,
 ) -> Verdict {
     let predicted = extract_with(output, question, patterns);
+    grade_predicted(predicted, ground_truth, question, preset, patterns)
+}
+
+/// [`grade_with`] for an output whose answer was already read (the LLM fallback's answer on the
+/// Extract page): the ground truth is extracted and compared exactly as there.
+pub fn grade_predicted(
+    predicted: Option<Extraction>,
+    ground_truth: &str,
+    question: Option<&str>,
+    preset: Preset,
+    patterns: &AnswerPatterns,
+) -> Verdict {
     let gold =
         extract_with(ground_truth, question, patterns).or_else(|| bare_ground_truth(ground_truth));
     let (outcome, path, reason) = match (&predicted, &gold) {

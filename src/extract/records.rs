@@ -230,6 +230,11 @@ pub struct GradeRecord {
     pub predicted_method: String,
     pub ground_truth_method: String,
     pub low_confidence: bool,
+    /// What the verify model did for this line when the Extract page's LLM fallback asked it
+    /// (absent otherwise, so `verifyfast grade`'s lines are unchanged). When its answer was
+    /// used, `predicted_method` is `fallback`, as in `verifyfast extract --llm-fallback`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub llm_fallback: Option<Box<super::fallback_batch::LlmFallbackNote>>,
 }
 
 impl GradeRecord {
@@ -247,6 +252,7 @@ impl GradeRecord {
             method: v.path.as_str(),
             reason: v.reason,
             id,
+            llm_fallback: None,
         }
     }
 

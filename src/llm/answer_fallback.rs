@@ -2,7 +2,7 @@
 //! confident and the user enabled the fallback, the verify model is asked for the final
 //! answer only, and its reply is normalised by the same extractor.
 
-use super::{ChatMessage, ChatRequest, ChatTransport, Endpoint, LlmError, Usage};
+use super::{ChatMessage, ChatRequest, ChatTransport, Endpoint, JsonMode, LlmError, Usage};
 use crate::extract::{self, AnswerFallback, Extraction};
 
 /// The note sends at most this much of the solution text.
@@ -45,6 +45,15 @@ pub fn request(text: &str) -> ChatRequest {
     }
 }
 
+/// The endpoint without its JSON mode: the fallback wants a bare answer, and a server held to
+/// a JSON object would wrap it (or be cut off inside the object at 30 tokens).
+pub fn plain_endpoint(endpoint: &Endpoint) -> Endpoint {
+    Endpoint {
+        json_mode: JsonMode::None,
+        ..endpoint.clone()
+    }
+}
+
 /// Asks the model and returns its raw reply, trimmed. Normalising it is the extractor's job.
 pub async fn ask_final_answer(
     transport: &dyn ChatTransport,
@@ -52,7 +61,7 @@ pub async fn ask_final_answer(
     text: &str,
 ) -> Result<String, LlmError> {
     let req = request(text);
-    let reply = transport.chat(endpoint, &req).await?;
+    let reply = transport.chat(&plain_endpoint(endpoint), &req).await?;
     Ok(reply.content.trim().to_string())
 }
 
@@ -70,6 +79,16 @@ pub struct FallbackOutcome {
     pub error: Option<LlmError>,
     pub usage: Usage,
     pub latency_ms: u64,
+}
+
+impl FallbackOutcome {
+    /// The model's answer as the extractor read it, when the reply held one (then the
+    /// extraction is the fallback's and a verdict uses it).
+    pub fn model_answer(&self) -> Option<&Extraction> {
+        self.extraction
+            .as_ref()
+            .filter(|e| e.method == extract::Method::Fallback)
+    }
 }
 
 /// Hands an already fetched reply to the extractor's own merge logic, so the async path
@@ -91,7 +110,25 @@ pub async fn extract_with_llm(
     text: &str,
     question: Option<&str>,
 ) -> FallbackOutcome {
-    let ruled = extract::extract(text, question);
+    extract_with_llm_using(
+        transport,
+        endpoint,
+        text,
+        question,
+        &extract::AnswerPatterns::NONE,
+    )
+    .await
+}
+
+/// [`extract_with_llm`] with the user's answer patterns tried first (the Extract page).
+pub async fn extract_with_llm_using(
+    transport: &dyn ChatTransport,
+    endpoint: &Endpoint,
+    text: &str,
+    question: Option<&str>,
+    patterns: &extract::AnswerPatterns,
+) -> FallbackOutcome {
+    let ruled = extract::extract_with(text, question, patterns);
     if !extract::needs_fallback(ruled.as_ref()) {
         return FallbackOutcome {
             extraction: ruled,
@@ -103,13 +140,13 @@ pub async fn extract_with_llm(
         };
     }
     let req = request(text);
-    match transport.chat(endpoint, &req).await {
+    match transport.chat(&plain_endpoint(endpoint), &req).await {
         Ok(resp) => {
             let reply = resp.content.trim().to_string();
             let extraction = extract::extract_with_fallback(
                 text,
                 question,
-                &extract::AnswerPatterns::NONE,
+                patterns,
                 &mut Fetched(Some(reply.clone())),
             );
             FallbackOutcome {
@@ -235,6 +272,7 @@ mod tests {
         );
         let out = block_on(extract_with_llm(&t, &endpoint(), DOUBTFUL, None));
         assert!(out.asked);
+        assert_eq!(out.model_answer().map(|e| e.answer.as_str()), Some("3"));
         let e = out.extraction.unwrap();
         assert_eq!((e.answer.as_str(), e.method), ("3", Method::Fallback));
         assert_eq!(out.usage.total_tokens, 102);
@@ -260,7 +298,28 @@ mod tests {
     fn an_unreadable_reply_keeps_the_rule_based_answer() {
         let t = OneReply(Ok("I cannot tell.".into()), RefCell::new(vec![]));
         let out = block_on(extract_with_llm(&t, &endpoint(), DOUBTFUL, None));
+        assert!(out.model_answer().is_none());
         assert!(out.extraction.is_some_and(|e| e.method != Method::Fallback));
+    }
+
+    #[test]
+    fn answer_patterns_count_before_asking() {
+        let patterns = extract::AnswerPatterns::compile(&[extract::AnswerPatternSpec {
+            name: "res".into(),
+            regex: "RESULT: (\\d+)".into(),
+        }])
+        .unwrap_or_default();
+        let t = OneReply(Ok("7".into()), RefCell::new(vec![]));
+        let text = "RESULT: 4 and then 3 cats and 5 dogs";
+        let out = block_on(extract_with_llm_using(
+            &t,
+            &endpoint(),
+            text,
+            None,
+            &patterns,
+        ));
+        assert!(!out.asked, "a pattern's answer is confident: no call");
+        assert_eq!(out.extraction.map(|e| e.answer), Some("4".to_string()));
     }
 
     #[test]
@@ -293,5 +352,10 @@ mod tests {
         assert_eq!(r.temperature, 0.0);
         assert_eq!(r.max_tokens, 30);
         assert!(r.messages[0].content.contains("So the answer is 54."));
+        let e = Endpoint {
+            json_mode: JsonMode::JsonObject,
+            ..endpoint()
+        };
+        assert_eq!(plain_endpoint(&e), endpoint());
     }
 }

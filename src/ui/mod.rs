@@ -19,6 +19,10 @@ pub mod batch_runner;
 pub mod browser_file;
 pub mod download;
 pub mod drafts_store;
+pub mod fallback_batch;
+pub mod fallback_batch_panel;
+pub mod fallback_single;
+pub mod fallback_single_view;
 pub mod footer;
 pub mod math_preview;
 pub mod math_text;
@@ -39,6 +43,7 @@ pub mod test_connection;
 pub mod text_field;
 pub mod theme;
 pub mod theme_toggle;
+pub mod verify_model;
 
 pub use app::App;
 

@@ -55,4 +55,37 @@ describe('browser against the real server', () => {
       `${report.tokens.total_tokens} tokens, ${ms} ms on the page`);
     assertNoKey(assert, { page: await page.content(), report: reportText });
   });
+
+  app.it('Extract: one low-confidence solution graded through the LLM fallback', { timeout: 5 * 60_000 }, async (page) => {
+    const settings = path.join(tempDir(), 'settings.yaml');
+    fs.writeFileSync(settings, settingsYaml());
+    await app.goto('/settings');
+    await page.getByTestId('settings-import').setInputFiles(settings);
+    await page.getByTestId('settings-notice').filter({ hasText: '1 LLMs, 1 profiles' }).waitFor();
+    await page.getByTestId('settings-api-key').first().fill(KEY);
+    await page.getByTestId('settings-api-key').first().dispatchEvent('change');
+    await page.getByTestId('nav-extract').click();
+    // The rules read the last number (2 friends): low confidence; the solution's answer is 8.
+    await page.getByTestId('extract-text').fill('Tom had 5 apples and bought 3 more, so he had 8 apples. Then 2 friends came to visit him.');
+    await page.getByTestId('extract-gold').fill('8');
+    assert.equal(await page.getByTestId('extract-answer').getAttribute('data-answer'), '2');
+    assert.equal(await page.getByTestId('extract-verdict').getAttribute('data-outcome'), 'different');
+    const started = Date.now();
+    await page.getByTestId('fallback-ask').click();
+    await page.locator('[data-testid="fallback-model-answer"], [data-testid="fallback-error"]').first().waitFor({ timeout: 4 * 60_000 });
+    const ms = Date.now() - started;
+    assert.equal(await page.getByTestId('fallback-error').count(), 0, 'the call succeeds');
+    const reply = await page.getByTestId('fallback-reply').innerText();
+    const answer = await page.getByTestId('fallback-model-answer').innerText();
+    const cost = await page.getByTestId('fallback-cost').innerText();
+    assert.match(cost, /^\d+ ms · [1-9]\d* tokens/);
+    assert.ok(reply.length > 0 && reply.length < 400, `a short reply (30 tokens at most): ${reply}`);
+    const used = await page.getByTestId('fallback-used').getAttribute('data-used');
+    const outcome = used === 'model' ? await page.getByTestId('fallback-verdict').getAttribute('data-outcome') : 'rule answer kept';
+    console.log(`    extract fallback: reply ${JSON.stringify(reply)} read as ${answer}; verdict ${outcome}; ${cost}; ${ms} ms on the page`);
+    assert.equal(used, 'model', `a readable answer in the reply: ${reply}`);
+    // The rules' answer stays on the page next to the model's.
+    assert.equal(await page.getByTestId('extract-answer').getAttribute('data-answer'), '2');
+    assertNoKey(assert, { page: await page.content() });
+  });
 });

@@ -13,12 +13,16 @@ use crate::ui::text_field::TextField;
 use leptos::task::spawn_local;
 
 use crate::extract::batch::{highlight, GradeBatch, Row, Show};
+use crate::extract::fallback_batch::FallbackQueue;
 use crate::extract::{
     extract_with, grade_with, AnswerPatterns, Extraction, Outcome, Preset, Verdict,
 };
 use crate::jsonl::{Line, LineSplitter};
 use crate::search::SearchQuery;
 use crate::ui::download::download_text;
+use crate::ui::fallback_batch::BatchFallback;
+use crate::ui::fallback_batch_panel::BatchFallbackPanel;
+use crate::ui::fallback_single::SingleFallback;
 use crate::ui::math_preview::MathPreview;
 use crate::ui::math_text::MathText;
 use crate::ui::search_box::{query_memo, SearchBox};
@@ -41,22 +45,27 @@ fn preset_of(strict: bool) -> Preset {
     }
 }
 
-fn feed(batch: &mut GradeBatch, l: Line) {
+fn feed(batch: &mut GradeBatch, queue: &mut FallbackQueue, l: Line) {
     match l.text {
-        Ok(t) => batch.push_line(l.number, &t),
+        Ok(t) => {
+            batch.push_line(l.number, &t);
+            queue.note_last(batch, &t);
+        }
         Err(e) => batch.bad_line(l.number, e.to_string()),
     }
 }
 
-/// Grades the file chunk by chunk; returns the batch and the milliseconds spent grading.
+/// Grades the file chunk by chunk; returns the batch, its low-confidence lines (for the LLM
+/// fallback) and the milliseconds spent grading.
 async fn grade_file(
     file: &web_sys::File,
     preset: Preset,
     patterns: AnswerPatterns,
     progress: RwSignal<Option<(f64, f64)>>,
-) -> Result<(GradeBatch, f64), String> {
+) -> Result<(GradeBatch, FallbackQueue, f64), String> {
     let total = file.size();
     let mut batch = GradeBatch::new(preset, patterns);
+    let mut queue = FallbackQueue::default();
     let mut splitter = LineSplitter::default();
     let mut start = 0.0;
     let mut busy_ms = 0.0;
@@ -65,15 +74,15 @@ async fn grade_file(
         let end = (start + CHUNK_BYTES).min(total);
         let bytes = read_slice(file, start, end).await?;
         let t0 = now_ms();
-        splitter.push(&bytes, &mut |l| feed(&mut batch, l));
+        splitter.push(&bytes, &mut |l| feed(&mut batch, &mut queue, l));
         busy_ms += now_ms() - t0;
         start = end;
         progress.set(Some((start, total)));
     }
     let t0 = now_ms();
-    splitter.finish(&mut |l| feed(&mut batch, l));
+    splitter.finish(&mut |l| feed(&mut batch, &mut queue, l));
     busy_ms += now_ms() - t0;
-    Ok((batch, busy_ms))
+    Ok((batch, queue, busy_ms))
 }
 
 /// The answer patterns of Settings, compiled once per change (tracked). Stored settings were
@@ -146,6 +155,7 @@ fn SingleExtract(patterns: Memo<AnswerPatterns>) -> impl IntoView {
                 let (t, extraction, verdict) = result.get();
                 single_result(t, extraction, verdict)
             }}
+            <SingleFallback result question gold strict patterns/>
         </div>
     }
 }
@@ -254,12 +264,14 @@ fn BatchGrade(patterns: Memo<AnswerPatterns>) -> impl IntoView {
     let search = RwSignal::new(String::new());
     let regex = RwSignal::new(false);
     let query = query_memo(search, regex);
+    let fallback = BatchFallback::new(batch);
 
     let load = move |f: web_sys::File| {
         if loading.get_untracked() {
             return;
         }
         error.set(None);
+        fallback.reset();
         batch.set(None);
         timing.set(None);
         file_name.set(f.name());
@@ -268,9 +280,9 @@ fn BatchGrade(patterns: Memo<AnswerPatterns>) -> impl IntoView {
         let patterns = patterns.get_untracked();
         spawn_local(async move {
             match grade_file(&f, preset, patterns, progress).await {
-                Ok((b, ms)) => {
+                Ok((b, queue, ms)) => {
                     timing.set(Some((b.rows.len(), ms)));
-                    batch.set(Some(Arc::new(b)));
+                    fallback.graded(b, queue);
                 }
                 Err(e) => error.set(Some(e)),
             }
@@ -322,6 +334,7 @@ fn BatchGrade(patterns: Memo<AnswerPatterns>) -> impl IntoView {
                     "Strict preset"
                 </label>
             </div>
+            <BatchFallbackPanel fb=fallback/>
             {move || loading.get().then(|| {
                 let (done, total) = progress.get().unwrap_or((0.0, 0.0));
                 view! { <progress max=format!("{}", total) value=format!("{}", done)></progress> }.into_any()

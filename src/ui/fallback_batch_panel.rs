@@ -1,0 +1,71 @@
+//! The controls of the JSONL LLM fallback: the toggle, the profile, the concurrency, Run and
+//! Cancel, the progress bar and the summary (sent, changed, failed).
+
+use leptos::prelude::*;
+
+use crate::extract::fallback_batch::{summary_text, MAX_CONCURRENCY};
+use crate::ui::fallback_batch::BatchFallback;
+use crate::ui::verify_model::ProfilePicker;
+
+#[component]
+pub fn BatchFallbackPanel(fb: BatchFallback) -> impl IntoView {
+    let enabled = fb.enabled;
+    let conc = fb.concurrency;
+    let can_run = move || !fb.running.get() && fb.batch.with(Option::is_some) && fb.sendable() > 0;
+    view! {
+        <div class="stack fallback" data-testid="fallback-batch">
+            <div class="row">
+                <label class="row">
+                    <input
+                        type="checkbox"
+                        data-testid="fallback-batch-toggle"
+                        prop:checked=move || enabled.get() == "on"
+                        on:change=move |ev| enabled.set(String::from(if event_target_checked(&ev) { "on" } else { "off" }))
+                    />
+                    "LLM fallback: after grading, send the low-confidence lines to the verify model"
+                </label>
+                <ProfilePicker profile=fb.profile testid="fallback-batch-profile"/>
+                <label>
+                    "Calls at once "
+                    <input
+                        type="number"
+                        min="1"
+                        max=MAX_CONCURRENCY.to_string()
+                        data-testid="fallback-concurrency"
+                        prop:value=move || conc.get()
+                        on:change=move |ev| conc.set(event_target_value(&ev))
+                    />
+                </label>
+            </div>
+            <div class="row">
+                {move || can_run().then(|| view! {
+                    <button data-testid="fallback-batch-run" on:click=move |_| fb.start()>
+                        {format!("Ask the verify model for {} low-confidence lines", fb.sendable())}
+                    </button>
+                }.into_any())}
+                {move || fb.running.get().then(|| view! {
+                    <button data-testid="fallback-batch-cancel" on:click=move |_| fb.cancel()>"Cancel"</button>
+                }.into_any())}
+            </div>
+            {move || fb.error.get().map(|e| view! {
+                <p class="error" data-testid="fallback-batch-error">{e}</p>
+            }.into_any())}
+            {move || fb.counts.get().map(|c| view! {
+                <progress
+                    data-testid="fallback-progress"
+                    max=c.to_send.max(1).to_string()
+                    value=c.sent.to_string()
+                ></progress>
+                <p
+                    data-testid="fallback-summary"
+                    data-sent=c.sent.to_string()
+                    data-used=c.used.to_string()
+                    data-changed=c.changed.to_string()
+                    data-failed=c.failed.to_string()
+                    data-finished=c.finished().to_string()
+                    data-cancelled=c.cancelled.to_string()
+                >{summary_text(&c)}</p>
+            }.into_any())}
+        </div>
+    }
+}
