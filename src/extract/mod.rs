@@ -15,6 +15,7 @@ pub mod number;
 pub mod patterns;
 mod real;
 pub mod records;
+pub mod row_detail;
 mod scan;
 pub mod words;
 

@@ -14,12 +14,15 @@
 //! Every `<For>` is keyed by a `String` and yields `AnyView` rows, so Leptos's keyed-list
 //! diffing (about 4 KB) exists once rather than once per key type.
 
+pub mod answer_math;
 mod app;
 pub mod batch_runner;
 pub mod browser_file;
 pub mod download;
 pub mod drafts_store;
 pub mod footer;
+pub mod grade_row_detail;
+pub mod grade_table;
 pub mod math_preview;
 pub mod math_text;
 pub mod nav;

@@ -1,0 +1,187 @@
+use std::sync::Arc;
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+use crate::extract::batch::{GradeBatch, Row, Show};
+use crate::extract::row_detail::open_row;
+use crate::search::SearchQuery;
+use crate::ui::answer_math::answer_math;
+use crate::ui::browser_file::read_slice;
+use crate::ui::grade_row_detail::{GradeRowDetail, Opened};
+
+/// Rows per page (all rows are kept, searched and exported): KaTeX lays out only these.
+const PAGE_ROWS: usize = 100;
+
+/// The uploaded file and its BOM length, to read a row's line back when it is opened.
+pub type SourceFile = StoredValue<Option<web_sys::File>, LocalStorage>;
+
+/// The graded rows kept by the filter and search, a page at a time. A graded row opens (click,
+/// or Enter on the focused row) into a detail row right under it; see [`GradeRowDetail`].
+#[component]
+pub fn GradeTable(
+    batch: Arc<GradeBatch>,
+    show: RwSignal<Show>,
+    query: Memo<SearchQuery>,
+    file: SourceFile,
+    bom: StoredValue<u64>,
+) -> impl IntoView {
+    let page = RwSignal::new(0usize);
+    let open = RwSignal::new(None::<usize>);
+    let opened: RwSignal<Opened> = RwSignal::new(None);
+    // Another filter or search starts again at the first page.
+    Effect::watch(
+        move || {
+            show.track();
+            query.track();
+        },
+        move |_, _, _| page.set(0),
+        false,
+    );
+    let b = batch.clone();
+    let toggle = Callback::new(move |line: usize| {
+        if open.get_untracked() == Some(line) {
+            open.set(None);
+            return;
+        }
+        open.set(Some(line));
+        opened.set(None);
+        let (Some(f), Some(src)) = (file.get_value(), b.source_of(line)) else {
+            opened.set(Some((
+                line,
+                Err(format!("line {line} cannot be read back")),
+            )));
+            return;
+        };
+        let b = b.clone();
+        let start = (src.offset + bom.get_value()) as f64;
+        spawn_local(async move {
+            let read = read_slice(&f, start, start + src.len as f64).await;
+            let detail = read.and_then(|bytes| {
+                let text = String::from_utf8(bytes)
+                    .map_err(|_| format!("line {line}: not valid UTF-8 any more"))?;
+                open_row(&text, line, b.preset, &b.patterns, b.record_of(line))
+                    .map_err(|e| e.to_string())
+            });
+            // Closed, or another row opened, meanwhile: that wins.
+            if open.get_untracked() == Some(line) {
+                opened.set(Some((line, detail)));
+            }
+        });
+    });
+    let close = Callback::new(move |()| {
+        let line = open.get_untracked();
+        open.set(None);
+        // Back to the row that was opened, so the keyboard user keeps their place.
+        let row = line.and_then(|l| {
+            let doc = web_sys::window()?.document()?;
+            doc.query_selector(&format!("tr[data-line=\"{l}\"]")).ok()?
+        });
+        if let Some(el) =
+            row.and_then(|r| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(r).ok())
+        {
+            let _ = el.focus();
+        }
+    });
+
+    move || {
+        query.with(|q| {
+            let rows: Vec<&Row> = batch.filtered(show.get(), q).collect();
+            let total = rows.len();
+            let pages = total.div_ceil(PAGE_ROWS).max(1);
+            let p = page.get().min(pages - 1);
+            let shown: Vec<AnyView> = rows
+                .iter()
+                .skip(p * PAGE_ROWS)
+                .take(PAGE_ROWS)
+                .map(|r| row_view((*r).clone(), open, opened, toggle, close))
+                .collect();
+            let count = if pages > 1 {
+                format!("{total} rows match; page {} of {pages} (downloads include all)", p + 1)
+            } else {
+                format!("{total} rows match")
+            };
+            view! {
+                <div class="row">
+                    <p class="muted" data-testid="extract-row-count">{count}</p>
+                    {(pages > 1).then(|| view! {
+                        <button data-testid="extract-page-prev" disabled=p == 0
+                            on:click=move |_| page.set(p.saturating_sub(1))>"Previous"</button>
+                        <button data-testid="extract-page-next" disabled=p + 1 >= pages
+                            on:click=move |_| page.set(p + 1)>"Next"</button>
+                    }.into_any())}
+                </div>
+                <div class="table-wrap">
+                    <table data-testid="extract-table">
+                        <thead>
+                            <tr>
+                                <th>"line"</th><th>"id"</th><th>"predicted"</th><th>"rule"</th><th>"ground truth"</th>
+                                <th>"verdict"</th><th>"path"</th><th>"reason"</th>
+                            </tr>
+                        </thead>
+                        <tbody>{shown}</tbody>
+                    </table>
+                </div>
+            }
+            .into_any()
+        })
+    }
+}
+
+fn row_view(
+    r: Row,
+    open: RwSignal<Option<usize>>,
+    opened: RwSignal<Opened>,
+    toggle: Callback<usize>,
+    close: Callback<()>,
+) -> AnyView {
+    let (line, record) = match r {
+        Row::Graded { line, record } => (line, record),
+        Row::Bad { line, error } => {
+            return view! {
+                <tr class="error">
+                    <td class="num">{line}</td>
+                    <td colspan="7">{error}</td>
+                </tr>
+            }
+            .into_any()
+        }
+    };
+    let id = crate::jsonl::text_of(&record.id);
+    let verdict = if record.equivalent {
+        "equivalent"
+    } else if record.undecided() {
+        "could not decide"
+    } else if record.no_answer() {
+        "no answer"
+    } else {
+        "not equivalent"
+    };
+    let on_key = move |ev: web_sys::KeyboardEvent| {
+        if ev.key() == "Enter" {
+            ev.prevent_default();
+            toggle.run(line);
+        }
+    };
+    view! {
+        <tr class="grade-row" class:ok=record.equivalent tabindex="0" data-testid="extract-row"
+            data-line=line.to_string() aria-expanded=move || (open.get() == Some(line)).to_string()
+            title="Open the full solution (Enter)"
+            on:click=move |_| toggle.run(line) on:keydown=on_key>
+            <td class="num">{line}</td>
+            <td>{id}</td>
+            <td data-testid="extract-row-predicted">{answer_math(record.predicted_answer.clone())}</td>
+            <td><span class="chip" data-testid="extract-row-rule">{record.predicted_method.clone()}</span></td>
+            <td data-testid="extract-row-gold">{answer_math(record.ground_truth_answer.clone())}</td>
+            <td>{verdict}</td>
+            <td><span class="chip">{record.method}</span></td>
+            <td class="muted">{record.reason.clone()}</td>
+        </tr>
+        {move || (open.get() == Some(line)).then(|| view! {
+            <tr class="grade-detail-row">
+                <td colspan="8"><GradeRowDetail line opened close/></td>
+            </tr>
+        }.into_any())}
+    }
+    .into_any()
+}
