@@ -21,6 +21,7 @@ pub mod browser_file;
 pub mod download;
 pub mod drafts_store;
 pub mod footer;
+pub mod grade_row;
 pub mod grade_row_detail;
 pub mod grade_table;
 pub mod math_preview;
