@@ -30,14 +30,11 @@ pub fn GradeTable(
     let open = RwSignal::new(None::<usize>);
     let opened: RwSignal<Opened> = RwSignal::new(None);
     // Another filter or search starts again at the first page.
-    Effect::watch(
-        move || {
-            show.track();
-            query.track();
-        },
-        move |_, _, _| page.set(0),
-        false,
-    );
+    Effect::new(move |_| {
+        show.track();
+        query.track();
+        page.set(0);
+    });
     let b = batch.clone();
     let toggle = Callback::new(move |line: usize| {
         if open.get_untracked() == Some(line) {
@@ -105,9 +102,9 @@ pub fn GradeTable(
                 <div class="row">
                     <p class="muted" data-testid="extract-row-count">{count}</p>
                     {(pages > 1).then(|| view! {
-                        <button data-testid="extract-page-prev" disabled=p == 0
+                        <button data-testid="extract-page-prev" disabled={p == 0}
                             on:click=move |_| page.set(p.saturating_sub(1))>"Previous"</button>
-                        <button data-testid="extract-page-next" disabled=p + 1 >= pages
+                        <button data-testid="extract-page-next" disabled={p + 1 >= pages}
                             on:click=move |_| page.set(p + 1)>"Next"</button>
                     }.into_any())}
                 </div>

@@ -284,5 +284,15 @@ describe('extract page', () => {
     assert.match(summary, new RegExp(`of ${n} graded lines`));
     assert.ok(accuracy >= 99.5, `GSM8K accuracy in the browser ${accuracy}%`);
     assert.ok(perSecond > 0);
+    // 100 rows a page; Next shows the next hundred lines.
+    const rows = page.getByTestId('extract-table').locator('tbody tr');
+    assert.equal(await rows.count(), 100);
+    assert.match(await page.getByTestId('extract-row-count').innerText(), new RegExp(`^${n} rows match; page 1 of ${Math.ceil(n / 100)}`));
+    await page.getByTestId('extract-page-next').click();
+    await page.getByTestId('extract-row-count').filter({ hasText: /page 2 of/ }).waitFor();
+    assert.equal(await rows.first().getAttribute('data-line'), '101');
+    // A new search starts again at the first page.
+    await page.getByTestId('extract-search').fill('final_equation');
+    await page.getByTestId('extract-row-count').filter({ hasText: /page 1 of/ }).waitFor();
   });
 });
