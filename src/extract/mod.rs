@@ -10,6 +10,7 @@ pub mod batch;
 mod candidates;
 pub mod equiv;
 pub mod expr;
+pub mod grade_columns;
 pub mod normalize;
 pub mod number;
 pub mod patterns;

@@ -1,6 +1,7 @@
 use leptos::prelude::*;
 
 use crate::extract::batch::Row;
+use crate::extract::grade_columns::verdict_label;
 use crate::ui::answer_math::answer_math;
 use crate::ui::grade_row_detail::{GradeRowDetail, Opened};
 
@@ -26,15 +27,7 @@ pub fn row_view(
         }
     };
     let id = crate::jsonl::text_of(&record.id);
-    let verdict = if record.equivalent {
-        "equivalent"
-    } else if record.undecided() {
-        "could not decide"
-    } else if record.no_answer() {
-        "no answer"
-    } else {
-        "not equivalent"
-    };
+    let verdict = verdict_label(&record);
     let on_key = move |ev: web_sys::KeyboardEvent| {
         if ev.key() == "Enter" {
             ev.prevent_default();

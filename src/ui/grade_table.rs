@@ -3,9 +3,11 @@ use std::sync::Arc;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-use crate::extract::batch::{GradeBatch, Row, Show};
+use crate::extract::batch::{GradeBatch, Show};
+use crate::extract::grade_columns::{self, Kept, COLUMNS};
 use crate::extract::row_detail::open_row;
 use crate::search::SearchQuery;
+use crate::table::{Direction, Query};
 use crate::ui::browser_file::read_slice;
 use crate::ui::grade_row::row_view;
 use crate::ui::grade_row_detail::Opened;
@@ -27,6 +29,7 @@ pub fn GradeTable(
     bom: StoredValue<u64>,
 ) -> impl IntoView {
     let page = RwSignal::new(0usize);
+    let sort = RwSignal::new(None::<(usize, Direction)>);
     let open = RwSignal::new(None::<usize>);
     let opened: RwSignal<Opened> = RwSignal::new(None);
     // Another filter or search starts again at the first page.
@@ -83,20 +86,27 @@ pub fn GradeTable(
 
     move || {
         query.with(|q| {
-            let rows: Vec<&Row> = batch.filtered(show.get(), q).collect();
-            let total = rows.len();
-            let pages = total.div_ceil(PAGE_ROWS).max(1);
-            let p = page.get().min(pages - 1);
-            let shown: Vec<AnyView> = rows
+            let kept: Vec<Kept> = batch.filtered(show.get(), q).map(Kept).collect();
+            let v = sort.with(|&sort| {
+                let q = Query {
+                    sort,
+                    page: page.get(),
+                    page_size: PAGE_ROWS,
+                    ..Query::default()
+                };
+                grade_columns::page(&kept, &q)
+            });
+            let (p, pages) = (v.page, v.pages);
+            let shown: Vec<AnyView> = v
+                .rows
                 .iter()
-                .skip(p * PAGE_ROWS)
-                .take(PAGE_ROWS)
-                .map(|r| row_view((*r).clone(), open, opened, toggle, close))
+                .filter_map(|&i| kept.get(i))
+                .map(|k| row_view(k.0.clone(), open, opened, toggle, close))
                 .collect();
             let count = if pages > 1 {
-                format!("{total} rows match; page {} of {pages} (downloads include all)", p + 1)
+                format!("{} rows match; page {} of {pages} (downloads include all)", v.matching, p + 1)
             } else {
-                format!("{total} rows match")
+                format!("{} rows match", v.matching)
             };
             view! {
                 <div class="row">
@@ -111,10 +121,7 @@ pub fn GradeTable(
                 <div class="table-wrap">
                     <table data-testid="extract-table">
                         <thead>
-                            <tr>
-                                <th>"line"</th><th>"id"</th><th>"predicted"</th><th>"rule"</th><th>"ground truth"</th>
-                                <th>"verdict"</th><th>"path"</th><th>"reason"</th>
-                            </tr>
+                            <tr>{COLUMNS.iter().enumerate().map(|(c, name)| header(c, name, sort, page)).collect_view()}</tr>
                         </thead>
                         <tbody>{shown}</tbody>
                     </table>
@@ -123,4 +130,33 @@ pub fn GradeTable(
             .into_any()
         })
     }
+}
+
+/// A column header: a button that sorts by the column (again: the other way round).
+fn header(
+    column: usize,
+    name: &'static str,
+    sort: RwSignal<Option<(usize, Direction)>>,
+    page: RwSignal<usize>,
+) -> AnyView {
+    let state = move || match sort.get() {
+        Some((c, Direction::Ascending)) if c == column => String::from("ascending"),
+        Some((c, Direction::Descending)) if c == column => String::from("descending"),
+        _ => String::from("none"),
+    };
+    let click = move |_| {
+        let mut q = Query {
+            sort: sort.get_untracked(),
+            ..Query::default()
+        };
+        q.click_header(column);
+        sort.set(q.sort);
+        page.set(0);
+    };
+    view! {
+        <th aria-sort=state>
+            <button class="link" data-testid="extract-sort" data-column=name on:click=click>{name}</button>
+        </th>
+    }
+    .into_any()
 }

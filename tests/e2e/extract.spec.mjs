@@ -263,6 +263,14 @@ describe('extract page', () => {
     // A plain number stays text.
     assert.equal(await cell(5, 'extract-row-predicted').locator('.katex').count(), 0);
     assert.equal(await cell(5, 'extract-row-predicted').innerText(), '54');
+    // Sorting by a column header (table.rs rules), a second click the other way round.
+    const order = () => page.locator('tr[data-line]').evaluateAll((trs) => trs.map((t) => t.dataset.line));
+    const idHeader = page.locator('[data-testid="extract-sort"][data-column="id"]');
+    await idHeader.click();
+    assert.deepEqual(await order(), ['1', '2', '4', '5', '3']);
+    assert.equal(await page.locator('th[aria-sort="ascending"]').innerText(), 'id');
+    await idHeader.click();
+    assert.deepEqual(await order(), ['3', '5', '4', '2', '1']);
     // The hostile rows still open, with their text as text.
     await page.locator('tr[data-line="4"]').click();
     const out = page.getByTestId('extract-detail-output');
