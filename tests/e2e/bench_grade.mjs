@@ -1,6 +1,6 @@
 // Browser grading throughput on a large file (a benchmark, not a test: it asserts nothing about
 // time). The GSM8K fixture becomes a grade file (each solution without its #### line vs the ####
-// value), repeated to LINES lines (default 52,311 = 7 × 7,473), and is uploaded to the Extract
+// value), repeated to LINES lines (default 52,311 = 7 × 7,473, about 30 MB), and is uploaded to the Extract
 // page of the built app (dist/, as the e2e harness serves it) in headless Chromium.
 //
 //   nice trunk build --release && node tests/e2e/bench_grade.mjs [LINES]
