@@ -11,15 +11,16 @@ use crate::table::{Direction, Query};
 use crate::ui::browser_file::read_slice;
 use crate::ui::grade_row::row_view;
 use crate::ui::grade_row_detail::Opened;
+use crate::ui::grade_sort_header::header;
 
 /// Rows per page (all rows are kept, searched and exported): KaTeX lays out only these.
 const PAGE_ROWS: usize = 100;
 
-/// The uploaded file and its BOM length, to read a row's line back when it is opened.
+/// The uploaded file, to read a row's line back when it is opened.
 pub type SourceFile = StoredValue<Option<web_sys::File>, LocalStorage>;
 
 /// The graded rows kept by the filter and search, a page at a time. A graded row opens (click,
-/// or Enter on the focused row) into a detail row right under it; see [`GradeRowDetail`].
+/// or Enter on the focused row) into a detail row right under it (`grade_row_detail.rs`).
 #[component]
 pub fn GradeTable(
     batch: Arc<GradeBatch>,
@@ -130,33 +131,4 @@ pub fn GradeTable(
             .into_any()
         })
     }
-}
-
-/// A column header: a button that sorts by the column (again: the other way round).
-fn header(
-    column: usize,
-    name: &'static str,
-    sort: RwSignal<Option<(usize, Direction)>>,
-    page: RwSignal<usize>,
-) -> AnyView {
-    let state = move || match sort.get() {
-        Some((c, Direction::Ascending)) if c == column => String::from("ascending"),
-        Some((c, Direction::Descending)) if c == column => String::from("descending"),
-        _ => String::from("none"),
-    };
-    let click = move |_| {
-        let mut q = Query {
-            sort: sort.get_untracked(),
-            ..Query::default()
-        };
-        q.click_header(column);
-        sort.set(q.sort);
-        page.set(0);
-    };
-    view! {
-        <th aria-sort=state>
-            <button class="link" data-testid="extract-sort" data-column=name on:click=click>{name}</button>
-        </th>
-    }
-    .into_any()
 }

@@ -23,6 +23,7 @@ pub mod drafts_store;
 pub mod footer;
 pub mod grade_row;
 pub mod grade_row_detail;
+pub mod grade_sort_header;
 pub mod grade_table;
 pub mod math_preview;
 pub mod math_text;
