@@ -5,6 +5,7 @@
 use crate::search::SearchQuery;
 
 use super::records::{grade_record, parse_grade_line, GradeRecord, GradeSummary};
+use super::row_detail::LineSource;
 use super::{AnswerPatterns, Preset};
 
 /// One input line's outcome.
@@ -102,6 +103,9 @@ pub struct GradeBatch {
     pub patterns: AnswerPatterns,
     pub rows: Vec<Row>,
     pub summary: GradeSummary,
+    /// Where each line fed by [`GradeBatch::push_line_at`] is in the file, in line order, so
+    /// a row can be read back and opened without keeping every line's text in memory.
+    pub sources: Vec<LineSource>,
 }
 
 impl GradeBatch {
@@ -121,6 +125,32 @@ impl GradeBatch {
                 self.rows.push(Row::Graded { line, record });
             }
             Err(e) => self.bad_line(line, e.to_string()),
+        }
+    }
+
+    /// [`GradeBatch::push_line`], remembering where the line is in the file (its offset as
+    /// [`crate::jsonl::Line::offset`] and its length) so the row can be opened later.
+    pub fn push_line_at(&mut self, line: usize, offset: u64, text: &str) {
+        self.sources.push(LineSource {
+            line,
+            offset,
+            len: text.len(),
+        });
+        self.push_line(line, text);
+    }
+
+    /// Where line `line` is in the file, if it was fed with [`GradeBatch::push_line_at`].
+    pub fn source_of(&self, line: usize) -> Option<LineSource> {
+        let i = self.sources.binary_search_by_key(&line, |s| s.line).ok()?;
+        self.sources.get(i).copied()
+    }
+
+    /// The record the table shows for line `line`, if it was graded.
+    pub fn record_of(&self, line: usize) -> Option<&GradeRecord> {
+        let i = self.rows.binary_search_by_key(&line, Row::line).ok()?;
+        match self.rows.get(i)? {
+            Row::Graded { record, .. } => Some(record),
+            Row::Bad { .. } => None,
         }
     }
 
@@ -379,6 +409,31 @@ mod tests {
             .collect();
         assert_eq!(methods, ["final", "main_clause"]);
         assert_eq!(b.summary.equivalent, 2);
+    }
+
+    #[test]
+    fn line_sources_find_rows_to_open() {
+        let mut b = GradeBatch::new(Preset::Lenient, AnswerPatterns::NONE);
+        let l1 = r#"{"id":"a","output":"So 3+4=7","ground_truth":"7"}"#;
+        let l3 = r#"{"id":"c","output":"It is 5","ground_truth":"6"}"#;
+        b.push_line_at(1, 0, l1);
+        b.bad_line(2, "line 2: not valid UTF-8 (byte 0 of the line)".into());
+        b.push_line_at(3, 60, l3);
+        assert_eq!(
+            b.source_of(3),
+            Some(LineSource {
+                line: 3,
+                offset: 60,
+                len: l3.len()
+            })
+        );
+        assert_eq!(b.source_of(2), None);
+        assert_eq!(
+            b.record_of(3).and_then(|r| r.predicted_answer.as_deref()),
+            Some("5")
+        );
+        assert_eq!(b.record_of(2), None);
+        assert_eq!(b.record_of(9), None);
     }
 
     #[test]

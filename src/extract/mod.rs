@@ -11,11 +11,13 @@ mod candidates;
 pub mod equiv;
 pub mod expr;
 pub mod fallback_batch;
+pub mod grade_columns;
 pub mod normalize;
 pub mod number;
 pub mod patterns;
 mod real;
 pub mod records;
+pub mod row_detail;
 mod scan;
 pub mod words;
 

@@ -14,6 +14,7 @@
 //! Every `<For>` is keyed by a `String` and yields `AnyView` rows, so Leptos's keyed-list
 //! diffing (about 4 KB) exists once rather than once per key type.
 
+pub mod answer_math;
 mod app;
 pub mod batch_runner;
 pub mod browser_file;
@@ -24,6 +25,10 @@ pub mod fallback_batch_panel;
 pub mod fallback_single;
 pub mod fallback_single_view;
 pub mod footer;
+pub mod grade_row;
+pub mod grade_row_detail;
+pub mod grade_sort_header;
+pub mod grade_table;
 pub mod math_preview;
 pub mod math_text;
 pub mod nav;

@@ -190,6 +190,95 @@ describe('extract page', () => {
     await page.getByTestId('extract-row-count').filter({ hasText: /^1 rows match$/ }).waitFor();
   });
 
+  app.it('a grade row opens its full solution with the answer marked; Enter opens, Esc closes', async (page) => {
+    const gsm = 'Natalia sold 48/2 = 24 clips in May.\nNatalia sold 48+24 = 72 clips altogether in April and May.';
+    const frac = 'Half of 10 is 5.\nSo the answer is $\\boxed{\\frac{1}{2}}$ of it, not 7.';
+    // A BOM and a multi-byte id: the line is read back from the file by its offset.
+    const file = writeTemp('open.jsonl', '\uFEFF' + [
+      JSON.stringify({ id: 'é-1', output: gsm, ground_truth: '72' }),
+      JSON.stringify({ id: 'frac', output: frac, ground_truth: '0.5', question: 'What part?' }),
+    ].join('\n') + '\n');
+    await app.goto('/extract');
+    await page.getByTestId('extract-file').setInputFiles(file);
+    await page.getByTestId('extract-summary').waitFor();
+    const detail = page.getByTestId('extract-detail');
+    const row1 = page.locator('tr[data-line="1"]');
+    await row1.click();
+    const mark = detail.getByTestId('extract-detail-output').locator('mark');
+    await mark.waitFor();
+    const predicted = await row1.getByTestId('extract-row-predicted').locator('[data-answer]').getAttribute('data-answer');
+    assert.equal(predicted, '72');
+    assert.equal(await mark.innerText(), predicted);
+    assert.equal(await detail.getByTestId('extract-detail-output').innerText(), gsm);
+    assert.equal(await detail.getByTestId('extract-detail-path').innerText(), 'identical_text');
+    assert.equal(await row1.getAttribute('aria-expanded'), 'true');
+    // Focus moved to the opened row; Esc closes it and gives focus back to the row.
+    assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'extract-detail');
+    await page.keyboard.press('Escape');
+    await detail.waitFor({ state: 'detached' });
+    assert.equal(await page.evaluate(() => document.activeElement?.dataset.line), '1');
+
+    // Keyboard: Tab to the next row, Enter opens it.
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => document.activeElement?.dataset.line), '2');
+    await page.keyboard.press('Enter');
+    await mark.waitFor();
+    assert.equal(await mark.innerText(), '\\frac{1}{2}');
+    assert.equal(await detail.getByTestId('extract-detail-output').innerText(), frac);
+    assert.equal(await detail.getByTestId('extract-detail-ground-truth').locator('mark').innerText(), '0.5');
+    assert.equal(await detail.getByTestId('extract-detail-path').innerText(), 'exact_rational');
+    assert.match(await detail.getByTestId('extract-detail-reason').innerText(), /= 1\/2/);
+    await detail.getByTestId('extract-detail-predicted').locator('.katex .mfrac').waitFor();
+    assert.equal(await detail.getByTestId('extract-detail-stale').count(), 0);
+    // Only one row is open at a time; the close button closes too.
+    await detail.getByTestId('extract-detail-close').click();
+    await detail.waitFor({ state: 'detached' });
+    assert.equal(await page.getByTestId('extract-table').locator('tbody tr').count(), 2);
+  });
+
+  app.it('answers in the grade table render with KaTeX; hostile or broken LaTeX shows as text', async (page) => {
+    const file = writeTemp('latex.jsonl', [
+      JSON.stringify({ id: 'frac', output: 'The answer is $\\boxed{\\frac{1}{2}}$', ground_truth: '\\dfrac{1}{2}' }),
+      JSON.stringify({ id: 'href', output: 'The answer is $\\boxed{\\href{javascript:alert(1)}{x}}$', ground_truth: 'x' }),
+      JSON.stringify({ id: 'open', output: 'Final answer: \\frac{', ground_truth: '\\frac{1}{' }),
+      JSON.stringify({ id: 'html', output: 'The answer is \\boxed{<img src=x onerror="window.__xss=1">}', ground_truth: '<b>3</b>' }),
+      JSON.stringify({ id: 'num', output: 'So 80-26=54', ground_truth: '54' }),
+    ].join('\n') + '\n');
+    await app.goto('/extract');
+    await page.getByTestId('extract-file').setInputFiles(file);
+    await page.getByTestId('extract-summary').waitFor();
+    const rows = page.getByTestId('extract-table').locator('tbody tr');
+    assert.equal(await rows.count(), 5);
+    const cell = (line, which) => page.locator(`tr[data-line="${line}"]`).getByTestId(which);
+    await cell(1, 'extract-row-predicted').locator('.katex .mfrac').waitFor();
+    await cell(1, 'extract-row-gold').locator('.katex .mfrac').waitFor();
+    // No link from an untrusted \href, no markup from the answer text, nothing ran.
+    assert.equal(await page.locator('[data-testid="extract-table"] a').count(), 0);
+    assert.equal(await page.locator('[data-testid="page-extract"] img, [data-testid="extract-table"] b').count(), 0);
+    assert.equal(await page.evaluate(() => window.__xss ?? 0), 0);
+    // Unclosed \frac{: the raw text, not KaTeX's error and not a broken row.
+    const broken = cell(3, 'extract-row-gold');
+    assert.equal(await broken.locator('.katex').count(), 0);
+    assert.equal(await broken.innerText(), await broken.locator('[data-answer]').getAttribute('data-answer'));
+    // A plain number stays text.
+    assert.equal(await cell(5, 'extract-row-predicted').locator('.katex').count(), 0);
+    assert.equal(await cell(5, 'extract-row-predicted').innerText(), '54');
+    // Sorting by a column header (table.rs rules), a second click the other way round.
+    const order = () => page.locator('tr[data-line]').evaluateAll((trs) => trs.map((t) => t.dataset.line));
+    const idHeader = page.locator('[data-testid="extract-sort"][data-column="id"]');
+    await idHeader.click();
+    assert.deepEqual(await order(), ['1', '2', '4', '5', '3']);
+    assert.equal(await page.locator('th[aria-sort="ascending"]').innerText(), 'id');
+    await idHeader.click();
+    assert.deepEqual(await order(), ['3', '5', '4', '2', '1']);
+    // The hostile rows still open, with their text as text.
+    await page.locator('tr[data-line="4"]').click();
+    const out = page.getByTestId('extract-detail-output');
+    await out.waitFor();
+    assert.match(await out.innerText(), /<img src=x onerror=/);
+    assert.equal(await page.locator('[data-testid="page-extract"] img').count(), 0);
+  });
+
   app.it('grades the GSM8K fixture in the browser and prints items/s', async (page) => {
     const { file, n } = gsm8kGradeFile();
     await app.goto('/extract');
@@ -203,5 +292,15 @@ describe('extract page', () => {
     assert.match(summary, new RegExp(`of ${n} graded lines`));
     assert.ok(accuracy >= 99.5, `GSM8K accuracy in the browser ${accuracy}%`);
     assert.ok(perSecond > 0);
+    // 100 rows a page; Next shows the next hundred lines.
+    const rows = page.getByTestId('extract-table').locator('tbody tr');
+    assert.equal(await rows.count(), 100);
+    assert.match(await page.getByTestId('extract-row-count').innerText(), new RegExp(`^${n} rows match; page 1 of ${Math.ceil(n / 100)}`));
+    await page.getByTestId('extract-page-next').click();
+    await page.getByTestId('extract-row-count').filter({ hasText: /page 2 of/ }).waitFor();
+    assert.equal(await rows.first().getAttribute('data-line'), '101');
+    // A new search starts again at the first page.
+    await page.getByTestId('extract-search').fill('final_equation');
+    await page.getByTestId('extract-row-count').filter({ hasText: /page 1 of/ }).waitFor();
   });
 });

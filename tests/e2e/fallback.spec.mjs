@@ -155,6 +155,10 @@ describe('extract page: LLM fallback', () => {
     assert.match(csvText, /"failed \(rule answer kept\): HTTP 400/);
     // The failed line can be sent again.
     assert.match(await page.getByTestId('fallback-batch-run').innerText(), /for 1 low-confidence lines/);
+    // Opening a row the model answered shows what it did, not a "file changed" warning.
+    await page.getByTestId('extract-row').nth(1).click();
+    await page.getByTestId('extract-detail-fallback').filter({ hasText: /used the verify model's answer 12/ }).waitFor();
+    assert.equal(await page.getByTestId('extract-detail-stale').count(), 0);
   });
 
   app.it('JSONL: Cancel stops the run and keeps what was answered; leaving the page stops it too', async (page) => {

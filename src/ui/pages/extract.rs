@@ -12,17 +12,18 @@ use crate::ui::drafts_store::draft_signal;
 use crate::ui::text_field::TextField;
 use leptos::task::spawn_local;
 
-use crate::extract::batch::{highlight, GradeBatch, Row, Show};
+use crate::band::drill::bom_len;
+use crate::extract::batch::{highlight, GradeBatch, Show};
 use crate::extract::fallback_batch::FallbackQueue;
 use crate::extract::{
     extract_with, grade_with, AnswerPatterns, Extraction, Outcome, Preset, Verdict,
 };
 use crate::jsonl::{Line, LineSplitter};
-use crate::search::SearchQuery;
 use crate::ui::download::download_text;
 use crate::ui::fallback_batch::BatchFallback;
 use crate::ui::fallback_batch_panel::BatchFallbackPanel;
 use crate::ui::fallback_single::SingleFallback;
+use crate::ui::grade_table::{GradeTable, SourceFile};
 use crate::ui::math_preview::MathPreview;
 use crate::ui::math_text::MathText;
 use crate::ui::search_box::{query_memo, SearchBox};
@@ -30,8 +31,6 @@ use crate::ui::settings_store::settings_store;
 
 /// Bytes per `File.slice`: grading one chunk stays well under 100 ms.
 const CHUNK_BYTES: f64 = 512.0 * 1024.0;
-/// Rows rendered in the table at once (all rows are kept and exported).
-const TABLE_LIMIT: usize = 200;
 /// Bad lines listed in the summary.
 const BAD_LIST_LIMIT: usize = 50;
 
@@ -48,7 +47,7 @@ fn preset_of(strict: bool) -> Preset {
 fn feed(batch: &mut GradeBatch, queue: &mut FallbackQueue, l: Line) {
     match l.text {
         Ok(t) => {
-            batch.push_line(l.number, &t);
+            batch.push_line_at(l.number, l.offset, &t);
             queue.note_last(batch, &t);
         }
         Err(e) => batch.bad_line(l.number, e.to_string()),
@@ -56,23 +55,28 @@ fn feed(batch: &mut GradeBatch, queue: &mut FallbackQueue, l: Line) {
 }
 
 /// Grades the file chunk by chunk; returns the batch, its low-confidence lines (for the LLM
-/// fallback) and the milliseconds spent grading.
+/// fallback), the milliseconds spent grading and the BOM length (line offsets count from
+/// after it).
 async fn grade_file(
     file: &web_sys::File,
     preset: Preset,
     patterns: AnswerPatterns,
     progress: RwSignal<Option<(f64, f64)>>,
-) -> Result<(GradeBatch, FallbackQueue, f64), String> {
+) -> Result<(GradeBatch, FallbackQueue, f64, u64), String> {
     let total = file.size();
     let mut batch = GradeBatch::new(preset, patterns);
     let mut queue = FallbackQueue::default();
     let mut splitter = LineSplitter::default();
     let mut start = 0.0;
     let mut busy_ms = 0.0;
+    let mut bom = 0;
     progress.set(Some((0.0, total)));
     while start < total {
         let end = (start + CHUNK_BYTES).min(total);
         let bytes = read_slice(file, start, end).await?;
+        if start == 0.0 {
+            bom = bom_len(&bytes);
+        }
         let t0 = now_ms();
         splitter.push(&bytes, &mut |l| feed(&mut batch, &mut queue, l));
         busy_ms += now_ms() - t0;
@@ -82,7 +86,7 @@ async fn grade_file(
     let t0 = now_ms();
     splitter.finish(&mut |l| feed(&mut batch, &mut queue, l));
     busy_ms += now_ms() - t0;
-    Ok((batch, queue, busy_ms))
+    Ok((batch, queue, busy_ms, bom))
 }
 
 /// The answer patterns of Settings, compiled once per change (tracked). Stored settings were
@@ -265,6 +269,9 @@ fn BatchGrade(patterns: Memo<AnswerPatterns>) -> impl IntoView {
     let regex = RwSignal::new(false);
     let query = query_memo(search, regex);
     let fallback = BatchFallback::new(batch);
+    // The file and its BOM, so an opened row can be read back (rows keep no line text).
+    let file: SourceFile = StoredValue::new_local(None);
+    let bom = StoredValue::new(0u64);
 
     let load = move |f: web_sys::File| {
         if loading.get_untracked() {
@@ -275,12 +282,14 @@ fn BatchGrade(patterns: Memo<AnswerPatterns>) -> impl IntoView {
         batch.set(None);
         timing.set(None);
         file_name.set(f.name());
+        file.set_value(Some(f.clone()));
         loading.set(true);
         let preset = preset_of(strict.get_untracked());
         let patterns = patterns.get_untracked();
         spawn_local(async move {
             match grade_file(&f, preset, patterns, progress).await {
-                Ok((b, queue, ms)) => {
+                Ok((b, queue, ms, bom_bytes)) => {
+                    bom.set_value(bom_bytes);
                     timing.set(Some((b.rows.len(), ms)));
                     fallback.graded(b, queue);
                 }
@@ -373,7 +382,7 @@ fn BatchGrade(patterns: Memo<AnswerPatterns>) -> impl IntoView {
                         <button data-testid="extract-download-jsonl" on:click=move |_| export(false)>"Download JSONL"</button>
                         <button data-testid="extract-download-csv" on:click=move |_| export(true)>"Download CSV"</button>
                     </div>
-                    {move || query.with(|q| table_view(&b, show.get(), q))}
+                    <GradeTable batch=b.clone() show query file bom/>
                 }
                 .into_any()
             })}
@@ -407,70 +416,4 @@ fn summary_view(b: &GradeBatch) -> AnyView {
         </div>
     }
     .into_any()
-}
-
-fn table_view(b: &GradeBatch, show: Show, search: &SearchQuery) -> AnyView {
-    let rows: Vec<Row> = b.filtered(show, search).cloned().collect();
-    let total = rows.len();
-    let shown: Vec<Row> = rows.into_iter().take(TABLE_LIMIT).collect();
-    view! {
-        <p class="muted" data-testid="extract-row-count">
-            {if total > TABLE_LIMIT {
-                format!("{total} rows match; the first {TABLE_LIMIT} are shown (downloads include all)")
-            } else {
-                format!("{total} rows match")
-            }}
-        </p>
-        <div class="table-wrap">
-            <table data-testid="extract-table">
-                <thead>
-                    <tr>
-                        <th>"line"</th><th>"id"</th><th>"predicted"</th><th>"rule"</th><th>"ground truth"</th>
-                        <th>"verdict"</th><th>"path"</th><th>"reason"</th>
-                    </tr>
-                </thead>
-                <tbody>
-                    {shown.into_iter().map(row_view).collect_view()}
-                </tbody>
-            </table>
-        </div>
-    }
-    .into_any()
-}
-
-fn row_view(r: Row) -> AnyView {
-    match r {
-        Row::Graded { line, record } => {
-            let id = crate::jsonl::text_of(&record.id);
-            let verdict = if record.equivalent {
-                "equivalent"
-            } else if record.undecided() {
-                "could not decide"
-            } else if record.no_answer() {
-                "no answer"
-            } else {
-                "not equivalent"
-            };
-            view! {
-                <tr class:ok=record.equivalent>
-                    <td class="num">{line}</td>
-                    <td>{id}</td>
-                    <td><code>{record.predicted_answer.clone().unwrap_or_else(|| "—".into())}</code></td>
-                    <td><span class="chip" data-testid="extract-row-rule">{record.predicted_method.clone()}</span></td>
-                    <td><code>{record.ground_truth_answer.clone().unwrap_or_else(|| "—".into())}</code></td>
-                    <td>{verdict}</td>
-                    <td><span class="chip">{record.method}</span></td>
-                    <td class="muted">{record.reason.clone()}</td>
-                </tr>
-            }
-            .into_any()
-        }
-        Row::Bad { line, error } => view! {
-            <tr class="error">
-                <td class="num">{line}</td>
-                <td colspan="7">{error}</td>
-            </tr>
-        }
-        .into_any(),
-    }
 }

@@ -1,0 +1,58 @@
+use leptos::prelude::*;
+
+use crate::extract::batch::Row;
+use crate::extract::grade_columns::verdict_label;
+use crate::ui::answer_math::answer_math;
+use crate::ui::grade_row_detail::{GradeRowDetail, Opened};
+
+/// One row of the grade table. A graded row is focusable and opens (click, or Enter) into
+/// a detail row right under it while `open` holds its line; a bad line shows its error.
+pub fn row_view(
+    r: Row,
+    open: RwSignal<Option<usize>>,
+    opened: RwSignal<Opened>,
+    toggle: Callback<usize>,
+    close: Callback<()>,
+) -> AnyView {
+    let (line, record) = match r {
+        Row::Graded { line, record } => (line, record),
+        Row::Bad { line, error } => {
+            return view! {
+                <tr class="error">
+                    <td class="num">{line}</td>
+                    <td colspan="7">{error}</td>
+                </tr>
+            }
+            .into_any()
+        }
+    };
+    let id = crate::jsonl::text_of(&record.id);
+    let verdict = verdict_label(&record);
+    let on_key = move |ev: web_sys::KeyboardEvent| {
+        if ev.key() == "Enter" {
+            ev.prevent_default();
+            toggle.run(line);
+        }
+    };
+    view! {
+        <tr class="grade-row" class:ok=record.equivalent tabindex="0" data-testid="extract-row"
+            data-line=line.to_string() aria-expanded=move || (open.get() == Some(line)).to_string()
+            title="Open the full solution (Enter)"
+            on:click=move |_| toggle.run(line) on:keydown=on_key>
+            <td class="num">{line}</td>
+            <td>{id}</td>
+            <td data-testid="extract-row-predicted">{answer_math(record.predicted_answer.clone())}</td>
+            <td><span class="chip" data-testid="extract-row-rule">{record.predicted_method.clone()}</span></td>
+            <td data-testid="extract-row-gold">{answer_math(record.ground_truth_answer.clone())}</td>
+            <td>{verdict}</td>
+            <td><span class="chip">{record.method}</span></td>
+            <td class="muted">{record.reason.clone()}</td>
+        </tr>
+        {move || (open.get() == Some(line)).then(|| view! {
+            <tr class="grade-detail-row">
+                <td colspan="8"><GradeRowDetail line opened close/></td>
+            </tr>
+        }.into_any())}
+    }
+    .into_any()
+}
