@@ -48,7 +48,11 @@ impl Row for CaseRow<'_> {
 
 /// Every case the filter keeps, as indices into `report.cases`, in the sorted order (file
 /// order when `sort` is `None`; stable, so ties keep file order).
-pub fn ordered(report: &BandReport, filter: &CaseFilter, sort: Option<(usize, Direction)>) -> Vec<usize> {
+pub fn ordered(
+    report: &BandReport,
+    filter: &CaseFilter,
+    sort: Option<(usize, Direction)>,
+) -> Vec<usize> {
     let search = filter.search_query();
     let kept: Vec<usize> = (0..report.cases.len())
         .filter(|&i| filter.matches(report, &report.cases[i], &search))
@@ -191,9 +195,16 @@ mod tests {
             ..CaseFilter::default()
         };
         let order = ordered(&r, &f, Some((1, Direction::Descending)));
-        let ids: Vec<&str> = order.iter().map(|&i| r.cases[i].id.as_deref().unwrap_or("")).collect();
+        let ids: Vec<&str> = order
+            .iter()
+            .map(|&i| r.cases[i].id.as_deref().unwrap_or(""))
+            .collect();
         assert_eq!(ids.len(), 15);
-        assert_eq!(&ids[..3], ["case 14", "case 13", "case 12"], "natural, not 9 > 14");
+        assert_eq!(
+            &ids[..3],
+            ["case 14", "case 13", "case 12"],
+            "natural, not 9 > 14"
+        );
         let by_judged = ordered(&r, &f, Some((6, Direction::Ascending)));
         let judged: Vec<u8> = by_judged.iter().map(|&i| r.cases[i].actual).collect();
         assert!(judged.windows(2).all(|w| w[0] <= w[1]), "{judged:?}");
@@ -201,7 +212,11 @@ mod tests {
             search: "case 1".into(),
             ..CaseFilter::default()
         };
-        assert_eq!(ordered(&r, &f, None).len(), 12, "case 1, case 10–14, both profiles");
+        assert_eq!(
+            ordered(&r, &f, None).len(),
+            12,
+            "case 1, case 10–14, both profiles"
+        );
     }
 
     #[test]

@@ -375,16 +375,16 @@ pub fn newcombe_paired(both: u64, only1: u64, only2: u64, n: u64) -> [f64; 2] {
     [(theta - delta).max(-1.0), (theta + eps).min(1.0)]
 }
 
-fn pct(x: Option<f64>) -> String {
+pub fn pct(x: Option<f64>) -> String {
     x.map_or("–".into(), |v| format!("{:.1} %", v * 100.0))
 }
 
-fn signed_pct(x: f64) -> String {
+pub fn signed_pct(x: f64) -> String {
     format!("{:+.1} %", x * 100.0)
 }
 
 /// Text for a p-value: four significant figures, or `< 0.0001`.
-fn p_text(p: f64) -> String {
+pub fn p_text(p: f64) -> String {
     if p < 1e-4 {
         "< 0.0001".into()
     } else {

@@ -61,7 +61,11 @@ pub fn read(input: &CompareInput) -> Result<RunLines, CompareError> {
 
 /// The profiles a run's results name, sorted (for the per-side profile picker).
 pub fn profiles(run: &RunLines) -> Vec<String> {
-    let mut names: Vec<String> = run.records.iter().filter_map(|r| r.profile.clone()).collect();
+    let mut names: Vec<String> = run
+        .records
+        .iter()
+        .filter_map(|r| r.profile.clone())
+        .collect();
     names.sort_unstable();
     names.dedup();
     names
@@ -158,15 +162,25 @@ mod tests {
     #[test]
     fn bad_sides_say_why() {
         let e = read(&input("a.jsonl", "")).unwrap_err();
-        assert_eq!(e.to_string(), "a.jsonl: this file is empty, it has no results");
+        assert_eq!(
+            e.to_string(),
+            "a.jsonl: this file is empty, it has no results"
+        );
         let e = read(&input("b.csv", "id,score\n1,5\n")).unwrap_err();
-        assert!(e.to_string().starts_with("b.csv: this is not JSONL of results (line 1:"), "{e}");
+        assert!(
+            e.to_string()
+                .starts_with("b.csv: this is not JSONL of results (line 1:"),
+            "{e}"
+        );
         let e = read(&input("c", r#"{"id":1,"expected_credit_score":5}"#)).unwrap_err();
         assert!(matches!(e, CompareError::Unscored { .. }), "{e}");
         let a = read(&input("a", &line(1, "p", 5, 5))).unwrap();
         let b = read(&input("b", &line(2, "p", 5, 5))).unwrap();
         let e = compare_runs(&a, &Selection::default(), &b, &Selection::default()).unwrap_err();
-        assert_eq!(e.to_string(), "these runs share no case ids (1 results in a, 1 in b)");
+        assert_eq!(
+            e.to_string(),
+            "these runs share no case ids (1 results in a, 1 in b)"
+        );
         let sel = Selection {
             profile: Some("zz".into()),
         };
@@ -201,7 +215,11 @@ mod tests {
         q.click_header(5);
         q.click_header(5);
         let v = view(&rows, COLUMNS.len(), &q);
-        assert_eq!(c.cases[v.rows[0]].change, Change::Unchanged, "descending: flips last");
+        assert_eq!(
+            c.cases[v.rows[0]].change,
+            Change::Unchanged,
+            "descending: flips last"
+        );
         assert!(search_text(&c.cases[0]).contains("new cross-band"));
     }
 }

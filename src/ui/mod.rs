@@ -17,6 +17,7 @@
 mod app;
 pub mod batch_runner;
 pub mod browser_file;
+pub mod compare;
 pub mod download;
 pub mod drafts_store;
 pub mod footer;
@@ -30,6 +31,7 @@ pub mod proof_fitch;
 pub mod proof_form;
 pub mod proof_panels;
 pub mod query;
+pub mod report;
 pub mod research_panel;
 pub mod reveal;
 pub mod router;
