@@ -105,7 +105,7 @@ pub fn paired_table(c: Arc<Comparison>) -> AnyView {
             <div class="row pager">
                 <button disabled=move || page.get() == 0 on:click=move |_| page.update(|p| *p = p.saturating_sub(1))>"‹ Previous page"</button>
                 <span data-testid="compare-page">{move || format!("page {} of {}", page.get().min(count() - 1) + 1, count())}</span>
-                <button disabled=move || page.get() + 1 >= count() on:click=move |_| page.update(|p| *p += 1)>"Next page ›"</button>
+                <button disabled=move || { page.get() + 1 >= count() } on:click=move |_| page.update(|p| *p += 1)>"Next page ›"</button>
             </div>
         </div>
     }

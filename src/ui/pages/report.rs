@@ -54,7 +54,7 @@ pub fn ReportPage() -> impl IntoView {
         }
     };
     query::on_history_move(apply_view);
-    // The URL follows the view: a new drill-down (cell, tag or case) is a history entry.
+    // The URL follows the view: a new drill-down (cell, tag, an opened case) is a history entry.
     Effect::new(move |_| {
         let f = s.filter.get();
         let open = s.open.get();
@@ -79,7 +79,9 @@ pub fn ReportPage() -> impl IntoView {
             ..ViewState::default()
         };
         f.to_view(&mut v);
-        let drilled = v.cell != now.cell || v.tag != now.tag || v.case != now.case;
+        // Opening a case is a new entry (Back closes it); next/previous and close replace it.
+        let opened = now.case.is_none() && v.case.is_some();
+        let drilled = v.cell != now.cell || v.tag != now.tag || opened;
         query::set(&v, drilled);
     });
 

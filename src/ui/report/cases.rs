@@ -148,7 +148,7 @@ pub fn cases_table(s: ReportState) -> AnyView {
             <span data-testid="report-page">{move || format!("page {} of {}", shown_page() + 1, page_count())}</span>
             <button
                 data-testid="report-page-next"
-                disabled=move || shown_page() + 1 >= page_count()
+                disabled=move || { shown_page() + 1 >= page_count() }
                 on:click=move |_| s.page.set(shown_page() + 1)
             >"Next page ›"</button>
             <span class="muted">"Keys: j / k move, Enter opens, Esc closes."</span>
