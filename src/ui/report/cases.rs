@@ -66,7 +66,9 @@ fn header(s: ReportState, column: usize) -> AnyView {
             };
             q.click_header(column);
             *sort = q.sort;
-        })
+        });
+        // As `click_header` does: a new order starts on the first page.
+        s.page.set(0);
     };
     let class = if column == 0 || column >= 5 {
         "num"
