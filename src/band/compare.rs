@@ -194,7 +194,7 @@ fn sorted_keys<T>(items: &[(String, T)]) -> Vec<(&str, usize)> {
     keys
 }
 
-fn find<'k>(sorted: &[(&'k str, usize)], key: &str) -> Option<usize> {
+fn find(sorted: &[(&str, usize)], key: &str) -> Option<usize> {
     sorted
         .binary_search_by(|(k, _)| (*k).cmp(key))
         .ok()

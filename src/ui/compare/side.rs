@@ -19,6 +19,12 @@ pub struct Side {
     pub error: RwSignal<Option<String>>,
 }
 
+impl Default for Side {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 impl Side {
     pub fn new() -> Self {
         Side {

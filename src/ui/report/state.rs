@@ -34,6 +34,12 @@ pub struct ReportState {
     pub order: Memo<Vec<usize>>,
 }
 
+impl Default for ReportState {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 impl ReportState {
     pub fn new() -> Self {
         let report = RwSignal::new(None::<Arc<BandReport>>);
