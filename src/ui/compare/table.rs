@@ -5,12 +5,13 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
-use crate::band::case_table::{aria_sort, page_range, pages};
+use crate::band::case_table::{page_range, pages};
 use crate::band::compare::{Change, Comparison};
 use crate::band::compare_input::{search_text, PairedRow, COLUMNS};
 use crate::search::SearchQuery;
 use crate::table::{self, Direction, Query};
 use crate::ui::search_box::SearchBox;
+use crate::ui::sort_header::sort_header;
 
 fn change_class(c: Change) -> &'static str {
     match c {
@@ -48,22 +49,6 @@ pub fn paired_table(c: Arc<Comparison>) -> AnyView {
         order.track();
         page.set(0);
     });
-    let header = move |col: usize| {
-        let click = move |_| {
-            let mut q = Query {
-                sort: sort.get_untracked(),
-                ..Query::default()
-            };
-            q.click_header(col);
-            sort.set(q.sort);
-        };
-        view! {
-            <th aria-sort=move || aria_sort(sort.get(), col).to_string()>
-                <button class="link sort" data-testid=format!("compare-sort-{}", COLUMNS[col]) on:click=click>{COLUMNS[col]}</button>
-            </th>
-        }
-        .into_any()
-    };
     let rows = move || {
         let o = order.get();
         page_range(o.len(), page.get())
@@ -98,15 +83,11 @@ pub fn paired_table(c: Arc<Comparison>) -> AnyView {
             <p class="muted" data-testid="compare-cases-count">{move || format!("{} case(s)", order.with(Vec::len))}</p>
             <div class="table-wrap">
                 <table>
-                    <thead><tr>{(0..COLUMNS.len()).map(header).collect::<Vec<_>>()}</tr></thead>
+                    <thead><tr>{(0..COLUMNS.len()).map(|c| sort_header("compare-sort", COLUMNS[c], c, (2..5).contains(&c), sort, page)).collect::<Vec<_>>()}</tr></thead>
                     <tbody>{move || rows()}</tbody>
                 </table>
             </div>
-            <div class="row pager">
-                <button disabled=move || page.get() == 0 on:click=move |_| page.update(|p| *p = p.saturating_sub(1))>"‹ Previous page"</button>
-                <span data-testid="compare-page">{move || format!("page {} of {}", page.get().min(count() - 1) + 1, count())}</span>
-                <button disabled=move || { page.get() + 1 >= count() } on:click=move |_| page.update(|p| *p += 1)>"Next page ›"</button>
-            </div>
+            {crate::ui::pager::pager("compare-page", page, Memo::new(move |_| count()), "")}
         </div>
     }
     .into_any()

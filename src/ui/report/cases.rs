@@ -4,11 +4,12 @@
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::band::case_table::{self, aria_sort, key_action, page_range, pages, KeyAction, COLUMNS};
+use crate::band::case_table::{self, key_action, page_range, pages, KeyAction, COLUMNS};
 use crate::band::drill::is_cross_band_cell;
 use crate::band::metrics::band_index;
 
 use super::state::{focus, ReportState};
+use crate::ui::sort_header::sort_header;
 
 /// Keys typed into a field (or pressed on a control) are not the list's.
 fn typing(ev: &web_sys::KeyboardEvent) -> bool {
@@ -57,34 +58,6 @@ fn on_key(s: ReportState, ev: web_sys::KeyboardEvent) {
     }
 }
 
-fn header(s: ReportState, column: usize) -> AnyView {
-    let click = move |_| {
-        s.sort.update(|sort| {
-            let mut q = crate::table::Query {
-                sort: *sort,
-                ..Default::default()
-            };
-            q.click_header(column);
-            *sort = q.sort;
-        });
-        // As `click_header` does: a new order starts on the first page.
-        s.page.set(0);
-    };
-    let class = if column == 0 || column >= 5 {
-        "num"
-    } else {
-        ""
-    };
-    view! {
-        <th class=class aria-sort=move || aria_sort(s.sort.get(), column).to_string()>
-            <button class="link sort" data-testid=format!("report-sort-{}", COLUMNS[column]) on:click=click>
-                {COLUMNS[column]}
-            </button>
-        </th>
-    }
-    .into_any()
-}
-
 pub fn cases_table(s: ReportState) -> AnyView {
     let keys = window_event_listener(leptos::ev::keydown, move |ev| on_key(s, ev));
     on_cleanup(move || keys.remove());
@@ -128,7 +101,6 @@ pub fn cases_table(s: ReportState) -> AnyView {
     };
     let total = move || s.order.with(Vec::len);
     let page_count = move || pages(total());
-    let shown_page = move || s.page.get().min(page_count() - 1);
     view! {
         <p class="muted" data-testid="report-cases-count">
             {move || format!("{} — {} case(s)", s.filter.with(|f| f.describe()), total())}
@@ -136,25 +108,12 @@ pub fn cases_table(s: ReportState) -> AnyView {
         <div class="table-wrap">
             <table data-testid="report-case-table">
                 <thead>
-                    <tr>{(0..COLUMNS.len()).map(|c| header(s, c)).collect::<Vec<_>>()}</tr>
+                    <tr>{(0..COLUMNS.len()).map(|c| sort_header("report-sort", COLUMNS[c], c, c == 0 || c >= 5, s.sort, s.page)).collect::<Vec<_>>()}</tr>
                 </thead>
                 <tbody>{move || rows()}</tbody>
             </table>
         </div>
-        <div class="row pager" data-testid="report-pager">
-            <button
-                data-testid="report-page-prev"
-                disabled=move || shown_page() == 0
-                on:click=move |_| s.page.set(shown_page().saturating_sub(1))
-            >"‹ Previous page"</button>
-            <span data-testid="report-page">{move || format!("page {} of {}", shown_page() + 1, page_count())}</span>
-            <button
-                data-testid="report-page-next"
-                disabled=move || { shown_page() + 1 >= page_count() }
-                on:click=move |_| s.page.set(shown_page() + 1)
-            >"Next page ›"</button>
-            <span class="muted">"Keys: j / k move, Enter opens, Esc closes."</span>
-        </div>
+        {crate::ui::pager::pager("report-page", s.page, Memo::new(move |_| page_count()), "Keys: j / k move, Enter opens, Esc closes.")}
     }
     .into_any()
 }
