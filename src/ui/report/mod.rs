@@ -16,4 +16,5 @@ pub mod read;
 pub mod source;
 pub mod state;
 pub mod summary;
+pub mod url;
 pub mod warnings;
