@@ -132,9 +132,9 @@ pub fn natural_cmp(a: &str, b: &str) -> Ordering {
     }
 }
 
-fn matches<R: Row>(row: &R, words: &[String], columns: &[usize]) -> bool {
+fn matches<'a>(cell: &dyn Fn(usize) -> Cell<'a>, words: &[String], columns: &[usize]) -> bool {
     words.iter().all(|w| {
-        columns.iter().any(|&c| match row.cell(c) {
+        columns.iter().any(|&c| match cell(c) {
             Cell::Text(t) => fold_case(t).contains(w.as_str()),
             Cell::Num(n) => n.to_string().contains(w.as_str()),
             Cell::Empty => false,
@@ -145,6 +145,17 @@ fn matches<R: Row>(row: &R, words: &[String], columns: &[usize]) -> bool {
 /// Search, sort (stable: equal cells keep the rows' order) and cut out one page.
 /// `columns` is the table's column count, used when the query names no search columns.
 pub fn view<R: Row>(rows: &[R], columns: usize, q: &Query) -> View {
+    view_cells(rows.len(), &|i, c| rows[i].cell(c), columns, q)
+}
+
+/// [`view`] over `n` rows whose cells `cell(row, column)` gives. Not generic, so every table
+/// shares one copy of the sort in the wasm (a stable sort is several KB per row type).
+fn view_cells<'a>(
+    n: usize,
+    cell: &dyn Fn(usize, usize) -> Cell<'a>,
+    columns: usize,
+    q: &Query,
+) -> View {
     let words: Vec<String> = fold_case(&q.search)
         .split_whitespace()
         .map(str::to_string)
@@ -154,12 +165,12 @@ pub fn view<R: Row>(rows: &[R], columns: usize, q: &Query) -> View {
     } else {
         q.search_columns.clone()
     };
-    let mut order: Vec<usize> = (0..rows.len())
-        .filter(|&i| words.is_empty() || matches(&rows[i], &words, &search_columns))
+    let mut order: Vec<usize> = (0..n)
+        .filter(|&i| words.is_empty() || matches(&|c| cell(i, c), &words, &search_columns))
         .collect();
     if let Some((column, direction)) = q.sort {
         order.sort_by(|&i, &j| {
-            let (a, b) = (rows[i].cell(column), rows[j].cell(column));
+            let (a, b) = (cell(i, column), cell(j, column));
             match (&a, &b) {
                 (Cell::Empty, Cell::Empty) => Ordering::Equal,
                 (Cell::Empty, _) => Ordering::Greater,

@@ -5,7 +5,9 @@
 //! streams a results JSONL, keeps a 5×5 score matrix per group (every metric derives from
 //! it) and a compact index of cases for drill-down, never the records themselves.
 
+pub mod case_table;
 pub mod compare;
+pub mod compare_input;
 pub mod drill;
 pub mod evaluate;
 pub mod metrics;

@@ -163,7 +163,7 @@ pub fn AuditPage() -> impl IntoView {
 
     let start = {
         let store = store.clone();
-        move |_| {
+        move |_: ()| {
             error.set(None);
             failure.set(None);
             notice.set(None);
@@ -237,6 +237,12 @@ pub fn AuditPage() -> impl IntoView {
             });
         }
     };
+    // Report's "Open in Audit" filled the drafts and asked for one run (in session storage,
+    // set by that click only: a URL alone never starts LLM calls).
+    if crate::ui::report::open_in_audit::take_run_once() {
+        let start = start.clone();
+        request_animation_frame(move || start(()));
+    }
     let cancel = move |_| {
         if let Some(h) = abort.get_value() {
             h.abort();
@@ -295,7 +301,10 @@ pub fn AuditPage() -> impl IntoView {
                     class="primary"
                     data-testid="audit-run"
                     disabled=move || running.get()
-                    on:click=start
+                    on:click={
+                        let start = start.clone();
+                        move |_| start(())
+                    }
                 >
                     "Run audit"
                 </button>

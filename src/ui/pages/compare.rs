@@ -1,0 +1,86 @@
+//! Compare two runs case by case (the way Braintrust compares experiments): two results
+//! files, two profiles of one file, or the Report page's file against another. Every
+//! number comes from `crate::band::compare`; inputs are `CompareInput`s, so a stored run
+//! can be a side too. The chosen profiles are in the URL (`compare?a=…&b=…`).
+
+use std::sync::Arc;
+
+use leptos::prelude::*;
+
+use crate::band::compare::Selection;
+use crate::band::compare_input::compare_runs;
+use crate::ui::compare::side::{side_picker, Side};
+use crate::ui::compare::{handoff, summary, table};
+use crate::ui::query;
+
+fn selection(profile: String) -> Selection {
+    Selection {
+        profile: (!profile.is_empty()).then_some(profile),
+    }
+}
+
+#[component]
+pub fn ComparePage() -> impl IntoView {
+    let a = Side::new();
+    let b = Side::new();
+    let error = RwSignal::new(None::<String>);
+    let now = query::current();
+    let param = |key: &str| {
+        now.unknown
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.clone())
+    };
+    a.profile.set(param("a").unwrap_or_default());
+    b.profile.set(param("b").unwrap_or_default());
+    if let Some(f) = handoff::take() {
+        a.load(f);
+    }
+    // The chosen profiles go into the URL, so the view can be linked once runs are stored.
+    Effect::new(move |_| {
+        let (pa, pb) = (a.profile.get(), b.profile.get());
+        let mut v = query::current();
+        v.unknown.retain(|(k, _)| k != "a" && k != "b");
+        for (k, p) in [("a", pa), ("b", pb)] {
+            if !p.is_empty() {
+                v.unknown.push((k.to_string(), p));
+            }
+        }
+        query::set(&v, false);
+    });
+    let comparison = Memo::new(move |_| {
+        let ra = a.run.get()?;
+        let rb = b.run.get().unwrap_or_else(|| ra.clone());
+        let (sa, sb) = (selection(a.profile.get()), selection(b.profile.get()));
+        if Arc::ptr_eq(&ra, &rb) && sa == sb {
+            return Some(Err("Both sides are the same lines: pick another file for B, or a different profile on each side.".to_string()));
+        }
+        Some(
+            compare_runs(&ra, &sa, &rb, &sb)
+                .map(Arc::new)
+                .map_err(|e| e.to_string()),
+        )
+    });
+    view! {
+        <section data-testid="page-compare" class="compare">
+            <h1>"Compare runs"</h1>
+            <p class="lead">
+                "Two runs of the same cases, case by case: which cases crossed bands, which improved or regressed, and whether the cross-band rate really changed (exact McNemar test on the paired cases). Pick two results files, or one file and a profile on each side. Files never leave your browser."
+            </p>
+            <div class="grid">
+                {side_picker("A", a, None)}
+                {side_picker("B", b, Some(a))}
+            </div>
+            {move || error.get().map(|e| view! { <div class="error" role="alert">{e}</div> }.into_any())}
+            {move || match comparison.get() {
+                None => view! { <p class="muted" data-testid="compare-empty">"Pick run A's results file to begin."</p> }.into_any(),
+                Some(Err(e)) => view! { <div class="error" role="alert" data-testid="compare-error">{e}</div> }.into_any(),
+                Some(Ok(c)) => view! {
+                    {summary::summary_view(c.clone(), error)}
+                    {table::paired_table(c)}
+                }
+                .into_any(),
+            }}
+        </section>
+    }
+}

@@ -1,0 +1,73 @@
+//! "Open in Audit": a profile chooser and a link that fills the Audit page's context and
+//! output drafts with the case's and asks Audit to run it once under that profile.
+//!
+//! The run request travels in session storage, set by this click only: a URL alone never
+//! starts paid LLM calls.
+
+use leptos::prelude::*;
+
+use crate::ui::drafts_store;
+use crate::ui::settings_store::settings_store;
+
+/// Session-storage key of the one-shot run request the Audit page takes (and removes).
+pub const RUN_ONCE_KEY: &str = "verifyfast.audit.run-once";
+
+/// Whether a run was asked for; the request is removed, so it is taken once.
+pub fn take_run_once() -> bool {
+    let Some(s) = web_sys::window().and_then(|w| w.session_storage().ok().flatten()) else {
+        return false;
+    };
+    let asked = s.get_item(RUN_ONCE_KEY).ok().flatten().is_some();
+    let _ = s.remove_item(RUN_ONCE_KEY);
+    asked
+}
+
+pub fn open_in_audit(context: Option<String>, output: Option<String>) -> AnyView {
+    let (Some(context), Some(output)) = (context, output) else {
+        return view! {
+            <p class="muted">"This line has no context_input and model_output to audit again."</p>
+        }
+        .into_any();
+    };
+    let names = settings_store().profile_names();
+    if names.is_empty() {
+        return view! {
+            <p class="muted" data-testid="report-open-audit-none">
+                "To audit this case again, add a profile on the "<a href="settings">"Settings"</a>" page."
+            </p>
+        }
+        .into_any();
+    }
+    let profile = RwSignal::new(
+        drafts_store::read("audit", "profile")
+            .filter(|p| names.contains(p))
+            .unwrap_or_else(|| names[0].clone()),
+    );
+    let go = move |_| {
+        drafts_store::write("audit", "context", &context);
+        drafts_store::write("audit", "output", &output);
+        drafts_store::write("audit", "profile", &profile.get_untracked());
+        if let Some(s) = web_sys::window().and_then(|w| w.session_storage().ok().flatten()) {
+            let _ = s.set_item(RUN_ONCE_KEY, "1");
+        }
+        // The link itself navigates (the router takes the click after this handler).
+    };
+    view! {
+        <div class="row" data-testid="report-open-audit">
+            <label>
+                "Profile "
+                <select
+                    data-testid="report-open-audit-profile"
+                    prop:value=move || profile.get()
+                    on:change=move |ev| profile.set(event_target_value(&ev))
+                >
+                    {names.into_iter().map(|n| view! { <option value=n.clone()>{n.clone()}</option> }.into_any()).collect::<Vec<_>>()}
+                </select>
+            </label>
+            <a class="button" href="audit" data-testid="report-open-audit-go" on:click=go>
+                "Open in Audit and run again"
+            </a>
+        </div>
+    }
+    .into_any()
+}
