@@ -14,7 +14,41 @@ fn cpu_ns() -> Option<u64> {
 }
 use verifyfast::extract::{grade, Preset};
 
+/// The fixture sets and the flag's measurement, shared with tests/extract_confidence.rs.
+#[path = "../tests/common/confidence.rs"]
+mod confidence;
+
+/// Per fixture set: how often the low-confidence flag (the LLM fallback's trigger) fires and
+/// how many wrong verdicts it flags, and how fast the whole grade runs on that set.
+fn confidence_signal() {
+    let sets = [
+        ("GSM8K train (no ####)", confidence::gsm8k()),
+        ("MATH-style (ours)", confidence::math_style()),
+    ];
+    for (name, items) in &sets {
+        let s = confidence::measure(items);
+        let start = Instant::now();
+        let mut passes = 0usize;
+        while start.elapsed() < Duration::from_secs(1) {
+            std::hint::black_box(confidence::measure(items));
+            passes += 1;
+        }
+        let per_sec = (passes * items.len()) as f64 / start.elapsed().as_secs_f64();
+        println!(
+            "confidence signal, {name}: {} items, fires on {} ({:.2}%), {} wrong verdicts, \
+             {} flagged (recall {:.1}%), {per_sec:.0} items/s graded",
+            s.items,
+            s.fired,
+            s.firing_rate(),
+            s.wrong,
+            s.wrong_flagged,
+            s.recall()
+        );
+    }
+}
+
 fn main() {
+    confidence_signal();
     let data = include_str!("../tests/fixtures/gsm8k_train.jsonl");
     let items: Vec<(String, String, String)> = data
         .lines()

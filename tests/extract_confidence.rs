@@ -1,0 +1,69 @@
+//! The low-confidence flag (the LLM fallback's trigger) must be sharp: fire on at most 10 % of
+//! items and flag at least 90 % of the wrong verdicts, on GSM8K train (no `####`) and on our
+//! hand-written MATH-style solutions. `VERIFYFAST_CONFIDENCE_DUMP=1` prints every missed wrong
+//! verdict and every false alarm with its reason.
+
+mod common;
+
+use common::confidence::{gsm8k, math_style, measure, score, Item};
+
+fn dump(name: &str, items: &[Item]) {
+    if std::env::var_os("VERIFYFAST_CONFIDENCE_DUMP").is_none() {
+        return;
+    }
+    for it in items {
+        let r = score(it);
+        let tag = match (r.wrong, r.flagged) {
+            (true, false) => "MISSED",
+            (false, true) => "ALARM",
+            (true, true) => "CAUGHT",
+            _ => continue,
+        };
+        let reason = r
+            .verdict
+            .predicted
+            .as_ref()
+            .map_or("no answer".to_string(), |p| p.confidence_reason.clone());
+        let tail: String = {
+            let t = it.text.trim_end();
+            let start = t.char_indices().rev().nth(160).map_or(0, |(i, _)| i);
+            t[start..].replace('\n', "⏎")
+        };
+        println!(
+            "{name} {tag} {}: {} [{reason}]\n    …{tail}",
+            it.id, r.verdict.reason
+        );
+    }
+}
+
+fn check(name: &str, items: &[Item]) {
+    let s = measure(items);
+    dump(name, items);
+    println!(
+        "{name}: {} items, fires on {} ({:.2}%), {} wrong verdicts, {} flagged ({:.1}%)",
+        s.items,
+        s.fired,
+        s.firing_rate(),
+        s.wrong,
+        s.wrong_flagged,
+        s.recall()
+    );
+    assert!(
+        s.firing_rate() <= 10.0,
+        "{name}: fires on {:.2}%",
+        s.firing_rate()
+    );
+    assert!(s.recall() >= 90.0, "{name}: recall {:.1}%", s.recall());
+}
+
+#[test]
+fn flag_is_sharp_on_gsm8k() {
+    check("gsm8k", &gsm8k());
+}
+
+#[test]
+fn flag_is_sharp_on_math_style() {
+    let items = math_style();
+    assert!(items.len() >= 200, "fixture has {} items", items.len());
+    check("math_style", &items);
+}
