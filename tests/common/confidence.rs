@@ -7,6 +7,8 @@ use verifyfast::extract::{grade, Outcome, Preset, Verdict};
 /// One solution with the reference answer a benchmark holds for its problem.
 pub struct Item {
     pub id: String,
+    /// What kind of case it is (the fixture's `category`; `gsm8k` for GSM8K).
+    pub category: String,
     pub text: String,
     pub gold: String,
     pub question: Option<String>,
@@ -46,6 +48,7 @@ pub fn gsm8k() -> Vec<Item> {
             let at = answer.rfind("####")?;
             Some(Item {
                 id: format!("gsm8k-{}", i + 1),
+                category: "gsm8k".into(),
                 text: answer.get(..at)?.to_string(),
                 gold: answer.get(at + 4..)?.trim().to_string(),
                 question: v.get("question")?.as_str().map(str::to_string),
@@ -63,6 +66,7 @@ pub fn math_style() -> Vec<Item> {
             let v: serde_json::Value = serde_json::from_str(l).ok()?;
             Some(Item {
                 id: v.get("id")?.as_str()?.to_string(),
+                category: v.get("category")?.as_str()?.to_string(),
                 text: v.get("text")?.as_str()?.to_string(),
                 gold: v.get("gold")?.as_str()?.to_string(),
                 question: None,
@@ -129,4 +133,26 @@ pub fn measure(items: &[Item]) -> Stats {
         s.wrong_flagged += usize::from(r.wrong && r.flagged);
     }
     s
+}
+
+/// [`measure`] per category, in the order the categories first appear.
+pub fn by_category(items: &[Item]) -> Vec<(String, Stats)> {
+    let mut out: Vec<(String, Stats)> = Vec::new();
+    for it in items {
+        let r = score(it);
+        let at = match out.iter().position(|(c, _)| *c == it.category) {
+            Some(at) => at,
+            None => {
+                out.push((it.category.clone(), Stats::default()));
+                out.len() - 1
+            }
+        };
+        if let Some((_, s)) = out.get_mut(at) {
+            s.items += 1;
+            s.fired += usize::from(r.flagged);
+            s.wrong += usize::from(r.wrong);
+            s.wrong_flagged += usize::from(r.wrong && r.flagged);
+        }
+    }
+    out
 }
