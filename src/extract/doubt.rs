@@ -805,4 +805,16 @@ mod tests {
         });
         sure("{\"answer\": 42}", None);
     }
+
+    #[test]
+    fn doubts_are_named_in_records_and_in_words() {
+        let e = extract("The answer is $\\boxed{", None).unwrap();
+        let json = serde_json::to_string(&e.doubts).unwrap();
+        assert!(json.contains("\"kind\":\"truncated\""), "{json}");
+        assert!(
+            e.confidence_reason.contains("cut off"),
+            "{}",
+            e.confidence_reason
+        );
+    }
 }
