@@ -44,6 +44,14 @@ fn confidence_signal() {
             s.wrong_flagged,
             s.recall()
         );
+        if items.iter().any(|i| i.category != "gsm8k") {
+            for (category, c) in confidence::by_category(items) {
+                println!(
+                    "  {category}: {} items, fires on {}, {} wrong, {} flagged",
+                    c.items, c.fired, c.wrong, c.wrong_flagged
+                );
+            }
+        }
     }
 }
 

@@ -1,6 +1,8 @@
 //! The confidence signal's measurement, shared by tests/extract_confidence.rs and
 //! benches/extract.rs: on a fixture set, how often the low-confidence flag fires and how many
 //! wrong verdicts it flags (the LLM fallback is asked exactly when it fires).
+// The bench uses part of it, the test another part.
+#![allow(dead_code)]
 
 use verifyfast::extract::{grade, Outcome, Preset, Verdict};
 
