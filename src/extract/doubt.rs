@@ -153,7 +153,7 @@ pub(super) fn find(
             out.push(Doubt::ProseAnswer);
         }
     }
-    if asks_cents(question) && winner.answer.contains('.') {
+    if winner.answer.contains('.') && asks_cents(question) {
         out.push(Doubt::AskedCents);
     }
     if winner.method != Method::JsonField
@@ -347,7 +347,9 @@ fn sentence_after_equation(text: &str, winner: &Candidate) -> Option<Doubt> {
 }
 
 /// "The zeros are at $x = 0$ and $x = 4$": another math span on the line gives the answer's
-/// variable another value (the final equation took only the last one).
+/// variable another value (the final equation took only the last one); or the final equation
+/// is a computation after a variable's value, a check ("Hence $n = 12$ …, and indeed
+/// $12 \cdot 7 = 84$").
 fn same_variable_elsewhere(text: &str, winner: &Candidate) -> Option<Doubt> {
     let (ls, le) = line_at(text, winner.span.0);
     let spans = math_spans(text, ls, le);
@@ -359,12 +361,19 @@ fn same_variable_elsewhere(text: &str, winner: &Candidate) -> Option<Doubt> {
     let &(ws, we) = spans
         .iter()
         .find(|&&(s, e)| s <= winner.span.0 && winner.span.1 <= e)?;
-    let name = name_of(ws, we)?;
+    let own = text.get(ws..we)?;
+    if !own.contains('=') {
+        return None;
+    }
+    let name = name_of(ws, we);
     spans
         .iter()
         .take(64)
         .filter(|&&(s, _)| s != ws)
-        .filter(|&&(s, e)| name_of(s, e) == Some(name))
+        .filter(|&&(s, e)| match name {
+            Some(name) => name_of(s, e) == Some(name),
+            None => s < ws && name_of(s, e).is_some(),
+        })
         .find_map(|&(s, e)| {
             let v = normalize(text.get(s..e)?.split_once('=')?.1);
             (v != winner.answer && !agrees(&v, &winner.answer)).then_some(v)
@@ -677,6 +686,24 @@ mod tests {
         sure("The final answer is $\\frac{16}{27}$ gallons.", None);
         sure(
             "So the answer is 64 (since $4^3 = 64$ and $64 < 100$).",
+            None,
+        );
+    }
+
+    #[test]
+    fn one_variable_given_two_values_or_checked_after() {
+        has(
+            "The zeros of $f$ are at $x = 0$ and $x = 4$.",
+            None,
+            |d| matches!(d, Doubt::OtherValuesInAnswerSentence { other } if other == "0"),
+        );
+        has(
+            "Hence $n = 12$ is the smallest such integer, and indeed $12 \\cdot 7 = 84$.",
+            None,
+            |d| matches!(d, Doubt::OtherValuesInAnswerSentence { other } if other == "12"),
+        );
+        sure(
+            "Therefore, $\\frac{a}{b} = \\frac{3}{5}$, so $a + b = 8$.",
             None,
         );
     }

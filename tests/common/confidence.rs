@@ -62,7 +62,16 @@ pub fn gsm8k() -> Vec<Item> {
 
 /// Our hand-written MATH-style solutions (tests/fixtures/extract_math_style.jsonl).
 pub fn math_style() -> Vec<Item> {
-    let data = include_str!("../fixtures/extract_math_style.jsonl");
+    read_fixture(include_str!("../fixtures/extract_math_style.jsonl"))
+}
+
+/// 24 trap-heavy solutions written after the doubts were designed, as a check of how they
+/// carry over (tests/fixtures/extract_math_style_fresh.jsonl).
+pub fn math_style_fresh() -> Vec<Item> {
+    read_fixture(include_str!("../fixtures/extract_math_style_fresh.jsonl"))
+}
+
+fn read_fixture(data: &str) -> Vec<Item> {
     data.lines()
         .filter_map(|l| {
             let v: serde_json::Value = serde_json::from_str(l).ok()?;
