@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use super::candidates::math_spans;
 use super::normalize::{is_prose, normalize};
-use super::scan::{find_from, next_number};
+use super::scan::next_number;
 use super::{agrees, Candidate, Method};
 
 /// Why the extractor doubts its answer. Shown to users as [`Doubt`]'s `Display` (the
@@ -146,7 +146,9 @@ pub(super) fn find(
         _ => {}
     }
     if !winner.method.is_explicit() {
-        if winner.answer.contains("\\pm") || winner.answer.contains("\\mp") {
+        // A byte check first: most answers have no backslash (keeps extraction fast).
+        let latex = memchr::memchr(b'\\', winner.answer.as_bytes()).is_some();
+        if latex && (winner.answer.contains("\\pm") || winner.answer.contains("\\mp")) {
             out.push(Doubt::PlusMinusAnswer);
         }
         if winner.method == Method::WholeText && is_prose(&winner.raw) {
@@ -158,6 +160,7 @@ pub(super) fn find(
     }
     if winner.method != Method::JsonField
         && !others.iter().any(|c| c.method == Method::JsonField)
+        && memchr::memchr(b'"', text.as_bytes()).is_some()
         && (text.contains("\"answer\"") || text.contains("\"final_answer\""))
     {
         out.push(Doubt::UnreadableAnswerField);
@@ -278,6 +281,16 @@ fn other_value(
 /// opens with "Since …" states its answer after the clause).
 const SIDE_CLAUSES: &[&str] = &[" because ", " since ", " (since ", " (because "];
 
+/// Where the first side clause starts in `s` (one pass over its spaces, no substring search:
+/// this runs on every final equation).
+fn first_side_clause(s: &str) -> Option<usize> {
+    let b = s.as_bytes();
+    memchr::memchr_iter(b' ', b).find(|&i| {
+        b.get(i..)
+            .is_some_and(|rest| SIDE_CLAUSES.iter().any(|q| rest.starts_with(q.as_bytes())))
+    })
+}
+
 /// Whether the statement `text[from..to]` (before a side clause) states values, none of them
 /// the answer; the first one, if so.
 fn statement_says_other(text: &str, from: usize, to: usize, answer: &str) -> Option<String> {
@@ -315,11 +328,7 @@ fn sentence_bounds(text: &str, pos: usize) -> (usize, usize) {
 fn answer_sentence(text: &str, winner: &Candidate) -> Option<Doubt> {
     let (s, e) = sentence_bounds(text, winner.span.0);
     let sentence = text.get(s..e)?;
-    let side = SIDE_CLAUSES
-        .iter()
-        .filter_map(|q| sentence.find(q))
-        .min()
-        .map(|q| s + q);
+    let side = first_side_clause(sentence).map(|q| s + q);
     match side {
         Some(q) if q < winner.span.0 => {
             let stated = statement_says_other(text, s, q, &winner.answer)?;
@@ -385,7 +394,7 @@ fn same_variable_elsewhere(text: &str, winner: &Candidate) -> Option<Doubt> {
 fn side_clause(text: &str, winner: &Candidate) -> Option<Doubt> {
     let (s, _) = sentence_bounds(text, winner.span.0);
     let head = text.get(s..winner.span.0)?;
-    let q = SIDE_CLAUSES.iter().filter_map(|q| head.find(q)).min()?;
+    let q = first_side_clause(head)?;
     let stated = statement_says_other(text, s, s + q, &winner.answer)?;
     Some(Doubt::AnswerFromSideClause { stated })
 }
@@ -438,16 +447,15 @@ const CONCLUSIONS: &[&str] = &[
 fn starts_with_any(line: &str, words: &[&str]) -> bool {
     let t = line
         .trim_start_matches(|c: char| c.is_whitespace() || matches!(c, '*' | '-' | '#' | '>'))
-        .get(..24.min(line.len()))
-        .unwrap_or(line);
-    let t = t.to_ascii_lowercase();
+        .as_bytes();
     words.iter().any(|w| {
-        t.starts_with(w)
-            && !t.as_bytes().get(w.len()).is_some_and(|b| {
-                b.is_ascii_alphabetic()
-                    && w.ends_with(|c: char| c.is_ascii_alphabetic())
-                    && w.len() <= 4
-            })
+        let w = w.as_bytes();
+        // A short word is a whole word ("so" is not the start of "some"); longer ones are
+        // stems ("verif" for "verify", "verification").
+        let word_end = w.len() <= 4
+            && w.last().is_some_and(u8::is_ascii_alphabetic)
+            && t.get(w.len()).is_some_and(u8::is_ascii_alphabetic);
+        t.get(..w.len()).is_some_and(|p| p.eq_ignore_ascii_case(w)) && !word_end
     })
 }
 
@@ -458,18 +466,23 @@ fn remark_after_conclusion(text: &str, winner: &Candidate) -> Option<Doubt> {
     let line = text.get(ls..le)?;
     let (ps, pe) = previous_line(text, ls)?;
     let prev = text.get(ps..pe)?;
+    let remark = starts_with_any(line, REMARKS);
+    // A one-value statement (no computation) followed by a line that does not conclude.
+    let statement = || {
+        !prev.contains("<<")
+            && !prev.contains(['=', '+', '*', '×'])
+            && !starts_with_any(line, CONCLUSIONS)
+    };
+    // The shape first, the values only then: most previous lines are computations.
+    if !remark && !statement() {
+        return None;
+    }
     let prev_values = values(text, ps, pe);
     let earlier = match prev_values.as_slice() {
         [one] => text.get(one.0..one.1).map(normalize)?,
         _ => return None,
     };
-    if earlier == winner.answer || agrees(&earlier, &winner.answer) {
-        return None;
-    }
-    let remark = starts_with_any(line, REMARKS);
-    // A one-value statement (no computation) followed by a line that does not conclude.
-    let statement = !prev.contains("<<") && !prev.contains(['=', '+', '*', '×']);
-    (remark || (statement && !starts_with_any(line, CONCLUSIONS)))
+    (earlier != winner.answer && !agrees(&earlier, &winner.answer))
         .then_some(Doubt::RemarkAfterConclusion { earlier })
 }
 
@@ -559,35 +572,37 @@ fn truncated(text: &str) -> Option<&'static str> {
     if bytes.is_empty() {
         return None;
     }
-    // One pass: braces (escaped ones skipped) and `$$`.
-    let (mut depth, mut displays) = (0i64, 0usize);
-    let mut i = 0;
-    while let Some(&b) = bytes.get(i) {
-        match b {
-            b'\\' => i += 1,
-            b'{' => depth += 1,
-            b'}' => depth -= 1,
-            b'$' if bytes.get(i + 1) == Some(&b'$') => {
-                displays += 1;
-                i += 1;
-            }
-            _ => {}
+    // Braces (escaped ones skipped), `$$` and code fences, each found with memchr: this runs
+    // on every extraction.
+    let escaped = |i: usize| i > 0 && bytes.get(i - 1) == Some(&b'\\');
+    let mut depth = 0i64;
+    for i in memchr::memchr2_iter(b'{', b'}', bytes) {
+        if !escaped(i) {
+            depth += if bytes.get(i) == Some(&b'{') { 1 } else { -1 };
         }
-        i += 1;
     }
     if depth > 0 {
         return Some("a `{` is never closed");
     }
-    if displays % 2 == 1 {
+    let runs = |c: u8, len: usize| {
+        let (mut count, mut next) = (0usize, 0usize);
+        for i in memchr::memchr_iter(c, bytes) {
+            if i >= next
+                && !escaped(i)
+                && bytes
+                    .get(i..i + len)
+                    .is_some_and(|r| r.iter().all(|&b| b == c))
+            {
+                count += 1;
+                next = i + len;
+            }
+        }
+        count
+    };
+    if runs(b'$', 2) % 2 == 1 {
         return Some("display math `$$` is never closed");
     }
-    let mut fences = 0;
-    let mut pos = 0;
-    while let Some(at) = find_from(bytes, b"```", pos) {
-        fences += 1;
-        pos = at + 3;
-    }
-    if fences % 2 == 1 {
+    if runs(b'`', 3) % 2 == 1 {
         return Some("a code block is never closed");
     }
     let (ls, _) = line_at(t, bytes.len() - 1);
