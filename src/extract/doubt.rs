@@ -122,25 +122,27 @@ pub(super) fn find(
     question: Option<&str>,
 ) -> Vec<Doubt> {
     let mut out = Vec::new();
+    // The answer's line, found once (every check below reads it).
+    let line = line_at(text, winner.span.0);
     if let Some(d) = dissent(winner, others) {
         out.push(d);
     }
     match &winner.method {
         Method::FinalEquation => {
             out.extend(equation_not_last(winner, others));
-            out.extend(sentence_after_equation(text, winner));
-            out.extend(side_clause(text, winner));
-            out.extend(same_variable_elsewhere(text, winner));
-            out.extend(remark_after_conclusion(text, winner));
+            out.extend(sentence_after_equation(text, line, winner));
+            out.extend(side_clause(text, line, winner));
+            out.extend(same_variable_elsewhere(text, line, winner));
+            out.extend(remark_after_conclusion(text, line, winner));
         }
         Method::MainClause => {
-            out.extend(other_numbers_on_line(text, winner));
-            out.extend(remark_after_conclusion(text, winner));
+            out.extend(other_numbers_on_line(text, line, winner));
+            out.extend(remark_after_conclusion(text, line, winner));
         }
         Method::LastNumber => out.push(Doubt::OnlyLastNumber),
         Method::FinalAnswerMarker | Method::HashMarker => {
             out.extend(continues_after(text, winner, others));
-            out.extend(answer_sentence(text, winner));
+            out.extend(answer_sentence(text, line, winner));
         }
         m if m.is_explicit() => out.extend(continues_after(text, winner, others)),
         _ => {}
@@ -307,26 +309,31 @@ fn statement_says_other(text: &str, from: usize, to: usize, answer: &str) -> Opt
 }
 
 /// End of the sentence that contains `pos`, within its line.
-fn sentence_bounds(text: &str, pos: usize) -> (usize, usize) {
-    let (ls, le) = line_at(text, pos);
+fn sentence_bounds(text: &str, (ls, le): (usize, usize), pos: usize) -> (usize, usize) {
     let bytes = text.as_bytes();
-    let is_stop = |i: usize| {
-        matches!(bytes.get(i), Some(b'.' | b'!' | b'?'))
-            && bytes.get(i + 1).is_none_or(u8::is_ascii_whitespace)
+    let Some(line) = bytes.get(ls..le) else {
+        return (ls, le);
     };
     let mut start = ls;
-    for i in ls..pos.min(le) {
-        if is_stop(i) {
+    let mut end = le;
+    // The stops found with memchr, not byte by byte: this runs on most extractions.
+    for i in memchr::memchr3_iter(b'.', b'!', b'?', line).map(|i| ls + i) {
+        if !bytes.get(i + 1).is_none_or(u8::is_ascii_whitespace) {
+            continue;
+        }
+        if i < pos {
             start = i + 1;
+        } else {
+            end = i;
+            break;
         }
     }
-    let end = (pos..le).find(|&i| is_stop(i)).unwrap_or(le);
     (start, end)
 }
 
 /// A marker's answer sentence: the answer taken from a side clause, or other values beside it.
-fn answer_sentence(text: &str, winner: &Candidate) -> Option<Doubt> {
-    let (s, e) = sentence_bounds(text, winner.span.0);
+fn answer_sentence(text: &str, line: (usize, usize), winner: &Candidate) -> Option<Doubt> {
+    let (s, e) = sentence_bounds(text, line, winner.span.0);
     let sentence = text.get(s..e)?;
     let side = first_side_clause(sentence).map(|q| s + q);
     match side {
@@ -343,8 +350,8 @@ fn answer_sentence(text: &str, winner: &Candidate) -> Option<Doubt> {
 
 /// "… = 6 sodas. It takes Jerry 3 weeks to get down to 6 sodas.": a later sentence on the
 /// final equation's line with numbers of its own.
-fn sentence_after_equation(text: &str, winner: &Candidate) -> Option<Doubt> {
-    let (_, le) = line_at(text, winner.span.0);
+fn sentence_after_equation(text: &str, line: (usize, usize), winner: &Candidate) -> Option<Doubt> {
+    let (_, le) = line;
     let bytes = text.as_bytes();
     let stop = (winner.span.1..le).find(|&i| {
         matches!(bytes.get(i), Some(b'.' | b'!' | b'?'))
@@ -359,8 +366,13 @@ fn sentence_after_equation(text: &str, winner: &Candidate) -> Option<Doubt> {
 /// variable another value (the final equation took only the last one); or the final equation
 /// is a computation after a variable's value, a check ("Hence $n = 12$ …, and indeed
 /// $12 \cdot 7 = 84$").
-fn same_variable_elsewhere(text: &str, winner: &Candidate) -> Option<Doubt> {
-    let (ls, le) = line_at(text, winner.span.0);
+fn same_variable_elsewhere(text: &str, line: (usize, usize), winner: &Candidate) -> Option<Doubt> {
+    let (ls, le) = line;
+    // Two math spans need four `$` (or a LaTeX delimiter): a byte count first.
+    let dollars = memchr::memchr_iter(b'$', text.as_bytes().get(ls..le)?).count();
+    if dollars < 4 && memchr::memchr(b'\\', text.as_bytes().get(ls..le)?).is_none() {
+        return None;
+    }
     let spans = math_spans(text, ls, le);
     let name_of = |s: usize, e: usize| -> Option<&str> {
         let (lhs, _) = text.get(s..e)?.split_once('=')?;
@@ -391,16 +403,16 @@ fn same_variable_elsewhere(text: &str, winner: &Candidate) -> Option<Doubt> {
 }
 
 /// "He spends $5 because 10 x .5 = 10": the equation is the reason, the statement the answer.
-fn side_clause(text: &str, winner: &Candidate) -> Option<Doubt> {
-    let (s, _) = sentence_bounds(text, winner.span.0);
+fn side_clause(text: &str, line: (usize, usize), winner: &Candidate) -> Option<Doubt> {
+    let (s, _) = sentence_bounds(text, line, winner.span.0);
     let head = text.get(s..winner.span.0)?;
     let q = first_side_clause(head)?;
     let stated = statement_says_other(text, s, s + q, &winner.answer)?;
     Some(Doubt::AnswerFromSideClause { stated })
 }
 
-fn other_numbers_on_line(text: &str, winner: &Candidate) -> Option<Doubt> {
-    let (ls, le) = line_at(text, winner.span.0);
+fn other_numbers_on_line(text: &str, line: (usize, usize), winner: &Candidate) -> Option<Doubt> {
+    let (ls, le) = line;
     let other = other_value(text, ls, le, winner.span, &winner.answer)?;
     Some(Doubt::OtherNumbersOnLastLine { other })
 }
@@ -461,18 +473,15 @@ fn starts_with_any(line: &str, words: &[&str]) -> bool {
 
 /// The last line is a check or a remark while the line before it stated one value, a
 /// different one: the conclusion is the earlier line.
-fn remark_after_conclusion(text: &str, winner: &Candidate) -> Option<Doubt> {
-    let (ls, le) = line_at(text, winner.span.0);
+fn remark_after_conclusion(text: &str, line: (usize, usize), winner: &Candidate) -> Option<Doubt> {
+    let (ls, le) = line;
     let line = text.get(ls..le)?;
     let (ps, pe) = previous_line(text, ls)?;
     let prev = text.get(ps..pe)?;
     let remark = starts_with_any(line, REMARKS);
     // A one-value statement (no computation) followed by a line that does not conclude.
-    let statement = || {
-        !prev.contains("<<")
-            && !prev.contains(['=', '+', '*', '×'])
-            && !starts_with_any(line, CONCLUSIONS)
-    };
+    let statement =
+        || !prev.contains(['<', '=', '+', '*', '×']) && !starts_with_any(line, CONCLUSIONS);
     // The shape first, the values only then: most previous lines are computations.
     if !remark && !statement() {
         return None;
@@ -607,11 +616,8 @@ fn truncated(text: &str) -> Option<&'static str> {
     }
     let (ls, _) = line_at(t, bytes.len() - 1);
     let line = t.get(ls..).unwrap_or("");
-    let singles = line
-        .as_bytes()
-        .iter()
-        .enumerate()
-        .filter(|&(k, &b)| b == b'$' && (k == 0 || line.as_bytes().get(k - 1) != Some(&b'\\')))
+    let singles = memchr::memchr_iter(b'$', line.as_bytes())
+        .filter(|&k| k == 0 || line.as_bytes().get(k - 1) != Some(&b'\\'))
         .count();
     if singles % 2 == 1 {
         let after = line
