@@ -14,7 +14,60 @@ fn cpu_ns() -> Option<u64> {
 }
 use verifyfast::extract::{grade, Preset};
 
+/// The fixture sets and the flag's measurement, shared with tests/extract_confidence.rs.
+#[path = "../tests/common/confidence.rs"]
+mod confidence;
+
+/// Per fixture set: how often the low-confidence flag (the LLM fallback's trigger) fires and
+/// how many wrong verdicts it flags, and how fast the whole grade runs on that set.
+fn confidence_signal() {
+    let sets = [
+        ("GSM8K train (no ####)", confidence::gsm8k()),
+        ("MATH-style (ours)", confidence::math_style()),
+        (
+            "MATH-style, written after the design (traps)",
+            confidence::math_style_fresh(),
+        ),
+    ];
+    for (name, items) in &sets {
+        let s = confidence::measure(items);
+        let start = Instant::now();
+        let cpu_start = cpu_ns();
+        let mut passes = 0usize;
+        while start.elapsed() < Duration::from_secs(1) {
+            std::hint::black_box(confidence::measure(items));
+            passes += 1;
+        }
+        let done = (passes * items.len()) as f64;
+        let secs = start.elapsed().as_secs_f64();
+        let cpu = cpu_ns()
+            .zip(cpu_start)
+            .map_or(secs, |(b, a)| b.saturating_sub(a) as f64 / 1e9);
+        println!(
+            "confidence signal, {name}: {} items, fires on {} ({:.2}%), {} wrong verdicts, \
+             {} flagged (recall {:.1}%); graded {:.0} items/s wall-clock, {:.0} per CPU-second",
+            s.items,
+            s.fired,
+            s.firing_rate(),
+            s.wrong,
+            s.wrong_flagged,
+            s.recall(),
+            done / secs,
+            done / cpu.max(1e-9)
+        );
+        if items.iter().any(|i| i.category != "gsm8k") {
+            for (category, c) in confidence::by_category(items) {
+                println!(
+                    "  {category}: {} items, fires on {}, {} wrong, {} flagged",
+                    c.items, c.fired, c.wrong, c.wrong_flagged
+                );
+            }
+        }
+    }
+}
+
 fn main() {
+    confidence_signal();
     let data = include_str!("../tests/fixtures/gsm8k_train.jsonl");
     let items: Vec<(String, String, String)> = data
         .lines()

@@ -14,7 +14,8 @@ const EXTRACT_HELP: &str = "\
 Input: one JSON object per line, {\"id\"?, \"text\", \"question\"?}.
 Output (stdout): one line per input line,
   {\"id\", \"answer\", \"raw\", \"span\": [start, end], \"method\", \"confidence\",
-   \"low_confidence\", \"candidates\": [{\"method\", \"answer\", \"raw\", \"span\"}, ...]}
+   \"low_confidence\", \"confidence_reason\", \"doubts\"?: [{\"kind\", ...}],
+   \"candidates\": [{\"method\", \"answer\", \"raw\", \"span\"}, ...]}
 `id` defaults to the line number. `span` is a byte range into `text`. When no answer is found,
 `answer`, `raw` and `span` are null and `method` is \"none\" (no answer is not a wrong answer).
 Methods, by priority: answer_tag (last non-empty <answer>...</answer>), json_field (the last
@@ -22,7 +23,11 @@ Methods, by priority: answer_tag (last non-empty <answer>...</answer>), json_fie
 are also listed in `several`), final_answer_marker / answer_heading / hash_marker (the later of
 \"final answer is\", \"Answer:\", \"答案是\"..., a `# Answer` heading and \"#### N\"), whole_text (the text is a bare answer), final_equation (first number after the last
 `=` of the last line), main_clause, last_number. <think>...</think> is ignored.
-`low_confidence` is true when no explicit marker was found or the rules disagree.
+`low_confidence` is true when there is a reason to doubt the answer (`doubts`, in words in
+`confidence_reason`): rules that disagree, text after the answer reaching another value, other
+values in the answer's sentence, a last line that is a remark, only the last number, a text cut
+off mid-sentence or inside math, an unfinished <think>, dollars where the question asks cents
+(see docs/extract.md, \"Confidence signal\"). --llm-fallback asks the model exactly then.
 
 Answer patterns (--answer-pattern NAME=REGEX, repeatable, then the `answer_patterns` of
 --settings) are tried in that order before every rule above: the first pattern that matches

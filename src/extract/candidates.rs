@@ -594,7 +594,7 @@ fn factorial_in_box<'a>(method: &Method, raw: &'a str) -> Option<&'a str> {
 }
 
 /// Inner ranges of the inline math spans (`$…$`, `$$…$$`, `\(…\)`) in `text[start..end]`.
-fn math_spans(text: &str, start: usize, end: usize) -> Vec<(usize, usize)> {
+pub(super) fn math_spans(text: &str, start: usize, end: usize) -> Vec<(usize, usize)> {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
     // Most lines have no math at all: one fast scan says so.

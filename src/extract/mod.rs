@@ -8,6 +8,7 @@
 
 pub mod batch;
 mod candidates;
+pub mod doubt;
 pub mod equiv;
 pub mod expr;
 pub mod fallback_batch;
@@ -23,6 +24,7 @@ pub mod words;
 
 use std::sync::Arc;
 
+pub use doubt::Doubt;
 pub use equiv::{Comparison, Outcome, Path, Preset};
 pub use patterns::{AnswerPatternSpec, AnswerPatterns, PatternError};
 use serde::Serialize;
@@ -94,7 +96,8 @@ impl Method {
             Method::WholeText => 0.9,
             Method::FinalEquation => 0.8,
             Method::Fallback => 0.75,
-            Method::MainClause => 0.6,
+            // Sure only when its line states one value (see `doubt`).
+            Method::MainClause => 0.75,
             Method::LastNumber => 0.5,
         }
     }
@@ -148,6 +151,9 @@ pub struct Extraction {
     pub low_confidence: bool,
     /// Why the confidence is what it is.
     pub confidence_reason: String,
+    /// The reasons to doubt the answer (empty when sure); any makes it low-confidence.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub doubts: Vec<Doubt>,
     /// Answers of the other rules that fired, best first.
     pub candidates: Vec<Candidate>,
 }
@@ -177,7 +183,7 @@ pub fn extract(text: &str, question: Option<&str>) -> Option<Extraction> {
 /// that matches gives the answer and the built-in rules' answers become its runner-ups.
 pub fn extract_with(
     text: &str,
-    _question: Option<&str>,
+    question: Option<&str>,
     patterns: &AnswerPatterns,
 ) -> Option<Extraction> {
     let input = bounded(text);
@@ -186,16 +192,17 @@ pub fn extract_with(
     if let Some(p) = patterns.find(input) {
         all.insert(0, p);
     }
-    if offset > 0 {
-        for c in &mut all {
-            c.span = (c.span.0 + offset, c.span.1 + offset);
-        }
-    }
     if all.is_empty() {
         return None;
     }
-    let winner = all.remove(0);
-    let (confidence, confidence_reason) = confidence(&winner, &all);
+    let mut winner = all.remove(0);
+    let doubts = doubt::find(input, &winner, &all, question);
+    let (confidence, confidence_reason) = confidence(&winner, &doubts);
+    if offset > 0 {
+        for c in std::iter::once(&mut winner).chain(all.iter_mut()) {
+            c.span = (c.span.0 + offset, c.span.1 + offset);
+        }
+    }
     Some(Extraction {
         answer: winner.answer,
         raw: winner.raw,
@@ -205,6 +212,7 @@ pub fn extract_with(
         confidence,
         low_confidence: confidence < LOW_CONFIDENCE,
         confidence_reason,
+        doubts,
         candidates: all,
     })
 }
@@ -213,54 +221,28 @@ fn agrees(a: &str, b: &str) -> bool {
     equiv::compare(a, b, None, Preset::Strict).equivalent
 }
 
-/// Confidence is the rule's trust, lowered when other rules disagree. The design note's
-/// "≥2 `=` or >3 numbers" trigger fired on every GSM8K text; this fires on real doubt.
-fn confidence(winner: &Candidate, others: &[Candidate]) -> (f64, String) {
+/// Confidence is the rule's trust, lowered below [`LOW_CONFIDENCE`] by any doubt (see
+/// [`doubt`]). The design note's "≥2 `=` or >3 numbers" trigger fired on every GSM8K text;
+/// the doubts fire on what actually goes wrong.
+fn confidence(winner: &Candidate, doubts: &[Doubt]) -> (f64, String) {
     let base = winner.method.base_confidence();
-    let dissent: Vec<&Candidate> = others
-        .iter()
-        .filter(|c| c.method.is_explicit() && !agrees(&c.answer, &winner.answer))
-        .collect();
-    if let Some(d) = dissent.first() {
-        return (
-            base - 0.3,
-            format!(
-                "{} says `{}` but {} says `{}`",
-                winner.method.as_str(),
-                winner.answer,
-                d.method.as_str(),
-                d.answer
-            ),
-        );
+    if !doubts.is_empty() {
+        let reason = doubts
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("; ");
+        return ((base - 0.3).min(0.65), reason);
     }
-    match &winner.method {
+    let reason = match &winner.method {
         Method::FinalEquation => {
-            let last = others.iter().find(|c| c.method == Method::LastNumber);
-            match last {
-                // A last number inside the equation's own answer (`2,3` from "$x = 2$ and
-                // $x = 3$") agrees with it.
-                Some(l)
-                    if !agrees(&l.answer, &winner.answer)
-                        && (l.span.0 < winner.span.0 || winner.span.1 < l.span.1) =>
-                {
-                    (
-                        0.6,
-                        format!(
-                            "final equation gives `{}` but the last number is `{}`",
-                            winner.answer, l.answer
-                        ),
-                    )
-                }
-                _ => (0.85, "final equation result is also the last number".into()),
-            }
+            return (0.85, "final equation result is also the last number".into())
         }
-        Method::LastNumber => (
-            base,
-            "no answer marker and no trailing equation: last number".into(),
-        ),
-        Method::Pattern(name) => (base, format!("answer pattern {name}")),
-        m => (base, format!("explicit {}", m.as_str())),
-    }
+        Method::MainClause => "the last line states one value".to_string(),
+        Method::Pattern(name) => format!("answer pattern {name}"),
+        m => format!("explicit {}", m.as_str()),
+    };
+    (base, reason)
 }
 
 /// Whether an injected fallback (an LLM) should be asked: no answer, or a doubtful one.
@@ -281,6 +263,7 @@ pub fn from_fallback_reply(text: &str, reply: &str) -> Option<Extraction> {
         confidence,
         low_confidence: confidence < LOW_CONFIDENCE,
         confidence_reason: format!("fallback reply read by {}", got.method.as_str()),
+        doubts: Vec::new(),
         span,
         method,
         ..got
@@ -369,6 +352,7 @@ fn bare_ground_truth(text: &str) -> Option<Extraction> {
         confidence: Method::WholeText.base_confidence(),
         low_confidence: false,
         confidence_reason: "a short ground truth is its own answer".into(),
+        doubts: Vec::new(),
         candidates: Vec::new(),
     })
 }

@@ -2,7 +2,8 @@
 //! the Extract page so both read and write exactly the same lines.
 
 use super::{
-    extract_with, grade_with, AnswerPatterns, Candidate, Extraction, Outcome, Preset, Verdict,
+    extract_with, grade_with, AnswerPatterns, Candidate, Doubt, Extraction, Outcome, Preset,
+    Verdict,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
@@ -170,6 +171,11 @@ pub struct ExtractRecord {
     pub method: String,
     pub confidence: f64,
     pub low_confidence: bool,
+    /// Why the confidence is what it is, in words (the doubts, when there are some).
+    pub confidence_reason: String,
+    /// The reasons to doubt the answer (see `extract::Doubt`); absent when there are none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub doubts: Vec<Doubt>,
     pub candidates: Vec<Candidate>,
     /// The distinct boxed answers when there were several (`\boxed{2}` and `\boxed{3}`);
     /// absent otherwise.
@@ -188,6 +194,8 @@ impl ExtractRecord {
                 method: e.method.as_str().to_string(),
                 confidence: e.confidence,
                 low_confidence: e.low_confidence,
+                confidence_reason: e.confidence_reason,
+                doubts: e.doubts,
                 candidates: e.candidates,
                 several: e.several,
             },
@@ -199,6 +207,8 @@ impl ExtractRecord {
                 method: "none".into(),
                 confidence: 0.0,
                 low_confidence: true,
+                confidence_reason: "no rule found an answer".into(),
+                doubts: Vec::new(),
                 candidates: Vec::new(),
                 several: Vec::new(),
             },

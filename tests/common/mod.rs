@@ -62,3 +62,5 @@ pub fn start_mock_llm(script: &serde_json::Value, extra: &[&str]) -> MockLlm {
         .to_string();
     MockLlm(child, format!("http://127.0.0.1:{port}/v1"))
 }
+
+pub mod confidence;
