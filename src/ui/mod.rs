@@ -15,6 +15,8 @@
 //! diffing (about 4 KB) exists once rather than once per key type.
 
 mod app;
+pub mod audit_run;
+pub mod batch_run;
 pub mod batch_runner;
 pub mod browser_file;
 pub mod download;
@@ -33,6 +35,8 @@ pub mod query;
 pub mod research_panel;
 pub mod reveal;
 pub mod router;
+pub mod run_file;
+pub mod run_store;
 pub mod search_box;
 pub mod settings_store;
 pub mod test_connection;

@@ -17,7 +17,7 @@ use crate::band::render::{self, ci, num, pct, By};
 use crate::band::{BandReport, CaseRef, Evaluator, GroupMetrics, Options};
 use crate::jsonl::{Line, LineSplitter};
 use crate::route::state::ViewState;
-use crate::ui::batch_runner::{stored_results, BATCH_RUN};
+use crate::ui::run_file;
 use crate::ui::download::download_text;
 use crate::ui::query;
 use crate::ui::search_box::SearchBox;
@@ -39,21 +39,6 @@ fn last_source() -> Option<String> {
         .get_item(SOURCE_KEY)
         .ok()
         .flatten()
-}
-
-/// The browser batch's kept results as a file, so they go through the same chunked reader
-/// and drill-down as a picked one.
-fn batch_file() -> Result<web_sys::File, String> {
-    let lines = stored_results();
-    if lines.is_empty() {
-        return Err(
-            "No batch results are kept in this browser: run a batch on the Audit page first."
-                .into(),
-        );
-    }
-    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(&lines.join("\n")));
-    web_sys::File::new_with_str_sequence(&parts, "batch-results.jsonl")
-        .map_err(|_| "could not read the kept batch results".to_string())
 }
 
 /// Bytes per `File.slice`: small enough that parsing one chunk stays well under 200 ms.
@@ -184,7 +169,7 @@ pub fn ReportPage() -> impl IntoView {
         query::set(&v, drilled);
     });
 
-    let load = move |f: web_sys::File, from_batch: bool| {
+    let load = move |f: web_sys::File, from_run: Option<String>| {
         if loading.get_untracked() {
             return;
         }
@@ -195,9 +180,10 @@ pub fn ReportPage() -> impl IntoView {
         case_id.set(None);
         timing.set(None);
         filter.set(CaseFilter::default());
-        if from_batch {
-            run.set(Some(BATCH_RUN.to_string()));
-            remember_source(BATCH_RUN);
+        let picked = from_run.is_none();
+        if let Some(id) = from_run {
+            remember_source(&id);
+            run.set(Some(id));
         } else {
             run.set(None);
             remember_source(&format!("file:{}", f.name()));
@@ -223,8 +209,16 @@ pub fn ReportPage() -> impl IntoView {
                     if let Some(empty) = r.emptiness() {
                         error.set(Some(format!("{}: {}", f.name(), empty.message())));
                     } else {
+                        let (names, n) = (r.profiles.keys().cloned().collect(), r.cases.len());
                         report.set(Some(Arc::new(r)));
                         apply_view(query::current());
+                        // A picked file becomes a run, so a reload shows it again.
+                        if picked {
+                            match run_file::keep(&f, names, n).await {
+                                Ok(id) => { remember_source(&id); run.set(Some(id)) }
+                                Err(e) => notice.set(Some(format!("Not kept as a run: {e}"))),
+                            }
+                        }
                     }
                 }
                 Err(e) => error.set(Some(e)),
@@ -232,17 +226,21 @@ pub fn ReportPage() -> impl IntoView {
             loading.set(false);
         });
     };
-    let load_batch = move || match batch_file() {
-        Ok(f) => load(f, true),
-        Err(e) => error.set(Some(e)),
+    let load_run = move |id: String| {
+        spawn_local(async move {
+            match run_file::open(&id).await {
+                Ok((id, f)) => load(f, Some(id)),
+                Err(e) => error.set(Some(e)),
+            }
+        })
     };
     // Batch → Report: `report?run=batch` (the batch runner's link) opens the kept batch
     // results; so does coming back to this page after showing them. A picked file cannot be
     // kept by the browser: say which it was.
     let from_url = query::current().run;
-    match (from_url.as_deref(), last_source()) {
-        (Some(BATCH_RUN), _) => load_batch(),
-        (None, Some(s)) if s == BATCH_RUN => load_batch(),
+    match (from_url, last_source()) {
+        (Some(id), _) => load_run(id),
+        (None, Some(s)) if !s.starts_with("file:") => load_run(s),
         (None, Some(s)) => {
             if let Some(name) = s.strip_prefix("file:") {
                 notice.set(Some(format!(
@@ -256,7 +254,7 @@ pub fn ReportPage() -> impl IntoView {
     let on_pick = move |ev: web_sys::Event| {
         let f = picked_file(&ev);
         if let Some(f) = f {
-            load(f, false);
+            load(f, None);
         }
     };
     let on_drop = move |ev: web_sys::DragEvent| {
@@ -266,7 +264,7 @@ pub fn ReportPage() -> impl IntoView {
             .and_then(|d| d.files())
             .and_then(|fs| fs.get(0));
         if let Some(f) = f {
-            load(f, false);
+            load(f, None);
         }
     };
 
