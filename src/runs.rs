@@ -212,12 +212,14 @@ impl RunMeta {
         }
     }
 
-    /// Where "Open" goes: batch, report and grade runs open on Report (their results are
-    /// result lines), an audit opens on the Audit page showing it.
+    /// Where "Open" goes: batch and report runs open on Report (their results are result
+    /// lines), an audit on the Audit page showing it. A grade run's lines are verdicts
+    /// without the texts they judged, so it opens the Extract page to grade again (its
+    /// lines are in its export).
     pub fn open_href(&self) -> String {
         let page = match self.kind {
             RunKind::Audit => "audit",
-            RunKind::Grade => "extract",
+            RunKind::Grade => return "extract".into(),
             RunKind::Batch | RunKind::Report => "report",
         };
         crate::route::state::ViewState {
@@ -246,9 +248,11 @@ pub fn list_view(runs: &[RunMeta], kind: Option<RunKind>) -> Vec<RunMeta> {
 
 /// The newest run of a kind (`report?run=batch`, old links, means the latest batch).
 pub fn latest(runs: &[RunMeta], kind: RunKind) -> Option<&RunMeta> {
-    runs.iter()
-        .filter(|r| r.kind == kind)
-        .max_by(|a, b| a.created_ms.total_cmp(&b.created_ms).then_with(|| a.id.cmp(&b.id)))
+    runs.iter().filter(|r| r.kind == kind).max_by(|a, b| {
+        a.created_ms
+            .total_cmp(&b.created_ms)
+            .then_with(|| a.id.cmp(&b.id))
+    })
 }
 
 /// The longest name kept; longer ones are cut (at a character boundary).
@@ -811,7 +815,10 @@ mod tests {
         assert_eq!(ids(list_view(&runs, None)), ["d", "b", "c", "a"]);
         assert_eq!(ids(list_view(&runs, Some(RunKind::Batch))), ["d", "b", "c"]);
         assert!(list_view(&runs, Some(RunKind::Grade)).is_empty());
-        assert_eq!(latest(&runs, RunKind::Batch).map(|m| m.id.as_str()), Some("d"));
+        assert_eq!(
+            latest(&runs, RunKind::Batch).map(|m| m.id.as_str()),
+            Some("d")
+        );
         assert_eq!(latest(&runs, RunKind::Report), None);
     }
 
@@ -819,7 +826,10 @@ mod tests {
     fn names_durations_sizes() {
         assert_eq!(clean_name("   "), None);
         assert_eq!(clean_name("  my run \n").as_deref(), Some("my run"));
-        assert_eq!(clean_name(&"营".repeat(500)).unwrap().chars().count(), MAX_NAME_CHARS);
+        assert_eq!(
+            clean_name(&"营".repeat(500)).unwrap().chars().count(),
+            MAX_NAME_CHARS
+        );
         assert_eq!(
             default_name(RunKind::Batch, "cases.jsonl", &["a".into(), "b".into()]),
             "Batch · cases.jsonl · 2 profiles"
@@ -844,7 +854,10 @@ mod tests {
             quota: 2_000_000_000,
         }
         .to_string();
-        assert!(full.contains("2.0 GB of 2.0 GB used") && full.contains("export old runs"), "{full}");
+        assert!(
+            full.contains("2.0 GB of 2.0 GB used") && full.contains("export old runs"),
+            "{full}"
+        );
         let mut m = run().meta();
         assert_eq!(m.duration(), "5.0 s");
         m.finished_ms = None;
@@ -857,6 +870,8 @@ mod tests {
         assert_eq!(m.open_href(), "report?run=r-1");
         m.kind = RunKind::Audit;
         assert_eq!(m.open_href(), "audit?run=r-1");
+        m.kind = RunKind::Grade;
+        assert_eq!(m.open_href(), "extract");
         let r = run();
         assert_eq!(import_id(&r, 5.0, 1, &|_| false), None, "a free id is kept");
         let fresh = import_id(&r, 5.0, 1, &|id| id == "r-1").unwrap();

@@ -52,15 +52,27 @@ pub fn keep(
 pub async fn open(id: &str) -> Result<(String, String, String, AuditReport), String> {
     let run = run_store::load(id).await.map_err(|e| e.to_string())?;
     if run.kind != RunKind::Audit {
-        return Err(format!("run {id} is a {} run, not an audit: open it from the Runs page", run.kind.as_str()));
+        return Err(format!(
+            "run {id} is a {} run, not an audit: open it from the Runs page",
+            run.kind.as_str()
+        ));
     }
-    let text = |k: &str| run.inputs.get(k).and_then(|v| v.as_str()).unwrap_or_default().to_string();
+    let text = |k: &str| {
+        run.inputs
+            .get(k)
+            .and_then(|v| v.as_str())
+            .unwrap_or_default()
+            .to_string()
+    };
     let report = run
         .results
         .first()
         .cloned()
         .ok_or_else(|| format!("run {id} has no report"))
-        .and_then(|v| serde_json::from_value(v).map_err(|e| format!("run {id}: its report does not read: {e}")))?;
+        .and_then(|v| {
+            serde_json::from_value(v)
+                .map_err(|e| format!("run {id}: its report does not read: {e}"))
+        })?;
     let profile = run.profiles.first().cloned().unwrap_or_default();
     Ok((text("context_input"), text("model_output"), profile, report))
 }

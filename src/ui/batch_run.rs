@@ -56,7 +56,11 @@ fn profiles_of(lines: &[&str]) -> Vec<String> {
     for l in lines {
         let p = serde_json::from_str::<serde_json::Value>(l)
             .ok()
-            .and_then(|v| v.get("profile").and_then(|p| p.as_str()).map(str::to_string));
+            .and_then(|v| {
+                v.get("profile")
+                    .and_then(|p| p.as_str())
+                    .map(str::to_string)
+            });
         if let Some(p) = p {
             if !out.contains(&p) {
                 out.push(p);
@@ -118,7 +122,11 @@ pub async fn begin(
 }
 
 /// Save the run with these result lines; `finished` stamps its end time.
-pub async fn persist(meta: &mut RunMeta, lines: &[String], finished: bool) -> Result<(), StoreError> {
+pub async fn persist(
+    meta: &mut RunMeta,
+    lines: &[String],
+    finished: bool,
+) -> Result<(), StoreError> {
     // A rename on the Runs page meanwhile wins over the name this page started with.
     if let Ok(kept) = run_store::load_meta(&meta.id).await {
         meta.name = kept.name;

@@ -216,7 +216,11 @@ pub fn BatchRunner(transport: fn() -> Result<Rc<dyn ChatTransport>, String>) -> 
                 let lines = results.get_untracked();
                 let saved = batch_run::persist(&mut meta, &lines, ended).await;
                 run_meta.set_value(Some(meta));
-                if let Some(e) = saved.err().map(|e| e.to_string()).or(save_error.get_value()) {
+                if let Some(e) = saved
+                    .err()
+                    .map(|e| e.to_string())
+                    .or(save_error.get_value())
+                {
                     error.set(Some(format!(
                         "This run could not be kept: {e}. Its results stay on this page: download them before leaving."
                     )));
@@ -249,7 +253,9 @@ pub fn BatchRunner(transport: fn() -> Result<Rc<dyn ChatTransport>, String>) -> 
         progress.set(None);
         run_id.set(None);
         run_meta.set_value(None);
-        notice.set(Some("New run: the previous one is kept on the Runs page.".into()));
+        notice.set(Some(
+            "New run: the previous one is kept on the Runs page.".into(),
+        ));
     };
     let download = move |_| {
         let mut parsed: Vec<serde_json::Value> = results

@@ -5,11 +5,12 @@ use super::theme_toggle::ThemeToggle;
 use crate::route::PAGES;
 
 /// The top navigation's label and test id for each page of `route::PAGES`, in that order.
-const LABELS: [(&str, &str); 5] = [
+const LABELS: [(&str, &str); 6] = [
     ("Audit", "nav-audit"),
     ("Report", "nav-report"),
     ("Extract", "nav-extract"),
     ("Proof", "nav-proof"),
+    ("Runs", "nav-runs"),
     ("Settings", "nav-settings"),
 ];
 

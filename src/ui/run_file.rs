@@ -14,8 +14,7 @@ pub async fn open(id: &str) -> Result<(String, web_sys::File), String> {
     let meta = if id == BATCH_RUN {
         let (all, _) = run_store::list().await.map_err(|e| e.to_string())?;
         runs::latest(&all, RunKind::Batch).cloned().ok_or_else(|| {
-            "No batch run is kept in this browser: run a batch on the Audit page first."
-                .to_string()
+            "No batch run is kept in this browser: run a batch on the Audit page first.".to_string()
         })?
     } else {
         run_store::load_meta(id).await.map_err(|e| e.to_string())?
@@ -29,7 +28,11 @@ pub async fn open(id: &str) -> Result<(String, web_sys::File), String> {
 
 /// Keep a picked results file as a `report` run; returns its id. The file's text goes from
 /// the `File` into IndexedDB without a copy in wasm.
-pub async fn keep(file: &web_sys::File, profiles: Vec<String>, results: usize) -> Result<String, String> {
+pub async fn keep(
+    file: &web_sys::File,
+    profiles: Vec<String>,
+    results: usize,
+) -> Result<String, String> {
     let text = JsFuture::from(file.text())
         .await
         .map_err(|_| format!("could not read {}", file.name()))?;

@@ -60,11 +60,10 @@ async fn request(req: &IdbRequest) -> Result<JsValue, StoreError> {
     if until(req, "success", &["error"]).await {
         req.result().map_err(failed)
     } else {
-        Err(req
-            .error()
-            .ok()
-            .flatten()
-            .map_or_else(|| StoreError::Failed("request failed".into()), |d| failed(d.into())))
+        Err(req.error().ok().flatten().map_or_else(
+            || StoreError::Failed("request failed".into()),
+            |d| failed(d.into()),
+        ))
     }
 }
 

@@ -212,7 +212,10 @@ pub fn AuditPage() -> impl IntoView {
             let tick =
                 set_interval_with_handle(move || now.set(now_ms()), Duration::from_millis(100));
             ticker.set_value(tick.ok());
-            let (settings, strategy) = (store.settings.get_untracked(), store.strategy.get_untracked());
+            let (settings, strategy) = (
+                store.settings.get_untracked(),
+                store.strategy.get_untracked(),
+            );
             let (started, chosen) = (js_sys::Date::now(), profile.get_untracked());
             spawn_local(async move {
                 let progress = |u: PhaseUpdate| phases.update(|p| apply_update(p, &u));

@@ -266,10 +266,12 @@ fn BatchGrade(patterns: Memo<AnswerPatterns>) -> impl IntoView {
         loading.set(true);
         let preset = preset_of(strict.get_untracked());
         let patterns = patterns.get_untracked();
+        let started = js_sys::Date::now();
         spawn_local(async move {
             match grade_file(&f, preset, patterns, progress).await {
                 Ok((b, ms)) => {
                     timing.set(Some((b.rows.len(), ms)));
+                    crate::ui::grade_run::keep(f.name(), &b, started, error);
                     batch.set(Some(Arc::new(b)));
                 }
                 Err(e) => error.set(Some(e)),

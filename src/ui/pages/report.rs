@@ -17,9 +17,9 @@ use crate::band::render::{self, ci, num, pct, By};
 use crate::band::{BandReport, CaseRef, Evaluator, GroupMetrics, Options};
 use crate::jsonl::{Line, LineSplitter};
 use crate::route::state::ViewState;
-use crate::ui::run_file;
 use crate::ui::download::download_text;
 use crate::ui::query;
+use crate::ui::run_file;
 use crate::ui::search_box::SearchBox;
 
 /// Local-storage key of what the Report page showed last: `batch`, or `file:<name>`.
@@ -215,7 +215,10 @@ pub fn ReportPage() -> impl IntoView {
                         // A picked file becomes a run, so a reload shows it again.
                         if picked {
                             match run_file::keep(&f, names, n).await {
-                                Ok(id) => { remember_source(&id); run.set(Some(id)) }
+                                Ok(id) => {
+                                    remember_source(&id);
+                                    run.set(Some(id))
+                                }
                                 Err(e) => notice.set(Some(format!("Not kept as a run: {e}"))),
                             }
                         }
