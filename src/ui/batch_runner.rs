@@ -24,6 +24,10 @@ use crate::ui::settings_store::settings_store;
 /// runs had ids).
 pub const BATCH_RUN: &str = "batch";
 
+fn not_kept(e: &crate::runs::StoreError) -> String {
+    format!("This run could not be kept: {e}. Its results stay on this page: download them before leaving.")
+}
+
 /// Report's link to this batch's run (`report?run=<id>`); before any run, the latest batch.
 fn report_link(id: Option<String>) -> String {
     crate::route::state::ViewState {
@@ -170,9 +174,9 @@ pub fn BatchRunner(transport: fn() -> Result<Rc<dyn ChatTransport>, String>) -> 
                 .await;
                 run_id.set(Some(meta.id.clone()));
                 run_meta.set_value(Some(meta.clone()));
-                // Saves go out as results arrive, at most every SAVE_EVERY_MS; the last
-                // failure is kept and shown (the results stay on the page either way).
-                let save_error = StoredValue::new(None::<String>);
+                // Saves go out as results arrive, at most every SAVE_EVERY_MS; a failure is
+                // shown at once (the results stay on the page either way).
+                let save_failed = StoredValue::new(false);
                 let mut last_save = now_ms();
                 let mut on_result = |line: serde_json::Map<String, serde_json::Value>,
                                      p: &Progress| {
@@ -185,8 +189,10 @@ pub fn BatchRunner(transport: fn() -> Result<Rc<dyn ChatTransport>, String>) -> 
                         let lines = results.get_untracked();
                         let mut m = meta.clone();
                         spawn_local(async move {
-                            let r = batch_run::persist(&mut m, &lines, false).await;
-                            save_error.set_value(r.err().map(|e| e.to_string()));
+                            if let Err(e) = batch_run::persist(&mut m, &lines, false).await {
+                                save_failed.set_value(true);
+                                error.set(Some(not_kept(&e)));
+                            }
                         });
                     }
                     progress.set(Some(p.clone()));
@@ -202,6 +208,10 @@ pub fn BatchRunner(transport: fn() -> Result<Rc<dyn ChatTransport>, String>) -> 
                 );
                 let outcome = Abortable::new(work, registration).await;
                 let ended = matches!(outcome, Ok(Ok(_)));
+                // Saved before the outcome is shown, so "Done" means kept (or says why not).
+                let lines = results.get_untracked();
+                let saved = batch_run::persist(&mut meta, &lines, ended).await;
+                run_meta.set_value(Some(meta));
                 match outcome {
                     Ok(Ok(p)) => notice.set(Some(format!(
                         "Done: {} audited, {} could not be audited, {} already done.",
@@ -212,18 +222,10 @@ pub fn BatchRunner(transport: fn() -> Result<Rc<dyn ChatTransport>, String>) -> 
                         "Cancelled. Results so far are kept; Run again to resume.".into(),
                     )),
                 }
-                drop(on_result);
-                let lines = results.get_untracked();
-                let saved = batch_run::persist(&mut meta, &lines, ended).await;
-                run_meta.set_value(Some(meta));
-                if let Some(e) = saved
-                    .err()
-                    .map(|e| e.to_string())
-                    .or(save_error.get_value())
-                {
-                    error.set(Some(format!(
-                        "This run could not be kept: {e}. Its results stay on this page: download them before leaving."
-                    )));
+                match saved {
+                    Err(e) => error.set(Some(not_kept(&e))),
+                    Ok(()) if save_failed.get_value() => error.set(None),
+                    Ok(()) => {}
                 }
                 abort.set_value(None);
                 running.set(false);
