@@ -25,9 +25,14 @@ pub fn keep(
     kept: RwSignal<Option<Result<String, String>>>,
 ) {
     let (settings, strategy) = runs::snapshot(settings, strategy);
-    let result = match serde_json::to_value(report) {
+    // Through the pretty text the report download already writes, not `to_value`: a second
+    // serializer for the whole report tree would be compiled into the wasm (batch::as_tree).
+    let result = serde_json::to_string_pretty(report)
+        .map_err(|e| e.to_string())
+        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).map_err(|e| e.to_string()));
+    let result = match result {
         Ok(v) => v,
-        Err(e) => return kept.set(Some(Err(e.to_string()))),
+        Err(e) => return kept.set(Some(Err(e))),
     };
     spawn_local(async move {
         let meta = RunMeta {
@@ -48,8 +53,18 @@ pub fn keep(
     });
 }
 
-/// A kept audit: (context, output, profile, report).
-pub async fn open(id: &str) -> Result<(String, String, String, AuditReport), String> {
+/// A kept audit as the Audit page shows it again: its texts, profile and report (as JSON).
+#[derive(Clone)]
+pub struct KeptAudit {
+    pub context: String,
+    pub output: String,
+    pub profile: String,
+    pub report: serde_json::Value,
+}
+
+/// Read a kept audit. The report stays JSON: reading it back into an `AuditReport` would
+/// compile a deserializer for the whole report tree into the wasm.
+pub async fn open(id: &str) -> Result<KeptAudit, String> {
     let run = run_store::load(id).await.map_err(|e| e.to_string())?;
     if run.kind != RunKind::Audit {
         return Err(format!(
@@ -68,13 +83,43 @@ pub async fn open(id: &str) -> Result<(String, String, String, AuditReport), Str
         .results
         .first()
         .cloned()
-        .ok_or_else(|| format!("run {id} has no report"))
-        .and_then(|v| {
-            serde_json::from_value(v)
-                .map_err(|e| format!("run {id}: its report does not read: {e}"))
-        })?;
-    let profile = run.profiles.first().cloned().unwrap_or_default();
-    Ok((text("context_input"), text("model_output"), profile, report))
+        .ok_or_else(|| format!("run {id} has no report"))?;
+    Ok(KeptAudit {
+        context: text("context_input"),
+        output: text("model_output"),
+        profile: run.profiles.first().cloned().unwrap_or_default(),
+        report,
+    })
+}
+
+/// A kept audit's result: score, band, error counts, and the full report as JSON.
+#[component]
+pub fn KeptReport(kept: KeptAudit) -> impl IntoView {
+    let r = &kept.report;
+    let field = |k: &str| match r.get(k) {
+        Some(serde_json::Value::Null) | None => String::from("none"),
+        Some(v) => v.to_string().trim_matches('"').to_string(),
+    };
+    let summary = format!(
+        "Credit score {} ({}), {} high and {} low severity errors, profile {}.",
+        field("credit_score"),
+        field("band"),
+        field("high_count"),
+        field("low_count"),
+        kept.profile
+    );
+    // Compact: a pretty printer for `Value` would be one more serializer in the wasm.
+    let json = crate::jsonl::compact(r);
+    view! {
+        <section class="card stack" data-testid="audit-kept-run">
+            <h2>"Kept audit"</h2>
+            <p data-testid="audit-kept-summary">{summary}</p>
+            <details>
+                <summary>"Report JSON"</summary>
+                <pre>{json}</pre>
+            </details>
+        </section>
+    }
 }
 
 /// The line under a finished audit saying whether it was kept.

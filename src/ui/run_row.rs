@@ -75,7 +75,7 @@ pub fn RunRow(meta: RunMeta, on_change: Callback<()>) -> impl IntoView {
     let created = local_time(meta.created_ms);
     let profiles = meta.profiles.join(", ");
     view! {
-        <tr data-testid="run-row" data-run-id=meta.id.clone() data-kind=meta.kind.as_str()>
+        <tr data-testid="run-row" data-run-id=meta.id.clone() data-kind=meta.kind.as_str().to_string()>
             <td>
                 {move || if editing.get() {
                     view! {
@@ -85,11 +85,6 @@ pub fn RunRow(meta: RunMeta, on_change: Callback<()>) -> impl IntoView {
                             data-testid="run-name-input"
                             prop:value=name.get_untracked()
                             on:change=move |ev| commit(event_target_value(&ev))
-                            on:keydown=move |ev: web_sys::KeyboardEvent| {
-                                if ev.key() == "Escape" {
-                                    editing.set(false)
-                                }
-                            }
                         />
                     }
                     .into_any()
@@ -103,7 +98,7 @@ pub fn RunRow(meta: RunMeta, on_change: Callback<()>) -> impl IntoView {
                 }}
                 {move || error.get().map(|e| view! { <div class="error" role="alert" data-testid="run-error">{e}</div> }.into_any())}
             </td>
-            <td data-testid="run-kind">{meta.kind.as_str()}</td>
+            <td data-testid="run-kind">{meta.kind.as_str().to_string()}</td>
             <td>{created}</td>
             <td>{meta.duration()}</td>
             <td>{profiles}</td>

@@ -6,7 +6,7 @@
 //! string. Listing 100 runs reads only headers; opening a 50k-result run on Report reads one
 //! string that goes straight from IndexedDB into a `File` without crossing into wasm.
 
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::rc::Rc;
 
 use wasm_bindgen::prelude::*;
@@ -35,13 +35,15 @@ fn failed(e: JsValue) -> StoreError {
 }
 
 /// Resolves when `target` fires `ok` (true) or one of `fail` (false). One listener for all,
-/// removed afterwards, so nothing leaks per request.
+/// removed afterwards, so nothing leaks per request. A JS promise rather than a futures
+/// channel: `JsFuture` is already in the wasm.
 async fn until(target: &web_sys::EventTarget, ok: &'static str, fail: &[&'static str]) -> bool {
-    let (tx, rx) = futures::channel::oneshot::channel::<bool>();
-    let tx = Rc::new(Cell::new(Some(tx)));
+    let resolve = Rc::new(RefCell::new(None::<js_sys::Function>));
+    let slot = resolve.clone();
+    let promise = js_sys::Promise::new(&mut |res, _| *slot.borrow_mut() = Some(res));
     let cb = Closure::<dyn FnMut(web_sys::Event)>::new(move |ev: web_sys::Event| {
-        if let Some(t) = tx.take() {
-            let _ = t.send(ev.type_() == ok);
+        if let Some(f) = resolve.borrow_mut().take() {
+            let _ = f.call1(&JsValue::NULL, &JsValue::from_bool(ev.type_() == ok));
         }
     });
     let f: &js_sys::Function = cb.as_ref().unchecked_ref();
@@ -49,7 +51,11 @@ async fn until(target: &web_sys::EventTarget, ok: &'static str, fail: &[&'static
     for t in types() {
         let _ = target.add_event_listener_with_callback(t, f);
     }
-    let result = rx.await.unwrap_or(false);
+    let result = JsFuture::from(promise)
+        .await
+        .ok()
+        .and_then(|v| v.as_bool())
+        .unwrap_or(false);
     for t in types() {
         let _ = target.remove_event_listener_with_callback(t, f);
     }

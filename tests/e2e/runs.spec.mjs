@@ -72,7 +72,8 @@ describe('runs: kept, listed, renamed, deleted, exported, imported, opened', () 
     // Open shows that audit on the Audit page.
     await row.getByTestId('run-open').click();
     await page.waitForURL(new RegExp(`/audit\\?run=${id}$`));
-    await page.getByTestId('audit-score').waitFor();
+    await page.getByTestId('audit-kept-summary').waitFor();
+    assert.match(await page.getByTestId('audit-kept-summary').innerText(), /^Credit score [1-5] \((BAD|MID|GOOD)\), 1 high and 0 low severity errors, profile mock-full\.$/);
     assert.equal(await page.getByTestId('audit-output').inputValue(), '985高校录取率达到35%。');
     await page.goBack();
     await page.getByTestId('page-runs').waitFor();

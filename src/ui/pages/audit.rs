@@ -14,7 +14,7 @@ use crate::audit::{
     PhaseUpdate,
 };
 use crate::llm::ChatTransport;
-use crate::ui::audit_run::{self, KeptNote};
+use crate::ui::audit_run::{self, KeptNote, KeptReport};
 use crate::ui::batch_runner::BatchRunner;
 use crate::ui::browser_file::fetch_example;
 use crate::ui::download::download_text;
@@ -147,6 +147,7 @@ pub fn AuditPage() -> impl IntoView {
     let notice = RwSignal::new(None::<String>);
     let abort = StoredValue::new(None::<AbortHandle>);
     let kept = RwSignal::new(None::<Result<String, String>>);
+    let shown_run = RwSignal::new(None::<audit_run::KeptAudit>);
     // The live elapsed timer: `now` ticks while an audit runs.
     let now = RwSignal::new(0.0f64);
     let ticker = StoredValue::new_local(None::<IntervalHandle>);
@@ -171,6 +172,9 @@ pub fn AuditPage() -> impl IntoView {
             notice.set(None);
             report.set(None);
             kept.set(None);
+            shown_run.set(None);
+            // A new audit is no longer the kept run the URL names.
+            crate::ui::query::set(&Default::default(), false);
             let input = AuditInput {
                 context_input: context.get_untracked(),
                 model_output: output.get_untracked(),
@@ -264,9 +268,9 @@ pub fn AuditPage() -> impl IntoView {
     if let Some(id) = crate::ui::query::current().run {
         spawn_local(async move {
             match audit_run::open(&id).await {
-                Ok((c, o, p, r)) => {
-                    (context.set(c), output.set(o), profile.set(p));
-                    report.set(Some(r));
+                Ok(k) => {
+                    (context.set(k.context.clone()), output.set(k.output.clone()));
+                    shown_run.set(Some(k));
                 }
                 Err(e) => error.set(Some(e)),
             }
@@ -374,6 +378,7 @@ pub fn AuditPage() -> impl IntoView {
                     .map(|r| view! { <ReportView report=r context=context.get_untracked() output=output.get_untracked()/> }.into_any())
             }}
             <KeptNote kept=kept/>
+            {move || shown_run.get().map(|k| view! { <KeptReport kept=k/> }.into_any())}
             <BatchRunner transport=transport/>
         </section>
     }

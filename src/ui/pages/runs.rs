@@ -76,7 +76,7 @@ pub fn RunsPage() -> impl IntoView {
                         <option value="">"all"</option>
                         {RunKind::ALL
                             .iter()
-                            .map(|k| view! { <option value=k.as_str()>{k.as_str()}</option> }.into_any())
+                            .map(|k| view! { <option value=k.as_str().to_string()>{k.as_str().to_string()}</option> }.into_any())
                             .collect_view()}
                     </select>
                 </label>
@@ -87,7 +87,8 @@ pub fn RunsPage() -> impl IntoView {
                 (loaded.get() && shown.with(Vec::is_empty))
                     .then(|| view! { <p class="muted" data-testid="runs-empty">"No runs kept yet."</p> }.into_any())
             }}
-            <table class="table" data-testid="runs-table">
+            <div class="table-wrap">
+            <table data-testid="runs-table">
                 <thead>
                     <tr>
                         <th>"Name"</th>
@@ -107,6 +108,7 @@ pub fn RunsPage() -> impl IntoView {
                     />
                 </tbody>
             </table>
+            </div>
         </section>
     }
 }
