@@ -269,7 +269,8 @@ pub fn AuditPage() -> impl IntoView {
         spawn_local(async move {
             match audit_run::open(&id).await {
                 Ok(k) => {
-                    (context.set(k.context.clone()), output.set(k.output.clone()));
+                    context.set(k.context.clone());
+                    output.set(k.output.clone());
                     shown_run.set(Some(k));
                 }
                 Err(e) => error.set(Some(e)),
