@@ -2,7 +2,6 @@
 //! reader, and a picked results file kept as a `report` run (so a reload shows it again).
 
 use serde_json::json;
-use wasm_bindgen_futures::JsFuture;
 
 use crate::runs::{self, RunKind, RunMeta};
 use crate::ui::batch_runner::BATCH_RUN;
@@ -26,16 +25,13 @@ pub async fn open(id: &str) -> Result<(String, web_sys::File), String> {
     Ok((meta.id, file))
 }
 
-/// Keep a picked results file as a `report` run; returns its id. The file's text goes from
-/// the `File` into IndexedDB without a copy in wasm.
+/// Keep a picked results file as a `report` run; returns its id. IndexedDB keeps the `File`
+/// itself: its bytes exactly (a bad line reads the same after a reload), no copy in wasm.
 pub async fn keep(
     file: &web_sys::File,
     profiles: Vec<String>,
     results: usize,
 ) -> Result<String, String> {
-    let text = JsFuture::from(file.text())
-        .await
-        .map_err(|_| format!("could not read {}", file.name()))?;
     let now = js_sys::Date::now();
     let meta = RunMeta {
         id: run_store::new_run_id().await,
@@ -49,7 +45,7 @@ pub async fn keep(
         inputs: json!({"file": file.name(), "bytes": file.size()}),
         result_count: results as u64,
     };
-    run_store::save_js(&meta, &text)
+    run_store::save_js(&meta, file.as_ref())
         .await
         .map_err(|e| e.to_string())?;
     Ok(meta.id)

@@ -163,7 +163,8 @@ pub async fn save(meta: &RunMeta, results_jsonl: &str) -> Result<(), StoreError>
     save_js(meta, &JsValue::from_str(results_jsonl)).await
 }
 
-/// `save` with the results already a JS string (a file's text, never copied into wasm).
+/// `save` with the results already in JS: a string, or a picked `File` kept as it is (its
+/// bytes exactly, never copied into wasm).
 pub async fn save_js(meta: &RunMeta, results: &JsValue) -> Result<(), StoreError> {
     let key = JsValue::from_str(&meta.id);
     let header = JsValue::from_str(&meta.to_header_text());
@@ -205,6 +206,21 @@ async fn get(store: &str, id: &str) -> Result<JsValue, StoreError> {
     Ok(v)
 }
 
+/// A results record as text: kept as a string, or as a `File` (a report input).
+async fn text_of(v: JsValue) -> String {
+    if let Some(s) = v.as_string() {
+        return s;
+    }
+    match v.dyn_into::<web_sys::Blob>() {
+        Ok(b) => JsFuture::from(b.text())
+            .await
+            .ok()
+            .and_then(|t| t.as_string())
+            .unwrap_or_default(),
+        Err(_) => String::new(),
+    }
+}
+
 fn damaged(id: &str, why: impl ToString) -> StoreError {
     StoreError::Damaged {
         id: id.to_string(),
@@ -243,7 +259,7 @@ pub async fn load_meta(id: &str) -> Result<RunMeta, StoreError> {
 /// A run with its results parsed (an audit's one report; exports do not need this).
 pub async fn load(id: &str) -> Result<Run, StoreError> {
     let meta = load_meta(id).await?;
-    let text = get(RESULTS, id).await?.as_string().unwrap_or_default();
+    let text = text_of(get(RESULTS, id).await?).await;
     let mut results = Vec::new();
     for line in crate::jsonl::lines_of(&text) {
         let v = line
@@ -258,7 +274,7 @@ pub async fn load(id: &str) -> Result<Run, StoreError> {
 
 /// A run's results as JSONL lines (the browser batch resumes from them).
 pub async fn result_lines(id: &str) -> Result<Vec<String>, StoreError> {
-    let text = get(RESULTS, id).await?.as_string().unwrap_or_default();
+    let text = text_of(get(RESULTS, id).await?).await;
     Ok(text
         .lines()
         .filter(|l| !l.trim().is_empty())
@@ -266,8 +282,8 @@ pub async fn result_lines(id: &str) -> Result<Vec<String>, StoreError> {
         .collect())
 }
 
-/// A run's results as a `File` for the Report page's chunked reader. The string goes from
-/// IndexedDB into the `File` without being copied into wasm memory.
+/// A run's results as a `File` for the Report page's chunked reader. The string (or kept
+/// file) goes from IndexedDB into the `File` without being copied into wasm memory.
 pub async fn results_file(id: &str, file_name: &str) -> Result<web_sys::File, StoreError> {
     let text = get(RESULTS, id).await?;
     web_sys::File::new_with_str_sequence(&js_sys::Array::of1(&text), file_name).map_err(failed)
@@ -276,7 +292,7 @@ pub async fn results_file(id: &str, file_name: &str) -> Result<web_sys::File, St
 /// The run as an export file (its header, then its results), keys scrubbed again.
 pub async fn export_text(id: &str) -> Result<String, StoreError> {
     let meta = load_meta(id).await?;
-    let results = get(RESULTS, id).await?.as_string().unwrap_or_default();
+    let results = text_of(get(RESULTS, id).await?).await;
     Ok(format!("{}\n{results}", meta.to_header_text()))
 }
 

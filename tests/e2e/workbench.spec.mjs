@@ -230,9 +230,12 @@ describe('workbench: drafts, phone header, report messages', () => {
     const bad = await page.getByTestId('report-bad-lines').innerText();
     assert.match(bad, /line 2: not valid UTF-8/);
     assert.doesNotMatch(bad, /line 2: line 2/);
-    // A picked file cannot be kept: coming back says which it was.
+    // A picked file is kept as a run (docs/runs.md): coming back shows it again, by its id.
+    await page.getByTestId('report-bad-lines').waitFor();
+    await page.waitForURL(/report\?run=r-[0-9a-z]+-[0-9a-z]+/);
     await page.getByTestId('nav-audit').click();
     await page.getByTestId('nav-report').click();
-    assert.match(await page.getByTestId('report-notice').innerText(), /utf\.jsonl.*pick it again/);
+    await page.waitForURL(/report\?run=r-[0-9a-z]+-[0-9a-z]+/);
+    assert.match(await page.getByTestId('report-bad-lines').innerText(), /line 2: not valid UTF-8/);
   });
 });
