@@ -121,15 +121,25 @@ pub async fn begin(
     }
 }
 
-/// Save the run with these result lines; `finished` stamps its end time.
+/// Save the run with these result lines; `last` (the save when the batch stops) also
+/// stamps its end time when `finished`.
+///
+/// Order matters: saves made while the batch runs are spawned one after another and must
+/// land in that order (IndexedDB runs overlapping write transactions in the order they
+/// were created). They therefore create their transaction at once, with no read before it
+/// (`run_store::open` is cached). Only the last save first reads the kept name, so a
+/// rename on the Runs page made before the batch started (or after its last interim save)
+/// is kept.
 pub async fn persist(
     meta: &mut RunMeta,
     lines: &[String],
+    last: bool,
     finished: bool,
 ) -> Result<(), StoreError> {
-    // A rename on the Runs page meanwhile wins over the name this page started with.
-    if let Ok(kept) = run_store::load_meta(&meta.id).await {
-        meta.name = kept.name;
+    if last {
+        if let Ok(kept) = run_store::load_meta(&meta.id).await {
+            meta.name = kept.name;
+        }
     }
     meta.result_count = lines.len() as u64;
     if finished {

@@ -189,7 +189,7 @@ pub fn BatchRunner(transport: fn() -> Result<Rc<dyn ChatTransport>, String>) -> 
                         let lines = results.get_untracked();
                         let mut m = meta.clone();
                         spawn_local(async move {
-                            if let Err(e) = batch_run::persist(&mut m, &lines, false).await {
+                            if let Err(e) = batch_run::persist(&mut m, &lines, false, false).await {
                                 save_failed.set_value(true);
                                 error.set(Some(not_kept(&e)));
                             }
@@ -210,7 +210,7 @@ pub fn BatchRunner(transport: fn() -> Result<Rc<dyn ChatTransport>, String>) -> 
                 let ended = matches!(outcome, Ok(Ok(_)));
                 // Saved before the outcome is shown, so "Done" means kept (or says why not).
                 let lines = results.get_untracked();
-                let saved = batch_run::persist(&mut meta, &lines, ended).await;
+                let saved = batch_run::persist(&mut meta, &lines, true, ended).await;
                 run_meta.set_value(Some(meta));
                 match outcome {
                     Ok(Ok(p)) => notice.set(Some(format!(

@@ -237,9 +237,8 @@ pub fn ReportPage() -> impl IntoView {
             }
         })
     };
-    // Batch → Report: `report?run=batch` (the batch runner's link) opens the kept batch
-    // results; so does coming back to this page after showing them. A picked file cannot be
-    // kept by the browser: say which it was.
+    // `report?run=<id>` opens that kept run (`batch`: the newest batch run); so does coming
+    // back to this page after showing one. A picked file that could not be kept is named.
     let from_url = query::current().run;
     match (from_url, last_source()) {
         (Some(id), _) => load_run(id),
