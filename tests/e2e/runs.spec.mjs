@@ -1,7 +1,9 @@
 // Runs (issue 14, item 1): an audit and a batch against the scripted server become runs kept
 // in IndexedDB and listed on Runs; rename survives a reload; delete asks first; export then
 // import round-trips (a new id, never an overwrite; no API key in the file); a batch run
-// opens on Report by its id after a reload; results an older version kept in local storage
+// opens on Report by its id after a reload; a full store (quota shrunk through the DevTools
+// protocol) says so and the audit and batch keep their results on the page; results an older
+// version kept in local storage
 // are moved into a run once.
 import { describe, it, before, after, beforeEach, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
@@ -164,6 +166,32 @@ describe('runs: kept, listed, renamed, deleted, exported, imported, opened', () 
     const total = await page.locator('[data-testid="report-matrix"] strong').allInnerTexts();
     assert.equal(total.map(Number).reduce((a, b) => a + b, 0), 12);
     assert.match(page.url(), new RegExp(`run=${id}`));
+  });
+
+  app.it('a full store says so with the figures and what to do; the audit stays on the page', async (page) => {
+    await configure(app, page, mock);
+    // Chromium's quota for this origin, shrunk to almost nothing (DevTools protocol).
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Storage.overrideQuotaForOrigin', { origin: new URL(page.url()).origin, quotaSize: 1 });
+    await page.getByTestId('nav-audit').click();
+    await page.getByTestId('audit-context').fill('2023年全国高考报名人数1291万人。');
+    await page.getByTestId('audit-output').fill('985高校录取率达到35%。');
+    await page.getByTestId('audit-run').click();
+    await page.getByTestId('audit-score').waitFor({ timeout: 30_000 });
+    const kept = page.getByTestId('audit-kept');
+    await kept.filter({ hasText: 'could not be kept' }).waitFor();
+    assert.match(await kept.innerText(), /storage for this site is full \(.* used\).*export old runs on the Runs page and delete them.*Download the report/);
+    assert.equal(await page.getByTestId('audit-score').count(), 1, 'the report stays on the page');
+    // A batch that cannot be kept says so and keeps its results on the page.
+    await page.getByTestId('batch-upload').setInputFiles(path.join(EXAMPLES, 'cases.jsonl'));
+    await page.getByTestId('batch-cases').filter({ hasText: '12 cases' }).waitFor();
+    await page.getByTestId('batch-profile').check();
+    await page.getByTestId('batch-run').click();
+    await page.getByTestId('batch-notice').filter({ hasText: 'Done: 12 audited' }).waitFor({ timeout: 60_000 });
+    assert.match(await page.getByTestId('batch-error').innerText(), /This run could not be kept: the browser's storage for this site is full .*download them before leaving/);
+    await page.getByTestId('batch-count').filter({ hasText: '12 results stored' }).waitFor();
+    await page.getByTestId('nav-runs').click();
+    await page.getByTestId('runs-empty').waitFor();
   });
 
   app.it('results kept in local storage by an older version become a batch run, once', async (page) => {
