@@ -3,8 +3,7 @@
 // import round-trips (a new id, never an overwrite; no API key in the file); a batch run
 // opens on Report by its id after a reload; a full store (quota shrunk through the DevTools
 // protocol) says so and the audit and batch keep their results on the page; results an older
-// version kept in local storage
-// are moved into a run once.
+// version kept in local storage are moved into a run once.
 import { describe, it, before, after, beforeEach, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
