@@ -64,6 +64,320 @@ pub struct Run {
     pub results: Vec<Value>,
 }
 
+/// A run without its results: what the Runs view lists. The store keeps this (as the
+/// export's header line) apart from the results, so listing runs never reads results.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunMeta {
+    pub id: String,
+    pub name: String,
+    pub kind: RunKind,
+    pub created_ms: f64,
+    pub finished_ms: Option<f64>,
+    pub profiles: Vec<String>,
+    pub settings: Value,
+    pub strategy: Value,
+    pub inputs: Value,
+    pub result_count: u64,
+}
+
+impl RunMeta {
+    /// The header object (the first line of an export), settings scrubbed of keys.
+    pub fn to_header(&self) -> Value {
+        let mut h = Map::new();
+        h.insert(FORMAT_KEY.into(), Value::from(FORMAT_VERSION));
+        h.insert("id".into(), Value::String(self.id.clone()));
+        h.insert("name".into(), Value::String(self.name.clone()));
+        h.insert("kind".into(), Value::String(self.kind.as_str().into()));
+        h.insert("created_ms".into(), Value::from(self.created_ms));
+        h.insert(
+            "finished_ms".into(),
+            self.finished_ms.map_or(Value::Null, Value::from),
+        );
+        h.insert(
+            "profiles".into(),
+            Value::Array(self.profiles.iter().cloned().map(Value::String).collect()),
+        );
+        let mut settings = self.settings.clone();
+        let mut strategy = self.strategy.clone();
+        // Scrubbed again on the way out: a Run built by hand must not leak either.
+        scrub_secrets(&mut settings);
+        scrub_secrets(&mut strategy);
+        h.insert("settings".into(), settings);
+        h.insert("strategy".into(), strategy);
+        h.insert("inputs".into(), self.inputs.clone());
+        h.insert("result_count".into(), Value::from(self.result_count));
+        Value::Object(h)
+    }
+
+    /// The header as one line of JSON text, as the store keeps it.
+    pub fn to_header_text(&self) -> String {
+        crate::jsonl::compact(&self.to_header())
+    }
+
+    /// Read a header line; also returns the result count it announces, if any.
+    pub fn parse_header(text: &str) -> Result<(RunMeta, Option<u64>), RunError> {
+        let header: Value = serde_json::from_str(text)
+            .map_err(|e| RunError::NotAHeader(format!("not JSON: {e}")))?;
+        let Value::Object(mut h) = header else {
+            return Err(RunError::NotAHeader("not a JSON object".into()));
+        };
+        let version = h
+            .get(FORMAT_KEY)
+            .and_then(Value::as_u64)
+            .ok_or_else(|| RunError::NotAHeader(format!("no `{FORMAT_KEY}` version")))?;
+        if version != FORMAT_VERSION {
+            return Err(RunError::UnsupportedVersion(version));
+        }
+        let text = |h: &Map<String, Value>, field: &'static str| match h.get(field) {
+            Some(Value::String(s)) if !s.is_empty() => Ok(s.clone()),
+            _ => Err(RunError::BadField {
+                field,
+                expected: "a non-empty string",
+            }),
+        };
+        let id = text(&h, "id")?;
+        let name = text(&h, "name")?;
+        let kind = RunKind::parse(&text(&h, "kind")?).ok_or(RunError::BadField {
+            field: "kind",
+            expected: "one of audit, batch, grade, report",
+        })?;
+        let created_ms = h
+            .get("created_ms")
+            .and_then(Value::as_f64)
+            .ok_or(RunError::BadField {
+                field: "created_ms",
+                expected: "a number",
+            })?;
+        let finished_ms = match h.get("finished_ms") {
+            None | Some(Value::Null) => None,
+            Some(v) => Some(v.as_f64().ok_or(RunError::BadField {
+                field: "finished_ms",
+                expected: "a number or null",
+            })?),
+        };
+        let bad_profiles = RunError::BadField {
+            field: "profiles",
+            expected: "a list of strings",
+        };
+        let profiles = match h.get("profiles") {
+            None | Some(Value::Null) => Vec::new(),
+            Some(Value::Array(a)) => a
+                .iter()
+                .map(|p| p.as_str().map(str::to_string))
+                .collect::<Option<Vec<_>>>()
+                .ok_or(bad_profiles)?,
+            Some(_) => return Err(bad_profiles),
+        };
+        let announced = h.get("result_count").and_then(Value::as_u64);
+        let mut settings = h.remove("settings").unwrap_or(Value::Null);
+        let mut strategy = h.remove("strategy").unwrap_or(Value::Null);
+        scrub_secrets(&mut settings);
+        scrub_secrets(&mut strategy);
+        let inputs = h.remove("inputs").unwrap_or(Value::Null);
+        let meta = RunMeta {
+            id,
+            name,
+            kind,
+            created_ms,
+            finished_ms,
+            profiles,
+            settings,
+            strategy,
+            inputs,
+            result_count: announced.unwrap_or(0),
+        };
+        Ok((meta, announced))
+    }
+
+    pub fn with_results(self, results: Vec<Value>) -> Run {
+        Run {
+            id: self.id,
+            name: self.name,
+            kind: self.kind,
+            created_ms: self.created_ms,
+            finished_ms: self.finished_ms,
+            profiles: self.profiles,
+            settings: self.settings,
+            strategy: self.strategy,
+            inputs: self.inputs,
+            results,
+        }
+    }
+
+    /// How long it ran, in words (`"running or stopped"` while unfinished).
+    pub fn duration(&self) -> String {
+        match self.finished_ms {
+            Some(f) => format_duration(f - self.created_ms),
+            None => "not finished".into(),
+        }
+    }
+
+    /// Where "Open" goes: batch and report runs open on Report (their results are result
+    /// lines), an audit on the Audit page showing it. A grade run's lines are verdicts
+    /// without the texts they judged, so it opens the Extract page to grade again (its
+    /// lines are in its export).
+    pub fn open_href(&self) -> String {
+        let page = match self.kind {
+            RunKind::Audit => "audit",
+            RunKind::Grade => return "extract".into(),
+            RunKind::Batch | RunKind::Report => "report",
+        };
+        crate::route::state::ViewState {
+            run: Some(self.id.clone()),
+            ..Default::default()
+        }
+        .href(page)
+    }
+}
+
+/// Runs as the Runs view lists them: of one kind (or all), newest first (ties by id, so the
+/// order is stable).
+pub fn list_view(runs: &[RunMeta], kind: Option<RunKind>) -> Vec<RunMeta> {
+    let mut out: Vec<RunMeta> = runs
+        .iter()
+        .filter(|r| kind.is_none_or(|k| r.kind == k))
+        .cloned()
+        .collect();
+    out.sort_by(|a, b| {
+        b.created_ms
+            .total_cmp(&a.created_ms)
+            .then_with(|| b.id.cmp(&a.id))
+    });
+    out
+}
+
+/// The newest run of a kind (`report?run=batch`, old links, means the latest batch).
+pub fn latest(runs: &[RunMeta], kind: RunKind) -> Option<&RunMeta> {
+    runs.iter().filter(|r| r.kind == kind).max_by(|a, b| {
+        a.created_ms
+            .total_cmp(&b.created_ms)
+            .then_with(|| a.id.cmp(&b.id))
+    })
+}
+
+/// The longest name kept; longer ones are cut (at a character boundary).
+pub const MAX_NAME_CHARS: usize = 200;
+
+/// A name as the user typed it, trimmed and bounded; `None` for a blank one (the old
+/// name stays).
+pub fn clean_name(typed: &str) -> Option<String> {
+    let t = typed.trim();
+    if t.is_empty() {
+        return None;
+    }
+    Some(t.chars().take(MAX_NAME_CHARS).collect())
+}
+
+/// A first name for a run, from what ran: `Batch · cases.jsonl · 2 profiles`.
+pub fn default_name(kind: RunKind, what: &str, profiles: &[String]) -> String {
+    let kind_word = match kind {
+        RunKind::Audit => "Audit",
+        RunKind::Batch => "Batch",
+        RunKind::Grade => "Grade",
+        RunKind::Report => "Report",
+    };
+    let mut name = kind_word.to_string();
+    let what: String = what.split_whitespace().collect::<Vec<_>>().join(" ");
+    if !what.is_empty() {
+        name.push_str(" · ");
+        name.extend(what.chars().take(60));
+        if what.chars().count() > 60 {
+            name.push('…');
+        }
+    }
+    match profiles {
+        [] => {}
+        [one] => name.push_str(&format!(" · {one}")),
+        many => name.push_str(&format!(" · {} profiles", many.len())),
+    }
+    clean_name(&name).unwrap_or_else(|| kind_word.to_string())
+}
+
+/// An imported run keeps its id unless the store already has it; then it gets a new one
+/// (an import never overwrites a kept run).
+pub fn import_id(
+    run: &Run,
+    now_ms: f64,
+    random: u64,
+    taken: &dyn Fn(&str) -> bool,
+) -> Option<String> {
+    taken(&run.id).then(|| new_id(now_ms, random, taken))
+}
+
+/// `1.2 s`, `3 min 4 s`, `2 h 5 min`.
+pub fn format_duration(ms: f64) -> String {
+    if !ms.is_finite() || ms < 0.0 {
+        return "unknown".into();
+    }
+    if ms < 60_000.0 {
+        return format!("{:.1} s", ms / 1000.0);
+    }
+    let s = (ms / 1000.0).round() as u64;
+    if s < 3600 {
+        format!("{} min {} s", s / 60, s % 60)
+    } else {
+        format!("{} h {} min", s / 3600, (s % 3600) / 60)
+    }
+}
+
+/// `512 B`, `1.5 KB`, `12.3 MB`, `2.0 GB` (powers of 1000, as browsers report quota).
+pub fn format_bytes(b: u64) -> String {
+    let f = b as f64;
+    if f < 1e3 {
+        format!("{b} B")
+    } else if f < 1e6 {
+        format!("{:.1} KB", f / 1e3)
+    } else if f < 1e9 {
+        format!("{:.1} MB", f / 1e6)
+    } else {
+        format!("{:.1} GB", f / 1e9)
+    }
+}
+
+/// The storage line of the Runs view, with the advice when the store is nearly full.
+pub fn storage_summary(usage: u64, quota: u64) -> String {
+    if quota == 0 {
+        return format!(
+            "{} used; this browser does not say how much it allows.",
+            format_bytes(usage)
+        );
+    }
+    let share = usage as f64 / quota as f64 * 100.0;
+    let mut s = format!(
+        "{} used of {} this browser allows for this site ({share:.1} %).",
+        format_bytes(usage),
+        format_bytes(quota)
+    );
+    if share > 80.0 {
+        s.push_str(" Nearly full: export runs you want to keep, then delete them here.");
+    }
+    s
+}
+
+/// Why the run store could not do something. The messages are shown to the user as they
+/// are, so they say what to do.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum StoreError {
+    #[error("this browser offers no run store (IndexedDB is off, e.g. in a private window): runs are not kept; download results to keep them")]
+    Unavailable,
+    #[error("the browser's storage for this site is full ({}): the run was not saved; export old runs on the Runs page and delete them, then try again", usage_words(*usage, *quota))]
+    QuotaExceeded { usage: u64, quota: u64 },
+    #[error("no run {0} is kept in this browser (deleted, or kept in another browser)")]
+    NotFound(String),
+    #[error("run {id} is damaged in the store: {why}")]
+    Damaged { id: String, why: String },
+    #[error("the run store failed: {0}")]
+    Failed(String),
+}
+
+fn usage_words(usage: u64, quota: u64) -> String {
+    if quota == 0 {
+        format!("{} used", format_bytes(usage))
+    } else {
+        format!("{} of {} used", format_bytes(usage), format_bytes(quota))
+    }
+}
+
 /// The first line of an exported run says what it is; a later format bumps the version.
 pub const FORMAT_KEY: &str = "verifyfast_run";
 pub const FORMAT_VERSION: u64 = 1;
@@ -156,44 +470,41 @@ pub fn new_id(now_ms: f64, random: u64, taken: &dyn Fn(&str) -> bool) -> String 
 }
 
 impl Run {
+    /// Everything but the results: what the store lists and the export's first line.
+    pub fn meta(&self) -> RunMeta {
+        RunMeta {
+            id: self.id.clone(),
+            name: self.name.clone(),
+            kind: self.kind,
+            created_ms: self.created_ms,
+            finished_ms: self.finished_ms,
+            profiles: self.profiles.clone(),
+            settings: self.settings.clone(),
+            strategy: self.strategy.clone(),
+            inputs: self.inputs.clone(),
+            result_count: self.results.len() as u64,
+        }
+    }
+
     fn header(&self) -> Value {
-        let mut h = Map::new();
-        h.insert(FORMAT_KEY.into(), Value::from(FORMAT_VERSION));
-        h.insert("id".into(), Value::String(self.id.clone()));
-        h.insert("name".into(), Value::String(self.name.clone()));
-        h.insert("kind".into(), Value::String(self.kind.as_str().into()));
-        h.insert("created_ms".into(), Value::from(self.created_ms));
-        h.insert(
-            "finished_ms".into(),
-            self.finished_ms.map_or(Value::Null, Value::from),
-        );
-        h.insert(
-            "profiles".into(),
-            Value::Array(self.profiles.iter().cloned().map(Value::String).collect()),
-        );
-        let mut settings = self.settings.clone();
-        let mut strategy = self.strategy.clone();
-        // Scrubbed again on the way out: a Run built by hand must not leak either.
-        scrub_secrets(&mut settings);
-        scrub_secrets(&mut strategy);
-        h.insert("settings".into(), settings);
-        h.insert("strategy".into(), strategy);
-        h.insert("inputs".into(), self.inputs.clone());
-        h.insert(
-            "result_count".into(),
-            Value::from(self.results.len() as u64),
-        );
-        Value::Object(h)
+        self.meta().to_header()
+    }
+
+    /// The results as JSONL text (one compact object per line), as the store keeps them.
+    pub fn results_text(&self) -> String {
+        let mut out = String::new();
+        for r in &self.results {
+            out.push_str(&crate::jsonl::compact(r));
+            out.push('\n');
+        }
+        out
     }
 
     /// The run as JSONL: the header object on the first line, then one result per line.
     pub fn to_jsonl(&self) -> String {
         let mut out = crate::jsonl::compact(&self.header());
         out.push('\n');
-        for r in &self.results {
-            out.push_str(&crate::jsonl::compact(r));
-            out.push('\n');
-        }
+        out.push_str(&self.results_text());
         out
     }
 
@@ -205,68 +516,7 @@ impl Run {
         let header_text = first
             .text
             .map_err(|e| RunError::NotAHeader(e.to_string()))?;
-        let header: Value = serde_json::from_str(&header_text)
-            .map_err(|e| RunError::NotAHeader(format!("not JSON: {e}")))?;
-        let Value::Object(mut h) = header else {
-            return Err(RunError::NotAHeader("not a JSON object".into()));
-        };
-        let version = h
-            .get(FORMAT_KEY)
-            .and_then(Value::as_u64)
-            .ok_or_else(|| RunError::NotAHeader(format!("no `{FORMAT_KEY}` version")))?;
-        if version != FORMAT_VERSION {
-            return Err(RunError::UnsupportedVersion(version));
-        }
-        let text = |h: &Map<String, Value>, field: &'static str| match h.get(field) {
-            Some(Value::String(s)) if !s.is_empty() => Ok(s.clone()),
-            _ => Err(RunError::BadField {
-                field,
-                expected: "a non-empty string",
-            }),
-        };
-        let id = text(&h, "id")?;
-        let name = text(&h, "name")?;
-        let kind = RunKind::parse(&text(&h, "kind")?).ok_or(RunError::BadField {
-            field: "kind",
-            expected: "one of audit, batch, grade, report",
-        })?;
-        let created_ms = h
-            .get("created_ms")
-            .and_then(Value::as_f64)
-            .ok_or(RunError::BadField {
-                field: "created_ms",
-                expected: "a number",
-            })?;
-        let finished_ms = match h.get("finished_ms") {
-            None | Some(Value::Null) => None,
-            Some(v) => Some(v.as_f64().ok_or(RunError::BadField {
-                field: "finished_ms",
-                expected: "a number or null",
-            })?),
-        };
-        let profiles = match h.get("profiles") {
-            None | Some(Value::Null) => Vec::new(),
-            Some(Value::Array(a)) => a
-                .iter()
-                .map(|p| p.as_str().map(str::to_string))
-                .collect::<Option<Vec<_>>>()
-                .ok_or(RunError::BadField {
-                    field: "profiles",
-                    expected: "a list of strings",
-                })?,
-            Some(_) => {
-                return Err(RunError::BadField {
-                    field: "profiles",
-                    expected: "a list of strings",
-                })
-            }
-        };
-        let announced = h.get("result_count").and_then(Value::as_u64);
-        let mut settings = h.remove("settings").unwrap_or(Value::Null);
-        let mut strategy = h.remove("strategy").unwrap_or(Value::Null);
-        scrub_secrets(&mut settings);
-        scrub_secrets(&mut strategy);
-        let inputs = h.remove("inputs").unwrap_or(Value::Null);
+        let (meta, announced) = RunMeta::parse_header(&header_text)?;
         let mut results = Vec::new();
         for line in lines {
             let t = line.text.map_err(|e| RunError::BadResult {
@@ -285,24 +535,13 @@ impl Run {
             }
             results.push(v);
         }
+        let found = results.len() as u64;
         if let Some(announced) = announced {
-            let found = results.len() as u64;
             if found < announced {
                 return Err(RunError::Truncated { announced, found });
             }
         }
-        Ok(Run {
-            id,
-            name,
-            kind,
-            created_ms,
-            finished_ms,
-            profiles,
-            settings,
-            strategy,
-            inputs,
-            results,
-        })
+        Ok(meta.with_results(results))
     }
 
     /// Bytes this run takes in the store, estimated from its JSON text: browsers keep
@@ -532,5 +771,111 @@ mod tests {
                 short_by: u64::MAX - 100
             }
         );
+    }
+    fn meta(id: &str, kind: RunKind, created: f64) -> RunMeta {
+        RunMeta {
+            created_ms: created,
+            kind,
+            ..run().meta()
+        }
+        .renamed(id)
+    }
+
+    impl RunMeta {
+        fn renamed(mut self, id: &str) -> RunMeta {
+            self.id = id.into();
+            self
+        }
+    }
+
+    #[test]
+    fn meta_is_the_header_and_round_trips() {
+        let r = run();
+        let m = r.meta();
+        assert_eq!(m.result_count, 2);
+        let (back, announced) = RunMeta::parse_header(&m.to_header_text()).unwrap();
+        assert_eq!(back, m);
+        assert_eq!(announced, Some(2));
+        assert_eq!(
+            r.to_jsonl(),
+            format!("{}\n{}", m.to_header_text(), r.results_text())
+        );
+        assert_eq!(back.with_results(r.results.clone()), r);
+    }
+
+    #[test]
+    fn listing_filters_by_kind_newest_first() {
+        let runs = vec![
+            meta("a", RunKind::Audit, 1.0),
+            meta("b", RunKind::Batch, 3.0),
+            meta("c", RunKind::Batch, 2.0),
+            meta("d", RunKind::Batch, 3.0),
+        ];
+        let ids = |v: Vec<RunMeta>| v.into_iter().map(|m| m.id).collect::<Vec<_>>();
+        assert_eq!(ids(list_view(&runs, None)), ["d", "b", "c", "a"]);
+        assert_eq!(ids(list_view(&runs, Some(RunKind::Batch))), ["d", "b", "c"]);
+        assert!(list_view(&runs, Some(RunKind::Grade)).is_empty());
+        assert_eq!(
+            latest(&runs, RunKind::Batch).map(|m| m.id.as_str()),
+            Some("d")
+        );
+        assert_eq!(latest(&runs, RunKind::Report), None);
+    }
+
+    #[test]
+    fn names_durations_sizes() {
+        assert_eq!(clean_name("   "), None);
+        assert_eq!(clean_name("  my run \n").as_deref(), Some("my run"));
+        assert_eq!(
+            clean_name(&"营".repeat(500)).unwrap().chars().count(),
+            MAX_NAME_CHARS
+        );
+        assert_eq!(
+            default_name(RunKind::Batch, "cases.jsonl", &["a".into(), "b".into()]),
+            "Batch · cases.jsonl · 2 profiles"
+        );
+        assert_eq!(
+            default_name(RunKind::Audit, "  the\\n  context ", &["p".into()]),
+            "Audit · the\\n context · p"
+        );
+        assert!(default_name(RunKind::Audit, &"x".repeat(100), &[]).ends_with("x…"));
+        assert_eq!(default_name(RunKind::Report, "", &[]), "Report");
+        assert_eq!(format_duration(1234.0), "1.2 s");
+        assert_eq!(format_duration(184_000.0), "3 min 4 s");
+        assert_eq!(format_duration(7_500_000.0), "2 h 5 min");
+        assert_eq!(format_duration(-1.0), "unknown");
+        assert_eq!(format_bytes(512), "512 B");
+        assert_eq!(format_bytes(12_300_000), "12.3 MB");
+        assert!(storage_summary(90, 100).contains("Nearly full"));
+        assert!(!storage_summary(10, 100).contains("Nearly full"));
+        assert!(storage_summary(10, 0).contains("does not say"));
+        let full = StoreError::QuotaExceeded {
+            usage: 2_000_000_000,
+            quota: 2_000_000_000,
+        }
+        .to_string();
+        assert!(
+            full.contains("2.0 GB of 2.0 GB used") && full.contains("export old runs"),
+            "{full}"
+        );
+        let mut m = run().meta();
+        assert_eq!(m.duration(), "5.0 s");
+        m.finished_ms = None;
+        assert_eq!(m.duration(), "not finished");
+    }
+
+    #[test]
+    fn open_links_and_import_ids() {
+        let mut m = run().meta();
+        assert_eq!(m.open_href(), "report?run=r-1");
+        m.kind = RunKind::Audit;
+        assert_eq!(m.open_href(), "audit?run=r-1");
+        m.kind = RunKind::Grade;
+        assert_eq!(m.open_href(), "extract");
+        let r = run();
+        assert_eq!(import_id(&r, 5.0, 1, &|_| false), None, "a free id is kept");
+        let fresh = import_id(&r, 5.0, 1, &|id| id == "r-1").unwrap();
+        assert_ne!(fresh, "r-1");
+        assert!(fresh.starts_with("r-"));
     }
 }

@@ -18,17 +18,19 @@ pub enum Page {
     Extract,
     Proof,
     Settings,
+    Runs,
     NotFound,
 }
 
 /// The navigable pages, in the order the top navigation shows them, with their one path segment.
 /// The single source of a page's name in URLs.
-pub const PAGES: [(Page, &str); 6] = [
+pub const PAGES: [(Page, &str); 7] = [
     (Page::Audit, "audit"),
     (Page::Report, "report"),
     (Page::Compare, "compare"),
     (Page::Extract, "extract"),
     (Page::Proof, "proof"),
+    (Page::Runs, "runs"),
     (Page::Settings, "settings"),
 ];
 
@@ -63,6 +65,7 @@ impl Page {
             Page::Extract => "Extract · VerifyFast",
             Page::Proof => "Proof · VerifyFast",
             Page::Settings => "Settings · VerifyFast",
+            Page::Runs => "Runs · VerifyFast",
             Page::NotFound => "Page not found · VerifyFast",
         }
     }
@@ -102,6 +105,7 @@ mod tests {
         assert_eq!(Page::from_app_path("/proof"), Page::Proof);
         assert_eq!(Page::from_app_path("/settings"), Page::Settings);
         assert_eq!(Page::from_app_path("/extract"), Page::Extract);
+        assert_eq!(Page::from_app_path("/runs"), Page::Runs);
         assert_eq!(Page::from_app_path("/nope"), Page::NotFound);
         assert_eq!(Page::from_app_path("/report/x"), Page::NotFound);
     }

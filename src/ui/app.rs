@@ -3,7 +3,7 @@ use leptos::prelude::*;
 use super::footer::Footer;
 use super::nav::Nav;
 use super::pages::{
-    AuditPage, ComparePage, ExtractPage, NotFound, ProofPage, ReportPage, SettingsPage,
+    AuditPage, ComparePage, ExtractPage, NotFound, ProofPage, ReportPage, RunsPage, SettingsPage,
 };
 use super::router::{use_router, Page};
 
@@ -22,6 +22,7 @@ pub fn App() -> impl IntoView {
                     Page::Extract => view! { <ExtractPage/> }.into_any(),
                     Page::Proof => view! { <ProofPage/> }.into_any(),
                     Page::Settings => view! { <SettingsPage/> }.into_any(),
+                    Page::Runs => view! { <RunsPage/> }.into_any(),
                     Page::NotFound => view! { <NotFound/> }.into_any(),
                 }}
             </main>

@@ -1,6 +1,7 @@
 //! Batch audits in the browser: upload a cases JSONL, pick profiles and concurrency, run
-//! with a progress bar, cancel, and download the results JSONL. Results are kept in local
-//! storage as they arrive, so a reload (or a cancel) resumes where the run stopped.
+//! with a progress bar, cancel, and download the results JSONL. Results are kept as a run in
+//! the run store (`batch_run`) as they arrive, so a reload (or a cancel) resumes where the
+//! run stopped.
 
 use std::rc::Rc;
 
@@ -14,38 +15,26 @@ use crate::audit::batch::{self, CaseSet, Progress};
 use crate::audit::AuditPlan;
 use crate::llm::ChatTransport;
 use crate::sorted_map::SortedMap;
+use crate::ui::batch_run;
 use crate::ui::download::download_text;
+use crate::ui::run_store;
 use crate::ui::settings_store::settings_store;
 
-/// Local-storage key of the browser batch's results (JSONL text). The Report page can read
-/// them with [`stored_results`] to show the band report of the last batch without a download.
-pub const RESULTS_KEY: &str = "verifyfast.batch.results";
-
-/// The Report page's run id for these results (`report?run=batch`).
+/// The Report page's id for the latest batch run (`report?run=batch`, links from before
+/// runs had ids).
 pub const BATCH_RUN: &str = "batch";
-const REPORT_LINK: &str = "report?run=batch";
 
-fn storage() -> Option<web_sys::Storage> {
-    web_sys::window()?.local_storage().ok().flatten()
+fn not_kept(e: &crate::runs::StoreError) -> String {
+    format!("This run could not be kept: {e}. Its results stay on this page: download them before leaving.")
 }
 
-/// The results lines of the browser batch kept in this browser (may be empty).
-pub fn stored_results() -> Vec<String> {
-    load_results()
-}
-
-fn load_results() -> Vec<String> {
-    storage()
-        .and_then(|s| s.get_item(RESULTS_KEY).ok().flatten())
-        .map(|t| t.lines().map(str::to_string).collect())
-        .unwrap_or_default()
-}
-
-/// Returns false when storage refused (quota): the results stay on the page only.
-fn save_results(lines: &[String]) -> bool {
-    storage()
-        .map(|s| s.set_item(RESULTS_KEY, &lines.join("\n")).is_ok())
-        .unwrap_or(false)
+/// Report's link to this batch's run (`report?run=<id>`); before any run, the latest batch.
+fn report_link(id: Option<String>) -> String {
+    crate::route::state::ViewState {
+        run: Some(id.unwrap_or_else(|| BATCH_RUN.into())),
+        ..Default::default()
+    }
+    .href("report")
 }
 
 #[component]
@@ -55,7 +44,11 @@ pub fn BatchRunner(transport: fn() -> Result<Rc<dyn ChatTransport>, String>) -> 
     let cases_summary = RwSignal::new(None::<String>);
     let chosen = RwSignal::new(Vec::<String>::new());
     let concurrency = RwSignal::new(4usize);
-    let results = RwSignal::new(load_results());
+    let results = RwSignal::new(Vec::<String>::new());
+    // The batch run the results belong to (`None` until the first run, or after Clear).
+    let run_meta = StoredValue::new(None::<crate::runs::RunMeta>);
+    let run_id = RwSignal::new(None::<String>);
+    let case_file = StoredValue::new(String::new());
     let progress = RwSignal::new(None::<Progress>);
     let running = RwSignal::new(false);
     let error = RwSignal::new(None::<String>);
@@ -66,6 +59,17 @@ pub fn BatchRunner(transport: fn() -> Result<Rc<dyn ChatTransport>, String>) -> 
         let store = store.clone();
         move || store.profile_names()
     };
+    spawn_local(async move {
+        match batch_run::resume().await {
+            Ok(Some((meta, lines))) => {
+                run_id.set(Some(meta.id.clone()));
+                run_meta.set_value(Some(meta));
+                results.set(lines);
+            }
+            Ok(None) => {}
+            Err(e) => error.set(Some(e.to_string())),
+        }
+    });
 
     let upload = move |ev: web_sys::Event| {
         let Some(file) = crate::ui::browser_file::picked_file(&ev) else {
@@ -90,6 +94,7 @@ pub fn BatchRunner(transport: fn() -> Result<Rc<dyn ChatTransport>, String>) -> 
                         ));
                     }
                     cases_summary.set(Some(summary));
+                    case_file.set_value(file.name());
                     cases.set_value(Some(Rc::new(set)));
                 }
                 Err(_) => error.set(Some(format!("could not read {}", file.name()))),
@@ -152,19 +157,44 @@ pub fn BatchRunner(transport: fn() -> Result<Rc<dyn ChatTransport>, String>) -> 
                 return;
             }
             let mut merge = results.with_untracked(|r| batch::LiveMerge::new(r));
+            let case_count = set.cases.len();
             let (handle, registration) = AbortHandle::new_pair();
             abort.set_value(Some(handle));
             running.set(true);
             let n = concurrency.get_untracked();
             spawn_local(async move {
-                let mut kept = true;
+                let mut meta = batch_run::begin(
+                    run_meta.get_value(),
+                    &case_file.get_value(),
+                    case_count,
+                    &profiles,
+                    &settings,
+                    &strategy,
+                )
+                .await;
+                run_id.set(Some(meta.id.clone()));
+                run_meta.set_value(Some(meta.clone()));
+                // Saves go out as results arrive, at most every SAVE_EVERY_MS; a failure is
+                // shown at once (the results stay on the page either way).
+                let save_failed = StoredValue::new(false);
+                let mut last_save = now_ms();
                 let mut on_result = |line: serde_json::Map<String, serde_json::Value>,
                                      p: &Progress| {
                     let text = crate::jsonl::compact(&serde_json::Value::Object(line));
                     results.update(|r| {
                         merge.add(r, text);
                     });
-                    kept = results.with_untracked(|r| save_results(r)) && kept;
+                    if now_ms() - last_save > batch_run::SAVE_EVERY_MS {
+                        last_save = now_ms();
+                        let lines = results.get_untracked();
+                        let mut m = meta.clone();
+                        spawn_local(async move {
+                            if let Err(e) = batch_run::persist(&mut m, &lines, false, false).await {
+                                save_failed.set_value(true);
+                                error.set(Some(not_kept(&e)));
+                            }
+                        });
+                    }
                     progress.set(Some(p.clone()));
                 };
                 let work = batch::run_batch(
@@ -176,7 +206,13 @@ pub fn BatchRunner(transport: fn() -> Result<Rc<dyn ChatTransport>, String>) -> 
                     &now_ms,
                     &mut on_result,
                 );
-                match Abortable::new(work, registration).await {
+                let outcome = Abortable::new(work, registration).await;
+                let ended = matches!(outcome, Ok(Ok(_)));
+                // Saved before the outcome is shown, so "Done" means kept (or says why not).
+                let lines = results.get_untracked();
+                let saved = batch_run::persist(&mut meta, &lines, true, ended).await;
+                run_meta.set_value(Some(meta));
+                match outcome {
                     Ok(Ok(p)) => notice.set(Some(format!(
                         "Done: {} audited, {} could not be audited, {} already done.",
                         p.done, p.failures, p.skipped
@@ -186,10 +222,10 @@ pub fn BatchRunner(transport: fn() -> Result<Rc<dyn ChatTransport>, String>) -> 
                         "Cancelled. Results so far are kept; Run again to resume.".into(),
                     )),
                 }
-                if !kept {
-                    error.set(Some(
-                        "The results are too large for this browser's storage: download them before leaving the page.".into(),
-                    ));
+                match saved {
+                    Err(e) => error.set(Some(not_kept(&e))),
+                    Ok(()) if save_failed.get_value() => error.set(None),
+                    Ok(()) => {}
                 }
                 abort.set_value(None);
                 running.set(false);
@@ -213,6 +249,16 @@ pub fn BatchRunner(transport: fn() -> Result<Rc<dyn ChatTransport>, String>) -> 
             h.abort();
         }
     });
+    // A fresh run: the current one stays kept (Runs page), the next Run batch starts empty.
+    let new_run = move |_| {
+        results.set(Vec::new());
+        progress.set(None);
+        run_id.set(None);
+        run_meta.set_value(None);
+        notice.set(Some(
+            "New run: the previous one is kept on the Runs page.".into(),
+        ));
+    };
     let download = move |_| {
         let mut parsed: Vec<serde_json::Value> = results
             .get_untracked()
@@ -234,23 +280,34 @@ pub fn BatchRunner(transport: fn() -> Result<Rc<dyn ChatTransport>, String>) -> 
         let n = results.with_untracked(Vec::len);
         let sure = window()
             .confirm_with_message(&format!(
-                "Delete all {n} stored results, the good ones too? Retry failed redoes only the failed ones."
+                "Delete this batch run and all {n} of its results, the good ones too? Retry failed redoes only the failed ones; New run keeps this one on the Runs page."
             ))
             .unwrap_or(false);
         if !sure {
             return;
         }
         results.set(Vec::new());
-        save_results(&[]);
         progress.set(None);
-        notice.set(Some("Results cleared.".into()));
+        let id = run_id.get_untracked();
+        run_id.set(None);
+        run_meta.set_value(None);
+        spawn_local(async move {
+            let deleted = match id {
+                Some(id) => run_store::delete(&id).await,
+                None => Ok(()),
+            };
+            match deleted {
+                Ok(()) => notice.set(Some("Results cleared: the run is deleted.".into())),
+                Err(e) => error.set(Some(format!("Could not delete the run: {e}"))),
+            }
+        });
     };
 
     view! {
         <section class="card stack" data-testid="batch">
             <h2>"Batch audit"</h2>
             <p class="muted">
-                "Upload cases (JSONL: id, context_input, model_output, and optionally tag, difficulty, description, expected_credit_score). Each case is audited once per ticked profile. Results are kept in this browser as they arrive; running again resumes."
+                "Upload cases (JSONL: id, context_input, model_output, and optionally tag, difficulty, description, expected_credit_score). Each case is audited once per ticked profile. Results are kept in this browser as a run (see Runs) as they arrive; running again resumes."
             </p>
             <input type="file" accept=".jsonl,.json,.txt" aria-label="Cases JSONL" data-testid="batch-upload" on:change=upload/>
             {move || cases_summary.get().map(|s| view! { <p data-testid="batch-cases">{s}</p> }.into_any())}
@@ -317,7 +374,8 @@ pub fn BatchRunner(transport: fn() -> Result<Rc<dyn ChatTransport>, String>) -> 
                     {move || format!("Retry failed ({})", failed.get())}
                 </button>
                 <button data-testid="batch-clear" on:click=clear disabled=move || running.get()>"Clear results"</button>
-                <a href=REPORT_LINK data-testid="batch-open-report">"Open the band report"</a>
+                <button data-testid="batch-new-run" on:click=new_run disabled=move || running.get()>"New run"</button>
+                <a href=move || report_link(run_id.get()) data-testid="batch-open-report">"Open the band report"</a>
                 <span class="muted" data-testid="batch-count">
                     {move || format!("{} results stored", results.with(Vec::len))}
                 </span>

@@ -16,6 +16,8 @@
 
 pub mod answer_math;
 mod app;
+pub mod audit_run;
+pub mod batch_run;
 pub mod batch_runner;
 pub mod browser_file;
 pub mod compare;
@@ -28,6 +30,7 @@ pub mod fallback_single_view;
 pub mod footer;
 pub mod grade_row;
 pub mod grade_row_detail;
+pub mod grade_run;
 pub mod grade_sort_header;
 pub mod grade_table;
 pub mod math_preview;
@@ -45,6 +48,10 @@ pub mod report;
 pub mod research_panel;
 pub mod reveal;
 pub mod router;
+pub mod run_file;
+pub mod run_import;
+pub mod run_row;
+pub mod run_store;
 pub mod search_box;
 pub mod settings_store;
 pub mod sort_header;

@@ -10,7 +10,6 @@ import path from 'node:path';
 import { useApp, startMockLlm, ROOT } from './harness.mjs';
 
 const EXAMPLES = path.join(ROOT, 'public', 'examples');
-const RESULTS_KEY = 'verifyfast.batch.results';
 
 function settingsFor(baseUrl) {
   return `defaults:\n  max_tokens: 2000\n  temperature: 0.1\nllms:\n  mock:\n    base_url: "${baseUrl}"\n    model: "mock-model"\nprofiles:\n  mock-full:\n    run: mock\n    verify: mock\n`;
@@ -46,7 +45,22 @@ async function configure(app, page, mock, s) {
   await page.getByTestId('settings-notice').filter({ hasText: '1 LLMs, 1 profiles' }).waitFor();
 }
 
-const stored = (page) => page.evaluate((k) => (localStorage.getItem(k) || '').split('\n').filter(Boolean), RESULTS_KEY);
+// The newest batch run's result lines, read from the run store (IndexedDB `verifyfast`).
+const stored = (page) => page.evaluate(() => new Promise((ok, no) => {
+  const open = indexedDB.open('verifyfast');
+  open.onerror = () => no(open.error);
+  open.onsuccess = () => {
+    const tx = open.result.transaction(['runs', 'results']);
+    const heads = tx.objectStore('runs').getAll();
+    heads.onsuccess = () => {
+      const batch = heads.result.map((t) => JSON.parse(t)).filter((h) => h.kind === 'batch')
+        .sort((a, b) => b.created_ms - a.created_ms)[0];
+      if (!batch) { ok([]); return; }
+      const r = tx.objectStore('results').get(batch.id);
+      r.onsuccess = () => ok((r.result || '').split('\n').filter(Boolean));
+    };
+  };
+}));
 
 describe('workbench: batch → retry failed → report → URL', () => {
   const app = useApp({ it, before, after, beforeEach, afterEach }, { allowConsoleErrors: [/Failed to load resource/i] });
@@ -97,7 +111,7 @@ describe('workbench: batch → retry failed → report → URL', () => {
     await page.getByTestId('batch-open-report').click();
     await page.getByTestId('page-report').waitFor();
     await page.getByTestId('report-matrix').waitFor();
-    assert.match(page.url(), /report\?run=batch/);
+    assert.match(page.url(), /report\?run=r-[0-9a-z]+-[0-9a-z]+/);
     assert.match(await page.getByTestId('report-cross-band-rate').innerText(), /%/);
     const total = await page.locator('[data-testid="report-matrix"] strong').allInnerTexts();
     assert.equal(total.map(Number).reduce((a, b) => a + b, 0), 12);
@@ -125,7 +139,7 @@ describe('workbench: batch → retry failed → report → URL', () => {
     // Back closes the case and stays in the app, on the cell.
     await page.goBack();
     await page.getByTestId('report-case').waitFor({ state: 'detached' });
-    assert.match(page.url(), /report\?run=batch&cell=good-bad$/);
+    assert.match(page.url(), /report\?run=r-[0-9a-z]+-[0-9a-z]+&cell=good-bad$/);
     await page.getByTestId('report-matrix').waitFor();
 
     // Navigating away and back keeps the run.
@@ -226,9 +240,12 @@ describe('workbench: drafts, phone header, report messages', () => {
     const bad = await page.getByTestId('report-bad-lines').innerText();
     assert.match(bad, /line 2: not valid UTF-8/);
     assert.doesNotMatch(bad, /line 2: line 2/);
-    // A picked file cannot be kept: coming back says which it was.
+    // A picked file is kept as a run (docs/runs.md): coming back shows it again, by its id.
+    await page.getByTestId('report-bad-lines').waitFor();
+    await page.waitForURL(/report\?run=r-[0-9a-z]+-[0-9a-z]+/);
     await page.getByTestId('nav-audit').click();
     await page.getByTestId('nav-report').click();
-    assert.match(await page.getByTestId('report-notice').innerText(), /utf\.jsonl.*pick it again/);
+    await page.waitForURL(/report\?run=r-[0-9a-z]+-[0-9a-z]+/);
+    assert.match(await page.getByTestId('report-bad-lines').innerText(), /line 2: not valid UTF-8/);
   });
 });

@@ -14,6 +14,7 @@ use crate::audit::{
     PhaseUpdate,
 };
 use crate::llm::ChatTransport;
+use crate::ui::audit_run::{self, KeptNote, KeptReport};
 use crate::ui::batch_runner::BatchRunner;
 use crate::ui::browser_file::fetch_example;
 use crate::ui::download::download_text;
@@ -145,6 +146,8 @@ pub fn AuditPage() -> impl IntoView {
     let failure = RwSignal::new(None::<(String, &'static str)>);
     let notice = RwSignal::new(None::<String>);
     let abort = StoredValue::new(None::<AbortHandle>);
+    let kept = RwSignal::new(None::<Result<String, String>>);
+    let shown_run = RwSignal::new(None::<audit_run::KeptAudit>);
     // The live elapsed timer: `now` ticks while an audit runs.
     let now = RwSignal::new(0.0f64);
     let ticker = StoredValue::new_local(None::<IntervalHandle>);
@@ -168,6 +171,10 @@ pub fn AuditPage() -> impl IntoView {
             failure.set(None);
             notice.set(None);
             report.set(None);
+            kept.set(None);
+            shown_run.set(None);
+            // A new audit is no longer the kept run the URL names.
+            crate::ui::query::set(&Default::default(), false);
             let input = AuditInput {
                 context_input: context.get_untracked(),
                 model_output: output.get_untracked(),
@@ -209,6 +216,11 @@ pub fn AuditPage() -> impl IntoView {
             let tick =
                 set_interval_with_handle(move || now.set(now_ms()), Duration::from_millis(100));
             ticker.set_value(tick.ok());
+            let (settings, strategy) = (
+                store.settings.get_untracked(),
+                store.strategy.get_untracked(),
+            );
+            let (started, chosen) = (js_sys::Date::now(), profile.get_untracked());
             spawn_local(async move {
                 let progress = |u: PhaseUpdate| phases.update(|p| apply_update(p, &u));
                 let audit = run_audit(&*transport, &plan, &input, &progress);
@@ -223,6 +235,10 @@ pub fn AuditPage() -> impl IntoView {
                             Some(_) if cancelled => notice.set(Some("Audit cancelled.".into())),
                             Some(cna) => failure.set(Some((cna.to_string(), cna.kind.fix()))),
                             None => {}
+                        }
+                        if !cancelled {
+                            let (c, o) = (input.context_input.clone(), input.model_output.clone());
+                            audit_run::keep(c, o, chosen, &settings, &strategy, &r, started, kept);
                         }
                         report.set(Some(r));
                     }
@@ -254,6 +270,19 @@ pub fn AuditPage() -> impl IntoView {
             h.abort();
         }
     });
+    // `audit?run=<id>` (Open on the Runs page) shows a kept audit.
+    if let Some(id) = crate::ui::query::current().run {
+        spawn_local(async move {
+            match audit_run::open(&id).await {
+                Ok(k) => {
+                    context.set(k.context.clone());
+                    output.set(k.output.clone());
+                    shown_run.set(Some(k));
+                }
+                Err(e) => error.set(Some(e)),
+            }
+        });
+    }
     let example = StoredValue::new(0usize);
     let load_example = move |_| {
         spawn_local(async move {
@@ -358,6 +387,8 @@ pub fn AuditPage() -> impl IntoView {
                     .get()
                     .map(|r| view! { <ReportView report=r context=context.get_untracked() output=output.get_untracked()/> }.into_any())
             }}
+            <KeptNote kept=kept/>
+            {move || shown_run.get().map(|k| view! { <KeptReport kept=k/> }.into_any())}
             <BatchRunner transport=transport/>
         </section>
     }

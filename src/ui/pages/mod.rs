@@ -6,6 +6,7 @@ mod extract;
 mod not_found;
 mod proof;
 mod report;
+mod runs;
 mod settings;
 
 pub use audit::AuditPage;
@@ -14,4 +15,5 @@ pub use extract::ExtractPage;
 pub use not_found::NotFound;
 pub use proof::ProofPage;
 pub use report::ReportPage;
+pub use runs::RunsPage;
 pub use settings::SettingsPage;

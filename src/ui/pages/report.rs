@@ -10,14 +10,14 @@ use leptos::task::spawn_local;
 
 use crate::band::drill::CaseFilter;
 use crate::route::state::ViewState;
-use crate::ui::batch_runner::BATCH_RUN;
 use crate::ui::browser_file::now_ms;
 use crate::ui::query;
-use crate::ui::report::source::{batch_file, last_source, remember_source};
+use crate::ui::report::source::{last_source, remember_source};
 use crate::ui::report::{
     bad_lines, case_panel, cases, exports, file_picker, groups, histogram, matrix, metrics,
     profiles, read, state::ReportState, summary, url, warnings,
 };
+use crate::ui::run_file;
 
 #[component]
 pub fn ReportPage() -> impl IntoView {
@@ -31,7 +31,7 @@ pub fn ReportPage() -> impl IntoView {
 
     let apply_view = url::follow_url(s, run);
 
-    let load = move |f: web_sys::File, from_batch: bool| {
+    let load = move |f: web_sys::File, from_run: Option<String>| {
         if loading.get_untracked() {
             return;
         }
@@ -42,9 +42,10 @@ pub fn ReportPage() -> impl IntoView {
         s.detail.set(None);
         timing.set(None);
         s.filter.set(CaseFilter::default());
-        if from_batch {
-            run.set(Some(BATCH_RUN.to_string()));
-            remember_source(BATCH_RUN);
+        let picked = from_run.is_none();
+        if let Some(id) = from_run {
+            remember_source(&id);
+            run.set(Some(id));
         } else {
             run.set(None);
             remember_source(&format!("file:{}", f.name()));
@@ -69,8 +70,19 @@ pub fn ReportPage() -> impl IntoView {
                         s.error
                             .set(Some(format!("{}: {}", f.name(), empty.message())));
                     } else {
+                        let (names, n) = (r.profiles.keys().cloned().collect(), r.cases.len());
                         s.report.set(Some(Arc::new(r)));
                         apply_view(query::current());
+                        // A picked file becomes a run, so a reload shows it again.
+                        if picked {
+                            match run_file::keep(&f, names, n).await {
+                                Ok(id) => {
+                                    remember_source(&id);
+                                    run.set(Some(id))
+                                }
+                                Err(e) => notice.set(Some(format!("Not kept as a run: {e}"))),
+                            }
+                        }
                     }
                 }
                 Err(e) => s.error.set(Some(e)),
@@ -78,17 +90,20 @@ pub fn ReportPage() -> impl IntoView {
             loading.set(false);
         });
     };
-    let load_batch = move || match batch_file() {
-        Ok(f) => load(f, true),
-        Err(e) => s.error.set(Some(e)),
+    let load_run = move |id: String| {
+        spawn_local(async move {
+            match run_file::open(&id).await {
+                Ok((id, f)) => load(f, Some(id)),
+                Err(e) => s.error.set(Some(e)),
+            }
+        })
     };
-    // Batch → Report: `report?run=batch` (the batch runner's link) opens the kept batch
-    // results; so does coming back to this page after showing them. A picked file cannot be
-    // kept by the browser: say which it was.
+    // `report?run=<id>` opens that kept run (`batch`: the newest batch run); so does coming
+    // back to this page after showing one. A picked file that could not be kept is named.
     let from_url = query::current().run;
-    match (from_url.as_deref(), last_source()) {
-        (Some(BATCH_RUN), _) => load_batch(),
-        (None, Some(src)) if src == BATCH_RUN => load_batch(),
+    match (from_url, last_source()) {
+        (Some(id), _) => load_run(id),
+        (None, Some(src)) if !src.starts_with("file:") => load_run(src),
         (None, Some(src)) => {
             if let Some(name) = src.strip_prefix("file:") {
                 notice.set(Some(format!(
@@ -98,7 +113,7 @@ pub fn ReportPage() -> impl IntoView {
         }
         _ => {}
     }
-    let on_file = Callback::new(move |f: web_sys::File| load(f, false));
+    let on_file = Callback::new(move |f: web_sys::File| load(f, None));
 
     view! {
         <section data-testid="page-report" class="report">

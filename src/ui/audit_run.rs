@@ -1,0 +1,142 @@
+//! The Audit page's side of the run store: every finished single audit is kept as an
+//! `audit` run (its context and output as inputs, its report as the one result), and
+//! `audit?run=<id>` shows a kept one again.
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use serde_json::json;
+
+use crate::audit::AuditReport;
+use crate::config::{Settings, Strategy};
+use crate::runs::{self, RunKind, RunMeta};
+use crate::ui::run_store;
+
+/// Keep an audit as a run; `kept` says where it went (or why it could not be kept: the
+/// report stays on the page either way).
+#[allow(clippy::too_many_arguments)]
+pub fn keep(
+    context: String,
+    output: String,
+    profile: String,
+    settings: &Settings,
+    strategy: &Strategy,
+    report: &AuditReport,
+    started_ms: f64,
+    kept: RwSignal<Option<Result<String, String>>>,
+) {
+    let (settings, strategy) = runs::snapshot(settings, strategy);
+    // Through the pretty text the report download already writes, not `to_value`: a second
+    // serializer for the whole report tree would be compiled into the wasm (batch::as_tree).
+    let result = serde_json::to_string_pretty(report)
+        .map_err(|e| e.to_string())
+        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).map_err(|e| e.to_string()));
+    let result = match result {
+        Ok(v) => v,
+        Err(e) => return kept.set(Some(Err(e))),
+    };
+    spawn_local(async move {
+        let meta = RunMeta {
+            id: run_store::new_run_id().await,
+            name: runs::default_name(RunKind::Audit, &output, std::slice::from_ref(&profile)),
+            kind: RunKind::Audit,
+            created_ms: started_ms,
+            finished_ms: Some(js_sys::Date::now()),
+            profiles: vec![profile],
+            settings,
+            strategy,
+            inputs: json!({"context_input": context, "model_output": output}),
+            result_count: 1,
+        };
+        let body = crate::jsonl::compact(&result) + "\n";
+        let saved = run_store::save(&meta, &body).await;
+        kept.set(Some(saved.map(|()| meta.id).map_err(|e| e.to_string())));
+    });
+}
+
+/// A kept audit as the Audit page shows it again: its texts, profile and report (as JSON).
+#[derive(Clone)]
+pub struct KeptAudit {
+    pub context: String,
+    pub output: String,
+    pub profile: String,
+    pub report: serde_json::Value,
+}
+
+/// Read a kept audit. The report stays JSON: reading it back into an `AuditReport` would
+/// compile a deserializer for the whole report tree into the wasm.
+pub async fn open(id: &str) -> Result<KeptAudit, String> {
+    let run = run_store::load(id).await.map_err(|e| e.to_string())?;
+    if run.kind != RunKind::Audit {
+        return Err(format!(
+            "run {id} is a {} run, not an audit: open it from the Runs page",
+            run.kind.as_str()
+        ));
+    }
+    let text = |k: &str| {
+        run.inputs
+            .get(k)
+            .and_then(|v| v.as_str())
+            .unwrap_or_default()
+            .to_string()
+    };
+    let report = run
+        .results
+        .first()
+        .cloned()
+        .ok_or_else(|| format!("run {id} has no report"))?;
+    Ok(KeptAudit {
+        context: text("context_input"),
+        output: text("model_output"),
+        profile: run.profiles.first().cloned().unwrap_or_default(),
+        report,
+    })
+}
+
+/// A kept audit's result: score, band, error counts, and the full report as JSON.
+#[component]
+pub fn KeptReport(kept: KeptAudit) -> impl IntoView {
+    let r = &kept.report;
+    let field = |k: &str| match r.get(k) {
+        Some(serde_json::Value::Null) | None => String::from("none"),
+        Some(v) => v.to_string().trim_matches('"').to_string(),
+    };
+    let summary = format!(
+        "Credit score {} ({}), {} high and {} low severity errors, profile {}.",
+        field("credit_score"),
+        field("band"),
+        field("high_count"),
+        field("low_count"),
+        kept.profile
+    );
+    // Compact: a pretty printer for `Value` would be one more serializer in the wasm.
+    let json = crate::jsonl::compact(r);
+    view! {
+        <section class="card stack" data-testid="audit-kept-run">
+            <h2>"Kept audit"</h2>
+            <p data-testid="audit-kept-summary">{summary}</p>
+            <details>
+                <summary>"Report JSON"</summary>
+                <pre>{json}</pre>
+            </details>
+        </section>
+    }
+}
+
+/// The line under a finished audit saying whether it was kept.
+#[component]
+pub fn KeptNote(kept: RwSignal<Option<Result<String, String>>>) -> impl IntoView {
+    move || {
+        kept.get().map(|k| match k {
+            Ok(_) => view! {
+                <p class="muted" data-testid="audit-kept">"Kept as a run: see "<a href="runs">"Runs"</a>"."</p>
+            }
+            .into_any(),
+            Err(e) => view! {
+                <p class="error" role="alert" data-testid="audit-kept">
+                    {format!("This audit could not be kept as a run: {e}. Download the report to keep it.")}
+                </p>
+            }
+            .into_any(),
+        })
+    }
+}

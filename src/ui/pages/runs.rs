@@ -1,0 +1,114 @@
+//! The Runs page: every kept run (audits, batches, grade uploads, report inputs), newest
+//! first, filtered by kind (`runs?filter=batch`); rename, delete, export, import; and how
+//! much of the browser's storage they take. What is listed and how is `crate::runs`.
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+use crate::runs::{self, RunKind, RunMeta};
+use crate::ui::query;
+use crate::ui::run_import::RunImport;
+use crate::ui::run_row::RunRow;
+use crate::ui::run_store;
+
+fn kind_of(filter: Option<&str>) -> Option<RunKind> {
+    filter.and_then(RunKind::parse)
+}
+
+#[component]
+pub fn RunsPage() -> impl IntoView {
+    let all = RwSignal::new(Vec::<RunMeta>::new());
+    let loaded = RwSignal::new(false);
+    let error = RwSignal::new(None::<String>);
+    let storage = RwSignal::new(None::<String>);
+    let kind = RwSignal::new(kind_of(query::current().filter.as_deref()));
+
+    let refresh = Callback::new(move |()| {
+        spawn_local(async move {
+            match run_store::list().await {
+                Ok((runs, bad)) => {
+                    all.set(runs);
+                    error.set(
+                        bad.first()
+                            .map(|e| format!("{} kept run(s) could not be read: {e}", bad.len())),
+                    );
+                }
+                Err(e) => error.set(Some(e.to_string())),
+            }
+            loaded.set(true);
+            storage.set(
+                run_store::estimate()
+                    .await
+                    .map(|(usage, quota)| runs::storage_summary(usage, quota)),
+            );
+        })
+    });
+    refresh.run(());
+
+    // The filter is in the URL (`runs?filter=audit`); back/forward follow it.
+    Effect::new(move |_| {
+        let k = kind.get();
+        let mut v = query::current();
+        v.filter = k.map(|k| k.as_str().to_string());
+        query::set(&v, false);
+    });
+    query::on_history_move(move |v| kind.set(kind_of(v.filter.as_deref())));
+
+    let shown = Memo::new(move |_| all.with(|r| runs::list_view(r, kind.get())));
+
+    view! {
+        <section data-testid="page-runs" class="stack">
+            <h1>"Runs"</h1>
+            <p class="lead">
+                "Every audit, batch, grade upload and report input is kept here, in this browser only (IndexedDB), without API keys. Export a run to keep it elsewhere or move it to another browser; import one back."
+            </p>
+            <p class="muted" data-testid="runs-storage">
+                {move || storage.get().unwrap_or_else(|| String::from("Storage use: unknown in this browser."))}
+            </p>
+            <div class="row">
+                <label>
+                    "Kind "
+                    <select
+                        data-testid="runs-filter"
+                        prop:value=move || kind.get().map_or(String::new(), |k| k.as_str().to_string())
+                        on:change=move |ev| kind.set(RunKind::parse(&event_target_value(&ev)))
+                    >
+                        <option value="">"all"</option>
+                        {RunKind::ALL
+                            .iter()
+                            .map(|k| view! { <option value=k.as_str().to_string()>{k.as_str().to_string()}</option> }.into_any())
+                            .collect_view()}
+                    </select>
+                </label>
+                <RunImport taken=all on_import=refresh/>
+            </div>
+            {move || error.get().map(|e| view! { <div class="error" role="alert" data-testid="runs-error">{e}</div> }.into_any())}
+            {move || {
+                (loaded.get() && shown.with(Vec::is_empty))
+                    .then(|| view! { <p class="muted" data-testid="runs-empty">"No runs kept yet."</p> }.into_any())
+            }}
+            <div class="table-wrap">
+            <table data-testid="runs-table">
+                <thead>
+                    <tr>
+                        <th>"Name"</th>
+                        <th>"Kind"</th>
+                        <th>"Created"</th>
+                        <th>"Duration"</th>
+                        <th>"Profiles"</th>
+                        <th>"Results"</th>
+                        <th>"Actions"</th>
+                    </tr>
+                </thead>
+                <tbody>
+                    <For
+                        each=move || shown.get()
+                        key=|m: &RunMeta| format!("{}\u{1f}{}", m.id, m.name)
+                        children=move |m: RunMeta| view! { <RunRow meta=m on_change=refresh/> }.into_any()
+                    />
+                </tbody>
+            </table>
+            </div>
+        </section>
+    }
+}

@@ -1,0 +1,61 @@
+//! Import a run file (an export of the Runs page) into this browser's run store. A run whose
+//! id is already kept gets a new id: an import never overwrites.
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+use crate::runs::{self, Run, RunMeta};
+use crate::ui::browser_file::picked_file;
+use crate::ui::run_store;
+
+#[component]
+pub fn RunImport(taken: RwSignal<Vec<RunMeta>>, on_import: Callback<()>) -> impl IntoView {
+    let message = RwSignal::new(None::<Result<String, String>>);
+    let pick = move |ev: web_sys::Event| {
+        let Some(file) = picked_file(&ev) else {
+            return;
+        };
+        message.set(None);
+        spawn_local(async move {
+            let name = file.name();
+            let text = match wasm_bindgen_futures::JsFuture::from(file.text()).await {
+                Ok(t) => t.as_string().unwrap_or_default(),
+                Err(_) => return message.set(Some(Err(format!("could not read {name}")))),
+            };
+            let mut run = match Run::from_jsonl(&text) {
+                Ok(r) => r,
+                Err(e) => return message.set(Some(Err(format!("{name}: {e}")))),
+            };
+            let ids: Vec<String> =
+                taken.with_untracked(|t| t.iter().map(|m| m.id.clone()).collect());
+            let random = (js_sys::Math::random() * 4_294_967_296.0) as u64;
+            let renamed = runs::import_id(&run, js_sys::Date::now(), random, &|id| {
+                ids.iter().any(|t| t == id)
+            });
+            if let Some(id) = renamed {
+                run.id = id;
+            }
+            match run_store::save_run(&run).await {
+                Ok(()) => {
+                    message.set(Some(Ok(format!(
+                        "Imported \"{}\" ({} results).",
+                        run.name,
+                        run.results.len()
+                    ))));
+                    on_import.run(());
+                }
+                Err(e) => message.set(Some(Err(format!("{name}: {e}")))),
+            }
+        });
+    };
+    view! {
+        <label>
+            "Import a run "
+            <input type="file" accept=".jsonl,.json,.txt" data-testid="runs-import" on:change=pick/>
+        </label>
+        {move || message.get().map(|m| match m {
+            Ok(t) => view! { <span class="notice" data-testid="runs-import-notice">{t}</span> }.into_any(),
+            Err(e) => view! { <span class="error" role="alert" data-testid="runs-import-error">{e}</span> }.into_any(),
+        })}
+    }
+}

@@ -1,0 +1,113 @@
+//! One run on the Runs page: its name (renamed in place), what it is, and its actions.
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+use crate::runs::{self, RunMeta};
+use crate::ui::download::download_text;
+use crate::ui::run_store;
+
+/// A time in the user's locale and time zone.
+fn local_time(ms: f64) -> String {
+    js_sys::Date::new(&wasm_bindgen::JsValue::from_f64(ms))
+        .to_locale_string("default", &wasm_bindgen::JsValue::UNDEFINED)
+        .into()
+}
+
+#[component]
+pub fn RunRow(meta: RunMeta, on_change: Callback<()>) -> impl IntoView {
+    let editing = RwSignal::new(false);
+    let error = RwSignal::new(None::<String>);
+    let id = StoredValue::new(meta.id.clone());
+    let name = RwSignal::new(meta.name.clone());
+
+    let commit = move |typed: String| {
+        editing.set(false);
+        let Some(new_name) = runs::clean_name(&typed) else {
+            return;
+        };
+        if new_name == name.get_untracked() {
+            return;
+        }
+        spawn_local(async move {
+            match run_store::rename(&id.get_value(), &new_name).await {
+                Ok(_) => {
+                    name.set(new_name);
+                    on_change.run(());
+                }
+                Err(e) => error.set(Some(e.to_string())),
+            }
+        });
+    };
+    let delete = move |_| {
+        let sure = window()
+            .confirm_with_message(&format!(
+                "Delete the run \"{}\" and its results from this browser? Export it first to keep a copy.",
+                name.get_untracked()
+            ))
+            .unwrap_or(false);
+        if !sure {
+            return;
+        }
+        spawn_local(async move {
+            match run_store::delete(&id.get_value()).await {
+                Ok(()) => on_change.run(()),
+                Err(e) => error.set(Some(e.to_string())),
+            }
+        });
+    };
+    let export = move |_| {
+        spawn_local(async move {
+            let file = format!(
+                "{}.run.jsonl",
+                crate::ui::browser_file::file_stem(&name.get_untracked(), "run")
+            );
+            let done = run_store::export_text(&id.get_value())
+                .await
+                .map_err(|e| e.to_string())
+                .and_then(|text| download_text(&file, "application/x-ndjson", &text));
+            if let Err(e) = done {
+                error.set(Some(e));
+            }
+        });
+    };
+
+    let created = local_time(meta.created_ms);
+    let profiles = meta.profiles.join(", ");
+    view! {
+        <tr data-testid="run-row" data-run-id=meta.id.clone() data-kind=meta.kind.as_str().to_string()>
+            <td>
+                {move || if editing.get() {
+                    view! {
+                        <input
+                            type="text"
+                            aria-label="Run name"
+                            data-testid="run-name-input"
+                            prop:value=name.get_untracked()
+                            on:change=move |ev| commit(event_target_value(&ev))
+                        />
+                    }
+                    .into_any()
+                } else {
+                    view! {
+                        <span data-testid="run-name">{move || name.get()}</span>
+                        " "
+                        <button class="link" data-testid="run-rename" on:click=move |_| editing.set(true)>"Rename"</button>
+                    }
+                    .into_any()
+                }}
+                {move || error.get().map(|e| view! { <div class="error" role="alert" data-testid="run-error">{e}</div> }.into_any())}
+            </td>
+            <td data-testid="run-kind">{meta.kind.as_str().to_string()}</td>
+            <td>{created}</td>
+            <td>{meta.duration()}</td>
+            <td>{profiles}</td>
+            <td data-testid="run-count">{meta.result_count.to_string()}</td>
+            <td class="row">
+                <a href=meta.open_href() data-testid="run-open">"Open"</a>
+                <button data-testid="run-export" on:click=export>"Export"</button>
+                <button data-testid="run-delete" on:click=delete>"Delete"</button>
+            </td>
+        </tr>
+    }
+}

@@ -1,0 +1,213 @@
+// Runs (issue 14, item 1): an audit and a batch against the scripted server become runs kept
+// in IndexedDB and listed on Runs; rename survives a reload; delete asks first; export then
+// import round-trips (a new id, never an overwrite; no API key in the file); a batch run
+// opens on Report by its id after a reload; a full store (quota shrunk through the DevTools
+// protocol) says so and the audit and batch keep their results on the page; results an older
+// version kept in local storage are moved into a run once.
+import { describe, it, before, after, beforeEach, afterEach } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { useApp, startMockLlm, ROOT } from './harness.mjs';
+
+const EXAMPLES = path.join(ROOT, 'public', 'examples');
+const SECRET = 'sk-e2e-run-secret-7731';
+
+function settingsFor(baseUrl) {
+  return `defaults:\n  max_tokens: 2000\n  temperature: 0.1\nllms:\n  mock:\n    base_url: "${baseUrl}"\n    model: "mock-model"\n    api_key: "${SECRET}"\nprofiles:\n  mock-full:\n    run: mock\n    verify: mock\n`;
+}
+
+function writeTemp(name, data) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vf-e2e-'));
+  const file = path.join(dir, name);
+  fs.writeFileSync(file, data);
+  return file;
+}
+
+const SCRIPT = {
+  rules: [
+    { match_any: 'Do not judge correctness', reply: { claims: [{ id: 'C1', text: '985高校录取率达到35%' }], deductions: [] } },
+    { match_any: 'strict fact checker', reply: { factual_errors: [{ target: 'C1', type: 'unsupported', severity: 'High', evidence: '985高校录取率达到35%', explanation: '原文没有录取率' }], reasonable_inferences: [] } },
+    { match_any: 'strict logic checker', reply: { logic_errors: [] } },
+  ],
+};
+
+async function configure(app, page, mock) {
+  await fetch(`${mock.url}/__script`, { method: 'POST', body: JSON.stringify(SCRIPT) });
+  await app.goto('/settings');
+  await page.getByTestId('settings-import').setInputFiles(writeTemp('settings.yaml', settingsFor(mock.baseUrl)));
+  await page.getByTestId('settings-notice').filter({ hasText: '1 LLMs, 1 profiles' }).waitFor();
+}
+
+const rows = (page) => page.getByTestId('run-row');
+
+describe('runs: kept, listed, renamed, deleted, exported, imported, opened', () => {
+  const app = useApp({ it, before, after, beforeEach, afterEach }, { allowConsoleErrors: [/Failed to load resource/i] });
+  let mock;
+  before(async () => { mock = await startMockLlm(); });
+  after(() => mock?.stop());
+
+  app.it('an audit becomes a run: listed, renamed across a reload, exported without keys, imported, deleted', async (page) => {
+    await configure(app, page, mock);
+    await page.getByTestId('nav-audit').click();
+    await page.getByTestId('audit-context').fill('2023年全国高考报名人数1291万人。');
+    await page.getByTestId('audit-output').fill('985高校录取率达到35%。');
+    await page.getByTestId('audit-run').click();
+    await page.getByTestId('audit-score').waitFor({ timeout: 30_000 });
+    await page.getByTestId('audit-kept').filter({ hasText: 'Kept as a run' }).waitFor();
+
+    await page.getByTestId('nav-runs').click();
+    await page.getByTestId('page-runs').waitFor();
+    await rows(page).first().waitFor();
+    assert.equal(await rows(page).count(), 1);
+    const row = rows(page).first();
+    assert.equal(await row.getAttribute('data-kind'), 'audit');
+    assert.equal(await row.getByTestId('run-count').innerText(), '1');
+    assert.match(await row.getByTestId('run-name').innerText(), /^Audit · 985高校录取率达到35%。 · mock-full$/);
+    assert.match(await row.innerText(), /mock-full/);
+    assert.match(await page.getByTestId('runs-storage').innerText(), /used/);
+    const id = await row.getAttribute('data-run-id');
+    assert.match(id, /^r-[0-9a-z]+-[0-9a-z]+$/);
+
+    // Open shows that audit on the Audit page.
+    await row.getByTestId('run-open').click();
+    await page.waitForURL(new RegExp(`/audit\\?run=${id}$`));
+    await page.getByTestId('audit-kept-summary').waitFor();
+    assert.match(await page.getByTestId('audit-kept-summary').innerText(), /^Credit score [1-5] \((BAD|MID|GOOD)\), 1 high and 0 low severity errors, profile mock-full\.$/);
+    assert.equal(await page.getByTestId('audit-output').inputValue(), '985高校录取率达到35%。');
+    await page.goBack();
+    await page.getByTestId('page-runs').waitFor();
+
+    // Rename in place; the name survives a reload.
+    await rows(page).first().getByTestId('run-rename').click();
+    await page.getByTestId('run-name-input').fill('录取率 check');
+    await page.getByTestId('run-name-input').press('Enter');
+    await page.getByTestId('run-name').filter({ hasText: '录取率 check' }).waitFor();
+    await page.reload();
+    await page.getByTestId('run-name').filter({ hasText: '录取率 check' }).waitFor();
+
+    // Export: a header line then the report; never the API key.
+    const [download] = await Promise.all([page.waitForEvent('download'), rows(page).first().getByTestId('run-export').click()]);
+    const text = fs.readFileSync(await download.path(), 'utf8');
+    assert.doesNotMatch(text, new RegExp(SECRET));
+    const lines = text.trim().split('\n').map((l) => JSON.parse(l));
+    assert.equal(lines.length, 2);
+    assert.equal(lines[0].verifyfast_run, 1);
+    assert.equal(lines[0].id, id);
+    assert.equal(lines[0].name, '录取率 check');
+    assert.equal(lines[0].kind, 'audit');
+    assert.equal(lines[0].inputs.model_output, '985高校录取率达到35%。');
+    assert.equal(lines[0].settings.llms.mock.model, 'mock-model');
+    assert.equal(typeof lines[1].credit_score, 'number');
+
+    // Import it back: the id is taken, so it gets a new one and the original is untouched.
+    await page.getByTestId('runs-import').setInputFiles(await download.path());
+    await page.getByTestId('runs-import-notice').filter({ hasText: 'Imported "录取率 check" (1 results)' }).waitFor();
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="run-row"]').length === 2);
+    const ids = await rows(page).evaluateAll((rs) => rs.map((r) => r.dataset.runId));
+    assert.ok(ids.includes(id), 'the original is still there');
+    assert.equal(new Set(ids).size, 2, 'the import got a new id');
+    for (const name of await page.getByTestId('run-name').allInnerTexts()) assert.equal(name, '录取率 check');
+
+    // A broken file says which line and why.
+    const broken = writeTemp('broken.jsonl', `${text.split('\n')[0]}\n{"id": 1,\n`);
+    await page.getByTestId('runs-import').setInputFiles(broken);
+    assert.match(await page.getByTestId('runs-import-error').innerText(), /broken\.jsonl: line 2: not JSON/);
+
+    // Delete asks first: dismissing keeps the run, accepting deletes it (also after a reload).
+    page.once('dialog', (d) => d.dismiss());
+    await page.locator(`[data-run-id="${id}"] [data-testid="run-delete"]`).click();
+    assert.equal(await rows(page).count(), 2);
+    page.once('dialog', (d) => { assert.match(d.message(), /Delete the run "录取率 check"/); d.accept(); });
+    await page.locator(`[data-run-id="${id}"] [data-testid="run-delete"]`).click();
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="run-row"]').length === 1);
+    await page.reload();
+    await rows(page).first().waitFor();
+    assert.equal(await rows(page).count(), 1);
+    assert.notEqual(await rows(page).first().getAttribute('data-run-id'), id);
+  });
+
+  app.it('a batch run opens on Report by its id after a reload; the kind filter is in the URL', async (page) => {
+    await configure(app, page, mock);
+    await page.getByTestId('nav-audit').click();
+    await page.getByTestId('batch-upload').setInputFiles(path.join(EXAMPLES, 'cases.jsonl'));
+    await page.getByTestId('batch-cases').filter({ hasText: '12 cases' }).waitFor();
+    await page.getByTestId('batch-profile').check();
+    await page.getByTestId('batch-run').click();
+    await page.getByTestId('batch-notice').filter({ hasText: 'Done: 12 audited' }).waitFor({ timeout: 60_000 });
+
+    await page.getByTestId('nav-runs').click();
+    await rows(page).first().waitFor();
+    const row = rows(page).first();
+    assert.equal(await row.getAttribute('data-kind'), 'batch');
+    assert.equal(await row.getByTestId('run-count').innerText(), '12');
+    const id = await row.getAttribute('data-run-id');
+
+    // The filter is in the URL and survives a reload.
+    await page.getByTestId('runs-filter').selectOption('audit');
+    await page.waitForURL(/runs\?filter=audit$/);
+    await page.getByTestId('runs-empty').waitFor();
+    await page.reload();
+    await page.getByTestId('runs-empty').waitFor();
+    assert.equal(await page.getByTestId('runs-filter').inputValue(), 'audit');
+    await page.getByTestId('runs-filter').selectOption('batch');
+    await rows(page).first().waitFor();
+
+    // Batch → Report opens that run by id, also after a reload.
+    await page.getByTestId('nav-audit').click();
+    const link = page.getByTestId('batch-open-report');
+    await page.waitForFunction((want) => document.querySelector('[data-testid="batch-open-report"]').getAttribute('href') === want, `report?run=${id}`);
+    await link.click();
+    await page.waitForURL(new RegExp(`/report\\?run=${id}$`));
+    await page.reload();
+    await page.getByTestId('report-matrix').waitFor();
+    const total = await page.locator('[data-testid="report-matrix"] strong').allInnerTexts();
+    assert.equal(total.map(Number).reduce((a, b) => a + b, 0), 12);
+    assert.match(page.url(), new RegExp(`run=${id}`));
+  });
+
+  app.it('a full store says so with the figures and what to do; the audit stays on the page', async (page) => {
+    await configure(app, page, mock);
+    // Chromium's quota for this origin, shrunk to almost nothing (DevTools protocol).
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Storage.overrideQuotaForOrigin', { origin: new URL(page.url()).origin, quotaSize: 1 });
+    await page.getByTestId('nav-audit').click();
+    await page.getByTestId('audit-context').fill('2023年全国高考报名人数1291万人。');
+    await page.getByTestId('audit-output').fill('985高校录取率达到35%。');
+    await page.getByTestId('audit-run').click();
+    await page.getByTestId('audit-score').waitFor({ timeout: 30_000 });
+    const kept = page.getByTestId('audit-kept');
+    await kept.filter({ hasText: 'could not be kept' }).waitFor();
+    assert.match(await kept.innerText(), /storage for this site is full \(.* used\).*export old runs on the Runs page and delete them.*Download the report/);
+    assert.equal(await page.getByTestId('audit-score').count(), 1, 'the report stays on the page');
+    // A batch that cannot be kept says so and keeps its results on the page.
+    await page.getByTestId('batch-upload').setInputFiles(path.join(EXAMPLES, 'cases.jsonl'));
+    await page.getByTestId('batch-cases').filter({ hasText: '12 cases' }).waitFor();
+    await page.getByTestId('batch-profile').check();
+    await page.getByTestId('batch-run').click();
+    await page.getByTestId('batch-notice').filter({ hasText: 'Done: 12 audited' }).waitFor({ timeout: 60_000 });
+    assert.match(await page.getByTestId('batch-error').innerText(), /This run could not be kept: the browser's storage for this site is full .*download them before leaving/);
+    await page.getByTestId('batch-count').filter({ hasText: '12 results stored' }).waitFor();
+    await page.getByTestId('nav-runs').click();
+    await page.getByTestId('runs-empty').waitFor();
+  });
+
+  app.it('results kept in local storage by an older version become a batch run, once', async (page) => {
+    await app.goto('/runs');
+    await page.getByTestId('runs-empty').waitFor();
+    const lines = fs.readFileSync(path.join(EXAMPLES, 'cases.jsonl'), 'utf8').trim().split('\n').slice(0, 3)
+      .map((l) => JSON.stringify({ ...JSON.parse(l), profile: 'old-profile', credit_score: 4 }));
+    await page.evaluate((t) => localStorage.setItem('verifyfast.batch.results', t), lines.join('\n'));
+    await app.goto('/audit');
+    await page.getByTestId('batch-count').filter({ hasText: '3 results stored' }).waitFor();
+    assert.equal(await page.evaluate(() => localStorage.getItem('verifyfast.batch.results')), null);
+    await page.getByTestId('nav-runs').click();
+    await rows(page).first().waitFor();
+    await page.reload();
+    await rows(page).first().waitFor();
+    assert.equal(await rows(page).count(), 1, 'moved once, not once per visit');
+    assert.match(await rows(page).first().innerText(), /old-profile/);
+    assert.equal(await rows(page).first().getByTestId('run-count').innerText(), '3');
+  });
+});
