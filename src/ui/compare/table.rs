@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use crate::ui::report::dynamic::{dyn_text, dyn_view, td};
+use crate::ui::report::dynamic::{dyn_text, dyn_view, effect, memo_count, memo_rows, td};
 use leptos::prelude::*;
 
 const NUM: Option<&str> = Some("num");
@@ -32,7 +32,7 @@ pub fn paired_table(c: Arc<Comparison>) -> AnyView {
     let text = RwSignal::new(String::new());
     let regex = RwSignal::new(false);
     let c2 = c.clone();
-    let order = Memo::new(move |_| {
+    let order = memo_rows(Box::new(move || {
         let q = SearchQuery::parse_or_everything(&text.get(), regex.get());
         let kept: Vec<usize> = (0..c2.cases.len())
             .filter(|&i| q.matches(&search_text(&c2.cases[i])))
@@ -47,11 +47,11 @@ pub fn paired_table(c: Arc<Comparison>) -> AnyView {
             .into_iter()
             .map(|i| kept[i])
             .collect::<Vec<_>>()
-    });
-    Effect::new(move |_| {
+    }));
+    effect(Box::new(move || {
         order.track();
         page.set(0);
-    });
+    }));
     let rows = move || {
         let o = order.get();
         page_range(o.len(), page.get())
@@ -90,7 +90,7 @@ pub fn paired_table(c: Arc<Comparison>) -> AnyView {
                     <tbody>{dyn_view(move || Some(rows().into_any()))}</tbody>
                 </table>
             </div>
-            {crate::ui::pager::pager("compare-page", page, Memo::new(move |_| count()), "")}
+            {crate::ui::pager::pager("compare-page", page, memo_count(Box::new(count)), "")}
         </div>
     }
     .into_any()

@@ -7,7 +7,7 @@
 
 use std::sync::Arc;
 
-use crate::ui::report::dynamic::dyn_view;
+use crate::ui::report::dynamic::{dyn_view, effect};
 use leptos::prelude::*;
 
 use crate::band::compare::Selection;
@@ -54,7 +54,7 @@ pub fn ComparePage() -> impl IntoView {
         }
     });
     // The chosen profiles and kept runs go into the URL, so the view can be linked.
-    Effect::new(move |_| {
+    effect(Box::new(move || {
         let (pa, pb) = (a.profile.get(), b.profile.get());
         let (ra, rb) = (a.kept.get(), b.kept.get());
         let mut v = query::current();
@@ -66,7 +66,7 @@ pub fn ComparePage() -> impl IntoView {
             }
         }
         query::set(&v, false);
-    });
+    }));
     let comparison = Memo::new(move |_| {
         let ra = a.run.get()?;
         let rb = b.run.get().unwrap_or_else(|| ra.clone());

@@ -1,7 +1,7 @@
 //! The case list: every case the filters keep, sortable by any column (click a header),
 //! paged, with `j`/`k` to move the selection, `Enter` to open it and `Esc` to close it.
 
-use crate::ui::report::dynamic::{dyn_text, dyn_view, on_click, td};
+use crate::ui::report::dynamic::{dyn_text, dyn_view, memo_count, on_click, td};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -114,7 +114,7 @@ pub fn cases_table(s: ReportState) -> AnyView {
                 <tbody>{dyn_view(move || Some(rows().into_any()))}</tbody>
             </table>
         </div>
-        {crate::ui::pager::pager("report-page", s.page, Memo::new(move |_| page_count()), "Keys: j / k move, Enter opens, Esc closes.")}
+        {crate::ui::pager::pager("report-page", s.page, memo_count(Box::new(page_count)), "Keys: j / k move, Enter opens, Esc closes.")}
     }
     .into_any()
 }

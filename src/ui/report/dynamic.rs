@@ -49,3 +49,22 @@ pub fn options(names: Vec<String>) -> Vec<AnyView> {
         .map(|n| view! { <option value=n.clone()>{n.clone()}</option> }.into_any())
         .collect()
 }
+
+/// An effect. Boxed so every effect of these pages shares one copy of reactive_graph's
+/// effect code instead of one per closure.
+#[inline(never)]
+pub fn effect(mut f: Box<dyn FnMut()>) {
+    Effect::new(move |_: Option<()>| f());
+}
+
+/// A memo of a table's shown order (indices); boxed for the same reason.
+#[inline(never)]
+pub fn memo_rows(f: Box<dyn Fn() -> Vec<usize> + Send + Sync>) -> Memo<Vec<usize>> {
+    Memo::new(move |_| f())
+}
+
+/// A memo of a count (pages of a table); boxed for the same reason.
+#[inline(never)]
+pub fn memo_count(f: Box<dyn Fn() -> usize + Send + Sync>) -> Memo<usize> {
+    Memo::new(move |_| f())
+}

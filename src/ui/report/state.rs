@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use crate::ui::report::dynamic::{effect, memo_rows};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
@@ -45,13 +46,13 @@ impl ReportState {
         let report = RwSignal::new(None::<Arc<BandReport>>);
         let filter = RwSignal::new(CaseFilter::default());
         let sort = RwSignal::new(None);
-        let order = Memo::new(move |_| {
+        let order = memo_rows(Box::new(move || {
             report.with(|r| {
                 r.as_ref()
                     .map(|r| filter.with(|f| case_table::ordered(r, f, sort.get())))
                     .unwrap_or_default()
             })
-        });
+        }));
         let s = ReportState {
             file: StoredValue::new_local(None),
             bom: StoredValue::new(0),
@@ -67,12 +68,12 @@ impl ReportState {
             order,
         };
         // A new filter or sort starts at the page of the open case, or the first page.
-        Effect::new(move |_| {
+        effect(Box::new(move || {
             order.track();
             let pos = s.position(s.open.get_untracked());
             s.page.set(pos.map_or(0, page_of));
             s.selected.set(pos);
-        });
+        }));
         s
     }
 
