@@ -9,7 +9,7 @@ use crate::band::case_table::{self, key_action, page_range, pages, KeyAction, CO
 use crate::band::drill::is_cross_band_cell;
 use crate::band::metrics::band_index;
 
-use super::state::{focus, ReportState};
+use super::state::{focus_soon, ReportState};
 use crate::ui::sort_header::sort_header;
 
 /// Keys typed into a field (or pressed on a control) are not the list's.
@@ -45,7 +45,7 @@ fn on_key(s: ReportState, ev: web_sys::KeyboardEvent) {
             s.selected.set(Some(pos));
             s.page.set(case_table::page_of(pos));
             if let Some(i) = s.order.with_untracked(|o| o.get(pos).copied()) {
-                request_animation_frame(move || focus(&format!("report-row-{i}")));
+                focus_soon(format!("report-row-{i}"));
             }
         }
         KeyAction::Open => {

@@ -107,7 +107,7 @@ impl ReportState {
             // A case closed (or another opened) meanwhile wins.
             if s.open.get_untracked() == Some(index) {
                 s.detail.set(Some((index, detail)));
-                request_animation_frame(|| focus("report-case"));
+                focus_soon("report-case".to_string());
             }
         });
     }
@@ -117,7 +117,7 @@ impl ReportState {
         if let Some(i) = self.open.get_untracked() {
             self.open.set(None);
             self.detail.set(None);
-            request_animation_frame(move || focus(&format!("report-row-{i}")));
+            focus_soon(format!("report-row-{i}"));
         }
     }
 
@@ -131,6 +131,13 @@ impl ReportState {
             }
         }
     }
+}
+
+/// Move the focus to the element with this id once the view has drawn it. One closure type
+/// for every such move (each one handed to the browser costs its own glue code).
+#[inline(never)]
+pub fn focus_soon(id: String) {
+    request_animation_frame(move || focus(&id));
 }
 
 /// Move the keyboard focus to the element with this id (and into view).
