@@ -109,13 +109,11 @@ pub fn compare_runs(
 }
 
 /// The kept runs a side can be (batch and report runs hold results JSONL), newest first,
-/// as (id, name) for the side's "Kept run" choice.
-pub fn kept_choices(runs: &[RunMeta]) -> Vec<(String, String)> {
-    list_view(runs, None)
-        .into_iter()
-        .filter(|r| matches!(r.kind, RunKind::Batch | RunKind::Report))
-        .map(|r| (r.id, r.name))
-        .collect()
+/// for the side's "Kept run" choice.
+pub fn kept_choices(runs: &[RunMeta]) -> Vec<RunMeta> {
+    let mut kept = list_view(runs, None);
+    kept.retain(|r| matches!(r.kind, RunKind::Batch | RunKind::Report));
+    kept
 }
 
 /// Column headers of the paired-case table.
@@ -219,9 +217,9 @@ mod tests {
             meta("new", RunKind::Batch, 3.0),
             meta("rep", RunKind::Report, 2.0),
         ];
-        let ids: Vec<String> = kept_choices(&runs).into_iter().map(|(id, _)| id).collect();
+        let ids: Vec<String> = kept_choices(&runs).into_iter().map(|r| r.id).collect();
         assert_eq!(ids, ["new", "rep", "old"]);
-        assert_eq!(kept_choices(&runs)[0].1, "run new");
+        assert_eq!(kept_choices(&runs)[0].name, "run new");
     }
 
     #[test]

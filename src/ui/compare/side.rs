@@ -9,6 +9,7 @@ use leptos::task::spawn_local;
 
 use crate::band::compare::RunLines;
 use crate::band::compare_input::{self, CompareInput};
+use crate::runs::RunMeta;
 use crate::ui::browser_file::{picked_file, read_slice};
 use crate::ui::run_file;
 
@@ -95,11 +96,11 @@ impl Side {
 
 /// The kept runs as options; the side's own is selected (it may come from the URL before
 /// the list arrives, so the choice is made when the options are).
-fn kept_options(runs: Vec<(String, String)>, chosen: &str) -> Vec<AnyView> {
+fn kept_options(runs: Vec<RunMeta>, chosen: &str) -> Vec<AnyView> {
     runs.into_iter()
-        .map(|(id, name)| {
-            let selected = id == chosen;
-            view! { <option value=id selected=selected>{name}</option> }.into_any()
+        .map(|r| {
+            let selected = r.id == chosen;
+            view! { <option value=r.id selected=selected>{r.name}</option> }.into_any()
         })
         .collect()
 }
@@ -112,12 +113,12 @@ fn shown_run(side: Side, fallback: Option<Side>) -> Option<Arc<RunLines>> {
 }
 
 /// `name` is "A" or "B"; `fallback` is the run this side uses without a file of its own.
-/// `kept` lists the stored runs a side can be, as (id, name), newest first.
+/// `kept` lists the stored runs a side can be, newest first.
 pub fn side_picker(
     name: &'static str,
     side: Side,
     fallback: Option<Side>,
-    kept: RwSignal<Vec<(String, String)>>,
+    kept: RwSignal<Vec<RunMeta>>,
 ) -> AnyView {
     let id: &'static str = if name == "A" { "a" } else { "b" };
     let shown = move || shown_run(side, fallback);
