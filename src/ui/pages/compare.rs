@@ -67,7 +67,9 @@ pub fn ComparePage() -> impl IntoView {
         }
         query::set(&v, false);
     }));
-    let comparison = Memo::new(move |_| {
+    // Worked out again by the view below when a side or a profile changes (no memo: one
+    // less reactive value type in the wasm; the view is the only reader).
+    let comparison = move || {
         let ra = a.run.get()?;
         let rb = b.run.get().unwrap_or_else(|| ra.clone());
         let (sa, sb) = (selection(a.profile.get()), selection(b.profile.get()));
@@ -79,7 +81,7 @@ pub fn ComparePage() -> impl IntoView {
                 .map(Arc::new)
                 .map_err(|e| e.to_string()),
         )
-    });
+    };
     view! {
         <section data-testid="page-compare" class="compare">
             <h1>"Compare runs"</h1>
@@ -91,7 +93,7 @@ pub fn ComparePage() -> impl IntoView {
                 {side_picker("B", b, Some(a), kept)}
             </div>
             {dyn_view(move || error.get().map(|e| view! { <div class="error" role="alert">{e}</div> }.into_any()))}
-            {dyn_view(move || Some(match comparison.get() {
+            {dyn_view(move || Some(match comparison() {
                 None => view! { <p class="muted" data-testid="compare-empty">"Pick run A's results file to begin."</p> }.into_any(),
                 Some(Err(e)) => view! { <div class="error" role="alert" data-testid="compare-error">{e}</div> }.into_any(),
                 Some(Ok(c)) => view! {
