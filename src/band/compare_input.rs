@@ -3,6 +3,7 @@
 //! sides cannot be compared (said plainly), and the paired cases as a sortable table.
 //! The statistics are `super::compare`'s.
 
+use crate::runs::{list_view, RunKind, RunMeta};
 use crate::table::{Cell, Row};
 
 use super::compare::{compare, Comparison, PairedCase, RunLines, Selection};
@@ -107,6 +108,14 @@ pub fn compare_runs(
     Ok(c)
 }
 
+/// The kept runs a side can be (batch and report runs hold results JSONL), newest first,
+/// for the side's "Kept run" choice.
+pub fn kept_choices(runs: &[RunMeta]) -> Vec<RunMeta> {
+    let mut kept = list_view(runs, None);
+    kept.retain(|r| matches!(r.kind, RunKind::Batch | RunKind::Report));
+    kept
+}
+
 /// Column headers of the paired-case table.
 pub const COLUMNS: [&str; 6] = ["id", "profile", "expected", "A", "B", "change"];
 
@@ -186,6 +195,31 @@ mod tests {
         };
         let e = compare_runs(&a, &sel, &a, &Selection::default()).unwrap_err();
         assert_eq!(e.to_string(), "a: no results for profile zz");
+    }
+
+    #[test]
+    fn kept_choices_are_batch_and_report_runs_newest_first() {
+        let meta = |id: &str, kind, created_ms| RunMeta {
+            id: id.into(),
+            name: format!("run {id}"),
+            kind,
+            created_ms,
+            finished_ms: None,
+            profiles: Vec::new(),
+            settings: serde_json::Value::Null,
+            strategy: serde_json::Value::Null,
+            inputs: serde_json::Value::Null,
+            result_count: 0,
+        };
+        let runs = [
+            meta("old", RunKind::Batch, 1.0),
+            meta("audit", RunKind::Audit, 5.0),
+            meta("new", RunKind::Batch, 3.0),
+            meta("rep", RunKind::Report, 2.0),
+        ];
+        let ids: Vec<String> = kept_choices(&runs).into_iter().map(|r| r.id).collect();
+        assert_eq!(ids, ["new", "rep", "old"]);
+        assert_eq!(kept_choices(&runs)[0].name, "run new");
     }
 
     #[test]

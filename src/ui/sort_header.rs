@@ -1,6 +1,7 @@
 //! A sortable column header: a click sorts by the column (again: the other way), `aria-sort`
 //! says how, and the table goes back to its first page (`crate::table::Query::click_header`).
 
+use crate::ui::report::dynamic::{dyn_text, on_click};
 use leptos::prelude::*;
 
 use crate::band::case_table::aria_sort;
@@ -15,7 +16,7 @@ pub fn sort_header(
     sort: RwSignal<Option<(usize, Direction)>>,
     page: RwSignal<usize>,
 ) -> AnyView {
-    let click = move |_| {
+    let click = on_click(move |_| {
         let mut q = Query {
             sort: sort.get_untracked(),
             ..Query::default()
@@ -23,8 +24,8 @@ pub fn sort_header(
         q.click_header(column);
         sort.set(q.sort);
         page.set(q.page);
-    };
-    let aria = move || aria_sort(sort.get(), column).to_string();
+    });
+    let aria = dyn_text(move || aria_sort(sort.get(), column).to_string());
     view! {
         <th class=if numeric { "num" } else { "" } aria-sort=aria>
             <button class="link sort" data-testid=format!("{prefix}-{label}") on:click=click>{label}</button>

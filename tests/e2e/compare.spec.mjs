@@ -1,6 +1,7 @@
 // Compare page: two results files case by case (cross-band flips first, the exact McNemar
 // line, Markdown export), two profiles of one file (in the URL), "Compare with…" from the
-// Report page, and plain errors for files that cannot be compared.
+// Report page, plain errors for files that cannot be compared, and two kept runs (from the
+// run store) compared by their ids in the URL, so a reload shows the comparison again.
 import { describe, it, before, after, beforeEach, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -98,5 +99,45 @@ describe('compare page', () => {
     await page.getByTestId('compare-error').filter({ hasText: 'these runs share no case ids (12 results in a.jsonl, 12 in z.jsonl)' }).waitFor();
     await page.getByTestId('compare-file-b').setInputFiles(writeTemp('empty.jsonl', ''));
     await page.getByTestId('compare-error-b').filter({ hasText: 'empty.jsonl: this file is empty, it has no results' }).waitFor();
+  });
+
+  app.it('two kept batch runs: chosen from the store, their ids in the URL, kept across a reload', async (page) => {
+    // Put two batch runs in the store through the Runs page's import (a header line, then results).
+    const runFile = (name, created, lines) => writeTemp(`${name}.jsonl`, [
+      JSON.stringify({ verifyfast_run: 1, id: `r-${name.replace(' ', '-')}`, name, kind: 'batch', created_ms: created, finished_ms: created, profiles: ['p'], result_count: lines.length }),
+      ...lines,
+    ].join('\n') + '\n');
+    await app.goto('/runs');
+    await page.getByTestId('page-runs').waitFor();
+    await page.getByTestId('runs-import').setInputFiles(runFile('old batch', 1_000, A));
+    await page.getByTestId('runs-import-notice').filter({ hasText: 'Imported "old batch" (12 results)' }).waitFor();
+    await page.getByTestId('runs-import').setInputFiles(runFile('new batch', 2_000, B));
+    await page.getByTestId('runs-import-notice').filter({ hasText: 'Imported "new batch" (12 results)' }).waitFor();
+    const idOf = async (name) => page.getByTestId('run-row').filter({ hasText: name }).getAttribute('data-run-id');
+    const [idA, idB] = [await idOf('old batch'), await idOf('new batch')];
+    assert.ok(idA && idB && idA !== idB);
+
+    await page.getByTestId('nav-compare').click();
+    await page.getByTestId('page-compare').waitFor();
+    // Kept runs are listed newest first, after "none".
+    const choices = page.getByTestId('compare-run-a').locator('option');
+    await choices.nth(2).waitFor({ state: 'attached' });
+    assert.deepEqual((await choices.allInnerTexts()).map((s) => s.trim()).slice(0, 3), ['none', 'new batch', 'old batch']);
+    await page.getByTestId('compare-run-a').selectOption({ label: 'old batch' });
+    await page.getByTestId('compare-label-a').filter({ hasText: 'old batch.jsonl (12 results)' }).waitFor();
+    await page.getByTestId('compare-run-b').selectOption({ label: 'new batch' });
+    await page.getByTestId('compare-label-b').filter({ hasText: 'new batch.jsonl (12 results)' }).waitFor();
+    await page.getByTestId('compare-mcnemar').filter({ hasText: 'A only 3, in B only 0' }).waitFor();
+    assert.match(await page.getByTestId('compare-counts').innerText(), /12 cases paired by id: improved 4, regressed 1/);
+    const url = new URL(page.url());
+    assert.equal(url.searchParams.get('ra'), idA);
+    assert.equal(url.searchParams.get('rb'), idB);
+
+    await page.reload();
+    await page.getByTestId('compare-label-a').filter({ hasText: 'old batch.jsonl (12 results)' }).waitFor();
+    await page.getByTestId('compare-label-b').filter({ hasText: 'new batch.jsonl (12 results)' }).waitFor();
+    await page.getByTestId('compare-mcnemar').filter({ hasText: 'A only 3, in B only 0' }).waitFor();
+    assert.equal(await page.getByTestId('compare-run-a').inputValue(), idA);
+    assert.equal(await page.getByTestId('compare-run-b').inputValue(), idB);
   });
 });

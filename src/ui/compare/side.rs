@@ -1,14 +1,17 @@
-//! One side of a comparison: a results file (or, for side B, the same file as A) and which
-//! of its profiles takes part.
+//! One side of a comparison: a results file or a kept run (or, for side B, the same as A)
+//! and which of its profiles takes part.
 
 use std::sync::Arc;
 
+use crate::ui::report::dynamic::{dyn_text, dyn_view, on_event, options};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use crate::band::compare::RunLines;
 use crate::band::compare_input::{self, CompareInput};
+use crate::runs::RunMeta;
 use crate::ui::browser_file::{picked_file, read_slice};
+use crate::ui::run_file;
 
 /// What a side holds. `run` is `None` until a file is read (side B then uses A's).
 #[derive(Clone, Copy)]
@@ -16,6 +19,8 @@ pub struct Side {
     pub run: RwSignal<Option<Arc<RunLines>>>,
     /// The chosen profile; empty = every line.
     pub profile: RwSignal<String>,
+    /// The kept run shown (its id, as in the URL); empty = a picked file or nothing.
+    pub kept: RwSignal<String>,
     pub error: RwSignal<Option<String>>,
 }
 
@@ -30,8 +35,30 @@ impl Side {
         Side {
             run: RwSignal::new(None),
             profile: RwSignal::new(String::new()),
+            kept: RwSignal::new(String::new()),
             error: RwSignal::new(None),
         }
+    }
+
+    /// Show kept run `id` (from the run store) on this side; empty: none (B then uses A's).
+    pub fn load_kept(self, id: String) {
+        self.kept.set(id.clone());
+        if id.is_empty() {
+            self.run.set(None);
+            self.error.set(None);
+            return;
+        }
+        spawn_local(async move {
+            match run_file::open(&id).await {
+                // A later choice wins over this one.
+                Ok((_, f)) if self.kept.get_untracked() == id => self.load(f),
+                Ok(_) => {}
+                Err(e) => {
+                    self.run.set(None);
+                    self.error.set(Some(format!("Kept run {id}: {e}")));
+                }
+            }
+        });
     }
 
     /// Read a file as this side's input, or say why it cannot be one.
@@ -67,24 +94,44 @@ impl Side {
     }
 }
 
+/// The kept runs as options; the side's own is selected (it may come from the URL before
+/// the list arrives, so the choice is made when the options are).
+fn kept_options(runs: Vec<RunMeta>, chosen: &str) -> Vec<AnyView> {
+    runs.into_iter()
+        .map(|r| {
+            let selected = r.id == chosen;
+            view! { <option value=r.id selected=selected>{r.name}</option> }.into_any()
+        })
+        .collect()
+}
+
+/// The run a side shows: its own, or (side B) A's.
+fn shown_run(side: Side, fallback: Option<Side>) -> Option<Arc<RunLines>> {
+    side.run
+        .get()
+        .or_else(|| fallback.and_then(|f| f.run.get()))
+}
+
 /// `name` is "A" or "B"; `fallback` is the run this side uses without a file of its own.
-pub fn side_picker(name: &'static str, side: Side, fallback: Option<Side>) -> AnyView {
+/// `kept` lists the stored runs a side can be, newest first.
+pub fn side_picker(
+    name: &'static str,
+    side: Side,
+    fallback: Option<Side>,
+    kept: RwSignal<Vec<RunMeta>>,
+) -> AnyView {
     let id: &'static str = if name == "A" { "a" } else { "b" };
-    let shown = move || {
-        side.run
-            .get()
-            .or_else(|| fallback.and_then(|f| f.run.get()))
-    };
+    let shown = move || shown_run(side, fallback);
     let names = move || {
         shown()
             .map(|r| compare_input::profiles(&r))
             .unwrap_or_default()
     };
-    let label = move || {
+    let label = dyn_text(move || {
         shown().map_or("no file yet".to_string(), |r| {
             format!("{} ({} results)", r.label, r.records.len())
         })
-    };
+    });
     view! {
         <div class="card stack" data-testid=format!("compare-side-{id}")>
             <h2>{format!("Run {name}")}</h2>
@@ -94,8 +141,18 @@ pub fn side_picker(name: &'static str, side: Side, fallback: Option<Side>) -> An
                     type="file"
                     accept=".jsonl,.json,.txt"
                     data-testid=format!("compare-file-{id}")
-                    on:change=move |ev| if let Some(f) = picked_file(&ev) { side.load(f) }
+                    on:change=on_event(move |ev| if let Some(f) = picked_file(&ev) { side.kept.set(String::new()); side.load(f) })
                 />
+            </label>
+            <label>
+                "Kept run "
+                <select
+                    data-testid=format!("compare-run-{id}")
+                    on:change=on_event(move |ev| side.load_kept(event_target_value(&ev)))
+                >
+                    <option value="">"none"</option>
+                    {dyn_view(move || Some(kept_options(kept.get(), &side.kept.get()).into_any()))}
+                </select>
             </label>
             {fallback.map(|_| view! { <span class="muted">"Without a file, B is A's file (pick another profile)."</span> }.into_any())}
             <span class="muted" data-testid=format!("compare-label-{id}")>{label}</span>
@@ -103,14 +160,14 @@ pub fn side_picker(name: &'static str, side: Side, fallback: Option<Side>) -> An
                 "Profile "
                 <select
                     data-testid=format!("compare-profile-{id}")
-                    prop:value=move || side.profile.get()
-                    on:change=move |ev| side.profile.set(event_target_value(&ev))
+                    prop:value=dyn_text(move || side.profile.get())
+                    on:change=on_event(move |ev| side.profile.set(event_target_value(&ev)))
                 >
                     <option value="">"all"</option>
-                    {move || names().into_iter().map(|n| view! { <option value=n.clone()>{n.clone()}</option> }.into_any()).collect::<Vec<_>>()}
+                    {dyn_view(move || Some(options(names()).into_any()))}
                 </select>
             </label>
-            {move || side.error.get().map(|e| view! { <div class="error" role="alert" data-testid=format!("compare-error-{id}")>{e}</div> }.into_any())}
+            {dyn_view(move || side.error.get().map(|e| view! { <div class="error" role="alert" data-testid=format!("compare-error-{id}")>{e}</div> }.into_any()))}
         </div>
     }
     .into_any()

@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use crate::ui::report::dynamic::on_click;
 use leptos::prelude::*;
 
 use crate::band::compare::{self, p_text, pct, signed_pct, Comparison};
@@ -63,12 +64,12 @@ pub fn summary_view(c: Arc<Comparison>, error: RwSignal<Option<String>>) -> AnyV
                 </p>
             }.into_any())}
             <div class="row">
-                <button data-testid="compare-export-md" on:click=move |_| {
+                <button data-testid="compare-export-md" on:click=on_click(move |_| {
                     if let Err(e) = export(&c_md, "md") { error.set(Some(e)) }
-                }>"Export Markdown"</button>
-                <button data-testid="compare-export-csv" on:click=move |_| {
+                })>"Export Markdown"</button>
+                <button data-testid="compare-export-csv" on:click=on_click(move |_| {
                     if let Err(e) = export(&c_csv, "csv") { error.set(Some(e)) }
-                }>"Export CSV"</button>
+                })>"Export CSV"</button>
             </div>
         </div>
     }

@@ -3,7 +3,10 @@
 
 use std::sync::Arc;
 
+use crate::ui::report::dynamic::{dyn_text, dyn_view, effect, memo_count, memo_rows, td};
 use leptos::prelude::*;
+
+const NUM: Option<&str> = Some("num");
 
 use crate::band::case_table::{page_range, pages};
 use crate::band::compare::{Change, Comparison};
@@ -29,7 +32,7 @@ pub fn paired_table(c: Arc<Comparison>) -> AnyView {
     let text = RwSignal::new(String::new());
     let regex = RwSignal::new(false);
     let c2 = c.clone();
-    let order = Memo::new(move |_| {
+    let order = memo_rows(Box::new(move || {
         let q = SearchQuery::parse_or_everything(&text.get(), regex.get());
         let kept: Vec<usize> = (0..c2.cases.len())
             .filter(|&i| q.matches(&search_text(&c2.cases[i])))
@@ -44,11 +47,11 @@ pub fn paired_table(c: Arc<Comparison>) -> AnyView {
             .into_iter()
             .map(|i| kept[i])
             .collect::<Vec<_>>()
-    });
-    Effect::new(move |_| {
+    }));
+    effect(Box::new(move || {
         order.track();
         page.set(0);
-    });
+    }));
     let rows = move || {
         let o = order.get();
         page_range(o.len(), page.get())
@@ -56,11 +59,11 @@ pub fn paired_table(c: Arc<Comparison>) -> AnyView {
                 let p = &c.cases[o[pos]];
                 view! {
                     <tr data-testid="compare-row">
-                        <td>{p.id.clone()}</td>
-                        <td>{p.profile.clone().unwrap_or_default()}</td>
-                        <td class="num">{p.expected.to_string()}</td>
-                        <td class="num">{format!("{} {}", p.score_a, p.band_a)}</td>
-                        <td class="num">{format!("{} {}", p.score_b, p.band_b)}</td>
+                        {td(None, p.id.clone())}
+                        {td(None, p.profile.clone().unwrap_or_default())}
+                        {td(NUM, p.expected.to_string())}
+                        {td(NUM, format!("{} {}", p.score_a, p.band_a))}
+                        {td(NUM, format!("{} {}", p.score_b, p.band_b))}
                         <td><span class=change_class(p.change)>{p.change.label()}</span></td>
                     </tr>
                 }
@@ -80,14 +83,14 @@ pub fn paired_table(c: Arc<Comparison>) -> AnyView {
                 set_text=Callback::new(move |t| text.set(t))
                 set_regex=Callback::new(move |r| regex.set(r))
             />
-            <p class="muted" data-testid="compare-cases-count">{move || format!("{} case(s)", order.with(Vec::len))}</p>
+            <p class="muted" data-testid="compare-cases-count">{dyn_text(move || format!("{} case(s)", order.with(Vec::len)))}</p>
             <div class="table-wrap">
                 <table>
                     <thead><tr>{(0..COLUMNS.len()).map(|c| sort_header("compare-sort", COLUMNS[c], c, (2..5).contains(&c), sort, page)).collect::<Vec<_>>()}</tr></thead>
-                    <tbody>{move || rows()}</tbody>
+                    <tbody>{dyn_view(move || Some(rows().into_any()))}</tbody>
                 </table>
             </div>
-            {crate::ui::pager::pager("compare-page", page, Memo::new(move |_| count()), "")}
+            {crate::ui::pager::pager("compare-page", page, memo_count(Box::new(count)), "")}
         </div>
     }
     .into_any()

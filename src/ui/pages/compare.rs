@@ -1,17 +1,21 @@
 //! Compare two runs case by case (the way Braintrust compares experiments): two results
 //! files, two profiles of one file, or the Report page's file against another. Every
 //! number comes from `crate::band::compare`; inputs are `CompareInput`s, so a stored run
-//! can be a side too. The chosen profiles are in the URL (`compare?a=…&b=…`).
+//! can be a side too: a kept run (batch or report) from the run store. The chosen profiles
+//! and kept runs are in the URL (`compare?a=…&b=…&ra=<id>&rb=<id>`), so a reload or a
+//! shared link shows the same comparison.
 
 use std::sync::Arc;
 
+use crate::ui::report::dynamic::{dyn_view, effect};
 use leptos::prelude::*;
 
 use crate::band::compare::Selection;
-use crate::band::compare_input::compare_runs;
+use crate::band::compare_input::{compare_runs, kept_choices};
 use crate::ui::compare::side::{side_picker, Side};
 use crate::ui::compare::{handoff, summary, table};
 use crate::ui::query;
+use crate::ui::run_store;
 
 fn selection(profile: String) -> Selection {
     Selection {
@@ -33,22 +37,39 @@ pub fn ComparePage() -> impl IntoView {
     };
     a.profile.set(param("a").unwrap_or_default());
     b.profile.set(param("b").unwrap_or_default());
+    for (side, key) in [(a, "ra"), (b, "rb")] {
+        if let Some(id) = param(key).filter(|id| !id.is_empty()) {
+            side.load_kept(id);
+        }
+    }
     if let Some(f) = handoff::take() {
+        a.kept.set(String::new());
         a.load(f);
     }
-    // The chosen profiles go into the URL, so the view can be linked once runs are stored.
-    Effect::new(move |_| {
+    let kept = RwSignal::new(Vec::new());
+    leptos::task::spawn_local(async move {
+        match run_store::list().await {
+            Ok((all, _)) => kept.set(kept_choices(&all)),
+            Err(e) => error.set(Some(format!("Kept runs could not be listed: {e}"))),
+        }
+    });
+    // The chosen profiles and kept runs go into the URL, so the view can be linked.
+    effect(Box::new(move || {
         let (pa, pb) = (a.profile.get(), b.profile.get());
+        let (ra, rb) = (a.kept.get(), b.kept.get());
         let mut v = query::current();
-        v.unknown.retain(|(k, _)| k != "a" && k != "b");
-        for (k, p) in [("a", pa), ("b", pb)] {
+        v.unknown
+            .retain(|(k, _)| !["a", "b", "ra", "rb"].contains(&k.as_str()));
+        for (k, p) in [("a", pa), ("b", pb), ("ra", ra), ("rb", rb)] {
             if !p.is_empty() {
                 v.unknown.push((k.to_string(), p));
             }
         }
         query::set(&v, false);
-    });
-    let comparison = Memo::new(move |_| {
+    }));
+    // Worked out again by the view below when a side or a profile changes (no memo: one
+    // less reactive value type in the wasm; the view is the only reader).
+    let comparison = move || {
         let ra = a.run.get()?;
         let rb = b.run.get().unwrap_or_else(|| ra.clone());
         let (sa, sb) = (selection(a.profile.get()), selection(b.profile.get()));
@@ -60,19 +81,19 @@ pub fn ComparePage() -> impl IntoView {
                 .map(Arc::new)
                 .map_err(|e| e.to_string()),
         )
-    });
+    };
     view! {
         <section data-testid="page-compare" class="compare">
             <h1>"Compare runs"</h1>
             <p class="lead">
-                "Two runs of the same cases, case by case: which cases crossed bands, which improved or regressed, and whether the cross-band rate really changed (exact McNemar test on the paired cases). Pick two results files, or one file and a profile on each side. Files never leave your browser."
+                "Two runs of the same cases, case by case: which cases crossed bands, which improved or regressed, and whether the cross-band rate really changed (exact McNemar test on the paired cases). Pick two results files or two kept runs, or one of them and a profile on each side. Files never leave your browser."
             </p>
             <div class="grid">
-                {side_picker("A", a, None)}
-                {side_picker("B", b, Some(a))}
+                {side_picker("A", a, None, kept)}
+                {side_picker("B", b, Some(a), kept)}
             </div>
-            {move || error.get().map(|e| view! { <div class="error" role="alert">{e}</div> }.into_any())}
-            {move || match comparison.get() {
+            {dyn_view(move || error.get().map(|e| view! { <div class="error" role="alert">{e}</div> }.into_any()))}
+            {dyn_view(move || Some(match comparison() {
                 None => view! { <p class="muted" data-testid="compare-empty">"Pick run A's results file to begin."</p> }.into_any(),
                 Some(Err(e)) => view! { <div class="error" role="alert" data-testid="compare-error">{e}</div> }.into_any(),
                 Some(Ok(c)) => view! {
@@ -80,7 +101,7 @@ pub fn ComparePage() -> impl IntoView {
                     {table::paired_table(c)}
                 }
                 .into_any(),
-            }}
+            }))}
         </section>
     }
 }

@@ -12,6 +12,7 @@ use crate::band::drill::CaseFilter;
 use crate::route::state::ViewState;
 use crate::ui::browser_file::now_ms;
 use crate::ui::query;
+use crate::ui::report::dynamic::{dyn_flag, dyn_view, on_click};
 use crate::ui::report::source::{last_source, remember_source};
 use crate::ui::report::{
     bad_lines, case_panel, cases, exports, file_picker, groups, histogram, matrix, metrics,
@@ -122,9 +123,9 @@ pub fn ReportPage() -> impl IntoView {
                 "Open a results JSONL (from a batch run: case fields plus profile and credit_score). Scores fold into BAD (1–2), MID (3) and GOOD (4–5); the one error that matters most is cross-band confusion, BAD judged GOOD or GOOD judged BAD. The file never leaves your browser."
             </p>
             {file_picker::file_picker(on_file, progress, timing, s.file_name)}
-            {move || s.error.get().map(|e| view! { <div class="error" role="alert" data-testid="report-error">{e}</div> }.into_any())}
-            {move || notice.get().map(|n| view! { <div class="notice" data-testid="report-notice">{n}</div> }.into_any())}
-            {move || {
+            {dyn_view(move || s.error.get().map(|e| view! { <div class="error" role="alert" data-testid="report-error">{e}</div> }.into_any()))}
+            {dyn_view(move || notice.get().map(|n| view! { <div class="notice" data-testid="report-notice">{n}</div> }.into_any()))}
+            {dyn_view(move || {
                 s.report.get().map(|r| {
                     if r.cases_only {
                         view! {
@@ -148,24 +149,24 @@ pub fn ReportPage() -> impl IntoView {
                             {groups::groups_view("Difficulties", "difficulty", &r.difficulties, s.filter)}
                             {warnings::warnings_view(&r)}
                             {bad_lines::bad_lines_view(&r)}
-                            <div class="cases-layout" class:with-panel=move || s.open.with(Option::is_some)>
+                            <div class="cases-layout" class:with-panel=dyn_flag(move || s.open.with(Option::is_some))>
                                 <div class="card" data-testid="report-cases">
                                     <h2>"Cases"</h2>
-                                    {crate::ui::report::filters::filters_view(s, move |_| exports::export_cases(s))}
+                                    {crate::ui::report::filters::filters_view(s, on_click(move |_| exports::export_cases(s)))}
                                     {cases::cases_table(s)}
                                 </div>
-                                {move || {
+                                {dyn_view(move || {
                                     s.detail
                                         .get()
                                         .filter(|(i, _)| s.open.get() == Some(*i))
                                         .map(|(i, d)| case_panel::case_panel(s, i, d))
-                                }}
+                                })}
                             </div>
                         }
                         .into_any()
                     }
                 })
-            }}
+            })}
         </section>
     }
 }

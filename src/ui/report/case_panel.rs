@@ -1,6 +1,7 @@
 //! The open case as a side panel next to the list (below it on phones): its texts, the
 //! errors found, previous / next in the list's order, close, and "Open in Audit".
 
+use crate::ui::report::dynamic::{dyn_text, on_click};
 use leptos::prelude::*;
 
 use crate::band::drill::CaseDetail;
@@ -52,20 +53,20 @@ pub fn case_panel(s: ReportState, index: usize, detail: Result<CaseDetail, Strin
         r.as_ref()
             .and_then(|r| r.name(c.profile).map(str::to_string))
     });
-    let place = move || {
+    let place = dyn_text(move || {
         let n = s.order.with(Vec::len);
         s.position(Some(index))
             .map_or("not in the filtered list".to_string(), |p| {
                 format!("{} of {n}", p + 1)
             })
-    };
+    });
     view! {
         <aside class="card case-panel" id="report-case" tabindex="-1" data-testid="report-case" aria-label="Case">
             <div class="row">
-                <button data-testid="report-case-prev" on:click=move |_| s.open_neighbour(false)>"‹ Previous"</button>
+                <button data-testid="report-case-prev" on:click=on_click(move |_| s.open_neighbour(false))>"‹ Previous"</button>
                 <span class="muted" data-testid="report-case-place">{place}</span>
-                <button data-testid="report-case-next" on:click=move |_| s.open_neighbour(true)>"Next ›"</button>
-                <button data-testid="report-case-close" aria-label="Close the case (Esc)" on:click=move |_| s.close_case()>
+                <button data-testid="report-case-next" on:click=on_click(move |_| s.open_neighbour(true))>"Next ›"</button>
+                <button data-testid="report-case-close" aria-label="Close the case (Esc)" on:click=on_click(move |_| s.close_case())>
                     "Close"
                 </button>
             </div>

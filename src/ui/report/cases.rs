@@ -1,6 +1,7 @@
 //! The case list: every case the filters keep, sortable by any column (click a header),
 //! paged, with `j`/`k` to move the selection, `Enter` to open it and `Esc` to close it.
 
+use crate::ui::report::dynamic::{dyn_text, dyn_view, memo_count, on_click, td};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -8,7 +9,7 @@ use crate::band::case_table::{self, key_action, page_range, pages, KeyAction, CO
 use crate::band::drill::is_cross_band_cell;
 use crate::band::metrics::band_index;
 
-use super::state::{focus, ReportState};
+use super::state::{focus_soon, ReportState};
 use crate::ui::sort_header::sort_header;
 
 /// Keys typed into a field (or pressed on a control) are not the list's.
@@ -44,7 +45,7 @@ fn on_key(s: ReportState, ev: web_sys::KeyboardEvent) {
             s.selected.set(Some(pos));
             s.page.set(case_table::page_of(pos));
             if let Some(i) = s.order.with_untracked(|o| o.get(pos).copied()) {
-                request_animation_frame(move || focus(&format!("report-row-{i}")));
+                focus_soon(format!("report-row-{i}"));
             }
         }
         KeyAction::Open => {
@@ -82,17 +83,17 @@ pub fn cases_table(s: ReportState) -> AnyView {
                         class:selected=selected == Some(pos)
                         aria-selected=(open == Some(i)).to_string()
                     >
-                        <td class="num">{c.line.to_string()}</td>
+                        {td(Some("num"), c.line.to_string())}
                         <td>
-                            <button class="link" on:click=move |_| s.open_case(i)>
+                            <button class="link" on:click=on_click(move |_| s.open_case(i))>
                                 {c.id.clone().unwrap_or_else(|| "(no id)".into())}
                             </button>
                         </td>
-                        <td>{r.name(c.profile).unwrap_or("").to_string()}</td>
-                        <td>{r.name(c.tag).unwrap_or("").to_string()}</td>
-                        <td>{r.name(c.difficulty).unwrap_or("").to_string()}</td>
-                        <td class="num">{c.expected.to_string()}</td>
-                        <td class="num">{c.actual.to_string()}</td>
+                        {td(None, r.name(c.profile).unwrap_or("").to_string())}
+                        {td(None, r.name(c.tag).unwrap_or("").to_string())}
+                        {td(None, r.name(c.difficulty).unwrap_or("").to_string())}
+                        {td(Some("num"), c.expected.to_string())}
+                        {td(Some("num"), c.actual.to_string())}
                     </tr>
                 }
                 .into_any()
@@ -103,17 +104,17 @@ pub fn cases_table(s: ReportState) -> AnyView {
     let page_count = move || pages(total());
     view! {
         <p class="muted" data-testid="report-cases-count">
-            {move || format!("{} — {} case(s)", s.filter.with(|f| f.describe()), total())}
+            {dyn_text(move || format!("{} — {} case(s)", s.filter.with(|f| f.describe()), total()))}
         </p>
         <div class="table-wrap">
             <table data-testid="report-case-table">
                 <thead>
                     <tr>{(0..COLUMNS.len()).map(|c| sort_header("report-sort", COLUMNS[c], c, c == 0 || c >= 5, s.sort, s.page)).collect::<Vec<_>>()}</tr>
                 </thead>
-                <tbody>{move || rows()}</tbody>
+                <tbody>{dyn_view(move || Some(rows().into_any()))}</tbody>
             </table>
         </div>
-        {crate::ui::pager::pager("report-page", s.page, Memo::new(move |_| page_count()), "Keys: j / k move, Enter opens, Esc closes.")}
+        {crate::ui::pager::pager("report-page", s.page, memo_count(Box::new(page_count)), "Keys: j / k move, Enter opens, Esc closes.")}
     }
     .into_any()
 }

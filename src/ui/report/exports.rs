@@ -1,5 +1,6 @@
 //! The report's exports (Markdown, JSON, CSV) and the filtered cases as JSONL.
 
+use crate::ui::report::dynamic::on_click;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
@@ -69,14 +70,14 @@ pub fn export_cases(s: ReportState) {
 pub fn export_buttons(s: ReportState) -> AnyView {
     view! {
         <div class="row">
-            <button data-testid="report-export-md" on:click=move |_| export_report(s, "md")>"Export Markdown"</button>
-            <button data-testid="report-export-json" on:click=move |_| export_report(s, "json")>"Export JSON"</button>
-            <button data-testid="report-export-csv" on:click=move |_| export_report(s, "csv")>"Export CSV"</button>
+            <button data-testid="report-export-md" on:click=on_click(move |_| export_report(s, "md"))>"Export Markdown"</button>
+            <button data-testid="report-export-json" on:click=on_click(move |_| export_report(s, "json"))>"Export JSON"</button>
+            <button data-testid="report-export-csv" on:click=on_click(move |_| export_report(s, "csv"))>"Export CSV"</button>
             <a
                 class="button"
                 href="compare"
                 data-testid="report-compare"
-                on:click=move |_| crate::ui::compare::handoff::set(s.file.get_value())
+                on:click=on_click(move |_| crate::ui::compare::handoff::set(s.file.get_value()))
             >
                 "Compare with…"
             </a>

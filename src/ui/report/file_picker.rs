@@ -1,5 +1,6 @@
 //! Pick or drop a results file, with the read's progress and timing.
 
+use crate::ui::report::dynamic::{dyn_view, on_event};
 use leptos::prelude::*;
 
 use crate::ui::browser_file::picked_file;
@@ -10,11 +11,11 @@ pub fn file_picker(
     timing: RwSignal<Option<String>>,
     file_name: RwSignal<String>,
 ) -> AnyView {
-    let on_pick = move |ev: web_sys::Event| {
+    let on_pick = on_event(move |ev: web_sys::Event| {
         if let Some(f) = picked_file(&ev) {
             on_file.run(f);
         }
-    };
+    });
     let on_drop = move |ev: web_sys::DragEvent| {
         ev.prevent_default();
         let f = ev
@@ -36,7 +37,7 @@ pub fn file_picker(
                 <input type="file" accept=".jsonl,.json,.txt" data-testid="report-file" on:change=on_pick />
             </label>
             <span class="muted">"…or drop the file here."</span>
-            {move || {
+            {dyn_view(move || {
                 progress.get().map(|(done, total)| {
                     view! {
                         <div class="stack">
@@ -52,8 +53,8 @@ pub fn file_picker(
                     }
                     .into_any()
                 })
-            }}
-            {move || timing.get().map(|t| view! { <span class="muted" data-testid="report-timing">{t}</span> }.into_any())}
+            })}
+            {dyn_view(move || timing.get().map(|t| view! { <span class="muted" data-testid="report-timing">{t}</span> }.into_any()))}
         </div>
     }
     .into_any()

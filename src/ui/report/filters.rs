@@ -1,6 +1,7 @@
 //! The case list's filters: cross-band only, profile, tag, the search box, clear, and the
 //! JSONL export of what they keep.
 
+use crate::ui::report::dynamic::{dyn_flag, dyn_text, on_click, on_event, options, OnClick};
 use leptos::prelude::*;
 
 use crate::band::drill::CaseFilter;
@@ -8,17 +9,7 @@ use crate::ui::search_box::SearchBox;
 
 use super::state::ReportState;
 
-fn option_list(names: Vec<String>) -> Vec<AnyView> {
-    names
-        .into_iter()
-        .map(|n| view! { <option value=n.clone()>{n.clone()}</option> }.into_any())
-        .collect()
-}
-
-pub fn filters_view(
-    s: ReportState,
-    export_cases: impl Fn(web_sys::MouseEvent) + Copy + Send + Sync + 'static,
-) -> AnyView {
+pub fn filters_view(s: ReportState, export_cases: OnClick) -> AnyView {
     let filter = s.filter;
     let (profiles, tags) = s.report.with_untracked(|r| {
         r.as_ref().map_or((Vec::new(), Vec::new()), |r| {
@@ -34,8 +25,8 @@ pub fn filters_view(
                 <input
                     type="checkbox"
                     data-testid="report-filter-cross"
-                    prop:checked=move || filter.with(|f| f.cross_band_only)
-                    on:change=move |ev| filter.update(|f| f.cross_band_only = event_target_checked(&ev))
+                    prop:checked=dyn_flag(move || filter.with(|f| f.cross_band_only))
+                    on:change=on_event(move |ev| filter.update(|f| f.cross_band_only = event_target_checked(&ev)))
                 />
                 "cross-band only"
             </label>
@@ -43,28 +34,28 @@ pub fn filters_view(
                 "Profile "
                 <select
                     data-testid="report-filter-profile"
-                    prop:value=move || filter.with(|f| f.profile.clone().unwrap_or_default())
-                    on:change=move |ev| {
+                    prop:value=dyn_text(move || filter.with(|f| f.profile.clone().unwrap_or_default()))
+                    on:change=on_event(move |ev| {
                         let v = event_target_value(&ev);
                         filter.update(|f| f.profile = (!v.is_empty()).then_some(v));
-                    }
+                    })
                 >
                     <option value="">"all"</option>
-                    {option_list(profiles)}
+                    {options(profiles)}
                 </select>
             </label>
             <label>
                 "Tag "
                 <select
                     data-testid="report-filter-tag"
-                    prop:value=move || filter.with(|f| f.tag.clone().unwrap_or_default())
-                    on:change=move |ev| {
+                    prop:value=dyn_text(move || filter.with(|f| f.tag.clone().unwrap_or_default()))
+                    on:change=on_event(move |ev| {
                         let v = event_target_value(&ev);
                         filter.update(|f| f.tag = (!v.is_empty()).then_some(v));
-                    }
+                    })
                 >
                     <option value="">"all"</option>
-                    {option_list(tags)}
+                    {options(tags)}
                 </select>
             </label>
             <SearchBox
@@ -75,7 +66,7 @@ pub fn filters_view(
                 set_text=Callback::new(move |t| filter.update(|f| f.search = t))
                 set_regex=Callback::new(move |r| filter.update(|f| f.regex = r))
             />
-            <button data-testid="report-filter-clear" on:click=move |_| filter.set(CaseFilter::default())>
+            <button data-testid="report-filter-clear" on:click=on_click(move |_| filter.set(CaseFilter::default()))>
                 "Clear filters"
             </button>
             <button data-testid="report-export-cases" on:click=export_cases>"Export these cases (JSONL)"</button>

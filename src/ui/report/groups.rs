@@ -1,6 +1,9 @@
 //! Metrics per tag or difficulty; a click on a name drills down to its cases.
 
+use crate::ui::report::dynamic::{on_click, td};
 use leptos::prelude::*;
+
+const NUM: Option<&str> = Some("num");
 
 use crate::band::drill::CaseFilter;
 use crate::band::render::{ci, num, pct};
@@ -19,7 +22,7 @@ pub fn groups_view(
         .iter()
         .map(|(name, g)| {
             let n2 = name.clone();
-            let pick = move |_| {
+            let pick = on_click(move |_| {
                 let mut f = CaseFilter::default();
                 if kind == "tag" {
                     f.tag = Some(n2.clone());
@@ -27,7 +30,7 @@ pub fn groups_view(
                     f.difficulty = Some(n2.clone());
                 }
                 filter.set(f);
-            };
+            });
             view! {
                 <tr>
                     <td>
@@ -35,16 +38,16 @@ pub fn groups_view(
                             {name.clone()}
                         </button>
                     </td>
-                    <td class="num">{g.n.to_string()}</td>
-                    <td class="num">{pct(g.band_accuracy)}</td>
-                    <td class="num">{pct(g.cross_band_rate)}</td>
-                    <td>{ci(g)}</td>
-                    <td class="num">{g.missed.to_string()}</td>
-                    <td class="num">{g.false_alarm.to_string()}</td>
-                    <td class="num">{pct(g.exact)}</td>
-                    <td class="num">{pct(g.within_one)}</td>
-                    <td class="num">{num(g.mae)}</td>
-                    <td>{g.verdict.label()}</td>
+                    {td(NUM, g.n.to_string())}
+                    {td(NUM, pct(g.band_accuracy))}
+                    {td(NUM, pct(g.cross_band_rate))}
+                    {td(None, ci(g))}
+                    {td(NUM, g.missed.to_string())}
+                    {td(NUM, g.false_alarm.to_string())}
+                    {td(NUM, pct(g.exact))}
+                    {td(NUM, pct(g.within_one))}
+                    {td(NUM, num(g.mae))}
+                    {td(None, g.verdict.label().to_string())}
                 </tr>
             }
             .into_any()

@@ -1,5 +1,6 @@
 //! Every overall metric in one table.
 
+use crate::ui::report::dynamic::td;
 use leptos::prelude::*;
 
 use crate::band::render::{ci, num, pct};
@@ -30,7 +31,7 @@ pub fn metrics_view(o: &GroupMetrics) -> AnyView {
                 <tbody>
                     {rows
                         .into_iter()
-                        .map(|(k, v)| view! { <tr><th>{k}</th><td class="num">{v}</td></tr> }.into_any())
+                        .map(|(k, v)| view! { <tr><th>{k}</th>{td(Some("num"), v)}</tr> }.into_any())
                         .collect::<Vec<_>>()}
                 </tbody>
             </table>

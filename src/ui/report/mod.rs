@@ -3,6 +3,7 @@
 pub mod bad_lines;
 pub mod case_panel;
 pub mod cases;
+pub mod dynamic;
 pub mod exports;
 pub mod file_picker;
 pub mod filters;

@@ -4,6 +4,7 @@
 //! The run request travels in session storage, set by this click only: a URL alone never
 //! starts paid LLM calls.
 
+use crate::ui::report::dynamic::{dyn_text, on_click, on_event, options};
 use leptos::prelude::*;
 
 use crate::ui::drafts_store;
@@ -43,7 +44,7 @@ pub fn open_in_audit(context: Option<String>, output: Option<String>) -> AnyView
             .filter(|p| names.contains(p))
             .unwrap_or_else(|| names[0].clone()),
     );
-    let go = move |_| {
+    let go = on_click(move |_| {
         drafts_store::write("audit", "context", &context);
         drafts_store::write("audit", "output", &output);
         drafts_store::write("audit", "profile", &profile.get_untracked());
@@ -51,17 +52,17 @@ pub fn open_in_audit(context: Option<String>, output: Option<String>) -> AnyView
             let _ = s.set_item(RUN_ONCE_KEY, "1");
         }
         // The link itself navigates (the router takes the click after this handler).
-    };
+    });
     view! {
         <div class="row" data-testid="report-open-audit">
             <label>
                 "Profile "
                 <select
                     data-testid="report-open-audit-profile"
-                    prop:value=move || profile.get()
-                    on:change=move |ev| profile.set(event_target_value(&ev))
+                    prop:value=dyn_text(move || profile.get())
+                    on:change=on_event(move |ev| profile.set(event_target_value(&ev)))
                 >
-                    {names.into_iter().map(|n| view! { <option value=n.clone()>{n.clone()}</option> }.into_any()).collect::<Vec<_>>()}
+                    {options(names)}
                 </select>
             </label>
             <a class="button" href="audit" data-testid="report-open-audit-go" on:click=go>

@@ -2,7 +2,10 @@
 
 use std::sync::Arc;
 
+use crate::ui::report::dynamic::{dyn_text, dyn_view, on_event, options, td};
 use leptos::prelude::*;
+
+const NUM: Option<&str> = Some("num");
 
 use crate::band::drill::{compare_profiles, Delta};
 use crate::band::render::{num, pct};
@@ -17,9 +20,9 @@ fn signed(text: String) -> String {
     }
 }
 
-fn delta_cell(d: Option<Delta>, as_pct: bool) -> impl IntoView {
+fn delta_cell(d: Option<Delta>, as_pct: bool) -> AnyView {
     match d {
-        None => view! { <td class="num muted">"–"</td> }.into_any(),
+        None => td(Some("num muted"), "–".to_string()),
         Some(d) => {
             let text = if as_pct {
                 format!("{} pt", signed(format!("{:.1}", d.value * 100.0)))
@@ -33,7 +36,7 @@ fn delta_cell(d: Option<Delta>, as_pct: bool) -> impl IntoView {
             } else {
                 "num delta-worse"
             };
-            view! { <td class=class>{text}</td> }.into_any()
+            td(Some(class), text)
         }
     }
 }
@@ -51,17 +54,17 @@ pub fn profiles_view(r: Arc<BandReport>, baseline: RwSignal<String>) -> Option<A
                 Some(
                     view! {
                         <tr class:baseline=p.is_baseline>
-                            <td>{p.profile.clone()}</td>
-                            <td class="num">{g.n.to_string()}</td>
-                            <td class="num">{pct(g.cross_band_rate)}</td>
+                            {td(None, p.profile.clone())}
+                            {td(NUM, g.n.to_string())}
+                            {td(NUM, pct(g.cross_band_rate))}
                             {delta_cell(p.cross_band_rate, true)}
-                            <td class="num">{pct(g.band_accuracy)}</td>
+                            {td(NUM, pct(g.band_accuracy))}
                             {delta_cell(p.band_accuracy, true)}
-                            <td class="num">{pct(g.exact)}</td>
+                            {td(NUM, pct(g.exact))}
                             {delta_cell(p.exact, true)}
-                            <td class="num">{num(g.mae)}</td>
+                            {td(NUM, num(g.mae))}
                             {delta_cell(p.mae, false)}
-                            <td>{g.verdict.label()}</td>
+                            {td(None, g.verdict.label().to_string())}
                         </tr>
                     }
                     .into_any(),
@@ -69,34 +72,37 @@ pub fn profiles_view(r: Arc<BandReport>, baseline: RwSignal<String>) -> Option<A
             })
             .collect::<Vec<_>>()
     };
-    Some(view! {
-        <div class="card">
-            <h2>"Profiles"</h2>
-            <label>
-                "Baseline profile "
-                <select
-                    data-testid="report-baseline"
-                    prop:value=move || baseline.get()
-                    on:change=move |ev| baseline.set(event_target_value(&ev))
-                >
-                    {names.into_iter().map(|n| view! { <option value=n.clone()>{n.clone()}</option> }.into_any()).collect::<Vec<_>>()}
-                </select>
-            </label>
-            <div class="table-wrap">
-                <table data-testid="report-profiles">
-                    <thead>
-                        <tr>
-                            <th>"profile"</th><th class="num">"n"</th>
-                            <th class="num">"cross-band"</th><th class="num">"Δ"</th>
-                            <th class="num">"band acc."</th><th class="num">"Δ"</th>
-                            <th class="num">"exact"</th><th class="num">"Δ"</th>
-                            <th class="num">"MAE"</th><th class="num">"Δ"</th>
-                            <th>"verdict"</th>
-                        </tr>
-                    </thead>
-                    <tbody>{move || table()}</tbody>
-                </table>
+    Some(
+        view! {
+            <div class="card">
+                <h2>"Profiles"</h2>
+                <label>
+                    "Baseline profile "
+                    <select
+                        data-testid="report-baseline"
+                        prop:value=dyn_text(move || baseline.get())
+                        on:change=on_event(move |ev| baseline.set(event_target_value(&ev)))
+                    >
+                        {options(names)}
+                    </select>
+                </label>
+                <div class="table-wrap">
+                    <table data-testid="report-profiles">
+                        <thead>
+                            <tr>
+                                <th>"profile"</th><th class="num">"n"</th>
+                                <th class="num">"cross-band"</th><th class="num">"Δ"</th>
+                                <th class="num">"band acc."</th><th class="num">"Δ"</th>
+                                <th class="num">"exact"</th><th class="num">"Δ"</th>
+                                <th class="num">"MAE"</th><th class="num">"Δ"</th>
+                                <th>"verdict"</th>
+                            </tr>
+                        </thead>
+                        <tbody>{dyn_view(move || Some(table().into_any()))}</tbody>
+                    </table>
+                </div>
             </div>
-        </div>
-    }.into_any())
+        }
+        .into_any(),
+    )
 }

@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use crate::ui::report::dynamic::{effect, memo_rows};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
@@ -45,13 +46,13 @@ impl ReportState {
         let report = RwSignal::new(None::<Arc<BandReport>>);
         let filter = RwSignal::new(CaseFilter::default());
         let sort = RwSignal::new(None);
-        let order = Memo::new(move |_| {
+        let order = memo_rows(Box::new(move || {
             report.with(|r| {
                 r.as_ref()
                     .map(|r| filter.with(|f| case_table::ordered(r, f, sort.get())))
                     .unwrap_or_default()
             })
-        });
+        }));
         let s = ReportState {
             file: StoredValue::new_local(None),
             bom: StoredValue::new(0),
@@ -67,12 +68,12 @@ impl ReportState {
             order,
         };
         // A new filter or sort starts at the page of the open case, or the first page.
-        Effect::new(move |_| {
+        effect(Box::new(move || {
             order.track();
             let pos = s.position(s.open.get_untracked());
             s.page.set(pos.map_or(0, page_of));
             s.selected.set(pos);
-        });
+        }));
         s
     }
 
@@ -106,7 +107,7 @@ impl ReportState {
             // A case closed (or another opened) meanwhile wins.
             if s.open.get_untracked() == Some(index) {
                 s.detail.set(Some((index, detail)));
-                request_animation_frame(|| focus("report-case"));
+                focus_soon("report-case".to_string());
             }
         });
     }
@@ -116,7 +117,7 @@ impl ReportState {
         if let Some(i) = self.open.get_untracked() {
             self.open.set(None);
             self.detail.set(None);
-            request_animation_frame(move || focus(&format!("report-row-{i}")));
+            focus_soon(format!("report-row-{i}"));
         }
     }
 
@@ -130,6 +131,13 @@ impl ReportState {
             }
         }
     }
+}
+
+/// Move the focus to the element with this id once the view has drawn it. One closure type
+/// for every such move (each one handed to the browser costs its own glue code).
+#[inline(never)]
+pub fn focus_soon(id: String) {
+    request_animation_frame(move || focus(&id));
 }
 
 /// Move the keyboard focus to the element with this id (and into view).

@@ -3,6 +3,8 @@
 
 use leptos::prelude::*;
 
+use crate::ui::report::dynamic::effect;
+
 use crate::band::case_table::find_case;
 use crate::band::drill::CaseFilter;
 use crate::route::state::ViewState;
@@ -41,7 +43,7 @@ pub fn follow_url(
     };
     query::on_history_move(apply_view);
     // The URL follows the view: a new drill-down (cell, tag, an opened case) is a history entry.
-    Effect::new(move |_| {
+    effect(Box::new(move || {
         let f = s.filter.get();
         let open = s.open.get();
         let r = run.get();
@@ -69,6 +71,6 @@ pub fn follow_url(
         let opened = now.case.is_none() && v.case.is_some();
         let drilled = v.cell != now.cell || v.tag != now.tag || opened;
         query::set(&v, drilled);
-    });
+    }));
     apply_view
 }

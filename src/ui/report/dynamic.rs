@@ -1,0 +1,70 @@
+//! Boxed forms of the reactive parts of the Report and Compare views. tachys instantiates
+//! its render-effect and event code once per closure *type*; a boxed closure is one type
+//! per output, so the many small `move ||` parts of these pages share one copy (wasm size).
+
+use leptos::prelude::*;
+
+/// A part of the view that follows signals (shown when `Some`).
+pub type DynView = Box<dyn FnMut() -> Option<AnyView> + Send>;
+/// Text that follows signals.
+pub type DynText = Box<dyn FnMut() -> String + Send>;
+/// A yes/no (an attribute like `disabled`, a `class:` toggle) that follows signals.
+pub type DynFlag = Box<dyn FnMut() -> bool + Send>;
+/// A click handler.
+pub type OnClick = Box<dyn FnMut(web_sys::MouseEvent) + Send>;
+/// A change handler (select, checkbox, file input).
+pub type OnEvent = Box<dyn FnMut(web_sys::Event) + Send>;
+
+pub fn dyn_view(f: impl Fn() -> Option<AnyView> + Send + 'static) -> DynView {
+    Box::new(f)
+}
+
+pub fn dyn_text(f: impl Fn() -> String + Send + 'static) -> DynText {
+    Box::new(f)
+}
+
+pub fn dyn_flag(f: impl Fn() -> bool + Send + 'static) -> DynFlag {
+    Box::new(f)
+}
+
+pub fn on_click(f: impl Fn(web_sys::MouseEvent) + Send + 'static) -> OnClick {
+    Box::new(f)
+}
+
+pub fn on_event(f: impl Fn(web_sys::Event) + Send + 'static) -> OnEvent {
+    Box::new(f)
+}
+
+/// A table cell with text (`class` e.g. `num`); one shared type for every plain cell.
+#[inline(never)]
+pub fn td(class: Option<&'static str>, text: String) -> AnyView {
+    view! { <td class=class>{text}</td> }.into_any()
+}
+
+/// A `<select>`'s options, one per name (the value is the name).
+#[inline(never)]
+pub fn options(names: Vec<String>) -> Vec<AnyView> {
+    names
+        .into_iter()
+        .map(|n| view! { <option value=n.clone()>{n.clone()}</option> }.into_any())
+        .collect()
+}
+
+/// An effect. Boxed so every effect of these pages shares one copy of reactive_graph's
+/// effect code instead of one per closure.
+#[inline(never)]
+pub fn effect(mut f: Box<dyn FnMut()>) {
+    Effect::new(move |_: Option<()>| f());
+}
+
+/// A memo of a table's shown order (indices); boxed for the same reason.
+#[inline(never)]
+pub fn memo_rows(f: Box<dyn Fn() -> Vec<usize> + Send + Sync>) -> Memo<Vec<usize>> {
+    Memo::new(move |_| f())
+}
+
+/// A memo of a count (pages of a table); boxed for the same reason.
+#[inline(never)]
+pub fn memo_count(f: Box<dyn Fn() -> usize + Send + Sync>) -> Memo<usize> {
+    Memo::new(move |_| f())
+}
