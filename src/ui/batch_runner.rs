@@ -237,7 +237,8 @@ pub fn BatchRunner(transport: fn() -> Result<Rc<dyn ChatTransport>, String>) -> 
         move |_| start(false)
     };
     let retry = move |_| start(true);
-    let failed = Memo::new(move |_| results.with(|r| batch::failed_count(r)));
+    // A plain derived value, not a `Memo`: each `Memo` costs its own copy of the memo code.
+    let failed = move || results.with(|r| batch::failed_count(r));
     let cancel = move |_| {
         if let Some(h) = abort.get_value() {
             h.abort();
@@ -368,10 +369,10 @@ pub fn BatchRunner(transport: fn() -> Result<Rc<dyn ChatTransport>, String>) -> 
                 <button data-testid="batch-download" on:click=download>"Download results JSONL"</button>
                 <button
                     data-testid="batch-retry"
-                    disabled=move || running.get() || failed.get() == 0
+                    disabled=move || running.get() || failed() == 0
                     on:click=retry
                 >
-                    {move || format!("Retry failed ({})", failed.get())}
+                    {move || format!("Retry failed ({})", failed())}
                 </button>
                 <button data-testid="batch-clear" on:click=clear disabled=move || running.get()>"Clear results"</button>
                 <button data-testid="batch-new-run" on:click=new_run disabled=move || running.get()>"New run"</button>

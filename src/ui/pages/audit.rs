@@ -77,11 +77,11 @@ fn initial_phases(reverse: bool) -> Vec<(Phase, PhaseView)> {
     v
 }
 
-/// Milliseconds since the page loaded (the browser's monotonic clock).
+/// Whole milliseconds since the page loaded (the browser's monotonic clock).
 fn now_ms() -> f64 {
     web_sys::window()
         .and_then(|w| w.performance())
-        .map(|p| p.now())
+        .map(|p| p.now().floor())
         .unwrap_or(0.0)
 }
 
@@ -143,13 +143,17 @@ pub fn AuditPage() -> impl IntoView {
     let report = RwSignal::new(None::<AuditReport>);
     let error = RwSignal::new(None::<String>);
     // A could-not-audit: its cause and what to do, shown first.
-    let failure = RwSignal::new(None::<(String, &'static str)>);
+    // (Its cause and its fix in two signals of types other pages use too: each signal type
+    // costs its own copy of the reactive code in the wasm.)
+    let failure = RwSignal::new(None::<String>);
+    let failure_fix = RwSignal::new(String::new());
     let notice = RwSignal::new(None::<String>);
     let abort = StoredValue::new(None::<AbortHandle>);
     let kept = RwSignal::new(None::<Result<String, String>>);
     let shown_run = RwSignal::new(None::<audit_run::KeptAudit>);
     // The live elapsed timer: `now` ticks while an audit runs.
-    let now = RwSignal::new(0.0f64);
+    // Whole milliseconds in a `usize` (a signal type other pages use too).
+    let now = RwSignal::new(0usize);
     let ticker = StoredValue::new_local(None::<IntervalHandle>);
     let stop_ticker = move || {
         if let Some(h) = ticker.get_value() {
@@ -212,9 +216,11 @@ pub fn AuditPage() -> impl IntoView {
             abort.set_value(Some(handle));
             running.set(true);
             stop_ticker();
-            now.set(now_ms());
-            let tick =
-                set_interval_with_handle(move || now.set(now_ms()), Duration::from_millis(100));
+            now.set(now_ms() as usize);
+            let tick = set_interval_with_handle(
+                move || now.set(now_ms() as usize),
+                Duration::from_millis(100),
+            );
             ticker.set_value(tick.ok());
             let (settings, strategy) = (
                 store.settings.get_untracked(),
@@ -233,7 +239,10 @@ pub fn AuditPage() -> impl IntoView {
                         phases.update(|p| settle(p, cancelled));
                         match &r.could_not_audit {
                             Some(_) if cancelled => notice.set(Some("Audit cancelled.".into())),
-                            Some(cna) => failure.set(Some((cna.to_string(), cna.kind.fix()))),
+                            Some(cna) => {
+                                failure_fix.set(cna.kind.fix().to_string());
+                                failure.set(Some(cna.to_string()));
+                            }
                             None => {}
                         }
                         if !cancelled {
@@ -348,10 +357,10 @@ pub fn AuditPage() -> impl IntoView {
                     <button on:click=move |_| error.set(None)>"Dismiss"</button>
                 </div>
             }.into_any())}
-            {move || failure.get().map(|(cause, fix)| view! {
+            {move || failure.get().map(|cause| view! {
                 <div class="error stack" role="alert" data-testid="audit-error">
                     <strong data-testid="audit-failure-cause">{cause}</strong>
-                    <span data-testid="audit-failure-fix">{format!("What to do: {fix}")}</span>
+                    <span data-testid="audit-failure-fix">{format!("What to do: {}", failure_fix.get_untracked())}</span>
                     <div><button on:click=move |_| failure.set(None)>"Dismiss"</button></div>
                 </div>
             }.into_any())}
@@ -368,7 +377,7 @@ pub fn AuditPage() -> impl IntoView {
                             .get()
                             .into_iter()
                             .map(|(phase, view)| {
-                                let (text, class) = phase_chip(&view, now.get());
+                                let (text, class) = phase_chip(&view, now.get() as f64);
                                 view! {
                                     <li>
                                         <strong>{phase.label()}</strong>
