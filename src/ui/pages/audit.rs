@@ -149,8 +149,11 @@ pub fn AuditPage() -> impl IntoView {
     let failure_fix = RwSignal::new(String::new());
     let notice = RwSignal::new(None::<String>);
     let abort = StoredValue::new(None::<AbortHandle>);
-    let kept = RwSignal::new(None::<Result<String, String>>);
-    let shown_run = RwSignal::new(None::<audit_run::KeptAudit>);
+    // Signal types other components use too (each type costs its own reactive code):
+    // (kept, run id or why not), and an opened kept run's summary and report JSON.
+    let kept = RwSignal::new(None::<(bool, String)>);
+    let shown_run = RwSignal::new(None::<String>);
+    let shown_json = RwSignal::new(String::new());
     // The live elapsed timer: `now` ticks while an audit runs.
     // Whole milliseconds in a `usize` (a signal type other pages use too).
     let now = RwSignal::new(0usize);
@@ -286,26 +289,30 @@ pub fn AuditPage() -> impl IntoView {
                 Ok(k) => {
                     context.set(k.context.clone());
                     output.set(k.output.clone());
-                    shown_run.set(Some(k));
+                    let (summary, json) = k.shown();
+                    shown_json.set(json);
+                    shown_run.set(Some(summary));
                 }
                 Err(e) => error.set(Some(e)),
             }
         });
     }
-    let example = StoredValue::new(0usize);
+    // A plain cell (each `StoredValue` type costs its own copy of the reactive code).
+    let example = Rc::new(std::cell::Cell::new(0usize));
     let load_example = move |_| {
+        let example = example.clone();
         spawn_local(async move {
             let text = match fetch_example(EXAMPLE_CASES).await {
                 Ok(text) => text,
                 Err(e) => return error.set(Some(e)),
             };
             let set = CaseSet::from_text(&text);
-            let i = example.get_value();
+            let i = example.get();
             if let Some(case) = set.cases.get(i % set.cases.len().max(1)) {
                 context.set(case.input.context_input.clone());
                 output.set(case.input.model_output.clone());
             }
-            example.set_value(i + 1);
+            example.set(i + 1);
         });
     };
 
@@ -397,7 +404,11 @@ pub fn AuditPage() -> impl IntoView {
                     .map(|r| view! { <ReportView report=r context=context.get_untracked() output=output.get_untracked()/> }.into_any())
             }}
             <KeptNote kept=kept/>
-            {move || shown_run.get().map(|k| view! { <KeptReport kept=k/> }.into_any())}
+            {move || {
+                shown_run
+                    .get()
+                    .map(|s| view! { <KeptReport summary=s json=shown_json.get_untracked()/> }.into_any())
+            }}
             <BatchRunner transport=transport/>
         </section>
     }

@@ -97,10 +97,7 @@ fn LlmCard(name: String, feedback: Feedback) -> impl IntoView {
                 .map(|field| view! { <LlmTextField name=name.clone() field=field feedback=feedback/> }.into_any())
                 .collect_view()}
             <JsonModeSelect name=name.clone()/>
-            <TestConnection endpoint=Signal::derive({
-                let (store, name) = (settings_store(), name.clone());
-                move || store.settings.with(|s| s.endpoint(&name, &|_| None).ok())
-            })/>
+            <TestConnection llm=name.clone()/>
         </section>
     }
 }
