@@ -54,9 +54,15 @@ pub fn RunImport(taken: RwSignal<Vec<RunMeta>>, on_import: Callback<()>) -> impl
             "Import a run "
             <input type="file" accept=".jsonl,.json,.txt" data-testid="runs-import" on:change=pick/>
         </label>
-        {move || message.get().map(|m| match m {
-            (true, t) => view! { <span class="notice" data-testid="runs-import-notice">{t}</span> }.into_any(),
-            (false, e) => view! { <span class="error" role="alert" data-testid="runs-import-error">{e}</span> }.into_any(),
+        // One view for both outcomes (each distinct view is its own render code in the wasm);
+        // `role` is left out for a notice.
+        {move || message.get().map(|(done, text)| {
+            let (class, role, testid) = if done {
+                ("notice", None, "runs-import-notice")
+            } else {
+                ("error", Some("alert"), "runs-import-error")
+            };
+            view! { <span class=class role=role data-testid=testid>{text}</span> }.into_any()
         })}
     }
 }

@@ -65,6 +65,13 @@ fn settle(phases: &mut [(Phase, PhaseView)], cancelled: bool) {
     }
 }
 
+/// What the page shows of the current audit: its phases, then its report.
+#[derive(Clone, Default)]
+struct Shown {
+    phases: Vec<(Phase, PhaseView)>,
+    report: Option<AuditReport>,
+}
+
 fn initial_phases(reverse: bool) -> Vec<(Phase, PhaseView)> {
     let mut v = vec![
         (Phase::Decompose, PhaseView::Waiting),
@@ -139,8 +146,9 @@ pub fn AuditPage() -> impl IntoView {
         profile.set(first_profile);
     }
     let running = RwSignal::new(false);
-    let phases = RwSignal::new(Vec::<(Phase, PhaseView)>::new());
-    let report = RwSignal::new(None::<AuditReport>);
+    // The phases and the report in one signal: each signal type costs its own copy of the
+    // reactive code in the wasm.
+    let shown = RwSignal::new(Shown::default());
     let error = RwSignal::new(None::<String>);
     // A could-not-audit: its cause and what to do, shown first.
     // (Its cause and its fix in two signals of types other pages use too: each signal type
@@ -177,7 +185,7 @@ pub fn AuditPage() -> impl IntoView {
             error.set(None);
             failure.set(None);
             notice.set(None);
-            report.set(None);
+            shown.update(|s| s.report = None);
             kept.set(None);
             shown_run.set(None);
             // A new audit is no longer the kept run the URL names.
@@ -214,7 +222,7 @@ pub fn AuditPage() -> impl IntoView {
                     return;
                 }
             };
-            phases.set(initial_phases(plan.params.reverse_verify));
+            shown.update(|s| s.phases = initial_phases(plan.params.reverse_verify));
             let (handle, registration) = AbortHandle::new_pair();
             abort.set_value(Some(handle));
             running.set(true);
@@ -231,7 +239,7 @@ pub fn AuditPage() -> impl IntoView {
             );
             let (started, chosen) = (js_sys::Date::now(), profile.get_untracked());
             spawn_local(async move {
-                let progress = |u: PhaseUpdate| phases.update(|p| apply_update(p, &u));
+                let progress = |u: PhaseUpdate| shown.update(|s| apply_update(&mut s.phases, &u));
                 let audit = run_audit(&*transport, &plan, &input, &progress);
                 match Abortable::new(audit, registration).await {
                     Ok(r) => {
@@ -239,7 +247,7 @@ pub fn AuditPage() -> impl IntoView {
                             .could_not_audit
                             .as_ref()
                             .is_some_and(|c| c.kind == FailureKind::Cancelled);
-                        phases.update(|p| settle(p, cancelled));
+                        shown.update(|s| settle(&mut s.phases, cancelled));
                         match &r.could_not_audit {
                             Some(_) if cancelled => notice.set(Some("Audit cancelled.".into())),
                             Some(cna) => {
@@ -252,10 +260,10 @@ pub fn AuditPage() -> impl IntoView {
                             let (c, o) = (input.context_input.clone(), input.model_output.clone());
                             audit_run::keep(c, o, chosen, &settings, &strategy, &r, started, kept);
                         }
-                        report.set(Some(r));
+                        shown.update(|s| s.report = Some(r));
                     }
                     Err(_) => {
-                        phases.update(|p| settle(p, true));
+                        shown.update(|s| settle(&mut s.phases, true));
                         notice.set(Some("Audit cancelled.".into()));
                     }
                 }
@@ -377,11 +385,11 @@ pub fn AuditPage() -> impl IntoView {
                     <button on:click=move |_| notice.set(None)>"Dismiss"</button>
                 </div>
             }.into_any())}
-            {move || (!phases.with(Vec::is_empty)).then(|| view! {
+            {move || (!shown.with(|s| s.phases.is_empty())).then(|| view! {
                 <ol class="stack" data-testid="audit-phases">
                     {move || {
-                        phases
-                            .get()
+                        shown
+                            .with(|s| s.phases.clone())
                             .into_iter()
                             .map(|(phase, view)| {
                                 let (text, class) = phase_chip(&view, now.get() as f64);
@@ -399,8 +407,8 @@ pub fn AuditPage() -> impl IntoView {
                 </ol>
             }.into_any())}
             {move || {
-                report
-                    .get()
+                shown
+                    .with(|s| s.report.clone())
                     .map(|r| view! { <ReportView report=r context=context.get_untracked() output=output.get_untracked()/> }.into_any())
             }}
             <KeptNote kept=kept/>

@@ -51,14 +51,18 @@ pub fn RunsPage() -> impl IntoView {
     });
     refresh.run(());
 
-    // The filter is in the URL (`runs?filter=audit`); back/forward follow it.
-    Effect::new(move |_| {
-        let k = kind_now();
+    // The filter is in the URL (`runs?filter=audit`); back/forward follow it. Written where
+    // the filter changes rather than by an `Effect` (each effect costs its own code).
+    let sync_url = move || {
         let mut v = query::current();
-        v.filter = k.map(|k| k.as_str().to_string());
+        v.filter = kind_now().map(|k| k.as_str().to_string());
         query::set(&v, false);
+    };
+    sync_url();
+    query::on_history_move(move |v| {
+        kind.set(kind_name(kind_of(v.filter.as_deref())));
+        sync_url();
     });
-    query::on_history_move(move |v| kind.set(kind_name(kind_of(v.filter.as_deref()))));
 
     // Plain derived values rather than a `Memo` (each memo costs its own copy of the code).
     let shown = move || all.with(|r| runs::list_view(r, kind_now()));
@@ -78,7 +82,10 @@ pub fn RunsPage() -> impl IntoView {
                     <select
                         data-testid="runs-filter"
                         prop:value=move || kind.get()
-                        on:change=move |ev| kind.set(kind_name(RunKind::parse(&event_target_value(&ev))))
+                        on:change=move |ev| {
+                            kind.set(kind_name(RunKind::parse(&event_target_value(&ev))));
+                            sync_url();
+                        }
                     >
                         <option value="">"all"</option>
                         {RunKind::ALL
