@@ -238,6 +238,24 @@ fn truncated_candidates(text: &str) -> impl Iterator<Item = String> + '_ {
 
 /// Read a model reply as the contract type `T`.
 pub fn parse_reply<T: FromReply>(raw: &str) -> Result<Parsed<T>, ParseError> {
+    let mut value = None;
+    let repairs = parse_value(raw, &mut |v| {
+        value = Some(read_reply::<T>(v)?);
+        Ok(())
+    })?;
+    match value {
+        Some(value) => Ok(Parsed { value, repairs }),
+        // `parse_value` returns `Ok` only after `read` accepted a value.
+        None => Err(ParseError::NoObject),
+    }
+}
+
+/// The repair pipeline of `parse_reply`, not generic (one copy in the wasm however many
+/// contract types there are): `read` checks the shape of each JSON candidate.
+fn parse_value(
+    raw: &str,
+    read: &mut dyn FnMut(Value) -> Result<(), ShapeError>,
+) -> Result<Vec<Repair>, ParseError> {
     let mut repairs = Vec::new();
     let mut text = raw.trim_start_matches('\u{feff}');
     if let Some(rest) = strip_thinking(text) {
@@ -260,14 +278,14 @@ pub fn parse_reply<T: FromReply>(raw: &str) -> Result<Parsed<T>, ParseError> {
     let json = normalise(object, &mut repairs);
     if !truncated {
         let value = serde_json::from_str(&json).map_err(|e| ParseError::Syntax(e.to_string()))?;
-        return read(value, repairs);
+        return checked(value, repairs, read);
     }
     repairs.push(Repair::ClosedTruncatedJson);
     let mut last_syntax = String::new();
     for candidate in truncated_candidates(&json) {
         match serde_json::from_str(&candidate) {
             Ok(value) => {
-                return read(value, repairs).map_err(|e| match e {
+                return checked(value, repairs, read).map_err(|e| match e {
                     ParseError::Shape(shape) => ParseError::CutOff(format!(
                         "closing it leaves a half-written item ({shape})"
                     )),
@@ -282,10 +300,14 @@ pub fn parse_reply<T: FromReply>(raw: &str) -> Result<Parsed<T>, ParseError> {
     )))
 }
 
-/// The parsed reply read as `T`: a JSON text of the wrong shape is a `Shape` error.
-fn read<T: FromReply>(value: Value, repairs: Vec<Repair>) -> Result<Parsed<T>, ParseError> {
-    match read_reply(value) {
-        Ok(value) => Ok(Parsed { value, repairs }),
+/// The parsed reply read by `read`: a JSON text of the wrong shape is a `Shape` error.
+fn checked(
+    value: Value,
+    repairs: Vec<Repair>,
+    read: &mut dyn FnMut(Value) -> Result<(), ShapeError>,
+) -> Result<Vec<Repair>, ParseError> {
+    match read(value) {
+        Ok(()) => Ok(repairs),
         Err(e) => Err(ParseError::Shape(e)),
     }
 }

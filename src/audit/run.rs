@@ -3,6 +3,8 @@
 //! phase gets one re-ask when its reply cannot be read; a phase that still fails makes
 //! the whole case "could not audit" while keeping everything computed so far.
 
+use futures::future::LocalBoxFuture;
+
 use crate::config::{AuditParams, ConfigError, Settings, Strategy};
 use crate::llm::{ChatMessage, ChatRequest, ChatTransport, Endpoint, LlmError, Secrets, Usage};
 
@@ -10,7 +12,7 @@ use super::contract::{
     DecomposeReply, FactCheckReply, LogicCheckReply, ReportedError, ReverseReply,
 };
 use super::grounding;
-use super::parse::{parse_reply, ParseError, Repair};
+use super::parse::{parse_reply, ParseError, Parsed, Repair};
 use super::prompts;
 use super::report::{
     AuditReport, CouldNotAudit, Counting, FailureKind, Finding, ModelRef, ModelsUsed, Phase,
@@ -126,7 +128,7 @@ type PhaseFailure = (FailureKind, String);
 /// - re-ask once, quoting the parse error, when the reply cannot be read.
 ///
 /// Every text that leaves here (progress, record, error) has `secrets` redacted.
-async fn ask<T: FromReply>(
+async fn ask<T: FromReply + 'static>(
     transport: &dyn ChatTransport,
     plan: &AuditPlan,
     model: &PlannedModel,
@@ -135,35 +137,81 @@ async fn ask<T: FromReply>(
     secrets: &Secrets,
     progress: &dyn Fn(PhaseUpdate),
 ) -> (PhaseRecord, Result<T, PhaseFailure>) {
-    let mut record = PhaseRecord::new(phase, &model.llm);
-    let report = |status| progress(PhaseUpdate { phase, status });
-    let failed = |record: &mut PhaseRecord, kind: FailureKind, reason: String| {
-        let reason = secrets.redact(&reason);
-        record.error = Some(reason.clone());
-        report(PhaseStatus::Failed {
-            reason: reason.clone(),
-        });
-        Err((kind, reason))
-    };
-    report(PhaseStatus::Started);
-    let mut messages = messages;
-    let mut max_tokens = plan.max_tokens;
-    let mut first_error: Option<String> = None;
-    // `max_tokens` of a cut-off reply, once it has been re-asked with more.
-    let mut cut_at: Option<u32> = None;
-    loop {
-        let request = ChatRequest {
-            messages: messages.clone(),
-            temperature: plan.temperature,
-            max_tokens,
+    let asked = ask_any(
+        transport,
+        plan,
+        model,
+        phase,
+        messages,
+        secrets,
+        progress,
+        read_as::<T>,
+    );
+    let (record, result) = asked.await;
+    let result = result.and_then(|value| {
+        value.downcast::<T>().map(|v| *v).map_err(|_| {
+            (
+                FailureKind::Unreadable,
+                "internal error: the reply was read as another type".to_string(),
+            )
+        })
+    });
+    (record, result)
+}
+
+/// A reply read as `T`, its type erased so that `ask_any` is one copy in the wasm.
+type AnyReply = Box<dyn std::any::Any>;
+
+fn read_as<T: FromReply + 'static>(raw: &str) -> Result<Parsed<AnyReply>, ParseError> {
+    parse_reply::<T>(raw).map(|p| Parsed {
+        value: Box::new(p.value) as AnyReply,
+        repairs: p.repairs,
+    })
+}
+
+/// `ask` without its type parameter; boxed so its state machine is not copied into each
+/// caller.
+#[allow(clippy::too_many_arguments)]
+fn ask_any<'a>(
+    transport: &'a dyn ChatTransport,
+    plan: &'a AuditPlan,
+    model: &'a PlannedModel,
+    phase: Phase,
+    messages: Vec<ChatMessage>,
+    secrets: &'a Secrets,
+    progress: &'a dyn Fn(PhaseUpdate),
+    read: fn(&str) -> Result<Parsed<AnyReply>, ParseError>,
+) -> LocalBoxFuture<'a, (PhaseRecord, Result<AnyReply, PhaseFailure>)> {
+    Box::pin(async move {
+        let mut record = PhaseRecord::new(phase, &model.llm);
+        let report = |status| progress(PhaseUpdate { phase, status });
+        let failed = |record: &mut PhaseRecord, kind: FailureKind, reason: String| {
+            let reason = secrets.redact(&reason);
+            record.error = Some(reason.clone());
+            report(PhaseStatus::Failed {
+                reason: reason.clone(),
+            });
+            Err((kind, reason))
         };
-        record.calls += 1;
-        record.max_tokens = max_tokens;
-        let reply = match transport.chat(&model.endpoint, &request).await {
-            Ok(reply) => reply,
-            Err(e) => {
-                let said = format!("{} ({}): {e}", model.llm, model.endpoint.model);
-                let (kind, reason) = match (&e, cut_at) {
+        report(PhaseStatus::Started);
+        let mut messages = messages;
+        let mut max_tokens = plan.max_tokens;
+        let mut first_error: Option<String> = None;
+        // `max_tokens` of a cut-off reply, once it has been re-asked with more.
+        let mut cut_at: Option<u32> = None;
+        loop {
+            let request = ChatRequest {
+                messages: messages.clone(),
+                temperature: plan.temperature,
+                max_tokens,
+            };
+            record.calls += 1;
+            record.max_tokens = max_tokens;
+            let reply = match transport.chat(&model.endpoint, &request).await {
+                Ok(reply) => reply,
+                Err(e) => {
+                    let said = format!("{} ({}): {e}", model.llm, model.endpoint.model);
+                    let (kind, reason) = match (&e, cut_at) {
                     (LlmError::Cancelled, _) => (FailureKind::Cancelled, said),
                     (_, Some(first)) => (
                         FailureKind::Truncated,
@@ -171,75 +219,76 @@ async fn ask<T: FromReply>(
                     ),
                     _ => (FailureKind::Endpoint, said),
                 };
-                let result = failed(&mut record, kind, reason);
-                return (record, result);
-            }
-        };
-        record.latency_ms += reply.latency_ms;
-        add_usage(&mut record.tokens, &reply.usage);
-        let content = secrets.redact(&reply.content);
-        record.raw_responses.push(content.clone());
-        let parsed = parse_reply::<T>(&content);
-        let cut_off = reply.hit_token_limit()
-            || matches!(&parsed, Err(ParseError::CutOff(_)))
-            || matches!(&parsed, Ok(p) if p.repairs.contains(&Repair::ClosedTruncatedJson));
-        if cut_off {
-            record.truncated_replies += 1;
-            let next = max_tokens.saturating_mul(2).min(MAX_TOKENS_CEILING);
-            match cut_at {
-                None if next > max_tokens => {
-                    cut_at = Some(max_tokens);
-                    record.reasked = true;
-                    report(PhaseStatus::Reasking {
+                    let result = failed(&mut record, kind, reason);
+                    return (record, result);
+                }
+            };
+            record.latency_ms += reply.latency_ms;
+            add_usage(&mut record.tokens, &reply.usage);
+            let content = secrets.redact(&reply.content);
+            record.raw_responses.push(content.clone());
+            let parsed = read(&content);
+            let cut_off = reply.hit_token_limit()
+                || matches!(&parsed, Err(ParseError::CutOff(_)))
+                || matches!(&parsed, Ok(p) if p.repairs.contains(&Repair::ClosedTruncatedJson));
+            if cut_off {
+                record.truncated_replies += 1;
+                let next = max_tokens.saturating_mul(2).min(MAX_TOKENS_CEILING);
+                match cut_at {
+                    None if next > max_tokens => {
+                        cut_at = Some(max_tokens);
+                        record.reasked = true;
+                        report(PhaseStatus::Reasking {
                         parse_error: format!(
                             "the reply was cut off at max_tokens {max_tokens}; asking again with {next}"
                         ),
                     });
-                    max_tokens = next;
-                    continue;
-                }
-                _ => {
-                    let first = cut_at.unwrap_or(max_tokens);
-                    let budgets = if first == max_tokens {
-                        format!("max_tokens {max_tokens}")
-                    } else {
-                        format!("max_tokens {first}, then {max_tokens}")
-                    };
-                    let reason = format!(
+                        max_tokens = next;
+                        continue;
+                    }
+                    _ => {
+                        let first = cut_at.unwrap_or(max_tokens);
+                        let budgets = if first == max_tokens {
+                            format!("max_tokens {max_tokens}")
+                        } else {
+                            format!("max_tokens {first}, then {max_tokens}")
+                        };
+                        let reason = format!(
                         "the model's reply was cut off ({budgets}); a cut-off reply is never scored"
                     );
-                    let result = failed(&mut record, FailureKind::Truncated, reason);
-                    return (record, result);
+                        let result = failed(&mut record, FailureKind::Truncated, reason);
+                        return (record, result);
+                    }
                 }
             }
-        }
-        match parsed {
-            Ok(parsed) => {
-                record.repairs = parsed.repairs;
-                report(PhaseStatus::Done {
-                    latency_ms: record.latency_ms,
-                    tokens: record.tokens.total_tokens,
-                });
-                return (record, Ok(parsed.value));
-            }
-            Err(e) => {
-                let error = secrets.redact(&e.to_string());
-                if let Some(first) = first_error {
-                    let reason = format!(
+            match parsed {
+                Ok(parsed) => {
+                    record.repairs = parsed.repairs;
+                    report(PhaseStatus::Done {
+                        latency_ms: record.latency_ms,
+                        tokens: record.tokens.total_tokens,
+                    });
+                    return (record, Ok(parsed.value));
+                }
+                Err(e) => {
+                    let error = secrets.redact(&e.to_string());
+                    if let Some(first) = first_error {
+                        let reason = format!(
                         "the model's reply could not be read, twice (first: {first}; after the re-ask: {error})"
                     );
-                    let result = failed(&mut record, FailureKind::Unreadable, reason);
-                    return (record, result);
+                        let result = failed(&mut record, FailureKind::Unreadable, reason);
+                        return (record, result);
+                    }
+                    record.reasked = true;
+                    report(PhaseStatus::Reasking {
+                        parse_error: error.clone(),
+                    });
+                    messages = prompts::reask(&messages, &content, &error);
+                    first_error = Some(error);
                 }
-                record.reasked = true;
-                report(PhaseStatus::Reasking {
-                    parse_error: error.clone(),
-                });
-                messages = prompts::reask(&messages, &content, &error);
-                first_error = Some(error);
             }
         }
-    }
+    })
 }
 
 fn findings(phase: Phase, errors: Vec<ReportedError>) -> impl Iterator<Item = Finding> {

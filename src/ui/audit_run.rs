@@ -22,7 +22,7 @@ pub fn keep(
     strategy: &Strategy,
     report: &AuditReport,
     started_ms: f64,
-    kept: RwSignal<Option<Result<String, String>>>,
+    kept: RwSignal<Option<(bool, String)>>,
 ) {
     let (settings, strategy) = runs::snapshot(settings, strategy);
     // Through the pretty text the report download already writes, not `to_value`: a second
@@ -32,7 +32,7 @@ pub fn keep(
         .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).map_err(|e| e.to_string()));
     let result = match result {
         Ok(v) => v,
-        Err(e) => return kept.set(Some(Err(e))),
+        Err(e) => return kept.set(Some((false, e))),
     };
     spawn_local(async move {
         let meta = RunMeta {
@@ -49,7 +49,10 @@ pub fn keep(
         };
         let body = crate::jsonl::compact(&result) + "\n";
         let saved = run_store::save(&meta, &body).await;
-        kept.set(Some(saved.map(|()| meta.id).map_err(|e| e.to_string())));
+        kept.set(Some(match saved {
+            Ok(()) => (true, meta.id),
+            Err(e) => (false, e.to_string()),
+        }));
     });
 }
 
@@ -94,22 +97,7 @@ pub async fn open(id: &str) -> Result<KeptAudit, String> {
 
 /// A kept audit's result: score, band, error counts, and the full report as JSON.
 #[component]
-pub fn KeptReport(kept: KeptAudit) -> impl IntoView {
-    let r = &kept.report;
-    let field = |k: &str| match r.get(k) {
-        Some(serde_json::Value::Null) | None => String::from("none"),
-        Some(v) => v.to_string().trim_matches('"').to_string(),
-    };
-    let summary = format!(
-        "Credit score {} ({}), {} high and {} low severity errors, profile {}.",
-        field("credit_score"),
-        field("band"),
-        field("high_count"),
-        field("low_count"),
-        kept.profile
-    );
-    // Compact: a pretty printer for `Value` would be one more serializer in the wasm.
-    let json = crate::jsonl::compact(r);
+pub fn KeptReport(summary: String, json: String) -> impl IntoView {
     view! {
         <section class="card stack" data-testid="audit-kept-run">
             <h2>"Kept audit"</h2>
@@ -122,16 +110,38 @@ pub fn KeptReport(kept: KeptAudit) -> impl IntoView {
     }
 }
 
+impl KeptAudit {
+    /// What `KeptReport` shows: the summary line and the report JSON.
+    pub fn shown(&self) -> (String, String) {
+        let kept = self;
+        let r = &kept.report;
+        let field = |k: &str| match r.get(k) {
+            Some(serde_json::Value::Null) | None => String::from("none"),
+            Some(v) => v.to_string().trim_matches('"').to_string(),
+        };
+        let summary = format!(
+            "Credit score {} ({}), {} high and {} low severity errors, profile {}.",
+            field("credit_score"),
+            field("band"),
+            field("high_count"),
+            field("low_count"),
+            kept.profile
+        );
+        // Compact: a pretty printer for `Value` would be one more serializer in the wasm.
+        (summary, crate::jsonl::compact(r))
+    }
+}
+
 /// The line under a finished audit saying whether it was kept.
 #[component]
-pub fn KeptNote(kept: RwSignal<Option<Result<String, String>>>) -> impl IntoView {
+pub fn KeptNote(kept: RwSignal<Option<(bool, String)>>) -> impl IntoView {
     move || {
         kept.get().map(|k| match k {
-            Ok(_) => view! {
+            (true, _) => view! {
                 <p class="muted" data-testid="audit-kept">"Kept as a run: see "<a href="runs">"Runs"</a>"."</p>
             }
             .into_any(),
-            Err(e) => view! {
+            (false, e) => view! {
                 <p class="error" role="alert" data-testid="audit-kept">
                     {format!("This audit could not be kept as a run: {e}. Download the report to keep it.")}
                 </p>

@@ -3,6 +3,7 @@
 //! the run store (`batch_run`) as they arrive, so a reload (or a cancel) resumes where the
 //! run stopped.
 
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use futures::future::{AbortHandle, Abortable};
@@ -40,16 +41,21 @@ fn report_link(id: Option<String>) -> String {
 #[component]
 pub fn BatchRunner(transport: fn() -> Result<Rc<dyn ChatTransport>, String>) -> impl IntoView {
     let store = settings_store();
-    let cases = StoredValue::new_local(None::<Rc<CaseSet>>);
+    // What only the handlers share lives in plain `Rc` cells rather than `StoredValue`s:
+    // each `StoredValue` type costs its own copy of the reactive code in the wasm.
+    let cases: Rc<RefCell<Option<Rc<CaseSet>>>> = Rc::default();
     let cases_summary = RwSignal::new(None::<String>);
     let chosen = RwSignal::new(Vec::<String>::new());
     let concurrency = RwSignal::new(4usize);
     let results = RwSignal::new(Vec::<String>::new());
     // The batch run the results belong to (`None` until the first run, or after Clear).
-    let run_meta = StoredValue::new(None::<crate::runs::RunMeta>);
+    let run_meta: Rc<RefCell<Option<crate::runs::RunMeta>>> = Rc::default();
     let run_id = RwSignal::new(None::<String>);
-    let case_file = StoredValue::new(String::new());
-    let progress = RwSignal::new(None::<Progress>);
+    let case_file: Rc<RefCell<String>> = Rc::default();
+    // The progress line, and the bar's done and total: signal types other components use
+    // too (each signal type costs its own copy of the reactive code in the wasm).
+    let progress = RwSignal::new(None::<String>);
+    let (done_count, total_count) = (RwSignal::new(0usize), RwSignal::new(0usize));
     let running = RwSignal::new(false);
     let error = RwSignal::new(None::<String>);
     let notice = RwSignal::new(None::<String>);
@@ -59,11 +65,12 @@ pub fn BatchRunner(transport: fn() -> Result<Rc<dyn ChatTransport>, String>) -> 
         let store = store.clone();
         move || store.profile_names()
     };
+    let resumed = run_meta.clone();
     spawn_local(async move {
         match batch_run::resume().await {
             Ok(Some((meta, lines))) => {
                 run_id.set(Some(meta.id.clone()));
-                run_meta.set_value(Some(meta));
+                *resumed.borrow_mut() = Some(meta);
                 results.set(lines);
             }
             Ok(None) => {}
@@ -71,45 +78,50 @@ pub fn BatchRunner(transport: fn() -> Result<Rc<dyn ChatTransport>, String>) -> 
         }
     });
 
-    let upload = move |ev: web_sys::Event| {
-        let Some(file) = crate::ui::browser_file::picked_file(&ev) else {
-            return;
-        };
-        spawn_local(async move {
-            match wasm_bindgen_futures::JsFuture::from(file.text()).await {
-                Ok(text) => {
-                    let set = CaseSet::from_text(&text.as_string().unwrap_or_default());
-                    let mut summary = format!("{}: {} cases", file.name(), set.cases.len());
-                    if !set.bad_lines.is_empty() {
-                        let listed: Vec<String> = set
-                            .bad_lines
-                            .iter()
-                            .take(5)
-                            .map(|(n, why)| format!("line {n}: {why}"))
-                            .collect();
-                        summary.push_str(&format!(
-                            ", {} bad lines skipped ({})",
-                            set.bad_lines.len(),
-                            listed.join("; ")
-                        ));
+    let upload = {
+        let (cases, case_file) = (cases.clone(), case_file.clone());
+        move |ev: web_sys::Event| {
+            let Some(file) = crate::ui::browser_file::picked_file(&ev) else {
+                return;
+            };
+            let (cases, case_file) = (cases.clone(), case_file.clone());
+            spawn_local(async move {
+                match wasm_bindgen_futures::JsFuture::from(file.text()).await {
+                    Ok(text) => {
+                        let set = CaseSet::from_text(&text.as_string().unwrap_or_default());
+                        let mut summary = format!("{}: {} cases", file.name(), set.cases.len());
+                        if !set.bad_lines.is_empty() {
+                            let listed: Vec<String> = set
+                                .bad_lines
+                                .iter()
+                                .take(5)
+                                .map(|(n, why)| format!("line {n}: {why}"))
+                                .collect();
+                            summary.push_str(&format!(
+                                ", {} bad lines skipped ({})",
+                                set.bad_lines.len(),
+                                listed.join("; ")
+                            ));
+                        }
+                        cases_summary.set(Some(summary));
+                        *case_file.borrow_mut() = file.name();
+                        *cases.borrow_mut() = Some(Rc::new(set));
                     }
-                    cases_summary.set(Some(summary));
-                    case_file.set_value(file.name());
-                    cases.set_value(Some(Rc::new(set)));
+                    Err(_) => error.set(Some(format!("could not read {}", file.name()))),
                 }
-                Err(_) => error.set(Some(format!("could not read {}", file.name()))),
-            }
-        });
+            });
+        }
     };
 
     // `retry`: re-run only the pairs whose line says they could not be audited (the CLI's
     // `--retry-failed` selection, `batch::settled_pairs`), replacing those lines in place.
     let start = {
         let store = store.clone();
+        let (cases, run_meta, case_file) = (cases.clone(), run_meta.clone(), case_file.clone());
         move |retry: bool| {
             error.set(None);
             notice.set(None);
-            let Some(set) = cases.get_value() else {
+            let Some(set) = cases.borrow().clone() else {
                 error.set(Some("Upload a cases JSONL first.".into()));
                 return;
             };
@@ -162,21 +174,18 @@ pub fn BatchRunner(transport: fn() -> Result<Rc<dyn ChatTransport>, String>) -> 
             abort.set_value(Some(handle));
             running.set(true);
             let n = concurrency.get_untracked();
+            // Read before any await: no `RefCell` borrow is held across one.
+            let (previous, file) = (run_meta.borrow().clone(), case_file.borrow().clone());
+            let run_meta = run_meta.clone();
             spawn_local(async move {
-                let mut meta = batch_run::begin(
-                    run_meta.get_value(),
-                    &case_file.get_value(),
-                    case_count,
-                    &profiles,
-                    &settings,
-                    &strategy,
-                )
-                .await;
+                let mut meta =
+                    batch_run::begin(previous, &file, case_count, &profiles, &settings, &strategy)
+                        .await;
                 run_id.set(Some(meta.id.clone()));
-                run_meta.set_value(Some(meta.clone()));
+                *run_meta.borrow_mut() = Some(meta.clone());
                 // Saves go out as results arrive, at most every SAVE_EVERY_MS; a failure is
                 // shown at once (the results stay on the page either way).
-                let save_failed = StoredValue::new(false);
+                let save_failed = Rc::new(Cell::new(false));
                 let mut last_save = now_ms();
                 let mut on_result = |line: serde_json::Map<String, serde_json::Value>,
                                      p: &Progress| {
@@ -188,14 +197,17 @@ pub fn BatchRunner(transport: fn() -> Result<Rc<dyn ChatTransport>, String>) -> 
                         last_save = now_ms();
                         let lines = results.get_untracked();
                         let mut m = meta.clone();
+                        let save_failed = save_failed.clone();
                         spawn_local(async move {
                             if let Err(e) = batch_run::persist(&mut m, &lines, false, false).await {
-                                save_failed.set_value(true);
+                                save_failed.set(true);
                                 error.set(Some(not_kept(&e)));
                             }
                         });
                     }
-                    progress.set(Some(p.clone()));
+                    done_count.set(p.done);
+                    total_count.set(p.total);
+                    progress.set(Some(p.summary()));
                 };
                 let work = batch::run_batch(
                     &*transport,
@@ -211,7 +223,7 @@ pub fn BatchRunner(transport: fn() -> Result<Rc<dyn ChatTransport>, String>) -> 
                 // Saved before the outcome is shown, so "Done" means kept (or says why not).
                 let lines = results.get_untracked();
                 let saved = batch_run::persist(&mut meta, &lines, true, ended).await;
-                run_meta.set_value(Some(meta));
+                *run_meta.borrow_mut() = Some(meta);
                 match outcome {
                     Ok(Ok(p)) => notice.set(Some(format!(
                         "Done: {} audited, {} could not be audited, {} already done.",
@@ -224,7 +236,7 @@ pub fn BatchRunner(transport: fn() -> Result<Rc<dyn ChatTransport>, String>) -> 
                 }
                 match saved {
                     Err(e) => error.set(Some(not_kept(&e))),
-                    Ok(()) if save_failed.get_value() => error.set(None),
+                    Ok(()) if save_failed.get() => error.set(None),
                     Ok(()) => {}
                 }
                 abort.set_value(None);
@@ -237,7 +249,8 @@ pub fn BatchRunner(transport: fn() -> Result<Rc<dyn ChatTransport>, String>) -> 
         move |_| start(false)
     };
     let retry = move |_| start(true);
-    let failed = Memo::new(move |_| results.with(|r| batch::failed_count(r)));
+    // A plain derived value, not a `Memo`: each `Memo` costs its own copy of the memo code.
+    let failed = move || results.with(|r| batch::failed_count(r));
     let cancel = move |_| {
         if let Some(h) = abort.get_value() {
             h.abort();
@@ -250,22 +263,26 @@ pub fn BatchRunner(transport: fn() -> Result<Rc<dyn ChatTransport>, String>) -> 
         }
     });
     // A fresh run: the current one stays kept (Runs page), the next Run batch starts empty.
-    let new_run = move |_| {
-        results.set(Vec::new());
-        progress.set(None);
-        run_id.set(None);
-        run_meta.set_value(None);
-        notice.set(Some(
-            "New run: the previous one is kept on the Runs page.".into(),
-        ));
+    let new_run = {
+        let run_meta = run_meta.clone();
+        move |_| {
+            results.set(Vec::new());
+            progress.set(None);
+            run_id.set(None);
+            *run_meta.borrow_mut() = None;
+            notice.set(Some(
+                "New run: the previous one is kept on the Runs page.".into(),
+            ));
+        }
     };
     let download = move |_| {
+        let cases = cases.borrow().clone();
         let mut parsed: Vec<serde_json::Value> = results
             .get_untracked()
             .iter()
             .filter_map(|l| serde_json::from_str(l).ok())
             .collect();
-        if let Some(set) = cases.get_value() {
+        if let Some(set) = cases {
             batch::sort_results(&mut parsed, &set.cases, &chosen.get_untracked());
         }
         let text: String = parsed
@@ -290,7 +307,7 @@ pub fn BatchRunner(transport: fn() -> Result<Rc<dyn ChatTransport>, String>) -> 
         progress.set(None);
         let id = run_id.get_untracked();
         run_id.set(None);
-        run_meta.set_value(None);
+        *run_meta.borrow_mut() = None;
         spawn_local(async move {
             let deleted = match id {
                 Some(id) => run_store::delete(&id).await,
@@ -368,10 +385,10 @@ pub fn BatchRunner(transport: fn() -> Result<Rc<dyn ChatTransport>, String>) -> 
                 <button data-testid="batch-download" on:click=download>"Download results JSONL"</button>
                 <button
                     data-testid="batch-retry"
-                    disabled=move || running.get() || failed.get() == 0
+                    disabled=move || running.get() || failed() == 0
                     on:click=retry
                 >
-                    {move || format!("Retry failed ({})", failed.get())}
+                    {move || format!("Retry failed ({})", failed())}
                 </button>
                 <button data-testid="batch-clear" on:click=clear disabled=move || running.get()>"Clear results"</button>
                 <button data-testid="batch-new-run" on:click=new_run disabled=move || running.get()>"New run"</button>
@@ -383,15 +400,15 @@ pub fn BatchRunner(transport: fn() -> Result<Rc<dyn ChatTransport>, String>) -> 
             {move || {
                 progress
                     .get()
-                    .map(|p| {
+                    .map(|summary| {
                         view! {
                             <div class="stack">
                                 <progress
                                     data-testid="batch-progress"
-                                    max=p.total.to_string()
-                                    value=p.done.to_string()
+                                    max=total_count.get().to_string()
+                                    value=done_count.get().to_string()
                                 ></progress>
-                                <span data-testid="batch-progress-text">{p.summary()}</span>
+                                <span data-testid="batch-progress-text">{summary}</span>
                             </div>
                         }
                         .into_any()

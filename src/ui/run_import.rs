@@ -10,7 +10,9 @@ use crate::ui::run_store;
 
 #[component]
 pub fn RunImport(taken: RwSignal<Vec<RunMeta>>, on_import: Callback<()>) -> impl IntoView {
-    let message = RwSignal::new(None::<Result<String, String>>);
+    // (done, text): a tuple rather than a `Result`, a signal type another component uses
+    // too (each signal type costs its own copy of the reactive code in the wasm).
+    let message = RwSignal::new(None::<(bool, String)>);
     let pick = move |ev: web_sys::Event| {
         let Some(file) = picked_file(&ev) else {
             return;
@@ -20,11 +22,11 @@ pub fn RunImport(taken: RwSignal<Vec<RunMeta>>, on_import: Callback<()>) -> impl
             let name = file.name();
             let text = match wasm_bindgen_futures::JsFuture::from(file.text()).await {
                 Ok(t) => t.as_string().unwrap_or_default(),
-                Err(_) => return message.set(Some(Err(format!("could not read {name}")))),
+                Err(_) => return message.set(Some((false, format!("could not read {name}")))),
             };
             let mut run = match Run::from_jsonl(&text) {
                 Ok(r) => r,
-                Err(e) => return message.set(Some(Err(format!("{name}: {e}")))),
+                Err(e) => return message.set(Some((false, format!("{name}: {e}")))),
             };
             let ids: Vec<String> =
                 taken.with_untracked(|t| t.iter().map(|m| m.id.clone()).collect());
@@ -37,14 +39,13 @@ pub fn RunImport(taken: RwSignal<Vec<RunMeta>>, on_import: Callback<()>) -> impl
             }
             match run_store::save_run(&run).await {
                 Ok(()) => {
-                    message.set(Some(Ok(format!(
-                        "Imported \"{}\" ({} results).",
-                        run.name,
-                        run.results.len()
-                    ))));
+                    message.set(Some((
+                        true,
+                        format!("Imported \"{}\" ({} results).", run.name, run.results.len()),
+                    )));
                     on_import.run(());
                 }
-                Err(e) => message.set(Some(Err(format!("{name}: {e}")))),
+                Err(e) => message.set(Some((false, format!("{name}: {e}")))),
             }
         });
     };
@@ -53,9 +54,15 @@ pub fn RunImport(taken: RwSignal<Vec<RunMeta>>, on_import: Callback<()>) -> impl
             "Import a run "
             <input type="file" accept=".jsonl,.json,.txt" data-testid="runs-import" on:change=pick/>
         </label>
-        {move || message.get().map(|m| match m {
-            Ok(t) => view! { <span class="notice" data-testid="runs-import-notice">{t}</span> }.into_any(),
-            Err(e) => view! { <span class="error" role="alert" data-testid="runs-import-error">{e}</span> }.into_any(),
+        // One view for both outcomes (each distinct view is its own render code in the wasm);
+        // `role` is left out for a notice.
+        {move || message.get().map(|(done, text)| {
+            let (class, role, testid) = if done {
+                ("notice", None, "runs-import-notice")
+            } else {
+                ("error", Some("alert"), "runs-import-error")
+            };
+            view! { <span class=class role=role data-testid=testid>{text}</span> }.into_any()
         })}
     }
 }

@@ -18,7 +18,9 @@ fn local_time(ms: f64) -> String {
 pub fn RunRow(meta: RunMeta, on_change: Callback<()>) -> impl IntoView {
     let editing = RwSignal::new(false);
     let error = RwSignal::new(None::<String>);
-    let id = StoredValue::new(meta.id.clone());
+    // A `RwSignal<String>` (a type other components use too) rather than a
+    // `StoredValue<String>`: each signal type costs its own copy of the reactive code.
+    let id = RwSignal::new(meta.id.clone());
     let name = RwSignal::new(meta.name.clone());
 
     let commit = move |typed: String| {
@@ -30,7 +32,7 @@ pub fn RunRow(meta: RunMeta, on_change: Callback<()>) -> impl IntoView {
             return;
         }
         spawn_local(async move {
-            match run_store::rename(&id.get_value(), &new_name).await {
+            match run_store::rename(&id.get_untracked(), &new_name).await {
                 Ok(_) => {
                     name.set(new_name);
                     on_change.run(());
@@ -50,7 +52,7 @@ pub fn RunRow(meta: RunMeta, on_change: Callback<()>) -> impl IntoView {
             return;
         }
         spawn_local(async move {
-            match run_store::delete(&id.get_value()).await {
+            match run_store::delete(&id.get_untracked()).await {
                 Ok(()) => on_change.run(()),
                 Err(e) => error.set(Some(e.to_string())),
             }
@@ -62,7 +64,7 @@ pub fn RunRow(meta: RunMeta, on_change: Callback<()>) -> impl IntoView {
                 "{}.run.jsonl",
                 crate::ui::browser_file::file_stem(&name.get_untracked(), "run")
             );
-            let done = run_store::export_text(&id.get_value())
+            let done = run_store::export_text(&id.get_untracked())
                 .await
                 .map_err(|e| e.to_string())
                 .and_then(|text| download_text(&file, "application/x-ndjson", &text));

@@ -9,6 +9,9 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
+// The shared steps are boxed futures so that each is one copy in the wasm rather than
+// inlined into every caller's state machine.
+use futures::future::LocalBoxFuture;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
@@ -37,73 +40,83 @@ fn failed(e: JsValue) -> StoreError {
 /// Resolves when `target` fires `ok` (true) or one of `fail` (false). One listener for all,
 /// removed afterwards, so nothing leaks per request. A JS promise rather than a futures
 /// channel: `JsFuture` is already in the wasm.
-async fn until(target: &web_sys::EventTarget, ok: &'static str, fail: &[&'static str]) -> bool {
-    let resolve = Rc::new(RefCell::new(None::<js_sys::Function>));
-    let slot = resolve.clone();
-    let promise = js_sys::Promise::new(&mut |res, _| *slot.borrow_mut() = Some(res));
-    let cb = Closure::<dyn FnMut(web_sys::Event)>::new(move |ev: web_sys::Event| {
-        if let Some(f) = resolve.borrow_mut().take() {
-            let _ = f.call1(&JsValue::NULL, &JsValue::from_bool(ev.type_() == ok));
-        }
-    });
-    let f: &js_sys::Function = cb.as_ref().unchecked_ref();
-    let types = || std::iter::once(ok).chain(fail.iter().copied());
-    for t in types() {
-        let _ = target.add_event_listener_with_callback(t, f);
-    }
-    let result = JsFuture::from(promise)
-        .await
-        .ok()
-        .and_then(|v| v.as_bool())
-        .unwrap_or(false);
-    for t in types() {
-        let _ = target.remove_event_listener_with_callback(t, f);
-    }
-    result
-}
-
-async fn request(req: &IdbRequest) -> Result<JsValue, StoreError> {
-    if until(req, "success", &["error"]).await {
-        req.result().map_err(failed)
-    } else {
-        Err(req.error().ok().flatten().map_or_else(
-            || StoreError::Failed("request failed".into()),
-            |d| failed(d.into()),
-        ))
-    }
-}
-
-async fn open() -> Result<IdbDatabase, StoreError> {
-    if let Some(db) = DB.with(|d| d.borrow().clone()) {
-        return Ok(db);
-    }
-    let factory = web_sys::window()
-        .and_then(|w| w.indexed_db().ok().flatten())
-        .ok_or(StoreError::Unavailable)?;
-    let req = factory
-        .open_with_u32(DB_NAME, DB_VERSION)
-        .map_err(|_| StoreError::Unavailable)?;
-    // The first open (or a newer version) creates the two stores.
-    let upgrade_req = req.clone();
-    let upgrade = Closure::<dyn FnMut(web_sys::Event)>::new(move |_: web_sys::Event| {
-        let Ok(db) = upgrade_req.result().map(IdbDatabase::unchecked_from_js) else {
-            return;
-        };
-        let names = db.object_store_names();
-        for store in [RUNS, RESULTS] {
-            if !names.contains(store) {
-                let _ = db.create_object_store(store);
+fn until<'a>(
+    target: &'a web_sys::EventTarget,
+    ok: &'static str,
+    fail: &'a [&'static str],
+) -> LocalBoxFuture<'a, bool> {
+    Box::pin(async move {
+        let resolve = Rc::new(RefCell::new(None::<js_sys::Function>));
+        let slot = resolve.clone();
+        let promise = js_sys::Promise::new(&mut |res, _| *slot.borrow_mut() = Some(res));
+        let cb = Closure::<dyn FnMut(web_sys::Event)>::new(move |ev: web_sys::Event| {
+            if let Some(f) = resolve.borrow_mut().take() {
+                let _ = f.call1(&JsValue::NULL, &JsValue::from_bool(ev.type_() == ok));
             }
+        });
+        let f: &js_sys::Function = cb.as_ref().unchecked_ref();
+        let types = || std::iter::once(ok).chain(fail.iter().copied());
+        for t in types() {
+            let _ = target.add_event_listener_with_callback(t, f);
         }
-    });
-    req.set_onupgradeneeded(Some(upgrade.as_ref().unchecked_ref()));
-    let db = request(&req).await;
-    req.set_onupgradeneeded(None);
-    drop(upgrade);
-    let db = db.map_err(|_| StoreError::Unavailable)?;
-    let db = IdbDatabase::unchecked_from_js(db);
-    DB.with(|d| *d.borrow_mut() = Some(db.clone()));
-    Ok(db)
+        let result = JsFuture::from(promise)
+            .await
+            .ok()
+            .and_then(|v| v.as_bool())
+            .unwrap_or(false);
+        for t in types() {
+            let _ = target.remove_event_listener_with_callback(t, f);
+        }
+        result
+    })
+}
+
+fn request(req: &IdbRequest) -> LocalBoxFuture<'_, Result<JsValue, StoreError>> {
+    Box::pin(async move {
+        if until(req, "success", &["error"]).await {
+            req.result().map_err(failed)
+        } else {
+            Err(req.error().ok().flatten().map_or_else(
+                || StoreError::Failed("request failed".into()),
+                |d| failed(d.into()),
+            ))
+        }
+    })
+}
+
+fn open() -> LocalBoxFuture<'static, Result<IdbDatabase, StoreError>> {
+    Box::pin(async move {
+        if let Some(db) = DB.with(|d| d.borrow().clone()) {
+            return Ok(db);
+        }
+        let factory = web_sys::window()
+            .and_then(|w| w.indexed_db().ok().flatten())
+            .ok_or(StoreError::Unavailable)?;
+        let req = factory
+            .open_with_u32(DB_NAME, DB_VERSION)
+            .map_err(|_| StoreError::Unavailable)?;
+        // The first open (or a newer version) creates the two stores.
+        let upgrade_req = req.clone();
+        let upgrade = Closure::<dyn FnMut(web_sys::Event)>::new(move |_: web_sys::Event| {
+            let Ok(db) = upgrade_req.result().map(IdbDatabase::unchecked_from_js) else {
+                return;
+            };
+            let names = db.object_store_names();
+            for store in [RUNS, RESULTS] {
+                if !names.contains(store) {
+                    let _ = db.create_object_store(store);
+                }
+            }
+        });
+        req.set_onupgradeneeded(Some(upgrade.as_ref().unchecked_ref()));
+        let db = request(&req).await;
+        req.set_onupgradeneeded(None);
+        drop(upgrade);
+        let db = db.map_err(|_| StoreError::Unavailable)?;
+        let db = IdbDatabase::unchecked_from_js(db);
+        DB.with(|d| *d.borrow_mut() = Some(db.clone()));
+        Ok(db)
+    })
 }
 
 /// `navigator.storage.estimate()`: (usage, quota) in bytes, `None` where unsupported.
@@ -121,29 +134,31 @@ pub async fn estimate() -> Option<(u64, u64)> {
 
 /// Run a write transaction over `stores`; `fill` queues its requests. A full disk aborts
 /// the transaction with `QuotaExceededError`, reported with the usage figures.
-async fn write(
-    stores: &[&str],
-    fill: impl FnOnce(&web_sys::IdbTransaction) -> Result<(), JsValue>,
-) -> Result<(), StoreError> {
-    let db = open().await?;
-    let names = js_sys::Array::new();
-    for s in stores {
-        names.push(&JsValue::from_str(s));
-    }
-    let tx = db
-        .transaction_with_str_sequence_and_mode(&names, IdbTransactionMode::Readwrite)
-        .map_err(failed)?;
-    if let Err(e) = fill(&tx) {
-        let _ = tx.abort();
-        return Err(quota_or(e).await);
-    }
-    if until(&tx, "complete", &["abort", "error"]).await {
-        return Ok(());
-    }
-    let e: JsValue = tx
-        .error()
-        .map_or_else(|| JsValue::from_str("the write was aborted"), Into::into);
-    Err(quota_or(e).await)
+fn write<'a>(
+    stores: &'a [&'a str],
+    fill: &'a dyn Fn(&web_sys::IdbTransaction) -> Result<(), JsValue>,
+) -> LocalBoxFuture<'a, Result<(), StoreError>> {
+    Box::pin(async move {
+        let db = open().await?;
+        let names = js_sys::Array::new();
+        for s in stores {
+            names.push(&JsValue::from_str(s));
+        }
+        let tx = db
+            .transaction_with_str_sequence_and_mode(&names, IdbTransactionMode::Readwrite)
+            .map_err(failed)?;
+        if let Err(e) = fill(&tx) {
+            let _ = tx.abort();
+            return Err(quota_or(e).await);
+        }
+        if until(&tx, "complete", &["abort", "error"]).await {
+            return Ok(());
+        }
+        let e: JsValue = tx
+            .error()
+            .map_or_else(|| JsValue::from_str("the write was aborted"), Into::into);
+        Err(quota_or(e).await)
+    })
 }
 
 async fn quota_or(e: JsValue) -> StoreError {
@@ -168,7 +183,7 @@ pub async fn save(meta: &RunMeta, results_jsonl: &str) -> Result<(), StoreError>
 pub async fn save_js(meta: &RunMeta, results: &JsValue) -> Result<(), StoreError> {
     let key = JsValue::from_str(&meta.id);
     let header = JsValue::from_str(&meta.to_header_text());
-    write(&[RUNS, RESULTS], |tx| {
+    write(&[RUNS, RESULTS], &|tx| {
         tx.object_store(RUNS)?.put_with_key(&header, &key)?;
         tx.object_store(RESULTS)?.put_with_key(results, &key)?;
         Ok(())
@@ -185,25 +200,27 @@ pub async fn save_run(run: &Run) -> Result<(), StoreError> {
 pub async fn save_meta(meta: &RunMeta) -> Result<(), StoreError> {
     let key = JsValue::from_str(&meta.id);
     let header = JsValue::from_str(&meta.to_header_text());
-    write(&[RUNS], |tx| {
+    write(&[RUNS], &|tx| {
         tx.object_store(RUNS)?.put_with_key(&header, &key)?;
         Ok(())
     })
     .await
 }
 
-async fn get(store: &str, id: &str) -> Result<JsValue, StoreError> {
-    let db = open().await?;
-    let tx = db.transaction_with_str(store).map_err(failed)?;
-    let req = tx
-        .object_store(store)
-        .and_then(|s| s.get(&JsValue::from_str(id)))
-        .map_err(failed)?;
-    let v = request(&req).await?;
-    if v.is_undefined() {
-        return Err(StoreError::NotFound(id.to_string()));
-    }
-    Ok(v)
+fn get<'a>(store: &'a str, id: &'a str) -> LocalBoxFuture<'a, Result<JsValue, StoreError>> {
+    Box::pin(async move {
+        let db = open().await?;
+        let tx = db.transaction_with_str(store).map_err(failed)?;
+        let req = tx
+            .object_store(store)
+            .and_then(|s| s.get(&JsValue::from_str(id)))
+            .map_err(failed)?;
+        let v = request(&req).await?;
+        if v.is_undefined() {
+            return Err(StoreError::NotFound(id.to_string()));
+        }
+        Ok(v)
+    })
 }
 
 /// A results record as text: kept as a string, or as a `File` (a report input).
@@ -307,7 +324,7 @@ pub async fn rename(id: &str, name: &str) -> Result<RunMeta, StoreError> {
 /// Delete a run and its results.
 pub async fn delete(id: &str) -> Result<(), StoreError> {
     let key = JsValue::from_str(id);
-    write(&[RUNS, RESULTS], |tx| {
+    write(&[RUNS, RESULTS], &|tx| {
         tx.object_store(RUNS)?.delete(&key)?;
         tx.object_store(RESULTS)?.delete(&key)?;
         Ok(())

@@ -1,10 +1,9 @@
 //! The Settings page's "Test connection" button for one LLM: lists the endpoint's models
 //! and says whether the configured model is there, or why the server could not be reached.
 //!
-//! Usage on the Settings page (the page resolves the endpoint; keys come from the store):
+//! Usage on the Settings page, with the LLM's name in the settings (keys come from the store):
 //! ```ignore
-//! let endpoint = Signal::derive(move || store.settings.with(|s| s.endpoint(&name, &|_| None).ok()));
-//! view! { <TestConnection endpoint=endpoint/> }
+//! view! { <TestConnection llm=name/> }
 //! ```
 
 use leptos::prelude::*;
@@ -18,19 +17,34 @@ use crate::llm::{ChatTransport, Endpoint, RetryPolicy, RetryingClient};
 const TEST_TIMEOUT_MS: u32 = 15_000;
 
 #[component]
-pub fn TestConnection(#[prop(into)] endpoint: Signal<Option<Endpoint>>) -> impl IntoView {
-    let result = RwSignal::new(None::<ConnectionReport>);
+pub fn TestConnection(llm: String) -> impl IntoView {
+    // Resolved when clicked (not a `Signal`: it is only read then, and each signal type
+    // costs its own copy of the reactive code in the wasm).
+    let store = crate::ui::settings_store::settings_store();
+    let endpoint = move || -> Option<Endpoint> {
+        store
+            .settings
+            .with_untracked(|s| s.endpoint(&llm, &|_| None).ok())
+    };
+    // The outcome's message and its CSS class, as signal types other components use too
+    // (each signal type costs its own copy of the reactive code in the wasm).
+    let result = RwSignal::new(None::<String>);
+    let class = RwSignal::new(String::new());
+    let show = move |r: ConnectionReport| {
+        class.set(r.css_class().to_string());
+        result.set(Some(r.message));
+    };
     let busy = RwSignal::new(false);
     let run = move |_| {
-        let Some(ep) = endpoint.get_untracked() else {
-            result.set(Some(ConnectionReport {
+        let Some(ep) = endpoint() else {
+            show(ConnectionReport {
                 status: ConnectionStatus::Failed,
                 message: "This LLM is not configured completely (base URL, model, key).".into(),
-            }));
+            });
             return;
         };
         if let Some(problem) = precheck(&ep) {
-            result.set(Some(problem));
+            show(problem);
             return;
         }
         busy.set(true);
@@ -42,7 +56,7 @@ pub fn TestConnection(#[prop(into)] endpoint: Signal<Option<Endpoint>>) -> impl 
             };
             let client = RetryingClient::new(BrowserTransport::new(TEST_TIMEOUT_MS), policy);
             let listed = client.list_models(&ep).await;
-            result.set(Some(report(&ep, &listed)));
+            show(report(&ep, &listed));
             busy.set(false);
         });
     };
@@ -56,11 +70,10 @@ pub fn TestConnection(#[prop(into)] endpoint: Signal<Option<Endpoint>>) -> impl 
             {move || {
                 result
                     .get()
-                    .map(|r| {
-                        let class = r.css_class();
+                    .map(|message| {
                         view! {
-                            <p class=class data-testid="settings-test-connection-result" role="status">
-                                {r.message}
+                            <p class=class.get_untracked() data-testid="settings-test-connection-result" role="status">
+                                {message}
                             </p>
                         }
                         .into_any()

@@ -65,6 +65,13 @@ fn settle(phases: &mut [(Phase, PhaseView)], cancelled: bool) {
     }
 }
 
+/// What the page shows of the current audit: its phases, then its report.
+#[derive(Clone, Default)]
+struct Shown {
+    phases: Vec<(Phase, PhaseView)>,
+    report: Option<AuditReport>,
+}
+
 fn initial_phases(reverse: bool) -> Vec<(Phase, PhaseView)> {
     let mut v = vec![
         (Phase::Decompose, PhaseView::Waiting),
@@ -77,11 +84,11 @@ fn initial_phases(reverse: bool) -> Vec<(Phase, PhaseView)> {
     v
 }
 
-/// Milliseconds since the page loaded (the browser's monotonic clock).
+/// Whole milliseconds since the page loaded (the browser's monotonic clock).
 fn now_ms() -> f64 {
     web_sys::window()
         .and_then(|w| w.performance())
-        .map(|p| p.now())
+        .map(|p| p.now().floor())
         .unwrap_or(0.0)
 }
 
@@ -139,17 +146,25 @@ pub fn AuditPage() -> impl IntoView {
         profile.set(first_profile);
     }
     let running = RwSignal::new(false);
-    let phases = RwSignal::new(Vec::<(Phase, PhaseView)>::new());
-    let report = RwSignal::new(None::<AuditReport>);
+    // The phases and the report in one signal: each signal type costs its own copy of the
+    // reactive code in the wasm.
+    let shown = RwSignal::new(Shown::default());
     let error = RwSignal::new(None::<String>);
     // A could-not-audit: its cause and what to do, shown first.
-    let failure = RwSignal::new(None::<(String, &'static str)>);
+    // (Its cause and its fix in two signals of types other pages use too: each signal type
+    // costs its own copy of the reactive code in the wasm.)
+    let failure = RwSignal::new(None::<String>);
+    let failure_fix = RwSignal::new(String::new());
     let notice = RwSignal::new(None::<String>);
     let abort = StoredValue::new(None::<AbortHandle>);
-    let kept = RwSignal::new(None::<Result<String, String>>);
-    let shown_run = RwSignal::new(None::<audit_run::KeptAudit>);
+    // Signal types other components use too (each type costs its own reactive code):
+    // (kept, run id or why not), and an opened kept run's summary and report JSON.
+    let kept = RwSignal::new(None::<(bool, String)>);
+    let shown_run = RwSignal::new(None::<String>);
+    let shown_json = RwSignal::new(String::new());
     // The live elapsed timer: `now` ticks while an audit runs.
-    let now = RwSignal::new(0.0f64);
+    // Whole milliseconds in a `usize` (a signal type other pages use too).
+    let now = RwSignal::new(0usize);
     let ticker = StoredValue::new_local(None::<IntervalHandle>);
     let stop_ticker = move || {
         if let Some(h) = ticker.get_value() {
@@ -170,7 +185,7 @@ pub fn AuditPage() -> impl IntoView {
             error.set(None);
             failure.set(None);
             notice.set(None);
-            report.set(None);
+            shown.update(|s| s.report = None);
             kept.set(None);
             shown_run.set(None);
             // A new audit is no longer the kept run the URL names.
@@ -207,14 +222,16 @@ pub fn AuditPage() -> impl IntoView {
                     return;
                 }
             };
-            phases.set(initial_phases(plan.params.reverse_verify));
+            shown.update(|s| s.phases = initial_phases(plan.params.reverse_verify));
             let (handle, registration) = AbortHandle::new_pair();
             abort.set_value(Some(handle));
             running.set(true);
             stop_ticker();
-            now.set(now_ms());
-            let tick =
-                set_interval_with_handle(move || now.set(now_ms()), Duration::from_millis(100));
+            now.set(now_ms() as usize);
+            let tick = set_interval_with_handle(
+                move || now.set(now_ms() as usize),
+                Duration::from_millis(100),
+            );
             ticker.set_value(tick.ok());
             let (settings, strategy) = (
                 store.settings.get_untracked(),
@@ -222,7 +239,7 @@ pub fn AuditPage() -> impl IntoView {
             );
             let (started, chosen) = (js_sys::Date::now(), profile.get_untracked());
             spawn_local(async move {
-                let progress = |u: PhaseUpdate| phases.update(|p| apply_update(p, &u));
+                let progress = |u: PhaseUpdate| shown.update(|s| apply_update(&mut s.phases, &u));
                 let audit = run_audit(&*transport, &plan, &input, &progress);
                 match Abortable::new(audit, registration).await {
                     Ok(r) => {
@@ -230,20 +247,23 @@ pub fn AuditPage() -> impl IntoView {
                             .could_not_audit
                             .as_ref()
                             .is_some_and(|c| c.kind == FailureKind::Cancelled);
-                        phases.update(|p| settle(p, cancelled));
+                        shown.update(|s| settle(&mut s.phases, cancelled));
                         match &r.could_not_audit {
                             Some(_) if cancelled => notice.set(Some("Audit cancelled.".into())),
-                            Some(cna) => failure.set(Some((cna.to_string(), cna.kind.fix()))),
+                            Some(cna) => {
+                                failure_fix.set(cna.kind.fix().to_string());
+                                failure.set(Some(cna.to_string()));
+                            }
                             None => {}
                         }
                         if !cancelled {
                             let (c, o) = (input.context_input.clone(), input.model_output.clone());
                             audit_run::keep(c, o, chosen, &settings, &strategy, &r, started, kept);
                         }
-                        report.set(Some(r));
+                        shown.update(|s| s.report = Some(r));
                     }
                     Err(_) => {
-                        phases.update(|p| settle(p, true));
+                        shown.update(|s| settle(&mut s.phases, true));
                         notice.set(Some("Audit cancelled.".into()));
                     }
                 }
@@ -277,26 +297,30 @@ pub fn AuditPage() -> impl IntoView {
                 Ok(k) => {
                     context.set(k.context.clone());
                     output.set(k.output.clone());
-                    shown_run.set(Some(k));
+                    let (summary, json) = k.shown();
+                    shown_json.set(json);
+                    shown_run.set(Some(summary));
                 }
                 Err(e) => error.set(Some(e)),
             }
         });
     }
-    let example = StoredValue::new(0usize);
+    // A plain cell (each `StoredValue` type costs its own copy of the reactive code).
+    let example = Rc::new(std::cell::Cell::new(0usize));
     let load_example = move |_| {
+        let example = example.clone();
         spawn_local(async move {
             let text = match fetch_example(EXAMPLE_CASES).await {
                 Ok(text) => text,
                 Err(e) => return error.set(Some(e)),
             };
             let set = CaseSet::from_text(&text);
-            let i = example.get_value();
+            let i = example.get();
             if let Some(case) = set.cases.get(i % set.cases.len().max(1)) {
                 context.set(case.input.context_input.clone());
                 output.set(case.input.model_output.clone());
             }
-            example.set_value(i + 1);
+            example.set(i + 1);
         });
     };
 
@@ -348,10 +372,10 @@ pub fn AuditPage() -> impl IntoView {
                     <button on:click=move |_| error.set(None)>"Dismiss"</button>
                 </div>
             }.into_any())}
-            {move || failure.get().map(|(cause, fix)| view! {
+            {move || failure.get().map(|cause| view! {
                 <div class="error stack" role="alert" data-testid="audit-error">
                     <strong data-testid="audit-failure-cause">{cause}</strong>
-                    <span data-testid="audit-failure-fix">{format!("What to do: {fix}")}</span>
+                    <span data-testid="audit-failure-fix">{format!("What to do: {}", failure_fix.get_untracked())}</span>
                     <div><button on:click=move |_| failure.set(None)>"Dismiss"</button></div>
                 </div>
             }.into_any())}
@@ -361,14 +385,14 @@ pub fn AuditPage() -> impl IntoView {
                     <button on:click=move |_| notice.set(None)>"Dismiss"</button>
                 </div>
             }.into_any())}
-            {move || (!phases.with(Vec::is_empty)).then(|| view! {
+            {move || (!shown.with(|s| s.phases.is_empty())).then(|| view! {
                 <ol class="stack" data-testid="audit-phases">
                     {move || {
-                        phases
-                            .get()
+                        shown
+                            .with(|s| s.phases.clone())
                             .into_iter()
                             .map(|(phase, view)| {
-                                let (text, class) = phase_chip(&view, now.get());
+                                let (text, class) = phase_chip(&view, now.get() as f64);
                                 view! {
                                     <li>
                                         <strong>{phase.label()}</strong>
@@ -383,12 +407,16 @@ pub fn AuditPage() -> impl IntoView {
                 </ol>
             }.into_any())}
             {move || {
-                report
-                    .get()
+                shown
+                    .with(|s| s.report.clone())
                     .map(|r| view! { <ReportView report=r context=context.get_untracked() output=output.get_untracked()/> }.into_any())
             }}
             <KeptNote kept=kept/>
-            {move || shown_run.get().map(|k| view! { <KeptReport kept=k/> }.into_any())}
+            {move || {
+                shown_run
+                    .get()
+                    .map(|s| view! { <KeptReport summary=s json=shown_json.get_untracked()/> }.into_any())
+            }}
             <BatchRunner transport=transport/>
         </section>
     }

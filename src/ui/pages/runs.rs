@@ -15,13 +15,19 @@ fn kind_of(filter: Option<&str>) -> Option<RunKind> {
     filter.and_then(RunKind::parse)
 }
 
+fn kind_name(kind: Option<RunKind>) -> String {
+    kind.map_or(String::new(), |k| k.as_str().to_string())
+}
+
 #[component]
 pub fn RunsPage() -> impl IntoView {
     let all = RwSignal::new(Vec::<RunMeta>::new());
     let loaded = RwSignal::new(false);
     let error = RwSignal::new(None::<String>);
     let storage = RwSignal::new(None::<String>);
-    let kind = RwSignal::new(kind_of(query::current().filter.as_deref()));
+    // The kind filter as its name ("" for all): a `String` signal, a type other pages use too.
+    let kind = RwSignal::new(kind_name(kind_of(query::current().filter.as_deref())));
+    let kind_now = move || RunKind::parse(&kind.get());
 
     let refresh = Callback::new(move |()| {
         spawn_local(async move {
@@ -45,16 +51,21 @@ pub fn RunsPage() -> impl IntoView {
     });
     refresh.run(());
 
-    // The filter is in the URL (`runs?filter=audit`); back/forward follow it.
-    Effect::new(move |_| {
-        let k = kind.get();
+    // The filter is in the URL (`runs?filter=audit`); back/forward follow it. Written where
+    // the filter changes rather than by an `Effect` (each effect costs its own code).
+    let sync_url = move || {
         let mut v = query::current();
-        v.filter = k.map(|k| k.as_str().to_string());
+        v.filter = kind_now().map(|k| k.as_str().to_string());
         query::set(&v, false);
+    };
+    sync_url();
+    query::on_history_move(move |v| {
+        kind.set(kind_name(kind_of(v.filter.as_deref())));
+        sync_url();
     });
-    query::on_history_move(move |v| kind.set(kind_of(v.filter.as_deref())));
 
-    let shown = Memo::new(move |_| all.with(|r| runs::list_view(r, kind.get())));
+    // Plain derived values rather than a `Memo` (each memo costs its own copy of the code).
+    let shown = move || all.with(|r| runs::list_view(r, kind_now()));
 
     view! {
         <section data-testid="page-runs" class="stack">
@@ -70,8 +81,11 @@ pub fn RunsPage() -> impl IntoView {
                     "Kind "
                     <select
                         data-testid="runs-filter"
-                        prop:value=move || kind.get().map_or(String::new(), |k| k.as_str().to_string())
-                        on:change=move |ev| kind.set(RunKind::parse(&event_target_value(&ev)))
+                        prop:value=move || kind.get()
+                        on:change=move |ev| {
+                            kind.set(kind_name(RunKind::parse(&event_target_value(&ev))));
+                            sync_url();
+                        }
                     >
                         <option value="">"all"</option>
                         {RunKind::ALL
@@ -84,7 +98,7 @@ pub fn RunsPage() -> impl IntoView {
             </div>
             {move || error.get().map(|e| view! { <div class="error" role="alert" data-testid="runs-error">{e}</div> }.into_any())}
             {move || {
-                (loaded.get() && shown.with(Vec::is_empty))
+                (loaded.get() && shown().is_empty())
                     .then(|| view! { <p class="muted" data-testid="runs-empty">"No runs kept yet."</p> }.into_any())
             }}
             <div class="table-wrap">
@@ -102,7 +116,7 @@ pub fn RunsPage() -> impl IntoView {
                 </thead>
                 <tbody>
                     <For
-                        each=move || shown.get()
+                        each=shown
                         key=|m: &RunMeta| format!("{}\u{1f}{}", m.id, m.name)
                         children=move |m: RunMeta| view! { <RunRow meta=m on_change=refresh/> }.into_any()
                     />

@@ -1,3 +1,5 @@
+use std::sync::Arc;
+
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use wasm_bindgen::JsCast;
@@ -40,6 +42,17 @@ fn set_llm(store: &SettingsStore, name: &str, set: impl FnOnce(&mut LlmConfig)) 
             set(l);
         }
     });
+}
+
+type Names = Arc<dyn Fn() -> Vec<String> + Send + Sync>;
+type NamedRow = Arc<dyn Fn(String) -> AnyView + Send + Sync>;
+
+/// A `<For>` over names, keyed by name. One function for the LLM and the profile lists, so
+/// that Leptos's keyed list is one copy in the wasm rather than one per list.
+#[inline(never)]
+fn names_list(each: Names, row: NamedRow) -> AnyView {
+    view! { <For each=move || each() key=|n: &String| n.clone() children=move |n| row(n)/> }
+        .into_any()
 }
 
 fn json_mode_of(text: &str) -> JsonMode {
@@ -97,10 +110,7 @@ fn LlmCard(name: String, feedback: Feedback) -> impl IntoView {
                 .map(|field| view! { <LlmTextField name=name.clone() field=field feedback=feedback/> }.into_any())
                 .collect_view()}
             <JsonModeSelect name=name.clone()/>
-            <TestConnection endpoint=Signal::derive({
-                let (store, name) = (settings_store(), name.clone());
-                move || store.settings.with(|s| s.endpoint(&name, &|_| None).ok())
-            })/>
+            <TestConnection llm=name.clone()/>
         </section>
     }
 }
@@ -516,11 +526,10 @@ pub fn SettingsPage() -> impl IntoView {
             </section>
 
             <h2>"LLMs"</h2>
-            <For
-                each=llm_names
-                key=|n| n.clone()
-                children=move |name| view! { <LlmCard name=name feedback=feedback/> }.into_any()
-            />
+            {names_list(
+                Arc::new(llm_names),
+                Arc::new(move |name| view! { <LlmCard name=name feedback=feedback/> }.into_any()),
+            )}
             <div class="row">
                 <button data-testid="settings-add-llm" on:click=add_llm>"Add LLM"</button>
             </div>
@@ -537,11 +546,10 @@ pub fn SettingsPage() -> impl IntoView {
                         </tr>
                     </thead>
                     <tbody>
-                        <For
-                            each=profile_names
-                            key=|n| n.clone()
-                            children=move |name| view! { <ProfileRow name=name feedback=feedback/> }.into_any()
-                        />
+                        {names_list(
+                            Arc::new(profile_names),
+                            Arc::new(move |name| view! { <ProfileRow name=name feedback=feedback/> }.into_any()),
+                        )}
                     </tbody>
                 </table>
             </div>
