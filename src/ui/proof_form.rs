@@ -8,6 +8,10 @@ use leptos::prelude::*;
 use crate::logic::document::catalogue_rules;
 use crate::logic::form_help::{parse_feedback, rule_requirements, HelpPart, ParseFeedback};
 
+#[path = "proof/bind.rs"]
+pub(crate) mod bind;
+use bind::{set_to, text_of};
+
 /// Agent, action kind and params of the action to run; the page answers (accepted?, message).
 pub type ActionRequest = (String, String, serde_json::Value);
 
@@ -103,20 +107,20 @@ pub fn ProofForm(
             <h3>"Add an action"</h3>
             <div class="row">
                 <label>"Agent "
-                    <select data-testid="proof-form-agent" on:change=move |ev| agent.set(event_target_value(&ev))>
+                    <select data-testid="proof-form-agent" on:change=set_to(agent)>
                         {move || agents.get().into_iter()
                             .map(|a| view! { <option value=a.clone()>{a.clone()}</option> }.into_any()).collect_view()}
                     </select>
                 </label>
                 <label>"Action "
-                    <select data-testid="proof-form-kind" on:change=move |ev| kind.set(event_target_value(&ev))>
+                    <select data-testid="proof-form-kind" on:change=set_to(kind)>
                         {["derive", "extend", "assume", "accept", "refute"].into_iter()
                             .map(|k| view! { <option value=k>{k}</option> }.into_any()).collect_view()}
                     </select>
                 </label>
                 <label>"Rule "
                     <select data-testid="proof-form-rule" disabled=move || !uses_rule()
-                        aria-describedby="proof-form-rule-help" on:change=move |ev| rule.set(event_target_value(&ev))>
+                        aria-describedby="proof-form-rule-help" on:change=set_to(rule)>
                         {rules.iter().map(|r| view! { <option value=r.clone()>{r.clone()}</option> }.into_any()).collect_view()}
                     </select>
                 </label>
@@ -124,16 +128,16 @@ pub fn ProofForm(
             {move || uses_rule().then(|| help_view(&rule.get()))}
             <label class="stack" for="proof-form-latex">{move || formula_label()}</label>
             <input id="proof-form-latex" data-testid="proof-form-latex" aria-describedby="proof-form-parse"
-                prop:value=move || latex.get() on:input=move |ev| latex.set(event_target_value(&ev))/>
+                prop:value=text_of(latex) on:input=set_to(latex)/>
             {move || feedback_view(&kind.get(), &latex.get())}
             <div class="row">
                 <label class="stack">"Premises (ids, comma-separated)"
                     <input placeholder="H-1, C-002" data-testid="proof-form-premises"
-                        prop:value=move || premises.get() on:input=move |ev| premises.set(event_target_value(&ev))/>
+                        prop:value=text_of(premises) on:input=set_to(premises)/>
                 </label>
                 <label class="stack">"Base (extend) / proposal (accept) / target (refute) id"
                     <input placeholder="C-001" data-testid="proof-form-target"
-                        prop:value=move || target.get() on:input=move |ev| target.set(event_target_value(&ev))/>
+                        prop:value=text_of(target) on:input=set_to(target)/>
                 </label>
                 <button type="submit" class="primary" data-testid="proof-form-submit">"Submit"</button>
             </div>

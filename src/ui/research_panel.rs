@@ -13,6 +13,7 @@ use crate::logic::engine::{Engine, EngineConfig};
 use crate::logic::events::Event;
 use crate::logic::researchers::{run_research, ResearchConfig, StopReason, Turn};
 use crate::logic::world::Problem;
+use crate::ui::proof_form::bind::{number_input, set_to};
 use crate::ui::settings_store::settings_store;
 
 fn turn_line(t: &Turn) -> (bool, String) {
@@ -143,17 +144,15 @@ pub fn ResearchPanel(
             </p>
             <div class="row">
                 <label>"Profile"
-                    <select data-testid="proof-research-profile" on:change=move |ev| profile.set(event_target_value(&ev))>
+                    <select data-testid="proof-research-profile" on:change=set_to(profile)>
                         {move || profiles().into_iter().map(|p| view! { <option value=p.clone()>{p.clone()}</option> }.into_any()).collect_view()}
                     </select>
                 </label>
                 <label>"Researchers"
-                    <input type="number" min="2" max="6" prop:value=move || agents.get().to_string()
-                        on:input=move |ev| agents.set(event_target_value(&ev).parse().unwrap_or(2))/>
+                    {number_input(agents, "2", "6", 2)}
                 </label>
                 <label>"Rounds"
-                    <input type="number" min="1" max="50" prop:value=move || rounds.get().to_string()
-                        on:input=move |ev| rounds.set(event_target_value(&ev).parse().unwrap_or(6))/>
+                    {number_input(rounds, "1", "50", 6)}
                 </label>
                 <button class="primary" data-testid="proof-research-run" disabled=move || running.get() on:click=run>"Run"</button>
             </div>

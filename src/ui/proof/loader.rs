@@ -6,6 +6,7 @@ use wasm_bindgen::JsCast;
 
 use super::page_state::{ProofState, EXAMPLES};
 use crate::ui::drafts_store::draft_signal;
+use crate::ui::proof_form::bind::{set_to, text_of};
 
 #[component]
 pub fn ProofLoader(page: ProofState) -> impl IntoView {
@@ -32,8 +33,8 @@ pub fn ProofLoader(page: ProofState) -> impl IntoView {
             </div>
             <details>
                 <summary>"Paste JSON"</summary>
-                <textarea rows="6" aria-label="Problem or event log JSON" data-testid="proof-paste" prop:value=move || pasted.get()
-                    on:input=move |ev| pasted.set(event_target_value(&ev))></textarea>
+                <textarea rows="6" aria-label="Problem or event log JSON" data-testid="proof-paste" prop:value=text_of(pasted)
+                    on:input=set_to(pasted)></textarea>
                 <button data-testid="proof-paste-load" on:click=move |_| {
                     page.forget_example();
                     page.open(&pasted.get_untracked(), "pasted text")
