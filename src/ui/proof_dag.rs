@@ -71,12 +71,12 @@ fn node_key(n: &Node) -> String {
 const ZOOMS: [u32; 7] = [40, 55, 70, 85, 100, 125, 150];
 
 #[component]
-pub fn ProofDag(#[prop(into)] dag: Signal<Dag>, on_pick: Callback<String>) -> impl IntoView {
+pub fn ProofDag(dag: Memo<Dag>, on_pick: Callback<String>) -> impl IntoView {
     let zoom = RwSignal::new(4usize);
     let pct = move || ZOOMS[zoom.get().min(ZOOMS.len() - 1)];
     let scale = move || f64::from(pct()) / 100.0;
     let scroller = NodeRef::<leptos::html::Div>::new();
-    keep_revealed(scroller, ".dag-node.current", dag);
+    keep_revealed(scroller, ".dag-node.current", Signal::<Dag>::from(dag));
     let zoom_by = move |d: isize| {
         zoom.update(|z| *z = z.saturating_add_signed(d).min(ZOOMS.len() - 1));
         if let Some(el) = scroller.get_untracked() {

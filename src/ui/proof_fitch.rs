@@ -78,12 +78,16 @@ fn line_view(l: Line, on_pick: Callback<String>) -> AnyView {
 
 #[component]
 pub fn ProofFitch(
-    #[prop(into)] fitch: Signal<Fitch>,
+    fitch: Memo<Fitch>,
     /// An id whose line was clicked.
     on_pick: Callback<String>,
 ) -> impl IntoView {
     let scroller = NodeRef::<leptos::html::Div>::new();
-    keep_revealed(scroller, ".fitch-line.current", fitch);
+    keep_revealed(
+        scroller,
+        ".fitch-line.current",
+        Signal::<Fitch>::from(fitch),
+    );
     let left_out = move |n: usize, which: &str| {
         (n > 0).then(|| {
             view! { <li class="muted small fitch-more">{format!("{n} {which} lines not shown")}</li> }

@@ -56,8 +56,8 @@ fn help_view(rule: &str) -> AnyView {
 
 #[component]
 pub fn ProofForm(
-    #[prop(into)] agents: Signal<Vec<String>>,
-    on_action: Callback<ActionRequest, (bool, String)>,
+    agents: impl Fn() -> Vec<String> + Send + Sync + Copy + 'static,
+    on_action: impl Fn(ActionRequest) -> (bool, String) + Copy + 'static,
 ) -> impl IntoView {
     let rules = catalogue_rules();
     let agent = RwSignal::new(String::new());
@@ -90,7 +90,7 @@ pub fn ProofForm(
             "accept" => serde_json::json!({"proposalId": t}),
             _ => serde_json::json!({"targetId": t, "type": "invalid_derivation", "reason": text}),
         };
-        result.set(Some(on_action.run((agent.get_untracked(), k, params))));
+        result.set(Some(on_action((agent.get_untracked(), k, params))));
     };
     let uses_rule = move || matches!(kind.get().as_str(), "derive" | "extend");
     let formula_label = move || {
@@ -108,7 +108,7 @@ pub fn ProofForm(
             <div class="row">
                 <label>"Agent "
                     <select data-testid="proof-form-agent" on:change=set_to(agent)>
-                        {move || agents.get().into_iter()
+                        {move || agents().into_iter()
                             .map(|a| view! { <option value=a.clone()>{a.clone()}</option> }.into_any()).collect_view()}
                     </select>
                 </label>

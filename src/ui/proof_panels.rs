@@ -5,7 +5,7 @@ use leptos::prelude::*;
 
 use super::math_text::MathText;
 use crate::logic::events::code_str;
-use crate::logic::world::{Item, ItemStatus, WorldState};
+use crate::logic::world::{GoalState, Hypothesis, Item, ItemStatus, Refutation, WorldState};
 
 fn math(latex: &str) -> String {
     format!("${}$", latex.trim().trim_matches('$').trim())
@@ -46,7 +46,7 @@ fn item_row(item: &Item) -> AnyView {
 const PANEL_ROWS: usize = 20;
 
 #[component]
-pub fn ProofPanels(#[prop(into)] state: Signal<WorldState>) -> impl IntoView {
+pub fn ProofPanels(state: Memo<WorldState>) -> impl IntoView {
     let panel = move |title: &'static str,
                       testid: &'static str,
                       statuses: &'static [ItemStatus]| {
@@ -81,18 +81,27 @@ pub fn ProofPanels(#[prop(into)] state: Signal<WorldState>) -> impl IntoView {
             </div>
         }
     };
-    // Small memos over the parts of the state these panels show, so a step that leaves them
-    // alone does not rebuild (and re-typeset) them.
-    let goals = Memo::new(move |_| state.with(|st| st.goals.clone()));
-    let hypotheses = Memo::new(move |_| state.with(|st| st.problem.hypotheses.clone()));
-    let refutations = Memo::new(move |_| state.with(|st| st.refutations.clone()));
+    // One small memo over the parts of the state these panels show, so a step that leaves them
+    // alone does not rebuild (and re-typeset) them. (One memo, not three: each memo type is its
+    // own copy of the reactive code in the wasm.)
+    let parts = Memo::new(
+        move |_| -> (Vec<GoalState>, Vec<Hypothesis>, Vec<Refutation>) {
+            state.with(|st| {
+                (
+                    st.goals.clone(),
+                    st.problem.hypotheses.clone(),
+                    st.refutations.clone(),
+                )
+            })
+        },
+    );
     view! {
         <div class="proof-panels grid">
             <div class="card proof-panel" data-testid="proof-goals">
                 <h3>"Goals"</h3>
                 <p class="muted small">"Matched up to notation and renaming of bound variables, not logical equivalence."</p>
                 <ul class="proof-list">
-                    {move || goals.get().into_iter().map(|g| {
+                    {move || parts.with(|p| p.0.clone()).into_iter().map(|g| {
                         let (class, label) = match &g.proved_by {
                             Some(by) => ("badge ok goal-proved", format!("proved by {by}")),
                             None => ("badge goal-open", "open".to_string()),
@@ -111,7 +120,7 @@ pub fn ProofPanels(#[prop(into)] state: Signal<WorldState>) -> impl IntoView {
             <div class="card proof-panel" data-testid="proof-hypotheses">
                 <h3>"Hypotheses"</h3>
                 <ul class="proof-list">
-                    {move || hypotheses.get().into_iter().map(|h| view! {
+                    {move || parts.with(|p| p.1.clone()).into_iter().map(|h| view! {
                         <li data-id=h.id.clone()>
                             <span class="chip">{h.id.clone()}</span>" "
                             <MathText text=math(&h.latex)/>
@@ -127,7 +136,7 @@ pub fn ProofPanels(#[prop(into)] state: Signal<WorldState>) -> impl IntoView {
             <div class="card proof-panel" data-testid="proof-refutations">
                 <h3>"Refutations"</h3>
                 {move || {
-                    let refutations = refutations.get();
+                    let refutations = parts.with(|p| p.2.clone());
                     if refutations.is_empty() {
                         view! { <p class="muted">"none"</p> }.into_any()
                     } else {

@@ -33,12 +33,12 @@ fn turn_line(t: &Turn) -> (bool, String) {
     }
 }
 
-/// `problem`: the loaded problem (None: nothing loaded). `on_events`: the engine's log after
+/// `problem`: the loaded problem (None: nothing loaded; read untracked, when Run is pressed). `on_events`: the engine's log after
 /// each turn, so the stepper follows the run live.
 #[component]
 pub fn ResearchPanel(
-    #[prop(into)] problem: Signal<Option<Problem>>,
-    on_events: Callback<Vec<Event>>,
+    problem: impl Fn() -> Option<Problem> + Copy + 'static,
+    on_events: impl Fn(Vec<Event>) + Copy + 'static,
 ) -> impl IntoView {
     let store = settings_store();
     let profiles = {
@@ -53,7 +53,7 @@ pub fn ResearchPanel(
     let status = RwSignal::new(None::<String>);
 
     let run = move |_| {
-        let Some(problem) = problem.get_untracked() else {
+        let Some(problem) = problem() else {
             status.set(Some("Load a problem first.".into()));
             return;
         };
@@ -116,7 +116,7 @@ pub fn ResearchPanel(
             let rules = catalogue_rules();
             let on_turn = |t: &Turn, e: &Engine| {
                 turns.update(|v| v.push(turn_line(t)));
-                on_events.run(e.events().to_vec());
+                on_events(e.events().to_vec());
             };
             let outcome = run_research(
                 &*transport,

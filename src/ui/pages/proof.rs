@@ -1,14 +1,13 @@
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::logic::dag::{layout_window, Dag};
-use crate::logic::fitch::{layout as fitch_layout, Fitch, FitchOptions};
+use crate::logic::dag::layout_window;
+use crate::logic::fitch::{layout as fitch_layout, FitchOptions};
 use crate::logic::stepper_keys::{step_key, KeyTarget};
-use crate::logic::world::WorldState;
 use crate::ui::drafts_store;
 use crate::ui::proof_dag::ProofDag;
 use crate::ui::proof_fitch::ProofFitch;
-use crate::ui::proof_form::{ActionRequest, ProofForm};
+use crate::ui::proof_form::ProofForm;
 use crate::ui::proof_panels::ProofPanels;
 use crate::ui::query;
 use crate::ui::research_panel::ResearchPanel;
@@ -124,9 +123,6 @@ pub fn ProofPage() -> impl IntoView {
             )
         })
     });
-    let state_signal: Signal<WorldState> = state.into();
-    let dag_signal: Signal<Dag> = dag.into();
-    let fitch_signal: Signal<Fitch> = fitch.into();
     let on_pick = Callback::new(move |id: String| page.pick(id));
 
     on_cleanup(move || page.clear_interval());
@@ -143,18 +139,18 @@ pub fn ProofPage() -> impl IntoView {
     }
     Effect::new(move |_| sync_url(page));
 
-    let on_action =
-        Callback::new(move |(agent, kind, params): ActionRequest| page.act(agent, kind, params));
-    let agents = Signal::derive(move || {
+    let on_action = move |(agent, kind, params)| page.act(agent, kind, params);
+    let agents = move || {
         session.with(|s| {
             s.as_ref()
                 .map(|s| s.problem.agents.clone())
                 .unwrap_or_default()
         })
-    });
+    };
+    // Read when Run is pressed; live researchers then replace the log as each turn lands.
     let research_problem =
-        Signal::derive(move || session.with(|s| s.as_ref().map(|s| s.problem.clone())));
-    let on_research_events = Callback::new(move |events| page.research_events(events));
+        move || session.with_untracked(|s| s.as_ref().map(|s| s.problem.clone()));
+    let on_research_events = move |events| page.research_events(events);
 
     // Built once when a session opens, not at every step: the panels below keep their own state.
     let has_session = Memo::new(move |_| session.with(|s| s.is_some()));
@@ -166,10 +162,10 @@ pub fn ProofPage() -> impl IntoView {
             {move || has_session.get().then(|| view! {
                 <ProofControls page=page current_event=current_event/>
                 <div class="proof-views">
-                    <ProofFitch fitch=fitch_signal on_pick=on_pick/>
-                    <ProofDag dag=dag_signal on_pick=on_pick/>
+                    <ProofFitch fitch=fitch on_pick=on_pick/>
+                    <ProofDag dag=dag on_pick=on_pick/>
                 </div>
-                <ProofPanels state=state_signal/>
+                <ProofPanels state=state/>
 
                 <ResearchPanel problem=research_problem on_events=on_research_events/>
                 <ProofForm agents=agents on_action=on_action/>

@@ -17,7 +17,12 @@ pub fn text_of(value: RwSignal<String>) -> impl Fn() -> String + Copy + 'static 
 
 /// A whole-number field bound to `value`; what does not parse counts as `fallback`.
 #[inline(never)]
-pub fn number_input(value: RwSignal<usize>, min: &'static str, max: &'static str, fallback: usize) -> AnyView {
+pub fn number_input(
+    value: RwSignal<usize>,
+    min: &'static str,
+    max: &'static str,
+    fallback: usize,
+) -> AnyView {
     view! {
         <input type="number" min=min max=max prop:value=move || value.get().to_string()
             on:input=move |ev| value.set(event_target_value(&ev).parse().unwrap_or(fallback))/>
