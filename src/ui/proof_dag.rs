@@ -8,6 +8,7 @@ use leptos::prelude::*;
 use super::math_text::MathText;
 use super::reveal::keep_revealed;
 use crate::logic::dag::{Dag, Edge, Mark, Node, NODE_H, NODE_W};
+use crate::logic::fitch::Fitch;
 
 fn mark_class(mark: Mark) -> &'static str {
     match mark {
@@ -71,12 +72,20 @@ fn node_key(n: &Node) -> String {
 const ZOOMS: [u32; 7] = [40, 55, 70, 85, 100, 125, 150];
 
 #[component]
-pub fn ProofDag(dag: Memo<Dag>, on_pick: Callback<String>) -> impl IntoView {
+pub fn ProofDag(
+    /// The DAG (and the Fitch lines, drawn by `ProofFitch`) at the current step.
+    views: Memo<(Dag, Fitch)>,
+    on_pick: Callback<String>,
+) -> impl IntoView {
     let zoom = RwSignal::new(4usize);
     let pct = move || ZOOMS[zoom.get().min(ZOOMS.len() - 1)];
     let scale = move || f64::from(pct()) / 100.0;
     let scroller = NodeRef::<leptos::html::Div>::new();
-    keep_revealed(scroller, ".dag-node.current", Signal::<Dag>::from(dag));
+    keep_revealed(
+        scroller,
+        ".dag-node.current",
+        Signal::<(Dag, Fitch)>::from(views),
+    );
     let zoom_by = move |d: isize| {
         zoom.update(|z| *z = z.saturating_add_signed(d).min(ZOOMS.len() - 1));
         if let Some(el) = scroller.get_untracked() {
@@ -86,7 +95,7 @@ pub fn ProofDag(dag: Memo<Dag>, on_pick: Callback<String>) -> impl IntoView {
     // Drag to pan: where the press started and the scroll offsets then.
     let drag = StoredValue::new(None::<(i32, i32, i32, i32)>);
     let hidden = move || {
-        let hidden = dag.with(|d| d.hidden);
+        let hidden = views.with(|(d, _)| d.hidden);
         (hidden > 0).then(|| view! {
             <p class="muted small" data-testid="proof-dag-hidden">
                 {format!("Showing the current step's derivation and the latest items; {hidden} others not drawn.")}
@@ -131,14 +140,14 @@ pub fn ProofDag(dag: Memo<Dag>, on_pick: Callback<String>) -> impl IntoView {
                 }
                 on:mouseup=move |_| drag.set_value(None)>
                 <div class="proof-dag" data-testid="proof-dag" role="group" aria-label="derivation graph"
-                    style=move || dag.with(|d| size(d.width, d.height.max(NODE_H), scale()))>
-                    <div class="dag-canvas" style=move || dag.with(|d| format!(
+                    style=move || views.with(|(d, _)| size(d.width, d.height.max(NODE_H), scale()))>
+                    <div class="dag-canvas" style=move || views.with(|(d, _)| format!(
                         "{};transform:scale({}.{:02})", size(d.width, d.height.max(NODE_H), 1.0), pct() / 100, pct() % 100))>
-                        <svg class="dag-edges" width=move || dag.with(|d| px(d.width).to_string())
-                            height=move || dag.with(|d| px(d.height).to_string()) aria-hidden="true">
-                            <For each=move || dag.with(|d| d.edges.clone()) key=edge_key children=edge_view/>
+                        <svg class="dag-edges" width=move || views.with(|(d, _)| px(d.width).to_string())
+                            height=move || views.with(|(d, _)| px(d.height).to_string()) aria-hidden="true">
+                            <For each=move || views.with(|(d, _)| d.edges.clone()) key=edge_key children=edge_view/>
                         </svg>
-                        <For each=move || dag.with(|d| d.nodes.clone()) key=node_key
+                        <For each=move || views.with(|(d, _)| d.nodes.clone()) key=node_key
                             children=move |n| node_view(n, on_pick)/>
                     </div>
                 </div>

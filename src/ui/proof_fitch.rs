@@ -7,6 +7,7 @@ use leptos::prelude::*;
 
 use super::math_text::MathText;
 use super::reveal::keep_revealed;
+use crate::logic::dag::Dag;
 use crate::logic::fitch::{Fitch, Line, LineStatus};
 
 fn math(latex: &str) -> String {
@@ -78,7 +79,8 @@ fn line_view(l: Line, on_pick: Callback<String>) -> AnyView {
 
 #[component]
 pub fn ProofFitch(
-    fitch: Memo<Fitch>,
+    /// The Fitch lines (and the DAG, drawn by `ProofDag`) at the current step.
+    views: Memo<(Dag, Fitch)>,
     /// An id whose line was clicked.
     on_pick: Callback<String>,
 ) -> impl IntoView {
@@ -86,7 +88,7 @@ pub fn ProofFitch(
     keep_revealed(
         scroller,
         ".fitch-line.current",
-        Signal::<Fitch>::from(fitch),
+        Signal::<(Dag, Fitch)>::from(views),
     );
     let left_out = move |n: usize, which: &str| {
         (n > 0).then(|| {
@@ -99,11 +101,11 @@ pub fn ProofFitch(
             <h3>"Proof (Fitch)"</h3>
             <div class="fitch-scroll" node_ref=scroller>
                 <ol class="fitch">
-                    {move || left_out(fitch.with(|f| f.before), "earlier")}
-                    <For each=move || fitch.with(|f| f.lines.clone())
+                    {move || left_out(views.with(|(_, f)| f.before), "earlier")}
+                    <For each=move || views.with(|(_, f)| f.lines.clone())
                         key=line_key
                         children=move |l| line_view(l, on_pick)/>
-                    {move || left_out(fitch.with(|f| f.after), "later")}
+                    {move || left_out(views.with(|(_, f)| f.after), "later")}
                 </ol>
             </div>
         </div>

@@ -6,7 +6,9 @@
 use leptos::prelude::*;
 
 use crate::logic::document::catalogue_rules;
-use crate::logic::form_help::{parse_feedback, rule_requirements, HelpPart, ParseFeedback};
+use crate::logic::form_help::{
+    action_params, parse_feedback, rule_requirements, HelpPart, ParseFeedback,
+};
 
 #[path = "proof/bind.rs"]
 pub(crate) mod bind;
@@ -69,27 +71,14 @@ pub fn ProofForm(
     let result = RwSignal::new(None::<(bool, String)>);
     let submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
-        let cited: Vec<String> = premises
-            .get_untracked()
-            .split(',')
-            .map(|p| p.trim().to_string())
-            .filter(|p| !p.is_empty())
-            .collect();
-        let (k, text, t, r) = (
-            kind.get_untracked(),
+        let k = kind.get_untracked();
+        let params = action_params(
+            &k,
             latex.get_untracked(),
-            target.get_untracked().trim().to_string(),
+            &premises.get_untracked(),
+            &target.get_untracked(),
             rule.get_untracked(),
         );
-        let params = match k.as_str() {
-            "derive" => serde_json::json!({"conclusion": text, "premises": cited, "rule": r}),
-            "extend" => {
-                serde_json::json!({"baseConclusionId": t, "extension": text, "premises": cited, "rule": r})
-            }
-            "assume" => serde_json::json!({"formula": text}),
-            "accept" => serde_json::json!({"proposalId": t}),
-            _ => serde_json::json!({"targetId": t, "type": "invalid_derivation", "reason": text}),
-        };
         result.set(Some(on_action((agent.get_untracked(), k, params))));
     };
     let uses_rule = move || matches!(kind.get().as_str(), "derive" | "extend");

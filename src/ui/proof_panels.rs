@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 
 use super::math_text::MathText;
-use crate::logic::events::code_str;
+use crate::logic::events::{code_str, Event};
 use crate::logic::world::{GoalState, Hypothesis, Item, ItemStatus, Refutation, WorldState};
 
 fn math(latex: &str) -> String {
@@ -46,12 +46,15 @@ fn item_row(item: &Item) -> AnyView {
 const PANEL_ROWS: usize = 20;
 
 #[component]
-pub fn ProofPanels(state: Memo<WorldState>) -> impl IntoView {
+pub fn ProofPanels(
+    /// The world at the current step (and the event that led to it, not used here).
+    state: Memo<(WorldState, Option<Event>)>,
+) -> impl IntoView {
     let panel = move |title: &'static str,
                       testid: &'static str,
                       statuses: &'static [ItemStatus]| {
         let limit = RwSignal::new(PANEL_ROWS);
-        let rows = Memo::new(move |_| state.with(|st| st.latest_items(statuses, limit.get())));
+        let rows = Memo::new(move |_| state.with(|(st, _)| st.latest_items(statuses, limit.get())));
         view! {
             <div class="card proof-panel" data-testid=testid>
                 <h3>{title}</h3>
@@ -86,7 +89,7 @@ pub fn ProofPanels(state: Memo<WorldState>) -> impl IntoView {
     // own copy of the reactive code in the wasm.)
     let parts = Memo::new(
         move |_| -> (Vec<GoalState>, Vec<Hypothesis>, Vec<Refutation>) {
-            state.with(|st| {
+            state.with(|(st, _)| {
                 (
                     st.goals.clone(),
                     st.problem.hypotheses.clone(),

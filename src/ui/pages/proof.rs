@@ -1,9 +1,11 @@
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::logic::dag::layout_window;
-use crate::logic::fitch::{layout as fitch_layout, FitchOptions};
+use crate::logic::dag::{layout_window, Dag};
+use crate::logic::events::Event;
+use crate::logic::fitch::{layout as fitch_layout, Fitch, FitchOptions};
 use crate::logic::stepper_keys::{step_key, KeyTarget};
+use crate::logic::world::WorldState;
 use crate::ui::drafts_store;
 use crate::ui::proof_dag::ProofDag;
 use crate::ui::proof_fitch::ProofFitch;
@@ -86,41 +88,39 @@ pub fn ProofPage() -> impl IntoView {
     let page = ProofState::new();
     let (session, step) = (page.session, page.step);
 
-    // Every recomputation is a new step or session: skip the equality check, which on a
-    // 50,000-item world would cost more than the replay itself.
+    // The world at the current step and the event that led to it. Every recomputation is a new
+    // step or session: skip the equality check, which on a 50,000-item world would cost more
+    // than the replay itself. (One memo for both: each memo type is its own copy of the
+    // reactive code in the wasm.)
     let state = Memo::new_with_compare(
-        move |_| {
-            session.with(|s| {
-                s.as_ref()
-                    .map(|s| s.replayer.state_at(step.get()))
-                    .unwrap_or_default()
+        move |_| -> (WorldState, Option<Event>) {
+            session.with(|s| match s.as_ref() {
+                Some(s) => {
+                    let at = step.get();
+                    (
+                        s.replayer.state_at(at),
+                        s.replayer.event_before(at).cloned(),
+                    )
+                }
+                None => Default::default(),
             })
         },
         |_, _| true,
     );
-    let current_event = Memo::new(move |_| {
-        session.with(|s| {
-            s.as_ref()
-                .and_then(|s| s.replayer.event_before(step.get()).cloned())
-        })
-    });
-    let dag = Memo::new(move |_| {
-        let focus =
-            current_event.with(|e| e.as_ref().and_then(|e| e.subject_id().map(str::to_string)));
-        state.with(|st| layout_window(st, focus.as_deref(), DAG_NODES))
-    });
-    let fitch = Memo::new(move |_| {
-        let focus =
-            current_event.with(|e| e.as_ref().and_then(|e| e.subject_id().map(str::to_string)));
-        state.with(|st| {
-            fitch_layout(
+    // The DAG and the Fitch lines, both focused on the current event's subject.
+    let views = Memo::new(move |_| -> (Dag, Fitch) {
+        state.with(|(st, event)| {
+            let focus = event.as_ref().and_then(|e| e.subject_id());
+            let dag = layout_window(st, focus, DAG_NODES);
+            let fitch = fitch_layout(
                 st,
                 &FitchOptions {
-                    focus: focus.as_deref(),
+                    focus,
                     window: FITCH_LINES,
                     ..Default::default()
                 },
-            )
+            );
+            (dag, fitch)
         })
     });
     let on_pick = Callback::new(move |id: String| page.pick(id));
@@ -160,10 +160,10 @@ pub fn ProofPage() -> impl IntoView {
             <p class="lead">"Step through a logic world derivation: every proposal, acceptance and rejection, with formulas rendered and the proof DAG."</p>
             <ProofLoader page=page/>
             {move || has_session.get().then(|| view! {
-                <ProofControls page=page current_event=current_event/>
+                <ProofControls page=page state=state/>
                 <div class="proof-views">
-                    <ProofFitch fitch=fitch on_pick=on_pick/>
-                    <ProofDag dag=dag on_pick=on_pick/>
+                    <ProofFitch views=views on_pick=on_pick/>
+                    <ProofDag views=views on_pick=on_pick/>
                 </div>
                 <ProofPanels state=state/>
 

@@ -9,6 +9,7 @@ use super::event_card::event_card;
 use super::page_state::ProofState;
 use crate::logic::events::Event;
 use crate::logic::stepper_keys::StepKey;
+use crate::logic::world::WorldState;
 
 /// What a control button does, by its `data-testid`.
 fn on_button(page: ProofState, testid: &str) {
@@ -33,7 +34,7 @@ fn clicked_button(ev: &web_sys::MouseEvent) -> Option<String> {
 }
 
 #[component]
-pub fn ProofControls(page: ProofState, current_event: Memo<Option<Event>>) -> impl IntoView {
+pub fn ProofControls(page: ProofState, state: Memo<(WorldState, Option<Event>)>) -> impl IntoView {
     let step = page.step;
     view! {
         <div class="card stack proof-controls" on:click=move |ev| {
@@ -54,7 +55,7 @@ pub fn ProofControls(page: ProofState, current_event: Memo<Option<Event>>) -> im
                 <span class="muted small">"Keys: ← → step, Home / End, Space plays"</span>
             </div>
             <div class="proof-event" data-testid="proof-event">
-                {move || event_card(step.get(), page.total(), current_event.get())}
+                {move || event_card(step.get(), page.total(), state.with(|(_, e)| e.clone()))}
             </div>
             <div class="row">
                 <button data-testid="proof-export-log">"Export event log (JSON)"</button>
