@@ -9,6 +9,9 @@ use super::math_text::MathText;
 use super::reveal::keep_revealed;
 use crate::logic::dag::{Dag, Edge, Mark, Node, NODE_H, NODE_W};
 use crate::logic::fitch::Fitch;
+use std::sync::Arc;
+
+use crate::ui::proof_form::bind::{keyed_rows, live, Row};
 
 fn mark_class(mark: Mark) -> &'static str {
     match mark {
@@ -110,7 +113,7 @@ pub fn ProofDag(
             <div class="row dag-toolbar">
                 <h3>"Derivation graph"</h3>
                 <button type="button" aria-label="zoom out" data-testid="proof-dag-zoom-out" on:click=move |_| zoom_by(-1)>"−"</button>
-                <span class="small" data-testid="proof-dag-zoom">{move || format!("{} %", pct())}</span>
+                <span class="small" data-testid="proof-dag-zoom">{live(move || format!("{} %", pct()))}</span>
                 <button type="button" aria-label="zoom in" data-testid="proof-dag-zoom-in" on:click=move |_| zoom_by(1)>"+"</button>
                 <span class="dag-legend small" aria-label="legend">
                     <span class="dag-key hypothesis">"hypothesis"</span>
@@ -121,7 +124,7 @@ pub fn ProofDag(
                     <span class="dag-key premise">"its premises"</span>
                 </span>
             </div>
-            {move || hidden()}
+            {live(hidden)}
             <div class="proof-dag-wrap" node_ref=scroller
                 on:mousedown=move |ev| {
                     if let Some(el) = scroller.get_untracked() {
@@ -140,15 +143,22 @@ pub fn ProofDag(
                 }
                 on:mouseup=move |_| drag.set_value(None)>
                 <div class="proof-dag" data-testid="proof-dag" role="group" aria-label="derivation graph"
-                    style=move || views.with(|(d, _)| size(d.width, d.height.max(NODE_H), scale()))>
-                    <div class="dag-canvas" style=move || views.with(|(d, _)| format!(
-                        "{};transform:scale({}.{:02})", size(d.width, d.height.max(NODE_H), 1.0), pct() / 100, pct() % 100))>
-                        <svg class="dag-edges" width=move || views.with(|(d, _)| px(d.width).to_string())
-                            height=move || views.with(|(d, _)| px(d.height).to_string()) aria-hidden="true">
-                            <For each=move || views.with(|(d, _)| d.edges.clone()) key=edge_key children=edge_view/>
+                    style=live(move || views.with(|(d, _)| size(d.width, d.height.max(NODE_H), scale())))>
+                    <div class="dag-canvas" style=live(move || views.with(|(d, _)| format!(
+                        "{};transform:scale({}.{:02})", size(d.width, d.height.max(NODE_H), 1.0), pct() / 100, pct() % 100)))>
+                        <svg class="dag-edges" width=live(move || views.with(|(d, _)| px(d.width).to_string()))
+                            height=live(move || views.with(|(d, _)| px(d.height).to_string())) aria-hidden="true">
+                            {keyed_rows(
+                                Arc::new(move || views.with(|(d, _)| d.edges.iter().cloned().map(Row::Edge).collect())),
+                                |row| match row { Row::Edge(e) => edge_key(e), _ => String::new() },
+                                Arc::new(|row| match row { Row::Edge(e) => edge_view(e), _ => ().into_any() }),
+                            )}
                         </svg>
-                        <For each=move || views.with(|(d, _)| d.nodes.clone()) key=node_key
-                            children=move |n| node_view(n, on_pick)/>
+                        {keyed_rows(
+                            Arc::new(move || views.with(|(d, _)| d.nodes.iter().cloned().map(Row::Node).collect())),
+                            |row| match row { Row::Node(n) => node_key(n), _ => String::new() },
+                            Arc::new(move |row| match row { Row::Node(n) => node_view(n, on_pick), _ => ().into_any() }),
+                        )}
                     </div>
                 </div>
             </div>

@@ -9,6 +9,9 @@ use super::math_text::MathText;
 use super::reveal::keep_revealed;
 use crate::logic::dag::Dag;
 use crate::logic::fitch::{Fitch, Line, LineStatus};
+use std::sync::Arc;
+
+use crate::ui::proof_form::bind::{keyed_rows, live, Row};
 
 fn math(latex: &str) -> String {
     format!("${}$", latex.trim().trim_matches('$').trim())
@@ -101,11 +104,13 @@ pub fn ProofFitch(
             <h3>"Proof (Fitch)"</h3>
             <div class="fitch-scroll" node_ref=scroller>
                 <ol class="fitch">
-                    {move || left_out(views.with(|(_, f)| f.before), "earlier")}
-                    <For each=move || views.with(|(_, f)| f.lines.clone())
-                        key=line_key
-                        children=move |l| line_view(l, on_pick)/>
-                    {move || left_out(views.with(|(_, f)| f.after), "later")}
+                    {live(move || left_out(views.with(|(_, f)| f.before), "earlier"))}
+                    {keyed_rows(
+                        Arc::new(move || views.with(|(_, f)| f.lines.iter().cloned().map(Row::Line).collect())),
+                        |row| match row { Row::Line(l) => line_key(l), _ => String::new() },
+                        Arc::new(move |row| match row { Row::Line(l) => line_view(l, on_pick), _ => ().into_any() }),
+                    )}
+                    {live(move || left_out(views.with(|(_, f)| f.after), "later"))}
                 </ol>
             </div>
         </div>

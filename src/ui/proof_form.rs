@@ -12,7 +12,7 @@ use crate::logic::form_help::{
 
 #[path = "proof/bind.rs"]
 pub(crate) mod bind;
-use bind::{set_to, text_of};
+use bind::{live, set_to, text_of};
 
 /// Agent, action kind and params of the action to run; the page answers (accepted?, message).
 pub type ActionRequest = (String, String, serde_json::Value);
@@ -97,8 +97,8 @@ pub fn ProofForm(
             <div class="row">
                 <label>"Agent "
                     <select data-testid="proof-form-agent" on:change=set_to(agent)>
-                        {move || agents().into_iter()
-                            .map(|a| view! { <option value=a.clone()>{a.clone()}</option> }.into_any()).collect_view()}
+                        {live(move || agents().into_iter()
+                            .map(|a| view! { <option value=a.clone()>{a.clone()}</option> }.into_any()).collect_view())}
                     </select>
                 </label>
                 <label>"Action "
@@ -108,17 +108,17 @@ pub fn ProofForm(
                     </select>
                 </label>
                 <label>"Rule "
-                    <select data-testid="proof-form-rule" disabled=move || !uses_rule()
+                    <select data-testid="proof-form-rule" disabled=live(move || !uses_rule())
                         aria-describedby="proof-form-rule-help" on:change=set_to(rule)>
                         {rules.iter().map(|r| view! { <option value=r.clone()>{r.clone()}</option> }.into_any()).collect_view()}
                     </select>
                 </label>
             </div>
-            {move || uses_rule().then(|| help_view(&rule.get()))}
-            <label class="stack" for="proof-form-latex">{move || formula_label()}</label>
+            {live(move || uses_rule().then(|| help_view(&rule.get())))}
+            <label class="stack" for="proof-form-latex">{live(formula_label)}</label>
             <input id="proof-form-latex" data-testid="proof-form-latex" aria-describedby="proof-form-parse"
                 prop:value=text_of(latex) on:input=set_to(latex)/>
-            {move || feedback_view(&kind.get(), &latex.get())}
+            {live(move || feedback_view(&kind.get(), &latex.get()))}
             <div class="row">
                 <label class="stack">"Premises (ids, comma-separated)"
                     <input placeholder="H-1, C-002" data-testid="proof-form-premises"
@@ -130,9 +130,9 @@ pub fn ProofForm(
                 </label>
                 <button type="submit" class="primary" data-testid="proof-form-submit">"Submit"</button>
             </div>
-            {move || result.get().map(|(ok, m)| view! {
+            {live(move || result.get().map(|(ok, m)| view! {
                 <p class=if ok { "ok" } else { "error" } data-testid="proof-form-result">{m}</p>
-            }.into_any())}
+            }.into_any()))}
         </form>
     }
 }

@@ -6,6 +6,9 @@ use leptos::prelude::*;
 use super::math_text::MathText;
 use crate::logic::events::{code_str, Event};
 use crate::logic::world::{GoalState, Hypothesis, Item, ItemStatus, Refutation, WorldState};
+use std::sync::Arc;
+
+use crate::ui::proof_form::bind::{keyed_rows, live, Row};
 
 fn math(latex: &str) -> String {
     format!("${}$", latex.trim().trim_matches('$').trim())
@@ -58,8 +61,8 @@ pub fn ProofPanels(
         view! {
             <div class="card proof-panel" data-testid=testid>
                 <h3>{title}</h3>
-                {move || rows.with(|(items, _)| items.is_empty()).then(|| view! { <p class="muted">"none"</p> }.into_any())}
-                {move || {
+                {live(move || rows.with(|(items, _)| items.is_empty()).then(|| view! { <p class="muted">"none"</p> }.into_any()))}
+                {live(move || {
                     let earlier = rows.with(|(_, earlier)| *earlier);
                     (earlier > 0).then(|| view! {
                         <p class="muted small" data-testid="proof-panel-more">
@@ -70,16 +73,22 @@ pub fn ProofPanels(
                         </p>
                     }
                     .into_any())
-                }}
+                })}
                 // Keyed by the event that last changed an item: a step re-renders (and
-                // re-typesets) only the rows it changed. (A string key, like every other
-                // `<For>`'s: they all share one copy of Leptos's keyed-list code.)
+                // re-typesets) only the rows it changed. (One row type and a string key for
+                // every keyed list of the page: they share one copy of Leptos's keyed-list code.)
                 <ul class="proof-list">
-                    <For
-                        each=move || rows.get().0
-                        key=|item| format!("{} {}", item.id, item.last_event)
-                        children=move |item| item_row(&item)
-                    />
+                    {keyed_rows(
+                        Arc::new(move || rows.with(|(items, _)| items.iter().cloned().map(Row::Item).collect())),
+                        |row| match row {
+                            Row::Item(item) => format!("{} {}", item.id, item.last_event),
+                            _ => String::new(),
+                        },
+                        Arc::new(|row| match row {
+                            Row::Item(item) => item_row(&item),
+                            _ => ().into_any(),
+                        }),
+                    )}
                 </ul>
             </div>
         }
@@ -104,7 +113,7 @@ pub fn ProofPanels(
                 <h3>"Goals"</h3>
                 <p class="muted small">"Matched up to notation and renaming of bound variables, not logical equivalence."</p>
                 <ul class="proof-list">
-                    {move || parts.with(|p| p.0.clone()).into_iter().map(|g| {
+                    {live(move || parts.with(|p| p.0.clone()).into_iter().map(|g| {
                         let (class, label) = match &g.proved_by {
                             Some(by) => ("badge ok goal-proved", format!("proved by {by}")),
                             None => ("badge goal-open", "open".to_string()),
@@ -117,20 +126,20 @@ pub fn ProofPanels(
                             </li>
                         }
                         .into_any()
-                    }).collect_view()}
+                    }).collect_view())}
                 </ul>
             </div>
             <div class="card proof-panel" data-testid="proof-hypotheses">
                 <h3>"Hypotheses"</h3>
                 <ul class="proof-list">
-                    {move || parts.with(|p| p.1.clone()).into_iter().map(|h| view! {
+                    {live(move || parts.with(|p| p.1.clone()).into_iter().map(|h| view! {
                         <li data-id=h.id.clone()>
                             <span class="chip">{h.id.clone()}</span>" "
                             <MathText text=math(&h.latex)/>
                             {h.kind.clone().map(|k| view! { <span class="muted">" " {k}</span> }.into_any())}
                         </li>
                     }
-                    .into_any()).collect_view()}
+                    .into_any()).collect_view())}
                 </ul>
             </div>
             {panel("Accepted", "proof-accepted", &[ItemStatus::Accepted])}
@@ -138,7 +147,7 @@ pub fn ProofPanels(
             {panel("Rejected, blocked, retracted", "proof-refused", &[ItemStatus::Rejected, ItemStatus::Blocked, ItemStatus::Retracted])}
             <div class="card proof-panel" data-testid="proof-refutations">
                 <h3>"Refutations"</h3>
-                {move || {
+                {live(move || {
                     let refutations = parts.with(|p| p.2.clone());
                     if refutations.is_empty() {
                         view! { <p class="muted">"none"</p> }.into_any()
@@ -160,7 +169,7 @@ pub fn ProofPanels(
                             </ul>
                         }.into_any()
                     }
-                }}
+                })}
             </div>
         </div>
     }

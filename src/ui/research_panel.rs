@@ -13,7 +13,7 @@ use crate::logic::engine::{Engine, EngineConfig};
 use crate::logic::events::Event;
 use crate::logic::researchers::{run_research, ResearchConfig, StopReason, Turn};
 use crate::logic::world::Problem;
-use crate::ui::proof_form::bind::{number_input, set_to};
+use crate::ui::proof_form::bind::{live, number_input, set_to};
 use crate::ui::settings_store::settings_store;
 
 fn turn_line(t: &Turn) -> (bool, String) {
@@ -145,7 +145,7 @@ pub fn ResearchPanel(
             <div class="row">
                 <label>"Profile"
                     <select data-testid="proof-research-profile" on:change=set_to(profile)>
-                        {move || profiles().into_iter().map(|p| view! { <option value=p.clone()>{p.clone()}</option> }.into_any()).collect_view()}
+                        {live(move || profiles().into_iter().map(|p| view! { <option value=p.clone()>{p.clone()}</option> }.into_any()).collect_view())}
                     </select>
                 </label>
                 <label>"Researchers"
@@ -154,14 +154,14 @@ pub fn ResearchPanel(
                 <label>"Rounds"
                     {number_input(rounds, "1", "50", 6)}
                 </label>
-                <button class="primary" data-testid="proof-research-run" disabled=move || running.get() on:click=run>"Run"</button>
+                <button class="primary" data-testid="proof-research-run" disabled=live(move || running.get()) on:click=run>"Run"</button>
             </div>
-            {move || status.get().map(|s| view! { <p class="notice" data-testid="proof-research-status">{s}</p> }.into_any())}
+            {live(move || status.get().map(|s| view! { <p class="notice" data-testid="proof-research-status">{s}</p> }.into_any()))}
             <ol class="stack" data-testid="proof-research-turns">
-                {move || turns.get().into_iter().map(|(ok, line)| {
+                {live(move || turns.get().into_iter().map(|(ok, line)| {
                     let class = if ok { "ok" } else { "muted" };
                     view! { <li class=class>{line}</li> }.into_any()
-                }).collect_view()}
+                }).collect_view())}
             </ol>
         </details>
     }

@@ -9,6 +9,7 @@ use crate::logic::world::WorldState;
 use crate::ui::drafts_store;
 use crate::ui::proof_dag::ProofDag;
 use crate::ui::proof_fitch::ProofFitch;
+use crate::ui::proof_form::bind::live;
 use crate::ui::proof_form::ProofForm;
 use crate::ui::proof_panels::ProofPanels;
 use crate::ui::query;
@@ -159,7 +160,7 @@ pub fn ProofPage() -> impl IntoView {
             <h1>"Proof stepper"</h1>
             <p class="lead">"Step through a logic world derivation: every proposal, acceptance and rejection, with formulas rendered and the proof DAG."</p>
             <ProofLoader page=page/>
-            {move || has_session.get().then(|| view! {
+            {live(move || has_session.get().then(|| view! {
                 <ProofControls page=page state=state/>
                 <div class="proof-views">
                     <ProofFitch views=views on_pick=on_pick/>
@@ -169,7 +170,7 @@ pub fn ProofPage() -> impl IntoView {
 
                 <ResearchPanel problem=research_problem on_events=on_research_events/>
                 <ProofForm agents=agents on_action=on_action/>
-            }.into_any())}
+            }.into_any()))}
         </section>
     }
 }

@@ -11,8 +11,8 @@ pub fn set_to<E: JsCast + 'static>(value: RwSignal<String>) -> impl Fn(E) + Clon
 }
 
 /// The reactive value of a text field.
-pub fn text_of(value: RwSignal<String>) -> impl Fn() -> String + Copy + 'static {
-    move || value.get()
+pub fn text_of(value: RwSignal<String>) -> Live<String> {
+    live(move || value.get())
 }
 
 /// A whole-number field bound to `value`; what does not parse counts as `fallback`.
@@ -24,8 +24,38 @@ pub fn number_input(
     fallback: usize,
 ) -> AnyView {
     view! {
-        <input type="number" min=min max=max prop:value=move || value.get().to_string()
+        <input type="number" min=min max=max prop:value=live(move || value.get().to_string())
             on:input=move |ev| value.set(event_target_value(&ev).parse().unwrap_or(fallback))/>
     }
     .into_any()
+}
+
+/// A reactive view or attribute value behind one shared pointer type (the one Leptos itself
+/// converts reactive closures to). Leptos compiles its render-effect code once per closure
+/// type; every `live(...)` of the same output type shares one copy.
+pub type Live<T> = std::sync::Arc<std::sync::Mutex<dyn FnMut() -> T + Send>>;
+
+pub fn live<T>(f: impl FnMut() -> T + Send + 'static) -> Live<T> {
+    std::sync::Arc::new(std::sync::Mutex::new(f))
+}
+
+/// A row of one of the Proof page's keyed lists: the panels' items, the DAG's nodes and edges,
+/// the Fitch lines. One row type, so the four lists share one copy of Leptos's keyed-list code
+/// (each `<For>` item type is otherwise its own copy, several KB of wasm).
+pub enum Row {
+    Item(std::sync::Arc<crate::logic::world::Item>),
+    Node(crate::logic::dag::Node),
+    Edge(crate::logic::dag::Edge),
+    Line(crate::logic::fitch::Line),
+}
+
+/// A keyed list: `each` gives the rows (tracked), `key` says what a row draws (a row whose key
+/// is unchanged is kept as it is), `children` draws one.
+#[inline(never)]
+pub fn keyed_rows(
+    each: std::sync::Arc<dyn Fn() -> Vec<Row> + Send + Sync>,
+    key: fn(&Row) -> String,
+    children: std::sync::Arc<dyn Fn(Row) -> AnyView + Send + Sync>,
+) -> AnyView {
+    view! { <For each=move || each() key=key children=move |row| children(row)/> }.into_any()
 }

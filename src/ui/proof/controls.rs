@@ -10,6 +10,7 @@ use super::page_state::ProofState;
 use crate::logic::events::Event;
 use crate::logic::stepper_keys::StepKey;
 use crate::logic::world::WorldState;
+use crate::ui::proof_form::bind::live;
 
 /// What a control button does, by its `data-testid`.
 fn on_button(page: ProofState, testid: &str) {
@@ -47,15 +48,15 @@ pub fn ProofControls(page: ProofState, state: Memo<(WorldState, Option<Event>)>)
                 <button data-testid="proof-prev">"◀ Prev"</button>
                 <button data-testid="proof-next">"Next ▶"</button>
                 <button data-testid="proof-last">"Last ⏭"</button>
-                <button data-testid="proof-play">{move || String::from(if page.playing.get() { "Pause" } else { "Autoplay" })}</button>
-                <input type="range" min="0" max=move || page.total().to_string() data-testid="proof-step"
-                    aria-label="step" prop:value=move || step.get().to_string()
+                <button data-testid="proof-play">{live(move || String::from(if page.playing.get() { "Pause" } else { "Autoplay" }))}</button>
+                <input type="range" min="0" max=live(move || page.total().to_string()) data-testid="proof-step"
+                    aria-label="step" prop:value=live(move || step.get().to_string())
                     on:input=move |ev| page.go(event_target_value(&ev).parse().unwrap_or(0))/>
-                <span data-testid="proof-step-label">{move || format!("{} / {}", step.get(), page.total())}</span>
+                <span data-testid="proof-step-label">{live(move || format!("{} / {}", step.get(), page.total()))}</span>
                 <span class="muted small">"Keys: ← → step, Home / End, Space plays"</span>
             </div>
             <div class="proof-event" data-testid="proof-event">
-                {move || event_card(step.get(), page.total(), state.with(|(_, e)| e.clone()))}
+                {live(move || event_card(step.get(), page.total(), state.with(|(_, e)| e.clone())))}
             </div>
             <div class="row">
                 <button data-testid="proof-export-log">"Export event log (JSON)"</button>

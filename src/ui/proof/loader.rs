@@ -6,7 +6,7 @@ use wasm_bindgen::JsCast;
 
 use super::page_state::{ProofState, EXAMPLES};
 use crate::ui::drafts_store::draft_signal;
-use crate::ui::proof_form::bind::{set_to, text_of};
+use crate::ui::proof_form::bind::{live, set_to, text_of};
 
 #[component]
 pub fn ProofLoader(page: ProofState) -> impl IntoView {
@@ -15,7 +15,7 @@ pub fn ProofLoader(page: ProofState) -> impl IntoView {
         <div class="card stack">
             <div class="row">
                 <label>"Example "
-                    <select data-testid="proof-example" prop:value=move || page.example_key.get()
+                    <select data-testid="proof-example" prop:value=live(move || page.example_key.get())
                         on:change=move |ev| {
                             // Leave the picker, so ←/→ step the proof rather than pick the next example.
                             if let Some(el) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok()) {
@@ -40,8 +40,8 @@ pub fn ProofLoader(page: ProofState) -> impl IntoView {
                     page.open(&pasted.get_untracked(), "pasted text")
                 }>"Load pasted"</button>
             </details>
-            {move || page.error.get().map(|e| view! { <p class="error" data-testid="proof-error">{e}</p> }.into_any())}
-            {move || page.notice.get().map(|n| view! { <p class="muted" data-testid="proof-notice">{n}</p> }.into_any())}
+            {live(move || page.error.get().map(|e| view! { <p class="error" data-testid="proof-error">{e}</p> }.into_any()))}
+            {live(move || page.notice.get().map(|n| view! { <p class="muted" data-testid="proof-notice">{n}</p> }.into_any()))}
         </div>
     }
 }
