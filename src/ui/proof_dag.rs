@@ -5,13 +5,12 @@
 
 use leptos::prelude::*;
 
-use super::math_text::MathText;
 use super::reveal::keep_revealed;
 use crate::logic::dag::{Dag, Edge, Mark, Node, NODE_H, NODE_W};
 use crate::logic::fitch::Fitch;
 use std::sync::Arc;
 
-use crate::ui::proof_form::bind::{keyed_rows, live, Row};
+use crate::ui::proof_form::bind::{formula, keyed_rows, live, Row};
 
 fn mark_class(mark: Mark) -> &'static str {
     match mark {
@@ -32,12 +31,11 @@ fn node_view(n: Node, on_pick: Callback<String>) -> AnyView {
         NODE_H
     );
     let id = n.id.clone();
-    let tex = format!("${}$", n.latex.trim().trim_matches('$').trim());
     view! {
         <button type="button" class=class style=style title=title data-id=n.id.clone() data-mark=mark_class(n.mark)
             on:click=move |_| on_pick.run(id.clone())>
             <span class="dag-id">{n.id.clone()}</span>
-            <span class="dag-formula"><MathText text=tex/></span>
+            <span class="dag-formula">{formula(&n.latex)}</span>
         </button>
     }
     .into_any()

@@ -5,17 +5,12 @@
 
 use leptos::prelude::*;
 
-use super::math_text::MathText;
 use super::reveal::keep_revealed;
 use crate::logic::dag::Dag;
 use crate::logic::fitch::{Fitch, Line, LineStatus};
 use std::sync::Arc;
 
-use crate::ui::proof_form::bind::{keyed_rows, live, Row};
-
-fn math(latex: &str) -> String {
-    format!("${}$", latex.trim().trim_matches('$').trim())
-}
+use crate::ui::proof_form::bind::{formula, keyed_rows, live, Row};
 
 /// Everything a row draws, so a step re-renders only the rows it changed.
 fn line_key(l: &Line) -> String {
@@ -69,7 +64,7 @@ fn line_view(l: Line, on_pick: Callback<String>) -> AnyView {
             {bars}
             <span class="fitch-body">
                 <span class=if l.bar_below { "fitch-formula under" } else { "fitch-formula" }>
-                    <MathText text=math(&l.latex)/>
+                    {formula(&l.latex)}
                 </span>
                 {badge}
                 {note}

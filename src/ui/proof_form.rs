@@ -12,7 +12,10 @@ use crate::logic::form_help::{
 
 #[path = "proof/bind.rs"]
 pub(crate) mod bind;
-use bind::{live, set_to, text_of};
+use bind::{live, options, set_to, text_of};
+
+/// The action kinds the form offers.
+const KINDS: [&str; 5] = ["derive", "extend", "assume", "accept", "refute"];
 
 /// Agent, action kind and params of the action to run; the page answers (accepted?, message).
 pub type ActionRequest = (String, String, serde_json::Value);
@@ -97,20 +100,18 @@ pub fn ProofForm(
             <div class="row">
                 <label>"Agent "
                     <select data-testid="proof-form-agent" on:change=set_to(agent)>
-                        {live(move || agents().into_iter()
-                            .map(|a| view! { <option value=a.clone()>{a.clone()}</option> }.into_any()).collect_view())}
+                        {live(move || options(agents()))}
                     </select>
                 </label>
                 <label>"Action "
                     <select data-testid="proof-form-kind" on:change=set_to(kind)>
-                        {["derive", "extend", "assume", "accept", "refute"].into_iter()
-                            .map(|k| view! { <option value=k>{k}</option> }.into_any()).collect_view()}
+                        {options(KINDS.iter().map(|k| k.to_string()).collect())}
                     </select>
                 </label>
                 <label>"Rule "
                     <select data-testid="proof-form-rule" disabled=live(move || !uses_rule())
                         aria-describedby="proof-form-rule-help" on:change=set_to(rule)>
-                        {rules.iter().map(|r| view! { <option value=r.clone()>{r.clone()}</option> }.into_any()).collect_view()}
+                        {options(rules)}
                     </select>
                 </label>
             </div>
@@ -130,9 +131,7 @@ pub fn ProofForm(
                 </label>
                 <button type="submit" class="primary" data-testid="proof-form-submit">"Submit"</button>
             </div>
-            {live(move || result.get().map(|(ok, m)| view! {
-                <p class=if ok { "ok" } else { "error" } data-testid="proof-form-result">{m}</p>
-            }.into_any()))}
+            {live(move || result.get().map(|(ok, m)| view! { <p class=if ok { "ok" } else { "error" } data-testid="proof-form-result">{m}</p> }.into_any()))}
         </form>
     }
 }

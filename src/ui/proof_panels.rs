@@ -3,16 +3,11 @@
 
 use leptos::prelude::*;
 
-use super::math_text::MathText;
 use crate::logic::events::{code_str, Event};
 use crate::logic::world::{GoalState, Hypothesis, Item, ItemStatus, Refutation, WorldState};
 use std::sync::Arc;
 
-use crate::ui::proof_form::bind::{keyed_rows, live, Row};
-
-fn math(latex: &str) -> String {
-    format!("${}$", latex.trim().trim_matches('$').trim())
-}
+use crate::ui::proof_form::bind::{formula, keyed_rows, live, prose, Row};
 
 fn item_row(item: &Item) -> AnyView {
     let deps = if item.depends_on.is_empty() {
@@ -35,7 +30,7 @@ fn item_row(item: &Item) -> AnyView {
     view! {
         <li class="proof-item" data-id=item.id.clone()>
             <span class="chip">{item.id.clone()}</span>" "
-            <MathText text=math(&item.latex)/>
+            {formula(&item.latex)}
             <span class="muted">" " {how}</span>
             {(!deps.is_empty()).then(|| view! { " " <span class="badge open-assumptions">{deps.clone()}</span> }.into_any())}
             {(!why.is_empty()).then(|| view! { <div class="error small">{why.clone()}</div> }.into_any())}
@@ -48,51 +43,59 @@ fn item_row(item: &Item) -> AnyView {
 /// thousands of items, and rendering all of them (with KaTeX) would stall the page.
 const PANEL_ROWS: usize = 20;
 
+/// One panel of items with the given statuses, latest first. A plain function (not a closure
+/// called three times), so its code is in the wasm once.
+#[inline(never)]
+fn item_panel(
+    state: Memo<(WorldState, Option<Event>)>,
+    title: &'static str,
+    testid: &'static str,
+    statuses: &'static [ItemStatus],
+) -> AnyView {
+    let limit = RwSignal::new(PANEL_ROWS);
+    let rows = Memo::new(move |_| state.with(|(st, _)| st.latest_items(statuses, limit.get())));
+    view! {
+        <div class="card proof-panel" data-testid=testid>
+            <h3>{title}</h3>
+            {live(move || rows.with(|(items, _)| items.is_empty()).then(|| view! { <p class="muted">"none"</p> }.into_any()))}
+            {live(move || {
+                let earlier = rows.with(|(_, earlier)| *earlier);
+                (earlier > 0).then(|| view! {
+                    <p class="muted small" data-testid="proof-panel-more">
+                        {format!("{earlier} earlier not shown ")}
+                        <button class="link" on:click=move |_| limit.update(|l| *l += PANEL_ROWS * 5)>
+                            {format!("show {} more", earlier.min(PANEL_ROWS * 5))}
+                        </button>
+                    </p>
+                }
+                .into_any())
+            })}
+            // Keyed by the event that last changed an item: a step re-renders (and
+            // re-typesets) only the rows it changed. (One row type and a string key for
+            // every keyed list of the page: they share one copy of Leptos's keyed-list code.)
+            <ul class="proof-list">
+                {keyed_rows(
+                    Arc::new(move || rows.with(|(items, _)| items.iter().cloned().map(Row::Item).collect())),
+                    |row| match row {
+                        Row::Item(item) => format!("{} {}", item.id, item.last_event),
+                        _ => String::new(),
+                    },
+                    Arc::new(|row| match row {
+                        Row::Item(item) => item_row(&item),
+                        _ => ().into_any(),
+                    }),
+                )}
+            </ul>
+        </div>
+    }
+    .into_any()
+}
+
 #[component]
 pub fn ProofPanels(
     /// The world at the current step (and the event that led to it, not used here).
     state: Memo<(WorldState, Option<Event>)>,
 ) -> impl IntoView {
-    let panel = move |title: &'static str,
-                      testid: &'static str,
-                      statuses: &'static [ItemStatus]| {
-        let limit = RwSignal::new(PANEL_ROWS);
-        let rows = Memo::new(move |_| state.with(|(st, _)| st.latest_items(statuses, limit.get())));
-        view! {
-            <div class="card proof-panel" data-testid=testid>
-                <h3>{title}</h3>
-                {live(move || rows.with(|(items, _)| items.is_empty()).then(|| view! { <p class="muted">"none"</p> }.into_any()))}
-                {live(move || {
-                    let earlier = rows.with(|(_, earlier)| *earlier);
-                    (earlier > 0).then(|| view! {
-                        <p class="muted small" data-testid="proof-panel-more">
-                            {format!("{earlier} earlier not shown ")}
-                            <button class="link" on:click=move |_| limit.update(|l| *l += PANEL_ROWS * 5)>
-                                {format!("show {} more", earlier.min(PANEL_ROWS * 5))}
-                            </button>
-                        </p>
-                    }
-                    .into_any())
-                })}
-                // Keyed by the event that last changed an item: a step re-renders (and
-                // re-typesets) only the rows it changed. (One row type and a string key for
-                // every keyed list of the page: they share one copy of Leptos's keyed-list code.)
-                <ul class="proof-list">
-                    {keyed_rows(
-                        Arc::new(move || rows.with(|(items, _)| items.iter().cloned().map(Row::Item).collect())),
-                        |row| match row {
-                            Row::Item(item) => format!("{} {}", item.id, item.last_event),
-                            _ => String::new(),
-                        },
-                        Arc::new(|row| match row {
-                            Row::Item(item) => item_row(&item),
-                            _ => ().into_any(),
-                        }),
-                    )}
-                </ul>
-            </div>
-        }
-    };
     // One small memo over the parts of the state these panels show, so a step that leaves them
     // alone does not rebuild (and re-typeset) them. (One memo, not three: each memo type is its
     // own copy of the reactive code in the wasm.)
@@ -121,7 +124,7 @@ pub fn ProofPanels(
                         view! {
                             <li data-id=g.id.clone()>
                                 <span class="chip">{g.id.clone()}</span>" "
-                                <MathText text=math(&g.latex)/>" "
+                                {formula(&g.latex)}" "
                                 <span class=class>{label}</span>
                             </li>
                         }
@@ -135,16 +138,16 @@ pub fn ProofPanels(
                     {live(move || parts.with(|p| p.1.clone()).into_iter().map(|h| view! {
                         <li data-id=h.id.clone()>
                             <span class="chip">{h.id.clone()}</span>" "
-                            <MathText text=math(&h.latex)/>
+                            {formula(&h.latex)}
                             {h.kind.clone().map(|k| view! { <span class="muted">" " {k}</span> }.into_any())}
                         </li>
                     }
                     .into_any()).collect_view())}
                 </ul>
             </div>
-            {panel("Accepted", "proof-accepted", &[ItemStatus::Accepted])}
-            {panel("Pending", "proof-pending", &[ItemStatus::Pending])}
-            {panel("Rejected, blocked, retracted", "proof-refused", &[ItemStatus::Rejected, ItemStatus::Blocked, ItemStatus::Retracted])}
+            {item_panel(state, "Accepted", "proof-accepted", &[ItemStatus::Accepted])}
+            {item_panel(state, "Pending", "proof-pending", &[ItemStatus::Pending])}
+            {item_panel(state, "Rejected, blocked, retracted", "proof-refused", &[ItemStatus::Rejected, ItemStatus::Blocked, ItemStatus::Retracted])}
             <div class="card proof-panel" data-testid="proof-refutations">
                 <h3>"Refutations"</h3>
                 {live(move || {
@@ -158,7 +161,7 @@ pub fn ProofPanels(
                                     <li>
                                         <span class="chip">{r.id.clone()}</span>
                                         {format!(" {} refutes {} ({}): ", r.by, r.target_id, r.kind)}
-                                        <MathText text=r.reason.clone()/>
+                                        {prose(r.reason.clone())}
                                         <span class=if r.upheld { "badge error" } else { "badge" }>
                                             {if r.upheld { " upheld" } else { " dismissed" }}
                                         </span>

@@ -13,7 +13,7 @@ use crate::logic::engine::{Engine, EngineConfig};
 use crate::logic::events::Event;
 use crate::logic::researchers::{run_research, ResearchConfig, StopReason, Turn};
 use crate::logic::world::Problem;
-use crate::ui::proof_form::bind::{live, number_input, set_to};
+use crate::ui::proof_form::bind::{live, number_input, options, set_to};
 use crate::ui::settings_store::settings_store;
 
 fn turn_line(t: &Turn) -> (bool, String) {
@@ -145,7 +145,7 @@ pub fn ResearchPanel(
             <div class="row">
                 <label>"Profile"
                     <select data-testid="proof-research-profile" on:change=set_to(profile)>
-                        {live(move || profiles().into_iter().map(|p| view! { <option value=p.clone()>{p.clone()}</option> }.into_any()).collect_view())}
+                        {live(move || options(profiles()))}
                     </select>
                 </label>
                 <label>"Researchers"

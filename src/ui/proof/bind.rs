@@ -59,3 +59,28 @@ pub fn keyed_rows(
 ) -> AnyView {
     view! { <For each=move || each() key=key children=move |row| children(row)/> }.into_any()
 }
+
+/// `<option>`s whose value is their text (one copy for every picker of the page).
+#[inline(never)]
+pub fn options(values: Vec<String>) -> Vec<AnyView> {
+    values
+        .into_iter()
+        .map(|v| {
+            let text = v.clone();
+            view! { <option value=v>{text}</option> }.into_any()
+        })
+        .collect()
+}
+
+/// A formula of the derivation, typeset: `$…$` around its trimmed LaTeX (one copy of the
+/// `MathText` construction for every formula the page draws).
+#[inline(never)]
+pub fn formula(latex: &str) -> AnyView {
+    prose(format!("${}$", latex.trim().trim_matches('$').trim()))
+}
+
+/// Prose with inline math, typeset.
+#[inline(never)]
+pub fn prose(text: String) -> AnyView {
+    view! { <crate::ui::math_text::MathText text=text/> }.into_any()
+}

@@ -3,11 +3,7 @@
 use leptos::prelude::*;
 
 use crate::logic::events::{code_str, Event};
-use crate::ui::math_text::MathText;
-
-fn math(latex: &str) -> String {
-    format!("${}$", latex.trim().trim_matches('$').trim())
-}
+use crate::ui::proof_form::bind::formula;
 
 pub fn event_card(step: usize, total: usize, event: Option<Event>) -> AnyView {
     let Some(event) = event else {
@@ -20,14 +16,14 @@ pub fn event_card(step: usize, total: usize, event: Option<Event>) -> AnyView {
     let detail = match &event {
         Event::Proposal { content, .. } => view! {
             <div>
-                <MathText text=math(&content.latex)/>
+                {formula(&content.latex)}
                 <div class="muted">{format!("{} by {} from [{}]", content.proposal_id, content.rule, content.premises.join(", "))}</div>
             </div>
         }
         .into_any(),
         Event::Accepted { content, .. } => view! {
             <div>
-                <MathText text=math(&content.latex)/>
+                {formula(&content.latex)}
                 <div class="muted">{format!(
                     "{} accepted: {} from [{}], proposed by {}, verified by {}{}",
                     content.conclusion_id, content.rule, content.derived_from.join(", "),
@@ -39,7 +35,7 @@ pub fn event_card(step: usize, total: usize, event: Option<Event>) -> AnyView {
         .into_any(),
         Event::Rejected { content, .. } | Event::Blocked { content, .. } => view! {
             <div>
-                {(!content.latex.is_empty()).then(|| view! { <MathText text=math(&content.latex)/> }.into_any())}
+                {(!content.latex.is_empty()).then(|| formula(&content.latex))}
                 <div class="error">{format!("{}: {}", code_str(content.code), content.message)}</div>
             </div>
         }
