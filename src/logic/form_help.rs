@@ -92,6 +92,56 @@ pub fn rule_requirements(rule: &str) -> Option<(String, Vec<HelpPart>)> {
     Some((summary, parts))
 }
 
+/// The params of the action form's action: `kind` (derive, extend, assume, accept, anything
+/// else: refute), the formula field, the comma-separated premise ids, the target id field and
+/// the picked rule. Built as a plain map (not `json!`), so the browser carries one copy.
+pub fn action_params(
+    kind: &str,
+    text: String,
+    premises: &str,
+    target: &str,
+    rule: String,
+) -> serde_json::Value {
+    use serde_json::Value;
+    let cited = || {
+        Value::Array(
+            premises
+                .split(',')
+                .map(str::trim)
+                .filter(|p| !p.is_empty())
+                .map(|p| Value::String(p.to_string()))
+                .collect(),
+        )
+    };
+    let target = || Value::String(target.trim().to_string());
+    let fields: Vec<(&str, Value)> = match kind {
+        "derive" => vec![
+            ("conclusion", Value::String(text)),
+            ("premises", cited()),
+            ("rule", Value::String(rule)),
+        ],
+        "extend" => vec![
+            ("baseConclusionId", target()),
+            ("extension", Value::String(text)),
+            ("premises", cited()),
+            ("rule", Value::String(rule)),
+        ],
+        "assume" => vec![("formula", Value::String(text))],
+        "accept" => vec![("proposalId", target())],
+        _ => vec![
+            ("targetId", target()),
+            ("type", Value::String("invalid_derivation".to_string())),
+            ("reason", Value::String(text)),
+        ],
+    };
+    Value::Object(
+        fields
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect(),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -138,5 +188,30 @@ mod tests {
         let (summary, _) = rule_requirements("eq_intro").expect("rule");
         assert!(summary.contains("no citations"), "{summary}");
         assert!(rule_requirements("magic").is_none());
+    }
+
+    #[test]
+    fn action_params_match_the_engine_s_field_names() {
+        use serde_json::json;
+        assert_eq!(
+            action_params("derive", "p".into(), " H-1, ,C-002 ", " x ", "∧I".into()),
+            json!({"conclusion": "p", "premises": ["H-1", "C-002"], "rule": "∧I"})
+        );
+        assert_eq!(
+            action_params("extend", "q".into(), "", " C-001 ", "∨I".into()),
+            json!({"baseConclusionId": "C-001", "extension": "q", "premises": [], "rule": "∨I"})
+        );
+        assert_eq!(
+            action_params("assume", "r".into(), "H-1", "", String::new()),
+            json!({"formula": "r"})
+        );
+        assert_eq!(
+            action_params("accept", String::new(), "", " P-1", String::new()),
+            json!({"proposalId": "P-1"})
+        );
+        assert_eq!(
+            action_params("refute", "wrong".into(), "", "C-3 ", String::new()),
+            json!({"targetId": "C-3", "type": "invalid_derivation", "reason": "wrong"})
+        );
     }
 }

@@ -5,9 +5,12 @@
 
 use leptos::prelude::*;
 
-use super::math_text::MathText;
 use super::reveal::keep_revealed;
 use crate::logic::dag::{Dag, Edge, Mark, Node, NODE_H, NODE_W};
+use crate::logic::fitch::Fitch;
+use std::sync::Arc;
+
+use crate::ui::proof_form::bind::{formula, keyed_rows, live, Row};
 
 fn mark_class(mark: Mark) -> &'static str {
     match mark {
@@ -28,12 +31,11 @@ fn node_view(n: Node, on_pick: Callback<String>) -> AnyView {
         NODE_H
     );
     let id = n.id.clone();
-    let tex = format!("${}$", n.latex.trim().trim_matches('$').trim());
     view! {
         <button type="button" class=class style=style title=title data-id=n.id.clone() data-mark=mark_class(n.mark)
             on:click=move |_| on_pick.run(id.clone())>
             <span class="dag-id">{n.id.clone()}</span>
-            <span class="dag-formula"><MathText text=tex/></span>
+            <span class="dag-formula">{formula(&n.latex)}</span>
         </button>
     }
     .into_any()
@@ -71,12 +73,20 @@ fn node_key(n: &Node) -> String {
 const ZOOMS: [u32; 7] = [40, 55, 70, 85, 100, 125, 150];
 
 #[component]
-pub fn ProofDag(#[prop(into)] dag: Signal<Dag>, on_pick: Callback<String>) -> impl IntoView {
+pub fn ProofDag(
+    /// The DAG (and the Fitch lines, drawn by `ProofFitch`) at the current step.
+    views: Memo<(Dag, Fitch)>,
+    on_pick: Callback<String>,
+) -> impl IntoView {
     let zoom = RwSignal::new(4usize);
     let pct = move || ZOOMS[zoom.get().min(ZOOMS.len() - 1)];
     let scale = move || f64::from(pct()) / 100.0;
     let scroller = NodeRef::<leptos::html::Div>::new();
-    keep_revealed(scroller, ".dag-node.current", dag);
+    keep_revealed(
+        scroller,
+        ".dag-node.current",
+        Signal::<(Dag, Fitch)>::from(views),
+    );
     let zoom_by = move |d: isize| {
         zoom.update(|z| *z = z.saturating_add_signed(d).min(ZOOMS.len() - 1));
         if let Some(el) = scroller.get_untracked() {
@@ -86,7 +96,7 @@ pub fn ProofDag(#[prop(into)] dag: Signal<Dag>, on_pick: Callback<String>) -> im
     // Drag to pan: where the press started and the scroll offsets then.
     let drag = StoredValue::new(None::<(i32, i32, i32, i32)>);
     let hidden = move || {
-        let hidden = dag.with(|d| d.hidden);
+        let hidden = views.with(|(d, _)| d.hidden);
         (hidden > 0).then(|| view! {
             <p class="muted small" data-testid="proof-dag-hidden">
                 {format!("Showing the current step's derivation and the latest items; {hidden} others not drawn.")}
@@ -101,7 +111,7 @@ pub fn ProofDag(#[prop(into)] dag: Signal<Dag>, on_pick: Callback<String>) -> im
             <div class="row dag-toolbar">
                 <h3>"Derivation graph"</h3>
                 <button type="button" aria-label="zoom out" data-testid="proof-dag-zoom-out" on:click=move |_| zoom_by(-1)>"−"</button>
-                <span class="small" data-testid="proof-dag-zoom">{move || format!("{} %", pct())}</span>
+                <span class="small" data-testid="proof-dag-zoom">{live(move || format!("{} %", pct()))}</span>
                 <button type="button" aria-label="zoom in" data-testid="proof-dag-zoom-in" on:click=move |_| zoom_by(1)>"+"</button>
                 <span class="dag-legend small" aria-label="legend">
                     <span class="dag-key hypothesis">"hypothesis"</span>
@@ -112,7 +122,7 @@ pub fn ProofDag(#[prop(into)] dag: Signal<Dag>, on_pick: Callback<String>) -> im
                     <span class="dag-key premise">"its premises"</span>
                 </span>
             </div>
-            {move || hidden()}
+            {live(hidden)}
             <div class="proof-dag-wrap" node_ref=scroller
                 on:mousedown=move |ev| {
                     if let Some(el) = scroller.get_untracked() {
@@ -131,15 +141,22 @@ pub fn ProofDag(#[prop(into)] dag: Signal<Dag>, on_pick: Callback<String>) -> im
                 }
                 on:mouseup=move |_| drag.set_value(None)>
                 <div class="proof-dag" data-testid="proof-dag" role="group" aria-label="derivation graph"
-                    style=move || dag.with(|d| size(d.width, d.height.max(NODE_H), scale()))>
-                    <div class="dag-canvas" style=move || dag.with(|d| format!(
-                        "{};transform:scale({}.{:02})", size(d.width, d.height.max(NODE_H), 1.0), pct() / 100, pct() % 100))>
-                        <svg class="dag-edges" width=move || dag.with(|d| px(d.width).to_string())
-                            height=move || dag.with(|d| px(d.height).to_string()) aria-hidden="true">
-                            <For each=move || dag.with(|d| d.edges.clone()) key=edge_key children=edge_view/>
+                    style=live(move || views.with(|(d, _)| size(d.width, d.height.max(NODE_H), scale())))>
+                    <div class="dag-canvas" style=live(move || views.with(|(d, _)| format!(
+                        "{};transform:scale({}.{:02})", size(d.width, d.height.max(NODE_H), 1.0), pct() / 100, pct() % 100)))>
+                        <svg class="dag-edges" width=live(move || views.with(|(d, _)| px(d.width).to_string()))
+                            height=live(move || views.with(|(d, _)| px(d.height).to_string())) aria-hidden="true">
+                            {keyed_rows(
+                                Arc::new(move || views.with(|(d, _)| d.edges.iter().cloned().map(Row::Edge).collect())),
+                                |row| match row { Row::Edge(e) => edge_key(e), _ => String::new() },
+                                Arc::new(|row| match row { Row::Edge(e) => edge_view(e), _ => ().into_any() }),
+                            )}
                         </svg>
-                        <For each=move || dag.with(|d| d.nodes.clone()) key=node_key
-                            children=move |n| node_view(n, on_pick)/>
+                        {keyed_rows(
+                            Arc::new(move || views.with(|(d, _)| d.nodes.iter().cloned().map(Row::Node).collect())),
+                            |row| match row { Row::Node(n) => node_key(n), _ => String::new() },
+                            Arc::new(move |row| match row { Row::Node(n) => node_view(n, on_pick), _ => ().into_any() }),
+                        )}
                     </div>
                 </div>
             </div>

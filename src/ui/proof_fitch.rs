@@ -5,13 +5,12 @@
 
 use leptos::prelude::*;
 
-use super::math_text::MathText;
 use super::reveal::keep_revealed;
+use crate::logic::dag::Dag;
 use crate::logic::fitch::{Fitch, Line, LineStatus};
+use std::sync::Arc;
 
-fn math(latex: &str) -> String {
-    format!("${}$", latex.trim().trim_matches('$').trim())
-}
+use crate::ui::proof_form::bind::{formula, keyed_rows, live, Row};
 
 /// Everything a row draws, so a step re-renders only the rows it changed.
 fn line_key(l: &Line) -> String {
@@ -65,7 +64,7 @@ fn line_view(l: Line, on_pick: Callback<String>) -> AnyView {
             {bars}
             <span class="fitch-body">
                 <span class=if l.bar_below { "fitch-formula under" } else { "fitch-formula" }>
-                    <MathText text=math(&l.latex)/>
+                    {formula(&l.latex)}
                 </span>
                 {badge}
                 {note}
@@ -78,12 +77,17 @@ fn line_view(l: Line, on_pick: Callback<String>) -> AnyView {
 
 #[component]
 pub fn ProofFitch(
-    #[prop(into)] fitch: Signal<Fitch>,
+    /// The Fitch lines (and the DAG, drawn by `ProofDag`) at the current step.
+    views: Memo<(Dag, Fitch)>,
     /// An id whose line was clicked.
     on_pick: Callback<String>,
 ) -> impl IntoView {
     let scroller = NodeRef::<leptos::html::Div>::new();
-    keep_revealed(scroller, ".fitch-line.current", fitch);
+    keep_revealed(
+        scroller,
+        ".fitch-line.current",
+        Signal::<(Dag, Fitch)>::from(views),
+    );
     let left_out = move |n: usize, which: &str| {
         (n > 0).then(|| {
             view! { <li class="muted small fitch-more">{format!("{n} {which} lines not shown")}</li> }
@@ -95,11 +99,13 @@ pub fn ProofFitch(
             <h3>"Proof (Fitch)"</h3>
             <div class="fitch-scroll" node_ref=scroller>
                 <ol class="fitch">
-                    {move || left_out(fitch.with(|f| f.before), "earlier")}
-                    <For each=move || fitch.with(|f| f.lines.clone())
-                        key=line_key
-                        children=move |l| line_view(l, on_pick)/>
-                    {move || left_out(fitch.with(|f| f.after), "later")}
+                    {live(move || left_out(views.with(|(_, f)| f.before), "earlier"))}
+                    {keyed_rows(
+                        Arc::new(move || views.with(|(_, f)| f.lines.iter().cloned().map(Row::Line).collect())),
+                        |row| match row { Row::Line(l) => line_key(l), _ => String::new() },
+                        Arc::new(move |row| match row { Row::Line(l) => line_view(l, on_pick), _ => ().into_any() }),
+                    )}
+                    {live(move || left_out(views.with(|(_, f)| f.after), "later"))}
                 </ol>
             </div>
         </div>

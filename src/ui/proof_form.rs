@@ -6,7 +6,16 @@
 use leptos::prelude::*;
 
 use crate::logic::document::catalogue_rules;
-use crate::logic::form_help::{parse_feedback, rule_requirements, HelpPart, ParseFeedback};
+use crate::logic::form_help::{
+    action_params, parse_feedback, rule_requirements, HelpPart, ParseFeedback,
+};
+
+#[path = "proof/bind.rs"]
+pub(crate) mod bind;
+use bind::{live, options, set_to, text_of};
+
+/// The action kinds the form offers.
+const KINDS: [&str; 5] = ["derive", "extend", "assume", "accept", "refute"];
 
 /// Agent, action kind and params of the action to run; the page answers (accepted?, message).
 pub type ActionRequest = (String, String, serde_json::Value);
@@ -52,8 +61,8 @@ fn help_view(rule: &str) -> AnyView {
 
 #[component]
 pub fn ProofForm(
-    #[prop(into)] agents: Signal<Vec<String>>,
-    on_action: Callback<ActionRequest, (bool, String)>,
+    agents: impl Fn() -> Vec<String> + Send + Sync + Copy + 'static,
+    on_action: impl Fn(ActionRequest) -> (bool, String) + Copy + 'static,
 ) -> impl IntoView {
     let rules = catalogue_rules();
     let agent = RwSignal::new(String::new());
@@ -65,28 +74,15 @@ pub fn ProofForm(
     let result = RwSignal::new(None::<(bool, String)>);
     let submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
-        let cited: Vec<String> = premises
-            .get_untracked()
-            .split(',')
-            .map(|p| p.trim().to_string())
-            .filter(|p| !p.is_empty())
-            .collect();
-        let (k, text, t, r) = (
-            kind.get_untracked(),
+        let k = kind.get_untracked();
+        let params = action_params(
+            &k,
             latex.get_untracked(),
-            target.get_untracked().trim().to_string(),
+            &premises.get_untracked(),
+            &target.get_untracked(),
             rule.get_untracked(),
         );
-        let params = match k.as_str() {
-            "derive" => serde_json::json!({"conclusion": text, "premises": cited, "rule": r}),
-            "extend" => {
-                serde_json::json!({"baseConclusionId": t, "extension": text, "premises": cited, "rule": r})
-            }
-            "assume" => serde_json::json!({"formula": text}),
-            "accept" => serde_json::json!({"proposalId": t}),
-            _ => serde_json::json!({"targetId": t, "type": "invalid_derivation", "reason": text}),
-        };
-        result.set(Some(on_action.run((agent.get_untracked(), k, params))));
+        result.set(Some(on_action((agent.get_untracked(), k, params))));
     };
     let uses_rule = move || matches!(kind.get().as_str(), "derive" | "extend");
     let formula_label = move || {
@@ -103,43 +99,39 @@ pub fn ProofForm(
             <h3>"Add an action"</h3>
             <div class="row">
                 <label>"Agent "
-                    <select data-testid="proof-form-agent" on:change=move |ev| agent.set(event_target_value(&ev))>
-                        {move || agents.get().into_iter()
-                            .map(|a| view! { <option value=a.clone()>{a.clone()}</option> }.into_any()).collect_view()}
+                    <select data-testid="proof-form-agent" on:change=set_to(agent)>
+                        {live(move || options(agents()))}
                     </select>
                 </label>
                 <label>"Action "
-                    <select data-testid="proof-form-kind" on:change=move |ev| kind.set(event_target_value(&ev))>
-                        {["derive", "extend", "assume", "accept", "refute"].into_iter()
-                            .map(|k| view! { <option value=k>{k}</option> }.into_any()).collect_view()}
+                    <select data-testid="proof-form-kind" on:change=set_to(kind)>
+                        {options(KINDS.iter().map(|k| k.to_string()).collect())}
                     </select>
                 </label>
                 <label>"Rule "
-                    <select data-testid="proof-form-rule" disabled=move || !uses_rule()
-                        aria-describedby="proof-form-rule-help" on:change=move |ev| rule.set(event_target_value(&ev))>
-                        {rules.iter().map(|r| view! { <option value=r.clone()>{r.clone()}</option> }.into_any()).collect_view()}
+                    <select data-testid="proof-form-rule" disabled=live(move || !uses_rule())
+                        aria-describedby="proof-form-rule-help" on:change=set_to(rule)>
+                        {options(rules)}
                     </select>
                 </label>
             </div>
-            {move || uses_rule().then(|| help_view(&rule.get()))}
-            <label class="stack" for="proof-form-latex">{move || formula_label()}</label>
+            {live(move || uses_rule().then(|| help_view(&rule.get())))}
+            <label class="stack" for="proof-form-latex">{live(formula_label)}</label>
             <input id="proof-form-latex" data-testid="proof-form-latex" aria-describedby="proof-form-parse"
-                prop:value=move || latex.get() on:input=move |ev| latex.set(event_target_value(&ev))/>
-            {move || feedback_view(&kind.get(), &latex.get())}
+                prop:value=text_of(latex) on:input=set_to(latex)/>
+            {live(move || feedback_view(&kind.get(), &latex.get()))}
             <div class="row">
                 <label class="stack">"Premises (ids, comma-separated)"
                     <input placeholder="H-1, C-002" data-testid="proof-form-premises"
-                        prop:value=move || premises.get() on:input=move |ev| premises.set(event_target_value(&ev))/>
+                        prop:value=text_of(premises) on:input=set_to(premises)/>
                 </label>
                 <label class="stack">"Base (extend) / proposal (accept) / target (refute) id"
                     <input placeholder="C-001" data-testid="proof-form-target"
-                        prop:value=move || target.get() on:input=move |ev| target.set(event_target_value(&ev))/>
+                        prop:value=text_of(target) on:input=set_to(target)/>
                 </label>
                 <button type="submit" class="primary" data-testid="proof-form-submit">"Submit"</button>
             </div>
-            {move || result.get().map(|(ok, m)| view! {
-                <p class=if ok { "ok" } else { "error" } data-testid="proof-form-result">{m}</p>
-            }.into_any())}
+            {live(move || result.get().map(|(ok, m)| view! { <p class=if ok { "ok" } else { "error" } data-testid="proof-form-result">{m}</p> }.into_any()))}
         </form>
     }
 }

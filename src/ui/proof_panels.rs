@@ -3,13 +3,11 @@
 
 use leptos::prelude::*;
 
-use super::math_text::MathText;
-use crate::logic::events::code_str;
-use crate::logic::world::{Item, ItemStatus, WorldState};
+use crate::logic::events::{code_str, Event};
+use crate::logic::world::{GoalState, Hypothesis, Item, ItemStatus, Refutation, WorldState};
+use std::sync::Arc;
 
-fn math(latex: &str) -> String {
-    format!("${}$", latex.trim().trim_matches('$').trim())
-}
+use crate::ui::proof_form::bind::{formula, keyed_rows, live, prose, Row};
 
 fn item_row(item: &Item) -> AnyView {
     let deps = if item.depends_on.is_empty() {
@@ -32,7 +30,7 @@ fn item_row(item: &Item) -> AnyView {
     view! {
         <li class="proof-item" data-id=item.id.clone()>
             <span class="chip">{item.id.clone()}</span>" "
-            <MathText text=math(&item.latex)/>
+            {formula(&item.latex)}
             <span class="muted">" " {how}</span>
             {(!deps.is_empty()).then(|| view! { " " <span class="badge open-assumptions">{deps.clone()}</span> }.into_any())}
             {(!why.is_empty()).then(|| view! { <div class="error small">{why.clone()}</div> }.into_any())}
@@ -45,54 +43,80 @@ fn item_row(item: &Item) -> AnyView {
 /// thousands of items, and rendering all of them (with KaTeX) would stall the page.
 const PANEL_ROWS: usize = 20;
 
+/// One panel of items with the given statuses, latest first. A plain function (not a closure
+/// called three times), so its code is in the wasm once.
+#[inline(never)]
+fn item_panel(
+    state: Memo<(WorldState, Option<Event>)>,
+    title: &'static str,
+    testid: &'static str,
+    statuses: &'static [ItemStatus],
+) -> AnyView {
+    let limit = RwSignal::new(PANEL_ROWS);
+    let rows = Memo::new(move |_| state.with(|(st, _)| st.latest_items(statuses, limit.get())));
+    view! {
+        <div class="card proof-panel" data-testid=testid>
+            <h3>{title}</h3>
+            {live(move || rows.with(|(items, _)| items.is_empty()).then(|| view! { <p class="muted">"none"</p> }.into_any()))}
+            {live(move || {
+                let earlier = rows.with(|(_, earlier)| *earlier);
+                (earlier > 0).then(|| view! {
+                    <p class="muted small" data-testid="proof-panel-more">
+                        {format!("{earlier} earlier not shown ")}
+                        <button class="link" on:click=move |_| limit.update(|l| *l += PANEL_ROWS * 5)>
+                            {format!("show {} more", earlier.min(PANEL_ROWS * 5))}
+                        </button>
+                    </p>
+                }
+                .into_any())
+            })}
+            // Keyed by the event that last changed an item: a step re-renders (and
+            // re-typesets) only the rows it changed. (One row type and a string key for
+            // every keyed list of the page: they share one copy of Leptos's keyed-list code.)
+            <ul class="proof-list">
+                {keyed_rows(
+                    Arc::new(move || rows.with(|(items, _)| items.iter().cloned().map(Row::Item).collect())),
+                    |row| match row {
+                        Row::Item(item) => format!("{} {}", item.id, item.last_event),
+                        _ => String::new(),
+                    },
+                    Arc::new(|row| match row {
+                        Row::Item(item) => item_row(&item),
+                        _ => ().into_any(),
+                    }),
+                )}
+            </ul>
+        </div>
+    }
+    .into_any()
+}
+
 #[component]
-pub fn ProofPanels(#[prop(into)] state: Signal<WorldState>) -> impl IntoView {
-    let panel = move |title: &'static str,
-                      testid: &'static str,
-                      statuses: &'static [ItemStatus]| {
-        let limit = RwSignal::new(PANEL_ROWS);
-        let rows = Memo::new(move |_| state.with(|st| st.latest_items(statuses, limit.get())));
-        view! {
-            <div class="card proof-panel" data-testid=testid>
-                <h3>{title}</h3>
-                {move || rows.with(|(items, _)| items.is_empty()).then(|| view! { <p class="muted">"none"</p> }.into_any())}
-                {move || {
-                    let earlier = rows.with(|(_, earlier)| *earlier);
-                    (earlier > 0).then(|| view! {
-                        <p class="muted small" data-testid="proof-panel-more">
-                            {format!("{earlier} earlier not shown ")}
-                            <button class="link" on:click=move |_| limit.update(|l| *l += PANEL_ROWS * 5)>
-                                {format!("show {} more", earlier.min(PANEL_ROWS * 5))}
-                            </button>
-                        </p>
-                    }
-                    .into_any())
-                }}
-                // Keyed by the event that last changed an item: a step re-renders (and
-                // re-typesets) only the rows it changed. (A string key, like every other
-                // `<For>`'s: they all share one copy of Leptos's keyed-list code.)
-                <ul class="proof-list">
-                    <For
-                        each=move || rows.get().0
-                        key=|item| format!("{} {}", item.id, item.last_event)
-                        children=move |item| item_row(&item)
-                    />
-                </ul>
-            </div>
-        }
-    };
-    // Small memos over the parts of the state these panels show, so a step that leaves them
-    // alone does not rebuild (and re-typeset) them.
-    let goals = Memo::new(move |_| state.with(|st| st.goals.clone()));
-    let hypotheses = Memo::new(move |_| state.with(|st| st.problem.hypotheses.clone()));
-    let refutations = Memo::new(move |_| state.with(|st| st.refutations.clone()));
+pub fn ProofPanels(
+    /// The world at the current step (and the event that led to it, not used here).
+    state: Memo<(WorldState, Option<Event>)>,
+) -> impl IntoView {
+    // One small memo over the parts of the state these panels show, so a step that leaves them
+    // alone does not rebuild (and re-typeset) them. (One memo, not three: each memo type is its
+    // own copy of the reactive code in the wasm.)
+    let parts = Memo::new(
+        move |_| -> (Vec<GoalState>, Vec<Hypothesis>, Vec<Refutation>) {
+            state.with(|(st, _)| {
+                (
+                    st.goals.clone(),
+                    st.problem.hypotheses.clone(),
+                    st.refutations.clone(),
+                )
+            })
+        },
+    );
     view! {
         <div class="proof-panels grid">
             <div class="card proof-panel" data-testid="proof-goals">
                 <h3>"Goals"</h3>
                 <p class="muted small">"Matched up to notation and renaming of bound variables, not logical equivalence."</p>
                 <ul class="proof-list">
-                    {move || goals.get().into_iter().map(|g| {
+                    {live(move || parts.with(|p| p.0.clone()).into_iter().map(|g| {
                         let (class, label) = match &g.proved_by {
                             Some(by) => ("badge ok goal-proved", format!("proved by {by}")),
                             None => ("badge goal-open", "open".to_string()),
@@ -100,34 +124,34 @@ pub fn ProofPanels(#[prop(into)] state: Signal<WorldState>) -> impl IntoView {
                         view! {
                             <li data-id=g.id.clone()>
                                 <span class="chip">{g.id.clone()}</span>" "
-                                <MathText text=math(&g.latex)/>" "
+                                {formula(&g.latex)}" "
                                 <span class=class>{label}</span>
                             </li>
                         }
                         .into_any()
-                    }).collect_view()}
+                    }).collect_view())}
                 </ul>
             </div>
             <div class="card proof-panel" data-testid="proof-hypotheses">
                 <h3>"Hypotheses"</h3>
                 <ul class="proof-list">
-                    {move || hypotheses.get().into_iter().map(|h| view! {
+                    {live(move || parts.with(|p| p.1.clone()).into_iter().map(|h| view! {
                         <li data-id=h.id.clone()>
                             <span class="chip">{h.id.clone()}</span>" "
-                            <MathText text=math(&h.latex)/>
+                            {formula(&h.latex)}
                             {h.kind.clone().map(|k| view! { <span class="muted">" " {k}</span> }.into_any())}
                         </li>
                     }
-                    .into_any()).collect_view()}
+                    .into_any()).collect_view())}
                 </ul>
             </div>
-            {panel("Accepted", "proof-accepted", &[ItemStatus::Accepted])}
-            {panel("Pending", "proof-pending", &[ItemStatus::Pending])}
-            {panel("Rejected, blocked, retracted", "proof-refused", &[ItemStatus::Rejected, ItemStatus::Blocked, ItemStatus::Retracted])}
+            {item_panel(state, "Accepted", "proof-accepted", &[ItemStatus::Accepted])}
+            {item_panel(state, "Pending", "proof-pending", &[ItemStatus::Pending])}
+            {item_panel(state, "Rejected, blocked, retracted", "proof-refused", &[ItemStatus::Rejected, ItemStatus::Blocked, ItemStatus::Retracted])}
             <div class="card proof-panel" data-testid="proof-refutations">
                 <h3>"Refutations"</h3>
-                {move || {
-                    let refutations = refutations.get();
+                {live(move || {
+                    let refutations = parts.with(|p| p.2.clone());
                     if refutations.is_empty() {
                         view! { <p class="muted">"none"</p> }.into_any()
                     } else {
@@ -137,7 +161,7 @@ pub fn ProofPanels(#[prop(into)] state: Signal<WorldState>) -> impl IntoView {
                                     <li>
                                         <span class="chip">{r.id.clone()}</span>
                                         {format!(" {} refutes {} ({}): ", r.by, r.target_id, r.kind)}
-                                        <MathText text=r.reason.clone()/>
+                                        {prose(r.reason.clone())}
                                         <span class=if r.upheld { "badge error" } else { "badge" }>
                                             {if r.upheld { " upheld" } else { " dismissed" }}
                                         </span>
@@ -148,7 +172,7 @@ pub fn ProofPanels(#[prop(into)] state: Signal<WorldState>) -> impl IntoView {
                             </ul>
                         }.into_any()
                     }
-                }}
+                })}
             </div>
         </div>
     }

@@ -13,6 +13,7 @@ use crate::logic::engine::{Engine, EngineConfig};
 use crate::logic::events::Event;
 use crate::logic::researchers::{run_research, ResearchConfig, StopReason, Turn};
 use crate::logic::world::Problem;
+use crate::ui::proof_form::bind::{live, number_input, options, set_to};
 use crate::ui::settings_store::settings_store;
 
 fn turn_line(t: &Turn) -> (bool, String) {
@@ -32,12 +33,12 @@ fn turn_line(t: &Turn) -> (bool, String) {
     }
 }
 
-/// `problem`: the loaded problem (None: nothing loaded). `on_events`: the engine's log after
+/// `problem`: the loaded problem (None: nothing loaded; read untracked, when Run is pressed). `on_events`: the engine's log after
 /// each turn, so the stepper follows the run live.
 #[component]
 pub fn ResearchPanel(
-    #[prop(into)] problem: Signal<Option<Problem>>,
-    on_events: Callback<Vec<Event>>,
+    problem: impl Fn() -> Option<Problem> + Copy + 'static,
+    on_events: impl Fn(Vec<Event>) + Copy + 'static,
 ) -> impl IntoView {
     let store = settings_store();
     let profiles = {
@@ -52,7 +53,7 @@ pub fn ResearchPanel(
     let status = RwSignal::new(None::<String>);
 
     let run = move |_| {
-        let Some(problem) = problem.get_untracked() else {
+        let Some(problem) = problem() else {
             status.set(Some("Load a problem first.".into()));
             return;
         };
@@ -115,7 +116,7 @@ pub fn ResearchPanel(
             let rules = catalogue_rules();
             let on_turn = |t: &Turn, e: &Engine| {
                 turns.update(|v| v.push(turn_line(t)));
-                on_events.run(e.events().to_vec());
+                on_events(e.events().to_vec());
             };
             let outcome = run_research(
                 &*transport,
@@ -143,26 +144,24 @@ pub fn ResearchPanel(
             </p>
             <div class="row">
                 <label>"Profile"
-                    <select data-testid="proof-research-profile" on:change=move |ev| profile.set(event_target_value(&ev))>
-                        {move || profiles().into_iter().map(|p| view! { <option value=p.clone()>{p.clone()}</option> }.into_any()).collect_view()}
+                    <select data-testid="proof-research-profile" on:change=set_to(profile)>
+                        {live(move || options(profiles()))}
                     </select>
                 </label>
                 <label>"Researchers"
-                    <input type="number" min="2" max="6" prop:value=move || agents.get().to_string()
-                        on:input=move |ev| agents.set(event_target_value(&ev).parse().unwrap_or(2))/>
+                    {number_input(agents, "2", "6", 2)}
                 </label>
                 <label>"Rounds"
-                    <input type="number" min="1" max="50" prop:value=move || rounds.get().to_string()
-                        on:input=move |ev| rounds.set(event_target_value(&ev).parse().unwrap_or(6))/>
+                    {number_input(rounds, "1", "50", 6)}
                 </label>
-                <button class="primary" data-testid="proof-research-run" disabled=move || running.get() on:click=run>"Run"</button>
+                <button class="primary" data-testid="proof-research-run" disabled=live(move || running.get()) on:click=run>"Run"</button>
             </div>
-            {move || status.get().map(|s| view! { <p class="notice" data-testid="proof-research-status">{s}</p> }.into_any())}
+            {live(move || status.get().map(|s| view! { <p class="notice" data-testid="proof-research-status">{s}</p> }.into_any()))}
             <ol class="stack" data-testid="proof-research-turns">
-                {move || turns.get().into_iter().map(|(ok, line)| {
+                {live(move || turns.get().into_iter().map(|(ok, line)| {
                     let class = if ok { "ok" } else { "muted" };
                     view! { <li class=class>{line}</li> }.into_any()
-                }).collect_view()}
+                }).collect_view())}
             </ol>
         </details>
     }

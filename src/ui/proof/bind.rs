@@ -1,0 +1,86 @@
+//! Two-way bindings shared by the Proof page's inputs. Each returns the same closure type for
+//! every signal, so the event-listener and render-effect code is compiled once for all the
+//! fields instead of once per field.
+
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// A listener that writes the event target's value into `value`.
+pub fn set_to<E: JsCast + 'static>(value: RwSignal<String>) -> impl Fn(E) + Clone + 'static {
+    move |ev: E| value.set(event_target_value(&ev))
+}
+
+/// The reactive value of a text field.
+pub fn text_of(value: RwSignal<String>) -> Live<String> {
+    live(move || value.get())
+}
+
+/// A whole-number field bound to `value`; what does not parse counts as `fallback`.
+#[inline(never)]
+pub fn number_input(
+    value: RwSignal<usize>,
+    min: &'static str,
+    max: &'static str,
+    fallback: usize,
+) -> AnyView {
+    view! {
+        <input type="number" min=min max=max prop:value=live(move || value.get().to_string())
+            on:input=move |ev| value.set(event_target_value(&ev).parse().unwrap_or(fallback))/>
+    }
+    .into_any()
+}
+
+/// A reactive view or attribute value behind one shared pointer type (the one Leptos itself
+/// converts reactive closures to). Leptos compiles its render-effect code once per closure
+/// type; every `live(...)` of the same output type shares one copy.
+pub type Live<T> = std::sync::Arc<std::sync::Mutex<dyn FnMut() -> T + Send>>;
+
+pub fn live<T>(f: impl FnMut() -> T + Send + 'static) -> Live<T> {
+    std::sync::Arc::new(std::sync::Mutex::new(f))
+}
+
+/// A row of one of the Proof page's keyed lists: the panels' items, the DAG's nodes and edges,
+/// the Fitch lines. One row type, so the four lists share one copy of Leptos's keyed-list code
+/// (each `<For>` item type is otherwise its own copy, several KB of wasm).
+pub enum Row {
+    Item(std::sync::Arc<crate::logic::world::Item>),
+    Node(crate::logic::dag::Node),
+    Edge(crate::logic::dag::Edge),
+    Line(crate::logic::fitch::Line),
+}
+
+/// A keyed list: `each` gives the rows (tracked), `key` says what a row draws (a row whose key
+/// is unchanged is kept as it is), `children` draws one.
+#[inline(never)]
+pub fn keyed_rows(
+    each: std::sync::Arc<dyn Fn() -> Vec<Row> + Send + Sync>,
+    key: fn(&Row) -> String,
+    children: std::sync::Arc<dyn Fn(Row) -> AnyView + Send + Sync>,
+) -> AnyView {
+    view! { <For each=move || each() key=key children=move |row| children(row)/> }.into_any()
+}
+
+/// `<option>`s whose value is their text (one copy for every picker of the page).
+#[inline(never)]
+pub fn options(values: Vec<String>) -> Vec<AnyView> {
+    values
+        .into_iter()
+        .map(|v| {
+            let text = v.clone();
+            view! { <option value=v>{text}</option> }.into_any()
+        })
+        .collect()
+}
+
+/// A formula of the derivation, typeset: `$…$` around its trimmed LaTeX (one copy of the
+/// `MathText` construction for every formula the page draws).
+#[inline(never)]
+pub fn formula(latex: &str) -> AnyView {
+    prose(format!("${}$", latex.trim().trim_matches('$').trim()))
+}
+
+/// Prose with inline math, typeset.
+#[inline(never)]
+pub fn prose(text: String) -> AnyView {
+    view! { <crate::ui::math_text::MathText text=text/> }.into_any()
+}
