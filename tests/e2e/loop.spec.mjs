@@ -108,6 +108,39 @@ describe('workbench loop (issue 14, done when)', () => {
     await page.getByTestId('batch-new-run').click();
     await batch(page, 'second', /Done: 12 audited, 0 could not be audited/);
 
-    // COMPARE_STEP
+    const runB = new URL(await page.getByTestId('batch-open-report').getAttribute('href'), page.url()).searchParams.get('run');
+    assert.ok(runB && runB !== runA, `second run ${runB}`);
+
+    // Compare the two kept runs case by case: every case changed band one way or the other,
+    // cross-band flips are listed first, with the exact McNemar line.
+    await page.getByTestId('nav-compare').click();
+    await page.getByTestId('compare-run-a').locator(`option[value="${runA}"]`).waitFor({ state: 'attached' });
+    await page.getByTestId('compare-run-a').selectOption(runA);
+    await page.getByTestId('compare-run-b').selectOption(runB);
+    const mcnemar = page.getByTestId('compare-mcnemar').filter({ hasText: /Exact McNemar test: cross-band in A only \d+, in B only \d+, two-sided p = / });
+    await mcnemar.waitFor();
+    assert.match(await page.getByTestId('compare-counts').innerText(), /^12 cases paired by id/);
+    const changes = (await page.getByTestId('compare-row').locator('td:nth-child(6)').allInnerTexts()).map((t) => t.trim());
+    const firstOther = changes.findIndex((c) => !/cross-band/.test(c));
+    assert.ok(changes.some((c) => /cross-band/.test(c)), changes.join(', '));
+    assert.ok(firstOther === -1 || changes.slice(firstOther).every((c) => !/cross-band/.test(c)), `flips first: ${changes.join(', ')}`);
+
+    // Reload lands on the same comparison.
+    await page.reload();
+    await mcnemar.waitFor();
+    assert.equal(await page.getByTestId('compare-run-a').inputValue(), runA);
+    assert.equal(await page.getByTestId('compare-run-b').inputValue(), runB);
+
+    // Back on the first run's report: the drill-down and open case survive a reload; Back closes it.
+    await app.goto(`/report?run=${runA}&cell=good-bad`);
+    await page.getByTestId('report-matrix').waitFor();
+    await page.getByTestId('report-case-row').first().getByRole('button').click();
+    await page.getByTestId('report-case').waitFor();
+    await page.waitForURL(/case=/);
+    await page.reload();
+    await page.getByTestId('report-case').waitFor();
+    await page.goBack();
+    await page.getByTestId('report-case').waitFor({ state: 'detached' });
+    assert.match(page.url(), new RegExp(`report\\?run=${runA}&cell=good-bad$`));
   });
 });
