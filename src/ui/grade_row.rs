@@ -3,6 +3,7 @@ use leptos::prelude::*;
 use crate::extract::batch::Row;
 use crate::extract::grade_columns::verdict_label;
 use crate::ui::answer_math::answer_math;
+use crate::ui::extract::part::part;
 use crate::ui::grade_row_detail::{GradeRowDetail, Opened};
 
 /// One row of the grade table. A graded row is focusable and opens (click, or Enter) into
@@ -48,11 +49,11 @@ pub fn row_view(
             <td><span class="chip">{record.method}</span></td>
             <td class="muted">{record.reason.clone()}</td>
         </tr>
-        {move || (open.get() == Some(line)).then(|| view! {
+        {part(move || (open.get() == Some(line)).then(|| view! {
             <tr class="grade-detail-row">
                 <td colspan="8"><GradeRowDetail line opened close/></td>
             </tr>
-        }.into_any())}
+        }.into_any()))}
     }
     .into_any()
 }

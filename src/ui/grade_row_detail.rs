@@ -2,8 +2,9 @@ use leptos::prelude::*;
 
 use crate::extract::fallback_batch::LlmFallbackNote;
 use crate::extract::row_detail::{RowDetail, Side};
-use crate::extract::Outcome;
 use crate::ui::answer_math::answer_math;
+use crate::ui::extract::part::part;
+use crate::ui::extract::single_result::outcome_label;
 
 /// What an opened row holds while its line is read back from the file.
 pub type Opened = Option<(usize, Result<RowDetail, String>)>;
@@ -34,24 +35,20 @@ pub fn GradeRowDetail(line: usize, opened: RwSignal<Opened>, close: Callback<()>
                 <strong>{format!("Line {line}")}</strong>
                 <button data-testid="extract-detail-close" on:click=move |_| close.run(())>"Close (Esc)"</button>
             </div>
-            {move || opened.with(|o| match o {
+            {part(move || opened.with(|o| Some(match o {
                 Some((l, Ok(d))) if *l == line => detail_view(d),
                 Some((l, Err(e))) if *l == line => {
                     view! { <p class="error" data-testid="extract-detail-error">{e.clone()}</p> }.into_any()
                 }
                 _ => view! { <p class="muted">"Reading the line back from the file…"</p> }.into_any(),
-            })}
+            })))}
         </div>
     }
 }
 
 fn detail_view(d: &RowDetail) -> AnyView {
     let v = &d.verdict;
-    let label = match v.outcome {
-        Outcome::Equal => "Equivalent",
-        Outcome::Different => "Not equivalent",
-        Outcome::Undecided => "Could not decide",
-    };
+    let (_, label) = outcome_label(v.outcome);
     let id = crate::jsonl::text_of(&d.id);
     view! {
         <div class="stack">

@@ -9,6 +9,7 @@ use crate::extract::row_detail::open_row;
 use crate::search::SearchQuery;
 use crate::table::{Direction, Query};
 use crate::ui::browser_file::read_slice;
+use crate::ui::extract::part::part;
 use crate::ui::grade_row::row_view;
 use crate::ui::grade_row_detail::Opened;
 use crate::ui::grade_sort_header::header;
@@ -85,7 +86,7 @@ pub fn GradeTable(
         }
     });
 
-    move || {
+    part(move || {
         query.with(|q| {
             let kept: Vec<Kept> = batch.filtered(show.get(), q).map(Kept).collect();
             let v = sort.with(|&sort| {
@@ -129,6 +130,7 @@ pub fn GradeTable(
                 </div>
             }
             .into_any()
+            .into()
         })
-    }
+    })
 }
