@@ -3,6 +3,8 @@
 
 use leptos::prelude::*;
 
+use crate::ui::extract::boxed::{on_change, on_click, text};
+
 use crate::extract::fallback_batch::{summary_text, MAX_CONCURRENCY};
 use crate::ui::extract::controls::on_off_box;
 use crate::ui::extract::part::part;
@@ -26,19 +28,19 @@ pub fn BatchFallbackPanel(fb: BatchFallback) -> impl IntoView {
                         min="1"
                         max=MAX_CONCURRENCY.to_string()
                         data-testid="fallback-concurrency"
-                        prop:value=move || conc.get()
-                        on:change=move |ev| conc.set(event_target_value(&ev))
+                        prop:value=text(move || conc.get())
+                        on:change=on_change(move |ev| conc.set(event_target_value(&ev)))
                     />
                 </label>
             </div>
             <div class="row">
                 {part(move || can_run().then(|| view! {
-                    <button data-testid="fallback-batch-run" on:click=move |_| fb.start()>
+                    <button data-testid="fallback-batch-run" on:click=on_click(move |_| fb.start())>
                         {format!("Ask the verify model for {} low-confidence lines", fb.sendable())}
                     </button>
                 }.into_any()))}
                 {part(move || fb.running.get().then(|| view! {
-                    <button data-testid="fallback-batch-cancel" on:click=move |_| fb.cancel()>"Cancel"</button>
+                    <button data-testid="fallback-batch-cancel" on:click=on_click(move |_| fb.cancel())>"Cancel"</button>
                 }.into_any()))}
             </div>
             {part(move || fb.error.get().map(|e| view! {

@@ -7,6 +7,8 @@ use std::time::Duration;
 
 use leptos::prelude::*;
 
+use crate::ui::extract::boxed::{flag, on_click};
+
 use crate::extract::{needs_fallback, AnswerPatterns, Extraction, Verdict};
 use crate::llm::answer_fallback::FallbackOutcome;
 use crate::ui::drafts_store::draft_signal;
@@ -91,11 +93,11 @@ pub fn SingleFallback(
                         <ProfilePicker profile=a.profile testid="fallback-profile"/>
                         <button
                             data-testid="fallback-ask"
-                            disabled=move || a.running()
-                            on:click=move |_| a.ask()
+                            disabled=flag(move || a.running())
+                            on:click=on_click(move |_| a.ask())
                         >"Ask the verify model"</button>
                         {part(move || a.running().then(|| view! {
-                            <button data-testid="fallback-cancel" on:click=move |_| a.stop()>"Cancel"</button>
+                            <button data-testid="fallback-cancel" on:click=on_click(move |_| a.stop())>"Cancel"</button>
                         }.into_any()))}
                         {on_off_box(auto, "fallback-auto", "Ask automatically when the rules are unsure")}
                     </div>

@@ -1,5 +1,7 @@
 use leptos::prelude::*;
 
+use crate::ui::extract::boxed::{on_click, on_key, text};
+
 use crate::extract::batch::Row;
 use crate::extract::grade_columns::verdict_label;
 use crate::ui::answer_math::answer_math;
@@ -29,7 +31,7 @@ pub fn row_view(
     };
     let id = crate::jsonl::text_of(&record.id);
     let verdict = verdict_label(&record);
-    let on_key = move |ev: web_sys::KeyboardEvent| {
+    let on_enter = move |ev: web_sys::KeyboardEvent| {
         if ev.key() == "Enter" {
             ev.prevent_default();
             toggle.run(line);
@@ -37,9 +39,9 @@ pub fn row_view(
     };
     view! {
         <tr class="grade-row" class:ok=record.equivalent tabindex="0" data-testid="extract-row"
-            data-line=line.to_string() aria-expanded=move || (open.get() == Some(line)).to_string()
+            data-line=line.to_string() aria-expanded=text(move || (open.get() == Some(line)).to_string())
             title="Open the full solution (Enter)"
-            on:click=move |_| toggle.run(line) on:keydown=on_key>
+            on:click=on_click(move |_| toggle.run(line)) on:keydown=on_key(on_enter)>
             <td class="num">{line}</td>
             <td>{id}</td>
             <td data-testid="extract-row-predicted">{answer_math(record.predicted_answer.clone())}</td>

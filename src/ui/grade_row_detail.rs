@@ -1,5 +1,7 @@
 use leptos::prelude::*;
 
+use crate::ui::extract::boxed::{on_click, on_key};
+
 use crate::extract::fallback_batch::LlmFallbackNote;
 use crate::extract::row_detail::{RowDetail, Side};
 use crate::ui::answer_math::answer_math;
@@ -22,18 +24,18 @@ pub fn GradeRowDetail(line: usize, opened: RwSignal<Opened>, close: Callback<()>
             let _ = el.focus();
         }
     });
-    let on_key = move |ev: web_sys::KeyboardEvent| {
+    let on_esc = move |ev: web_sys::KeyboardEvent| {
         if ev.key() == "Escape" {
             ev.prevent_default();
             close.run(());
         }
     };
     view! {
-        <div class="grade-detail stack" tabindex="-1" node_ref=panel on:keydown=on_key
+        <div class="grade-detail stack" tabindex="-1" node_ref=panel on:keydown=on_key(on_esc)
             data-testid="extract-detail" role="region" aria-label=format!("line {line} in full")>
             <div class="row">
                 <strong>{format!("Line {line}")}</strong>
-                <button data-testid="extract-detail-close" on:click=move |_| close.run(())>"Close (Esc)"</button>
+                <button data-testid="extract-detail-close" on:click=on_click(move |_| close.run(()))>"Close (Esc)"</button>
             </div>
             {part(move || opened.with(|o| Some(match o {
                 Some((l, Ok(d))) if *l == line => detail_view(d),

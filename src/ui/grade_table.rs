@@ -1,6 +1,8 @@
 use std::sync::Arc;
 
 use leptos::prelude::*;
+
+use crate::ui::extract::boxed::on_click;
 use leptos::task::spawn_local;
 
 use crate::extract::batch::{GradeBatch, Show};
@@ -115,9 +117,9 @@ pub fn GradeTable(
                     <p class="muted" data-testid="extract-row-count">{count}</p>
                     {(pages > 1).then(|| view! {
                         <button data-testid="extract-page-prev" disabled={p == 0}
-                            on:click=move |_| page.set(p.saturating_sub(1))>"Previous"</button>
+                            on:click=on_click(move |_| page.set(p.saturating_sub(1)))>"Previous"</button>
                         <button data-testid="extract-page-next" disabled={p + 1 >= pages}
-                            on:click=move |_| page.set(p + 1)>"Next"</button>
+                            on:click=on_click(move |_| page.set(p + 1))>"Next"</button>
                     }.into_any())}
                 </div>
                 <div class="table-wrap">

@@ -6,6 +6,8 @@ use std::rc::Rc;
 
 use leptos::prelude::*;
 
+use crate::ui::extract::boxed::{on_change, text};
+
 use crate::llm::{ChatTransport, Endpoint};
 use crate::ui::drafts_store::draft_signal;
 use crate::ui::settings_store::settings_store;
@@ -56,8 +58,8 @@ pub fn ProfilePicker(profile: RwSignal<String>, testid: &'static str) -> impl In
             "Verify model of profile "
             <select
                 data-testid=testid
-                prop:value=move || profile.get()
-                on:change=move |ev| profile.set(event_target_value(&ev))
+                prop:value=text(move || profile.get())
+                on:change=on_change(move |ev| profile.set(event_target_value(&ev)))
             >
                 {move || store.profile_names().into_iter().map(|p| view! {
                     <option value=p.clone() selected=p == profile.get_untracked()>{p.clone()}</option>

@@ -4,6 +4,8 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
+use crate::ui::extract::boxed::{flag, on_change, on_click};
+
 use crate::extract::batch::{GradeBatch, Show};
 use crate::extract::AnswerPatterns;
 use crate::ui::browser_file::picked_file;
@@ -48,11 +50,11 @@ pub fn BatchGrade(patterns: Memo<AnswerPatterns>) -> impl IntoView {
             </p>
             <div class="row">
                 <input type="file" accept=".jsonl,.json,.txt" data-testid="extract-file"
-                    on:change=move |ev| {
+                    on:change=on_change(move |ev| {
                         if let Some(f) = picked_file(&ev) {
                             st.load(f);
                         }
-                    }/>
+                    })/>
                 {bool_box(st.strict, None, "Strict preset")}
             </div>
             <BatchFallbackPanel fb=st.fallback/>
@@ -70,10 +72,10 @@ pub fn BatchGrade(patterns: Memo<AnswerPatterns>) -> impl IntoView {
                             "Show "
                             <select
                                 data-testid="extract-filter"
-                                on:change=move |ev| show.set(Show::from_key(&event_target_value(&ev)))
+                                on:change=on_change(move |ev| show.set(Show::from_key(&event_target_value(&ev))))
                             >
                                 {Show::ALL.into_iter().map(|s| view! {
-                                    <option value=s.key() selected=move || show.get() == s>{s.label()}</option>
+                                    <option value=s.key() selected=flag(move || show.get() == s)>{s.label()}</option>
                                 }.into_any()).collect_view()}
                             </select>
                         </label>
@@ -85,8 +87,8 @@ pub fn BatchGrade(patterns: Memo<AnswerPatterns>) -> impl IntoView {
                             set_text=Callback::new(move |t| search.set(t))
                             set_regex=Callback::new(move |r| regex.set(r))
                         />
-                        <button data-testid="extract-download-jsonl" on:click=move |_| st.export(false)>"Download JSONL"</button>
-                        <button data-testid="extract-download-csv" on:click=move |_| st.export(true)>"Download CSV"</button>
+                        <button data-testid="extract-download-jsonl" on:click=on_click(move |_| st.export(false))>"Download JSONL"</button>
+                        <button data-testid="extract-download-csv" on:click=on_click(move |_| st.export(true))>"Download CSV"</button>
                     </div>
                     <GradeTable batch=b.clone() show query=st.query file=st.file bom=st.bom/>
                 }

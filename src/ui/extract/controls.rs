@@ -3,6 +3,8 @@
 
 use leptos::prelude::*;
 
+use crate::ui::extract::boxed::{flag, on_change};
+
 /// A labelled checkbox bound to a bool signal ("Strict preset" of both halves of the page).
 #[inline(never)]
 pub fn bool_box(
@@ -15,8 +17,8 @@ pub fn bool_box(
             <input
                 type="checkbox"
                 data-testid=testid
-                prop:checked=move || value.get()
-                on:change=move |ev| value.set(event_target_checked(&ev))
+                prop:checked=flag(move || value.get())
+                on:change=on_change(move |ev| value.set(event_target_checked(&ev)))
             />
             {label}
         </label>
@@ -35,8 +37,8 @@ pub fn on_off_box(
             <input
                 type="checkbox"
                 data-testid=testid
-                prop:checked=move || value.with(|v| v == "on")
-                on:change=move |ev| value.set(String::from(if event_target_checked(&ev) { "on" } else { "off" }))
+                prop:checked=flag(move || value.with(|v| v == "on"))
+                on:change=on_change(move |ev| value.set(String::from(if event_target_checked(&ev) { "on" } else { "off" })))
             />
             {label}
         </label>

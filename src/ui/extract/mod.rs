@@ -5,6 +5,7 @@ pub mod asker;
 pub mod batch;
 pub mod batch_load;
 pub mod batch_view;
+pub mod boxed;
 pub mod controls;
 pub mod part;
 pub mod single;
