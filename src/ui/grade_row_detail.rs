@@ -1,6 +1,6 @@
 use leptos::prelude::*;
 
-use crate::ui::extract::boxed::{on_click, on_key};
+use crate::ui::extract::boxed::{effect, on_click, on_key};
 
 use crate::extract::fallback_batch::LlmFallbackNote;
 use crate::extract::row_detail::{RowDetail, Side};
@@ -18,12 +18,12 @@ pub type Opened = Option<(usize, Result<RowDetail, String>)>;
 #[component]
 pub fn GradeRowDetail(line: usize, opened: RwSignal<Opened>, close: Callback<()>) -> impl IntoView {
     let panel = NodeRef::<leptos::html::Div>::new();
-    Effect::new(move |_| {
+    Effect::new(effect(move |_| {
         if let Some(el) = panel.get() {
             // Where the user looks next; a failed focus only costs the keyboard shortcut.
             let _ = el.focus();
         }
-    });
+    }));
     let on_esc = move |ev: web_sys::KeyboardEvent| {
         if ev.key() == "Escape" {
             ev.prevent_default();

@@ -2,7 +2,7 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
-use crate::ui::extract::boxed::on_click;
+use crate::ui::extract::boxed::{effect, on_click};
 use leptos::task::spawn_local;
 
 use crate::extract::batch::{GradeBatch, Show};
@@ -37,11 +37,11 @@ pub fn GradeTable(
     let open = RwSignal::new(None::<usize>);
     let opened: RwSignal<Opened> = RwSignal::new(None);
     // Another filter or search starts again at the first page.
-    Effect::new(move |_| {
+    Effect::new(effect(move |_| {
         show.track();
         query.track();
         page.set(0);
-    });
+    }));
     let b = batch.clone();
     let toggle = Callback::new(move |line: usize| {
         if open.get_untracked() == Some(line) {

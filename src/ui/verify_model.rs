@@ -7,6 +7,7 @@ use std::rc::Rc;
 use leptos::prelude::*;
 
 use crate::ui::extract::boxed::{on_change, text};
+use crate::ui::extract::part::part;
 
 use crate::llm::{ChatTransport, Endpoint};
 use crate::ui::drafts_store::draft_signal;
@@ -61,9 +62,9 @@ pub fn ProfilePicker(profile: RwSignal<String>, testid: &'static str) -> impl In
                 prop:value=text(move || profile.get())
                 on:change=on_change(move |ev| profile.set(event_target_value(&ev)))
             >
-                {move || store.profile_names().into_iter().map(|p| view! {
+                {part(move || Some(store.profile_names().into_iter().map(|p| view! {
                     <option value=p.clone() selected=p == profile.get_untracked()>{p.clone()}</option>
-                }.into_any()).collect_view()}
+                }.into_any()).collect::<Vec<_>>().into_any()))}
             </select>
         </label>
     }

@@ -31,3 +31,10 @@ pub fn flag(f: impl FnMut() -> bool + Send + 'static) -> Flag {
 pub fn text(f: impl FnMut() -> String + Send + 'static) -> Text {
     Box::new(f)
 }
+
+/// An effect's body (`Effect::new(effect(...))`): all such effects share one compiled copy.
+pub type EffectFn = Box<dyn FnMut(Option<()>)>;
+
+pub fn effect(f: impl FnMut(Option<()>) + 'static) -> EffectFn {
+    Box::new(f)
+}
