@@ -3,7 +3,11 @@
 
 use leptos::prelude::*;
 
+use crate::ui::extract::boxed::{on_change, on_click, text};
+
 use crate::extract::fallback_batch::{summary_text, MAX_CONCURRENCY};
+use crate::ui::extract::controls::on_off_box;
+use crate::ui::extract::part::part;
 use crate::ui::fallback_batch::BatchFallback;
 use crate::ui::verify_model::ProfilePicker;
 
@@ -15,15 +19,7 @@ pub fn BatchFallbackPanel(fb: BatchFallback) -> impl IntoView {
     view! {
         <div class="stack fallback" data-testid="fallback-batch">
             <div class="row">
-                <label class="row">
-                    <input
-                        type="checkbox"
-                        data-testid="fallback-batch-toggle"
-                        prop:checked=move || enabled.get() == "on"
-                        on:change=move |ev| enabled.set(String::from(if event_target_checked(&ev) { "on" } else { "off" }))
-                    />
-                    "LLM fallback: after grading, send the low-confidence lines to the verify model"
-                </label>
+                {on_off_box(enabled, "fallback-batch-toggle", "LLM fallback: after grading, send the low-confidence lines to the verify model")}
                 <ProfilePicker profile=fb.profile testid="fallback-batch-profile"/>
                 <label>
                     "Calls at once "
@@ -32,25 +28,25 @@ pub fn BatchFallbackPanel(fb: BatchFallback) -> impl IntoView {
                         min="1"
                         max=MAX_CONCURRENCY.to_string()
                         data-testid="fallback-concurrency"
-                        prop:value=move || conc.get()
-                        on:change=move |ev| conc.set(event_target_value(&ev))
+                        prop:value=text(move || conc.get())
+                        on:change=on_change(move |ev| conc.set(event_target_value(&ev)))
                     />
                 </label>
             </div>
             <div class="row">
-                {move || can_run().then(|| view! {
-                    <button data-testid="fallback-batch-run" on:click=move |_| fb.start()>
+                {part(move || can_run().then(|| view! {
+                    <button data-testid="fallback-batch-run" on:click=on_click(move |_| fb.start())>
                         {format!("Ask the verify model for {} low-confidence lines", fb.sendable())}
                     </button>
-                }.into_any())}
-                {move || fb.running.get().then(|| view! {
-                    <button data-testid="fallback-batch-cancel" on:click=move |_| fb.cancel()>"Cancel"</button>
-                }.into_any())}
+                }.into_any()))}
+                {part(move || fb.running.get().then(|| view! {
+                    <button data-testid="fallback-batch-cancel" on:click=on_click(move |_| fb.cancel())>"Cancel"</button>
+                }.into_any()))}
             </div>
-            {move || fb.error.get().map(|e| view! {
+            {part(move || fb.error.get().map(|e| view! {
                 <p class="error" data-testid="fallback-batch-error">{e}</p>
-            }.into_any())}
-            {move || fb.counts.get().map(|c| view! {
+            }.into_any()))}
+            {part(move || fb.counts.get().map(|c| view! {
                 <progress
                     data-testid="fallback-progress"
                     max=c.to_send.max(1).to_string()
@@ -65,7 +61,7 @@ pub fn BatchFallbackPanel(fb: BatchFallback) -> impl IntoView {
                     data-finished=c.finished().to_string()
                     data-cancelled=c.cancelled.to_string()
                 >{summary_text(&c)}</p>
-            }.into_any())}
+            }.into_any()))}
         </div>
     }
 }

@@ -4,7 +4,8 @@
 
 use leptos::prelude::*;
 
-use crate::extract::{grade_predicted, AnswerPatterns, Extraction, Outcome, Preset};
+use crate::extract::{grade_predicted, AnswerPatterns, Extraction, Preset};
+use crate::ui::extract::single_result::outcome_label;
 use crate::ui::fallback_single::Asked;
 
 fn rule_text(rule: Option<&Extraction>) -> String {
@@ -109,11 +110,7 @@ fn done(
         </p>
         <p class="muted" data-testid="fallback-cost">{cost}</p>
         {verdict.map(|v| {
-            let (class, label) = match v.outcome {
-                Outcome::Equal => ("ok", "Equivalent"),
-                Outcome::Different => ("error", "Not equivalent"),
-                Outcome::Undecided => ("notice", "Could not decide"),
-            };
+            let (class, label) = outcome_label(v.outcome);
             view! {
                 <div class=class data-testid="fallback-verdict" data-outcome=v.outcome.as_str()>
                     <strong>{format!("{label} (with the model's answer)")}</strong>

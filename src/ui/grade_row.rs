@@ -1,8 +1,11 @@
 use leptos::prelude::*;
 
+use crate::ui::extract::boxed::{on_click, on_key, text};
+
 use crate::extract::batch::Row;
 use crate::extract::grade_columns::verdict_label;
 use crate::ui::answer_math::answer_math;
+use crate::ui::extract::part::part;
 use crate::ui::grade_row_detail::{GradeRowDetail, Opened};
 
 /// One row of the grade table. A graded row is focusable and opens (click, or Enter) into
@@ -28,7 +31,7 @@ pub fn row_view(
     };
     let id = crate::jsonl::text_of(&record.id);
     let verdict = verdict_label(&record);
-    let on_key = move |ev: web_sys::KeyboardEvent| {
+    let on_enter = move |ev: web_sys::KeyboardEvent| {
         if ev.key() == "Enter" {
             ev.prevent_default();
             toggle.run(line);
@@ -36,9 +39,9 @@ pub fn row_view(
     };
     view! {
         <tr class="grade-row" class:ok=record.equivalent tabindex="0" data-testid="extract-row"
-            data-line=line.to_string() aria-expanded=move || (open.get() == Some(line)).to_string()
+            data-line=line.to_string() aria-expanded=text(move || (open.get() == Some(line)).to_string())
             title="Open the full solution (Enter)"
-            on:click=move |_| toggle.run(line) on:keydown=on_key>
+            on:click=on_click(move |_| toggle.run(line)) on:keydown=on_key(on_enter)>
             <td class="num">{line}</td>
             <td>{id}</td>
             <td data-testid="extract-row-predicted">{answer_math(record.predicted_answer.clone())}</td>
@@ -48,11 +51,11 @@ pub fn row_view(
             <td><span class="chip">{record.method}</span></td>
             <td class="muted">{record.reason.clone()}</td>
         </tr>
-        {move || (open.get() == Some(line)).then(|| view! {
+        {part(move || (open.get() == Some(line)).then(|| view! {
             <tr class="grade-detail-row">
                 <td colspan="8"><GradeRowDetail line opened close/></td>
             </tr>
-        }.into_any())}
+        }.into_any()))}
     }
     .into_any()
 }

@@ -1,9 +1,12 @@
 use leptos::prelude::*;
 
+use crate::ui::extract::boxed::{effect, on_click, on_key};
+
 use crate::extract::fallback_batch::LlmFallbackNote;
 use crate::extract::row_detail::{RowDetail, Side};
-use crate::extract::Outcome;
 use crate::ui::answer_math::answer_math;
+use crate::ui::extract::part::part;
+use crate::ui::extract::single_result::outcome_label;
 
 /// What an opened row holds while its line is read back from the file.
 pub type Opened = Option<(usize, Result<RowDetail, String>)>;
@@ -15,43 +18,39 @@ pub type Opened = Option<(usize, Result<RowDetail, String>)>;
 #[component]
 pub fn GradeRowDetail(line: usize, opened: RwSignal<Opened>, close: Callback<()>) -> impl IntoView {
     let panel = NodeRef::<leptos::html::Div>::new();
-    Effect::new(move |_| {
+    Effect::new(effect(move |_| {
         if let Some(el) = panel.get() {
             // Where the user looks next; a failed focus only costs the keyboard shortcut.
             let _ = el.focus();
         }
-    });
-    let on_key = move |ev: web_sys::KeyboardEvent| {
+    }));
+    let on_esc = move |ev: web_sys::KeyboardEvent| {
         if ev.key() == "Escape" {
             ev.prevent_default();
             close.run(());
         }
     };
     view! {
-        <div class="grade-detail stack" tabindex="-1" node_ref=panel on:keydown=on_key
+        <div class="grade-detail stack" tabindex="-1" node_ref=panel on:keydown=on_key(on_esc)
             data-testid="extract-detail" role="region" aria-label=format!("line {line} in full")>
             <div class="row">
                 <strong>{format!("Line {line}")}</strong>
-                <button data-testid="extract-detail-close" on:click=move |_| close.run(())>"Close (Esc)"</button>
+                <button data-testid="extract-detail-close" on:click=on_click(move |_| close.run(()))>"Close (Esc)"</button>
             </div>
-            {move || opened.with(|o| match o {
+            {part(move || opened.with(|o| Some(match o {
                 Some((l, Ok(d))) if *l == line => detail_view(d),
                 Some((l, Err(e))) if *l == line => {
                     view! { <p class="error" data-testid="extract-detail-error">{e.clone()}</p> }.into_any()
                 }
                 _ => view! { <p class="muted">"Reading the line back from the file…"</p> }.into_any(),
-            })}
+            })))}
         </div>
     }
 }
 
 fn detail_view(d: &RowDetail) -> AnyView {
     let v = &d.verdict;
-    let label = match v.outcome {
-        Outcome::Equal => "Equivalent",
-        Outcome::Different => "Not equivalent",
-        Outcome::Undecided => "Could not decide",
-    };
+    let (_, label) = outcome_label(v.outcome);
     let id = crate::jsonl::text_of(&d.id);
     view! {
         <div class="stack">

@@ -1,6 +1,8 @@
 use std::sync::Arc;
 
 use leptos::prelude::*;
+
+use crate::ui::extract::boxed::{effect, on_click};
 use leptos::task::spawn_local;
 
 use crate::extract::batch::{GradeBatch, Show};
@@ -9,6 +11,7 @@ use crate::extract::row_detail::open_row;
 use crate::search::SearchQuery;
 use crate::table::{Direction, Query};
 use crate::ui::browser_file::read_slice;
+use crate::ui::extract::part::part;
 use crate::ui::grade_row::row_view;
 use crate::ui::grade_row_detail::Opened;
 use crate::ui::grade_sort_header::header;
@@ -34,11 +37,11 @@ pub fn GradeTable(
     let open = RwSignal::new(None::<usize>);
     let opened: RwSignal<Opened> = RwSignal::new(None);
     // Another filter or search starts again at the first page.
-    Effect::new(move |_| {
+    Effect::new(effect(move |_| {
         show.track();
         query.track();
         page.set(0);
-    });
+    }));
     let b = batch.clone();
     let toggle = Callback::new(move |line: usize| {
         if open.get_untracked() == Some(line) {
@@ -85,7 +88,7 @@ pub fn GradeTable(
         }
     });
 
-    move || {
+    part(move || {
         query.with(|q| {
             let kept: Vec<Kept> = batch.filtered(show.get(), q).map(Kept).collect();
             let v = sort.with(|&sort| {
@@ -114,9 +117,9 @@ pub fn GradeTable(
                     <p class="muted" data-testid="extract-row-count">{count}</p>
                     {(pages > 1).then(|| view! {
                         <button data-testid="extract-page-prev" disabled={p == 0}
-                            on:click=move |_| page.set(p.saturating_sub(1))>"Previous"</button>
+                            on:click=on_click(move |_| page.set(p.saturating_sub(1)))>"Previous"</button>
                         <button data-testid="extract-page-next" disabled={p + 1 >= pages}
-                            on:click=move |_| page.set(p + 1)>"Next"</button>
+                            on:click=on_click(move |_| page.set(p + 1))>"Next"</button>
                     }.into_any())}
                 </div>
                 <div class="table-wrap">
@@ -129,6 +132,7 @@ pub fn GradeTable(
                 </div>
             }
             .into_any()
+            .into()
         })
-    }
+    })
 }

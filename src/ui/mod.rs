@@ -23,6 +23,7 @@ pub mod browser_file;
 pub mod compare;
 pub mod download;
 pub mod drafts_store;
+pub mod extract;
 pub mod fallback_batch;
 pub mod fallback_batch_panel;
 pub mod fallback_single;

@@ -6,6 +6,9 @@ use std::rc::Rc;
 
 use leptos::prelude::*;
 
+use crate::ui::extract::boxed::{on_change, text};
+use crate::ui::extract::part::part;
+
 use crate::llm::{ChatTransport, Endpoint};
 use crate::ui::drafts_store::draft_signal;
 use crate::ui::settings_store::settings_store;
@@ -56,12 +59,12 @@ pub fn ProfilePicker(profile: RwSignal<String>, testid: &'static str) -> impl In
             "Verify model of profile "
             <select
                 data-testid=testid
-                prop:value=move || profile.get()
-                on:change=move |ev| profile.set(event_target_value(&ev))
+                prop:value=text(move || profile.get())
+                on:change=on_change(move |ev| profile.set(event_target_value(&ev)))
             >
-                {move || store.profile_names().into_iter().map(|p| view! {
+                {part(move || Some(store.profile_names().into_iter().map(|p| view! {
                     <option value=p.clone() selected=p == profile.get_untracked()>{p.clone()}</option>
-                }.into_any()).collect_view()}
+                }.into_any()).collect::<Vec<_>>().into_any()))}
             </select>
         </label>
     }

@@ -1,0 +1,99 @@
+//! A `grade`-format JSONL: summary, filterable table, exports.
+
+use std::sync::Arc;
+
+use leptos::prelude::*;
+
+use crate::ui::extract::boxed::{flag, on_change, on_click};
+
+use crate::extract::batch::{GradeBatch, Show};
+use crate::extract::AnswerPatterns;
+use crate::ui::browser_file::picked_file;
+use crate::ui::extract::batch_load::BatchState;
+use crate::ui::extract::batch_view::{summary_view, timing_view};
+use crate::ui::extract::controls::bool_box;
+use crate::ui::extract::part::part;
+use crate::ui::fallback_batch::BatchFallback;
+use crate::ui::fallback_batch_panel::BatchFallbackPanel;
+use crate::ui::grade_table::GradeTable;
+use crate::ui::search_box::{query_memo, SearchBox};
+
+#[component]
+pub fn BatchGrade(patterns: Memo<AnswerPatterns>) -> impl IntoView {
+    let batch = RwSignal::new(None::<Arc<GradeBatch>>);
+    let search = RwSignal::new(String::new());
+    let regex = RwSignal::new(false);
+    let st = BatchState {
+        patterns,
+        batch,
+        file_name: RwSignal::new(String::new()),
+        progress: RwSignal::new(None),
+        timing: RwSignal::new(None),
+        error: RwSignal::new(None),
+        loading: RwSignal::new(false),
+        strict: RwSignal::new(false),
+        show: RwSignal::new(Show::All),
+        query: query_memo(search, regex),
+        fallback: BatchFallback::new(batch),
+        file: StoredValue::new_local(None),
+        bom: StoredValue::new(0u64),
+    };
+    let show = st.show;
+
+    view! {
+        <div class="card stack">
+            <h2>"Grade a JSONL"</h2>
+            <p class="muted">
+                "One object per line: "
+                <code>"{\"id\"?, \"output\", \"ground_truth\", \"question\"?}"</code>
+                " (the "<code>"verifyfast grade"</code>" format). Everything stays in this browser."
+            </p>
+            <div class="row">
+                <input type="file" accept=".jsonl,.json,.txt" data-testid="extract-file"
+                    on:change=on_change(move |ev| {
+                        if let Some(f) = picked_file(&ev) {
+                            st.load(f);
+                        }
+                    })/>
+                {bool_box(st.strict, None, "Strict preset")}
+            </div>
+            <BatchFallbackPanel fb=st.fallback/>
+            {part(move || st.loading.get().then(|| {
+                let (done, total) = st.progress.get().unwrap_or((0.0, 0.0));
+                view! { <progress max=total.to_string() value=done.to_string()></progress> }.into_any()
+            }))}
+            {part(move || st.error.get().map(|e| view! { <p class="error" data-testid="extract-error">{e}</p> }.into_any()))}
+            {part(move || batch.get().map(|b| {
+                view! {
+                    {summary_view(&b)}
+                    {timing_view(st.timing.get())}
+                    <div class="row">
+                        <label>
+                            "Show "
+                            <select
+                                data-testid="extract-filter"
+                                on:change=on_change(move |ev| show.set(Show::from_key(&event_target_value(&ev))))
+                            >
+                                {Show::ALL.into_iter().map(|s| view! {
+                                    <option value=s.key() selected=flag(move || show.get() == s)>{s.label()}</option>
+                                }.into_any()).collect_view()}
+                            </select>
+                        </label>
+                        <SearchBox
+                            testid="extract-search"
+                            placeholder="search answers, ids, rules, reasons"
+                            text=search
+                            regex=regex
+                            set_text=Callback::new(move |t| search.set(t))
+                            set_regex=Callback::new(move |r| regex.set(r))
+                        />
+                        <button data-testid="extract-download-jsonl" on:click=on_click(move |_| st.export(false))>"Download JSONL"</button>
+                        <button data-testid="extract-download-csv" on:click=on_click(move |_| st.export(true))>"Download CSV"</button>
+                    </div>
+                    <GradeTable batch=b.clone() show query=st.query file=st.file bom=st.bom/>
+                }
+                .into_any()
+            }))}
+        </div>
+    }
+}

@@ -1,0 +1,142 @@
+//! Reading, grading and exporting the JSONL of the Extract page, as plain functions over the
+//! batch's state so the event handlers stay one call each (compiled once; wasm size).
+
+use std::sync::Arc;
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+use crate::band::drill::bom_len;
+use crate::extract::batch::{GradeBatch, Show};
+use crate::extract::fallback_batch::FallbackQueue;
+use crate::extract::{AnswerPatterns, Preset};
+use crate::jsonl::{Line, LineSplitter};
+use crate::search::SearchQuery;
+use crate::ui::browser_file::{file_stem, now_ms, read_slice};
+use crate::ui::download::download_text;
+use crate::ui::extract::single::preset_of;
+use crate::ui::fallback_batch::BatchFallback;
+use crate::ui::grade_table::SourceFile;
+
+/// Bytes per `File.slice`: grading one chunk stays well under 100 ms.
+const CHUNK_BYTES: f64 = 512.0 * 1024.0;
+
+/// The JSONL half of the page: its signals, in one `Copy` value for handlers and views.
+#[derive(Clone, Copy)]
+pub struct BatchState {
+    pub patterns: Memo<AnswerPatterns>,
+    pub batch: RwSignal<Option<Arc<GradeBatch>>>,
+    pub file_name: RwSignal<String>,
+    /// (bytes read, file size) while loading.
+    pub progress: RwSignal<Option<(f64, f64)>>,
+    /// (lines graded, milliseconds spent grading); the same type as `progress` (wasm size).
+    pub timing: RwSignal<Option<(f64, f64)>>,
+    pub error: RwSignal<Option<String>>,
+    pub loading: RwSignal<bool>,
+    pub strict: RwSignal<bool>,
+    pub show: RwSignal<Show>,
+    pub query: Memo<SearchQuery>,
+    pub fallback: BatchFallback,
+    /// The file and its BOM, so an opened row can be read back (rows keep no line text).
+    pub file: SourceFile,
+    pub bom: StoredValue<u64>,
+}
+
+fn feed(batch: &mut GradeBatch, queue: &mut FallbackQueue, l: Line) {
+    match l.text {
+        Ok(t) => {
+            batch.push_line_at(l.number, l.offset, &t);
+            queue.note_last(batch, &t);
+        }
+        Err(e) => batch.bad_line(l.number, e.to_string()),
+    }
+}
+
+/// Grades the file chunk by chunk; returns the batch, its low-confidence lines (for the LLM
+/// fallback), the milliseconds spent grading and the BOM length (line offsets count from
+/// after it).
+async fn grade_file(
+    file: &web_sys::File,
+    preset: Preset,
+    patterns: AnswerPatterns,
+    progress: RwSignal<Option<(f64, f64)>>,
+) -> Result<(GradeBatch, FallbackQueue, f64, u64), String> {
+    let total = file.size();
+    let mut batch = GradeBatch::new(preset, patterns);
+    let mut queue = FallbackQueue::default();
+    let mut splitter = LineSplitter::default();
+    let mut start = 0.0;
+    let mut busy_ms = 0.0;
+    let mut bom = 0;
+    progress.set(Some((0.0, total)));
+    while start < total {
+        let end = (start + CHUNK_BYTES).min(total);
+        let bytes = read_slice(file, start, end).await?;
+        if start == 0.0 {
+            bom = bom_len(&bytes);
+        }
+        let t0 = now_ms();
+        splitter.push(&bytes, &mut |l| feed(&mut batch, &mut queue, l));
+        busy_ms += now_ms() - t0;
+        start = end;
+        progress.set(Some((start, total)));
+    }
+    let t0 = now_ms();
+    splitter.finish(&mut |l| feed(&mut batch, &mut queue, l));
+    busy_ms += now_ms() - t0;
+    Ok((batch, queue, busy_ms, bom))
+}
+
+impl BatchState {
+    /// A picked file: grade it (one file at a time).
+    #[inline(never)]
+    pub fn load(self, f: web_sys::File) {
+        if self.loading.get_untracked() {
+            return;
+        }
+        self.error.set(None);
+        self.fallback.reset();
+        self.batch.set(None);
+        self.timing.set(None);
+        self.file_name.set(f.name());
+        self.file.set_value(Some(f.clone()));
+        self.loading.set(true);
+        let preset = preset_of(self.strict.get_untracked());
+        let patterns = self.patterns.get_untracked();
+        let started = js_sys::Date::now();
+        spawn_local(async move {
+            match grade_file(&f, preset, patterns, self.progress).await {
+                Ok((b, queue, ms, bom_bytes)) => {
+                    self.bom.set_value(bom_bytes);
+                    self.timing.set(Some((b.rows.len() as f64, ms)));
+                    crate::ui::grade_run::keep(f.name(), &b, started, self.error);
+                    self.fallback.graded(b, queue);
+                }
+                Err(e) => self.error.set(Some(e)),
+            }
+            self.loading.set(false);
+        });
+    }
+
+    /// Downloads the rows the filter and search keep, as CSV or as JSONL.
+    #[inline(never)]
+    pub fn export(self, csv: bool) {
+        let Some(b) = self.batch.get_untracked() else {
+            return;
+        };
+        let stem = file_stem(&self.file_name.get_untracked(), "graded");
+        let (s, q) = (self.show.get_untracked(), self.query.get_untracked());
+        let result = if csv {
+            download_text(&format!("{stem}.graded.csv"), "text/csv", &b.to_csv(s, &q))
+        } else {
+            download_text(
+                &format!("{stem}.graded.jsonl"),
+                "application/x-ndjson",
+                &b.to_jsonl(s, &q),
+            )
+        };
+        if let Err(e) = result {
+            self.error.set(Some(e));
+        }
+    }
+}
