@@ -2,7 +2,7 @@
 //! `<think>…</think>`); rules are then ranked by priority. Hand-written scanners only.
 
 use super::normalize::{answer_in_prose, choice_letter, is_prose, normalize};
-use super::scan::{find_from, last_number, next_number, small_sort_by};
+use super::scan::{find_from, last_number, next_number};
 use super::{Candidate, Method};
 
 /// Byte ranges hidden from extraction (reasoning inside `<think>` tags).
@@ -831,8 +831,7 @@ pub fn find_all(text: &str) -> Vec<Candidate> {
         .chain(final_marker(text, lower, &hidden))
         .chain(hash_marker(text, &hidden))
         .collect();
-    // At most three markers.
-    small_sort_by(&mut markers, |a, b| b.span.0.cmp(&a.span.0));
+    markers.sort_by_key(|c| std::cmp::Reverse(c.span.0));
     out.extend(markers);
     out.extend(whole_text(text, &visible));
     out.extend(final_equation(text, &visible));

@@ -17,7 +17,6 @@ use serde::Serialize;
 
 use super::expr::{self, Expr, Node};
 use super::number::{float_str, parse_decimal, parse_decimal_big, pow10, Num};
-use super::scan::small_sort_by;
 
 /// How forgiving the comparison is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
@@ -889,8 +888,7 @@ fn render_union(mut ivs: Vec<Iv>) -> String {
         .iter()
         .all(|iv| (iv.lo.inf || iv.lo.exact.is_some()) && (iv.hi.inf || iv.hi.exact.is_some()));
     if all_exact && ivs.len() <= MAX_ITEMS {
-        // At most MAX_ITEMS parts.
-        small_sort_by(&mut ivs, |a, b| a.lo_key().cmp(&b.lo_key()));
+        ivs.sort_by(|a, b| a.lo_key().cmp(&b.lo_key()));
         let mut merged: Vec<Iv> = Vec::new();
         for iv in ivs {
             if let Some(last) = merged.last_mut() {

@@ -199,36 +199,3 @@ mod tests {
         assert_eq!(last_number("a 3 b 4. ", 0, 9), Some((6, 7)));
     }
 }
-
-/// A stable insertion sort for the few short lists the extractor orders (at most a few dozen
-/// items): the same order as `sort_by`, without a copy of the standard library's sort in the
-/// wasm per call site (about 2.7 KB each).
-pub fn small_sort_by<T>(v: &mut [T], cmp: impl Fn(&T, &T) -> std::cmp::Ordering) {
-    for i in 1..v.len() {
-        let mut j = i;
-        // Only a strictly greater item moves back: equal items keep their order (stable).
-        while j > 0 && cmp(&v[j - 1], &v[j]) == std::cmp::Ordering::Greater {
-            v.swap(j - 1, j);
-            j -= 1;
-        }
-    }
-}
-
-#[cfg(test)]
-mod small_sort_tests {
-    use super::small_sort_by;
-
-    #[test]
-    fn small_sort_is_stable_like_sort_by() {
-        let items = [(3, 'a'), (1, 'b'), (3, 'c'), (2, 'd'), (1, 'e'), (3, 'f')];
-        let mut ours = items.to_vec();
-        small_sort_by(&mut ours, |a, b| b.0.cmp(&a.0));
-        let mut std_sorted = items.to_vec();
-        std_sorted.sort_by_key(|x| std::cmp::Reverse(x.0));
-        assert_eq!(ours, std_sorted);
-        assert_eq!(ours[0], (3, 'a'));
-        let mut empty: Vec<u8> = Vec::new();
-        small_sort_by(&mut empty, |a, b| a.cmp(b));
-        assert!(empty.is_empty());
-    }
-}
