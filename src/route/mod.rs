@@ -14,7 +14,6 @@ pub mod state;
 pub enum Page {
     Audit,
     Report,
-    Compare,
     Extract,
     Proof,
     Settings,
@@ -24,10 +23,9 @@ pub enum Page {
 
 /// The navigable pages, in the order the top navigation shows them, with their one path segment.
 /// The single source of a page's name in URLs.
-pub const PAGES: [(Page, &str); 7] = [
+pub const PAGES: [(Page, &str); 6] = [
     (Page::Audit, "audit"),
     (Page::Report, "report"),
-    (Page::Compare, "compare"),
     (Page::Extract, "extract"),
     (Page::Proof, "proof"),
     (Page::Runs, "runs"),
@@ -61,7 +59,6 @@ impl Page {
         match self {
             Page::Audit => "Audit · VerifyFast",
             Page::Report => "Report · VerifyFast",
-            Page::Compare => "Compare · VerifyFast",
             Page::Extract => "Extract · VerifyFast",
             Page::Proof => "Proof · VerifyFast",
             Page::Settings => "Settings · VerifyFast",

@@ -3,7 +3,7 @@ use leptos::prelude::*;
 use super::footer::Footer;
 use super::nav::Nav;
 use super::pages::{
-    AuditPage, ComparePage, ExtractPage, NotFound, ProofPage, ReportPage, RunsPage, SettingsPage,
+    AuditPage, ExtractPage, NotFound, ProofPage, ReportPage, RunsPage, SettingsPage,
 };
 use super::router::{use_router, Page};
 
@@ -18,7 +18,6 @@ pub fn App() -> impl IntoView {
                 {move || match page.get() {
                     Page::Audit => view! { <AuditPage/> }.into_any(),
                     Page::Report => view! { <ReportPage/> }.into_any(),
-                    Page::Compare => view! { <ComparePage/> }.into_any(),
                     Page::Extract => view! { <ExtractPage/> }.into_any(),
                     Page::Proof => view! { <ProofPage/> }.into_any(),
                     Page::Settings => view! { <SettingsPage/> }.into_any(),

@@ -9,6 +9,8 @@ use std::rc::Rc;
 use futures::future::{AbortHandle, Abortable};
 use leptos::prelude::*;
 
+use crate::ui::boxed::{on_change, on_click};
+
 use crate::ui::browser_file::now_ms;
 use leptos::task::spawn_local;
 
@@ -326,7 +328,7 @@ pub fn BatchRunner(transport: fn() -> Result<Rc<dyn ChatTransport>, String>) -> 
             <p class="muted">
                 "Upload cases (JSONL: id, context_input, model_output, and optionally tag, difficulty, description, expected_credit_score). Each case is audited once per ticked profile. Results are kept in this browser as a run (see Runs) as they arrive; running again resumes."
             </p>
-            <input type="file" accept=".jsonl,.json,.txt" aria-label="Cases JSONL" data-testid="batch-upload" on:change=upload/>
+            <input type="file" accept=".jsonl,.json,.txt" aria-label="Cases JSONL" data-testid="batch-upload" on:change=on_change(upload)/>
             {move || cases_summary.get().map(|s| view! { <p data-testid="batch-cases">{s}</p> }.into_any())}
             <div class="row">
                 {move || {
@@ -342,7 +344,7 @@ pub fn BatchRunner(transport: fn() -> Result<Rc<dyn ChatTransport>, String>) -> 
                                         data-testid="batch-profile"
                                         value=p.clone()
                                         prop:checked=move || chosen.with(|c| c.contains(&name))
-                                        on:change=move |ev| {
+                                        on:change=on_change(move |ev| {
                                             let on = event_target_checked(&ev);
                                             chosen.update(|c| {
                                                 c.retain(|x| x != &name2);
@@ -350,7 +352,7 @@ pub fn BatchRunner(transport: fn() -> Result<Rc<dyn ChatTransport>, String>) -> 
                                                     c.push(name2.clone());
                                                 }
                                             })
-                                        }
+                                        })
                                     />
                                     " "
                                     {p}
@@ -368,30 +370,30 @@ pub fn BatchRunner(transport: fn() -> Result<Rc<dyn ChatTransport>, String>) -> 
                         max="32"
                         data-testid="batch-concurrency"
                         prop:value=move || concurrency.get().to_string()
-                        on:change=move |ev| {
+                        on:change=on_change(move |ev| {
                             let v = event_target_value(&ev).parse::<usize>().unwrap_or(4).clamp(1, 32);
                             concurrency.set(v)
-                        }
+                        })
                     />
                 </label>
             </div>
             <div class="row">
-                <button class="primary" data-testid="batch-run" disabled=move || running.get() on:click=run>
+                <button class="primary" data-testid="batch-run" disabled=move || running.get() on:click=on_click(run)>
                     "Run batch"
                 </button>
-                <button data-testid="batch-cancel" disabled=move || !running.get() on:click=cancel>
+                <button data-testid="batch-cancel" disabled=move || !running.get() on:click=on_click(cancel)>
                     "Cancel"
                 </button>
-                <button data-testid="batch-download" on:click=download>"Download results JSONL"</button>
+                <button data-testid="batch-download" on:click=on_click(download)>"Download results JSONL"</button>
                 <button
                     data-testid="batch-retry"
                     disabled=move || running.get() || failed() == 0
-                    on:click=retry
+                    on:click=on_click(retry)
                 >
                     {move || format!("Retry failed ({})", failed())}
                 </button>
-                <button data-testid="batch-clear" on:click=clear disabled=move || running.get()>"Clear results"</button>
-                <button data-testid="batch-new-run" on:click=new_run disabled=move || running.get()>"New run"</button>
+                <button data-testid="batch-clear" on:click=on_click(clear) disabled=move || running.get()>"Clear results"</button>
+                <button data-testid="batch-new-run" on:click=on_click(new_run) disabled=move || running.get()>"New run"</button>
                 <a href=move || report_link(run_id.get()) data-testid="batch-open-report">"Open the band report"</a>
                 <span class="muted" data-testid="batch-count">
                     {move || format!("{} results stored", results.with(Vec::len))}

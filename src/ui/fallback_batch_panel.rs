@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use crate::ui::extract::boxed::{on_change, on_click, text};
+use crate::ui::boxed::{on_change, on_click, text};
 
 use crate::extract::fallback_batch::{summary_text, MAX_CONCURRENCY};
 use crate::ui::extract::controls::on_off_box;

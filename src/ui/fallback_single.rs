@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use leptos::prelude::*;
 
-use crate::ui::extract::boxed::{effect, flag, on_click};
+use crate::ui::boxed::{effect, flag, on_click};
 
 use crate::extract::{needs_fallback, AnswerPatterns, Extraction, Verdict};
 use crate::llm::answer_fallback::FallbackOutcome;

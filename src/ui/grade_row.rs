@@ -1,6 +1,6 @@
 use leptos::prelude::*;
 
-use crate::ui::extract::boxed::{on_click, on_key, text};
+use crate::ui::boxed::{on_click, on_key, text};
 
 use crate::extract::batch::Row;
 use crate::extract::grade_columns::verdict_label;

@@ -1,6 +1,6 @@
 use leptos::prelude::*;
 
-use crate::ui::extract::boxed::{effect, on_click, on_key};
+use crate::ui::boxed::{effect, on_click, on_key};
 
 use crate::extract::fallback_batch::LlmFallbackNote;
 use crate::extract::row_detail::{RowDetail, Side};

@@ -2,7 +2,7 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
-use crate::ui::extract::boxed::{effect, on_click};
+use crate::ui::boxed::{effect, on_click};
 use leptos::task::spawn_local;
 
 use crate::extract::batch::{GradeBatch, Show};
@@ -14,7 +14,7 @@ use crate::ui::browser_file::read_slice;
 use crate::ui::extract::part::part;
 use crate::ui::grade_row::row_view;
 use crate::ui::grade_row_detail::Opened;
-use crate::ui::grade_sort_header::header;
+use crate::ui::sort_header::sort_header;
 
 /// Rows per page (all rows are kept, searched and exported): KaTeX lays out only these.
 const PAGE_ROWS: usize = 100;
@@ -125,7 +125,7 @@ pub fn GradeTable(
                 <div class="table-wrap">
                     <table data-testid="extract-table">
                         <thead>
-                            <tr>{COLUMNS.iter().enumerate().map(|(c, name)| header(c, name, sort, page)).collect_view()}</tr>
+                            <tr>{COLUMNS.iter().enumerate().map(|(c, name)| sort_header("extract-sort", name, c, false, sort, page)).collect_view()}</tr>
                         </thead>
                         <tbody>{shown}</tbody>
                     </table>

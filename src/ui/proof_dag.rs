@@ -10,7 +10,8 @@ use crate::logic::dag::{Dag, Edge, Mark, Node, NODE_H, NODE_W};
 use crate::logic::fitch::Fitch;
 use std::sync::Arc;
 
-use crate::ui::proof_form::bind::{formula, keyed_rows, live, Row};
+use crate::ui::keyed::{keyed_rows, Row};
+use crate::ui::proof_form::bind::{formula, live};
 
 fn mark_class(mark: Mark) -> &'static str {
     match mark {
@@ -33,7 +34,7 @@ fn node_view(n: Node, on_pick: Callback<String>) -> AnyView {
     let id = n.id.clone();
     view! {
         <button type="button" class=class style=style title=title data-id=n.id.clone() data-mark=mark_class(n.mark)
-            on:click=move |_| on_pick.run(id.clone())>
+            on:click=crate::ui::boxed::on_click(move |_| on_pick.run(id.clone()))>
             <span class="dag-id">{n.id.clone()}</span>
             <span class="dag-formula">{formula(&n.latex)}</span>
         </button>
@@ -110,9 +111,9 @@ pub fn ProofDag(
         <div class="card proof-dag-card">
             <div class="row dag-toolbar">
                 <h3>"Derivation graph"</h3>
-                <button type="button" aria-label="zoom out" data-testid="proof-dag-zoom-out" on:click=move |_| zoom_by(-1)>"−"</button>
+                <button type="button" aria-label="zoom out" data-testid="proof-dag-zoom-out" on:click=crate::ui::boxed::on_click(move |_| zoom_by(-1))>"−"</button>
                 <span class="small" data-testid="proof-dag-zoom">{live(move || format!("{} %", pct()))}</span>
-                <button type="button" aria-label="zoom in" data-testid="proof-dag-zoom-in" on:click=move |_| zoom_by(1)>"+"</button>
+                <button type="button" aria-label="zoom in" data-testid="proof-dag-zoom-in" on:click=crate::ui::boxed::on_click(move |_| zoom_by(1))>"+"</button>
                 <span class="dag-legend small" aria-label="legend">
                     <span class="dag-key hypothesis">"hypothesis"</span>
                     <span class="dag-key accepted">"accepted"</span>

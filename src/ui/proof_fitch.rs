@@ -10,7 +10,8 @@ use crate::logic::dag::Dag;
 use crate::logic::fitch::{Fitch, Line, LineStatus};
 use std::sync::Arc;
 
-use crate::ui::proof_form::bind::{formula, keyed_rows, live, Row};
+use crate::ui::keyed::{keyed_rows, Row};
+use crate::ui::proof_form::bind::{formula, live};
 
 /// Everything a row draws, so a step re-renders only the rows it changed.
 fn line_key(l: &Line) -> String {
@@ -59,7 +60,7 @@ fn line_view(l: Line, on_pick: Callback<String>) -> AnyView {
     let title = format!("{} (click: go to the step that proposed it)", l.id);
     view! {
         <li class=class data-id=l.id.clone() data-current=l.current.to_string() data-testid="fitch-line"
-            title=title on:click=move |_| on_pick.run(id.clone())>
+            title=title on:click=crate::ui::boxed::on_click(move |_| on_pick.run(id.clone()))>
             <span class="fitch-num">{l.number.to_string()}</span>
             {bars}
             <span class="fitch-body">

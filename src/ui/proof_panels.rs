@@ -7,7 +7,8 @@ use crate::logic::events::{code_str, Event};
 use crate::logic::world::{GoalState, Hypothesis, Item, ItemStatus, Refutation, WorldState};
 use std::sync::Arc;
 
-use crate::ui::proof_form::bind::{formula, keyed_rows, live, prose, Row};
+use crate::ui::keyed::{keyed_rows, Row};
+use crate::ui::proof_form::bind::{formula, live, prose};
 
 fn item_row(item: &Item) -> AnyView {
     let deps = if item.depends_on.is_empty() {
@@ -63,7 +64,7 @@ fn item_panel(
                 (earlier > 0).then(|| view! {
                     <p class="muted small" data-testid="proof-panel-more">
                         {format!("{earlier} earlier not shown ")}
-                        <button class="link" on:click=move |_| limit.update(|l| *l += PANEL_ROWS * 5)>
+                        <button class="link" on:click=crate::ui::boxed::on_click(move |_| limit.update(|l| *l += PANEL_ROWS * 5))>
                             {format!("show {} more", earlier.min(PANEL_ROWS * 5))}
                         </button>
                     </p>

@@ -1,6 +1,8 @@
 //! One run on the Runs page: its name (renamed in place), what it is, and its actions.
 
 use leptos::prelude::*;
+
+use crate::ui::boxed::on_click;
 use leptos::task::spawn_local;
 
 use crate::runs::{self, RunMeta};
@@ -86,7 +88,7 @@ pub fn RunRow(meta: RunMeta, on_change: Callback<()>) -> impl IntoView {
                             aria-label="Run name"
                             data-testid="run-name-input"
                             prop:value=name.get_untracked()
-                            on:change=move |ev| commit(event_target_value(&ev))
+                            on:change=crate::ui::boxed::on_change(move |ev| commit(event_target_value(&ev)))
                         />
                     }
                     .into_any()
@@ -94,7 +96,7 @@ pub fn RunRow(meta: RunMeta, on_change: Callback<()>) -> impl IntoView {
                     view! {
                         <span data-testid="run-name">{move || name.get()}</span>
                         " "
-                        <button class="link" data-testid="run-rename" on:click=move |_| editing.set(true)>"Rename"</button>
+                        <button class="link" data-testid="run-rename" on:click=on_click(move |_| editing.set(true))>"Rename"</button>
                     }
                     .into_any()
                 }}
@@ -107,8 +109,8 @@ pub fn RunRow(meta: RunMeta, on_change: Callback<()>) -> impl IntoView {
             <td data-testid="run-count">{meta.result_count.to_string()}</td>
             <td class="row">
                 <a href=meta.open_href() data-testid="run-open">"Open"</a>
-                <button data-testid="run-export" on:click=export>"Export"</button>
-                <button data-testid="run-delete" on:click=delete>"Delete"</button>
+                <button data-testid="run-export" on:click=on_click(export)>"Export"</button>
+                <button data-testid="run-delete" on:click=on_click(delete)>"Delete"</button>
             </td>
         </tr>
     }

@@ -37,14 +37,14 @@ pub fn SearchBox(
                 data-testid=testid
                 aria-invalid=move || error().is_some().to_string()
                 prop:value=move || text.get()
-                on:input=move |ev| set_text.run(event_target_value(&ev))
+                on:input=crate::ui::boxed::on_change(move |ev| set_text.run(event_target_value(&ev)))
             />
             <label class="row" title="Search with a regular expression (case-insensitive)">
                 <input
                     type="checkbox"
                     data-testid=format!("{testid}-regex")
                     prop:checked=move || regex.get()
-                    on:change=move |ev| set_regex.run(event_target_checked(&ev))
+                    on:change=crate::ui::boxed::on_change(move |ev| set_regex.run(event_target_checked(&ev)))
                 />
                 "Regex"
             </label>

@@ -15,7 +15,7 @@ pub fn TextField(
                 data-testid=testid
                 rows=rows.to_string()
                 prop:value=move || value.get()
-                on:input=move |ev| value.set(event_target_value(&ev))
+                on:input=crate::ui::boxed::on_change(move |ev| value.set(event_target_value(&ev)))
             ></textarea>
         }
         .into_any(),
@@ -24,7 +24,7 @@ pub fn TextField(
                 type="text"
                 data-testid=testid
                 prop:value=move || value.get()
-                on:input=move |ev| value.set(event_target_value(&ev))
+                on:input=crate::ui::boxed::on_change(move |ev| value.set(event_target_value(&ev)))
             />
         }
         .into_any(),

@@ -18,11 +18,11 @@ pub fn ThemeToggle() -> impl IntoView {
             data-testid="theme-toggle"
             title=label
             aria-label=label
-            on:click=move |_| {
+            on:click=crate::ui::boxed::on_click(move |_| {
                 let next = theme.get_untracked().toggled();
                 theme::apply(next);
                 theme.set(next);
-            }
+            })
         >
             {move || String::from(if theme.get() == Theme::Dark { "☀" } else { "☾" })}
         </button>

@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use leptos::prelude::*;
 
-use crate::ui::extract::boxed::{on_change, text};
+use crate::ui::boxed::{on_change, text};
 use crate::ui::extract::part::part;
 
 use crate::llm::{ChatTransport, Endpoint};

@@ -265,7 +265,7 @@ describe('extract page', () => {
     assert.equal(await cell(5, 'extract-row-predicted').innerText(), '54');
     // Sorting by a column header (table.rs rules), a second click the other way round.
     const order = () => page.locator('tr[data-line]').evaluateAll((trs) => trs.map((t) => t.dataset.line));
-    const idHeader = page.locator('[data-testid="extract-sort"][data-column="id"]');
+    const idHeader = page.getByTestId('extract-sort-id');
     await idHeader.click();
     assert.deepEqual(await order(), ['1', '2', '4', '5', '3']);
     assert.equal(await page.locator('th[aria-sort="ascending"]').innerText(), 'id');

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
-use crate::ui::extract::boxed::{flag, on_change, on_click};
+use crate::ui::boxed::{flag, on_change, on_click};
 
 use crate::extract::batch::{GradeBatch, Show};
 use crate::extract::AnswerPatterns;

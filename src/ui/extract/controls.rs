@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use crate::ui::extract::boxed::{flag, on_change};
+use crate::ui::boxed::{flag, on_change};
 
 /// A labelled checkbox bound to a bool signal ("Strict preset" of both halves of the page).
 #[inline(never)]

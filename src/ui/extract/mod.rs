@@ -5,7 +5,6 @@ pub mod asker;
 pub mod batch;
 pub mod batch_load;
 pub mod batch_view;
-pub mod boxed;
 pub mod controls;
 pub mod part;
 pub mod single;

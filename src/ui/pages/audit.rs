@@ -3,6 +3,8 @@ use std::time::Duration;
 
 use futures::future::{AbortHandle, Abortable};
 use leptos::prelude::*;
+
+use crate::ui::boxed::{on_change, on_click};
 use leptos::task::spawn_local;
 
 use crate::audit::batch::CaseSet;
@@ -340,7 +342,7 @@ pub fn AuditPage() -> impl IntoView {
                     <select
                         data-testid="audit-profile"
                         prop:value=move || profile.get()
-                        on:change=move |ev| profile.set(event_target_value(&ev))
+                        on:change=on_change(move |ev| profile.set(event_target_value(&ev)))
                     >
                         {move || {
                             profile_names()
@@ -361,28 +363,28 @@ pub fn AuditPage() -> impl IntoView {
                 >
                     "Run audit"
                 </button>
-                <button data-testid="audit-cancel" disabled=move || !running.get() on:click=cancel>
+                <button data-testid="audit-cancel" disabled=move || !running.get() on:click=on_click(cancel)>
                     "Cancel"
                 </button>
-                <button data-testid="audit-example" on:click=load_example>"Load an example"</button>
+                <button data-testid="audit-example" on:click=on_click(load_example)>"Load an example"</button>
             </div>
             {move || error.get().map(|e| view! {
                 <div class="error row" role="alert" data-testid="audit-error">
                     <span>{e}</span>
-                    <button on:click=move |_| error.set(None)>"Dismiss"</button>
+                    <button on:click=on_click(move |_| error.set(None))>"Dismiss"</button>
                 </div>
             }.into_any())}
             {move || failure.get().map(|cause| view! {
                 <div class="error stack" role="alert" data-testid="audit-error">
                     <strong data-testid="audit-failure-cause">{cause}</strong>
                     <span data-testid="audit-failure-fix">{format!("What to do: {}", failure_fix.get_untracked())}</span>
-                    <div><button on:click=move |_| failure.set(None)>"Dismiss"</button></div>
+                    <div><button on:click=on_click(move |_| failure.set(None))>"Dismiss"</button></div>
                 </div>
             }.into_any())}
             {move || notice.get().map(|n| view! {
                 <div class="notice row" role="status" data-testid="audit-notice">
                     <span>{n}</span>
-                    <button on:click=move |_| notice.set(None)>"Dismiss"</button>
+                    <button on:click=on_click(move |_| notice.set(None))>"Dismiss"</button>
                 </div>
             }.into_any())}
             {move || (!shown.with(|s| s.phases.is_empty())).then(|| view! {
@@ -676,11 +678,11 @@ fn ReportView(report: AuditReport, context: String, output: String) -> impl Into
                 </table>
             </div>
             <div class="row">
-                <button on:click=move |_| show_raw.update(|v| *v = !*v)>
+                <button on:click=on_click(move |_| show_raw.update(|v| *v = !*v))>
                     {move || String::from(if show_raw.get() { "Hide raw JSON" } else { "Show raw JSON" })}
                 </button>
-                <button on:click=copy>"Copy JSON"</button>
-                <button data-testid="audit-download" on:click=download>"Download JSON"</button>
+                <button on:click=on_click(copy)>"Copy JSON"</button>
+                <button data-testid="audit-download" on:click=on_click(download)>"Download JSON"</button>
                 <span class="muted">{move || copied.get().unwrap_or_default()}</span>
             </div>
             {move || show_raw.get().then(|| view! { <pre data-testid="audit-raw">{json.clone()}</pre> }.into_any())}

@@ -3,13 +3,17 @@
 //! much of the browser's storage they take. What is listed and how is `crate::runs`.
 
 use leptos::prelude::*;
+
+use crate::ui::boxed::on_change;
 use leptos::task::spawn_local;
 
 use crate::runs::{self, RunKind, RunMeta};
+use crate::ui::keyed::{keyed_rows, Row};
 use crate::ui::query;
 use crate::ui::run_import::RunImport;
 use crate::ui::run_row::RunRow;
 use crate::ui::run_store;
+use std::sync::Arc;
 
 fn kind_of(filter: Option<&str>) -> Option<RunKind> {
     filter.and_then(RunKind::parse)
@@ -82,10 +86,10 @@ pub fn RunsPage() -> impl IntoView {
                     <select
                         data-testid="runs-filter"
                         prop:value=move || kind.get()
-                        on:change=move |ev| {
+                        on:change=on_change(move |ev| {
                             kind.set(kind_name(RunKind::parse(&event_target_value(&ev))));
                             sync_url();
-                        }
+                        })
                     >
                         <option value="">"all"</option>
                         {RunKind::ALL
@@ -115,11 +119,17 @@ pub fn RunsPage() -> impl IntoView {
                     </tr>
                 </thead>
                 <tbody>
-                    <For
-                        each=shown
-                        key=|m: &RunMeta| format!("{}\u{1f}{}", m.id, m.name)
-                        children=move |m: RunMeta| view! { <RunRow meta=m on_change=refresh/> }.into_any()
-                    />
+                    {keyed_rows(
+                        Arc::new(move || shown().into_iter().map(|m| Row::Run(Box::new(m))).collect()),
+                        |r| match r {
+                            Row::Run(m) => format!("{}\u{1f}{}", m.id, m.name),
+                            _ => String::new(),
+                        },
+                        Arc::new(move |r| match r {
+                            Row::Run(m) => view! { <RunRow meta=*m on_change=refresh/> }.into_any(),
+                            _ => ().into_any(),
+                        }),
+                    )}
                 </tbody>
             </table>
             </div>

@@ -1,6 +1,8 @@
 use std::sync::Arc;
 
 use leptos::prelude::*;
+
+use crate::ui::boxed::{on_change, on_click};
 use leptos::task::spawn_local;
 use wasm_bindgen::JsCast;
 
@@ -11,6 +13,7 @@ use crate::config::{
 use crate::llm::JsonMode;
 use crate::ui::download::download_text;
 use crate::ui::drafts_store::draft_signal;
+use crate::ui::keyed::{keyed_rows, Row};
 use crate::ui::settings_store::{settings_store, SettingsStore};
 use crate::ui::test_connection::TestConnection;
 
@@ -47,12 +50,20 @@ fn set_llm(store: &SettingsStore, name: &str, set: impl FnOnce(&mut LlmConfig)) 
 type Names = Arc<dyn Fn() -> Vec<String> + Send + Sync>;
 type NamedRow = Arc<dyn Fn(String) -> AnyView + Send + Sync>;
 
-/// A `<For>` over names, keyed by name. One function for the LLM and the profile lists, so
-/// that Leptos's keyed list is one copy in the wasm rather than one per list.
+/// A keyed list over names (the LLM and the profile lists), through the app's one keyed list.
 #[inline(never)]
 fn names_list(each: Names, row: NamedRow) -> AnyView {
-    view! { <For each=move || each() key=|n: &String| n.clone() children=move |n| row(n)/> }
-        .into_any()
+    keyed_rows(
+        Arc::new(move || each().into_iter().map(Row::Name).collect()),
+        |r| match r {
+            Row::Name(n) => n.clone(),
+            _ => String::new(),
+        },
+        Arc::new(move |r| match r {
+            Row::Name(n) => row(n),
+            _ => ().into_any(),
+        }),
+    )
 }
 
 fn json_mode_of(text: &str) -> JsonMode {
@@ -102,8 +113,8 @@ fn LlmCard(name: String, feedback: Feedback) -> impl IntoView {
     view! {
         <section class="card stack" data-testid="settings-llm">
             <div class="row">
-                <label class="stack">"Name" <input type="text" prop:value=name.clone() on:change=rename/></label>
-                <button on:click=remove>"Remove"</button>
+                <label class="stack">"Name" <input type="text" prop:value=name.clone() on:change=on_change(rename)/></label>
+                <button on:click=on_click(remove)>"Remove"</button>
             </div>
             {LlmField::ALL
                 .into_iter()
@@ -142,7 +153,7 @@ fn LlmTextField(name: String, field: LlmField, feedback: Feedback) -> impl IntoV
                 autocomplete="off"
                 data-testid=testid
                 prop:value=read
-                on:change=move |ev| {
+                on:change=on_change(move |ev| {
                     let v = event_target_value(&ev);
                     let mut outcome = Ok(None);
                     set_llm(&store, &name, |l| outcome = field.set(l, &v));
@@ -153,7 +164,7 @@ fn LlmTextField(name: String, field: LlmField, feedback: Feedback) -> impl IntoV
                             "llms.{name}.{e} (not saved)"
                         ))),
                     }
-                }
+                })
             />
         </label>
     }
@@ -173,10 +184,10 @@ fn JsonModeSelect(name: String) -> impl IntoView {
                         .with(|s| s.llms.get(&n1).map(|l| json_mode_name(l.json_mode)).unwrap_or("none"))
                         .to_string()
                 }
-                on:change=move |ev| {
+                on:change=on_change(move |ev| {
                     let v = json_mode_of(&event_target_value(&ev));
                     set_llm(&s2, &n2, |l| l.json_mode = v)
-                }
+                })
             >
                 <option value="none">"none"</option>
                 <option value="json_object">"json_object"</option>
@@ -208,14 +219,14 @@ fn ProfileRow(name: String, feedback: Feedback) -> impl IntoView {
                             .unwrap_or_default()
                     })
                 }
-                on:change=move |ev| {
+                on:change=on_change(move |ev| {
                     let v = event_target_value(&ev);
                     s2.update_settings(|s| {
                         if let Some(p) = s.profiles.get_mut(&n2) {
                             if role == "run" { p.run = v } else { p.verify = v }
                         }
                     })
-                }
+                })
             >
                 {move || names().into_iter().map(|n| view! { <option value=n.clone()>{n.clone()}</option> }.into_any()).collect_view()}
             </select>
@@ -231,22 +242,22 @@ fn ProfileRow(name: String, feedback: Feedback) -> impl IntoView {
                 <input
                     type="text"
                     prop:value=name.clone()
-                    on:change=move |ev| {
+                    on:change=on_change(move |ev| {
                         let new = event_target_value(&ev);
                         let mut result = Ok(());
                         s3.update_settings(|s| result = s.rename_profile(&n3, &new));
                         feedback.result(result.map(|_| format!("Profile renamed to {new}.")).map_err(|e| e.to_string()));
-                    }
+                    })
                 />
             </td>
             <td>{run}</td>
             <td>{verify}</td>
             <td>
-                <button on:click=move |_| {
+                <button on:click=on_click(move |_| {
                     s4.update_settings(|s| {
                         s.profiles.remove(&n4);
                     })
-                }>"Remove"</button>
+                })>"Remove"</button>
             </td>
         </tr>
     }
@@ -264,7 +275,7 @@ fn ParamField(param: EditableParam, feedback: Feedback) -> impl IntoView {
             <input
                 type="text"
                 prop:value=move || store.strategy.with(|s| param.text(&s.params_for("")))
-                on:change=move |ev| {
+                on:change=on_change(move |ev| {
                     let text = event_target_value(&ev);
                     let mut strategy = s2.strategy.get_untracked();
                     let applied = param
@@ -279,7 +290,7 @@ fn ParamField(param: EditableParam, feedback: Feedback) -> impl IntoView {
                         }
                         Err(e) => feedback.result(Err(e)),
                     }
-                }
+                })
             />
         </label>
     }
@@ -487,7 +498,7 @@ pub fn SettingsPage() -> impl IntoView {
             {move || feedback.error.get().map(|e| view! {
                 <div class="error row" role="alert" data-testid="settings-error">
                     <span>{e}</span>
-                    <button on:click=move |_| feedback.error.set(None)>"Dismiss"</button>
+                    <button on:click=on_click(move |_| feedback.error.set(None))>"Dismiss"</button>
                 </div>
             }.into_any())}
             {move || feedback.notice.get().map(|n| view! {
@@ -504,24 +515,24 @@ pub fn SettingsPage() -> impl IntoView {
                         type="file"
                         accept=".yaml,.yml,.json"
                         data-testid="settings-import"
-                        on:change=import
+                        on:change=on_change(import)
                     />
                 </label>
                 <div class="row">
-                    <button data-testid="settings-export-yaml" on:click=export_yaml>
+                    <button data-testid="settings-export-yaml" on:click=on_click(export_yaml)>
                         "Export settings (YAML)"
                     </button>
-                    <button on:click=export_json>"Export settings (JSON)"</button>
+                    <button on:click=on_click(export_json)>"Export settings (JSON)"</button>
                     <label>
                         <input
                             type="checkbox"
                             data-testid="settings-include-keys"
                             prop:checked=move || include_keys.get()
-                            on:change=move |ev| include_keys.set(event_target_checked(&ev))
+                            on:change=on_change(move |ev| include_keys.set(event_target_checked(&ev)))
                         />
                         " Include API keys in the export"
                     </label>
-                    <button on:click=export_strategy>"Export strategy (YAML)"</button>
+                    <button on:click=on_click(export_strategy)>"Export strategy (YAML)"</button>
                 </div>
             </section>
 
@@ -531,7 +542,7 @@ pub fn SettingsPage() -> impl IntoView {
                 Arc::new(move |name| view! { <LlmCard name=name feedback=feedback/> }.into_any()),
             )}
             <div class="row">
-                <button data-testid="settings-add-llm" on:click=add_llm>"Add LLM"</button>
+                <button data-testid="settings-add-llm" on:click=on_click(add_llm)>"Add LLM"</button>
             </div>
 
             <h2>"Profiles"</h2>
@@ -554,7 +565,7 @@ pub fn SettingsPage() -> impl IntoView {
                 </table>
             </div>
             <div class="row">
-                <button on:click=add_profile>"Add profile"</button>
+                <button on:click=on_click(add_profile)>"Add profile"</button>
             </div>
 
             <h2>"Strategy"</h2>
@@ -570,11 +581,11 @@ pub fn SettingsPage() -> impl IntoView {
                     rows="14"
                     data-testid="settings-strategy-yaml"
                     prop:value=move || strategy_text.get()
-                    on:input=move |ev| strategy_text.set(event_target_value(&ev))
+                    on:input=on_change(move |ev| strategy_text.set(event_target_value(&ev)))
                 ></textarea>
                 <div class="row">
-                    <button on:click=apply_strategy>"Apply strategy"</button>
-                    <button on:click=move |_| refresh_strategy_text()>"Reload from current"</button>
+                    <button on:click=on_click(apply_strategy)>"Apply strategy"</button>
+                    <button on:click=on_click(move |_| refresh_strategy_text())>"Reload from current"</button>
                 </div>
             </details>
         </section>

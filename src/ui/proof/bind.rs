@@ -25,7 +25,7 @@ pub fn number_input(
 ) -> AnyView {
     view! {
         <input type="number" min=min max=max prop:value=live(move || value.get().to_string())
-            on:input=move |ev| value.set(event_target_value(&ev).parse().unwrap_or(fallback))/>
+            on:input=crate::ui::boxed::on_change(move |ev| value.set(event_target_value(&ev).parse().unwrap_or(fallback)))/>
     }
     .into_any()
 }
@@ -37,27 +37,6 @@ pub type Live<T> = std::sync::Arc<std::sync::Mutex<dyn FnMut() -> T + Send>>;
 
 pub fn live<T>(f: impl FnMut() -> T + Send + 'static) -> Live<T> {
     std::sync::Arc::new(std::sync::Mutex::new(f))
-}
-
-/// A row of one of the Proof page's keyed lists: the panels' items, the DAG's nodes and edges,
-/// the Fitch lines. One row type, so the four lists share one copy of Leptos's keyed-list code
-/// (each `<For>` item type is otherwise its own copy, several KB of wasm).
-pub enum Row {
-    Item(std::sync::Arc<crate::logic::world::Item>),
-    Node(crate::logic::dag::Node),
-    Edge(crate::logic::dag::Edge),
-    Line(crate::logic::fitch::Line),
-}
-
-/// A keyed list: `each` gives the rows (tracked), `key` says what a row draws (a row whose key
-/// is unchanged is kept as it is), `children` draws one.
-#[inline(never)]
-pub fn keyed_rows(
-    each: std::sync::Arc<dyn Fn() -> Vec<Row> + Send + Sync>,
-    key: fn(&Row) -> String,
-    children: std::sync::Arc<dyn Fn(Row) -> AnyView + Send + Sync>,
-) -> AnyView {
-    view! { <For each=move || each() key=key children=move |row| children(row)/> }.into_any()
 }
 
 /// `<option>`s whose value is their text (one copy for every picker of the page).

@@ -10,10 +10,9 @@ pub type DynView = Box<dyn FnMut() -> Option<AnyView> + Send>;
 pub type DynText = Box<dyn FnMut() -> String + Send>;
 /// A yes/no (an attribute like `disabled`, a `class:` toggle) that follows signals.
 pub type DynFlag = Box<dyn FnMut() -> bool + Send>;
-/// A click handler.
-pub type OnClick = Box<dyn FnMut(web_sys::MouseEvent) + Send>;
-/// A change handler (select, checkbox, file input).
-pub type OnEvent = Box<dyn FnMut(web_sys::Event) + Send>;
+// Click and change handlers: the app's one boxed handler type per event (shared with the
+// Extract page's), so Leptos's listener code is compiled once for all of them.
+pub use crate::ui::boxed::{on_change as on_event, on_click, OnClick};
 
 pub fn dyn_view(f: impl Fn() -> Option<AnyView> + Send + 'static) -> DynView {
     Box::new(f)
@@ -24,14 +23,6 @@ pub fn dyn_text(f: impl Fn() -> String + Send + 'static) -> DynText {
 }
 
 pub fn dyn_flag(f: impl Fn() -> bool + Send + 'static) -> DynFlag {
-    Box::new(f)
-}
-
-pub fn on_click(f: impl Fn(web_sys::MouseEvent) + Send + 'static) -> OnClick {
-    Box::new(f)
-}
-
-pub fn on_event(f: impl Fn(web_sys::Event) + Send + 'static) -> OnEvent {
     Box::new(f)
 }
 

@@ -1,6 +1,6 @@
-//! Event handlers and reactive attribute values as boxed closures. Leptos compiles its
+//! Event handlers and reactive attribute values as boxed closures, shared by every page. Leptos compiles its
 //! listener and attribute code once per closure type; boxed, every handler of a kind (every
-//! click, every change...) on the Extract page shares one compiled copy (wasm size).
+//! click, every change...) in the app shares one compiled copy (wasm size).
 
 use web_sys::{Event, KeyboardEvent, MouseEvent};
 
