@@ -23,6 +23,37 @@ pub async fn read_slice(file: &web_sys::File, start: f64, end: f64) -> Result<Ve
     Ok(js_sys::Uint8Array::new(&buf).to_vec())
 }
 
+/// Reads `file` in `chunk`-byte slices (`File.slice`, so no main-thread task holds the page
+/// for long) and hands each JSONL line to `on_line`; `progress(read, total)` before the first
+/// slice and after each. Returns the BOM length (line offsets count from after it) and the
+/// milliseconds spent in `on_line`. The Report and Extract uploads both read through this.
+pub async fn stream_lines(
+    file: &web_sys::File,
+    chunk: f64,
+    progress: &mut dyn FnMut(f64, f64),
+    on_line: &mut dyn FnMut(crate::jsonl::Line),
+) -> Result<(u64, f64), String> {
+    let total = file.size();
+    let mut splitter = crate::jsonl::LineSplitter::default();
+    let (mut start, mut bom, mut busy_ms) = (0.0, 0, 0.0);
+    progress(0.0, total);
+    while start < total {
+        let end = (start + chunk).min(total);
+        let bytes = read_slice(file, start, end).await?;
+        if start == 0.0 {
+            bom = crate::band::drill::bom_len(&bytes);
+        }
+        let t0 = now_ms();
+        splitter.push(&bytes, &mut |l| on_line(l));
+        busy_ms += now_ms() - t0;
+        start = end;
+        progress(start, total);
+    }
+    let t0 = now_ms();
+    splitter.finish(&mut |l| on_line(l));
+    Ok((bom, busy_ms + now_ms() - t0))
+}
+
 /// The file name without extension, reduced to characters safe in a download name.
 pub fn file_stem(name: &str, fallback: &str) -> String {
     let stem = name.rsplit_once('.').map_or(name, |(s, _)| s);

@@ -6,13 +6,12 @@ use std::sync::Arc;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-use crate::band::drill::bom_len;
 use crate::extract::batch::{GradeBatch, Show};
 use crate::extract::fallback_batch::FallbackQueue;
 use crate::extract::{AnswerPatterns, Preset};
-use crate::jsonl::{Line, LineSplitter};
+use crate::jsonl::Line;
 use crate::search::SearchQuery;
-use crate::ui::browser_file::{file_stem, now_ms, read_slice};
+use crate::ui::browser_file::{file_stem, stream_lines};
 use crate::ui::download::download_text;
 use crate::ui::extract::single::preset_of;
 use crate::ui::fallback_batch::BatchFallback;
@@ -61,29 +60,15 @@ async fn grade_file(
     patterns: AnswerPatterns,
     progress: RwSignal<Option<(f64, f64)>>,
 ) -> Result<(GradeBatch, FallbackQueue, f64, u64), String> {
-    let total = file.size();
     let mut batch = GradeBatch::new(preset, patterns);
     let mut queue = FallbackQueue::default();
-    let mut splitter = LineSplitter::default();
-    let mut start = 0.0;
-    let mut busy_ms = 0.0;
-    let mut bom = 0;
-    progress.set(Some((0.0, total)));
-    while start < total {
-        let end = (start + CHUNK_BYTES).min(total);
-        let bytes = read_slice(file, start, end).await?;
-        if start == 0.0 {
-            bom = bom_len(&bytes);
-        }
-        let t0 = now_ms();
-        splitter.push(&bytes, &mut |l| feed(&mut batch, &mut queue, l));
-        busy_ms += now_ms() - t0;
-        start = end;
-        progress.set(Some((start, total)));
-    }
-    let t0 = now_ms();
-    splitter.finish(&mut |l| feed(&mut batch, &mut queue, l));
-    busy_ms += now_ms() - t0;
+    let (bom, busy_ms) = stream_lines(
+        file,
+        CHUNK_BYTES,
+        &mut |read, total| progress.set(Some((read, total))),
+        &mut |l| feed(&mut batch, &mut queue, l),
+    )
+    .await?;
     Ok((batch, queue, busy_ms, bom))
 }
 

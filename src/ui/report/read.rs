@@ -1,10 +1,9 @@
 //! Reading a results file in chunks (`File.slice`, so no main-thread task holds the page
 //! for long) through the band evaluator, and one case's line back by its offset.
 
-use crate::band::drill::bom_len;
 use crate::band::{BandReport, CaseRef, Evaluator, Options};
-use crate::jsonl::{Line, LineSplitter};
-use crate::ui::browser_file::read_slice;
+use crate::jsonl::Line;
+use crate::ui::browser_file::{read_slice, stream_lines};
 use leptos::prelude::*;
 
 /// Bytes per `File.slice`: small enough that parsing one chunk stays well under 200 ms.
@@ -22,23 +21,14 @@ pub async fn evaluate_file(
     file: &web_sys::File,
     progress: RwSignal<Option<(f64, f64)>>,
 ) -> Result<(BandReport, u64), String> {
-    let total = file.size();
     let mut ev = Evaluator::new(Options::default());
-    let mut splitter = LineSplitter::default();
-    let mut start = 0.0;
-    let mut bom = 0;
-    progress.set(Some((0.0, total)));
-    while start < total {
-        let end = (start + CHUNK_BYTES).min(total);
-        let bytes = read_slice(file, start, end).await?;
-        if start == 0.0 {
-            bom = bom_len(&bytes);
-        }
-        splitter.push(&bytes, &mut |l| feed(&mut ev, l));
-        start = end;
-        progress.set(Some((start, total)));
-    }
-    splitter.finish(&mut |l| feed(&mut ev, l));
+    let (bom, _) = stream_lines(
+        file,
+        CHUNK_BYTES,
+        &mut |read, total| progress.set(Some((read, total))),
+        &mut |l| feed(&mut ev, l),
+    )
+    .await?;
     Ok((ev.finish(), bom))
 }
 
