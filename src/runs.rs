@@ -43,9 +43,18 @@ impl RunKind {
     }
 }
 
-/// One kept run.
+/// One kept run: what the Runs view lists (`meta`) and one JSON object per result line (the
+/// same lines as the results JSONL).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Run {
+    pub meta: RunMeta,
+    pub results: Vec<Value>,
+}
+
+/// A run without its results: what the Runs view lists. The store keeps this (as the
+/// export's header line) apart from the results, so listing runs never reads results.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunMeta {
     pub id: String,
     /// Editable by the user; starts as a description of what ran.
     pub name: String,
@@ -59,23 +68,6 @@ pub struct Run {
     pub settings: Value,
     pub strategy: Value,
     /// What went in (cases, a context and output, a file name…), as the page keeps it.
-    pub inputs: Value,
-    /// One JSON object per result line (the same lines as the results JSONL).
-    pub results: Vec<Value>,
-}
-
-/// A run without its results: what the Runs view lists. The store keeps this (as the
-/// export's header line) apart from the results, so listing runs never reads results.
-#[derive(Debug, Clone, PartialEq)]
-pub struct RunMeta {
-    pub id: String,
-    pub name: String,
-    pub kind: RunKind,
-    pub created_ms: f64,
-    pub finished_ms: Option<f64>,
-    pub profiles: Vec<String>,
-    pub settings: Value,
-    pub strategy: Value,
     pub inputs: Value,
     pub result_count: u64,
 }
@@ -189,17 +181,10 @@ impl RunMeta {
         Ok((meta, announced))
     }
 
-    pub fn with_results(self, results: Vec<Value>) -> Run {
+    pub fn with_results(mut self, results: Vec<Value>) -> Run {
+        self.result_count = results.len() as u64;
         Run {
-            id: self.id,
-            name: self.name,
-            kind: self.kind,
-            created_ms: self.created_ms,
-            finished_ms: self.finished_ms,
-            profiles: self.profiles,
-            settings: self.settings,
-            strategy: self.strategy,
-            inputs: self.inputs,
+            meta: self,
             results,
         }
     }
@@ -301,7 +286,7 @@ pub fn import_id(
     random: u64,
     taken: &dyn Fn(&str) -> bool,
 ) -> Option<String> {
-    taken(&run.id).then(|| new_id(now_ms, random, taken))
+    taken(&run.meta.id).then(|| new_id(now_ms, random, taken))
 }
 
 /// `1.2 s`, `3 min 4 s`, `2 h 5 min`.
@@ -471,18 +456,11 @@ pub fn new_id(now_ms: f64, random: u64, taken: &dyn Fn(&str) -> bool) -> String 
 
 impl Run {
     /// Everything but the results: what the store lists and the export's first line.
+    /// Its count is the results' own, whatever the header said.
     pub fn meta(&self) -> RunMeta {
         RunMeta {
-            id: self.id.clone(),
-            name: self.name.clone(),
-            kind: self.kind,
-            created_ms: self.created_ms,
-            finished_ms: self.finished_ms,
-            profiles: self.profiles.clone(),
-            settings: self.settings.clone(),
-            strategy: self.strategy.clone(),
-            inputs: self.inputs.clone(),
             result_count: self.results.len() as u64,
+            ..self.meta.clone()
         }
     }
 
@@ -604,7 +582,7 @@ mod tests {
 
     fn run() -> Run {
         let (settings, strategy) = snapshot(&settings(), &Strategy::default());
-        Run {
+        RunMeta {
             id: "r-1".into(),
             name: "Batch of 2 \"cases\"\n营收".into(),
             kind: RunKind::Batch,
@@ -614,11 +592,12 @@ mod tests {
             settings,
             strategy,
             inputs: serde_json::json!({"file": "cases.jsonl", "cases": 2}),
-            results: vec![
-                serde_json::json!({"id": 1, "profile": "p", "credit_score": 4, "tokens": 120}),
-                serde_json::json!({"id": 2, "profile": "p", "credit_score": null, "error": "could not audit"}),
-            ],
+            result_count: 0,
         }
+        .with_results(vec![
+            serde_json::json!({"id": 1, "profile": "p", "credit_score": 4, "tokens": 120}),
+            serde_json::json!({"id": 2, "profile": "p", "credit_score": null, "error": "could not audit"}),
+        ])
     }
 
     #[test]
@@ -641,7 +620,7 @@ mod tests {
         );
         // Even a run built by hand with a key in it is scrubbed on export.
         let mut leaky = r.clone();
-        leaky.settings = settings().to_value(KeyExport::Include);
+        leaky.meta.settings = settings().to_value(KeyExport::Include);
         assert!(!leaky.to_jsonl().contains(SECRET));
         // And an imported file carrying a key does not bring it into the store.
         let planted = text.replacen(
@@ -652,7 +631,7 @@ mod tests {
         assert!(planted.contains(SECRET));
         let back = Run::from_jsonl(&planted).unwrap();
         assert!(!back.to_jsonl().contains(SECRET));
-        assert!(!back.settings.to_string().contains(SECRET));
+        assert!(!back.meta.settings.to_string().contains(SECRET));
     }
 
     #[test]
@@ -671,12 +650,12 @@ mod tests {
         // CRLF and a BOM (a file saved by another tool) read the same.
         let crlf = format!("\u{feff}{}", text.replace('\n', "\r\n"));
         assert_eq!(Run::from_jsonl(&crlf).unwrap(), r);
-        let unfinished = Run {
+        let unfinished = RunMeta {
             finished_ms: None,
             profiles: vec![],
-            results: vec![],
-            ..r
-        };
+            ..r.meta
+        }
+        .with_results(vec![]);
         assert_eq!(Run::from_jsonl(&unfinished.to_jsonl()).unwrap(), unfinished);
     }
 

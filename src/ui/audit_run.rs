@@ -69,14 +69,15 @@ pub struct KeptAudit {
 /// compile a deserializer for the whole report tree into the wasm.
 pub async fn open(id: &str) -> Result<KeptAudit, String> {
     let run = run_store::load(id).await.map_err(|e| e.to_string())?;
-    if run.kind != RunKind::Audit {
+    if run.meta.kind != RunKind::Audit {
         return Err(format!(
             "run {id} is a {} run, not an audit: open it from the Runs page",
-            run.kind.as_str()
+            run.meta.kind.as_str()
         ));
     }
     let text = |k: &str| {
-        run.inputs
+        run.meta
+            .inputs
             .get(k)
             .and_then(|v| v.as_str())
             .unwrap_or_default()
@@ -90,7 +91,7 @@ pub async fn open(id: &str) -> Result<KeptAudit, String> {
     Ok(KeptAudit {
         context: text("context_input"),
         output: text("model_output"),
-        profile: run.profiles.first().cloned().unwrap_or_default(),
+        profile: run.meta.profiles.first().cloned().unwrap_or_default(),
         report,
     })
 }

@@ -37,13 +37,17 @@ pub fn RunImport(taken: RwSignal<Vec<RunMeta>>, on_import: Callback<()>) -> impl
                 ids.iter().any(|t| t == id)
             });
             if let Some(id) = renamed {
-                run.id = id;
+                run.meta.id = id;
             }
             match run_store::save_run(&run).await {
                 Ok(()) => {
                     message.set(Some((
                         true,
-                        format!("Imported \"{}\" ({} results).", run.name, run.results.len()),
+                        format!(
+                            "Imported \"{}\" ({} results).",
+                            run.meta.name,
+                            run.results.len()
+                        ),
                     )));
                     on_import.run(());
                 }
