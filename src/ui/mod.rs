@@ -38,6 +38,7 @@ pub mod math_preview;
 pub mod math_text;
 pub mod nav;
 pub mod number_check;
+pub mod options;
 pub mod pager;
 pub mod pages;
 pub mod proof_dag;

@@ -12,7 +12,8 @@ use crate::logic::form_help::{
 
 #[path = "proof/bind.rs"]
 pub(crate) mod bind;
-use bind::{live, options, set_to, text_of};
+use crate::ui::options::options;
+use bind::{live, set_to, text_of};
 
 /// The action kinds the form offers.
 const KINDS: [&str; 5] = ["derive", "extend", "assume", "accept", "refute"];

@@ -13,7 +13,8 @@ use crate::logic::engine::{Engine, EngineConfig};
 use crate::logic::events::Event;
 use crate::logic::researchers::{run_research, ResearchConfig, StopReason, Turn};
 use crate::logic::world::Problem;
-use crate::ui::proof_form::bind::{live, number_input, options, set_to};
+use crate::ui::options::options;
+use crate::ui::proof_form::bind::{live, number_input, set_to};
 use crate::ui::settings_store::settings_store;
 
 fn turn_line(t: &Turn) -> (bool, String) {

@@ -1,7 +1,7 @@
 //! A sortable column header: a click sorts by the column (again: the other way), `aria-sort`
 //! says how, and the table goes back to its first page (`crate::table::Query::click_header`).
 
-use crate::ui::report::dynamic::{dyn_text, on_click};
+use crate::ui::boxed::{on_click, text};
 use leptos::prelude::*;
 
 use crate::band::case_table::aria_sort;
@@ -25,7 +25,7 @@ pub fn sort_header(
         sort.set(q.sort);
         page.set(q.page);
     });
-    let aria = dyn_text(move || aria_sort(sort.get(), column).to_string());
+    let aria = text(move || aria_sort(sort.get(), column).to_string());
     view! {
         <th class=if numeric { "num" } else { "" } aria-sort=aria>
             <button class="link sort" data-testid=format!("{prefix}-{label}") on:click=click>{label}</button>

@@ -4,6 +4,8 @@ use std::time::Duration;
 use futures::future::{AbortHandle, Abortable};
 use leptos::prelude::*;
 
+use crate::ui::options::options;
+
 use crate::ui::boxed::{on_change, on_click};
 use leptos::task::spawn_local;
 
@@ -344,12 +346,7 @@ pub fn AuditPage() -> impl IntoView {
                         prop:value=move || profile.get()
                         on:change=on_change(move |ev| profile.set(event_target_value(&ev)))
                     >
-                        {move || {
-                            profile_names()
-                                .into_iter()
-                                .map(|p| view! { <option value=p.clone()>{p.clone()}</option> }.into_any())
-                                .collect_view()
-                        }}
+                        {move || options(profile_names())}
                     </select>
                 </label>
                 <button

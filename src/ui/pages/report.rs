@@ -10,9 +10,10 @@ use leptos::task::spawn_local;
 
 use crate::band::drill::CaseFilter;
 use crate::route::state::ViewState;
+use crate::ui::boxed::{flag, on_click};
 use crate::ui::browser_file::now_ms;
 use crate::ui::query;
-use crate::ui::report::dynamic::{dyn_flag, dyn_view, on_click};
+use crate::ui::report::dynamic::dyn_view;
 use crate::ui::report::source::{last_source, remember_source};
 use crate::ui::report::{
     bad_lines, case_panel, cases, exports, file_picker, groups, histogram, matrix, metrics,
@@ -149,7 +150,7 @@ pub fn ReportPage() -> impl IntoView {
                             {groups::groups_view("Difficulties", "difficulty", &r.difficulties, s.filter)}
                             {warnings::warnings_view(&r)}
                             {bad_lines::bad_lines_view(&r)}
-                            <div class="cases-layout" class:with-panel=dyn_flag(move || s.open.with(Option::is_some))>
+                            <div class="cases-layout" class:with-panel=flag(move || s.open.with(Option::is_some))>
                                 <div class="card" data-testid="report-cases">
                                     <h2>"Cases"</h2>
                                     {crate::ui::report::filters::filters_view(s, on_click(move |_| exports::export_cases(s)))}

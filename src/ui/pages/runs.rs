@@ -4,6 +4,8 @@
 
 use leptos::prelude::*;
 
+use crate::ui::options::options;
+
 use crate::ui::boxed::on_change;
 use leptos::task::spawn_local;
 
@@ -92,10 +94,7 @@ pub fn RunsPage() -> impl IntoView {
                         })
                     >
                         <option value="">"all"</option>
-                        {RunKind::ALL
-                            .iter()
-                            .map(|k| view! { <option value=k.as_str().to_string()>{k.as_str().to_string()}</option> }.into_any())
-                            .collect_view()}
+                        {options(RunKind::ALL.iter().map(|k| k.as_str().to_string()).collect())}
                     </select>
                 </label>
                 <RunImport taken=all on_import=refresh/>

@@ -2,6 +2,8 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
+use crate::ui::options::options;
+
 use crate::ui::boxed::{on_change, on_click};
 use leptos::task::spawn_local;
 use wasm_bindgen::JsCast;
@@ -228,7 +230,7 @@ fn ProfileRow(name: String, feedback: Feedback) -> impl IntoView {
                     })
                 })
             >
-                {move || names().into_iter().map(|n| view! { <option value=n.clone()>{n.clone()}</option> }.into_any()).collect_view()}
+                {move || options(names())}
             </select>
         }
     };

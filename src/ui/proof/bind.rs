@@ -39,18 +39,6 @@ pub fn live<T>(f: impl FnMut() -> T + Send + 'static) -> Live<T> {
     std::sync::Arc::new(std::sync::Mutex::new(f))
 }
 
-/// `<option>`s whose value is their text (one copy for every picker of the page).
-#[inline(never)]
-pub fn options(values: Vec<String>) -> Vec<AnyView> {
-    values
-        .into_iter()
-        .map(|v| {
-            let text = v.clone();
-            view! { <option value=v>{text}</option> }.into_any()
-        })
-        .collect()
-}
-
 /// A formula of the derivation, typeset: `$…$` around its trimmed LaTeX (one copy of the
 /// `MathText` construction for every formula the page draws).
 #[inline(never)]

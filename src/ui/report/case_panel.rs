@@ -1,7 +1,7 @@
 //! The open case as a side panel next to the list (below it on phones): its texts, the
 //! errors found, previous / next in the list's order, close, and "Open in Audit".
 
-use crate::ui::report::dynamic::{dyn_text, on_click};
+use crate::ui::boxed::{on_click, text};
 use leptos::prelude::*;
 
 use crate::band::drill::CaseDetail;
@@ -53,7 +53,7 @@ pub fn case_panel(s: ReportState, index: usize, detail: Result<CaseDetail, Strin
         r.as_ref()
             .and_then(|r| r.name(c.profile).map(str::to_string))
     });
-    let place = dyn_text(move || {
+    let place = text(move || {
         let n = s.order.with(Vec::len);
         s.position(Some(index))
             .map_or("not in the filtered list".to_string(), |p| {

@@ -1,7 +1,8 @@
 //! The case list: every case the filters keep, sortable by any column (click a header),
 //! paged, with `j`/`k` to move the selection, `Enter` to open it and `Esc` to close it.
 
-use crate::ui::report::dynamic::{dyn_text, dyn_view, memo_count, on_click, td};
+use crate::ui::boxed::{on_click, text};
+use crate::ui::report::dynamic::{dyn_view, memo_count, td};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -104,7 +105,7 @@ pub fn cases_table(s: ReportState) -> AnyView {
     let page_count = move || pages(total());
     view! {
         <p class="muted" data-testid="report-cases-count">
-            {dyn_text(move || format!("{} — {} case(s)", s.filter.with(|f| f.describe()), total()))}
+            {text(move || format!("{} — {} case(s)", s.filter.with(|f| f.describe()), total()))}
         </p>
         <div class="table-wrap">
             <table data-testid="report-case-table">

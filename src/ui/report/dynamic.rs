@@ -1,4 +1,5 @@
-//! Boxed forms of the reactive parts of the Report and Compare views. tachys instantiates
+//! Boxed forms of the reactive parts of the Report views that `ui::boxed` (text, flags,
+//! handlers) does not cover. tachys instantiates
 //! its render-effect and event code once per closure *type*; a boxed closure is one type
 //! per output, so the many small `move ||` parts of these pages share one copy (wasm size).
 
@@ -6,23 +7,8 @@ use leptos::prelude::*;
 
 /// A part of the view that follows signals (shown when `Some`).
 pub type DynView = Box<dyn FnMut() -> Option<AnyView> + Send>;
-/// Text that follows signals.
-pub type DynText = Box<dyn FnMut() -> String + Send>;
-/// A yes/no (an attribute like `disabled`, a `class:` toggle) that follows signals.
-pub type DynFlag = Box<dyn FnMut() -> bool + Send>;
-// Click and change handlers: the app's one boxed handler type per event (shared with the
-// Extract page's), so Leptos's listener code is compiled once for all of them.
-pub use crate::ui::boxed::{on_change as on_event, on_click, OnClick};
 
 pub fn dyn_view(f: impl Fn() -> Option<AnyView> + Send + 'static) -> DynView {
-    Box::new(f)
-}
-
-pub fn dyn_text(f: impl Fn() -> String + Send + 'static) -> DynText {
-    Box::new(f)
-}
-
-pub fn dyn_flag(f: impl Fn() -> bool + Send + 'static) -> DynFlag {
     Box::new(f)
 }
 
@@ -30,15 +16,6 @@ pub fn dyn_flag(f: impl Fn() -> bool + Send + 'static) -> DynFlag {
 #[inline(never)]
 pub fn td(class: Option<&'static str>, text: String) -> AnyView {
     view! { <td class=class>{text}</td> }.into_any()
-}
-
-/// A `<select>`'s options, one per name (the value is the name).
-#[inline(never)]
-pub fn options(names: Vec<String>) -> Vec<AnyView> {
-    names
-        .into_iter()
-        .map(|n| view! { <option value=n.clone()>{n.clone()}</option> }.into_any())
-        .collect()
 }
 
 /// An effect. Boxed so every effect of these pages shares one copy of reactive_graph's

@@ -1,6 +1,6 @@
 //! The report's exports (Markdown, JSON, CSV) and the filtered cases as JSONL.
 
-use crate::ui::report::dynamic::on_click;
+use crate::ui::boxed::on_click;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 

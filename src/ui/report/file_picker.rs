@@ -1,6 +1,7 @@
 //! Pick or drop a results file, with the read's progress and timing.
 
-use crate::ui::report::dynamic::{dyn_view, on_event};
+use crate::ui::boxed::on_change;
+use crate::ui::report::dynamic::dyn_view;
 use leptos::prelude::*;
 
 use crate::ui::browser_file::picked_file;
@@ -11,7 +12,7 @@ pub fn file_picker(
     timing: RwSignal<Option<String>>,
     file_name: RwSignal<String>,
 ) -> AnyView {
-    let on_pick = on_event(move |ev: web_sys::Event| {
+    let on_pick = on_change(move |ev: web_sys::Event| {
         if let Some(f) = picked_file(&ev) {
             on_file.run(f);
         }

@@ -1,7 +1,8 @@
 //! The case list's filters: cross-band only, profile, tag, the search box, clear, and the
 //! JSONL export of what they keep.
 
-use crate::ui::report::dynamic::{dyn_flag, dyn_text, on_click, on_event, options, OnClick};
+use crate::ui::boxed::{flag, on_change, on_click, text, OnClick};
+use crate::ui::options::options;
 use leptos::prelude::*;
 
 use crate::band::drill::CaseFilter;
@@ -25,8 +26,8 @@ pub fn filters_view(s: ReportState, export_cases: OnClick) -> AnyView {
                 <input
                     type="checkbox"
                     data-testid="report-filter-cross"
-                    prop:checked=dyn_flag(move || filter.with(|f| f.cross_band_only))
-                    on:change=on_event(move |ev| filter.update(|f| f.cross_band_only = event_target_checked(&ev)))
+                    prop:checked=flag(move || filter.with(|f| f.cross_band_only))
+                    on:change=on_change(move |ev| filter.update(|f| f.cross_band_only = event_target_checked(&ev)))
                 />
                 "cross-band only"
             </label>
@@ -34,8 +35,8 @@ pub fn filters_view(s: ReportState, export_cases: OnClick) -> AnyView {
                 "Profile "
                 <select
                     data-testid="report-filter-profile"
-                    prop:value=dyn_text(move || filter.with(|f| f.profile.clone().unwrap_or_default()))
-                    on:change=on_event(move |ev| {
+                    prop:value=text(move || filter.with(|f| f.profile.clone().unwrap_or_default()))
+                    on:change=on_change(move |ev| {
                         let v = event_target_value(&ev);
                         filter.update(|f| f.profile = (!v.is_empty()).then_some(v));
                     })
@@ -48,8 +49,8 @@ pub fn filters_view(s: ReportState, export_cases: OnClick) -> AnyView {
                 "Tag "
                 <select
                     data-testid="report-filter-tag"
-                    prop:value=dyn_text(move || filter.with(|f| f.tag.clone().unwrap_or_default()))
-                    on:change=on_event(move |ev| {
+                    prop:value=text(move || filter.with(|f| f.tag.clone().unwrap_or_default()))
+                    on:change=on_change(move |ev| {
                         let v = event_target_value(&ev);
                         filter.update(|f| f.tag = (!v.is_empty()).then_some(v));
                     })

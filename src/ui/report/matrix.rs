@@ -1,6 +1,6 @@
 //! The 3×3 band matrix as a heat map; a click on a cell drills down to its cases.
 
-use crate::ui::report::dynamic::{dyn_flag, on_click};
+use crate::ui::boxed::{flag, on_click};
 use leptos::prelude::*;
 
 use crate::band::drill::{is_cross_band_cell, row_shares, CaseFilter};
@@ -25,7 +25,7 @@ pub fn matrix_view(r: &BandReport, filter: RwSignal<CaseFilter>) -> AnyView {
                     } else {
                         format!("background: rgba(37, 99, 235, {:.2})", alpha)
                     };
-                    let selected = dyn_flag(move || filter.with(|f| f.cell == Some((e, a))));
+                    let selected = flag(move || filter.with(|f| f.cell == Some((e, a))));
                     view! {
                         <td class="num heat" class:cross=cross class:selected=selected style=style>
                             <button

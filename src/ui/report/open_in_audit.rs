@@ -4,7 +4,8 @@
 //! The run request travels in session storage, set by this click only: a URL alone never
 //! starts paid LLM calls.
 
-use crate::ui::report::dynamic::{dyn_text, on_click, on_event, options};
+use crate::ui::boxed::{on_change, on_click, text};
+use crate::ui::options::options;
 use leptos::prelude::*;
 
 use crate::ui::drafts_store;
@@ -59,8 +60,8 @@ pub fn open_in_audit(context: Option<String>, output: Option<String>) -> AnyView
                 "Profile "
                 <select
                     data-testid="report-open-audit-profile"
-                    prop:value=dyn_text(move || profile.get())
-                    on:change=on_event(move |ev| profile.set(event_target_value(&ev)))
+                    prop:value=text(move || profile.get())
+                    on:change=on_change(move |ev| profile.set(event_target_value(&ev)))
                 >
                     {options(names)}
                 </select>

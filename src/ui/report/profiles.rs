@@ -2,7 +2,9 @@
 
 use std::sync::Arc;
 
-use crate::ui::report::dynamic::{dyn_text, dyn_view, on_event, options, td};
+use crate::ui::boxed::{on_change, text};
+use crate::ui::options::options;
+use crate::ui::report::dynamic::{dyn_view, td};
 use leptos::prelude::*;
 
 const NUM: Option<&str> = Some("num");
@@ -80,8 +82,8 @@ pub fn profiles_view(r: Arc<BandReport>, baseline: RwSignal<String>) -> Option<A
                     "Baseline profile "
                     <select
                         data-testid="report-baseline"
-                        prop:value=dyn_text(move || baseline.get())
-                        on:change=on_event(move |ev| baseline.set(event_target_value(&ev)))
+                        prop:value=text(move || baseline.get())
+                        on:change=on_change(move |ev| baseline.set(event_target_value(&ev)))
                     >
                         {options(names)}
                     </select>
