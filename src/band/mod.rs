@@ -7,6 +7,7 @@
 
 pub mod case_table;
 pub mod compare;
+pub mod compare_input;
 pub mod drill;
 pub mod evaluate;
 pub mod metrics;

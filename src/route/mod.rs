@@ -14,6 +14,7 @@ pub mod state;
 pub enum Page {
     Audit,
     Report,
+    Compare,
     Extract,
     Proof,
     Settings,
@@ -23,9 +24,10 @@ pub enum Page {
 
 /// The navigable pages, in the order the top navigation shows them, with their one path segment.
 /// The single source of a page's name in URLs.
-pub const PAGES: [(Page, &str); 6] = [
+pub const PAGES: [(Page, &str); 7] = [
     (Page::Audit, "audit"),
     (Page::Report, "report"),
+    (Page::Compare, "compare"),
     (Page::Extract, "extract"),
     (Page::Proof, "proof"),
     (Page::Runs, "runs"),
@@ -59,6 +61,7 @@ impl Page {
         match self {
             Page::Audit => "Audit · VerifyFast",
             Page::Report => "Report · VerifyFast",
+            Page::Compare => "Compare · VerifyFast",
             Page::Extract => "Extract · VerifyFast",
             Page::Proof => "Proof · VerifyFast",
             Page::Settings => "Settings · VerifyFast",

@@ -5,9 +5,10 @@ use super::theme_toggle::ThemeToggle;
 use crate::route::PAGES;
 
 /// The top navigation's label and test id for each page of `route::PAGES`, in that order.
-const LABELS: [(&str, &str); 6] = [
+const LABELS: [(&str, &str); 7] = [
     ("Audit", "nav-audit"),
     ("Report", "nav-report"),
+    ("Compare", "nav-compare"),
     ("Extract", "nav-extract"),
     ("Proof", "nav-proof"),
     ("Runs", "nav-runs"),

@@ -9,11 +9,11 @@ describe('app shell', () => {
   app.it('mounts with nav, title and versioned footer', async (page) => {
     await app.goto('/');
     assert.equal(await page.title(), 'Audit · VerifyFast');
-    assert.equal(await page.locator('.nav a').count(), 6);
+    assert.equal(await page.locator('.nav a').count(), 7);
     assert.match(await page.getByTestId('footer').innerText(), /VerifyFast v\d+\.\d+\.\d+/);
   });
 
-  for (const [name, path] of [['audit', '/audit'], ['report', '/report'], ['extract', '/extract'], ['proof', '/proof'], ['runs', '/runs'], ['settings', '/settings']]) {
+  for (const [name, path] of [['audit', '/audit'], ['report', '/report'], ['compare', '/compare'], ['extract', '/extract'], ['proof', '/proof'], ['runs', '/runs'], ['settings', '/settings']]) {
     app.it(`nav link routes to the ${name} page`, async (page) => {
       await app.goto('/');
       await page.getByTestId(`nav-${name}`).click();

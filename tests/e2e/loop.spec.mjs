@@ -1,8 +1,8 @@
 // Issue 14's "Done when": the whole workbench loop in one browser session, without uploading
 // anything twice: configure an endpoint → single audit → batch with injected faults → retry
 // failed (good results untouched) → open the run on Report → drill into a cross-band cell →
-// open a case in Audit and re-run it → run again with a second profile → reload lands on the
-// same view → Back closes the drill-down. (The browser compare is not in this build: README "Size".)
+// open a case in Audit and re-run it → run again with a second profile → compare the two runs →
+// reload lands on the same view → Back closes the drill-down.
 import { describe, it, before, after, beforeEach, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -56,7 +56,7 @@ describe('workbench loop (issue 14, done when)', () => {
     await page.getByTestId('batch-notice').filter({ hasText: notice }).waitFor({ timeout: 90_000 });
   }
 
-  app.it('configure → audit → batch → retry → report → drill → Open in Audit → second profile → reload → Back', async (page) => {
+  app.it('configure → audit → batch → retry → report → drill → Open in Audit → second profile → compare → reload → Back', async (page) => {
     // Configure an endpoint with two profiles.
     await app.goto('/settings');
     await page.getByTestId('settings-import').setInputFiles(writeTemp('settings.yaml', settings(mock.baseUrl)));
@@ -111,8 +111,25 @@ describe('workbench loop (issue 14, done when)', () => {
     const runB = new URL(await page.getByTestId('batch-open-report').getAttribute('href'), page.url()).searchParams.get('run');
     assert.ok(runB && runB !== runA, `second run ${runB}`);
 
-    // (Comparing the two kept runs in the browser is not in this build, for size: README "Size".
-    // `verifyfast band A.jsonl --compare B.jsonl` is tested natively in tests/band_compare_cli.rs.)
+    // Compare the two kept runs case by case: every case changed band one way or the other,
+    // cross-band flips are listed first, with the exact McNemar line.
+    await page.getByTestId('nav-compare').click();
+    await page.getByTestId('compare-run-a').locator(`option[value="${runA}"]`).waitFor({ state: 'attached' });
+    await page.getByTestId('compare-run-a').selectOption(runA);
+    await page.getByTestId('compare-run-b').selectOption(runB);
+    const mcnemar = page.getByTestId('compare-mcnemar').filter({ hasText: /Exact McNemar test: cross-band in A only \d+, in B only \d+, two-sided p = / });
+    await mcnemar.waitFor();
+    assert.match(await page.getByTestId('compare-counts').innerText(), /^12 cases paired by id/);
+    const changes = (await page.getByTestId('compare-row').locator('td:nth-child(6)').allInnerTexts()).map((t) => t.trim());
+    const firstOther = changes.findIndex((c) => !/cross-band/.test(c));
+    assert.ok(changes.some((c) => /cross-band/.test(c)), changes.join(', '));
+    assert.ok(firstOther === -1 || changes.slice(firstOther).every((c) => !/cross-band/.test(c)), `flips first: ${changes.join(', ')}`);
+
+    // Reload lands on the same comparison.
+    await page.reload();
+    await mcnemar.waitFor();
+    assert.equal(await page.getByTestId('compare-run-a').inputValue(), runA);
+    assert.equal(await page.getByTestId('compare-run-b').inputValue(), runB);
 
     // Back on the first run's report: the drill-down and open case survive a reload; Back closes it.
     await app.goto(`/report?run=${runA}&cell=good-bad`);

@@ -1,6 +1,7 @@
 //! One file per page.
 
 mod audit;
+mod compare;
 mod extract;
 mod not_found;
 mod proof;
@@ -9,6 +10,7 @@ mod runs;
 mod settings;
 
 pub use audit::AuditPage;
+pub use compare::ComparePage;
 pub use extract::ExtractPage;
 pub use not_found::NotFound;
 pub use proof::ProofPage;

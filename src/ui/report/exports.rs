@@ -73,6 +73,14 @@ pub fn export_buttons(s: ReportState) -> AnyView {
             <button data-testid="report-export-md" on:click=on_click(move |_| export_report(s, "md"))>"Export Markdown"</button>
             <button data-testid="report-export-json" on:click=on_click(move |_| export_report(s, "json"))>"Export JSON"</button>
             <button data-testid="report-export-csv" on:click=on_click(move |_| export_report(s, "csv"))>"Export CSV"</button>
+            <a
+                class="button"
+                href="compare"
+                data-testid="report-compare"
+                on:click=on_click(move |_| crate::ui::compare::handoff::set(s.file.get_value()))
+            >
+                "Compare with…"
+            </a>
         </div>
     }
     .into_any()

@@ -1,0 +1,98 @@
+//! The paired cases: cross-band flips first (the comparison's order), sortable by any
+//! column, searchable, paged.
+
+use std::sync::Arc;
+
+use crate::ui::boxed;
+use crate::ui::report::dynamic::{dyn_view, effect, memo_count, memo_rows, td};
+use leptos::prelude::*;
+
+const NUM: Option<&str> = Some("num");
+
+use crate::band::case_table::{page_range, pages};
+use crate::band::compare::{Change, Comparison};
+use crate::band::compare_input::{search_text, PairedRow, COLUMNS};
+use crate::search::SearchQuery;
+use crate::table::{self, Direction, Query};
+use crate::ui::search_box::SearchBox;
+use crate::ui::sort_header::sort_header;
+
+fn change_class(c: Change) -> &'static str {
+    match c {
+        Change::NewCrossBand => "chip band-BAD",
+        Change::FixedCrossBand => "chip band-GOOD",
+        Change::Regressed => "chip delta-worse",
+        Change::Improved => "chip delta-better",
+        _ => "chip",
+    }
+}
+
+pub fn paired_table(c: Arc<Comparison>) -> AnyView {
+    let sort = RwSignal::new(None::<(usize, Direction)>);
+    let page = RwSignal::new(0usize);
+    let text = RwSignal::new(String::new());
+    let regex = RwSignal::new(false);
+    let c2 = c.clone();
+    let order = memo_rows(Box::new(move || {
+        let q = SearchQuery::parse_or_everything(&text.get(), regex.get());
+        let kept: Vec<usize> = (0..c2.cases.len())
+            .filter(|&i| q.matches(&search_text(&c2.cases[i])))
+            .collect();
+        let rows: Vec<PairedRow> = kept.iter().map(|&i| PairedRow(&c2.cases[i])).collect();
+        let q = Query {
+            sort: sort.get(),
+            ..Query::default()
+        };
+        table::view(&rows, COLUMNS.len(), &q)
+            .rows
+            .into_iter()
+            .map(|i| kept[i])
+            .collect::<Vec<_>>()
+    }));
+    effect(Box::new(move || {
+        order.track();
+        page.set(0);
+    }));
+    let rows = move || {
+        let o = order.get();
+        page_range(o.len(), page.get())
+            .map(|pos| {
+                let p = &c.cases[o[pos]];
+                view! {
+                    <tr data-testid="compare-row">
+                        {td(None, p.id.clone())}
+                        {td(None, p.profile.clone().unwrap_or_default())}
+                        {td(NUM, p.expected.to_string())}
+                        {td(NUM, format!("{} {}", p.score_a, p.band_a))}
+                        {td(NUM, format!("{} {}", p.score_b, p.band_b))}
+                        <td><span class=change_class(p.change)>{p.change.label()}</span></td>
+                    </tr>
+                }
+                .into_any()
+            })
+            .collect::<Vec<_>>()
+    };
+    let count = move || pages(order.with(Vec::len));
+    view! {
+        <div class="card" data-testid="compare-cases">
+            <h2>"Cases"</h2>
+            <SearchBox
+                testid="compare-search"
+                placeholder="search ids, profiles, changes"
+                text=Signal::derive(move || text.get())
+                regex=Signal::derive(move || regex.get())
+                set_text=Callback::new(move |t| text.set(t))
+                set_regex=Callback::new(move |r| regex.set(r))
+            />
+            <p class="muted" data-testid="compare-cases-count">{boxed::text(move || format!("{} case(s)", order.with(Vec::len)))}</p>
+            <div class="table-wrap">
+                <table>
+                    <thead><tr>{(0..COLUMNS.len()).map(|c| sort_header("compare-sort", COLUMNS[c], c, (2..5).contains(&c), sort, page)).collect::<Vec<_>>()}</tr></thead>
+                    <tbody>{dyn_view(move || Some(rows().into_any()))}</tbody>
+                </table>
+            </div>
+            {crate::ui::pager::pager("compare-page", page, memo_count(Box::new(count)), "")}
+        </div>
+    }
+    .into_any()
+}
