@@ -10,9 +10,19 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-/// The bundle's JavaScript module, beside the app's (Trunk's `data-type="worker"` output keeps
-/// the binary's name, without a content hash).
+/// The bundle's JavaScript module, beside the app's, when index.html does not name it (the
+/// build's hook, scripts/hash-proof-bundle, writes its content-hashed name into a meta tag).
 const BUNDLE: &str = "verifyfast-proof.js";
+
+fn bundle_name() -> String {
+    document()
+        .query_selector("meta[name=verifyfast-proof-bundle]")
+        .ok()
+        .flatten()
+        .and_then(|m| m.get_attribute("content"))
+        .filter(|n| !n.is_empty())
+        .unwrap_or_else(|| BUNDLE.to_string())
+}
 
 thread_local! {
     /// The running bundle's module while its page is mounted.
@@ -40,13 +50,18 @@ fn function(module: &JsValue, name: &str) -> Result<js_sys::Function, String> {
     js_sys::Reflect::get(module, &JsValue::from_str(name))
         .ok()
         .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
-        .ok_or_else(|| format!("{BUNDLE} has no {name}(); is it from another build of the app?"))
+        .ok_or_else(|| {
+            format!(
+                "{} has no {name}(); is it from another build of the app?",
+                bundle_name()
+            )
+        })
 }
 
 /// Imports and starts the bundle; `Ok(module)` once it is running.
 async fn load() -> Result<JsValue, String> {
     let base = document().base_uri().ok().flatten().unwrap_or_default();
-    let url = web_sys::Url::new_with_base(BUNDLE, &base)
+    let url = web_sys::Url::new_with_base(&bundle_name(), &base)
         .map_err(|e| js_reason(&e))?
         .href();
     let module = JsFuture::from(import_module(&url).map_err(|e| js_reason(&e))?)

@@ -5,7 +5,7 @@ import { describe, it, before, after, beforeEach, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { useApp } from './harness.mjs';
 
-const isBundle = (url) => /\/verifyfast-proof(_bg\.wasm|\.js)$/.test(new URL(url).pathname);
+const isBundle = (url) => /\/verifyfast-proof-[0-9a-f]{16}(_bg\.wasm|\.js)$/.test(new URL(url).pathname);
 
 describe('Proof page bundle', () => {
   const app = useApp({ it, before, after, beforeEach, afterEach });
@@ -58,7 +58,7 @@ describe('Proof page bundle that cannot be loaded', () => {
     await app.goto('/proof');
     const status = page.getByTestId('proof-host-status');
     await status.filter({ hasText: 'could not be loaded' }).waitFor();
-    assert.match(await status.innerText(), /verifyfast-proof\.js.*Reload the page to try again/s);
+    assert.match(await status.innerText(), /verifyfast-proof-[0-9a-f]{16}\.js.*Reload the page to try again/s);
     await page.getByTestId('nav-audit').click();
     await page.getByTestId('page').getByRole('heading', { name: 'Quick audit' }).waitFor();
   });
