@@ -198,13 +198,12 @@ impl RunMeta {
     }
 
     /// Where "Open" goes: batch and report runs open on Report (their results are result
-    /// lines), an audit on the Audit page showing it. A grade run's lines are verdicts
-    /// without the texts they judged, so it opens the Extract page to grade again (its
-    /// lines are in its export).
+    /// lines), an audit on the Audit page showing it, a grade upload on the Extract page as
+    /// its table (the verdicts as graded; the texts they judged are not kept).
     pub fn open_href(&self) -> String {
         let page = match self.kind {
             RunKind::Audit => "audit",
-            RunKind::Grade => return "extract".into(),
+            RunKind::Grade => "extract",
             RunKind::Batch | RunKind::Report => "report",
         };
         crate::route::state::ViewState {
@@ -850,7 +849,7 @@ mod tests {
         m.kind = RunKind::Audit;
         assert_eq!(m.open_href(), "audit?run=r-1");
         m.kind = RunKind::Grade;
-        assert_eq!(m.open_href(), "extract");
+        assert_eq!(m.open_href(), "extract?run=r-1");
         let r = run();
         assert_eq!(import_id(&r, 5.0, 1, &|_| false), None, "a free id is kept");
         let fresh = import_id(&r, 5.0, 1, &|id| id == "r-1").unwrap();

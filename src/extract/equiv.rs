@@ -75,6 +75,40 @@ pub enum Path {
 }
 
 impl Path {
+    /// Every path, for reading a name back (`from_name`); `as_str` is where the names live.
+    pub const ALL: [Path; 25] = [
+        Path::IdenticalText,
+        Path::Choice,
+        Path::Percent,
+        Path::ExactRational,
+        Path::BigInteger,
+        Path::Float,
+        Path::Rounded,
+        Path::Symbolic,
+        Path::Tuple,
+        Path::Interval,
+        Path::Set,
+        Path::Matrix,
+        Path::Equation,
+        Path::Text,
+        Path::Unit,
+        Path::Infinity,
+        Path::RealSet,
+        Path::Rearranged,
+        Path::Label,
+        Path::Chain,
+        Path::BaseN,
+        Path::DecimalComma,
+        Path::Several,
+        Path::Complex,
+        Path::NoAnswer,
+    ];
+
+    /// The path a name written by `as_str` stands for.
+    pub fn from_name(name: &str) -> Option<Path> {
+        Path::ALL.into_iter().find(|p| p.as_str() == name)
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             Path::IdenticalText => "identical_text",
@@ -117,6 +151,13 @@ pub enum Outcome {
 }
 
 impl Outcome {
+    pub const ALL: [Outcome; 3] = [Outcome::Equal, Outcome::Different, Outcome::Undecided];
+
+    /// The outcome a name written by `as_str` stands for.
+    pub fn from_name(name: &str) -> Option<Outcome> {
+        Outcome::ALL.into_iter().find(|o| o.as_str() == name)
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             Outcome::Equal => "equal",

@@ -13,6 +13,7 @@ pub mod equiv;
 pub mod expr;
 pub mod fallback_batch;
 pub mod grade_columns;
+pub mod kept;
 pub mod normalize;
 pub mod number;
 pub mod patterns;

@@ -1,18 +1,26 @@
 //! The Extract page's grade upload kept as a `grade` run: the graded lines (what
-//! `verifyfast grade` writes) are its results, the file name and line count its inputs.
+//! `verifyfast grade` writes, plus each row's line number: `extract::kept`) are its results,
+//! the file name and line count its inputs; `extract?run=<id>` opens it again.
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use serde_json::json;
 
-use crate::extract::batch::{GradeBatch, Show};
+use crate::extract::batch::GradeBatch;
+use crate::route::state::ViewState;
 use crate::runs::{self, RunKind, RunMeta};
-use crate::search::SearchQuery;
-use crate::ui::run_store;
+use crate::ui::{query, run_store};
+
+fn on_extract_page() -> bool {
+    window()
+        .location()
+        .pathname()
+        .is_ok_and(|p| p.trim_end_matches('/').ends_with("/extract"))
+}
 
 /// Keep a graded upload as a run; a failure is said in `error` (the table stays on the page).
 pub fn keep(file: String, batch: &GradeBatch, started_ms: f64, error: RwSignal<Option<String>>) {
-    let results = batch.to_jsonl(Show::All, &SearchQuery::parse_or_everything("", false));
+    let results = crate::extract::kept::to_kept_jsonl(batch);
     let count = batch.rows.len() as u64;
     spawn_local(async move {
         let meta = RunMeta {
@@ -27,10 +35,20 @@ pub fn keep(file: String, batch: &GradeBatch, started_ms: f64, error: RwSignal<O
             inputs: json!({"file": file, "lines": count}),
             result_count: count,
         };
-        if let Err(e) = run_store::save(&meta, &results).await {
-            error.set(Some(format!(
+        match run_store::save(&meta, &results).await {
+            // The URL names the run, so a reload (or a shared link, in this browser) shows it
+            // again; not when the user has left the Extract page meanwhile.
+            Ok(()) if on_extract_page() => query::set(
+                &ViewState {
+                    run: Some(meta.id),
+                    ..Default::default()
+                },
+                false,
+            ),
+            Ok(()) => {}
+            Err(e) => error.set(Some(format!(
                 "The grades could not be kept as a run: {e}. Download them to keep them."
-            )));
+            ))),
         }
     });
 }

@@ -51,9 +51,14 @@ pub fn GradeTable(
         open.set(Some(line));
         opened.set(None);
         let (Some(f), Some(src)) = (file.get_value(), b.source_of(line)) else {
+            let why = if file.get_value().is_none() {
+                "this is a kept run, which keeps verdicts, not texts: pick the file again to see it"
+            } else {
+                "it is not in the file as it was read"
+            };
             opened.set(Some((
                 line,
-                Err(format!("line {line} cannot be read back")),
+                Err(format!("line {line} cannot be read back: {why}")),
             )));
             return;
         };

@@ -110,6 +110,51 @@ describe('extract page', () => {
     assert.match(fs.readFileSync(await csv.path(), 'utf8'), /^line,id,predicted_answer/);
   });
 
+  app.it('a graded upload is kept as a run: the URL names it, a reload and Runs → Open bring the table back', async (page) => {
+    const file = writeTemp('kept.jsonl', [
+      JSON.stringify({ id: 'a', output: 'So he bought 80-26=54 more', ground_truth: '54.0' }),
+      '{this is not json',
+      JSON.stringify({ id: 'c', output: 'The answer is (E)', ground_truth: 'E' }),
+      JSON.stringify({ id: 'd', output: 'no idea', ground_truth: '3' }),
+    ].join('\n') + '\n');
+    await app.goto('/extract');
+    await page.getByTestId('extract-file').setInputFiles(file);
+    await page.getByTestId('extract-summary').waitFor();
+    const summary = await page.getByTestId('extract-summary').innerText();
+    assert.match(summary, /2 of 3 graded lines equivalent; 1 with no answer; 1 bad lines/);
+    await page.waitForURL(/\/extract\?run=r-/);
+    const runId = new URL(page.url()).searchParams.get('run');
+
+    const table = async () => page.getByTestId('extract-table').locator('tbody tr').evaluateAll(
+      (trs) => trs.map((tr) => tr.innerText.replace(/\s+/g, ' ').trim()));
+    const before = await table();
+    await page.reload();
+    await page.getByTestId('extract-kept').waitFor();
+    assert.match(await page.getByTestId('extract-kept').innerText(), /Kept run “Grade · kept\.jsonl”/);
+    assert.equal(await page.getByTestId('extract-summary').innerText(), summary, 'same summary after a reload');
+    assert.deepEqual(await table(), before, 'same rows, answers and verdicts after a reload');
+    assert.match(await page.getByTestId('extract-bad-lines').innerText(), /line 2: not valid JSON/);
+    const [csv] = await Promise.all([page.waitForEvent('download'), page.getByTestId('extract-download-csv').click()]);
+    assert.equal(csv.suggestedFilename(), 'kept.graded.csv', 'exports are named after the file graded');
+    // A kept run has no texts: opening a row says so instead of showing nothing.
+    await page.getByTestId('extract-table').locator('tbody tr').first().click();
+    assert.match(await page.getByTestId('extract-table').innerText(), /keeps verdicts, not texts: pick the file again/);
+
+    await page.getByTestId('nav-runs').click();
+    const row = page.locator(`[data-testid="run-row"][data-run-id="${runId}"]`);
+    assert.equal(await row.getAttribute('data-kind'), 'grade');
+    await row.getByTestId('run-open').click();
+    await page.getByTestId('extract-kept').waitFor();
+    assert.equal(new URL(page.url()).searchParams.get('run'), runId);
+    assert.deepEqual(await table(), before, 'Runs → Open shows the same table');
+
+    // Picking another file replaces the kept run in the URL with its own.
+    const other = writeTemp('other.jsonl', JSON.stringify({ id: 'z', output: 'The answer is 7', ground_truth: '7' }) + '\n');
+    await page.getByTestId('extract-file').setInputFiles(other);
+    await page.waitForURL((u) => u.searchParams.get('run') && u.searchParams.get('run') !== runId);
+    assert.equal(await page.getByTestId('extract-kept').count(), 0);
+  });
+
   app.it('regex search filters the grade table; an invalid regex shows its error and filters nothing', async (page) => {
     const file = writeTemp('search.jsonl', [
       JSON.stringify({ id: 'a', output: 'So he bought 80-26=54 more', ground_truth: '54.0' }),

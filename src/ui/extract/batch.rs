@@ -37,7 +37,9 @@ pub fn BatchGrade(patterns: Memo<AnswerPatterns>) -> impl IntoView {
         fallback: BatchFallback::new(batch),
         file: StoredValue::new_local(None),
         bom: StoredValue::new(0u64),
+        kept: RwSignal::new(None),
     };
+    st.open_from_url();
     let show = st.show;
 
     view! {
@@ -63,6 +65,7 @@ pub fn BatchGrade(patterns: Memo<AnswerPatterns>) -> impl IntoView {
                 view! { <progress max=total.to_string() value=done.to_string()></progress> }.into_any()
             }))}
             {part(move || st.error.get().map(|e| view! { <p class="error" data-testid="extract-error">{e}</p> }.into_any()))}
+            {part(move || st.kept.get().map(|k| view! { <p class="muted" data-testid="extract-kept">{k}</p> }.into_any()))}
             {part(move || batch.get().map(|b| {
                 view! {
                     {summary_view(&b)}

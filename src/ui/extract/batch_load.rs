@@ -10,12 +10,14 @@ use crate::extract::batch::{GradeBatch, Show};
 use crate::extract::fallback_batch::FallbackQueue;
 use crate::extract::{AnswerPatterns, Preset};
 use crate::jsonl::Line;
+use crate::route::state::ViewState;
 use crate::search::SearchQuery;
 use crate::ui::browser_file::{file_stem, stream_lines};
 use crate::ui::download::download_text;
 use crate::ui::extract::single::preset_of;
 use crate::ui::fallback_batch::BatchFallback;
 use crate::ui::grade_table::SourceFile;
+use crate::ui::query;
 
 /// Bytes per `File.slice`: grading one chunk stays well under 100 ms.
 const CHUNK_BYTES: f64 = 512.0 * 1024.0;
@@ -39,6 +41,8 @@ pub struct BatchState {
     /// The file and its BOM, so an opened row can be read back (rows keep no line text).
     pub file: SourceFile,
     pub bom: StoredValue<u64>,
+    /// What the table is when it is a kept run opened from the store (`kept_open.rs`).
+    pub kept: RwSignal<Option<String>>,
 }
 
 fn feed(batch: &mut GradeBatch, queue: &mut FallbackQueue, l: Line) {
@@ -80,6 +84,11 @@ impl BatchState {
             return;
         }
         self.error.set(None);
+        self.kept.set(None);
+        // A new file is not the kept run the URL names; its own run id replaces it once kept.
+        if query::current().run.is_some() {
+            query::set(&ViewState::default(), false);
+        }
         self.fallback.reset();
         self.batch.set(None);
         self.timing.set(None);

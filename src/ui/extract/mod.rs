@@ -6,6 +6,7 @@ pub mod batch;
 pub mod batch_load;
 pub mod batch_view;
 pub mod controls;
+pub mod kept_open;
 pub mod part;
 pub mod single;
 pub mod single_result;
