@@ -4,6 +4,7 @@
 //! grades its own findings.
 
 pub mod batch;
+pub mod batch_panel;
 pub mod contract;
 pub mod grounding;
 pub mod highlight;

@@ -13,6 +13,7 @@
 mod edit;
 mod endpoint;
 mod fields;
+mod import;
 mod strategy;
 pub mod yaml;
 
@@ -25,6 +26,7 @@ use fields::Obj;
 
 pub use edit::{document_kind, DocumentKind};
 pub use endpoint::{check_base_url, CheckedUrl};
+pub use import::{import_document, Imported};
 pub use strategy::{
     AuditParams, EditableParam, ParamOverrides, ScoreThresholds, Strategy, StrategyProfile,
 };

@@ -29,6 +29,27 @@ pub enum JsonMode {
     JsonSchema,
 }
 
+impl JsonMode {
+    pub const ALL: [JsonMode; 3] = [JsonMode::None, JsonMode::JsonObject, JsonMode::JsonSchema];
+
+    /// Its name in settings files (and the Settings page's picker).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            JsonMode::None => "none",
+            JsonMode::JsonObject => "json_object",
+            JsonMode::JsonSchema => "json_schema",
+        }
+    }
+
+    /// The mode a picker's value names; anything else is no JSON mode.
+    pub fn from_name(name: &str) -> JsonMode {
+        JsonMode::ALL
+            .into_iter()
+            .find(|m| m.as_str() == name)
+            .unwrap_or_default()
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ChatMessage {
     pub role: String,
@@ -199,3 +220,18 @@ pub use retry::RetryPolicy;
 
 /// Per-call timeout of both transports (the CLI reads `VERIFYFAST_TIMEOUT_MS` to change it).
 pub const CALL_TIMEOUT_MS: u32 = 120_000;
+
+#[cfg(test)]
+mod json_mode_tests {
+    use super::JsonMode;
+
+    #[test]
+    fn names_are_the_settings_file_names() {
+        for m in JsonMode::ALL {
+            let serde_name = serde_json::to_value(m).unwrap();
+            assert_eq!(serde_name.as_str(), Some(m.as_str()));
+            assert_eq!(JsonMode::from_name(m.as_str()), m);
+        }
+        assert_eq!(JsonMode::from_name("JSON_OBJECT"), JsonMode::None);
+    }
+}

@@ -1,6 +1,6 @@
 //! What a view shows, as a URL query string: the run, the filter, the selected matrix cell
-//! or tag, the open case, the proof example and its step. So back/forward, reload and a
-//! shared link land on the same view.
+//! or tag, the open case, a table's sort and page, the proof example and its step. So
+//! back/forward, reload and a shared link land on the same view.
 //!
 //! Pure: the router hands it `location.search` and writes back what [`ViewState::encode`]
 //! returns. Reading never fails: a value that does not parse (`step=abc`, `cell=BAD-PURPLE`)
@@ -15,6 +15,15 @@ pub struct ViewState {
     pub run: Option<String>,
     /// The text filter / search of the page's table.
     pub filter: Option<String>,
+    /// Whether `filter` is a regular expression (`regex=1`).
+    pub regex: bool,
+    /// A run kind the page's list is limited to (Runs: `kind=batch`).
+    pub kind: Option<String>,
+    /// The table's sort: a column's name and direction (`sort=created` ascending,
+    /// `sort=-created` descending). Which names a page knows is the page's business.
+    pub sort: Option<(String, Direction)>,
+    /// The table's page, counted from 0 (the URL counts from 1: `page=2` is `Some(1)`).
+    pub page: Option<usize>,
     /// The selected band-matrix cell: (expected band, judged band), each 0 BAD, 1 MID, 2 GOOD.
     pub cell: Option<(u8, u8)>,
     pub tag: Option<String>,
@@ -28,10 +37,14 @@ pub struct ViewState {
     pub unknown: Vec<(String, String)>,
 }
 
+use crate::table::Direction;
+
 const BANDS: [&str; 3] = ["bad", "mid", "good"];
 
 /// The fixed key order of [`ViewState::encode`], so equal states give equal URLs.
-const KEYS: [&str; 7] = ["run", "filter", "cell", "tag", "case", "example", "step"];
+const KEYS: [&str; 11] = [
+    "run", "filter", "regex", "kind", "sort", "page", "cell", "tag", "case", "example", "step",
+];
 
 fn band_of(s: &str) -> Option<u8> {
     let s = s.to_ascii_lowercase();
@@ -41,6 +54,20 @@ fn band_of(s: &str) -> Option<u8> {
 fn parse_cell(v: &str) -> Option<(u8, u8)> {
     let (e, j) = v.split_once('-')?;
     Some((band_of(e)?, band_of(j)?))
+}
+
+/// `name` ascending, `-name` descending; a bare `-` is no sort.
+fn parse_sort(v: &str) -> Option<(String, Direction)> {
+    let (column, direction) = match v.strip_prefix('-') {
+        Some(c) => (c, Direction::Descending),
+        None => (v, Direction::Ascending),
+    };
+    (!column.is_empty()).then(|| (column.to_string(), direction))
+}
+
+/// `page=1` is the first page (0 inside); `page=0` and non-numbers are no page.
+fn parse_page(v: &str) -> Option<usize> {
+    v.parse::<usize>().ok()?.checked_sub(1)
 }
 
 impl ViewState {
@@ -62,6 +89,19 @@ impl ViewState {
             match key.as_str() {
                 "run" => text(&mut s.run),
                 "filter" => text(&mut s.filter),
+                "kind" => text(&mut s.kind),
+                // Only `1` is on, so a link's `regex=0` or a typo never turns a search into a regex.
+                "regex" => s.regex |= value == "1",
+                "sort" => {
+                    if s.sort.is_none() {
+                        s.sort = parse_sort(&value);
+                    }
+                }
+                "page" => {
+                    if s.page.is_none() {
+                        s.page = parse_page(&value);
+                    }
+                }
                 "tag" => text(&mut s.tag),
                 "case" => text(&mut s.case),
                 "example" => text(&mut s.example),
@@ -89,9 +129,19 @@ impl ViewState {
             .filter(|(e, j)| *e < 3 && *j < 3)
             .map(|(e, j)| format!("{}-{}", BANDS[e as usize], BANDS[j as usize]));
         let step = self.step.map(|s| s.to_string());
+        let regex = self.regex.then(|| "1".to_string());
+        let sort = self.sort.as_ref().map(|(c, d)| match d {
+            Direction::Ascending => c.clone(),
+            Direction::Descending => format!("-{c}"),
+        });
+        let page = self.page.map(|p| p.saturating_add(1).to_string());
         let values = [
             &self.run,
             &self.filter,
+            &regex,
+            &self.kind,
+            &sort,
+            &page,
             &cell,
             &self.tag,
             &self.case,
@@ -181,6 +231,10 @@ mod tests {
         ViewState {
             run: Some("r-20261201-ab12".into()),
             filter: Some("fabricated & 100% \"quoted\" 营收 a+b=c".into()),
+            regex: true,
+            kind: Some("batch".into()),
+            sort: Some(("created".into(), Direction::Descending)),
+            page: Some(1),
             cell: Some((0, 2)),
             tag: Some("major_factual".into()),
             case: Some("case #7/2?x".into()),
@@ -198,7 +252,10 @@ mod tests {
             q.starts_with("run=r-20261201-ab12&filter=fabricated%20%26%20100%25"),
             "{q}"
         );
-        assert!(q.contains("&cell=bad-good&"), "{q}");
+        assert!(
+            q.contains("&regex=1&kind=batch&sort=-created&page=2&cell=bad-good&"),
+            "{q}"
+        );
         assert!(q.contains("&step=12&future%20key=v%3D1%262"), "{q}");
         assert_eq!(ViewState::decode(&q), s);
         assert_eq!(ViewState::decode(&format!("?{q}")), s);
@@ -227,6 +284,30 @@ mod tests {
         let s = ViewState::decode("step=-1&step=99999999999&cell=bad&cell=-&=x&&case");
         assert_eq!((s.step, s.cell, s.case.clone()), (None, None, None));
         assert!(s.unknown.is_empty());
+    }
+
+    #[test]
+    fn sort_and_page() {
+        let s = ViewState::decode("sort=name&page=3");
+        assert_eq!(s.sort, Some(("name".into(), Direction::Ascending)));
+        assert_eq!(s.page, Some(2), "the URL counts pages from 1");
+        assert_eq!(s.encode(), "sort=name&page=3");
+        let s = ViewState::decode("sort=-&sort=-results&page=0&page=x&page=-1&page=1");
+        assert_eq!(s.sort, Some(("results".into(), Direction::Descending)));
+        assert_eq!(
+            s.page,
+            Some(0),
+            "page=0 is no page; the first valid one wins"
+        );
+        let s = ViewState::decode("regex=0&regex=yes&page=99999999999999999999999");
+        assert!(!s.regex, "only regex=1 turns a search into a regex");
+        assert_eq!(s.page, None);
+        assert!(ViewState::decode("regex=1").regex);
+        let huge = ViewState {
+            page: Some(usize::MAX),
+            ..Default::default()
+        };
+        assert_eq!(huge.encode(), format!("page={}", usize::MAX), "no overflow");
     }
 
     #[test]

@@ -57,6 +57,7 @@ pub mod run_file;
 pub mod run_import;
 pub mod run_row;
 pub mod run_store;
+pub mod runs_table;
 pub mod search_box;
 pub mod settings_store;
 pub mod sort_header;

@@ -104,9 +104,9 @@ pub fn RunRow(meta: RunMeta, on_change: Callback<()>) -> impl IntoView {
             </td>
             <td data-testid="run-kind">{meta.kind.as_str().to_string()}</td>
             <td>{created}</td>
-            <td>{meta.duration()}</td>
+            <td class="num">{meta.duration()}</td>
             <td>{profiles}</td>
-            <td data-testid="run-count">{meta.result_count.to_string()}</td>
+            <td class="num" data-testid="run-count">{meta.result_count.to_string()}</td>
             <td class="row">
                 <a href=meta.open_href() data-testid="run-open">"Open"</a>
                 <button data-testid="run-export" on:click=on_click(export)>"Export"</button>

@@ -3,7 +3,8 @@
 // import round-trips (a new id, never an overwrite; no API key in the file); a batch run
 // opens on Report by its id after a reload; a full store (quota shrunk through the DevTools
 // protocol) says so and the audit and batch keep their results on the page; results an older
-// version kept in local storage are moved into a run once.
+// version kept in local storage are moved into a run once; the table of 53 imported runs sorts
+// by any column, searches, pages 50 at a time, and a reload lands on the same view.
 import { describe, it, before, after, beforeEach, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -146,7 +147,7 @@ describe('runs: kept, listed, renamed, deleted, exported, imported, opened', () 
 
     // The filter is in the URL and survives a reload.
     await page.getByTestId('runs-filter').selectOption('audit');
-    await page.waitForURL(/runs\?filter=audit$/);
+    await page.waitForURL(/runs\?kind=audit$/);
     await page.getByTestId('runs-empty').waitFor();
     await page.reload();
     await page.getByTestId('runs-empty').waitFor();
@@ -209,5 +210,119 @@ describe('runs: kept, listed, renamed, deleted, exported, imported, opened', () 
     assert.equal(await rows(page).count(), 1, 'moved once, not once per visit');
     assert.match(await rows(page).first().innerText(), /old-profile/);
     assert.equal(await rows(page).first().getByTestId('run-count').innerText(), '3');
+  });
+
+  app.it('the table sorts by any column, searches, pages 50 at a time, and a reload keeps the view', async (page) => {
+    // 53 runs, imported as a user would (one file each): kinds in turn, distinct times.
+    const KINDS = ['audit', 'batch', 'grade', 'report'];
+    const made = [];
+    for (let i = 0; i < 53; i++) {
+      const n = (i * 7) % 11;
+      const meta = {
+        verifyfast_run: 1, id: `r-e2e-${String(i).padStart(2, '0')}`, name: i === 7 ? '营收 review 7' : `Run ${i}`,
+        kind: KINDS[i % 4], created_ms: 1764000000000 + i * 60_000, finished_ms: 1764000000000 + i * 60_000 + (53 - i) * 1000,
+        profiles: [`prof-${i % 3}`], settings: null, strategy: null, inputs: null, result_count: n,
+      };
+      made.push(meta);
+      const lines = [meta, ...Array.from({ length: n }, (_, k) => ({ id: k }))].map((l) => JSON.stringify(l));
+      made.at(-1).file = writeTemp(`run${i}.run.jsonl`, `${lines.join('\n')}\n`);
+    }
+    await app.goto('/runs');
+    await page.getByTestId('runs-empty').waitFor();
+    for (const m of made) {
+      await page.getByTestId('runs-import').setInputFiles(m.file);
+      await page.getByTestId('runs-import-notice').filter({ hasText: `Imported "${m.name}"` }).waitFor();
+    }
+    await page.getByTestId('runs-count').filter({ hasText: /^53 runs$/ }).waitFor();
+    const names = () => page.getByTestId('run-name').allInnerTexts();
+    // Wait (briefly) until the table shows `want`, then compare, so a failure shows both lists.
+    const namesAre = async (want, message) => {
+      await page.waitForFunction((w) => JSON.stringify([...document.querySelectorAll('[data-testid="run-name"]')].map((e) => e.innerText)) === w,
+        JSON.stringify(want), { timeout: 5000 }).catch(() => {});
+      assert.deepEqual(await names(), want, message);
+    };
+    const firstCount = (n) => page.waitForFunction((t) => document.querySelector('[data-testid="run-count"]')?.innerText === t, String(n));
+    const counts = async () => (await page.getByTestId('run-count').allInnerTexts()).map(Number);
+    const header = (c) => page.locator('th').filter({ has: page.getByTestId(`runs-sort-${c}`) });
+    // Newest first, 50 a page.
+    assert.equal(await rows(page).count(), 50);
+    assert.equal((await names())[0], 'Run 52');
+    assert.equal(await page.getByTestId('runs-page').innerText(), 'page 1 of 2');
+    assert.equal(await header('created').getAttribute('aria-sort'), 'descending');
+
+    // Results: ascending, then descending; the sort is in the URL.
+    await page.getByTestId('runs-sort-results').click();
+    await page.waitForURL(/runs\?sort=results$/);
+    await firstCount(0);
+    let c = await counts();
+    assert.deepEqual(c, [...c].sort((a, b) => a - b));
+    assert.equal(c[0], 0);
+    await page.getByTestId('runs-sort-results').click();
+    await page.waitForURL(/runs\?sort=-results$/);
+    await firstCount(10);
+    c = await counts();
+    assert.deepEqual(c, [...c].sort((a, b) => b - a));
+    assert.equal(c[0], 10);
+    assert.equal(await header('results').getAttribute('aria-sort'), 'descending');
+
+    // Name: natural order (Run 2 before Run 10); page 2 has the last three.
+    await page.getByTestId('runs-sort-name').click();
+    await page.waitForURL(/runs\?sort=name$/);
+    const byName = made.filter((m) => m.name.startsWith('Run ')).sort((a, b) => Number(a.name.slice(4)) - Number(b.name.slice(4))).map((m) => m.name);
+    byName.push('营收 review 7');
+    await namesAre(byName.slice(0, 50));
+    await page.getByTestId('runs-page-next').click();
+    await page.waitForURL(/runs\?sort=name&page=2$/);
+    await namesAre(['Run 51', 'Run 52', '营收 review 7']);
+
+    // A reload lands on the same view.
+    await page.reload();
+    await page.getByTestId('runs-page').filter({ hasText: 'page 2 of 2' }).waitFor();
+    await namesAre(['Run 51', 'Run 52', '营收 review 7']);
+    assert.equal(await header('name').getAttribute('aria-sort'), 'ascending');
+
+    // Search (name, kind, profiles, id) goes back to the first page; with the kind filter.
+    await page.getByTestId('runs-search').fill('营收');
+    await page.waitForURL(/runs\?filter=%E8%90%A5%E6%94%B6&sort=name$/);
+    await namesAre(['营收 review 7']);
+    assert.equal(await page.getByTestId('runs-count').innerText(), '1 of 53 runs match the search');
+    await page.getByTestId('runs-search').fill('prof-2');
+    await page.getByTestId('runs-filter').selectOption('grade');
+    const want = made.filter((m) => m.kind === 'grade' && m.profiles[0] === 'prof-2')
+      .sort((a, b) => Number(a.name.slice(4)) - Number(b.name.slice(4))).map((m) => m.name);
+    assert.ok(want.length >= 3, 'the search keeps several runs');
+    await page.waitForURL(/runs\?filter=prof-2&kind=grade&sort=name$/);
+    await namesAre(want);
+    assert.equal(await page.getByTestId('runs-count').innerText(), `${want.length} of 13 runs match the search`);
+    await page.getByTestId('runs-sort-created').click();
+    await page.waitForURL(/sort=created$/);
+    await namesAre([...want].sort((a, b) => Number(a.slice(4)) - Number(b.slice(4))));
+    await page.getByTestId('runs-sort-created').click();
+    await page.waitForURL(/runs\?filter=prof-2&kind=grade$/, { timeout: 5000 });
+    await namesAre([...want].reverse(), 'newest first again, the default');
+    await page.reload();
+    await rows(page).first().waitFor();
+    await namesAre([...want].reverse());
+    assert.equal(await page.getByTestId('runs-search').inputValue(), 'prof-2');
+    assert.equal(await page.getByTestId('runs-filter').inputValue(), 'grade');
+
+    // A regex search, also kept in the URL; an id finds its run.
+    await page.getByTestId('runs-filter').selectOption('');
+    await page.getByTestId('runs-search').fill('(?m)^run [0-3]$');
+    await page.getByTestId('runs-search-regex').check();
+    await page.waitForURL(/regex=1/);
+    await namesAre(['Run 3', 'Run 2', 'Run 1', 'Run 0']);
+    await page.reload();
+    await rows(page).first().waitFor();
+    await namesAre(['Run 3', 'Run 2', 'Run 1', 'Run 0']);
+    assert.equal(await page.getByTestId('runs-search-regex').isChecked(), true);
+    await page.getByTestId('runs-search-regex').uncheck();
+    await page.getByTestId('runs-search').fill('r-e2e-41');
+    await page.getByTestId('runs-empty').waitFor({ state: 'detached' });
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="run-row"]').length === 1);
+    await namesAre(['Run 41']);
+    await page.getByTestId('runs-search').fill('no such run');
+    await page.getByTestId('runs-empty').filter({ hasText: 'No run matches the search.' }).waitFor();
+    assert.equal(await rows(page).count(), 0);
   });
 });

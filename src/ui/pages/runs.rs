@@ -1,25 +1,24 @@
-//! The Runs page: every kept run (audits, batches, grade uploads, report inputs), newest
-//! first, filtered by kind (`runs?filter=batch`); rename, delete, export, import; and how
-//! much of the browser's storage they take. What is listed and how is `crate::runs`.
+//! The Runs page: every kept run (audits, batches, grade uploads, report inputs): filter by
+//! kind, search, sort by any column, 50 a page, all of it in the URL
+//! (`runs?kind=batch&filter=cases&sort=-results&page=2`); rename, delete, export, import; and
+//! how much of the browser's storage they take. What is listed and how is
+//! `crate::runs::listing`.
 
-use leptos::prelude::*;
-
-use crate::ui::options::options;
-
-use crate::ui::boxed::on_change;
-use leptos::task::spawn_local;
-
-use crate::runs::{self, RunKind, RunMeta};
-use crate::ui::keyed::{keyed_rows, Row};
-use crate::ui::query;
-use crate::ui::run_import::RunImport;
-use crate::ui::run_row::RunRow;
-use crate::ui::run_store;
 use std::sync::Arc;
 
-fn kind_of(filter: Option<&str>) -> Option<RunKind> {
-    filter.and_then(RunKind::parse)
-}
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+use crate::runs::listing::{listing, RunsQuery};
+use crate::runs::{self, RunKind, RunMeta};
+use crate::ui::boxed::on_change;
+use crate::ui::options::options;
+use crate::ui::query;
+use crate::ui::report::dynamic::effect;
+use crate::ui::run_import::RunImport;
+use crate::ui::run_store;
+use crate::ui::runs_table::RunsTable;
+use crate::ui::search_box::SearchBox;
 
 fn kind_name(kind: Option<RunKind>) -> String {
     kind.map_or(String::new(), |k| k.as_str().to_string())
@@ -31,9 +30,21 @@ pub fn RunsPage() -> impl IntoView {
     let loaded = RwSignal::new(false);
     let error = RwSignal::new(None::<String>);
     let storage = RwSignal::new(None::<String>);
-    // The kind filter as its name ("" for all): a `String` signal, a type other pages use too.
-    let kind = RwSignal::new(kind_name(kind_of(query::current().filter.as_deref())));
-    let kind_now = move || RunKind::parse(&kind.get());
+    // The query as signals of types other pages use too (each signal type costs its own copy
+    // of the reactive code): the kind by its name ("" for all).
+    let start = RunsQuery::from_view(&query::current());
+    let kind = RwSignal::new(kind_name(start.kind));
+    let search = RwSignal::new(start.search);
+    let regex = RwSignal::new(start.regex);
+    let sort = RwSignal::new(start.sort);
+    let page = RwSignal::new(start.page);
+    let q = move || RunsQuery {
+        kind: RunKind::parse(&kind.get()),
+        search: search.get(),
+        regex: regex.get(),
+        sort: sort.get(),
+        page: page.get(),
+    };
 
     let refresh = Callback::new(move |()| {
         spawn_local(async move {
@@ -57,21 +68,24 @@ pub fn RunsPage() -> impl IntoView {
     });
     refresh.run(());
 
-    // The filter is in the URL (`runs?filter=audit`); back/forward follow it. Written where
-    // the filter changes rather than by an `Effect` (each effect costs its own code).
-    let sync_url = move || {
+    // The URL follows the view, in place (typing a search must not fill the history), and
+    // back/forward set the view from the URL.
+    effect(Box::new(move || {
         let mut v = query::current();
-        v.filter = kind_now().map(|k| k.as_str().to_string());
+        q().to_view(&mut v);
         query::set(&v, false);
-    };
-    sync_url();
+    }));
     query::on_history_move(move |v| {
-        kind.set(kind_name(kind_of(v.filter.as_deref())));
-        sync_url();
+        let w = RunsQuery::from_view(&v);
+        kind.set(kind_name(w.kind));
+        search.set(w.search);
+        regex.set(w.regex);
+        sort.set(w.sort);
+        page.set(w.page);
     });
 
-    // Plain derived values rather than a `Memo` (each memo costs its own copy of the code).
-    let shown = move || all.with(|r| runs::list_view(r, kind_now()));
+    // A plain derived value rather than a `Memo` (each memo type costs its own copy of the code).
+    let shown = Arc::new(move || all.with(|r| listing(r, &q())));
 
     view! {
         <section data-testid="page-runs" class="stack">
@@ -90,48 +104,38 @@ pub fn RunsPage() -> impl IntoView {
                         prop:value=move || kind.get()
                         on:change=on_change(move |ev| {
                             kind.set(kind_name(RunKind::parse(&event_target_value(&ev))));
-                            sync_url();
+                            page.set(0);
                         })
                     >
                         <option value="">"all"</option>
                         {options(RunKind::ALL.iter().map(|k| k.as_str().to_string()).collect())}
                     </select>
                 </label>
+                <SearchBox
+                    testid="runs-search"
+                    placeholder="search names, kinds, profiles, ids"
+                    text=search
+                    regex=regex
+                    set_text=Callback::new(move |t| {
+                        search.set(t);
+                        page.set(0);
+                    })
+                    set_regex=Callback::new(move |r| {
+                        regex.set(r);
+                        page.set(0);
+                    })
+                />
                 <RunImport taken=all on_import=refresh/>
             </div>
             {move || error.get().map(|e| view! { <div class="error" role="alert" data-testid="runs-error">{e}</div> }.into_any())}
-            {move || {
-                (loaded.get() && shown().is_empty())
-                    .then(|| view! { <p class="muted" data-testid="runs-empty">"No runs kept yet."</p> }.into_any())
-            }}
-            <div class="table-wrap">
-            <table data-testid="runs-table">
-                <thead>
-                    <tr>
-                        <th>"Name"</th>
-                        <th>"Kind"</th>
-                        <th>"Created"</th>
-                        <th>"Duration"</th>
-                        <th>"Profiles"</th>
-                        <th>"Results"</th>
-                        <th>"Actions"</th>
-                    </tr>
-                </thead>
-                <tbody>
-                    {keyed_rows(
-                        Arc::new(move || shown().into_iter().map(|m| Row::Run(Box::new(m))).collect()),
-                        |r| match r {
-                            Row::Run(m) => format!("{}\u{1f}{}", m.id, m.name),
-                            _ => String::new(),
-                        },
-                        Arc::new(move |r| match r {
-                            Row::Run(m) => view! { <RunRow meta=*m on_change=refresh/> }.into_any(),
-                            _ => ().into_any(),
-                        }),
-                    )}
-                </tbody>
-            </table>
-            </div>
+            <RunsTable
+                shown=shown
+                searching=Signal::derive(move || !search.with(|s| s.trim().is_empty()))
+                sort=sort
+                page=page
+                loaded=loaded
+                on_change=refresh
+            />
         </section>
     }
 }

@@ -1,0 +1,36 @@
+//! An LLM entry's JSON mode picker (`none`, `json_object`, `json_schema`).
+
+use leptos::prelude::*;
+
+use crate::llm::JsonMode;
+use crate::ui::boxed::on_change;
+use crate::ui::settings_store::settings_store;
+
+use super::llm_card::set_llm;
+
+#[component]
+pub fn JsonModeSelect(name: String) -> impl IntoView {
+    let store = settings_store();
+    let (s1, s2) = (store.clone(), store);
+    let (n1, n2) = (name.clone(), name);
+    view! {
+        <label>
+            "JSON mode "
+            <select
+                prop:value=move || {
+                    s1.settings
+                        .with(|s| s.llms.get(&n1).map(|l| l.json_mode.as_str()).unwrap_or("none"))
+                        .to_string()
+                }
+                on:change=on_change(move |ev| {
+                    let v = JsonMode::from_name(&event_target_value(&ev));
+                    set_llm(&s2, &n2, |l| l.json_mode = v)
+                })
+            >
+                <option value="none">"none"</option>
+                <option value="json_object">"json_object"</option>
+                <option value="json_schema">"json_schema"</option>
+            </select>
+        </label>
+    }
+}
