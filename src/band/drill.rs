@@ -111,16 +111,25 @@ impl CaseFilter {
         CaseFilter {
             cell: v.cell.map(|(e, a)| (usize::from(e), usize::from(a))),
             tag: v.tag.clone(),
-            ..CaseFilter::default()
+            profile: v.profile.clone(),
+            difficulty: v.difficulty.clone(),
+            cross_band_only: v.cross,
+            search: v.filter.clone().unwrap_or_default(),
+            regex: v.regex && v.filter.is_some(),
         }
     }
 
-    /// Write this filter's cell and tag into `v` (what a link to this drill-down carries).
+    /// Write this filter into `v` (what a link to this drill-down carries).
     pub fn to_view(&self, v: &mut crate::route::state::ViewState) {
         v.cell = self
             .cell
             .and_then(|(e, a)| Some((u8::try_from(e).ok()?, u8::try_from(a).ok()?)));
         v.tag = self.tag.clone();
+        v.profile = self.profile.clone();
+        v.difficulty = self.difficulty.clone();
+        v.cross = self.cross_band_only;
+        v.filter = (!self.search.is_empty()).then(|| self.search.clone());
+        v.regex = self.regex && !self.search.is_empty();
     }
 
     /// What the search box asks for; a regex that does not compile filters nothing (the
@@ -267,6 +276,18 @@ mod tests {
         assert_eq!(back.encode(), "cell=bad-good");
         let t = CaseFilter::from_view(&ViewState::decode("tag=clean"));
         assert_eq!(t.tag.as_deref(), Some("clean"));
+        // Every filter of the table is in the URL, and only what is set.
+        let q = "filter=%5EM&regex=1&cell=mid-mid&tag=a%20b&profile=p%26q&difficulty=hard&cross=1";
+        let all = CaseFilter::from_view(&ViewState::decode(q));
+        assert_eq!(all.profile.as_deref(), Some("p&q"));
+        assert_eq!(all.difficulty.as_deref(), Some("hard"));
+        assert!(all.cross_band_only && all.regex);
+        assert_eq!(all.search, "^M");
+        let mut back = ViewState::default();
+        all.to_view(&mut back);
+        assert_eq!(back.encode(), q);
+        // `regex=1` without a search is not a regex search.
+        assert!(!CaseFilter::from_view(&ViewState::decode("regex=1")).regex);
     }
 
     const TEXT: &str = concat!(

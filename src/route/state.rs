@@ -27,6 +27,10 @@ pub struct ViewState {
     /// The selected band-matrix cell: (expected band, judged band), each 0 BAD, 1 MID, 2 GOOD.
     pub cell: Option<(u8, u8)>,
     pub tag: Option<String>,
+    /// The Report table's profile and difficulty filters, and "cross-band only" (`cross=1`).
+    pub profile: Option<String>,
+    pub difficulty: Option<String>,
+    pub cross: bool,
     /// The open case's id.
     pub case: Option<String>,
     /// A bundled proof example's name.
@@ -42,8 +46,21 @@ use crate::table::Direction;
 const BANDS: [&str; 3] = ["bad", "mid", "good"];
 
 /// The fixed key order of [`ViewState::encode`], so equal states give equal URLs.
-const KEYS: [&str; 11] = [
-    "run", "filter", "regex", "kind", "sort", "page", "cell", "tag", "case", "example", "step",
+const KEYS: [&str; 14] = [
+    "run",
+    "filter",
+    "regex",
+    "kind",
+    "sort",
+    "page",
+    "cell",
+    "tag",
+    "profile",
+    "difficulty",
+    "cross",
+    "case",
+    "example",
+    "step",
 ];
 
 fn band_of(s: &str) -> Option<u8> {
@@ -103,6 +120,9 @@ impl ViewState {
                     }
                 }
                 "tag" => text(&mut s.tag),
+                "profile" => text(&mut s.profile),
+                "difficulty" => text(&mut s.difficulty),
+                "cross" => s.cross |= value == "1",
                 "case" => text(&mut s.case),
                 "example" => text(&mut s.example),
                 "cell" => {
@@ -130,6 +150,7 @@ impl ViewState {
             .map(|(e, j)| format!("{}-{}", BANDS[e as usize], BANDS[j as usize]));
         let step = self.step.map(|s| s.to_string());
         let regex = self.regex.then(|| "1".to_string());
+        let cross = self.cross.then(|| "1".to_string());
         let sort = self.sort.as_ref().map(|(c, d)| match d {
             Direction::Ascending => c.clone(),
             Direction::Descending => format!("-{c}"),
@@ -144,6 +165,9 @@ impl ViewState {
             &page,
             &cell,
             &self.tag,
+            &self.profile,
+            &self.difficulty,
+            &cross,
             &self.case,
             &self.example,
             &step,
@@ -237,6 +261,9 @@ mod tests {
             page: Some(1),
             cell: Some((0, 2)),
             tag: Some("major_factual".into()),
+            profile: Some("gpt & co".into()),
+            difficulty: Some("hard".into()),
+            cross: true,
             case: Some("case #7/2?x".into()),
             example: Some("two-step proof".into()),
             step: Some(12),

@@ -126,6 +126,11 @@ describe('report page', () => {
     assert.equal(await page.getByTestId('report-case-row').count(), 4);
     await page.getByTestId('report-filter-profile').selectOption('b');
     await count.filter({ hasText: 'profile b · regex "(?m)^M(ajor|ulti)_" — 2 case(s)' }).waitFor();
+    // The search is in the URL as a regex: a reload keeps it one.
+    await page.waitForURL((u) => u.searchParams.get('regex') === '1');
+    await page.reload();
+    await count.filter({ hasText: 'profile b · regex "(?m)^M(ajor|ulti)_" — 2 case(s)' }).waitFor();
+    assert.equal(await page.getByTestId('report-search-regex').isChecked(), true);
     // Invalid: its error is shown and the search filters nothing (the profile filter still does).
     await page.getByTestId('report-search').fill('[unclosed');
     const error = page.getByTestId('report-search-error');

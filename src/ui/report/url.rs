@@ -23,9 +23,7 @@ pub fn follow_url(
 ) -> impl Fn(ViewState) + Copy + 'static {
     // Show what a URL's view state selects: its cell, tag and search, and its open case.
     let apply_view = move |v: ViewState| {
-        let mut f = CaseFilter::from_view(&v);
-        f.search = v.filter.clone().unwrap_or_default();
-        s.filter.set(f);
+        s.filter.set(CaseFilter::from_view(&v));
         let line = v
             .unknown
             .iter()
@@ -62,7 +60,6 @@ pub fn follow_url(
         let mut v = ViewState {
             run: r,
             case: case.map(|c| c.id.clone().unwrap_or_default()),
-            filter: (!f.search.is_empty()).then(|| f.search.clone()),
             unknown,
             ..ViewState::default()
         };
