@@ -214,6 +214,18 @@ impl RunMeta {
         }
         .href(page)
     }
+
+    /// Where "Compare" goes: this run as side A of the Compare page, for the kinds whose
+    /// results are result lines (batch and report runs); `None` for the others.
+    pub fn compare_href(&self) -> Option<String> {
+        matches!(self.kind, RunKind::Batch | RunKind::Report).then(|| {
+            crate::route::state::ViewState {
+                unknown: vec![("ra".into(), self.id.clone())],
+                ..Default::default()
+            }
+            .href("compare")
+        })
+    }
 }
 
 /// Runs of one kind (or all), newest first (ties by id, so the order is stable). The Runs
@@ -841,10 +853,13 @@ mod tests {
     fn open_links_and_import_ids() {
         let mut m = run().meta();
         assert_eq!(m.open_href(), "report?run=r-1");
+        assert_eq!(m.compare_href().as_deref(), Some("compare?ra=r-1"));
         m.kind = RunKind::Audit;
         assert_eq!(m.open_href(), "audit?run=r-1");
+        assert_eq!(m.compare_href(), None, "an audit is one case");
         m.kind = RunKind::Grade;
         assert_eq!(m.open_href(), "extract?run=r-1");
+        assert_eq!(m.compare_href(), None, "a grade run has no result lines to compare");
         let r = run();
         assert_eq!(import_id(&r, 5.0, 1, &|_| false), None, "a free id is kept");
         let fresh = import_id(&r, 5.0, 1, &|id| id == "r-1").unwrap();

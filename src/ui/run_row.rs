@@ -109,6 +109,7 @@ pub fn RunRow(meta: RunMeta, on_change: Callback<()>) -> impl IntoView {
             <td class="num" data-testid="run-count">{meta.result_count.to_string()}</td>
             <td class="row">
                 <a href=meta.open_href() data-testid="run-open">"Open"</a>
+                {meta.compare_href().map(|h| view! { <a href=h data-testid="run-compare">"Compare"</a> }.into_any())}
                 <button data-testid="run-export" on:click=on_click(export)>"Export"</button>
                 <button data-testid="run-delete" on:click=on_click(delete)>"Delete"</button>
             </td>

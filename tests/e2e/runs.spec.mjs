@@ -144,6 +144,12 @@ describe('runs: kept, listed, renamed, deleted, exported, imported, opened', () 
     assert.equal(await row.getAttribute('data-kind'), 'batch');
     assert.equal(await row.getByTestId('run-count').innerText(), '12');
     const id = await row.getAttribute('data-run-id');
+    // Compare starts from a kept batch: it is side A on the Compare page.
+    await row.getByTestId('run-compare').click();
+    await page.waitForURL(new RegExp(`/compare\\?ra=${id}$`));
+    await page.waitForFunction((want) => document.querySelector('[data-testid="compare-run-a"]')?.value === want, id);
+    await page.goBack();
+    await rows(page).first().waitFor();
 
     // The filter is in the URL and survives a reload.
     await page.getByTestId('runs-filter').selectOption('audit');
