@@ -960,4 +960,39 @@ mod tests {
         assert!(json.contains("[api key]"));
         assert_eq!(r.models.run.base_url, "https://127.0.0.1:9/v1");
     }
+
+    /// The Audit page shows a fresh and a kept audit through `ReportShown::read` of this JSON.
+    #[test]
+    fn a_report_reads_back_for_the_page_as_it_was() {
+        let t = ScriptedTransport::answering(&[
+            (Phase::Decompose, P1),
+            (Phase::FactCheck, P2_LOW),
+            (Phase::LogicCheck, P3_NONE),
+        ]);
+        let report = audit(&t, AuditParams::default());
+        // Through the JSON the run store keeps.
+        let text = serde_json::to_string_pretty(&report).unwrap();
+        let r = crate::audit::shown::ReportShown::read(&serde_json::from_str(&text).unwrap());
+        assert_eq!(r.not_stored, Vec::<String>::new());
+        assert_eq!(r.credit_score, report.credit_score);
+        assert_eq!(r.band, report.band);
+        assert_eq!(r.claims, report.claims);
+        assert_eq!(r.deductions, report.deductions);
+        assert_eq!(r.exempted, report.reasonable_inferences);
+        assert_eq!(r.numbers.as_ref(), Some(&report.number_grounding));
+        assert_eq!(r.findings.len(), report.errors.len());
+        for (shown, f) in r.findings.iter().zip(&report.errors) {
+            assert_eq!((shown.phase, shown.severity), (f.phase, f.severity));
+            assert_eq!(
+                (&shown.target, &shown.evidence, &shown.explanation),
+                (&f.target, &f.evidence, &f.explanation)
+            );
+        }
+        assert_eq!(r.phases.len(), report.phases.len());
+        for (row, p) in r.phases.iter().zip(&report.phases) {
+            assert_eq!((row.phase, row.latency_ms as u64), (p.phase, p.latency_ms));
+            assert_eq!(row.tokens as u64, p.tokens.total_tokens);
+            assert_eq!(row.error, p.error);
+        }
+    }
 }

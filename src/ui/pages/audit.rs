@@ -10,22 +10,36 @@ use crate::ui::boxed::{on_change, on_click};
 use leptos::task::spawn_local;
 
 use crate::audit::batch::CaseSet;
-use crate::audit::contract::Severity;
-use crate::audit::highlight::highlight;
-use crate::audit::report::Counting;
-use crate::audit::{
-    run_audit, AuditInput, AuditPlan, AuditReport, FailureKind, Finding, Phase, PhaseStatus,
-    PhaseUpdate,
-};
+use crate::audit::progress::{apply_update, initial_phases, settle, PhaseView};
+use crate::audit::shown::ReportShown;
+use crate::audit::{run_audit, AuditInput, AuditPlan, FailureKind, Phase, PhaseUpdate};
 use crate::llm::ChatTransport;
-use crate::ui::audit_run::{self, KeptNote, KeptReport};
+use crate::ui::audit_run::{self, KeptNote};
 use crate::ui::batch_runner::BatchRunner;
 use crate::ui::browser_file::fetch_example;
-use crate::ui::download::download_text;
 use crate::ui::drafts_store::draft_signal;
-use crate::ui::number_check::NumberCheck;
 use crate::ui::settings_store::settings_store;
 use crate::ui::text_field::TextField;
+
+// The page's parts live in `src/ui/audit/` (declared here, so `src/ui/mod.rs` stays as it is).
+#[path = "../audit/finding_group.rs"]
+mod finding_group;
+#[path = "../audit/kept_from.rs"]
+mod kept_from;
+#[path = "../audit/phase_list.rs"]
+mod phase_list;
+#[path = "../audit/phase_table.rs"]
+mod phase_table;
+#[path = "../audit/report_json.rs"]
+mod report_json;
+#[path = "../audit/report_lists.rs"]
+mod report_lists;
+#[path = "../audit/report_view.rs"]
+mod report_view;
+
+use kept_from::{KeptFrom, KeptFromNote};
+use phase_list::phase_list;
+use report_view::AuditReportView;
 
 /// The example cases (Chinese and English) in `public/examples/`, for "Load an example".
 const EXAMPLE_CASES: &str = "cases.jsonl";
@@ -38,54 +52,13 @@ fn transport() -> Result<Rc<dyn ChatTransport>, String> {
     )))
 }
 
-#[derive(Debug, Clone, PartialEq)]
-enum PhaseView {
-    Waiting,
-    /// Started at this `performance.now()` (ms), for the live elapsed timer.
-    Running(f64),
-    Reasking(String, f64),
-    Done {
-        latency_ms: u64,
-        tokens: u64,
-    },
-    Failed(String),
-    /// Cancelled while it was running.
-    Cancelled,
-    /// Never started: the audit stopped (failed or cancelled) before this phase.
-    NotRun,
-}
-
-/// After the audit ended: phases still waiting did not run; a phase still running (or
-/// re-asking) was cancelled.
-fn settle(phases: &mut [(Phase, PhaseView)], cancelled: bool) {
-    for (_, view) in phases.iter_mut() {
-        match view {
-            PhaseView::Waiting => *view = PhaseView::NotRun,
-            PhaseView::Running(_) | PhaseView::Reasking(..) if cancelled => {
-                *view = PhaseView::Cancelled
-            }
-            _ => {}
-        }
-    }
-}
-
-/// What the page shows of the current audit: its phases, then its report.
+/// What the page shows of the current audit: its phases, then its report (read by
+/// `audit::shown`, with its JSON), and which kept run it is when one was opened.
 #[derive(Clone, Default)]
 struct Shown {
     phases: Vec<(Phase, PhaseView)>,
-    report: Option<AuditReport>,
-}
-
-fn initial_phases(reverse: bool) -> Vec<(Phase, PhaseView)> {
-    let mut v = vec![
-        (Phase::Decompose, PhaseView::Waiting),
-        (Phase::FactCheck, PhaseView::Waiting),
-        (Phase::LogicCheck, PhaseView::Waiting),
-    ];
-    if reverse {
-        v.push((Phase::ReverseCheck, PhaseView::Waiting));
-    }
-    v
+    report: Option<(ReportShown, String)>,
+    kept_from: Option<KeptFrom>,
 }
 
 /// Whole milliseconds since the page loaded (the browser's monotonic clock).
@@ -94,45 +67,6 @@ fn now_ms() -> f64 {
         .and_then(|w| w.performance())
         .map(|p| p.now().floor())
         .unwrap_or(0.0)
-}
-
-fn apply_update(phases: &mut [(Phase, PhaseView)], u: &PhaseUpdate) {
-    if let Some((_, view)) = phases.iter_mut().find(|(p, _)| *p == u.phase) {
-        let since = match view {
-            PhaseView::Running(t) | PhaseView::Reasking(_, t) => *t,
-            _ => now_ms(),
-        };
-        *view = match &u.status {
-            PhaseStatus::Started => PhaseView::Running(since),
-            PhaseStatus::Reasking { parse_error } => {
-                PhaseView::Reasking(parse_error.clone(), since)
-            }
-            PhaseStatus::Done { latency_ms, tokens } => PhaseView::Done {
-                latency_ms: *latency_ms,
-                tokens: *tokens,
-            },
-            PhaseStatus::Failed { reason } => PhaseView::Failed(reason.clone()),
-        };
-    }
-}
-
-fn phase_chip(view: &PhaseView, now: f64) -> (String, &'static str) {
-    let elapsed = |since: &f64| (now - since).max(0.0) / 1000.0;
-    match view {
-        PhaseView::Waiting => ("waiting".into(), "chip"),
-        PhaseView::Running(t) => (format!("running… {:.1} s", elapsed(t)), "chip band-MID"),
-        PhaseView::Reasking(e, t) => (
-            format!("asking again ({:.1} s): {e}", elapsed(t)),
-            "chip band-MID",
-        ),
-        PhaseView::Done { latency_ms, tokens } => (
-            format!("done · {latency_ms} ms · {tokens} tokens"),
-            "chip band-GOOD",
-        ),
-        PhaseView::Failed(e) => (format!("failed: {e}"), "chip band-BAD"),
-        PhaseView::Cancelled => ("cancelled".into(), "chip"),
-        PhaseView::NotRun => ("not run".into(), "chip"),
-    }
 }
 
 /// Paste a context and a model output, pick a profile, and get a VerifyFast audit.
@@ -161,11 +95,9 @@ pub fn AuditPage() -> impl IntoView {
     let failure_fix = RwSignal::new(String::new());
     let notice = RwSignal::new(None::<String>);
     let abort = StoredValue::new(None::<AbortHandle>);
-    // Signal types other components use too (each type costs its own reactive code):
-    // (kept, run id or why not), and an opened kept run's summary and report JSON.
+    // (kept, run id or why not), a signal type other components use too (each type costs its
+    // own reactive code).
     let kept = RwSignal::new(None::<(bool, String)>);
-    let shown_run = RwSignal::new(None::<String>);
-    let shown_json = RwSignal::new(String::new());
     // The live elapsed timer: `now` ticks while an audit runs.
     // Whole milliseconds in a `usize` (a signal type other pages use too).
     let now = RwSignal::new(0usize);
@@ -189,9 +121,11 @@ pub fn AuditPage() -> impl IntoView {
             error.set(None);
             failure.set(None);
             notice.set(None);
-            shown.update(|s| s.report = None);
+            shown.update(|s| {
+                s.report = None;
+                s.kept_from = None;
+            });
             kept.set(None);
-            shown_run.set(None);
             // A new audit is no longer the kept run the URL names.
             crate::ui::query::set(&Default::default(), false);
             let input = AuditInput {
@@ -243,7 +177,8 @@ pub fn AuditPage() -> impl IntoView {
             );
             let (started, chosen) = (js_sys::Date::now(), profile.get_untracked());
             spawn_local(async move {
-                let progress = |u: PhaseUpdate| shown.update(|s| apply_update(&mut s.phases, &u));
+                let progress =
+                    |u: PhaseUpdate| shown.update(|s| apply_update(&mut s.phases, &u, now_ms()));
                 let audit = run_audit(&*transport, &plan, &input, &progress);
                 match Abortable::new(audit, registration).await {
                     Ok(r) => {
@@ -260,11 +195,20 @@ pub fn AuditPage() -> impl IntoView {
                             }
                             None => {}
                         }
-                        if !cancelled {
-                            let (c, o) = (input.context_input.clone(), input.model_output.clone());
-                            audit_run::keep(c, o, chosen, &settings, &strategy, &r, started, kept);
+                        match audit_run::as_json(&r) {
+                            Ok((json, tree)) => {
+                                let report = ReportShown::read(&tree);
+                                if !cancelled {
+                                    let (c, o) = (input.context_input, input.model_output);
+                                    let (p, s) = (&settings, &strategy);
+                                    audit_run::keep(c, o, chosen, p, s, tree, started, kept);
+                                }
+                                shown.update(|s| s.report = Some((report, json)));
+                            }
+                            Err(e) => error.set(Some(format!(
+                                "The report could not be written as JSON: {e}"
+                            ))),
                         }
-                        shown.update(|s| s.report = Some(r));
                     }
                     Err(_) => {
                         shown.update(|s| settle(&mut s.phases, true));
@@ -294,19 +238,36 @@ pub fn AuditPage() -> impl IntoView {
             h.abort();
         }
     });
-    // `audit?run=<id>` (Open on the Runs page) shows a kept audit.
+    // `audit?run=<id>` (Open on the Runs page, or a reload) shows a kept audit in the same
+    // view as a fresh one, its texts in the fields and its profile picked, ready to run again.
     if let Some(id) = crate::ui::query::current().run {
+        let known = store.profile_names();
         spawn_local(async move {
-            match audit_run::open(&id).await {
-                Ok(k) => {
-                    context.set(k.context.clone());
-                    output.set(k.output.clone());
-                    let (summary, json) = k.shown();
-                    shown_json.set(json);
-                    shown_run.set(Some(summary));
-                }
-                Err(e) => error.set(Some(e)),
+            let k = match audit_run::open(&id).await {
+                Ok(k) => k,
+                Err(e) => return error.set(Some(format!("Cannot show kept audit {id}: {e}."))),
+            };
+            context.set(k.context);
+            output.set(k.output);
+            let profile_known = known.contains(&k.profile);
+            if profile_known {
+                profile.set(k.profile.clone());
             }
+            let report = ReportShown::read(&k.report);
+            if let Some((cause, fix)) = report.failure() {
+                failure_fix.set(fix.to_string());
+                failure.set(Some(cause));
+            }
+            shown.set(Shown {
+                phases: crate::audit::progress::from_stored(&report),
+                report: Some((report, crate::jsonl::compact(&k.report))),
+                kept_from: Some(KeptFrom {
+                    name: k.name,
+                    when: crate::ui::run_row::local_time(k.created_ms),
+                    profile: k.profile,
+                    profile_known,
+                }),
+            });
         });
     }
     // A plain cell (each `StoredValue` type costs its own copy of the reactive code).
@@ -384,305 +345,30 @@ pub fn AuditPage() -> impl IntoView {
                     <button on:click=on_click(move |_| notice.set(None))>"Dismiss"</button>
                 </div>
             }.into_any())}
-            {move || (!shown.with(|s| s.phases.is_empty())).then(|| view! {
-                <ol class="stack" data-testid="audit-phases">
-                    {move || {
-                        shown
-                            .with(|s| s.phases.clone())
-                            .into_iter()
-                            .map(|(phase, view)| {
-                                let (text, class) = phase_chip(&view, now.get() as f64);
-                                view! {
-                                    <li>
-                                        <strong>{phase.label()}</strong>
-                                        " "
-                                        <span class=class>{text}</span>
-                                    </li>
-                                }
-                                .into_any()
-                            })
-                            .collect_view()
-                    }}
-                </ol>
-            }.into_any())}
+            {move || phase_list(shown.with(|s| s.phases.clone()), now.get())}
             {move || {
-                shown
-                    .with(|s| s.report.clone())
-                    .map(|r| view! { <ReportView report=r context=context.get_untracked() output=output.get_untracked()/> }.into_any())
+                shown.with(|s| s.kept_from.clone()).map(|from| {
+                    let not_stored = shown.with_untracked(|s| {
+                        s.report.as_ref().map(|r| r.0.not_stored.clone()).unwrap_or_default()
+                    });
+                    view! { <KeptFromNote from=from not_stored=not_stored/> }.into_any()
+                })
             }}
-            <KeptNote kept=kept/>
             {move || {
-                shown_run
-                    .get()
-                    .map(|s| view! { <KeptReport summary=s json=shown_json.get_untracked()/> }.into_any())
-            }}
-            <BatchRunner transport=transport/>
-        </section>
-    }
-}
-
-/// Generated tokens per second of wall time, or empty when unknown.
-fn tokens_per_s(tokens: u64, ms: u64) -> String {
-    if tokens == 0 || ms == 0 {
-        return String::new();
-    }
-    format!("{:.1}", tokens as f64 * 1000.0 / ms as f64)
-}
-
-fn finding_view(f: &Finding, claims: &AuditReport) -> AnyView {
-    let severity = match f.severity {
-        Severity::High => "High",
-        Severity::Low => "Low",
-    };
-    let target_text = claims
-        .claims
-        .iter()
-        .find(|c| c.id == f.target)
-        .map(|c| c.text.clone())
-        .or_else(|| {
-            claims
-                .deductions
-                .iter()
-                .find(|d| d.id == f.target)
-                .map(|d| d.conclusion.clone())
-        })
-        .unwrap_or_default();
-    let note = match f.counting {
-        Counting::Counted => String::new(),
-        Counting::Duplicate { .. } => " (same target as another error: counted once)".into(),
-        Counting::OverCap => " (over the per-phase cap: not counted)".into(),
-    };
-    let kind = format!("{:?}", f.error_type).to_ascii_lowercase();
-    let evidence = (!f.evidence.is_empty()).then(|| f.evidence.clone());
-    view! {
-        <li class="stack" data-testid="audit-finding">
-            <div class="row">
-                <span class=format!("chip sev-{severity}")>{severity}</span>
-                <span class="chip">{kind}</span>
-                <strong>{f.target.clone()}</strong>
-                <span class="muted">{target_text}</span>
-                <span class="muted">{note}</span>
-            </div>
-            <div>{f.explanation.clone()}</div>
-            {evidence.map(|e| view! { <blockquote><mark>{e}</mark></blockquote> }.into_any())}
-        </li>
-    }
-    .into_any()
-}
-
-fn marked_text(text: &str, needles: &[&str]) -> impl IntoView {
-    highlight(text, needles)
-        .into_iter()
-        .map(|s| {
-            if s.marked {
-                view! { <mark>{s.text}</mark> }.into_any()
-            } else {
-                view! { <span>{s.text}</span> }.into_any()
-            }
-        })
-        .collect_view()
-}
-
-#[component]
-fn ReportView(report: AuditReport, context: String, output: String) -> impl IntoView {
-    let json = serde_json::to_string_pretty(&report).unwrap_or_default();
-    let show_raw = RwSignal::new(false);
-    let copied = RwSignal::new(None::<String>);
-    let band = report.band.map(|b| b.as_str()).unwrap_or("none");
-    let score = report.credit_score.map(|s| s.to_string());
-    let evidence: Vec<&str> = report.errors.iter().map(|f| f.evidence.as_str()).collect();
-    let context_view = marked_text(&context, &evidence);
-    let output_view = marked_text(&output, &evidence);
-    let group = |phase: Phase| {
-        let items: Vec<_> = report
-            .errors
-            .iter()
-            .filter(|f| f.phase == phase)
-            .map(|f| finding_view(f, &report))
-            .collect();
-        // "No errors reported" only for a phase that ran and answered.
-        let status = match report.phase(phase) {
-            None => Some("Not run: the audit stopped before this phase.".to_string()),
-            Some(p) => p.error.as_ref().map(|e| format!("Failed: {e}")),
-        };
-        let body = match (status, items.is_empty()) {
-            (Some(s), true) => {
-                view! { <p class="muted" data-testid="audit-phase-status">{s}</p> }.into_any()
-            }
-            (Some(s), false) => view! {
-                <p class="muted" data-testid="audit-phase-status">{s}</p>
-                <ul class="stack">{items}</ul>
-            }
-            .into_any(),
-            (None, true) => view! { <p class="muted">"No errors reported."</p> }.into_any(),
-            (None, false) => view! { <ul class="stack">{items}</ul> }.into_any(),
-        };
-        view! {
-            <section class="card">
-                <h3>{phase.label()}</h3>
-                {body}
-            </section>
-        }
-    };
-    let facts = group(Phase::FactCheck);
-    let logic = group(Phase::LogicCheck);
-    let exempted = report
-        .reasonable_inferences
-        .iter()
-        .map(|e| {
-            view! { <li><strong>{e.target.clone()}</strong>" "{e.text.clone()}</li> }.into_any()
-        })
-        .collect_view();
-    let changes = report
-        .reverse_check
-        .as_ref()
-        .map(|c| {
-            c.changes
-                .iter()
-                .map(|ch| {
-                    let target = report
-                        .errors
-                        .get(ch.error)
-                        .map(|f| f.target.clone())
-                        .unwrap_or_default();
+                shown.with(|s| s.report.clone()).map(|(report, json)| {
                     view! {
-                        <li>{format!("{target}: {:?} → {:?}", ch.from, ch.to)}" "<span class="muted">{ch.reason.clone()}</span></li>
+                        <AuditReportView
+                            report=report
+                            json=json
+                            context=context.get_untracked()
+                            output=output.get_untracked()
+                        />
                     }
                     .into_any()
                 })
-                .collect_view()
-        });
-    let phase_rows = report
-        .phases
-        .iter()
-        .map(|p| {
-            let repairs = p
-                .repairs
-                .iter()
-                .map(|r| r.label())
-                .collect::<Vec<_>>()
-                .join("; ");
-            let cut = match p.truncated_replies {
-                0 => String::new(),
-                n => format!("{n} (max_tokens {})", p.max_tokens),
-            };
-            view! {
-                <tr>
-                    <td>{p.phase.label()}</td>
-                    <td>{p.llm.clone()}</td>
-                    <td class="num">{p.calls.to_string()}</td>
-                    <td class="num">{p.latency_ms.to_string()}</td>
-                    <td class="num">{p.tokens.total_tokens.to_string()}</td>
-                    <td class="num">{tokens_per_s(p.tokens.completion_tokens, p.latency_ms)}</td>
-                    <td>{if p.reasked { "yes" } else { "" }}</td>
-                    <td data-testid="audit-phase-cut">{cut}</td>
-                    <td data-testid="audit-phase-repairs">{repairs}</td>
-                </tr>
-            }
-            .into_any()
-        })
-        .collect_view();
-    let claims = report
-        .claims
-        .iter()
-        .map(|c| view! { <li><strong>{c.id.clone()}</strong>" "{c.text.clone()}</li> }.into_any())
-        .collect_view();
-    let deductions = report
-        .deductions
-        .iter()
-        .map(|d| {
-            view! {
-                <li>
-                    <strong>{d.id.clone()}</strong>
-                    " "
-                    {d.premises.join(" · ")}
-                    " ⇒ "
-                    {d.conclusion.clone()}
-                </li>
-            }
-            .into_any()
-        })
-        .collect_view();
-    let json_for_copy = json.clone();
-    let json_for_download = json.clone();
-    let copy = move |_| {
-        let Some(clipboard) = web_sys::window().map(|w| w.navigator().clipboard()) else {
-            return;
-        };
-        let _ = clipboard.write_text(&json_for_copy);
-        copied.set(Some("Copied.".into()));
-    };
-    let download = move |_| {
-        if let Err(e) = download_text("audit-report.json", "application/json", &json_for_download) {
-            copied.set(Some(e));
-        }
-    };
-    view! {
-        <section class="stack" data-testid="audit-report">
-            <div class="row">
-                {match score {
-                    Some(score) => view! {
-                        <div class=format!("badge band-{band}") data-testid="audit-score">{score}</div>
-                        <span class=format!("chip band-{band}") data-testid="audit-band">{band}</span>
-                    }
-                    .into_any(),
-                    None => view! {
-                        <span class="chip band-BAD" data-testid="audit-unscored">"not scored: could not audit"</span>
-                    }
-                    .into_any(),
-                }}
-                <span class="muted">
-                    {format!(
-                        "{} High · {} Low · {} ms · {} tokens · run {} · verify {}",
-                        report.high_count,
-                        report.low_count,
-                        report.latency_ms,
-                        report.tokens.total_tokens,
-                        report.models.run.model,
-                        report.models.verify.model,
-                    )}
-                </span>
-            </div>
-            <div class="grid">
-                <section class="card">
-                    <h3>"Context"</h3>
-                    <p class="prewrap">{context_view}</p>
-                </section>
-                <section class="card">
-                    <h3>"Model output"</h3>
-                    <p class="prewrap">{output_view}</p>
-                </section>
-            </div>
-            {facts}
-            <NumberCheck grounding=report.number_grounding.clone()/>
-            {logic}
-            <section class="card">
-                <h3>"Reasonable inferences (not errors)"</h3>
-                <ul>{exempted}</ul>
-            </section>
-            {changes.map(|c| view! { <section class="card"><h3>"Reverse check: severity changes"</h3><ul>{c}</ul></section> }.into_any())}
-            <section class="card">
-                <h3>"Claims and deductions (Phase 1)"</h3>
-                <ul>{claims}</ul>
-                <ul>{deductions}</ul>
-            </section>
-            <div class="table-wrap">
-                <table>
-                    <thead>
-                        <tr><th>"Phase"</th><th>"LLM"</th><th>"Calls"</th><th>"ms"</th><th>"Tokens"</th><th>"Tokens/s"</th><th>"Re-asked"</th><th>"Cut off"</th><th>"Repairs of the reply"</th></tr>
-                    </thead>
-                    <tbody>{phase_rows}</tbody>
-                </table>
-            </div>
-            <div class="row">
-                <button on:click=on_click(move |_| show_raw.update(|v| *v = !*v))>
-                    {move || String::from(if show_raw.get() { "Hide raw JSON" } else { "Show raw JSON" })}
-                </button>
-                <button on:click=on_click(copy)>"Copy JSON"</button>
-                <button data-testid="audit-download" on:click=on_click(download)>"Download JSON"</button>
-                <span class="muted">{move || copied.get().unwrap_or_default()}</span>
-            </div>
-            {move || show_raw.get().then(|| view! { <pre data-testid="audit-raw">{json.clone()}</pre> }.into_any())}
+            }}
+            <KeptNote kept=kept/>
+            <BatchRunner transport=transport/>
         </section>
     }
 }
