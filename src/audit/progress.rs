@@ -1,9 +1,50 @@
-//! The phase list of the Audit page: what each phase is doing while an audit runs, what it
-//! ended as, and the same list for a kept audit read from its stored phase records.
+//! The Audit page's decisions, kept out of its components: whether an audit can start, how it
+//! ended (cancelled, could not audit, scored), which profile to pick, and the phase list: what
+//! each phase is doing while an audit runs, what it ended as, and the same list for a kept
+//! audit read from its stored phase records.
 
-use super::report::Phase;
-use super::run::{PhaseStatus, PhaseUpdate};
+use super::report::{AuditReport, FailureKind, Phase};
+use super::run::{AuditInput, PhaseStatus, PhaseUpdate};
 use super::shown::ReportShown;
+
+/// Why an audit cannot start yet, if it cannot.
+pub fn not_ready(input: &AuditInput) -> Option<&'static str> {
+    (input.context_input.trim().is_empty() || input.model_output.trim().is_empty())
+        .then_some("Paste both the context (source material) and the model output to audit.")
+}
+
+/// How a finished audit ended, for the page's messages.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Ended {
+    /// The user cancelled: nothing is kept.
+    Cancelled,
+    /// No score: the cause, and what to do about it.
+    CouldNotAudit {
+        cause: String,
+        fix: &'static str,
+    },
+    Scored,
+}
+
+pub fn ended(report: &AuditReport) -> Ended {
+    match &report.could_not_audit {
+        Some(c) if c.kind == FailureKind::Cancelled => Ended::Cancelled,
+        Some(c) => Ended::CouldNotAudit {
+            cause: c.to_string(),
+            fix: c.kind.fix(),
+        },
+        None => Ended::Scored,
+    }
+}
+
+/// The profile to pick: the one kept as a draft while Settings has it, else the first one.
+pub fn profile_to_pick(kept: &str, known: &[String]) -> String {
+    if known.iter().any(|p| p == kept) {
+        kept.to_string()
+    } else {
+        known.first().cloned().unwrap_or_default()
+    }
+}
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum PhaseView {
@@ -118,6 +159,25 @@ pub fn from_stored(report: &ReportShown) -> Vec<(Phase, PhaseView)> {
 mod tests {
     use super::*;
     use crate::audit::shown::PhaseRow;
+
+    #[test]
+    fn an_audit_needs_both_texts() {
+        let input = |c: &str, o: &str| AuditInput {
+            context_input: c.into(),
+            model_output: o.into(),
+        };
+        assert!(not_ready(&input(" ", "out")).is_some());
+        assert!(not_ready(&input("ctx", "\n")).is_some());
+        assert_eq!(not_ready(&input("ctx", "out")), None);
+    }
+
+    #[test]
+    fn a_profile_settings_no_longer_has_falls_back_to_the_first() {
+        let known = vec!["a".to_string(), "b".to_string()];
+        assert_eq!(profile_to_pick("b", &known), "b");
+        assert_eq!(profile_to_pick("gone", &known), "a");
+        assert_eq!(profile_to_pick("gone", &[]), "");
+    }
 
     fn update(phase: Phase, status: PhaseStatus) -> PhaseUpdate {
         PhaseUpdate { phase, status }

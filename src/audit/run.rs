@@ -610,6 +610,10 @@ mod tests {
         assert_eq!(r.phase(Phase::Decompose).unwrap().llm, "runner");
         assert_eq!(r.phase(Phase::FactCheck).unwrap().llm, "verifier");
         assert!(r.could_not_audit.is_none());
+        assert_eq!(
+            crate::audit::progress::ended(&r),
+            crate::audit::progress::Ended::Scored
+        );
     }
 
     #[test]
@@ -707,6 +711,14 @@ mod tests {
         let cna = r.could_not_audit.as_ref().unwrap();
         assert_eq!(cna.phase, Phase::FactCheck);
         assert!(cna.reason.contains("twice"));
+        // The page shows the cause and what to do first.
+        match crate::audit::progress::ended(&r) {
+            crate::audit::progress::Ended::CouldNotAudit { cause, fix } => {
+                assert!(cause.starts_with("could not audit (Phase 2 · fact check)"));
+                assert!(fix.contains("JSON mode"));
+            }
+            other => panic!("{other:?}"),
+        }
         // What Phase 3 found is kept.
         assert_eq!(r.errors.len(), 1);
         let json = serde_json::to_string(&r).unwrap();
@@ -921,6 +933,10 @@ mod tests {
         let t = ScriptedTransport::answering(&[])
             .script(Phase::Decompose, vec![Err(LlmErrorAlias::Cancelled)]);
         let r = audit(&t, AuditParams::default());
+        assert_eq!(
+            crate::audit::progress::ended(&r),
+            crate::audit::progress::Ended::Cancelled
+        );
         assert_eq!(r.could_not_audit.unwrap().kind, FailureKind::Cancelled);
     }
 
