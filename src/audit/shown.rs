@@ -196,6 +196,11 @@ impl ReportShown {
     /// Why a phase has no answer: not run, or failed ("No errors reported" only for a phase
     /// that ran and answered, so `None` means it answered).
     pub fn phase_status(&self, phase: Phase) -> Option<String> {
+        if self.not_stored.iter().any(|g| g.starts_with("phases")) {
+            return Some(
+                "Whether this phase ran is not known: the stored run has no phase records.".into(),
+            );
+        }
         match self.phases.iter().find(|p| p.phase == phase) {
             None => Some("Not run: the audit stopped before this phase.".into()),
             Some(p) => p.error.as_ref().map(|e| format!("Failed: {e}")),
@@ -629,11 +634,11 @@ mod tests {
             );
         }
         assert_eq!(r.totals, "1 High · 1 Low · 1010 ms · 63 tokens");
-        // Without phase records every phase reads as not run: said, not guessed.
+        // Without phase records nobody knows whether a phase ran: said, not guessed.
         assert!(r
             .phase_status(Phase::FactCheck)
             .unwrap()
-            .starts_with("Not run"));
+            .starts_with("Whether this phase ran is not known"));
         assert_eq!(
             ReportShown::read(&json!([1])).not_stored,
             vec!["the report: not a JSON object"]

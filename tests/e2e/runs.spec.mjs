@@ -250,6 +250,41 @@ describe('runs: kept, listed, renamed, deleted, exported, imported, opened', () 
     await page.getByTestId('runs-empty').waitFor();
   });
 
+  app.it('a kept audit without some parts shows what is stored and names what is not', async (page) => {
+    // An older (or edited) audit run: no number check, no phase records, no models.
+    const header = {
+      verifyfast_run: 1, id: 'r-old-1', name: 'Old audit', kind: 'audit', created_ms: 1764000000000,
+      finished_ms: 1764000001000, profiles: ['old-profile'], settings: null, strategy: null,
+      inputs: { context_input: 'Revenue was 10 in 2023.', model_output: 'Revenue was 12 in 2023.' }, result_count: 1,
+    };
+    const report = {
+      profile: 'old-profile', credit_score: 4, band: 'GOOD', high_count: 0, low_count: 1,
+      claims: [{ id: 'C1', text: 'Revenue was 12' }], deductions: [],
+      errors: [{ phase: 'fact_check', target: 'C1', type: 'contradiction', severity: 'Low', evidence: 'Revenue was 12', explanation: 'the context says 10', status: 'counted' }],
+      reasonable_inferences: [], latency_ms: 900, tokens: { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 },
+    };
+    await app.goto('/runs');
+    await page.getByTestId('runs-import').setInputFiles(writeTemp('old.jsonl', `${JSON.stringify(header)}\n${JSON.stringify(report)}\n`));
+    await page.getByTestId('runs-import-notice').filter({ hasText: 'Imported "Old audit" (1 results)' }).waitFor();
+    await rows(page).first().getByTestId('run-open').click();
+    await page.waitForURL(/\/audit\?run=r-old-1$/);
+    await page.getByTestId('audit-kept-run').waitFor();
+    const view = await auditView(page);
+    assert.equal(view.score, '4');
+    assert.equal(view.band, 'GOOD');
+    assert.equal(view.totals, '0 High · 1 Low · 900 ms · 3 tokens');
+    assert.deepEqual(view.claims, ['C1 Revenue was 12']);
+    assert.match(view.findings[0], /Low\s+contradiction\s+C1\s+Revenue was 12[\s\S]*the context says 10/);
+    assert.deepEqual(view.phases, [], 'no phase list is made up');
+    assert.match(view.numbers[0], /Not in this report\./);
+    assert.equal(await page.getByTestId('audit-kept-missing').innerText(),
+      'Not in the stored run, so not shown: number_grounding: not stored; phases: not stored; models.run: not stored; models.verify: not stored.');
+    assert.match(await page.getByTestId('audit-kept-from').innerText(), /^This is kept run Old audit from .+, audited under profile old-profile\. .*That profile is no longer in Settings: pick one to run it again\.$/);
+    const statuses = await page.getByTestId('audit-phase-status').allInnerTexts();
+    assert.deepEqual(statuses, Array(2).fill('Whether this phase ran is not known: the stored run has no phase records.'));
+    assert.equal(await page.getByTestId('audit-output').inputValue(), 'Revenue was 12 in 2023.');
+  });
+
   app.it('results kept in local storage by an older version become a batch run, once', async (page) => {
     await app.goto('/runs');
     await page.getByTestId('runs-empty').waitFor();
