@@ -252,13 +252,25 @@ trait Names: Sized + Copy + 'static {
 
 impl<T: Names> FromReply for Named<T> {
     fn read(value: &Value, path: &Path) -> Result<Self, ShapeError> {
-        let w = word(value, path)?;
-        T::NAMES
-            .iter()
-            .find(|(n, _)| *n == w)
-            .map(|(_, t)| Named(*t))
-            .ok_or_else(|| ShapeError::invalid(path, format!("unknown value `{w}`")))
+        let mut names = T::NAMES.iter().map(|(n, _)| *n);
+        name_index(value, path, &mut names).map(|i| Named(T::NAMES[i].1))
     }
+}
+
+/// Where the word `value` is among `names` (the one reading and error message for every
+/// vocabulary, not one copy per type).
+fn name_index(
+    value: &Value,
+    path: &Path,
+    names: &mut dyn Iterator<Item = &'static str>,
+) -> Result<usize, ShapeError> {
+    let w = word(value, path)?;
+    for (i, n) in names.enumerate() {
+        if n == w {
+            return Ok(i);
+        }
+    }
+    Err(ShapeError::invalid(path, format!("unknown value `{w}`")))
 }
 
 impl Names for Band {

@@ -20,8 +20,8 @@ use super::state::AuditState;
 /// The example cases (Chinese and English) in `public/examples/`, for "Load an example".
 const EXAMPLE_CASES: &str = "cases.jsonl";
 
-#[component]
-pub fn AuditForm(page: AuditState) -> impl IntoView {
+/// A plain function rather than a component (each component has its own props code).
+pub fn audit_form(page: AuditState) -> AnyView {
     let store = settings_store();
     let AuditState {
         context,
@@ -83,4 +83,5 @@ pub fn AuditForm(page: AuditState) -> impl IntoView {
             <button data-testid="audit-example" on:click=on_click(load_example)>"Load an example"</button>
         </div>
     }
+    .into_any()
 }

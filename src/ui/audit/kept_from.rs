@@ -14,8 +14,8 @@ pub struct KeptFrom {
     pub profile_known: bool,
 }
 
-#[component]
-pub fn KeptFromNote(from: KeptFrom, not_stored: Vec<String>) -> impl IntoView {
+/// A plain function rather than a component: the page calls it from its own closure.
+pub fn kept_from_note(from: KeptFrom, not_stored: Vec<String>) -> AnyView {
     let rerun = if from.profile_known {
         "Run audit runs it again under this profile (or pick another)."
     } else {
@@ -40,4 +40,5 @@ pub fn KeptFromNote(from: KeptFrom, not_stored: Vec<String>) -> impl IntoView {
             {missing}
         </section>
     }
+    .into_any()
 }

@@ -7,8 +7,8 @@ use crate::ui::boxed::on_click;
 
 use super::state::AuditState;
 
-#[component]
-pub fn AuditMessages(page: AuditState) -> impl IntoView {
+/// A plain function rather than a component (each component has its own props code).
+pub fn audit_messages(page: AuditState) -> AnyView {
     let AuditState {
         error,
         failure,
@@ -37,4 +37,5 @@ pub fn AuditMessages(page: AuditState) -> impl IntoView {
             </div>
         }.into_any())}
     }
+    .into_any()
 }

@@ -5,8 +5,8 @@ use leptos::prelude::*;
 use crate::ui::boxed::on_click;
 use crate::ui::download::download_text;
 
-#[component]
-pub fn ReportJson(json: String) -> impl IntoView {
+/// A plain function rather than a component (each component has its own props code).
+pub fn report_json(json: String) -> AnyView {
     let show_raw = RwSignal::new(false);
     let copied = RwSignal::new(None::<String>);
     let json_for_copy = json.clone();
@@ -34,4 +34,5 @@ pub fn ReportJson(json: String) -> impl IntoView {
         </div>
         {move || show_raw.get().then(|| view! { <pre data-testid="audit-raw">{json.clone()}</pre> }.into_any())}
     }
+    .into_any()
 }

@@ -11,7 +11,7 @@ use crate::ui::number_check::NumberCheck;
 
 use super::finding_group::finding_group;
 use super::phase_table::phase_table;
-use super::report_json::ReportJson;
+use super::report_json::report_json;
 use super::report_lists::report_lists;
 
 fn marked_text(text: &str, needles: &[&str]) -> impl IntoView {
@@ -27,17 +27,17 @@ fn marked_text(text: &str, needles: &[&str]) -> impl IntoView {
         .collect_view()
 }
 
-#[component]
-pub fn AuditReportView(
+/// A plain function rather than a component: the page calls it from its own closure.
+pub fn audit_report_view(
     report: ReportShown,
     json: String,
-    context: String,
-    output: String,
-) -> impl IntoView {
+    context: &str,
+    output: &str,
+) -> AnyView {
     let band = report.band_name();
     let evidence = report.evidence();
-    let context_view = marked_text(&context, &evidence);
-    let output_view = marked_text(&output, &evidence);
+    let context_view = marked_text(context, &evidence);
+    let output_view = marked_text(output, &evidence);
     let score = match report.credit_score {
         Some(score) => view! {
             <div class=format!("badge band-{band}") data-testid="audit-score">{score.to_string()}</div>
@@ -80,7 +80,8 @@ pub fn AuditReportView(
             {finding_group(&report, Phase::LogicCheck)}
             {report_lists(&report)}
             {phase_table(&report.phases)}
-            <ReportJson json=json/>
+            {report_json(json)}
         </section>
     }
+    .into_any()
 }

@@ -32,12 +32,12 @@ mod start;
 #[path = "../audit/state.rs"]
 mod state;
 
-use form::AuditForm;
-use kept_from::KeptFromNote;
+use form::audit_form;
+use kept_from::kept_from_note;
 use kept_note::KeptNote;
-use messages::AuditMessages;
+use messages::audit_messages;
 use phase_list::phase_list;
-use report_view::AuditReportView;
+use report_view::audit_report_view;
 use state::AuditState;
 
 /// Paste a context and a model output, pick a profile, and get a VerifyFast audit.
@@ -74,28 +74,21 @@ pub fn AuditPage() -> impl IntoView {
             <p class="lead">
                 "Paste a context and a model output, pick a profile, and get a VerifyFast audit: claims, factual and logic errors with evidence, and a deterministic 1-5 credit score."
             </p>
-            <AuditForm page=page/>
-            <AuditMessages page=page/>
+            {audit_form(page)}
+            {audit_messages(page)}
             {move || phase_list(shown.with(|s| s.phases.clone()), now.get())}
             {move || {
                 shown.with(|s| s.kept_from.clone()).map(|from| {
                     let not_stored = shown.with_untracked(|s| {
                         s.report.as_ref().map(|r| r.0.not_stored.clone()).unwrap_or_default()
                     });
-                    view! { <KeptFromNote from=from not_stored=not_stored/> }.into_any()
+                    kept_from_note(from, not_stored)
                 })
             }}
             {move || {
                 shown.with(|s| s.report.clone()).map(|(report, json)| {
-                    view! {
-                        <AuditReportView
-                            report=report
-                            json=json
-                            context=context.get_untracked()
-                            output=output.get_untracked()
-                        />
-                    }
-                    .into_any()
+                    let (c, o) = (context.get_untracked(), output.get_untracked());
+                    audit_report_view(report, json, &c, &o)
                 })
             }}
             <KeptNote kept=kept/>
