@@ -610,6 +610,10 @@ mod tests {
         assert_eq!(r.phase(Phase::Decompose).unwrap().llm, "runner");
         assert_eq!(r.phase(Phase::FactCheck).unwrap().llm, "verifier");
         assert!(r.could_not_audit.is_none());
+        assert_eq!(
+            crate::audit::progress::ended(&r),
+            crate::audit::progress::Ended::Scored
+        );
     }
 
     #[test]
@@ -707,6 +711,14 @@ mod tests {
         let cna = r.could_not_audit.as_ref().unwrap();
         assert_eq!(cna.phase, Phase::FactCheck);
         assert!(cna.reason.contains("twice"));
+        // The page shows the cause and what to do first.
+        match crate::audit::progress::ended(&r) {
+            crate::audit::progress::Ended::CouldNotAudit { cause, fix } => {
+                assert!(cause.starts_with("could not audit (Phase 2 · fact check)"));
+                assert!(fix.contains("JSON mode"));
+            }
+            other => panic!("{other:?}"),
+        }
         // What Phase 3 found is kept.
         assert_eq!(r.errors.len(), 1);
         let json = serde_json::to_string(&r).unwrap();
@@ -921,6 +933,10 @@ mod tests {
         let t = ScriptedTransport::answering(&[])
             .script(Phase::Decompose, vec![Err(LlmErrorAlias::Cancelled)]);
         let r = audit(&t, AuditParams::default());
+        assert_eq!(
+            crate::audit::progress::ended(&r),
+            crate::audit::progress::Ended::Cancelled
+        );
         assert_eq!(r.could_not_audit.unwrap().kind, FailureKind::Cancelled);
     }
 
@@ -959,5 +975,40 @@ mod tests {
         }
         assert!(json.contains("[api key]"));
         assert_eq!(r.models.run.base_url, "https://127.0.0.1:9/v1");
+    }
+
+    /// The Audit page shows a fresh and a kept audit through `ReportShown::read` of this JSON.
+    #[test]
+    fn a_report_reads_back_for_the_page_as_it_was() {
+        let t = ScriptedTransport::answering(&[
+            (Phase::Decompose, P1),
+            (Phase::FactCheck, P2_LOW),
+            (Phase::LogicCheck, P3_NONE),
+        ]);
+        let report = audit(&t, AuditParams::default());
+        // Through the JSON the run store keeps.
+        let text = serde_json::to_string_pretty(&report).unwrap();
+        let r = crate::audit::shown::ReportShown::read(&serde_json::from_str(&text).unwrap());
+        assert_eq!(r.not_stored, Vec::<String>::new());
+        assert_eq!(r.credit_score, report.credit_score);
+        assert_eq!(r.band, report.band);
+        assert_eq!(r.claims, report.claims);
+        assert_eq!(r.deductions, report.deductions);
+        assert_eq!(r.exempted, report.reasonable_inferences);
+        assert_eq!(r.numbers.as_ref(), Some(&report.number_grounding));
+        assert_eq!(r.findings.len(), report.errors.len());
+        for (shown, f) in r.findings.iter().zip(&report.errors) {
+            assert_eq!((shown.phase, shown.severity), (f.phase, f.severity));
+            assert_eq!(
+                (&shown.target, &shown.evidence, &shown.explanation),
+                (&f.target, &f.evidence, &f.explanation)
+            );
+        }
+        assert_eq!(r.phases.len(), report.phases.len());
+        for (row, p) in r.phases.iter().zip(&report.phases) {
+            assert_eq!((row.phase, row.latency_ms as u64), (p.phase, p.latency_ms));
+            assert_eq!(row.tokens as u64, p.tokens.total_tokens);
+            assert_eq!(row.error, p.error);
+        }
     }
 }

@@ -11,8 +11,18 @@ use crate::config::{Settings, Strategy};
 use crate::runs::{self, RunKind, RunMeta};
 use crate::ui::run_store;
 
-/// Keep an audit as a run; `kept` says where it went (or why it could not be kept: the
-/// report stays on the page either way).
+/// The report as the page shows it and the run store keeps it: its pretty JSON (raw view,
+/// copy, download) and that JSON read back as a tree (for `audit::shown` and the store). Through
+/// the text rather than `to_value`: a second serializer for the whole report tree would be
+/// compiled into the wasm (batch::as_tree).
+pub fn as_json(report: &AuditReport) -> Result<(String, serde_json::Value), String> {
+    let text = serde_json::to_string_pretty(report).map_err(|e| e.to_string())?;
+    let tree = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+    Ok((text, tree))
+}
+
+/// Keep an audit (`result`: its report from [`as_json`]) as a run; `kept` says where it went
+/// (or why it could not be kept: the report stays on the page either way).
 #[allow(clippy::too_many_arguments)]
 pub fn keep(
     context: String,
@@ -20,20 +30,11 @@ pub fn keep(
     profile: String,
     settings: &Settings,
     strategy: &Strategy,
-    report: &AuditReport,
+    result: serde_json::Value,
     started_ms: f64,
     kept: RwSignal<Option<(bool, String)>>,
 ) {
     let (settings, strategy) = runs::snapshot(settings, strategy);
-    // Through the pretty text the report download already writes, not `to_value`: a second
-    // serializer for the whole report tree would be compiled into the wasm (batch::as_tree).
-    let result = serde_json::to_string_pretty(report)
-        .map_err(|e| e.to_string())
-        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).map_err(|e| e.to_string()));
-    let result = match result {
-        Ok(v) => v,
-        Err(e) => return kept.set(Some((false, e))),
-    };
     spawn_local(async move {
         let meta = RunMeta {
             id: run_store::new_run_id().await,
@@ -56,17 +57,20 @@ pub fn keep(
     });
 }
 
-/// A kept audit as the Audit page shows it again: its texts, profile and report (as JSON).
+/// A kept audit as the Audit page shows it again: its run's name and time, its texts, profile
+/// and report (as JSON).
 #[derive(Clone)]
 pub struct KeptAudit {
+    pub name: String,
+    pub created_ms: f64,
     pub context: String,
     pub output: String,
     pub profile: String,
     pub report: serde_json::Value,
 }
 
-/// Read a kept audit. The report stays JSON: reading it back into an `AuditReport` would
-/// compile a deserializer for the whole report tree into the wasm.
+/// Read a kept audit. The report stays JSON, read for the page by `audit::shown`: a derived
+/// deserializer for the whole report tree would cost ~28 KB of the gzipped wasm.
 pub async fn open(id: &str) -> Result<KeptAudit, String> {
     let run = run_store::load(id).await.map_err(|e| e.to_string())?;
     if run.meta.kind != RunKind::Audit {
@@ -89,65 +93,11 @@ pub async fn open(id: &str) -> Result<KeptAudit, String> {
         .cloned()
         .ok_or_else(|| format!("run {id} has no report"))?;
     Ok(KeptAudit {
+        name: run.meta.name.clone(),
+        created_ms: run.meta.created_ms,
         context: text("context_input"),
         output: text("model_output"),
         profile: run.meta.profiles.first().cloned().unwrap_or_default(),
         report,
     })
-}
-
-/// A kept audit's result: score, band, error counts, and the full report as JSON.
-#[component]
-pub fn KeptReport(summary: String, json: String) -> impl IntoView {
-    view! {
-        <section class="card stack" data-testid="audit-kept-run">
-            <h2>"Kept audit"</h2>
-            <p data-testid="audit-kept-summary">{summary}</p>
-            <details>
-                <summary>"Report JSON"</summary>
-                <pre>{json}</pre>
-            </details>
-        </section>
-    }
-}
-
-impl KeptAudit {
-    /// What `KeptReport` shows: the summary line and the report JSON.
-    pub fn shown(&self) -> (String, String) {
-        let kept = self;
-        let r = &kept.report;
-        let field = |k: &str| match r.get(k) {
-            Some(serde_json::Value::Null) | None => String::from("none"),
-            Some(v) => v.to_string().trim_matches('"').to_string(),
-        };
-        let summary = format!(
-            "Credit score {} ({}), {} high and {} low severity errors, profile {}.",
-            field("credit_score"),
-            field("band"),
-            field("high_count"),
-            field("low_count"),
-            kept.profile
-        );
-        // Compact: a pretty printer for `Value` would be one more serializer in the wasm.
-        (summary, crate::jsonl::compact(r))
-    }
-}
-
-/// The line under a finished audit saying whether it was kept.
-#[component]
-pub fn KeptNote(kept: RwSignal<Option<(bool, String)>>) -> impl IntoView {
-    move || {
-        kept.get().map(|k| match k {
-            (true, _) => view! {
-                <p class="muted" data-testid="audit-kept">"Kept as a run: see "<a href="runs">"Runs"</a>"."</p>
-            }
-            .into_any(),
-            (false, e) => view! {
-                <p class="error" role="alert" data-testid="audit-kept">
-                    {format!("This audit could not be kept as a run: {e}. Download the report to keep it.")}
-                </p>
-            }
-            .into_any(),
-        })
-    }
 }

@@ -10,7 +10,7 @@ use crate::ui::download::download_text;
 use crate::ui::run_store;
 
 /// A time in the user's locale and time zone.
-fn local_time(ms: f64) -> String {
+pub fn local_time(ms: f64) -> String {
     js_sys::Date::new(&wasm_bindgen::JsValue::from_f64(ms))
         .to_locale_string("default", &wasm_bindgen::JsValue::UNDEFINED)
         .into()

@@ -43,6 +43,21 @@ async function configure(app, page, mock) {
 
 const rows = (page) => page.getByTestId('run-row');
 
+/** What the Audit page's report shows: score, band, totals, claims, findings, phase chips. */
+async function auditView(page) {
+  await page.getByTestId('audit-report').waitFor();
+  const texts = (id) => page.getByTestId(id).allInnerTexts();
+  return {
+    score: await page.getByTestId('audit-score').innerText(),
+    band: await page.getByTestId('audit-band').innerText(),
+    totals: await page.getByTestId('audit-totals').innerText(),
+    claims: await texts('audit-claim'),
+    findings: await texts('audit-finding'),
+    numbers: await texts('audit-numbers'),
+    phases: await texts('audit-phases'),
+  };
+}
+
 describe('runs: kept, listed, renamed, deleted, exported, imported, opened', () => {
   const app = useApp({ it, before, after, beforeEach, afterEach }, { allowConsoleErrors: [/Failed to load resource/i] });
   let mock;
@@ -57,6 +72,13 @@ describe('runs: kept, listed, renamed, deleted, exported, imported, opened', () 
     await page.getByTestId('audit-run').click();
     await page.getByTestId('audit-score').waitFor({ timeout: 30_000 });
     await page.getByTestId('audit-kept').filter({ hasText: 'Kept as a run' }).waitFor();
+    // What the fresh audit showed, to compare with the kept one when it is opened again.
+    const fresh = await auditView(page);
+    assert.equal(fresh.score, '2');
+    assert.equal(fresh.band, 'BAD');
+    assert.deepEqual(fresh.claims, ['C1 985高校录取率达到35%']);
+    assert.match(fresh.findings[0], /High\s+unsupported\s+C1\s+985高校录取率达到35%[\s\S]*原文没有录取率/);
+    assert.equal(await page.getByTestId('audit-kept-run').count(), 0, 'a fresh audit is not a kept run');
 
     await page.getByTestId('nav-runs').click();
     await page.getByTestId('page-runs').waitFor();
@@ -71,12 +93,28 @@ describe('runs: kept, listed, renamed, deleted, exported, imported, opened', () 
     const id = await row.getAttribute('data-run-id');
     assert.match(id, /^r-[0-9a-z]+-[0-9a-z]+$/);
 
-    // Open shows that audit on the Audit page.
-    await row.getByTestId('run-open').click();
+    // Open shows that audit on the Audit page in the same view as when it ran: the same score,
+    // band, claims, findings, phases and texts, with a note saying which kept run it is.
+    await page.getByTestId('nav-audit').click();
+    await page.getByTestId('audit-context').fill('something else typed meanwhile');
+    await page.getByTestId('nav-runs').click();
+    await rows(page).first().getByTestId('run-open').click();
     await page.waitForURL(new RegExp(`/audit\\?run=${id}$`));
-    await page.getByTestId('audit-kept-summary').waitFor();
-    assert.match(await page.getByTestId('audit-kept-summary').innerText(), /^Credit score [1-5] \((BAD|MID|GOOD)\), 1 high and 0 low severity errors, profile mock-full\.$/);
-    assert.equal(await page.getByTestId('audit-output').inputValue(), '985高校录取率达到35%。');
+    await page.getByTestId('audit-kept-run').waitFor();
+    const checkKept = async () => {
+      assert.deepEqual(await auditView(page), fresh);
+      assert.match(await page.getByTestId('audit-kept-from').innerText(),
+        /^This is kept run Audit · 985高校录取率达到35%。 · mock-full from .+, audited under profile mock-full\. The texts, score and findings below are the stored ones\. Run audit runs it again/);
+      assert.equal(await page.getByTestId('audit-kept-missing').count(), 0, 'nothing is missing from a whole run');
+      assert.equal(await page.getByTestId('audit-context').inputValue(), '2023年全国高考报名人数1291万人。');
+      assert.equal(await page.getByTestId('audit-output').inputValue(), '985高校录取率达到35%。');
+      assert.equal(await page.getByTestId('audit-profile').inputValue(), 'mock-full');
+    };
+    await checkKept();
+    // A reload lands on the same view.
+    await page.reload();
+    await page.getByTestId('audit-kept-run').waitFor();
+    await checkKept();
     await page.goBack();
     await page.getByTestId('page-runs').waitFor();
 
@@ -127,6 +165,25 @@ describe('runs: kept, listed, renamed, deleted, exported, imported, opened', () 
     await rows(page).first().waitFor();
     assert.equal(await rows(page).count(), 1);
     assert.notEqual(await rows(page).first().getAttribute('data-run-id'), id);
+
+    // The deleted run's link says so instead of showing anything.
+    await app.goto(`/audit?run=${id}`);
+    await page.getByTestId('audit-error').waitFor();
+    assert.equal(await page.getByTestId('audit-error').locator('span').innerText(),
+      `Cannot show kept audit ${id}: no run ${id} is kept in this browser (deleted, or kept in another browser).`);
+    assert.equal(await page.getByTestId('audit-report').count(), 0);
+
+    // The imported copy opens as a kept audit too, and Run audit runs it again as a fresh audit.
+    const copy = await (async () => { await app.goto('/runs'); await rows(page).first().waitFor(); return rows(page).first().getAttribute('data-run-id'); })();
+    await app.goto(`/audit?run=${copy}`);
+    await page.getByTestId('audit-kept-run').waitFor();
+    assert.deepEqual(await auditView(page), fresh);
+    await page.getByTestId('audit-run').click();
+    await page.getByTestId('audit-kept').filter({ hasText: 'Kept as a run' }).waitFor({ timeout: 30_000 });
+    assert.equal(await page.getByTestId('audit-kept-run').count(), 0, 'the re-run is a new audit');
+    assert.match(page.url(), /\/audit$/);
+    const rerun = await auditView(page);
+    for (const k of ['score', 'band', 'claims', 'findings']) assert.deepEqual(rerun[k], fresh[k], k);
   });
 
   app.it('a batch run opens on Report by its id after a reload; the kind filter is in the URL', async (page) => {
@@ -198,6 +255,41 @@ describe('runs: kept, listed, renamed, deleted, exported, imported, opened', () 
     await page.getByTestId('batch-count').filter({ hasText: '12 results stored' }).waitFor();
     await page.getByTestId('nav-runs').click();
     await page.getByTestId('runs-empty').waitFor();
+  });
+
+  app.it('a kept audit without some parts shows what is stored and names what is not', async (page) => {
+    // An older (or edited) audit run: no number check, no phase records, no models.
+    const header = {
+      verifyfast_run: 1, id: 'r-old-1', name: 'Old audit', kind: 'audit', created_ms: 1764000000000,
+      finished_ms: 1764000001000, profiles: ['old-profile'], settings: null, strategy: null,
+      inputs: { context_input: 'Revenue was 10 in 2023.', model_output: 'Revenue was 12 in 2023.' }, result_count: 1,
+    };
+    const report = {
+      profile: 'old-profile', credit_score: 4, band: 'GOOD', high_count: 0, low_count: 1,
+      claims: [{ id: 'C1', text: 'Revenue was 12' }], deductions: [],
+      errors: [{ phase: 'fact_check', target: 'C1', type: 'contradiction', severity: 'Low', evidence: 'Revenue was 12', explanation: 'the context says 10', status: 'counted' }],
+      reasonable_inferences: [], latency_ms: 900, tokens: { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 },
+    };
+    await app.goto('/runs');
+    await page.getByTestId('runs-import').setInputFiles(writeTemp('old.jsonl', `${JSON.stringify(header)}\n${JSON.stringify(report)}\n`));
+    await page.getByTestId('runs-import-notice').filter({ hasText: 'Imported "Old audit" (1 results)' }).waitFor();
+    await rows(page).first().getByTestId('run-open').click();
+    await page.waitForURL(/\/audit\?run=r-old-1$/);
+    await page.getByTestId('audit-kept-run').waitFor();
+    const view = await auditView(page);
+    assert.equal(view.score, '4');
+    assert.equal(view.band, 'GOOD');
+    assert.equal(view.totals, '0 High · 1 Low · 900 ms · 3 tokens');
+    assert.deepEqual(view.claims, ['C1 Revenue was 12']);
+    assert.match(view.findings[0], /Low\s+contradiction\s+C1\s+Revenue was 12[\s\S]*the context says 10/);
+    assert.deepEqual(view.phases, [], 'no phase list is made up');
+    assert.match(view.numbers[0], /Not in this report\./);
+    assert.equal(await page.getByTestId('audit-kept-missing').innerText(),
+      'Not in the stored run, so not shown: number_grounding: not stored; phases: not stored; models.run: not stored; models.verify: not stored.');
+    assert.match(await page.getByTestId('audit-kept-from').innerText(), /^This is kept run Old audit from .+, audited under profile old-profile\. .*That profile is no longer in Settings: pick one to run it again\.$/);
+    const statuses = await page.getByTestId('audit-phase-status').allInnerTexts();
+    assert.deepEqual(statuses, Array(2).fill('Whether this phase ran is not known: the stored run has no phase records.'));
+    assert.equal(await page.getByTestId('audit-output').inputValue(), 'Revenue was 12 in 2023.');
   });
 
   app.it('results kept in local storage by an older version become a batch run, once', async (page) => {

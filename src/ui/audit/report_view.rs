@@ -1,0 +1,87 @@
+//! An audit's report on the Audit page: score and band, the texts with the quoted evidence
+//! marked, errors by phase, the number check, inferences, severity changes, claims, phases and
+//! the JSON. The same view for a fresh audit and a kept one (both read by `audit::shown`).
+
+use leptos::prelude::*;
+
+use crate::audit::highlight::highlight;
+use crate::audit::shown::ReportShown;
+use crate::audit::Phase;
+use crate::ui::number_check::NumberCheck;
+
+use super::finding_group::finding_group;
+use super::phase_table::phase_table;
+use super::report_json::report_json;
+use super::report_lists::report_lists;
+
+fn marked_text(text: &str, needles: &[&str]) -> impl IntoView {
+    highlight(text, needles)
+        .into_iter()
+        .map(|s| {
+            if s.marked {
+                view! { <mark>{s.text}</mark> }.into_any()
+            } else {
+                view! { <span>{s.text}</span> }.into_any()
+            }
+        })
+        .collect_view()
+}
+
+/// A plain function rather than a component: the page calls it from its own closure.
+pub fn audit_report_view(
+    report: ReportShown,
+    json: String,
+    context: &str,
+    output: &str,
+) -> AnyView {
+    let band = report.band_name();
+    let evidence = report.evidence();
+    let context_view = marked_text(context, &evidence);
+    let output_view = marked_text(output, &evidence);
+    let score = match report.credit_score {
+        Some(score) => view! {
+            <div class=format!("badge band-{band}") data-testid="audit-score">{score.to_string()}</div>
+            <span class=format!("chip band-{band}") data-testid="audit-band">{band}</span>
+        }
+        .into_any(),
+        None => view! {
+            <span class="chip band-BAD" data-testid="audit-unscored">{report.unscored()}</span>
+        }
+        .into_any(),
+    };
+    let numbers = match report.numbers.clone() {
+        Some(grounding) => view! { <NumberCheck grounding=grounding/> }.into_any(),
+        None => view! {
+            <section class="card" data-testid="audit-numbers">
+                <h3>"Number check (deterministic, no model)"</h3>
+                <p class="muted">"Not in this report."</p>
+            </section>
+        }
+        .into_any(),
+    };
+    view! {
+        <section class="stack" data-testid="audit-report">
+            <div class="row">
+                {score}
+                <span class="muted" data-testid="audit-totals">{report.totals.clone()}</span>
+            </div>
+            <div class="grid">
+                <section class="card">
+                    <h3>"Context"</h3>
+                    <p class="prewrap">{context_view}</p>
+                </section>
+                <section class="card">
+                    <h3>"Model output"</h3>
+                    <p class="prewrap">{output_view}</p>
+                </section>
+            </div>
+            {finding_group(&report, Phase::FactCheck)}
+            {numbers}
+            {finding_group(&report, Phase::LogicCheck)}
+            {report_lists(&report)}
+            {phase_table(&report.phases)}
+            {report_json(json)}
+        </section>
+    }
+    .into_any()
+}

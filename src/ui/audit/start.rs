@@ -1,0 +1,100 @@
+//! Run an audit from the page: check the input and the profile, run the three phases with live
+//! progress, then show the report and keep it as a run.
+
+use std::rc::Rc;
+
+use futures::future::{AbortHandle, Abortable};
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+use crate::audit::progress::{apply_update, ended, initial_phases, not_ready, settle, Ended};
+use crate::audit::shown::ReportShown;
+use crate::audit::{run_audit, AuditInput, AuditPlan, PhaseUpdate};
+use crate::llm::ChatTransport;
+use crate::ui::audit_run;
+use crate::ui::settings_store::SettingsStore;
+
+use super::state::{now_ms, AuditState};
+
+/// The browser transport of the LLM client (retries, timeouts, CORS explanations).
+pub fn transport() -> Result<Rc<dyn ChatTransport>, String> {
+    Ok(Rc::new(crate::llm::RetryingClient::new(
+        crate::llm::browser::BrowserTransport::new(crate::llm::CALL_TIMEOUT_MS),
+        crate::llm::RetryPolicy::default(),
+    )))
+}
+
+pub fn start(page: AuditState, store: &SettingsStore) {
+    page.clear();
+    // A new audit is no longer the kept run the URL names.
+    crate::ui::query::set(&Default::default(), false);
+    let input = AuditInput {
+        context_input: page.context.get_untracked(),
+        model_output: page.output.get_untracked(),
+    };
+    if let Some(why) = not_ready(&input) {
+        return page.error.set(Some(why.into()));
+    }
+    let (settings, strategy) = (
+        store.settings.get_untracked(),
+        store.strategy.get_untracked(),
+    );
+    let chosen = page.profile.get_untracked();
+    let plan = match AuditPlan::from_settings(&settings, &strategy, &chosen, &|_| None) {
+        Ok(plan) => plan,
+        Err(e) => {
+            let why = format!("{e}. Check the profile on the Settings page.");
+            return page.error.set(Some(why));
+        }
+    };
+    let transport = match transport() {
+        Ok(t) => t,
+        Err(e) => return page.error.set(Some(e)),
+    };
+    let shown = page.shown;
+    shown.update(|s| s.phases = initial_phases(plan.params.reverse_verify));
+    let (handle, registration) = AbortHandle::new_pair();
+    page.abort.set_value(Some(handle));
+    page.running.set(true);
+    page.start_ticker();
+    let started = js_sys::Date::now();
+    spawn_local(async move {
+        let progress = |u: PhaseUpdate| shown.update(|s| apply_update(&mut s.phases, &u, now_ms()));
+        let audit = run_audit(&*transport, &plan, &input, &progress);
+        match Abortable::new(audit, registration).await {
+            Ok(r) => {
+                let end = ended(&r);
+                shown.update(|s| settle(&mut s.phases, end == Ended::Cancelled));
+                match &end {
+                    Ended::Cancelled => page.notice.set(Some("Audit cancelled.".into())),
+                    Ended::CouldNotAudit { cause, fix } => {
+                        page.failure_fix.set(fix.to_string());
+                        page.failure.set(Some(cause.clone()));
+                    }
+                    Ended::Scored => {}
+                }
+                match audit_run::as_json(&r) {
+                    Ok((json, tree)) => {
+                        let report = ReportShown::read(&tree);
+                        if end != Ended::Cancelled {
+                            let (c, o) = (input.context_input, input.model_output);
+                            let (p, s) = (&settings, &strategy);
+                            audit_run::keep(c, o, chosen, p, s, tree, started, page.kept);
+                        }
+                        shown.update(|s| s.report = Some((report, json)));
+                    }
+                    Err(e) => page.error.set(Some(format!(
+                        "The report could not be written as JSON: {e}"
+                    ))),
+                }
+            }
+            Err(_) => {
+                shown.update(|s| settle(&mut s.phases, true));
+                page.notice.set(Some("Audit cancelled.".into()));
+            }
+        }
+        page.abort.try_set_value(None);
+        page.stop_ticker();
+        page.running.try_set(false);
+    });
+}
