@@ -859,7 +859,11 @@ mod tests {
         assert_eq!(m.compare_href(), None, "an audit is one case");
         m.kind = RunKind::Grade;
         assert_eq!(m.open_href(), "extract?run=r-1");
-        assert_eq!(m.compare_href(), None, "a grade run has no result lines to compare");
+        assert_eq!(
+            m.compare_href(),
+            None,
+            "a grade run has no result lines to compare"
+        );
         let r = run();
         assert_eq!(import_id(&r, 5.0, 1, &|_| false), None, "a free id is kept");
         let fresh = import_id(&r, 5.0, 1, &|id| id == "r-1").unwrap();
