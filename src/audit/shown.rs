@@ -568,6 +568,24 @@ mod tests {
         })
     }
 
+    /// The tables above repeat names serde writes: each must be what serde writes for its
+    /// value, so a renamed variant fails here rather than reading as "unknown value".
+    #[test]
+    fn every_name_is_the_serialized_one() {
+        fn check<T: Names + serde::Serialize>() {
+            for (name, v) in T::NAMES {
+                assert_eq!(serde_json::to_value(v).unwrap(), Value::from(*name));
+            }
+        }
+        check::<Band>();
+        check::<Phase>();
+        check::<FailureKind>();
+        check::<Repair>();
+        check::<NumberKind>();
+        check::<Operation>();
+        check::<Status>();
+    }
+
     #[test]
     fn a_whole_report_reads_with_nothing_missing() {
         let r = ReportShown::read(&sample());

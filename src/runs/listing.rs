@@ -98,6 +98,28 @@ pub struct Listing {
     pub pages: usize,
 }
 
+impl Listing {
+    /// How many runs are listed, in words ("1 run", "2 of 5 runs match the search").
+    pub fn count_words(&self, searching: bool) -> String {
+        let runs = |n: usize| if n == 1 { "run" } else { "runs" };
+        if searching {
+            let verb = if self.matching == 1 {
+                "matches"
+            } else {
+                "match"
+            };
+            format!(
+                "{} of {} {} {verb} the search",
+                self.matching,
+                self.of_kind,
+                runs(self.of_kind)
+            )
+        } else {
+            format!("{} {}", self.of_kind, runs(self.of_kind))
+        }
+    }
+}
+
 /// A listed run with its profiles as one text (a cell borrows its text).
 struct Listed<'a> {
     meta: &'a RunMeta,
@@ -185,6 +207,21 @@ pub fn listing(runs: &[RunMeta], q: &RunsQuery) -> Listing {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_count_in_words() {
+        let l = |matching, of_kind| Listing {
+            runs: Vec::new(),
+            matching,
+            of_kind,
+            page: 0,
+            pages: 1,
+        };
+        assert_eq!(l(1, 1).count_words(false), "1 run");
+        assert_eq!(l(0, 0).count_words(false), "0 runs");
+        assert_eq!(l(1, 1).count_words(true), "1 of 1 run matches the search");
+        assert_eq!(l(2, 5).count_words(true), "2 of 5 runs match the search");
+    }
     use serde_json::Value;
 
     fn meta(id: &str, name: &str, kind: RunKind, created: f64, results: u64) -> RunMeta {

@@ -15,15 +15,6 @@ use crate::ui::report::dynamic::{dyn_view, memo_count};
 use crate::ui::run_row::RunRow;
 use crate::ui::sort_header::sort_header;
 
-/// How many runs are listed, in words.
-fn count(l: &Listing, searching: bool) -> String {
-    if searching {
-        format!("{} of {} runs match the search", l.matching, l.of_kind)
-    } else {
-        format!("{} runs", l.of_kind)
-    }
-}
-
 #[component]
 pub fn RunsTable(
     /// The page of runs the query asks for (tracked).
@@ -52,7 +43,7 @@ pub fn RunsTable(
         Some(view! { <p class="muted" data-testid="runs-empty">{text}</p> }.into_any())
     });
     view! {
-        <p class="muted" data-testid="runs-count">{text(move || count(&s3(), searching.get()))}</p>
+        <p class="muted" data-testid="runs-count">{text(move || s3().count_words(searching.get()))}</p>
         {empty}
         <div class="table-wrap">
             <table data-testid="runs-table">

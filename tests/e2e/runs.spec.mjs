@@ -383,7 +383,7 @@ describe('runs: kept, listed, renamed, deleted, exported, imported, opened', () 
     await page.getByTestId('runs-search').fill('营收');
     await page.waitForURL(/runs\?filter=%E8%90%A5%E6%94%B6&sort=name$/);
     await namesAre(['营收 review 7']);
-    assert.equal(await page.getByTestId('runs-count').innerText(), '1 of 53 runs match the search');
+    assert.equal(await page.getByTestId('runs-count').innerText(), '1 of 53 runs matches the search');
     await page.getByTestId('runs-search').fill('prof-2');
     await page.getByTestId('runs-filter').selectOption('grade');
     const want = made.filter((m) => m.kind === 'grade' && m.profiles[0] === 'prof-2')
