@@ -20,7 +20,7 @@ describe('served under /verifyfast/', () => {
     page.on('response', (r) => { if (r.status() >= 400) failed.push(`${r.status()} ${r.url()}`); });
     await app.goto('/');
     await page.getByTestId('page-audit').waitFor();
-    for (const name of ['report', 'extract', 'proof', 'runs', 'settings', 'audit']) {
+    for (const name of ['report', 'compare', 'extract', 'proof', 'runs', 'settings', 'audit']) {
       await page.getByTestId(`nav-${name}`).click();
       await page.getByTestId(`page-${name}`).waitFor();
       assert.match(new URL(page.url()).pathname, new RegExp(`^/verifyfast/${name}$`));
