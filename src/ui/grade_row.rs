@@ -8,6 +8,32 @@ use crate::ui::answer_math::answer_math;
 use crate::ui::extract::part::part;
 use crate::ui::grade_row_detail::{GradeRowDetail, Opened};
 
+/// `j` / `k` on a row: focus the next / previous graded row of the page (as on the Report's
+/// case table), past bad lines and an open detail.
+fn focus_row(ev: &web_sys::KeyboardEvent, next: bool) {
+    use wasm_bindgen::JsCast;
+    let mut at = ev
+        .current_target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok());
+    while let Some(el) = at {
+        let sibling = if next {
+            el.next_element_sibling()
+        } else {
+            el.previous_element_sibling()
+        };
+        if let Some(row) = sibling
+            .as_ref()
+            .filter(|s| s.matches("tr.grade-row").unwrap_or(false))
+        {
+            if let Some(row) = row.dyn_ref::<web_sys::HtmlElement>() {
+                let _ = row.focus();
+            }
+            return;
+        }
+        at = sibling;
+    }
+}
+
 /// One row of the grade table. A graded row is focusable and opens (click, or Enter) into
 /// a detail row right under it while `open` holds its line; a bad line shows its error.
 pub fn row_view(
@@ -32,15 +58,25 @@ pub fn row_view(
     let id = crate::jsonl::text_of(&record.id);
     let verdict = verdict_label(&record);
     let on_enter = move |ev: web_sys::KeyboardEvent| {
-        if ev.key() == "Enter" {
-            ev.prevent_default();
-            toggle.run(line);
+        if ev.ctrl_key() || ev.alt_key() || ev.meta_key() {
+            return;
+        }
+        match ev.key().as_str() {
+            "Enter" => {
+                ev.prevent_default();
+                toggle.run(line);
+            }
+            "j" | "k" => {
+                ev.prevent_default();
+                focus_row(&ev, ev.key() == "j");
+            }
+            _ => {}
         }
     };
     view! {
         <tr class="grade-row" class:ok=record.equivalent tabindex="0" data-testid="extract-row"
             data-line=line.to_string() aria-expanded=text(move || (open.get() == Some(line)).to_string())
-            title="Open the full solution (Enter)"
+            title="Open the full solution (Enter); j / k: next / previous row"
             on:click=on_click(move |_| toggle.run(line)) on:keydown=on_key(on_enter)>
             <td class="num">{line}</td>
             <td>{id}</td>

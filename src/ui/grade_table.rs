@@ -112,10 +112,15 @@ pub fn GradeTable(
                 .filter_map(|&i| kept.get(i))
                 .map(|k| row_view(k.0.clone(), open, opened, toggle, close))
                 .collect();
-            let count = if pages > 1 {
-                format!("{} rows match; page {} of {pages} (downloads include all)", v.matching, p + 1)
+            let matching = if v.matching == 1 {
+                String::from("1 row matches")
             } else {
                 format!("{} rows match", v.matching)
+            };
+            let count = if pages > 1 {
+                format!("{matching}; page {} of {pages} (downloads include all). Keys: j / k move, Enter opens, Esc closes.", p + 1)
+            } else {
+                format!("{matching}. Keys: j / k move, Enter opens, Esc closes.")
             };
             view! {
                 <div class="row">

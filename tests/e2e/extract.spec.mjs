@@ -170,27 +170,27 @@ describe('extract page', () => {
     assert.equal(await rows.count(), 4);
     // Plain text: the regex is taken literally and matches nothing.
     await page.getByTestId('extract-search').fill('(?m)^A[B]?$');
-    await count.filter({ hasText: /^0 rows match$/ }).waitFor();
+    await count.filter({ hasText: /^0 rows match\./ }).waitFor();
     // As a regex (case-insensitive; (?m) anchors to one field, here the id): a and ab.
     await page.getByTestId('extract-search-regex').check();
-    await count.filter({ hasText: /^2 rows match$/ }).waitFor();
+    await count.filter({ hasText: /^2 rows match\./ }).waitFor();
     assert.equal(await rows.count(), 2);
     assert.deepEqual(await rows.locator('td:nth-child(2)').allInnerTexts(), ['a', 'ab']);
     assert.equal(await page.getByTestId('extract-search-error').count(), 0);
     await page.getByTestId('extract-search').fill('final_(equation|answer_marker)');
-    await count.filter({ hasText: /^2 rows match$/ }).waitFor();
+    await count.filter({ hasText: /^2 rows match\./ }).waitFor();
     // Invalid: the error is shown next to the box and every row stays.
     await page.getByTestId('extract-search').fill('([0-9');
     const error = page.getByTestId('extract-search-error');
     await error.waitFor();
     assert.match(await error.innerText(), /not a valid regex/);
-    await count.filter({ hasText: /^4 rows match$/ }).waitFor();
+    await count.filter({ hasText: /^4 rows match\./ }).waitFor();
     // Too large is refused rather than compiled.
     await page.getByTestId('extract-search').fill('\\w{5000}{5000}');
     await error.filter({ hasText: /size/ }).waitFor();
     await page.getByTestId('extract-search').fill('');
     assert.equal(await error.count(), 0);
-    await count.filter({ hasText: /^4 rows match$/ }).waitFor();
+    await count.filter({ hasText: /^4 rows match\./ }).waitFor();
   });
 
   app.it('answer patterns from imported settings come first and are shown as the rule', async (page) => {
@@ -232,7 +232,7 @@ describe('extract page', () => {
     // Search finds rows by their rule.
     await page.getByTestId('extract-search-regex').check();
     await page.getByTestId('extract-search').fill('(?m)^final-LINE$');
-    await page.getByTestId('extract-row-count').filter({ hasText: /^1 rows match$/ }).waitFor();
+    await page.getByTestId('extract-row-count').filter({ hasText: /^1 row matches\. Keys: j \/ k move/ }).waitFor();
   });
 
   app.it('a grade row opens its full solution with the answer marked; Enter opens, Esc closes', async (page) => {
@@ -263,7 +263,13 @@ describe('extract page', () => {
     await detail.waitFor({ state: 'detached' });
     assert.equal(await page.evaluate(() => document.activeElement?.dataset.line), '1');
 
-    // Keyboard: Tab to the next row, Enter opens it.
+    // Keyboard: j / k move between rows (k at the first row stays), Tab too; Enter opens.
+    await page.keyboard.press('j');
+    assert.equal(await page.evaluate(() => document.activeElement?.dataset.line), '2');
+    await page.keyboard.press('k');
+    assert.equal(await page.evaluate(() => document.activeElement?.dataset.line), '1');
+    await page.keyboard.press('k');
+    assert.equal(await page.evaluate(() => document.activeElement?.dataset.line), '1');
     await page.keyboard.press('Tab');
     assert.equal(await page.evaluate(() => document.activeElement?.dataset.line), '2');
     await page.keyboard.press('Enter');
