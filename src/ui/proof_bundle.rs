@@ -10,13 +10,16 @@
 
 use std::cell::RefCell;
 
+use leptos::prelude::Owner;
+
 use super::pages::ProofPage;
 use super::settings_store::settings_store;
 
+/// The mounted page: its root owner and the mounted view.
+type Mounted = (Owner, Box<dyn std::any::Any>);
+
 thread_local! {
-    /// The mounted page; dropping it unmounts the view and disposes its reactive owner (its
-    /// key listeners and in-flight LLM calls go with it).
-    static MOUNTED: RefCell<Option<Box<dyn std::any::Any>>> = const { RefCell::new(None) };
+    static MOUNTED: RefCell<Option<Mounted>> = const { RefCell::new(None) };
 }
 
 /// Draw the Proof page into `host` (replacing one drawn before).
@@ -24,13 +27,20 @@ pub fn mount(host: web_sys::HtmlElement) {
     unmount();
     // Settings may have changed on the Settings page since this bundle last read them.
     settings_store().reload();
-    let handle = leptos::mount::mount_to(host, ProofPage);
-    MOUNTED.with(|m| *m.borrow_mut() = Some(Box::new(handle)));
+    // The page's owners are children of this one, so `unmount` can clean them all up.
+    let owner = Owner::new();
+    let view = owner.with(|| leptos::mount::mount_to(host, ProofPage));
+    MOUNTED.with(|m| *m.borrow_mut() = Some((owner, Box::new(view))));
 }
 
-/// Remove the Proof page (the app navigated away).
+/// Remove the Proof page (the app navigated away). Dropping the mounted view alone would not
+/// run the page's cleanups while a task it spawned (a research run) still holds its owner, so
+/// the owner is cleaned up explicitly: every `on_cleanup` runs (key listeners removed, the
+/// research run and its in-flight call aborted), then the view leaves the page.
 pub fn unmount() {
-    // Take it out first: dropping runs the page's cleanups, which must not find the cell borrowed.
-    let old = MOUNTED.with(|m| m.borrow_mut().take());
-    drop(old);
+    // Take it out first: the cleanups must not find the cell borrowed.
+    if let Some((owner, view)) = MOUNTED.with(|m| m.borrow_mut().take()) {
+        owner.cleanup();
+        drop(view);
+    }
 }

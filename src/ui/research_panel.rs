@@ -3,6 +3,7 @@
 
 use std::rc::Rc;
 
+use futures::future::{AbortHandle, Abortable};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
@@ -52,6 +53,14 @@ pub fn ResearchPanel(
     let running = RwSignal::new(false);
     let turns = RwSignal::new(Vec::<(bool, String)>::new());
     let status = RwSignal::new(None::<String>);
+    // Leaving the page (or the page's bundle being unmounted) drops the running loop, and with
+    // it the call in flight, whose AbortController then aborts the request.
+    let stop = StoredValue::new(None::<AbortHandle>);
+    on_cleanup(move || {
+        if let Some(h) = stop.try_get_value().flatten() {
+            h.abort();
+        }
+    });
 
     let run = move |_| {
         let Some(problem) = problem() else {
@@ -104,7 +113,9 @@ pub fn ResearchPanel(
             BrowserTransport::new(CALL_TIMEOUT_MS),
             RetryPolicy::default(),
         ));
-        spawn_local(async move {
+        let (handle, registration) = AbortHandle::new_pair();
+        stop.set_value(Some(handle));
+        let research = async move {
             // Proposals wait for another researcher's accept: the seed's protocol, not auto-accept.
             let mut engine = match Engine::new(problem, EngineConfig::default()) {
                 Ok(e) => e,
@@ -134,6 +145,9 @@ pub fn ResearchPanel(
                 StopReason::NoProgress => "stopped: a whole round without progress".to_string(),
             }));
             running.set(false);
+        };
+        spawn_local(async move {
+            let _ = Abortable::new(research, registration).await;
         });
     };
 

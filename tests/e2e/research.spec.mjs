@@ -68,3 +68,41 @@ describe('proof page: LLM researchers', () => {
     assert.match(JSON.stringify(r1[1].body), /REFUSED/, 'the rejection reached researcher-1 on its next turn');
   });
 });
+
+describe('proof page: leaving stops the researchers', () => {
+  const app = useApp({ it, before, after, beforeEach, afterEach });
+  let mock;
+  before(async () => {
+    // Every turn is slow, so the run is still going when the user leaves.
+    mock = await startMockLlm(['--script-json', JSON.stringify({
+      rules: [{ match_any: 'You are researcher', reply: 'Nothing yet.', latency_ms: 2500 }],
+      default_reply: '{}',
+    })]);
+  });
+  after(() => mock?.stop());
+
+  const chats = async () => (await (await fetch(`${mock.url}/__log`)).json()).requests
+    .filter((r) => r.method === 'POST' && r.path.endsWith('/chat/completions'));
+
+  app.it('the in-flight call is aborted and no further turn is asked for', async (page) => {
+    await app.goto('/settings');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vf-research-'));
+    const settings = path.join(dir, 'settings.yaml');
+    fs.writeFileSync(settings, `llms:\n  mock:\n    base_url: "${mock.baseUrl}"\n    model: "mock-model"\nprofiles:\n  mock-full:\n    run: mock\n    verify: mock\n`);
+    await page.getByTestId('settings-import').setInputFiles(settings);
+    await page.getByTestId('settings-notice').waitFor();
+    await page.getByRole('link', { name: 'Proof' }).click();
+    await page.getByTestId('page-proof').waitFor();
+    await page.getByTestId('proof-paste').locator('xpath=..').locator('summary').click();
+    await page.getByTestId('proof-paste').fill(PROBLEM);
+    await page.getByTestId('proof-paste-load').click();
+    await page.getByTestId('proof-research').locator('summary').click();
+    await page.getByTestId('proof-research-run').click();
+    while ((await chats()).length < 1) await page.waitForTimeout(50);
+    await page.getByTestId('nav-audit').click();
+    await page.getByTestId('page-audit').waitFor();
+    // The first turn would have answered after 2.5 s and the next researcher been asked.
+    await page.waitForTimeout(4000);
+    assert.equal((await chats()).length, 1, 'leaving the page stopped the run');
+  });
+});
