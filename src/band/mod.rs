@@ -8,11 +8,13 @@
 pub mod case_table;
 pub mod compare;
 pub mod compare_input;
+pub mod compare_side;
 pub mod drill;
 pub mod evaluate;
 pub mod metrics;
 pub mod record;
 pub mod render;
+pub mod report_load;
 
 pub use evaluate::{BadLine, BandReport, CaseRef, Emptiness, Evaluator, GroupKind, Options};
 pub use metrics::{wilson_interval, GroupMetrics, ScoreMatrix, Verdict};

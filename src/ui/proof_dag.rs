@@ -6,72 +6,19 @@
 use leptos::prelude::*;
 
 use super::reveal::keep_revealed;
-use crate::logic::dag::{Dag, Edge, Mark, Node, NODE_H, NODE_W};
+use crate::logic::dag::Dag;
+use crate::logic::dag_draw::{
+    canvas_style, edge_key, frame_style, hidden_note, node_key, px, zoom_pct, zoom_step, ZOOM_START,
+};
 use crate::logic::fitch::Fitch;
 use std::sync::Arc;
 
 use crate::ui::keyed::{keyed_rows, Row};
-use crate::ui::proof_form::bind::{formula, live};
+use crate::ui::proof_form::bind::live;
 
-fn mark_class(mark: Mark) -> &'static str {
-    match mark {
-        Mark::Current => "current",
-        Mark::Premise => "premise",
-        Mark::None => "",
-    }
-}
-
-fn node_view(n: Node, on_pick: Callback<String>) -> AnyView {
-    let class = format!("dag-node {} {}", n.status, mark_class(n.mark));
-    let title = format!("{}: {} ({}, {})", n.id, n.latex, n.rule, n.status);
-    let style = format!(
-        "left:{}px;top:{}px;width:{}px;height:{}px",
-        px(n.x),
-        px(n.y),
-        NODE_W,
-        NODE_H
-    );
-    let id = n.id.clone();
-    view! {
-        <button type="button" class=class style=style title=title data-id=n.id.clone() data-mark=mark_class(n.mark)
-            on:click=crate::ui::boxed::on_click(move |_| on_pick.run(id.clone()))>
-            <span class="dag-id">{n.id.clone()}</span>
-            <span class="dag-formula">{formula(&n.latex)}</span>
-        </button>
-    }
-    .into_any()
-}
-
-fn edge_view(e: Edge) -> AnyView {
-    let class = if e.marked {
-        "dag-edge marked"
-    } else {
-        "dag-edge"
-    };
-    view! {
-        <line class=class x1=px(e.x1).to_string() y1=px(e.y1).to_string() x2=px(e.x2).to_string() y2=px(e.y2).to_string() data-from=e.from data-to=e.to></line>
-    }
-    .into_any()
-}
-
-/// Whole pixels are enough to tell whether a node or edge moved.
-fn px(v: f64) -> i64 {
-    v.round() as i64
-}
-
-/// An edge's key: everything drawn (a `String`, like every `<For>` key in the app).
-fn edge_key(e: &Edge) -> String {
-    let (x1, y1, x2, y2) = (px(e.x1), px(e.y1), px(e.x2), px(e.y2));
-    format!("{} {} {} {x1} {y1} {x2} {y2}", e.from, e.to, e.marked)
-}
-
-/// A node's key: everything drawn.
-fn node_key(n: &Node) -> String {
-    let (x, y) = (px(n.x), px(n.y));
-    format!("{} {} {} {x} {y}", n.id, n.status, mark_class(n.mark))
-}
-
-const ZOOMS: [u32; 7] = [40, 55, 70, 85, 100, 125, 150];
+#[path = "proof/dag_items.rs"]
+mod dag_items;
+use dag_items::{edge_view, legend, node_view};
 
 #[component]
 pub fn ProofDag(
@@ -79,9 +26,8 @@ pub fn ProofDag(
     views: Memo<(Dag, Fitch)>,
     on_pick: Callback<String>,
 ) -> impl IntoView {
-    let zoom = RwSignal::new(4usize);
-    let pct = move || ZOOMS[zoom.get().min(ZOOMS.len() - 1)];
-    let scale = move || f64::from(pct()) / 100.0;
+    let zoom = RwSignal::new(ZOOM_START);
+    let pct = move || zoom_pct(zoom.get());
     let scroller = NodeRef::<leptos::html::Div>::new();
     keep_revealed(
         scroller,
@@ -89,7 +35,7 @@ pub fn ProofDag(
         Signal::<(Dag, Fitch)>::from(views),
     );
     let zoom_by = move |d: isize| {
-        zoom.update(|z| *z = z.saturating_add_signed(d).min(ZOOMS.len() - 1));
+        zoom.update(|z| *z = zoom_step(*z, d));
         if let Some(el) = scroller.get_untracked() {
             request_animation_frame(move || super::reveal::reveal(&el, ".dag-node.current"));
         }
@@ -97,16 +43,10 @@ pub fn ProofDag(
     // Drag to pan: where the press started and the scroll offsets then.
     let drag = StoredValue::new(None::<(i32, i32, i32, i32)>);
     let hidden = move || {
-        let hidden = views.with(|(d, _)| d.hidden);
-        (hidden > 0).then(|| view! {
-            <p class="muted small" data-testid="proof-dag-hidden">
-                {format!("Showing the current step's derivation and the latest items; {hidden} others not drawn.")}
-            </p>
-        }
-        .into_any())
+        views.with(|(d, _)| hidden_note(d.hidden)).map(|note| {
+            view! { <p class="muted small" data-testid="proof-dag-hidden">{note}</p> }.into_any()
+        })
     };
-    let size =
-        move |w: f64, h: f64, s: f64| format!("width:{}px;height:{}px", px(w * s), px(h * s));
     view! {
         <div class="card proof-dag-card">
             <div class="row dag-toolbar">
@@ -114,14 +54,7 @@ pub fn ProofDag(
                 <button type="button" aria-label="zoom out" data-testid="proof-dag-zoom-out" on:click=crate::ui::boxed::on_click(move |_| zoom_by(-1))>"−"</button>
                 <span class="small" data-testid="proof-dag-zoom">{live(move || format!("{} %", pct()))}</span>
                 <button type="button" aria-label="zoom in" data-testid="proof-dag-zoom-in" on:click=crate::ui::boxed::on_click(move |_| zoom_by(1))>"+"</button>
-                <span class="dag-legend small" aria-label="legend">
-                    <span class="dag-key hypothesis">"hypothesis"</span>
-                    <span class="dag-key accepted">"accepted"</span>
-                    <span class="dag-key pending">"pending"</span>
-                    <span class="dag-key rejected">"refused / retracted"</span>
-                    <span class="dag-key current">"current step"</span>
-                    <span class="dag-key premise">"its premises"</span>
-                </span>
+                {legend()}
             </div>
             {live(hidden)}
             <div class="proof-dag-wrap" node_ref=scroller
@@ -142,9 +75,8 @@ pub fn ProofDag(
                 }
                 on:mouseup=move |_| drag.set_value(None)>
                 <div class="proof-dag" data-testid="proof-dag" role="group" aria-label="derivation graph"
-                    style=live(move || views.with(|(d, _)| size(d.width, d.height.max(NODE_H), scale())))>
-                    <div class="dag-canvas" style=live(move || views.with(|(d, _)| format!(
-                        "{};transform:scale({}.{:02})", size(d.width, d.height.max(NODE_H), 1.0), pct() / 100, pct() % 100)))>
+                    style=live(move || views.with(|(d, _)| frame_style(d, pct())))>
+                    <div class="dag-canvas" style=live(move || views.with(|(d, _)| canvas_style(d, pct())))>
                         <svg class="dag-edges" width=live(move || views.with(|(d, _)| px(d.width).to_string()))
                             height=live(move || views.with(|(d, _)| px(d.height).to_string())) aria-hidden="true">
                             {keyed_rows(

@@ -3,94 +3,15 @@
 
 use leptos::prelude::*;
 
-use crate::logic::events::{code_str, Event};
-use crate::logic::world::{GoalState, Hypothesis, Item, ItemStatus, Refutation, WorldState};
-use std::sync::Arc;
+use crate::logic::events::Event;
+use crate::logic::world::{GoalState, Hypothesis, ItemStatus, Refutation, WorldState};
+use crate::logic::world_labels::{goal_badge, refutation_head, refutation_verdict};
 
-use crate::ui::keyed::{keyed_rows, Row};
 use crate::ui::proof_form::bind::{formula, live, prose};
 
-fn item_row(item: &Item) -> AnyView {
-    let deps = if item.depends_on.is_empty() {
-        String::new()
-    } else {
-        format!("rests on {}", item.depends_on.join(", "))
-    };
-    let how = if item.rule.is_empty() {
-        String::new()
-    } else if item.premises.is_empty() {
-        item.rule.clone()
-    } else {
-        format!("{} from {}", item.rule, item.premises.join(", "))
-    };
-    let why = match (item.code, &item.message) {
-        (Some(code), Some(m)) => format!("{}: {m}", code_str(code)),
-        (None, Some(m)) => m.clone(),
-        _ => String::new(),
-    };
-    view! {
-        <li class="proof-item" data-id=item.id.clone()>
-            <span class="chip">{item.id.clone()}</span>" "
-            {formula(&item.latex)}
-            <span class="muted">" " {how}</span>
-            {(!deps.is_empty()).then(|| view! { " " <span class="badge open-assumptions">{deps.clone()}</span> }.into_any())}
-            {(!why.is_empty()).then(|| view! { <div class="error small">{why.clone()}</div> }.into_any())}
-        </li>
-    }
-    .into_any()
-}
-
-/// Rows a panel shows at first; each "show more" adds as many. A long log's world holds tens of
-/// thousands of items, and rendering all of them (with KaTeX) would stall the page.
-const PANEL_ROWS: usize = 20;
-
-/// One panel of items with the given statuses, latest first. A plain function (not a closure
-/// called three times), so its code is in the wasm once.
-#[inline(never)]
-fn item_panel(
-    state: Memo<(WorldState, Option<Event>)>,
-    title: &'static str,
-    testid: &'static str,
-    statuses: &'static [ItemStatus],
-) -> AnyView {
-    let limit = RwSignal::new(PANEL_ROWS);
-    let rows = Memo::new(move |_| state.with(|(st, _)| st.latest_items(statuses, limit.get())));
-    view! {
-        <div class="card proof-panel" data-testid=testid>
-            <h3>{title}</h3>
-            {live(move || rows.with(|(items, _)| items.is_empty()).then(|| view! { <p class="muted">"none"</p> }.into_any()))}
-            {live(move || {
-                let earlier = rows.with(|(_, earlier)| *earlier);
-                (earlier > 0).then(|| view! {
-                    <p class="muted small" data-testid="proof-panel-more">
-                        {format!("{earlier} earlier not shown ")}
-                        <button class="link" on:click=crate::ui::boxed::on_click(move |_| limit.update(|l| *l += PANEL_ROWS * 5))>
-                            {format!("show {} more", earlier.min(PANEL_ROWS * 5))}
-                        </button>
-                    </p>
-                }
-                .into_any())
-            })}
-            // Keyed by the event that last changed an item: a step re-renders (and
-            // re-typesets) only the rows it changed. (One row type and a string key for
-            // every keyed list of the page: they share one copy of Leptos's keyed-list code.)
-            <ul class="proof-list">
-                {keyed_rows(
-                    Arc::new(move || rows.with(|(items, _)| items.iter().cloned().map(Row::Item).collect())),
-                    |row| match row {
-                        Row::Item(item) => format!("{} {}", item.id, item.last_event),
-                        _ => String::new(),
-                    },
-                    Arc::new(|row| match row {
-                        Row::Item(item) => item_row(&item),
-                        _ => ().into_any(),
-                    }),
-                )}
-            </ul>
-        </div>
-    }
-    .into_any()
-}
+#[path = "proof/item_panel.rs"]
+mod item_panel;
+use item_panel::item_panel;
 
 #[component]
 pub fn ProofPanels(
@@ -118,10 +39,7 @@ pub fn ProofPanels(
                 <p class="muted small">"Matched up to notation and renaming of bound variables, not logical equivalence."</p>
                 <ul class="proof-list">
                     {live(move || parts.with(|p| p.0.clone()).into_iter().map(|g| {
-                        let (class, label) = match &g.proved_by {
-                            Some(by) => ("badge ok goal-proved", format!("proved by {by}")),
-                            None => ("badge goal-open", "open".to_string()),
-                        };
+                        let (class, label) = goal_badge(&g);
                         view! {
                             <li data-id=g.id.clone()>
                                 <span class="chip">{g.id.clone()}</span>" "
@@ -158,18 +76,19 @@ pub fn ProofPanels(
                     } else {
                         view! {
                             <ul class="proof-list">
-                                {refutations.into_iter().map(|r| view! {
-                                    <li>
-                                        <span class="chip">{r.id.clone()}</span>
-                                        {format!(" {} refutes {} ({}): ", r.by, r.target_id, r.kind)}
-                                        {prose(r.reason.clone())}
-                                        <span class=if r.upheld { "badge error" } else { "badge" }>
-                                            {if r.upheld { " upheld" } else { " dismissed" }}
-                                        </span>
-                                        <div class="muted small">{r.note.clone()}</div>
-                                    </li>
-                                }
-                                .into_any()).collect_view()}
+                                {refutations.into_iter().map(|r| {
+                                    let (class, verdict) = refutation_verdict(r.upheld);
+                                    view! {
+                                        <li>
+                                            <span class="chip">{r.id.clone()}</span>
+                                            {refutation_head(&r)}
+                                            {prose(r.reason.clone())}
+                                            <span class=class>{verdict}</span>
+                                            <div class="muted small">{r.note.clone()}</div>
+                                        </li>
+                                    }
+                                    .into_any()
+                                }).collect_view()}
                             </ul>
                         }.into_any()
                     }

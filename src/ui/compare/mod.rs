@@ -2,5 +2,6 @@
 
 pub mod handoff;
 pub mod side;
+pub mod side_picker;
 pub mod summary;
 pub mod table;

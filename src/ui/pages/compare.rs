@@ -12,7 +12,8 @@ use leptos::prelude::*;
 
 use crate::band::compare::Selection;
 use crate::band::compare_input::{compare_runs, kept_choices};
-use crate::ui::compare::side::{side_picker, Side};
+use crate::ui::compare::side::Side;
+use crate::ui::compare::side_picker::side_picker;
 use crate::ui::compare::{handoff, summary, table};
 use crate::ui::query;
 use crate::ui::run_store;

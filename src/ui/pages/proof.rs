@@ -1,18 +1,15 @@
 use leptos::prelude::*;
-use wasm_bindgen::JsCast;
 
-use crate::logic::dag::{layout_window, Dag};
+use crate::logic::dag::Dag;
 use crate::logic::events::Event;
-use crate::logic::fitch::{layout as fitch_layout, Fitch, FitchOptions};
-use crate::logic::stepper_keys::{step_key, KeyTarget};
+use crate::logic::fitch::Fitch;
+use crate::logic::proof_view::views_at;
 use crate::logic::world::WorldState;
-use crate::ui::drafts_store;
 use crate::ui::proof_dag::ProofDag;
 use crate::ui::proof_fitch::ProofFitch;
 use crate::ui::proof_form::bind::live;
 use crate::ui::proof_form::ProofForm;
 use crate::ui::proof_panels::ProofPanels;
-use crate::ui::query;
 use crate::ui::research_panel::ResearchPanel;
 
 // The page's parts live in `src/ui/proof/` (declared here, so `src/ui/mod.rs` stays as it is).
@@ -20,67 +17,19 @@ use crate::ui::research_panel::ResearchPanel;
 mod controls;
 #[path = "../proof/event_card.rs"]
 mod event_card;
+#[path = "../proof/keys.rs"]
+mod keys;
 #[path = "../proof/loader.rs"]
 mod loader;
 #[path = "../proof/page_state.rs"]
 mod page_state;
+#[path = "../proof/url_sync.rs"]
+mod url_sync;
 
 use controls::ProofControls;
 use loader::ProofLoader;
 use page_state::ProofState;
-
-/// Nodes the DAG draws at most: past that it shows the current step's ancestry and the latest
-/// items (and says how many it left out).
-const DAG_NODES: usize = 40;
-/// Lines the Fitch view draws at most, centred on the current one.
-const FITCH_LINES: usize = 40;
-
-/// The stepper's keys, unless focus is in a field that needs them.
-fn on_key(page: ProofState, ev: web_sys::KeyboardEvent) {
-    if page.session.with_untracked(|s| s.is_none()) {
-        return;
-    }
-    let el = ev
-        .target()
-        .and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok());
-    let tag = el.as_ref().map(|e| e.tag_name()).unwrap_or_default();
-    let input_type = el
-        .as_ref()
-        .and_then(|e| e.get_attribute("type"))
-        .unwrap_or_default()
-        .to_ascii_lowercase();
-    let target = KeyTarget {
-        tag: &tag,
-        input_type: &input_type,
-        content_editable: el.as_ref().is_some_and(|e| e.is_content_editable()),
-        modifier: ev.ctrl_key() || ev.alt_key() || ev.meta_key(),
-    };
-    let Some(command) = step_key(&ev.key(), &target) else {
-        return;
-    };
-    ev.prevent_default();
-    page.command(command);
-}
-
-/// The URL says which example and step are shown (replaced in place, so stepping does not fill
-/// the history).
-fn sync_url(page: ProofState) {
-    let at = page.step.get();
-    let key = page.example_key.get();
-    if page.session.with_untracked(Option::is_none) {
-        return;
-    }
-    let mut v = query::current();
-    if key.is_empty() {
-        v.example = None;
-        v.step = None;
-    } else {
-        drafts_store::write("proof", "step", &at.to_string());
-        v.example = Some(key);
-        v.step = u32::try_from(at).ok();
-    }
-    query::set(&v, false);
-}
+use url_sync::{open_linked, sync_url};
 
 /// Step through a logic world derivation: every proposal, acceptance and rejection, with
 /// formulas rendered and the proof DAG.
@@ -110,34 +59,16 @@ pub fn ProofPage() -> impl IntoView {
     );
     // The DAG and the Fitch lines, both focused on the current event's subject.
     let views = Memo::new(move |_| -> (Dag, Fitch) {
-        state.with(|(st, event)| {
-            let focus = event.as_ref().and_then(|e| e.subject_id());
-            let dag = layout_window(st, focus, DAG_NODES);
-            let fitch = fitch_layout(
-                st,
-                &FitchOptions {
-                    focus,
-                    window: FITCH_LINES,
-                    ..Default::default()
-                },
-            );
-            (dag, fitch)
-        })
+        state.with(|(st, event)| views_at(st, event.as_ref()))
     });
     let on_pick = Callback::new(move |id: String| page.pick(id));
 
     on_cleanup(move || page.clear_interval());
-    let keys = window_event_listener(leptos::ev::keydown, move |ev| on_key(page, ev));
+    let keys = window_event_listener(leptos::ev::keydown, move |ev| keys::on_key(page, ev));
     on_cleanup(move || keys.remove());
 
     // A link (`proof?example=…&step=12`) wins over the kept draft.
-    let linked = query::current();
-    if let Some(key) = linked.example.clone() {
-        page.open_example(key, linked.step.map(|s| s as usize));
-    } else if let Some(key) = drafts_store::read("proof", "example").filter(|k| !k.is_empty()) {
-        let at = drafts_store::read("proof", "step").and_then(|s| s.parse().ok());
-        page.open_example(key, at);
-    }
+    open_linked(page);
     Effect::new(move |_| sync_url(page));
 
     let on_action = move |(agent, kind, params)| page.act(agent, kind, params);

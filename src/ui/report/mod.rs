@@ -1,6 +1,7 @@
 //! The Report page's parts, one component per file; `pages/report.rs` puts them together.
 
 pub mod bad_lines;
+pub mod body;
 pub mod case_panel;
 pub mod cases;
 pub mod dynamic;
@@ -9,6 +10,7 @@ pub mod file_picker;
 pub mod filters;
 pub mod groups;
 pub mod histogram;
+pub mod load;
 pub mod matrix;
 pub mod metrics;
 pub mod open_in_audit;

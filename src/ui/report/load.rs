@@ -1,0 +1,134 @@
+//! Loading the Report page's file: a picked file or a kept run is read in chunks and
+//! evaluated; a picked file becomes a kept run so a reload shows it again. What the page opens
+//! on arrival and the timing words are `band::report_load`.
+
+use std::sync::Arc;
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+use crate::band::drill::CaseFilter;
+use crate::band::report_load::{read_timing, report_start, ReportStart};
+use crate::route::state::ViewState;
+use crate::ui::browser_file::now_ms;
+use crate::ui::query;
+use crate::ui::run_file;
+
+use super::read;
+use super::source::{last_source, remember_source};
+use super::state::ReportState;
+
+/// What the page shows about loading, besides the report itself.
+#[derive(Clone, Copy)]
+pub struct LoadState {
+    pub progress: RwSignal<Option<(f64, f64)>>,
+    pub timing: RwSignal<Option<String>>,
+    pub loading: RwSignal<bool>,
+    /// The profile the others are compared with.
+    pub baseline: RwSignal<String>,
+    /// The kept run shown (None: a picked file not kept, or nothing).
+    pub run: RwSignal<Option<String>>,
+    pub notice: RwSignal<Option<String>>,
+}
+
+impl Default for LoadState {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl LoadState {
+    pub fn new() -> Self {
+        LoadState {
+            progress: RwSignal::new(None),
+            timing: RwSignal::new(None),
+            loading: RwSignal::new(false),
+            baseline: RwSignal::new(String::new()),
+            run: RwSignal::new(None),
+            notice: RwSignal::new(None),
+        }
+    }
+}
+
+/// The page's loader: `load(file, Some(run id))` shows a kept run, `load(file, None)` a
+/// picked file. `apply_view` selects what the URL says once the report is there.
+pub fn loader(
+    s: ReportState,
+    l: LoadState,
+    apply_view: impl Fn(ViewState) + Copy + 'static,
+) -> impl Fn(web_sys::File, Option<String>) + Copy + 'static {
+    move |f: web_sys::File, from_run: Option<String>| {
+        if l.loading.get_untracked() {
+            return;
+        }
+        s.error.set(None);
+        l.notice.set(None);
+        s.report.set(None);
+        s.open.set(None);
+        s.detail.set(None);
+        l.timing.set(None);
+        s.filter.set(CaseFilter::default());
+        let picked = from_run.is_none();
+        if let Some(id) = from_run {
+            remember_source(&id);
+            l.run.set(Some(id));
+        } else {
+            l.run.set(None);
+            remember_source(&format!("file:{}", f.name()));
+            query::set(&ViewState::default(), false);
+        }
+        s.file_name.set(f.name());
+        s.file.set_value(Some(f.clone()));
+        l.loading.set(true);
+        spawn_local(async move {
+            let t0 = now_ms();
+            match read::evaluate_file(&f, l.progress).await {
+                Ok((r, b)) => {
+                    s.bom.set_value(b);
+                    l.baseline
+                        .set(r.profiles.keys().next().cloned().unwrap_or_default());
+                    l.timing.set(Some(read_timing(f.size(), now_ms() - t0)));
+                    if let Some(empty) = r.emptiness() {
+                        s.error
+                            .set(Some(format!("{}: {}", f.name(), empty.message())));
+                    } else {
+                        let (names, n) = (r.profiles.keys().cloned().collect(), r.cases.len());
+                        s.report.set(Some(Arc::new(r)));
+                        apply_view(query::current());
+                        // A picked file becomes a run, so a reload shows it again.
+                        if picked {
+                            match run_file::keep(&f, names, n).await {
+                                Ok(id) => {
+                                    remember_source(&id);
+                                    l.run.set(Some(id))
+                                }
+                                Err(e) => l.notice.set(Some(format!("Not kept as a run: {e}"))),
+                            }
+                        }
+                    }
+                }
+                Err(e) => s.error.set(Some(e)),
+            }
+            l.loading.set(false);
+        });
+    }
+}
+
+/// `report?run=<id>` opens that kept run; so does coming back to this page after showing one.
+/// A picked file that could not be kept is named.
+pub fn open_start(
+    s: ReportState,
+    l: LoadState,
+    load: impl Fn(web_sys::File, Option<String>) + Copy + 'static,
+) {
+    match report_start(query::current().run, last_source()) {
+        ReportStart::Run(id) => spawn_local(async move {
+            match run_file::open(&id).await {
+                Ok((id, f)) => load(f, Some(id)),
+                Err(e) => s.error.set(Some(e)),
+            }
+        }),
+        ReportStart::PickAgain(note) => l.notice.set(Some(note)),
+        ReportStart::Nothing => {}
+    }
+}
