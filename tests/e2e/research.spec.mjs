@@ -18,6 +18,23 @@ const PROBLEM = JSON.stringify({
 
 const derive = (premises) => JSON.stringify({ actionType: 'derive', params: { conclusion: 'A \\land B', premises, rule: 'and_intro' } });
 
+/** Settings with the mock as the profile's verify model, the problem pasted on Proof, Run pressed. */
+async function startResearch(app, page, mock) {
+  await app.goto('/settings');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vf-research-'));
+  const settings = path.join(dir, 'settings.yaml');
+  fs.writeFileSync(settings, `defaults:\n  max_tokens: 500\n  temperature: 0\nllms:\n  mock:\n    base_url: "${mock.baseUrl}"\n    model: "mock-model"\nprofiles:\n  mock-full:\n    run: mock\n    verify: mock\n`);
+  await page.getByTestId('settings-import').setInputFiles(settings);
+  await page.getByTestId('settings-notice').waitFor();
+  await page.getByRole('link', { name: 'Proof' }).click();
+  await page.getByTestId('page-proof').waitFor();
+  await page.getByTestId('proof-paste').locator('xpath=..').locator('summary').click();
+  await page.getByTestId('proof-paste').fill(PROBLEM);
+  await page.getByTestId('proof-paste-load').click();
+  await page.getByTestId('proof-research').locator('summary').click();
+  await page.getByTestId('proof-research-run').click();
+}
+
 describe('proof page: LLM researchers', () => {
   const app = useApp({ it, before, after, beforeEach, afterEach });
   let mock;
@@ -35,20 +52,7 @@ describe('proof page: LLM researchers', () => {
   after(() => mock?.stop());
 
   app.it('refused step is fed back, mended, accepted by the other researcher, goal proved', async (page) => {
-    await app.goto('/settings');
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vf-research-'));
-    const settings = path.join(dir, 'settings.yaml');
-    fs.writeFileSync(settings, `defaults:\n  max_tokens: 500\n  temperature: 0\nllms:\n  mock:\n    base_url: "${mock.baseUrl}"\n    model: "mock-model"\nprofiles:\n  mock-full:\n    run: mock\n    verify: mock\n`);
-    await page.getByTestId('settings-import').setInputFiles(settings);
-    await page.getByTestId('settings-notice').waitFor();
-
-    await page.getByRole('link', { name: 'Proof' }).click();
-    await page.getByTestId('page-proof').waitFor();
-    await page.getByTestId('proof-paste').locator('xpath=..').locator('summary').click();
-    await page.getByTestId('proof-paste').fill(PROBLEM);
-    await page.getByTestId('proof-paste-load').click();
-    await page.getByTestId('proof-research').locator('summary').click();
-    await page.getByTestId('proof-research-run').click();
+    await startResearch(app, page, mock);
     await page.getByTestId('proof-research-status').filter({ hasText: 'every goal proved' }).waitFor({ timeout: 20_000 });
 
     const turns = await page.getByTestId('proof-research-turns').locator('li').allInnerTexts();
@@ -85,19 +89,7 @@ describe('proof page: leaving stops the researchers', () => {
     .filter((r) => r.method === 'POST' && r.path.endsWith('/chat/completions'));
 
   app.it('the in-flight call is aborted and no further turn is asked for', async (page) => {
-    await app.goto('/settings');
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vf-research-'));
-    const settings = path.join(dir, 'settings.yaml');
-    fs.writeFileSync(settings, `llms:\n  mock:\n    base_url: "${mock.baseUrl}"\n    model: "mock-model"\nprofiles:\n  mock-full:\n    run: mock\n    verify: mock\n`);
-    await page.getByTestId('settings-import').setInputFiles(settings);
-    await page.getByTestId('settings-notice').waitFor();
-    await page.getByRole('link', { name: 'Proof' }).click();
-    await page.getByTestId('page-proof').waitFor();
-    await page.getByTestId('proof-paste').locator('xpath=..').locator('summary').click();
-    await page.getByTestId('proof-paste').fill(PROBLEM);
-    await page.getByTestId('proof-paste-load').click();
-    await page.getByTestId('proof-research').locator('summary').click();
-    await page.getByTestId('proof-research-run').click();
+    await startResearch(app, page, mock);
     while ((await chats()).length < 1) await page.waitForTimeout(50);
     await page.getByTestId('nav-audit').click();
     await page.getByTestId('page-audit').waitFor();
