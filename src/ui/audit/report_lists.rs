@@ -6,6 +6,11 @@ use leptos::prelude::*;
 use crate::audit::shown::ReportShown;
 
 pub fn report_lists(report: &ReportShown) -> AnyView {
+    // An empty list says so rather than leaving a bare heading.
+    let none = report
+        .exempted
+        .is_empty()
+        .then(|| view! { <p class="muted">"None reported."</p> }.into_any());
     let exempted = report
         .exempted
         .iter()
@@ -51,6 +56,7 @@ pub fn report_lists(report: &ReportShown) -> AnyView {
     view! {
         <section class="card">
             <h3>"Reasonable inferences (not errors)"</h3>
+            {none}
             <ul>{exempted}</ul>
         </section>
         {changes}
