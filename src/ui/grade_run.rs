@@ -9,14 +9,8 @@ use serde_json::json;
 use crate::extract::batch::GradeBatch;
 use crate::route::state::ViewState;
 use crate::runs::{self, RunKind, RunMeta};
+use crate::ui::router::{self, Page};
 use crate::ui::{query, run_store};
-
-fn on_extract_page() -> bool {
-    window()
-        .location()
-        .pathname()
-        .is_ok_and(|p| p.trim_end_matches('/').ends_with("/extract"))
-}
 
 /// Keep a graded upload as a run; a failure is said in `error` (the table stays on the page).
 pub fn keep(file: String, batch: &GradeBatch, started_ms: f64, error: RwSignal<Option<String>>) {
@@ -38,7 +32,7 @@ pub fn keep(file: String, batch: &GradeBatch, started_ms: f64, error: RwSignal<O
         match run_store::save(&meta, &results).await {
             // The URL names the run, so a reload (or a shared link, in this browser) shows it
             // again; not when the user has left the Extract page meanwhile.
-            Ok(()) if on_extract_page() => query::set(
+            Ok(()) if router::current_page() == Page::Extract => query::set(
                 &ViewState {
                     run: Some(meta.id),
                     ..Default::default()

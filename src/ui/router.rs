@@ -27,6 +27,12 @@ fn location_app_path(base: &str) -> Option<String> {
     app_path(base, &pathname).map(str::to_string)
 }
 
+/// The page the address bar shows now (outside a reactive scope, e.g. when an async task
+/// finishes and must not act on a page the user has left).
+pub fn current_page() -> Page {
+    location_app_path(&document_base()).map_or(Page::NotFound, |p| Page::from_app_path(&p))
+}
+
 /// The in-app target of a click, when the browser should not handle it itself: a plain left
 /// click on a same-origin link without `download` or a `target` of its own.
 fn in_app_target(ev: &web_sys::MouseEvent, base: &str) -> Option<String> {
