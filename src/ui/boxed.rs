@@ -2,6 +2,7 @@
 //! listener and attribute code once per closure type; boxed, every handler of a kind (every
 //! click, every change...) in the app shares one compiled copy (wasm size).
 
+use leptos::prelude::AnyView;
 use web_sys::{Event, KeyboardEvent, MouseEvent};
 
 pub type OnClick = Box<dyn FnMut(MouseEvent)>;
@@ -32,9 +33,18 @@ pub fn text(f: impl FnMut() -> String + Send + 'static) -> Text {
     Box::new(f)
 }
 
-/// An effect's body (`Effect::new(effect(...))`): all such effects share one compiled copy.
-pub type EffectFn = Box<dyn FnMut(Option<()>)>;
+/// A reactive part of a view: nothing, or one view. Put `part(move || …)` where the closure
+/// itself would go in `view!`; every such part in the app shares one compiled copy.
+pub type Part = Box<dyn FnMut() -> Option<AnyView> + Send>;
 
-pub fn effect(f: impl FnMut(Option<()>) + 'static) -> EffectFn {
+pub fn part(f: impl FnMut() -> Option<AnyView> + Send + 'static) -> Part {
     Box::new(f)
+}
+
+/// An effect (`effect(move || …)`), boxed: every effect of the app shares one copy of
+/// reactive_graph's effect code instead of one per closure.
+#[inline(never)]
+pub fn effect(f: impl FnMut() + 'static) {
+    let mut f: Box<dyn FnMut()> = Box::new(f);
+    leptos::prelude::Effect::new(move |_: Option<()>| f());
 }

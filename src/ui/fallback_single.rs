@@ -11,10 +11,10 @@ use crate::ui::boxed::{effect, flag, on_click};
 
 use crate::extract::{needs_fallback, AnswerPatterns, Extraction, Verdict};
 use crate::llm::answer_fallback::FallbackOutcome;
+use crate::ui::boxed::part;
 use crate::ui::drafts_store::draft_signal;
 use crate::ui::extract::asker::Asker;
 use crate::ui::extract::controls::on_off_box;
-use crate::ui::extract::part::part;
 use crate::ui::extract::single::preset_of;
 use crate::ui::fallback_single_view::outcome_view;
 use crate::ui::verify_model::{profile_signal, ProfilePicker};
@@ -56,7 +56,7 @@ pub fn SingleFallback(
         result.with(|(t, rule, _)| !t.trim().is_empty() && needs_fallback(rule.as_ref()))
     });
     // Ask automatically once the text rests, when the setting is on and the rules are unsure.
-    Effect::new(effect(move |_| {
+    effect(move || {
         let on = auto.get() == "on" && needs.get();
         let k = (result.with(|r| r.0.clone()), question.get());
         if let Some(t) = a.timer.get_value() {
@@ -69,7 +69,7 @@ pub fn SingleFallback(
             let h = set_timeout_with_handle(move || a.ask(), Duration::from_millis(AUTO_DELAY_MS));
             a.timer.set_value(h.ok());
         }
-    }));
+    });
     // Leaving the page aborts the call in flight (its fetch through the AbortController).
     on_cleanup(move || a.stop());
 

@@ -5,7 +5,7 @@ use crate::ui::boxed::{on_click, on_key, text};
 use crate::extract::batch::Row;
 use crate::extract::grade_columns::verdict_label;
 use crate::ui::answer_math::answer_math;
-use crate::ui::extract::part::part;
+use crate::ui::boxed::part;
 use crate::ui::grade_row_detail::{GradeRowDetail, Opened};
 
 /// `j` / `k` on a row: focus the next / previous graded row of the page (as on the Report's

@@ -5,7 +5,7 @@ use crate::ui::boxed::{effect, on_click, on_key};
 use crate::extract::fallback_batch::LlmFallbackNote;
 use crate::extract::row_detail::{RowDetail, Side};
 use crate::ui::answer_math::answer_math;
-use crate::ui::extract::part::part;
+use crate::ui::boxed::part;
 use crate::ui::extract::single_result::outcome_label;
 
 /// What an opened row holds while its line is read back from the file.
@@ -18,12 +18,12 @@ pub type Opened = Option<(usize, Result<RowDetail, String>)>;
 #[component]
 pub fn GradeRowDetail(line: usize, opened: RwSignal<Opened>, close: Callback<()>) -> impl IntoView {
     let panel = NodeRef::<leptos::html::Div>::new();
-    Effect::new(effect(move |_| {
+    effect(move || {
         if let Some(el) = panel.get() {
             // Where the user looks next; a failed focus only costs the keyboard shortcut.
             let _ = el.focus();
         }
-    }));
+    });
     let on_esc = move |ev: web_sys::KeyboardEvent| {
         if ev.key() == "Escape" {
             ev.prevent_default();

@@ -10,8 +10,8 @@ use crate::extract::grade_columns::{self, Kept, COLUMNS};
 use crate::extract::row_detail::open_row;
 use crate::search::SearchQuery;
 use crate::table::{Direction, Query};
+use crate::ui::boxed::part;
 use crate::ui::browser_file::read_slice;
-use crate::ui::extract::part::part;
 use crate::ui::grade_row::row_view;
 use crate::ui::grade_row_detail::Opened;
 use crate::ui::sort_header::sort_header;
@@ -37,11 +37,11 @@ pub fn GradeTable(
     let open = RwSignal::new(None::<usize>);
     let opened: RwSignal<Opened> = RwSignal::new(None);
     // Another filter or search starts again at the first page.
-    Effect::new(effect(move |_| {
+    effect(move || {
         show.track();
         query.track();
         page.set(0);
-    }));
+    });
     let b = batch.clone();
     let toggle = Callback::new(move |line: usize| {
         if open.get_untracked() == Some(line) {

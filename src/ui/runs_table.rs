@@ -8,10 +8,11 @@ use leptos::prelude::*;
 
 use crate::runs::listing::{numeric, Listing, COLUMNS};
 use crate::table::Direction;
+use crate::ui::boxed::part;
 use crate::ui::boxed::text;
 use crate::ui::keyed::{keyed_rows, Row};
 use crate::ui::pager::pager;
-use crate::ui::report::dynamic::{dyn_view, memo_count};
+use crate::ui::report::dynamic::memo_count;
 use crate::ui::run_row::RunRow;
 use crate::ui::sort_header::sort_header;
 
@@ -28,7 +29,7 @@ pub fn RunsTable(
     let (s1, s2, s3) = (shown.clone(), shown.clone(), shown.clone());
     let pages = memo_count(Box::new(move || s1().pages));
     // One message when nothing is listed: none kept of this kind, or none match the search.
-    let empty = dyn_view(move || {
+    let empty = part(move || {
         if !loaded.get() {
             return None;
         }

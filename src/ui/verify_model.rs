@@ -6,8 +6,7 @@ use std::rc::Rc;
 
 use leptos::prelude::*;
 
-use crate::ui::boxed::{on_change, text};
-use crate::ui::extract::part::part;
+use crate::ui::options::bound_select;
 
 use crate::llm::{ChatTransport, Endpoint};
 use crate::ui::drafts_store::draft_signal;
@@ -54,18 +53,11 @@ pub fn profile_signal(page: &'static str) -> RwSignal<String> {
 #[component]
 pub fn ProfilePicker(profile: RwSignal<String>, testid: &'static str) -> impl IntoView {
     let store = settings_store();
-    view! {
-        <label>
-            "Verify model of profile "
-            <select
-                data-testid=testid
-                prop:value=text(move || profile.get())
-                on:change=on_change(move |ev| profile.set(event_target_value(&ev)))
-            >
-                {part(move || Some(store.profile_names().into_iter().map(|p| view! {
-                    <option value=p.clone() selected=p == profile.get_untracked()>{p.clone()}</option>
-                }.into_any()).collect::<Vec<_>>().into_any()))}
-            </select>
-        </label>
-    }
+    bound_select(
+        "Verify model of profile ",
+        testid.to_string(),
+        profile,
+        None,
+        Box::new(move || store.profile_names()),
+    )
 }

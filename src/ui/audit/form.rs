@@ -8,9 +8,9 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use crate::audit::batch::CaseSet;
-use crate::ui::boxed::{on_change, on_click};
+use crate::ui::boxed::on_click;
 use crate::ui::browser_file::fetch_example;
-use crate::ui::options::options;
+use crate::ui::options::bound_select;
 use crate::ui::settings_store::settings_store;
 use crate::ui::text_field::TextField;
 
@@ -59,16 +59,7 @@ pub fn audit_form(page: AuditState) -> AnyView {
             <TextField label="Model output (text under audit)" testid="audit-output" value=output rows=8/>
         </div>
         <div class="row">
-            <label>
-                "Profile "
-                <select
-                    data-testid="audit-profile"
-                    prop:value=move || profile.get()
-                    on:change=on_change(move |ev| profile.set(event_target_value(&ev)))
-                >
-                    {move || options(profile_names())}
-                </select>
-            </label>
+            {bound_select("Profile ", String::from("audit-profile"), profile, None, Box::new(profile_names))}
             <button
                 class="primary"
                 data-testid="audit-run"

@@ -9,10 +9,10 @@ use crate::band::compare::RunLines;
 use crate::band::compare_input;
 use crate::band::compare_side::{side_id, side_label};
 use crate::runs::RunMeta;
+use crate::ui::boxed::part;
 use crate::ui::boxed::{on_change, text};
 use crate::ui::browser_file::picked_file;
-use crate::ui::options::options;
-use crate::ui::report::dynamic::dyn_view;
+use crate::ui::options::bound_select;
 
 use super::side::Side;
 
@@ -69,23 +69,13 @@ pub fn side_picker(
                     on:change=on_change(move |ev| side.load_kept(event_target_value(&ev)))
                 >
                     <option value="">"none"</option>
-                    {dyn_view(move || Some(kept_options(kept.get(), &side.kept.get()).into_any()))}
+                    {part(move || Some(kept_options(kept.get(), &side.kept.get()).into_any()))}
                 </select>
             </label>
             {fallback.map(|_| view! { <span class="muted">"Without a file, B is A's file (pick another profile)."</span> }.into_any())}
             <span class="muted" data-testid=format!("compare-label-{id}")>{label}</span>
-            <label>
-                "Profile "
-                <select
-                    data-testid=format!("compare-profile-{id}")
-                    prop:value=text(move || side.profile.get())
-                    on:change=on_change(move |ev| side.profile.set(event_target_value(&ev)))
-                >
-                    <option value="">"all"</option>
-                    {dyn_view(move || Some(options(names()).into_any()))}
-                </select>
-            </label>
-            {dyn_view(move || side.error.get().map(|e| view! { <div class="error" role="alert" data-testid=format!("compare-error-{id}")>{e}</div> }.into_any()))}
+            {bound_select("Profile ", format!("compare-profile-{id}"), side.profile, Some("all"), Box::new(names))}
+            {part(move || side.error.get().map(|e| view! { <div class="error" role="alert" data-testid=format!("compare-error-{id}")>{e}</div> }.into_any()))}
         </div>
     }
     .into_any()

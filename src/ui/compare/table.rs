@@ -4,7 +4,9 @@
 use std::sync::Arc;
 
 use crate::ui::boxed;
-use crate::ui::report::dynamic::{dyn_view, effect, memo_count, memo_rows, td};
+use crate::ui::boxed::effect;
+use crate::ui::boxed::part;
+use crate::ui::report::dynamic::{memo_count, memo_rows, td};
 use leptos::prelude::*;
 
 const NUM: Option<&str> = Some("num");
@@ -49,10 +51,10 @@ pub fn paired_table(c: Arc<Comparison>) -> AnyView {
             .map(|i| kept[i])
             .collect::<Vec<_>>()
     }));
-    effect(Box::new(move || {
+    effect(move || {
         order.track();
         page.set(0);
-    }));
+    });
     let rows = move || {
         let o = order.get();
         page_range(o.len(), page.get())
@@ -88,7 +90,7 @@ pub fn paired_table(c: Arc<Comparison>) -> AnyView {
             <div class="table-wrap">
                 <table>
                     <thead><tr>{(0..COLUMNS.len()).map(|c| sort_header("compare-sort", COLUMNS[c], c, (2..5).contains(&c), sort, page)).collect::<Vec<_>>()}</tr></thead>
-                    <tbody>{dyn_view(move || Some(rows().into_any()))}</tbody>
+                    <tbody>{part(move || Some(rows().into_any()))}</tbody>
                 </table>
             </div>
             {crate::ui::pager::pager("compare-page", page, memo_count(Box::new(count)), "")}

@@ -8,11 +8,11 @@ use crate::ui::boxed::{flag, on_change, on_click};
 
 use crate::extract::batch::{GradeBatch, Show};
 use crate::extract::AnswerPatterns;
+use crate::ui::boxed::part;
 use crate::ui::browser_file::picked_file;
 use crate::ui::extract::batch_load::BatchState;
 use crate::ui::extract::batch_view::{summary_view, timing_view};
 use crate::ui::extract::controls::bool_box;
-use crate::ui::extract::part::part;
 use crate::ui::fallback_batch::BatchFallback;
 use crate::ui::fallback_batch_panel::BatchFallbackPanel;
 use crate::ui::grade_table::GradeTable;

@@ -7,6 +7,5 @@ pub mod batch_load;
 pub mod batch_view;
 pub mod controls;
 pub mod kept_open;
-pub mod part;
 pub mod single;
 pub mod single_result;

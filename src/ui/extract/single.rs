@@ -3,9 +3,9 @@
 use leptos::prelude::*;
 
 use crate::extract::{extract_with, grade_with, AnswerPatterns, Extraction, Preset, Verdict};
+use crate::ui::boxed::part;
 use crate::ui::drafts_store::draft_signal;
 use crate::ui::extract::controls::bool_box;
-use crate::ui::extract::part::part;
 use crate::ui::extract::single_result::single_result;
 use crate::ui::fallback_single::SingleFallback;
 use crate::ui::text_field::TextField;

@@ -7,7 +7,8 @@
 
 use std::sync::Arc;
 
-use crate::ui::report::dynamic::{dyn_view, effect};
+use crate::ui::boxed::effect;
+use crate::ui::boxed::part;
 use leptos::prelude::*;
 
 use crate::band::compare::Selection;
@@ -55,7 +56,7 @@ pub fn ComparePage() -> impl IntoView {
         }
     });
     // The chosen profiles and kept runs go into the URL, so the view can be linked.
-    effect(Box::new(move || {
+    effect(move || {
         let (pa, pb) = (a.profile.get(), b.profile.get());
         let (ra, rb) = (a.kept.get(), b.kept.get());
         let mut v = query::current();
@@ -67,7 +68,7 @@ pub fn ComparePage() -> impl IntoView {
             }
         }
         query::set(&v, false);
-    }));
+    });
     // Worked out again by the view below when a side or a profile changes (no memo: one
     // less reactive value type in the wasm; the view is the only reader).
     let comparison = move || {
@@ -93,8 +94,8 @@ pub fn ComparePage() -> impl IntoView {
                 {side_picker("A", a, None, kept)}
                 {side_picker("B", b, Some(a), kept)}
             </div>
-            {dyn_view(move || error.get().map(|e| view! { <div class="error" role="alert">{e}</div> }.into_any()))}
-            {dyn_view(move || Some(match comparison() {
+            {part(move || error.get().map(|e| view! { <div class="error" role="alert">{e}</div> }.into_any()))}
+            {part(move || Some(match comparison() {
                 None => view! { <p class="muted" data-testid="compare-empty">"Pick run A's results file to begin."</p> }.into_any(),
                 Some(Err(e)) => view! { <div class="error" role="alert" data-testid="compare-error">{e}</div> }.into_any(),
                 Some(Ok(c)) => view! {

@@ -6,8 +6,8 @@
 use leptos::prelude::*;
 
 use crate::extract::AnswerPatterns;
+use crate::ui::boxed::part;
 use crate::ui::extract::batch::BatchGrade;
-use crate::ui::extract::part::part;
 use crate::ui::extract::single::SingleExtract;
 use crate::ui::math_preview::MathPreview;
 use crate::ui::settings_store::settings_store;

@@ -5,8 +5,8 @@
 
 use leptos::prelude::*;
 
+use crate::ui::boxed::part;
 use crate::ui::report::body::report_body;
-use crate::ui::report::dynamic::dyn_view;
 use crate::ui::report::load::{loader, open_start, LoadState};
 use crate::ui::report::{file_picker, state::ReportState, url};
 
@@ -32,8 +32,8 @@ pub fn ReportPage() -> impl IntoView {
                 "Open a results JSONL (from a batch run: case fields plus profile and credit_score). Scores fold into BAD (1–2), MID (3) and GOOD (4–5); the one error that matters most is cross-band confusion, BAD judged GOOD or GOOD judged BAD. The file never leaves your browser."
             </p>
             {file_picker::file_picker(on_file, progress, timing, s.file_name)}
-            {dyn_view(move || s.error.get().map(|e| view! { <div class="error" role="alert" data-testid="report-error">{e}</div> }.into_any()))}
-            {dyn_view(move || notice.get().map(|n| view! { <div class="notice" data-testid="report-notice">{n}</div> }.into_any()))}
+            {part(move || s.error.get().map(|e| view! { <div class="error" role="alert" data-testid="report-error">{e}</div> }.into_any()))}
+            {part(move || notice.get().map(|n| view! { <div class="notice" data-testid="report-notice">{n}</div> }.into_any()))}
             {report_body(s, l.baseline)}
         </section>
     }

@@ -11,10 +11,10 @@ use leptos::task::spawn_local;
 
 use crate::runs::listing::{listing, RunsQuery};
 use crate::runs::{self, RunKind, RunMeta};
+use crate::ui::boxed::effect;
 use crate::ui::boxed::on_change;
 use crate::ui::options::options;
 use crate::ui::query;
-use crate::ui::report::dynamic::effect;
 use crate::ui::run_import::RunImport;
 use crate::ui::run_store;
 use crate::ui::runs_table::RunsTable;
@@ -70,11 +70,11 @@ pub fn RunsPage() -> impl IntoView {
 
     // The URL follows the view, in place (typing a search must not fill the history), and
     // back/forward set the view from the URL.
-    effect(Box::new(move || {
+    effect(move || {
         let mut v = query::current();
         q().to_view(&mut v);
         query::set(&v, false);
-    }));
+    });
     query::on_history_move(move |v| {
         let w = RunsQuery::from_view(&v);
         kind.set(kind_name(w.kind));

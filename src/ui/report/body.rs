@@ -5,16 +5,16 @@ use leptos::prelude::*;
 
 use crate::ui::boxed::{flag, on_click};
 
-use super::dynamic::{dyn_view, DynView};
 use super::state::ReportState;
 use super::{
     bad_lines, case_panel, cases, exports, filters, groups, histogram, matrix, metrics, profiles,
     summary, warnings,
 };
+use crate::ui::boxed::{part, Part};
 
 /// The report (nothing until one is read); `baseline` is the profile others are compared with.
-pub fn report_body(s: ReportState, baseline: RwSignal<String>) -> DynView {
-    dyn_view(move || {
+pub fn report_body(s: ReportState, baseline: RwSignal<String>) -> Part {
+    part(move || {
         s.report.get().map(|r| {
             if r.cases_only {
                 view! {
@@ -44,7 +44,7 @@ pub fn report_body(s: ReportState, baseline: RwSignal<String>) -> DynView {
                             {filters::filters_view(s, on_click(move |_| exports::export_cases(s)))}
                             {cases::cases_table(s)}
                         </div>
-                        {dyn_view(move || {
+                        {part(move || {
                             s.detail
                                 .get()
                                 .filter(|(i, _)| s.open.get() == Some(*i))

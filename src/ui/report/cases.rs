@@ -1,8 +1,9 @@
 //! The case list: every case the filters keep, sortable by any column (click a header),
 //! paged, with `j`/`k` to move the selection, `Enter` to open it and `Esc` to close it.
 
+use crate::ui::boxed::part;
 use crate::ui::boxed::{on_click, text};
-use crate::ui::report::dynamic::{dyn_view, memo_count, td};
+use crate::ui::report::dynamic::{memo_count, td};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -112,7 +113,7 @@ pub fn cases_table(s: ReportState) -> AnyView {
                 <thead>
                     <tr>{(0..COLUMNS.len()).map(|c| sort_header("report-sort", COLUMNS[c], c, c == 0 || c >= 5, s.sort, s.page)).collect::<Vec<_>>()}</tr>
                 </thead>
-                <tbody>{dyn_view(move || Some(rows().into_any()))}</tbody>
+                <tbody>{part(move || Some(rows().into_any()))}</tbody>
             </table>
         </div>
         {crate::ui::pager::pager("report-page", s.page, memo_count(Box::new(page_count)), "Keys: j / k move, Enter opens, Esc closes.")}

@@ -1,7 +1,7 @@
 //! Pick or drop a results file, with the read's progress and timing.
 
 use crate::ui::boxed::on_change;
-use crate::ui::report::dynamic::dyn_view;
+use crate::ui::boxed::part;
 use leptos::prelude::*;
 
 use crate::ui::browser_file::picked_file;
@@ -38,7 +38,7 @@ pub fn file_picker(
                 <input type="file" accept=".jsonl,.json,.txt" data-testid="report-file" on:change=on_pick />
             </label>
             <span class="muted">"…or drop the file here."</span>
-            {dyn_view(move || {
+            {part(move || {
                 progress.get().map(|(done, total)| {
                     view! {
                         <div class="stack">
@@ -55,7 +55,7 @@ pub fn file_picker(
                     .into_any()
                 })
             })}
-            {dyn_view(move || timing.get().map(|t| view! { <span class="muted" data-testid="report-timing">{t}</span> }.into_any()))}
+            {part(move || timing.get().map(|t| view! { <span class="muted" data-testid="report-timing">{t}</span> }.into_any()))}
         </div>
     }
     .into_any()

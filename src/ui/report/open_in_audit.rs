@@ -4,8 +4,8 @@
 //! The run request travels in session storage, set by this click only: a URL alone never
 //! starts paid LLM calls.
 
-use crate::ui::boxed::{on_change, on_click, text};
-use crate::ui::options::options;
+use crate::ui::boxed::on_click;
+use crate::ui::options::bound_select;
 use leptos::prelude::*;
 
 use crate::ui::drafts_store;
@@ -56,16 +56,7 @@ pub fn open_in_audit(context: Option<String>, output: Option<String>) -> AnyView
     });
     view! {
         <div class="row" data-testid="report-open-audit">
-            <label>
-                "Profile "
-                <select
-                    data-testid="report-open-audit-profile"
-                    prop:value=text(move || profile.get())
-                    on:change=on_change(move |ev| profile.set(event_target_value(&ev)))
-                >
-                    {options(names)}
-                </select>
-            </label>
+            {bound_select("Profile ", String::from("report-open-audit-profile"), profile, None, Box::new(move || names.clone()))}
             <a class="button" href="audit" data-testid="report-open-audit-go" on:click=go>
                 "Open in Audit and run again"
             </a>

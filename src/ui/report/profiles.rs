@@ -2,9 +2,9 @@
 
 use std::sync::Arc;
 
-use crate::ui::boxed::{on_change, text};
-use crate::ui::options::options;
-use crate::ui::report::dynamic::{dyn_view, td};
+use crate::ui::boxed::part;
+use crate::ui::options::bound_select;
+use crate::ui::report::dynamic::td;
 use leptos::prelude::*;
 
 const NUM: Option<&str> = Some("num");
@@ -78,16 +78,7 @@ pub fn profiles_view(r: Arc<BandReport>, baseline: RwSignal<String>) -> Option<A
         view! {
             <div class="card">
                 <h2>"Profiles"</h2>
-                <label>
-                    "Baseline profile "
-                    <select
-                        data-testid="report-baseline"
-                        prop:value=text(move || baseline.get())
-                        on:change=on_change(move |ev| baseline.set(event_target_value(&ev)))
-                    >
-                        {options(names)}
-                    </select>
-                </label>
+                {bound_select("Baseline profile ", String::from("report-baseline"), baseline, None, Box::new(move || names.clone()))}
                 <div class="table-wrap">
                     <table data-testid="report-profiles">
                         <thead>
@@ -100,7 +91,7 @@ pub fn profiles_view(r: Arc<BandReport>, baseline: RwSignal<String>) -> Option<A
                                 <th>"verdict"</th>
                             </tr>
                         </thead>
-                        <tbody>{dyn_view(move || Some(table().into_any()))}</tbody>
+                        <tbody>{part(move || Some(table().into_any()))}</tbody>
                     </table>
                 </div>
             </div>

@@ -4,7 +4,8 @@
 
 use std::sync::Arc;
 
-use crate::ui::report::dynamic::{effect, memo_rows};
+use crate::ui::boxed::effect;
+use crate::ui::report::dynamic::memo_rows;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
@@ -68,12 +69,12 @@ impl ReportState {
             order,
         };
         // A new filter or sort starts at the page of the open case, or the first page.
-        effect(Box::new(move || {
+        effect(move || {
             order.track();
             let pos = s.position(s.open.get_untracked());
             s.page.set(pos.map_or(0, page_of));
             s.selected.set(pos);
-        }));
+        });
         s
     }
 

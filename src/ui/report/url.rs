@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use crate::ui::report::dynamic::effect;
+use crate::ui::boxed::effect;
 
 use crate::band::case_table::find_case;
 use crate::band::drill::CaseFilter;
@@ -41,7 +41,7 @@ pub fn follow_url(
     };
     query::on_history_move(apply_view);
     // The URL follows the view: a new drill-down (cell, tag, an opened case) is a history entry.
-    effect(Box::new(move || {
+    effect(move || {
         let f = s.filter.get();
         let open = s.open.get();
         let r = run.get();
@@ -68,6 +68,6 @@ pub fn follow_url(
         let opened = now.case.is_none() && v.case.is_some();
         let drilled = v.cell != now.cell || v.tag != now.tag || opened;
         query::set(&v, drilled);
-    }));
+    });
     apply_view
 }
