@@ -9,18 +9,22 @@ import path from 'node:path';
 import { useApp } from '../e2e/harness.mjs';
 import { KEY, MODEL, settingsYaml, tempDir, exampleCases, checkReport, assertNoKey } from './real.mjs';
 
+/** Settings for the real server imported on the Settings page, its API key entered. */
+async function configure(app, page) {
+  const settings = path.join(tempDir(), 'settings.yaml');
+  fs.writeFileSync(settings, settingsYaml());
+  await app.goto('/settings');
+  await page.getByTestId('settings-import').setInputFiles(settings);
+  await page.getByTestId('settings-notice').filter({ hasText: '1 LLMs, 1 profiles' }).waitFor();
+  await page.getByTestId('settings-api-key').first().fill(KEY);
+  await page.getByTestId('settings-api-key').first().dispatchEvent('change');
+}
+
 describe('browser against the real server', () => {
   const app = useApp({ it, before, after, beforeEach, afterEach });
 
   app.it('Settings → Test connection → Audit: a 1–5 score or "could not audit", the number check, no key', { timeout: 15 * 60_000 }, async (page) => {
-    const dir = tempDir();
-    const settings = path.join(dir, 'settings.yaml');
-    fs.writeFileSync(settings, settingsYaml());
-    await app.goto('/settings');
-    await page.getByTestId('settings-import').setInputFiles(settings);
-    await page.getByTestId('settings-notice').filter({ hasText: '1 LLMs, 1 profiles' }).waitFor();
-    await page.getByTestId('settings-api-key').first().fill(KEY);
-    await page.getByTestId('settings-api-key').first().dispatchEvent('change');
+    await configure(app, page);
     await page.getByTestId('settings-test-connection').click();
     const connected = page.getByTestId('settings-test-connection-result');
     await connected.filter({ hasText: /Connected|failed/ }).waitFor({ timeout: 60_000 });
@@ -57,13 +61,7 @@ describe('browser against the real server', () => {
   });
 
   app.it('Extract: one low-confidence solution graded through the LLM fallback', { timeout: 5 * 60_000 }, async (page) => {
-    const settings = path.join(tempDir(), 'settings.yaml');
-    fs.writeFileSync(settings, settingsYaml());
-    await app.goto('/settings');
-    await page.getByTestId('settings-import').setInputFiles(settings);
-    await page.getByTestId('settings-notice').filter({ hasText: '1 LLMs, 1 profiles' }).waitFor();
-    await page.getByTestId('settings-api-key').first().fill(KEY);
-    await page.getByTestId('settings-api-key').first().dispatchEvent('change');
+    await configure(app, page);
     await page.getByTestId('nav-extract').click();
     // The rules read the last number (2 friends): low confidence; the solution's answer is 8.
     await page.getByTestId('extract-text').fill('Tom had 5 apples and bought 3 more, so he had 8 apples. Then 2 friends came to visit him.');
