@@ -10,6 +10,34 @@ use crate::ui::search_box::SearchBox;
 
 use super::state::ReportState;
 
+/// A `<select>` over one optional field of the filter; "all" (the value "") is no filter.
+fn field_select(
+    label: &'static str,
+    testid: &'static str,
+    filter: RwSignal<CaseFilter>,
+    get: fn(&CaseFilter) -> &Option<String>,
+    set: fn(&mut CaseFilter) -> &mut Option<String>,
+    choices: Vec<String>,
+) -> AnyView {
+    view! {
+        <label>
+            {label}
+            <select
+                data-testid=testid
+                prop:value=text(move || filter.with(|f| get(f).clone().unwrap_or_default()))
+                on:change=on_change(move |ev| {
+                    let v = event_target_value(&ev);
+                    filter.update(|f| *set(f) = (!v.is_empty()).then_some(v));
+                })
+            >
+                <option value="">"all"</option>
+                {options(choices)}
+            </select>
+        </label>
+    }
+    .into_any()
+}
+
 pub fn filters_view(s: ReportState, export_cases: OnClick) -> AnyView {
     let filter = s.filter;
     let (profiles, tags) = s.report.with_untracked(|r| {
@@ -31,34 +59,8 @@ pub fn filters_view(s: ReportState, export_cases: OnClick) -> AnyView {
                 />
                 "cross-band only"
             </label>
-            <label>
-                "Profile "
-                <select
-                    data-testid="report-filter-profile"
-                    prop:value=text(move || filter.with(|f| f.profile.clone().unwrap_or_default()))
-                    on:change=on_change(move |ev| {
-                        let v = event_target_value(&ev);
-                        filter.update(|f| f.profile = (!v.is_empty()).then_some(v));
-                    })
-                >
-                    <option value="">"all"</option>
-                    {options(profiles)}
-                </select>
-            </label>
-            <label>
-                "Tag "
-                <select
-                    data-testid="report-filter-tag"
-                    prop:value=text(move || filter.with(|f| f.tag.clone().unwrap_or_default()))
-                    on:change=on_change(move |ev| {
-                        let v = event_target_value(&ev);
-                        filter.update(|f| f.tag = (!v.is_empty()).then_some(v));
-                    })
-                >
-                    <option value="">"all"</option>
-                    {options(tags)}
-                </select>
-            </label>
+            {field_select("Profile ", "report-filter-profile", filter, |f| &f.profile, |f| &mut f.profile, profiles)}
+            {field_select("Tag ", "report-filter-tag", filter, |f| &f.tag, |f| &mut f.tag, tags)}
             <SearchBox
                 testid="report-search"
                 placeholder="search ids, profiles, tags"
