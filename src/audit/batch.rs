@@ -41,6 +41,8 @@ pub enum CaseError {
     },
     #[error("duplicate id {0}: an earlier line has it (resume needs unique ids)")]
     DuplicateId(String),
+    #[error(transparent)]
+    TooLarge(#[from] super::limits::TooLarge),
 }
 
 /// The text form of an `id` (string or number).
@@ -80,6 +82,7 @@ pub fn parse_case(line: &str) -> Result<Case, CaseError> {
         context_input: text_field(&fields, "context_input")?,
         model_output: text_field(&fields, "model_output")?,
     };
+    super::limits::check_input(&input)?;
     Ok(Case { key, input, fields })
 }
 
@@ -103,7 +106,7 @@ impl CaseSet {
 
     pub fn from_text(text: &str) -> Self {
         let mut set = CaseSet::default();
-        for line in crate::jsonl::lines_of(text) {
+        for line in crate::jsonl::lines_of_capped(text, super::limits::MAX_CASE_LINE_BYTES) {
             match line.text {
                 Ok(t) => set.push_line(line.number, &t),
                 Err(e) => set.bad_lines.push((line.number, e.to_string())),
@@ -593,6 +596,48 @@ not json
 {"id": 3, "context_input": "x"}
 {"id": 1, "context_input": "a", "model_output": "b"}
 "#;
+
+    #[test]
+    fn a_case_over_a_size_limit_is_a_bad_line_and_the_rest_are_read() {
+        use crate::audit::limits::{MAX_CASE_LINE_BYTES, MAX_CONTEXT_BYTES, MAX_OUTPUT_BYTES};
+        let case = |id: u32, context: usize, output: usize| {
+            format!(
+                "{{\"id\":{id},\"context_input\":\"{}\",\"model_output\":\"{}\"}}\n",
+                "c".repeat(context),
+                "o".repeat(output)
+            )
+        };
+        let text = [
+            case(1, 10, 10),
+            case(2, MAX_CONTEXT_BYTES + 1, 10),
+            case(3, 10, MAX_OUTPUT_BYTES + 1),
+            case(4, MAX_CASE_LINE_BYTES, 10),
+            case(5, MAX_CONTEXT_BYTES, MAX_OUTPUT_BYTES),
+        ]
+        .concat();
+        let set = CaseSet::from_text(&text);
+        let ids: Vec<&str> = set.cases.iter().map(|c| c.key.as_str()).collect();
+        assert_eq!(ids, vec!["1", "5"]);
+        let bad: Vec<usize> = set.bad_lines.iter().map(|(n, _)| *n).collect();
+        assert_eq!(bad, vec![2, 3, 4]);
+        assert!(
+            set.bad_lines[0]
+                .1
+                .contains("context_input is 1048577 bytes, over the limit of 1048576 bytes"),
+            "{:?}",
+            set.bad_lines[0]
+        );
+        assert!(
+            set.bad_lines[1].1.contains("model_output is 524289 bytes"),
+            "{:?}",
+            set.bad_lines[1]
+        );
+        assert!(
+            set.bad_lines[2].1.contains("longer than 4194304 bytes"),
+            "{:?}",
+            set.bad_lines[2]
+        );
+    }
 
     #[test]
     fn live_merge_matches_merge_results() {

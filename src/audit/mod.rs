@@ -8,6 +8,7 @@ pub mod batch_panel;
 pub mod contract;
 pub mod grounding;
 pub mod highlight;
+pub mod limits;
 pub mod parse;
 pub mod progress;
 pub mod prompts;

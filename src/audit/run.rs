@@ -307,7 +307,7 @@ fn model_ref(m: &PlannedModel) -> ModelRef {
     ModelRef {
         llm: m.llm.clone(),
         model: m.endpoint.model.clone(),
-        base_url: crate::llm::redact::strip_userinfo(&m.endpoint.base_url),
+        base_url: crate::llm::redact::redact_url(&m.endpoint.base_url),
     }
 }
 

@@ -11,6 +11,7 @@ use std::time::Instant;
 use serde_json::Value;
 
 use crate::audit::batch::{self, CaseSet, FailedPair, Progress, StoredLine};
+use crate::audit::limits;
 use crate::audit::{self as protocol, AuditInput, AuditPlan, PhaseStatus, PhaseUpdate};
 use crate::config::{Format, Settings, Strategy};
 use crate::llm::ChatTransport;
@@ -72,12 +73,20 @@ pub struct BatchArgs {
     pub timeout_s: u64,
 }
 
-fn read_text(path: &Path, what: &str) -> Result<String, String> {
-    fs::read_to_string(path).map_err(|e| format!("cannot read {what} {}: {e}", path.display()))
+/// An audited text (`--context`, `--output`), read no further than its limit: a larger file
+/// is refused with its size and the limit (`audit::limits`), never read whole.
+fn read_input(path: &Path, field: &'static str) -> Result<String, String> {
+    let limit = limits::FIELD_LIMITS
+        .iter()
+        .find(|(f, _)| *f == field)
+        .map_or(0, |&(_, l)| l);
+    let text = super::read_file_capped(path, limit, &format!("{field} file"))?;
+    limits::check_field(field, text.len()).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(text)
 }
 
 pub(super) fn load_settings(path: &Path) -> Result<Settings, String> {
-    let text = read_text(path, "settings")?;
+    let text = super::read_file_capped(path, super::MAX_CONFIG_BYTES, "settings file")?;
     let name = path.to_string_lossy();
     let (settings, notes) = Settings::from_text_with_notes(&text, Format::from_file_name(&name))
         .map_err(|e| format!("{}: {e}", path.display()))?;
@@ -91,7 +100,7 @@ fn load_strategy(path: Option<&Path>) -> Result<Strategy, String> {
     let Some(path) = path else {
         return Ok(Strategy::default());
     };
-    let text = read_text(path, "strategy")?;
+    let text = super::read_file_capped(path, super::MAX_CONFIG_BYTES, "strategy file")?;
     let name = path.to_string_lossy();
     Strategy::from_text(&text, Format::from_file_name(&name))
         .map_err(|e| format!("{}: {e}", path.display()))
@@ -133,8 +142,8 @@ pub fn run_audit_cmd(a: AuditArgs) -> Result<ExitCode, String> {
     let strategy = load_strategy(a.strategy.as_deref())?;
     let plan = plan(&settings, &strategy, &a.profile)?;
     let input = AuditInput {
-        context_input: read_text(&a.context, "context")?,
-        model_output: read_text(&a.output, "model output")?,
+        context_input: read_input(&a.context, "context_input")?,
+        model_output: read_input(&a.output, "model_output")?,
     };
     let transport = transport(a.timeout_s);
     let progress = |u: PhaseUpdate| eprintln!("{}", phase_line(&u));
@@ -178,7 +187,7 @@ pub fn run_batch(a: BatchArgs) -> ExitCode {
 fn read_cases(path: &Path) -> Result<CaseSet, String> {
     let file = File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let mut set = CaseSet::default();
-    crate::jsonl::for_each_line(file, |line| match line.text {
+    crate::jsonl::for_each_line_capped(file, limits::MAX_CASE_LINE_BYTES, |line| match line.text {
         Ok(t) => set.push_line(line.number, &t),
         Err(e) => set.bad_lines.push((line.number, e.to_string())),
     })
