@@ -2,6 +2,7 @@
 //! Files and the terminal live here; the protocol is `crate::audit`.
 
 use crate::sorted_map::SortedMap;
+use std::collections::HashSet;
 use std::fs::{self, File, OpenOptions};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -71,6 +72,10 @@ pub struct BatchArgs {
     /// Per-call timeout in seconds (each retry gets its own).
     #[arg(long = "timeout-s", default_value_t = 120)]
     pub timeout_s: u64,
+    /// Replace OUT even when it is not a results file of this batch (it is refused
+    /// otherwise). Never replaces the cases, settings or strategy file.
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// An audited text (`--context`, `--output`), read no further than its limit: a larger file
@@ -309,7 +314,211 @@ fn draw(progress: &Progress, tty: bool) {
     }
 }
 
+/// The identity of an existing file (device and inode), to tell the same file under two
+/// names (a symlink, a hard link, `./x` and `x`) apart from two files.
+#[cfg(unix)]
+fn identity(path: &Path) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
+}
+
+#[cfg(not(unix))]
+fn identity(_path: &Path) -> Option<(u64, u64)> {
+    None
+}
+
+/// `path` made absolute with its directory resolved, also when the file does not exist yet.
+fn canonical(path: &Path) -> Option<PathBuf> {
+    if let Ok(p) = fs::canonicalize(path) {
+        return Some(p);
+    }
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => fs::canonicalize(p).ok()?,
+        _ => std::env::current_dir().ok()?,
+    };
+    Some(parent.join(path.file_name()?))
+}
+
+/// Whether two paths name one file (same canonical path, or same device and inode).
+fn same_file(a: &Path, b: &Path) -> bool {
+    if let (Some(x), Some(y)) = (canonical(a), canonical(b)) {
+        if x == y {
+            return true;
+        }
+    }
+    matches!((identity(a), identity(b)), (Some(x), Some(y)) if x == y)
+}
+
+/// Refuses an output that is one of the batch's inputs (never replaced, `--force` or not),
+/// and an existing output that is not a regular file.
+fn check_output_is_not_an_input(a: &BatchArgs) -> Result<(), String> {
+    let out = &a.output;
+    let inputs = [
+        Some(("cases", a.cases.as_path())),
+        Some(("settings", a.settings.as_path())),
+        a.strategy.as_deref().map(|s| ("strategy", s)),
+    ];
+    for (what, input) in inputs.into_iter().flatten() {
+        for (role, path) in [
+            ("-o", out.clone()),
+            ("the journal of -o", journal_path(out)),
+            ("the temporary file of -o", sibling(out, ".tmp")),
+        ] {
+            if same_file(&path, input) {
+                return Err(format!(
+                    "refusing to write results to {}: {role} is the {what} file {}; choose another -o (--force never replaces an input)",
+                    path.display(),
+                    input.display()
+                ));
+            }
+        }
+    }
+    if let Ok(meta) = fs::metadata(out) {
+        if !meta.is_file() {
+            return Err(format!(
+                "refusing to write results to {}: it is not a regular file (a directory or a device); choose another -o",
+                out.display()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Why the line `text` (line `number`) is not a results line of a batch over `case_ids`, if
+/// it is not one: a results line is a JSON object with the `id` of one of the cases, a
+/// `profile`, and a `credit_score` or an `error`.
+pub(crate) fn not_a_result_line(
+    number: usize,
+    text: &str,
+    case_ids: &HashSet<&str>,
+) -> Option<String> {
+    let head: String = text.chars().take(40).collect();
+    let value = match serde_json::from_str::<Value>(text) {
+        Ok(Value::Object(m)) => m,
+        Ok(_) | Err(_) => {
+            return Some(format!(
+                "line {number} is not a JSON object (it starts `{head}`)"
+            ))
+        }
+    };
+    let Some(id) = value.get("id").and_then(batch::id_key) else {
+        return Some(format!("line {number} has no `id`"));
+    };
+    if !value.get("profile").is_some_and(Value::is_string) {
+        return Some(format!(
+            "line {number} (id {id}) has no `profile`: a cases line, not a result?"
+        ));
+    }
+    if !(value.contains_key("credit_score") || value.contains_key("error")) {
+        return Some(format!(
+            "line {number} (id {id}) has neither `credit_score` nor `error`"
+        ));
+    }
+    if !case_ids.contains(id.as_str()) {
+        return Some(format!(
+            "line {number} is for id {id}, which is not a case of this cases file (the results of another batch?)"
+        ));
+    }
+    None
+}
+
+/// Why an existing file at `path` is not a results file (or journal) of this batch, if it
+/// is not one. Read line by line, never whole; a half-written last line (a crash mid-write)
+/// is allowed, it is dropped when the file is folded.
+fn foreign_content(path: &Path, cases: &CaseSet) -> Result<Option<String>, String> {
+    let file = match File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+    };
+    let ids: HashSet<&str> = cases.cases.iter().map(|c| c.key.as_str()).collect();
+    let why: std::cell::RefCell<Option<String>> = Default::default();
+    let mut splitter = crate::jsonl::LineSplitter::default();
+    let mut check = |line: crate::jsonl::Line| {
+        let mut why = why.borrow_mut();
+        if why.is_none() {
+            *why = match &line.text {
+                Ok(t) => not_a_result_line(line.number, t, &ids),
+                Err(e) => Some(format!("{e} (a binary file?)")),
+            };
+        }
+    };
+    let mut reader = std::io::BufReader::with_capacity(64 * 1024, file);
+    loop {
+        use std::io::BufRead;
+        let buf = reader
+            .fill_buf()
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        if buf.is_empty() {
+            break;
+        }
+        let n = buf.len();
+        splitter.push(buf, &mut check);
+        reader.consume(n);
+        if why.borrow().is_some() {
+            return Ok(why.take());
+        }
+    }
+    // The last line without a newline: the start of a JSON object that does not parse is a
+    // write torn by a crash (dropped and redone when the file is folded); any other last line
+    // is checked like the others.
+    let mut last: Option<crate::jsonl::Line> = None;
+    splitter.finish(&mut |l| last = Some(l));
+    let Some(last) = last else {
+        return Ok(None);
+    };
+    let torn = last.text.as_ref().is_ok_and(|t| {
+        t.trim_start().starts_with('{') && serde_json::from_str::<Value>(t).is_err()
+    });
+    if !torn {
+        check(last);
+    }
+    Ok(why.take())
+}
+
+/// Refuses (or with `--force` replaces) an output file or journal that is not this batch's.
+fn check_output_content(a: &BatchArgs, cases: &CaseSet) -> Result<(), String> {
+    let journal = journal_path(&a.output);
+    for path in [a.output.as_path(), journal.as_path()] {
+        let Some(why) = foreign_content(path, cases)? else {
+            continue;
+        };
+        if !a.force {
+            return Err(format!(
+                "refusing to write results to {}: {} is not a results file of this batch: {why}. \
+                 Choose another -o, or pass --force to replace it",
+                a.output.display(),
+                path.display()
+            ));
+        }
+        eprintln!(
+            "replacing {} (--force): it is not a results file of this batch: {why}",
+            path.display()
+        );
+        if path == journal.as_path() {
+            fs::remove_file(path).map_err(|e| format!("cannot remove {}: {e}", path.display()))?;
+        } else {
+            replace_atomically(path, |_| Ok(()))?;
+        }
+    }
+    Ok(())
+}
+
+/// `--profiles p p`: each pair would be audited twice.
+fn check_profiles_distinct(profiles: &[String]) -> Result<(), String> {
+    for (i, p) in profiles.iter().enumerate() {
+        if profiles[..i].contains(p) {
+            return Err(format!(
+                "--profiles names `{p}` more than once: each case is audited once per profile; remove the repeat"
+            ));
+        }
+    }
+    Ok(())
+}
+
 pub fn run_batch_cmd(a: BatchArgs) -> Result<ExitCode, String> {
+    check_profiles_distinct(&a.profiles)?;
+    check_output_is_not_an_input(&a)?;
     let settings = load_settings(&a.settings)?;
     let strategy = load_strategy(a.strategy.as_deref())?;
     let profiles: Vec<String> = if a.profiles.is_empty() {
@@ -328,6 +537,7 @@ pub fn run_batch_cmd(a: BatchArgs) -> Result<ExitCode, String> {
     for (line, why) in &cases.bad_lines {
         eprintln!("{}:{line}: {why} (skipped)", a.cases.display());
     }
+    check_output_content(&a, &cases)?;
     // Results of an earlier run that was killed are still in its journal: fold them in
     // first, so they count as done.
     let earlier = fold_journal(&a.output, &cases, &profiles)?;
