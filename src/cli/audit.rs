@@ -214,26 +214,88 @@ fn journal_path(out: &Path) -> PathBuf {
     sibling(out, ".journal")
 }
 
-/// The complete lines of a JSONL file (none when it does not exist), and how many bytes of
-/// a half-written last line (the trace of a crash mid-write) were left out. The file is
-/// not changed here.
-fn complete_lines(path: &Path) -> Result<(Vec<String>, usize), String> {
-    let bytes = match fs::read(path) {
-        Ok(b) => b,
+/// Where one line of a results file or journal is (which file, byte offset, length), with
+/// what merging needs (its pair, whether it failed): a fold copies lines from file to file
+/// and never holds their texts (a results line carries its case's texts, up to 1.5 MB).
+#[derive(Debug, Clone)]
+struct Located {
+    pair: Option<(String, String)>,
+    failed: bool,
+    /// The `error` of a failed line, for the summary of unscored pairs.
+    error: Option<String>,
+    file: usize,
+    offset: u64,
+    len: usize,
+}
+
+/// The complete lines of a JSONL file (none when it does not exist) as [`Located`], and how
+/// many bytes of a half-written last line (the trace of a crash mid-write) were left out.
+/// Read line by line; the file is not changed here.
+fn index_lines(path: &Path, file: usize) -> Result<(Vec<Located>, u64), String> {
+    use std::io::BufRead;
+    let f = match File::open(path) {
+        Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), 0)),
         Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
     };
-    let complete = bytes
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map(|i| i + 1)
-        .unwrap_or(0);
-    let lines = String::from_utf8_lossy(&bytes[..complete])
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(str::to_string)
-        .collect();
-    Ok((lines, bytes.len() - complete))
+    let cannot = |e: std::io::Error| format!("cannot read {}: {e}", path.display());
+    let mut reader = std::io::BufReader::with_capacity(64 * 1024, f);
+    // The splitter's offsets count from after a BOM.
+    let bom = if reader
+        .fill_buf()
+        .map_err(cannot)?
+        .starts_with(b"\xEF\xBB\xBF")
+    {
+        3
+    } else {
+        0
+    };
+    let mut lines = Vec::new();
+    let mut total = 0u64;
+    let locate = |line: crate::jsonl::Line| {
+        let (len, value) = match &line.text {
+            Ok(t) => (t.len(), serde_json::from_str::<Value>(t).ok()),
+            // Not UTF-8 or too long: kept where it is, byte for byte, never replaced.
+            Err(_) => (0, None),
+        };
+        let failed = value.as_ref().is_none_or(batch::line_failed);
+        Located {
+            pair: value.as_ref().and_then(batch::line_pair),
+            failed,
+            error: value
+                .as_ref()
+                .filter(|_| failed)
+                .and_then(|v| v.get("error")?.as_str().map(str::to_string)),
+            file,
+            offset: line.offset + bom,
+            len,
+        }
+    };
+    let mut splitter = crate::jsonl::LineSplitter::default();
+    loop {
+        let buf = reader.fill_buf().map_err(cannot)?;
+        if buf.is_empty() {
+            break;
+        }
+        let n = buf.len();
+        splitter.push(buf, &mut |l| lines.push(locate(l)));
+        total += n as u64;
+        reader.consume(n);
+    }
+    // A last line without its newline is a write torn by a crash: left out (its pair is redone).
+    let mut torn = 0;
+    splitter.finish(&mut |l| torn = total - (l.offset + bom));
+    // An unreadable line's length is not in the splitter's report: measure it from the next
+    // line's start (or the end of the complete lines).
+    let complete_end = total - torn;
+    for i in 0..lines.len() {
+        if lines[i].len == 0 {
+            let next = lines.get(i + 1).map_or(complete_end, |n| n.offset);
+            let len = next.saturating_sub(lines[i].offset + 1);
+            lines[i].len = usize::try_from(len).unwrap_or(usize::MAX);
+        }
+    }
+    Ok((lines, torn))
 }
 
 /// Replace `path` with what `write` produces, atomically: the text goes to a temporary file
@@ -260,10 +322,28 @@ pub(crate) fn replace_atomically(
     })
 }
 
-fn write_lines(path: &Path, lines: &[StoredLine]) -> Result<(), String> {
-    replace_atomically(path, |w| {
+/// Replace `out` with `lines` copied from `files` (the results file and the journal), each
+/// followed by a newline, atomically.
+fn write_located(out: &Path, files: [&Path; 2], lines: &[Located]) -> Result<(), String> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut open: [Option<File>; 2] = [None, None];
+    replace_atomically(out, |w| {
         for l in lines {
-            w.write_all(l.text.as_bytes())?;
+            let slot = &mut open[l.file];
+            if slot.is_none() {
+                *slot = Some(File::open(files[l.file])?);
+            }
+            let Some(f) = slot.as_mut() else {
+                continue;
+            };
+            f.seek(SeekFrom::Start(l.offset))?;
+            let copied = std::io::copy(&mut Read::take(&mut *f, l.len as u64), w)?;
+            if copied != l.len as u64 {
+                return Err(std::io::Error::other(format!(
+                    "{} changed while it was being folded",
+                    files[l.file].display()
+                )));
+            }
             w.write_all(b"\n")?;
         }
         Ok(())
@@ -281,8 +361,8 @@ fn fold_journal(
     profiles: &[String],
 ) -> Result<Vec<StoredLine>, String> {
     let journal = journal_path(out);
-    let (earlier, torn_out) = complete_lines(out)?;
-    let (newer, torn_journal) = complete_lines(&journal)?;
+    let (earlier, torn_out) = index_lines(out, 0)?;
+    let (newer, torn_journal) = index_lines(&journal, 1)?;
     for (path, torn) in [(out, torn_out), (journal.as_path(), torn_journal)] {
         if torn > 0 {
             eprintln!(
@@ -291,18 +371,28 @@ fn fold_journal(
             );
         }
     }
-    let read = |ls: Vec<String>| ls.iter().map(|l| StoredLine::read(l)).collect::<Vec<_>>();
     let journal_exists = journal.exists();
-    let mut lines = batch::merge_results(read(earlier), read(newer));
+    let mut lines = batch::merge_by(earlier, newer, |l| l.pair.clone(), |l| l.failed);
     if journal_exists || torn_out > 0 {
-        batch::sort_stored(&mut lines, &cases.cases, profiles);
-        write_lines(out, &lines)?;
+        batch::sort_by_pair(&mut lines, &cases.cases, profiles, |l| l.pair.clone());
+        write_located(out, [out, journal.as_path()], &lines)?;
         if journal_exists {
             fs::remove_file(&journal)
                 .map_err(|e| format!("cannot remove {}: {e}", journal.display()))?;
         }
     }
-    Ok(lines)
+    // What resume and the summary need: the pair, failed or not, and a failure's reason.
+    Ok(lines
+        .into_iter()
+        .map(|l| StoredLine {
+            text: l
+                .error
+                .map(|e| crate::jsonl::compact(&serde_json::json!({ "error": e })))
+                .unwrap_or_default(),
+            pair: l.pair,
+            failed: l.failed,
+        })
+        .collect())
 }
 
 fn draw(progress: &Progress, tty: bool) {
@@ -700,6 +790,30 @@ mod tests {
         assert!(!sibling(&path, ".tmp").exists(), "temporary file removed");
         replace_atomically(&path, |w| w.write_all(new_text.as_bytes())).unwrap();
         assert_eq!(fs::read_to_string(&path).unwrap(), new_text);
+    }
+
+    #[test]
+    fn a_fold_copies_lines_it_cannot_read_byte_for_byte() {
+        let d = temp_dir("fold-bytes");
+        let out = d.join("r.jsonl");
+        let cases =
+            CaseSet::from_text("{\"id\":1,\"context_input\":\"c\",\"model_output\":\"o\"}\n");
+        let profiles = vec!["p".to_string()];
+        let mut earlier =
+            b"{\"id\":1,\"profile\":\"p\",\"credit_score\":null,\"error\":\"x\"}\n".to_vec();
+        earlier.extend_from_slice(b"\xFF\xFEnot text\n");
+        fs::write(&out, &earlier).unwrap();
+        fs::write(
+            journal_path(&out),
+            "{\"id\":1,\"profile\":\"p\",\"credit_score\":5,\"error\":null}\n",
+        )
+        .unwrap();
+        let lines = fold_journal(&out, &cases, &profiles).unwrap();
+        assert_eq!(lines.len(), 2);
+        assert_eq!(
+            fs::read(&out).unwrap(),
+            b"{\"id\":1,\"profile\":\"p\",\"credit_score\":5,\"error\":null}\n\xFF\xFEnot text\n"
+        );
     }
 
     #[test]
