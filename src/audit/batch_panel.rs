@@ -1,7 +1,7 @@
 //! What the browser batch panel (Audit page) decides and says before and after a run: the
 //! uploaded cases in a line, an audit plan per ticked profile, why nothing needs running,
 //! and the end of a run. Pure, so the wording and the checks are tested natively; the panel
-//! (`ui::batch_runner`) only shows them.
+//! (`ui::audit::batch`) only shows them.
 
 use crate::config::{Settings, Strategy};
 use crate::sorted_map::SortedMap;

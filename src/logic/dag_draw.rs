@@ -1,6 +1,6 @@
 //! What the Proof page's DAG view writes into the page for a laid-out [`Dag`]: classes,
 //! titles, inline styles, list keys and the zoom steps. Pure (no browser), so it is tested
-//! natively; `ui::proof_dag` only puts these strings into elements.
+//! natively; `ui::proof::dag` only puts these strings into elements.
 
 use super::dag::{Dag, Edge, Mark, Node, NODE_H, NODE_W};
 

@@ -1,7 +1,7 @@
 //! The choices the Proof page's live research panel makes before and after a run: which
 //! profile, which researchers (added to the problem's agents), how many rounds, and the words
 //! for each turn and for how the run ended. Pure (no browser), tested natively;
-//! `ui::research_panel` only reads its fields and starts the run.
+//! `ui::proof::research_panel` only reads its fields and starts the run.
 
 use super::researchers::{ResearchConfig, StopReason, Turn};
 use super::world::Problem;

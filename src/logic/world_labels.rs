@@ -1,5 +1,5 @@
 //! The words the Proof page's world panels show for an item, a goal and a refutation. Pure
-//! (no browser), so they are tested natively; `ui::proof_panels` only places them.
+//! (no browser), so they are tested natively; `ui::proof::panels` only places them.
 
 use super::rules::RejectCode;
 use super::world::{GoalState, Refutation};

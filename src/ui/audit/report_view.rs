@@ -4,10 +4,10 @@
 
 use leptos::prelude::*;
 
+use super::number_check::NumberCheck;
 use crate::audit::highlight::highlight;
 use crate::audit::shown::ReportShown;
 use crate::audit::Phase;
-use crate::ui::number_check::NumberCheck;
 
 use super::finding_group::finding_group;
 use super::phase_table::phase_table;

@@ -4,10 +4,10 @@
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
+use super::batch_load::BatchState;
 use crate::extract::fallback_batch::FallbackQueue;
 use crate::extract::kept::batch_from_kept;
 use crate::runs::RunKind;
-use crate::ui::extract::batch_load::BatchState;
 use crate::ui::{query, run_store};
 
 impl BatchState {

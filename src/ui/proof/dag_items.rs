@@ -3,9 +3,9 @@
 
 use leptos::prelude::*;
 
+use super::bind::formula;
 use crate::logic::dag::{Edge, Node};
 use crate::logic::dag_draw::{edge_class, mark_class, node_class, node_style, node_title, px};
-use crate::ui::proof_form::bind::formula;
 
 pub fn node_view(n: Node, on_pick: Callback<String>) -> AnyView {
     let (class, style, title) = (node_class(&n), node_style(&n), node_title(&n));

@@ -6,11 +6,12 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
+use super::bind::formula;
+use super::bind::live;
 use crate::logic::events::Event;
 use crate::logic::world::{Item, ItemStatus, WorldState};
 use crate::logic::world_labels::{item_deps, item_how, item_why};
 use crate::ui::keyed::{keyed_rows, Row};
-use crate::ui::proof_form::bind::{formula, live};
 
 fn item_row(item: &Item) -> AnyView {
     let deps = item_deps(&item.depends_on);

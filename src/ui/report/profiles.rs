@@ -2,9 +2,9 @@
 
 use std::sync::Arc;
 
+use super::dynamic::td;
 use crate::ui::boxed::part;
 use crate::ui::options::bound_select;
-use crate::ui::report::dynamic::td;
 use leptos::prelude::*;
 
 const NUM: Option<&str> = Some("num");

@@ -4,8 +4,8 @@
 
 use std::sync::Arc;
 
+use super::dynamic::memo_rows;
 use crate::ui::boxed::effect;
-use crate::ui::report::dynamic::memo_rows;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 

@@ -1,6 +1,6 @@
 //! The Proof page's side of the code split: the logic engine, the stepper and the research
 //! panel are a wasm bundle of their own (`src/proof_bundle.rs`, built by Trunk next to the app),
-//! loaded only when someone opens the Proof page; `ui::proof_host` loads it and hands it the
+//! loaded only when someone opens the Proof page; `ui::proof::host` loads it and hands it the
 //! element to draw into. Users of Audit, Report and Extract never download the engine
 //! (README, "Size").
 //!
@@ -12,8 +12,8 @@ use std::cell::RefCell;
 
 use leptos::prelude::Owner;
 
-use super::pages::ProofPage;
-use super::settings_store::settings_store;
+use super::ProofPage;
+use crate::ui::settings_store::settings_store;
 
 /// The mounted page: its root owner and the mounted view.
 type Mounted = (Owner, Box<dyn std::any::Any>);

@@ -10,8 +10,9 @@ use crate::logic::dag::Dag;
 use crate::logic::fitch::{Fitch, Line, LineStatus};
 use std::sync::Arc;
 
+use super::bind::formula;
+use super::bind::live;
 use crate::ui::keyed::{keyed_rows, Row};
-use crate::ui::proof_form::bind::{formula, live};
 
 /// Everything a row draws, so a step re-renders only the rows it changed.
 fn line_key(l: &Line) -> String {

@@ -1,40 +1,31 @@
 //! The Settings page: the OpenAI-compatible endpoints, the run/verify profiles and the audit
 //! strategy, with import and export. Each part is its own component (`src/ui/settings/`).
 
+mod feedback;
+mod import_export;
+mod json_mode_select;
+mod llm_card;
+mod llm_list;
+mod llm_text_field;
+mod names_list;
+mod param_field;
+mod profile_row;
+mod profiles_table;
+mod strategy_editor;
+pub mod test_connection;
+
 use leptos::prelude::*;
 
 use crate::ui::boxed::on_click;
 use crate::ui::drafts_store::draft_signal;
 use crate::ui::settings_store::settings_store;
 
-#[path = "../settings/feedback.rs"]
-mod feedback;
-#[path = "../settings/import_export.rs"]
-mod import_export;
-#[path = "../settings/json_mode_select.rs"]
-mod json_mode_select;
-#[path = "../settings/llm_card.rs"]
-mod llm_card;
-#[path = "../settings/llm_list.rs"]
-mod llm_list;
-#[path = "../settings/llm_text_field.rs"]
-mod llm_text_field;
-#[path = "../settings/names_list.rs"]
-mod names_list;
-#[path = "../settings/param_field.rs"]
-mod param_field;
-#[path = "../settings/profile_row.rs"]
-mod profile_row;
-#[path = "../settings/profiles_table.rs"]
-mod profiles_table;
-#[path = "../settings/strategy_editor.rs"]
-mod strategy_editor;
-
 use feedback::Feedback;
 use import_export::ImportExport;
 use llm_list::LlmList;
 use profiles_table::ProfilesTable;
-use strategy_editor::{current_yaml, StrategyEditor};
+use strategy_editor::current_yaml;
+use strategy_editor::StrategyEditor;
 
 /// Configure the OpenAI-compatible endpoints, the run/verify profiles and the audit strategy.
 #[component]

@@ -13,12 +13,12 @@ use crate::logic::dag_draw::{
 use crate::logic::fitch::Fitch;
 use std::sync::Arc;
 
+use super::bind::live;
 use crate::ui::keyed::{keyed_rows, Row};
-use crate::ui::proof_form::bind::live;
 
-#[path = "proof/dag_items.rs"]
-mod dag_items;
-use dag_items::{edge_view, legend, node_view};
+use super::dag_items::edge_view;
+use super::dag_items::legend;
+use super::dag_items::node_view;
 
 #[component]
 pub fn ProofDag(

@@ -9,7 +9,8 @@ use crate::audit::batch;
 use crate::llm::ChatTransport;
 use crate::ui::boxed::on_click;
 
-use super::state::{cancel, BatchState};
+use super::state::cancel;
+use super::state::BatchState;
 
 /// The Report page's id for the latest batch run (`report?run=batch`, links from before
 /// runs had ids).

@@ -3,18 +3,20 @@
 //! time; each answer is merged into its row as it arrives, so Cancel, a failure or leaving the
 //! page never loses a computed result. The decisions live in `crate::extract::fallback_batch`.
 
+pub mod panel;
+mod run;
+
 use std::sync::Arc;
 
 use futures::future::AbortHandle;
 use leptos::prelude::*;
 
+use super::verify_model::profile_signal;
 use crate::extract::batch::GradeBatch;
 use crate::extract::fallback_batch::{to_send, FallbackCounts, FallbackQueue, Pending};
 use crate::ui::drafts_store::draft_signal;
-use crate::ui::verify_model::profile_signal;
 
 // Starting a run and its callers (they reach the private abort handles and generation).
-mod run;
 
 /// The fallback's settings and run state, shared by the page's grading and the panel.
 #[derive(Clone, Copy)]

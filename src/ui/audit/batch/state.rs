@@ -9,9 +9,9 @@ use futures::future::AbortHandle;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
+use super::run;
 use crate::audit::batch::CaseSet;
 use crate::runs::RunMeta;
-use crate::ui::batch_run;
 
 #[derive(Clone)]
 pub struct BatchState {
@@ -58,7 +58,7 @@ impl BatchState {
         };
         let (resumed, run_id, results, error) = (s.run_meta.clone(), s.run_id, s.results, s.error);
         spawn_local(async move {
-            match batch_run::resume().await {
+            match run::resume().await {
                 Ok(Some((meta, lines))) => {
                     run_id.set(Some(meta.id.clone()));
                     *resumed.borrow_mut() = Some(meta);

@@ -1,3 +1,22 @@
+pub(crate) mod bind;
+pub mod bundle;
+mod controls;
+pub mod dag;
+mod dag_items;
+mod event_card;
+pub mod fitch;
+pub mod form;
+pub mod host;
+mod item_panel;
+mod keys;
+mod loader;
+mod page_state;
+pub mod panels;
+pub mod research_panel;
+mod research_run;
+pub mod reveal;
+mod url_sync;
+
 use leptos::prelude::*;
 
 use crate::logic::dag::Dag;
@@ -5,31 +24,18 @@ use crate::logic::events::Event;
 use crate::logic::fitch::Fitch;
 use crate::logic::proof_view::views_at;
 use crate::logic::world::WorldState;
-use crate::ui::proof_dag::ProofDag;
-use crate::ui::proof_fitch::ProofFitch;
-use crate::ui::proof_form::bind::live;
-use crate::ui::proof_form::ProofForm;
-use crate::ui::proof_panels::ProofPanels;
-use crate::ui::research_panel::ResearchPanel;
-
-// The page's parts live in `src/ui/proof/` (declared here, so `src/ui/mod.rs` stays as it is).
-#[path = "../proof/controls.rs"]
-mod controls;
-#[path = "../proof/event_card.rs"]
-mod event_card;
-#[path = "../proof/keys.rs"]
-mod keys;
-#[path = "../proof/loader.rs"]
-mod loader;
-#[path = "../proof/page_state.rs"]
-mod page_state;
-#[path = "../proof/url_sync.rs"]
-mod url_sync;
+use bind::live;
+use dag::ProofDag;
+use fitch::ProofFitch;
+use form::ProofForm;
+use panels::ProofPanels;
+use research_panel::ResearchPanel;
 
 use controls::ProofControls;
 use loader::ProofLoader;
 use page_state::ProofState;
-use url_sync::{open_linked, sync_url};
+use url_sync::open_linked;
+use url_sync::sync_url;
 
 /// Step through a logic world derivation: every proposal, acceptance and rejection, with
 /// formulas rendered and the proof DAG.

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
+use super::row::RunRow;
 use crate::runs::listing::{numeric, Listing, COLUMNS};
 use crate::table::Direction;
 use crate::ui::boxed::part;
@@ -13,7 +14,6 @@ use crate::ui::boxed::text;
 use crate::ui::keyed::{keyed_rows, Row};
 use crate::ui::pager::pager;
 use crate::ui::report::dynamic::memo_count;
-use crate::ui::run_row::RunRow;
 use crate::ui::sort_header::sort_header;
 
 #[component]

@@ -4,9 +4,9 @@
 
 use leptos::prelude::*;
 
+use super::fallback_single::Asked;
+use super::single_result::outcome_label;
 use crate::extract::{grade_predicted, AnswerPatterns, Extraction, Preset};
-use crate::ui::extract::single_result::outcome_label;
-use crate::ui::fallback_single::Asked;
 
 fn rule_text(rule: Option<&Extraction>) -> String {
     rule.map_or_else(

@@ -3,15 +3,16 @@
 
 use leptos::prelude::*;
 
+use super::bind::live;
+use super::bind::number_input;
+use super::bind::set_to;
 use crate::logic::events::Event;
 use crate::logic::world::Problem;
 use crate::ui::options::options;
-use crate::ui::proof_form::bind::{live, number_input, set_to};
 use crate::ui::settings_store::settings_store;
 
-#[path = "proof/research_run.rs"]
-mod research_run;
-use research_run::{start, ResearchFields};
+use super::research_run::start;
+use super::research_run::ResearchFields;
 
 /// `problem`: the loaded problem (None: nothing loaded; read untracked, when Run is pressed). `on_events`: the engine's log after
 /// each turn, so the stepper follows the run live.

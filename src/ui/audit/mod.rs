@@ -1,36 +1,27 @@
+pub mod batch;
+mod finding_group;
+mod form;
+mod kept_from;
+mod kept_note;
+mod messages;
+pub mod number_check;
+mod open_kept;
+mod phase_list;
+mod phase_table;
+mod report_json;
+mod report_lists;
+mod report_view;
+pub mod run;
+mod start;
+mod state;
+
 use leptos::prelude::*;
 
-use crate::ui::batch_runner::BatchRunner;
 use crate::ui::settings_store::settings_store;
+use batch::BatchRunner;
 
-// The page's parts live in `src/ui/audit/` (declared here, so `src/ui/mod.rs` stays as it is);
+// The page's parts are the modules above;
 // its decisions are in `audit::progress` and `audit::shown` (pure, tested natively).
-#[path = "../audit/finding_group.rs"]
-mod finding_group;
-#[path = "../audit/form.rs"]
-mod form;
-#[path = "../audit/kept_from.rs"]
-mod kept_from;
-#[path = "../audit/kept_note.rs"]
-mod kept_note;
-#[path = "../audit/messages.rs"]
-mod messages;
-#[path = "../audit/open_kept.rs"]
-mod open_kept;
-#[path = "../audit/phase_list.rs"]
-mod phase_list;
-#[path = "../audit/phase_table.rs"]
-mod phase_table;
-#[path = "../audit/report_json.rs"]
-mod report_json;
-#[path = "../audit/report_lists.rs"]
-mod report_lists;
-#[path = "../audit/report_view.rs"]
-mod report_view;
-#[path = "../audit/start.rs"]
-mod start;
-#[path = "../audit/state.rs"]
-mod state;
 
 use form::audit_form;
 use kept_from::kept_from_note;

@@ -4,6 +4,10 @@
 //! how much of the browser's storage they take. What is listed and how is
 //! `crate::runs::listing`.
 
+pub mod import;
+pub mod row;
+pub mod table;
+
 use std::sync::Arc;
 
 use leptos::prelude::*;
@@ -15,10 +19,10 @@ use crate::ui::boxed::effect;
 use crate::ui::boxed::on_change;
 use crate::ui::options::options;
 use crate::ui::query;
-use crate::ui::run_import::RunImport;
 use crate::ui::run_store;
-use crate::ui::runs_table::RunsTable;
 use crate::ui::search_box::SearchBox;
+use import::RunImport;
+use table::RunsTable;
 
 fn kind_name(kind: Option<RunKind>) -> String {
     kind.map_or(String::new(), |k| k.as_str().to_string())

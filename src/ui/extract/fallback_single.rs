@@ -9,15 +9,16 @@ use leptos::prelude::*;
 
 use crate::ui::boxed::{effect, flag, on_click};
 
+use super::asker::Asker;
+use super::controls::on_off_box;
+use super::fallback_single_view::outcome_view;
+use super::single::preset_of;
+use super::verify_model::profile_signal;
+use super::verify_model::ProfilePicker;
 use crate::extract::{needs_fallback, AnswerPatterns, Extraction, Verdict};
 use crate::llm::answer_fallback::FallbackOutcome;
 use crate::ui::boxed::part;
 use crate::ui::drafts_store::draft_signal;
-use crate::ui::extract::asker::Asker;
-use crate::ui::extract::controls::on_off_box;
-use crate::ui::extract::single::preset_of;
-use crate::ui::fallback_single_view::outcome_view;
-use crate::ui::verify_model::{profile_signal, ProfilePicker};
 
 /// The extraction memo of the page: (text, rule extraction, rule verdict).
 pub type SingleResult = Memo<(String, Option<Extraction>, Option<Verdict>)>;

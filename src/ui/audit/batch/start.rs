@@ -1,6 +1,6 @@
 //! Run (or retry) the batch: plan the (case, profile) pairs still to do, audit them with the
 //! chosen concurrency, merge each result into the page's lines as it arrives, and keep the
-//! run in the run store (`batch_run`) as it goes and at the end.
+//! run in the run store (`run`) as it goes and at the end.
 
 use std::cell::Cell;
 use std::rc::Rc;
@@ -9,14 +9,15 @@ use futures::future::{AbortHandle, Abortable};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
+use super::run;
 use crate::audit::batch::{self, Progress};
 use crate::audit::batch_panel::{done_summary, nothing_to_run, plans_for};
 use crate::llm::ChatTransport;
-use crate::ui::batch_run;
 use crate::ui::browser_file::now_ms;
 use crate::ui::settings_store::settings_store;
 
-use super::state::{not_kept, BatchState};
+use super::state::not_kept;
+use super::state::BatchState;
 
 impl BatchState {
     /// `retry`: re-run only the pairs whose line says they could not be audited (the CLI's
@@ -67,8 +68,7 @@ impl BatchState {
         let (previous, file) = (s.run_meta.borrow().clone(), s.case_file.borrow().clone());
         spawn_local(async move {
             let mut meta =
-                batch_run::begin(previous, &file, case_count, &profiles, &settings, &strategy)
-                    .await;
+                run::begin(previous, &file, case_count, &profiles, &settings, &strategy).await;
             s.run_id.set(Some(meta.id.clone()));
             *s.run_meta.borrow_mut() = Some(meta.clone());
             // Saves go out as results arrive, at most every SAVE_EVERY_MS; a failure is
@@ -80,13 +80,13 @@ impl BatchState {
                 results.update(|r| {
                     merge.add(r, text);
                 });
-                if now_ms() - last_save > batch_run::SAVE_EVERY_MS {
+                if now_ms() - last_save > run::SAVE_EVERY_MS {
                     last_save = now_ms();
                     let lines = results.get_untracked();
                     let mut m = meta.clone();
                     let save_failed = save_failed.clone();
                     spawn_local(async move {
-                        if let Err(e) = batch_run::persist(&mut m, &lines, false, false).await {
+                        if let Err(e) = run::persist(&mut m, &lines, false, false).await {
                             save_failed.set(true);
                             error.set(Some(not_kept(&e)));
                         }
@@ -109,7 +109,7 @@ impl BatchState {
             let ended = matches!(outcome, Ok(Ok(_)));
             // Saved before the outcome is shown, so "Done" means kept (or says why not).
             let lines = results.get_untracked();
-            let saved = batch_run::persist(&mut meta, &lines, true, ended).await;
+            let saved = run::persist(&mut meta, &lines, true, ended).await;
             *s.run_meta.borrow_mut() = Some(meta);
             match outcome {
                 Ok(Ok(p)) => notice.set(Some(done_summary(&p))),

@@ -2,11 +2,11 @@ use leptos::prelude::*;
 
 use crate::ui::boxed::{effect, on_click, on_key};
 
+use super::answer_math::answer_math;
+use super::single_result::outcome_label;
 use crate::extract::fallback_batch::LlmFallbackNote;
 use crate::extract::row_detail::{RowDetail, Side};
-use crate::ui::answer_math::answer_math;
 use crate::ui::boxed::part;
-use crate::ui::extract::single_result::outcome_label;
 
 /// What an opened row holds while its line is read back from the file.
 pub type Opened = Option<(usize, Result<RowDetail, String>)>;

@@ -5,11 +5,11 @@ use leptos::prelude::*;
 
 use crate::ui::boxed::{on_change, on_click, text};
 
+use super::BatchFallback;
 use crate::extract::fallback_batch::{summary_text, MAX_CONCURRENCY};
 use crate::ui::boxed::part;
 use crate::ui::extract::controls::on_off_box;
-use crate::ui::fallback_batch::BatchFallback;
-use crate::ui::verify_model::ProfilePicker;
+use crate::ui::extract::verify_model::ProfilePicker;
 
 #[component]
 pub fn BatchFallbackPanel(fb: BatchFallback) -> impl IntoView {

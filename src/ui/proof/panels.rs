@@ -7,11 +7,11 @@ use crate::logic::events::Event;
 use crate::logic::world::{GoalState, Hypothesis, ItemStatus, Refutation, WorldState};
 use crate::logic::world_labels::{goal_badge, refutation_head, refutation_verdict};
 
-use crate::ui::proof_form::bind::{formula, live, prose};
+use super::bind::formula;
+use super::bind::live;
+use super::bind::prose;
 
-#[path = "proof/item_panel.rs"]
-mod item_panel;
-use item_panel::item_panel;
+use super::item_panel::item_panel;
 
 #[component]
 pub fn ProofPanels(

@@ -14,7 +14,8 @@ use crate::extract::fallback_batch::{
 };
 use crate::llm::answer_fallback::{plain_endpoint, request};
 use crate::llm::{ChatTransport, Endpoint};
-use crate::ui::verify_model::{transport, verify_endpoint};
+use crate::ui::extract::verify_model::transport;
+use crate::ui::extract::verify_model::verify_endpoint;
 
 use super::BatchFallback;
 

@@ -10,10 +10,10 @@ use crate::logic::form_help::{
     action_params, parse_feedback, rule_requirements, HelpPart, ParseFeedback,
 };
 
-#[path = "proof/bind.rs"]
-pub(crate) mod bind;
+use super::bind::live;
+use super::bind::set_to;
+use super::bind::text_of;
 use crate::ui::options::options;
-use bind::{live, set_to, text_of};
 
 /// The action kinds the form offers.
 const KINDS: [&str; 5] = ["derive", "extend", "assume", "accept", "refute"];

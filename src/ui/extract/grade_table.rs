@@ -5,6 +5,8 @@ use leptos::prelude::*;
 use crate::ui::boxed::{effect, on_click};
 use leptos::task::spawn_local;
 
+use super::grade_row::row_view;
+use super::grade_row_detail::Opened;
 use crate::extract::batch::{GradeBatch, Show};
 use crate::extract::grade_columns::{self, Kept, COLUMNS};
 use crate::extract::row_detail::open_row;
@@ -12,8 +14,6 @@ use crate::search::SearchQuery;
 use crate::table::{Direction, Query};
 use crate::ui::boxed::part;
 use crate::ui::browser_file::read_slice;
-use crate::ui::grade_row::row_view;
-use crate::ui::grade_row_detail::Opened;
 use crate::ui::sort_header::sort_header;
 
 /// Rows per page (all rows are kept, searched and exported): KaTeX lays out only these.

@@ -2,11 +2,12 @@ use leptos::prelude::*;
 
 use crate::ui::boxed::{on_click, on_key, text};
 
+use super::answer_math::answer_math;
+use super::grade_row_detail::GradeRowDetail;
+use super::grade_row_detail::Opened;
 use crate::extract::batch::Row;
 use crate::extract::grade_columns::verdict_label;
-use crate::ui::answer_math::answer_math;
 use crate::ui::boxed::part;
-use crate::ui::grade_row_detail::{GradeRowDetail, Opened};
 
 /// `j` / `k` on a row: focus the next / previous graded row of the page (as on the Report's
 /// case table), past bad lines and an open detail.

@@ -1,7 +1,7 @@
 use leptos::prelude::*;
 
-use super::math_text::MathText;
-use super::text_field::TextField;
+use crate::ui::math_text::MathText;
+use crate::ui::text_field::TextField;
 
 /// A scratchpad: paste model text, see it with its LaTeX rendered (and its HTML inert).
 #[component]

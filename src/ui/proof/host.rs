@@ -1,5 +1,5 @@
 //! The Proof page's place in the app: on the first visit it loads the page's own wasm bundle
-//! (`ui::proof_bundle`, about a fifth of the app's bytes that Audit, Report and Extract users
+//! (`ui::proof::bundle`, about a fifth of the app's bytes that Audit, Report and Extract users
 //! never need) and hands it an element to draw into; leaving the page unmounts it, which stops
 //! its listeners and LLM calls. A failed load says why and how to retry.
 

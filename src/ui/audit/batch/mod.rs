@@ -4,26 +4,20 @@
 //! run stopped. Each part is its own file in `src/ui/batch/`; what they decide and say is
 //! `crate::audit::batch_panel`.
 
+mod actions;
+mod controls;
+mod options;
+pub mod run;
+mod start;
+mod state;
+mod status;
+mod upload;
+
 use std::rc::Rc;
 
 use leptos::prelude::*;
 
 use crate::llm::ChatTransport;
-
-#[path = "batch/actions.rs"]
-mod actions;
-#[path = "batch/controls.rs"]
-mod controls;
-#[path = "batch/options.rs"]
-mod options;
-#[path = "batch/start.rs"]
-mod start;
-#[path = "batch/state.rs"]
-mod state;
-#[path = "batch/status.rs"]
-mod status;
-#[path = "batch/upload.rs"]
-mod upload;
 
 use controls::BatchControls;
 pub use controls::BATCH_RUN;
