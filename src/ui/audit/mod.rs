@@ -21,7 +21,7 @@ use crate::ui::settings_store::settings_store;
 use batch::BatchRunner;
 
 // The page's parts are the modules above;
-// its decisions are in `audit::progress` and `audit::shown` (pure, tested natively).
+// its decisions are in `view::audit::progress` and `view::audit::shown` (pure, tested natively).
 
 use form::audit_form;
 use kept_from::kept_from_note;

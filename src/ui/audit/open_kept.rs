@@ -5,8 +5,8 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use super::run;
-use crate::audit::progress::from_stored;
-use crate::audit::shown::ReportShown;
+use crate::view::audit::progress::from_stored;
+use crate::view::audit::shown::ReportShown;
 
 use super::kept_from::KeptFrom;
 use super::state::AuditState;

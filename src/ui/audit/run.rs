@@ -12,7 +12,7 @@ use crate::runs::{self, RunKind, RunMeta};
 use crate::ui::run_store;
 
 /// The report as the page shows it and the run store keeps it: its pretty JSON (raw view,
-/// copy, download) and that JSON read back as a tree (for `audit::shown` and the store). Through
+/// copy, download) and that JSON read back as a tree (for `view::audit::shown` and the store). Through
 /// the text rather than `to_value`: a second serializer for the whole report tree would be
 /// compiled into the wasm (batch::as_tree).
 pub fn as_json(report: &AuditReport) -> Result<(String, serde_json::Value), String> {
@@ -69,7 +69,7 @@ pub struct KeptAudit {
     pub report: serde_json::Value,
 }
 
-/// Read a kept audit. The report stays JSON, read for the page by `audit::shown`: a derived
+/// Read a kept audit. The report stays JSON, read for the page by `view::audit::shown`: a derived
 /// deserializer for the whole report tree would cost ~28 KB of the gzipped wasm.
 pub async fn open(id: &str) -> Result<KeptAudit, String> {
     let run = run_store::load(id).await.map_err(|e| e.to_string())?;

@@ -8,11 +8,16 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use super::run;
-use crate::audit::progress::{apply_update, ended, initial_phases, not_ready, settle, Ended};
-use crate::audit::shown::ReportShown;
 use crate::audit::{run_audit, AuditInput, AuditPlan, PhaseUpdate};
 use crate::llm::ChatTransport;
 use crate::ui::settings_store::SettingsStore;
+use crate::view::audit::progress::apply_update;
+use crate::view::audit::progress::ended;
+use crate::view::audit::progress::initial_phases;
+use crate::view::audit::progress::not_ready;
+use crate::view::audit::progress::settle;
+use crate::view::audit::progress::Ended;
+use crate::view::audit::shown::ReportShown;
 
 use super::state::now_ms;
 use super::state::AuditState;

@@ -1,7 +1,7 @@
 use leptos::prelude::*;
 
-use crate::extract::row_detail::is_plain_number;
 use crate::katex;
+use crate::view::extract::row_detail::is_plain_number;
 
 /// An extracted answer as the grade table and the opened row show it: a plain number as
 /// text, anything else through KaTeX (the one binding, `trust: false`). When KaTeX cannot

@@ -6,8 +6,8 @@ use super::answer_math::answer_math;
 use super::grade_row_detail::GradeRowDetail;
 use super::grade_row_detail::Opened;
 use crate::extract::batch::Row;
-use crate::extract::grade_columns::verdict_label;
 use crate::ui::boxed::part;
+use crate::view::extract::grade_columns::verdict_label;
 
 /// `j` / `k` on a row: focus the next / previous graded row of the page (as on the Report's
 /// case table), past bad lines and an open detail.

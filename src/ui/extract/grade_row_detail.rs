@@ -5,8 +5,9 @@ use crate::ui::boxed::{effect, on_click, on_key};
 use super::answer_math::answer_math;
 use super::single_result::outcome_label;
 use crate::extract::fallback_batch::LlmFallbackNote;
-use crate::extract::row_detail::{RowDetail, Side};
 use crate::ui::boxed::part;
+use crate::view::extract::row_detail::RowDetail;
+use crate::view::extract::row_detail::Side;
 
 /// What an opened row holds while its line is read back from the file.
 pub type Opened = Option<(usize, Result<RowDetail, String>)>;

@@ -1,5 +1,5 @@
 //! The Extract page's grade upload kept as a `grade` run: the graded lines (what
-//! `verifyfast grade` writes, plus each row's line number: `extract::kept`) are its results,
+//! `verifyfast grade` writes, plus each row's line number: `view::extract::kept`) are its results,
 //! the file name and line count its inputs; `extract?run=<id>` opens it again.
 
 use leptos::prelude::*;
@@ -14,7 +14,7 @@ use crate::ui::{query, run_store};
 
 /// Keep a graded upload as a run; a failure is said in `error` (the table stays on the page).
 pub fn keep(file: String, batch: &GradeBatch, started_ms: f64, error: RwSignal<Option<String>>) {
-    let results = crate::extract::kept::to_kept_jsonl(batch);
+    let results = crate::view::extract::kept::to_kept_jsonl(batch);
     let count = batch.rows.len() as u64;
     spawn_local(async move {
         let meta = RunMeta {

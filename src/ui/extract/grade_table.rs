@@ -8,13 +8,15 @@ use leptos::task::spawn_local;
 use super::grade_row::row_view;
 use super::grade_row_detail::Opened;
 use crate::extract::batch::{GradeBatch, Show};
-use crate::extract::grade_columns::{self, Kept, COLUMNS};
-use crate::extract::row_detail::open_row;
 use crate::search::SearchQuery;
 use crate::table::{Direction, Query};
 use crate::ui::boxed::part;
 use crate::ui::browser_file::read_slice;
 use crate::ui::sort_header::sort_header;
+use crate::view::extract::grade_columns;
+use crate::view::extract::grade_columns::Kept;
+use crate::view::extract::grade_columns::COLUMNS;
+use crate::view::extract::row_detail::open_row;
 
 /// Rows per page (all rows are kept, searched and exported): KaTeX lays out only these.
 const PAGE_ROWS: usize = 100;

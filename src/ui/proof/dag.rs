@@ -7,10 +7,16 @@ use leptos::prelude::*;
 
 use super::reveal::keep_revealed;
 use crate::logic::dag::Dag;
-use crate::logic::dag_draw::{
-    canvas_style, edge_key, frame_style, hidden_note, node_key, px, zoom_pct, zoom_step, ZOOM_START,
-};
 use crate::logic::fitch::Fitch;
+use crate::view::proof::dag_draw::canvas_style;
+use crate::view::proof::dag_draw::edge_key;
+use crate::view::proof::dag_draw::frame_style;
+use crate::view::proof::dag_draw::hidden_note;
+use crate::view::proof::dag_draw::node_key;
+use crate::view::proof::dag_draw::px;
+use crate::view::proof::dag_draw::zoom_pct;
+use crate::view::proof::dag_draw::zoom_step;
+use crate::view::proof::dag_draw::ZOOM_START;
 use std::sync::Arc;
 
 use super::bind::live;

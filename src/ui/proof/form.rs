@@ -6,9 +6,11 @@
 use leptos::prelude::*;
 
 use crate::logic::document::catalogue_rules;
-use crate::logic::form_help::{
-    action_params, parse_feedback, rule_requirements, HelpPart, ParseFeedback,
-};
+use crate::view::proof::form_help::action_params;
+use crate::view::proof::form_help::parse_feedback;
+use crate::view::proof::form_help::rule_requirements;
+use crate::view::proof::form_help::HelpPart;
+use crate::view::proof::form_help::ParseFeedback;
 
 use super::bind::live;
 use super::bind::set_to;

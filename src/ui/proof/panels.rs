@@ -5,7 +5,9 @@ use leptos::prelude::*;
 
 use crate::logic::events::Event;
 use crate::logic::world::{GoalState, Hypothesis, ItemStatus, Refutation, WorldState};
-use crate::logic::world_labels::{goal_badge, refutation_head, refutation_verdict};
+use crate::view::proof::world_labels::goal_badge;
+use crate::view::proof::world_labels::refutation_head;
+use crate::view::proof::world_labels::refutation_verdict;
 
 use super::bind::formula;
 use super::bind::live;

@@ -6,9 +6,9 @@ use leptos::prelude::*;
 
 const NUM: Option<&str> = Some("num");
 
-use crate::band::drill::CaseFilter;
 use crate::band::render::{ci, num, pct};
 use crate::band::GroupMetrics;
+use crate::view::report::drill::CaseFilter;
 
 pub fn groups_view(
     title: &'static str,

@@ -2,7 +2,7 @@
 //! kind, search, sort by any column, 50 a page, all of it in the URL
 //! (`runs?kind=batch&filter=cases&sort=-results&page=2`); rename, delete, export, import; and
 //! how much of the browser's storage they take. What is listed and how is
-//! `crate::runs::listing`.
+//! `crate::view::runs::listing`.
 
 pub mod import;
 pub mod row;
@@ -13,7 +13,6 @@ use std::sync::Arc;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-use crate::runs::listing::{listing, RunsQuery};
 use crate::runs::{self, RunKind, RunMeta};
 use crate::ui::boxed::effect;
 use crate::ui::boxed::on_change;
@@ -21,6 +20,8 @@ use crate::ui::options::options;
 use crate::ui::query;
 use crate::ui::run_store;
 use crate::ui::search_box::SearchBox;
+use crate::view::runs::listing::listing;
+use crate::view::runs::listing::RunsQuery;
 use import::RunImport;
 use table::RunsTable;
 

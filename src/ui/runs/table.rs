@@ -1,13 +1,12 @@
 //! The Runs table: a header per column that sorts (the one every table uses), one row per run
 //! of the page shown, how many match, and the pager. What is listed is
-//! `crate::runs::listing`; the page owns the query.
+//! `crate::view::runs::listing`; the page owns the query.
 
 use std::sync::Arc;
 
 use leptos::prelude::*;
 
 use super::row::RunRow;
-use crate::runs::listing::{numeric, Listing, COLUMNS};
 use crate::table::Direction;
 use crate::ui::boxed::part;
 use crate::ui::boxed::text;
@@ -15,6 +14,9 @@ use crate::ui::keyed::{keyed_rows, Row};
 use crate::ui::pager::pager;
 use crate::ui::report::dynamic::memo_count;
 use crate::ui::sort_header::sort_header;
+use crate::view::runs::listing::numeric;
+use crate::view::runs::listing::Listing;
+use crate::view::runs::listing::COLUMNS;
 
 #[component]
 pub fn RunsTable(

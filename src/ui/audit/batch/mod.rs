@@ -2,7 +2,7 @@
 //! with a progress bar, cancel, and download the results JSONL. Results are kept as a run in
 //! the run store (`batch_run`) as they arrive, so a reload (or a cancel) resumes where the
 //! run stopped. Each part is its own file in `src/ui/batch/`; what they decide and say is
-//! `crate::audit::batch_panel`.
+//! `crate::view::audit::batch_panel`.
 
 mod actions;
 mod controls;

@@ -11,10 +11,12 @@ use leptos::task::spawn_local;
 
 use super::run;
 use crate::audit::batch::{self, Progress};
-use crate::audit::batch_panel::{done_summary, nothing_to_run, plans_for};
 use crate::llm::ChatTransport;
 use crate::ui::browser_file::now_ms;
 use crate::ui::settings_store::settings_store;
+use crate::view::audit::batch_panel::done_summary;
+use crate::view::audit::batch_panel::nothing_to_run;
+use crate::view::audit::batch_panel::plans_for;
 
 use super::state::not_kept;
 use super::state::BatchState;

@@ -6,9 +6,9 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use crate::audit::batch::CaseSet;
-use crate::audit::batch_panel::cases_summary;
 use crate::ui::boxed::on_change;
 use crate::ui::browser_file::picked_file;
+use crate::view::audit::batch_panel::cases_summary;
 
 use super::state::BatchState;
 

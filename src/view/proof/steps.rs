@@ -1,10 +1,13 @@
 //! What the Proof page draws at a step besides the panels: the DAG window and the Fitch lines,
 //! both focused on the item the step's event is about. Pure, tested natively.
 
-use super::dag::{layout_window, Dag};
-use super::events::Event;
-use super::fitch::{layout as fitch_layout, Fitch, FitchOptions};
-use super::world::WorldState;
+use crate::logic::dag::layout_window;
+use crate::logic::dag::Dag;
+use crate::logic::events::Event;
+use crate::logic::fitch::layout as fitch_layout;
+use crate::logic::fitch::Fitch;
+use crate::logic::fitch::FitchOptions;
+use crate::logic::world::WorldState;
 
 /// Nodes the DAG draws at most: past that it shows the current step's ancestry and the latest
 /// items (and says how many it left out).

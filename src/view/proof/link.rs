@@ -1,7 +1,7 @@
 //! The Proof page's part of the URL: which example and step a link opens, and what the URL
 //! says as the reader steps. Pure (the page reads and writes the URL and drafts around it).
 
-use super::state::ViewState;
+use crate::route::state::ViewState;
 
 /// The example to open and the step to show: a link (`proof?example=…&step=12`) wins over
 /// the kept draft (`draft_example`, `draft_step` as stored); neither: nothing.

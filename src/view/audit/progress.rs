@@ -3,9 +3,13 @@
 //! each phase is doing while an audit runs, what it ended as, and the same list for a kept
 //! audit read from its stored phase records.
 
-use super::report::{AuditReport, FailureKind, Phase};
-use super::run::{AuditInput, PhaseStatus, PhaseUpdate};
-use super::shown::ReportShown;
+use crate::audit::report::AuditReport;
+use crate::audit::report::FailureKind;
+use crate::audit::report::Phase;
+use crate::audit::run::AuditInput;
+use crate::audit::run::PhaseStatus;
+use crate::audit::run::PhaseUpdate;
+use crate::view::audit::shown::ReportShown;
 
 /// Why an audit cannot start yet, if it cannot.
 pub fn not_ready(input: &AuditInput) -> Option<&'static str> {
@@ -158,7 +162,7 @@ pub fn from_stored(report: &ReportShown) -> Vec<(Phase, PhaseView)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::audit::shown::PhaseRow;
+    use crate::view::audit::shown::PhaseRow;
 
     #[test]
     fn an_audit_needs_both_texts() {

@@ -8,10 +8,12 @@
 
 use serde_json::{Map, Value};
 
-use super::batch::{GradeBatch, Row};
-use super::equiv::{Outcome, Path};
-use super::fallback_batch::LlmFallbackNote;
-use super::records::GradeRecord;
+use crate::extract::batch::GradeBatch;
+use crate::extract::batch::Row;
+use crate::extract::equiv::Outcome;
+use crate::extract::equiv::Path;
+use crate::extract::fallback_batch::LlmFallbackNote;
+use crate::extract::records::GradeRecord;
 
 /// Why a kept line could not be read back.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

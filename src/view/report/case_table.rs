@@ -5,8 +5,9 @@
 
 use crate::table::{self, Cell, Direction, Row};
 
-use super::drill::CaseFilter;
-use super::evaluate::{BandReport, CaseRef};
+use crate::band::evaluate::BandReport;
+use crate::band::evaluate::CaseRef;
+use crate::view::report::drill::CaseFilter;
 
 /// Column headers, in display order (what `Cell` index `i` is).
 pub const COLUMNS: [&str; 7] = [

@@ -1,7 +1,7 @@
 //! One graded row opened in full: the solution text with the answer's span marked, the
 //! ground truth likewise, and the verdict with both normal forms and the path that decided.
 //!
-//! A batch keeps only each line's place in the file ([`LineSource`]), not its text: a
+//! A batch keeps only each line's place in the file ([`LineSource`](crate::extract::batch::LineSource)), not its text: a
 //! 50,000-line upload of long solutions would otherwise hold the whole file in memory. The
 //! row is read back and graded again on open, with the batch's preset and patterns; grading
 //! is deterministic, so it gives the record the table shows (checked: a file changed since
@@ -9,18 +9,14 @@
 
 use serde_json::Value;
 
-use super::fallback_batch::LlmFallbackNote;
-use super::records::{parse_grade_line, GradeRecord};
-use super::{grade_with, AnswerPatterns, Extraction, Preset, Verdict};
-
-/// Where a line is in the uploaded file: byte offset in the stream (after a BOM, as
-/// [`crate::jsonl::Line::offset`]) and its length in bytes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct LineSource {
-    pub line: usize,
-    pub offset: u64,
-    pub len: usize,
-}
+use crate::extract::fallback_batch::LlmFallbackNote;
+use crate::extract::grade_with;
+use crate::extract::records::parse_grade_line;
+use crate::extract::records::GradeRecord;
+use crate::extract::AnswerPatterns;
+use crate::extract::Extraction;
+use crate::extract::Preset;
+use crate::extract::Verdict;
 
 /// A text split around a span for highlighting: plain text, the marked part, plain text.
 /// `chars` is the span in characters (what a reader counts), `bytes` in UTF-8 bytes (what

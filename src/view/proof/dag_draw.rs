@@ -2,7 +2,12 @@
 //! titles, inline styles, list keys and the zoom steps. Pure (no browser), so it is tested
 //! natively; `ui::proof::dag` only puts these strings into elements.
 
-use super::dag::{Dag, Edge, Mark, Node, NODE_H, NODE_W};
+use crate::logic::dag::Dag;
+use crate::logic::dag::Edge;
+use crate::logic::dag::Mark;
+use crate::logic::dag::Node;
+use crate::logic::dag::NODE_H;
+use crate::logic::dag::NODE_W;
 
 /// The zoom levels, in percent; the view starts at [`ZOOM_START`] (100 %).
 pub const ZOOMS: [u32; 7] = [40, 55, 70, 85, 100, 125, 150];

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::batch::Row;
+use crate::extract::batch::Row;
 use crate::table::{self, Cell, Query, View};
 
 /// Column headers, in order.
@@ -19,7 +19,7 @@ pub const COLUMNS: [&str; 8] = [
 ];
 
 /// The verdict column's words for a graded row.
-pub fn verdict_label(record: &super::records::GradeRecord) -> &'static str {
+pub fn verdict_label(record: &crate::extract::records::GradeRecord) -> &'static str {
     if record.equivalent {
         "equivalent"
     } else if record.undecided() {

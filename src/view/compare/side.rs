@@ -2,8 +2,9 @@
 //! run, whether the chosen profile survives a new file, and what the side says it shows.
 //! `ui::compare::side` and `side_picker` only move these values in and out of signals.
 
-use super::compare::RunLines;
-use super::compare_input::{self, CompareInput};
+use crate::band::compare::RunLines;
+use crate::band::compare_input;
+use crate::band::compare_input::CompareInput;
 
 /// `A` → `a`, anything else → `b` (the side's test ids and element ids).
 pub fn side_id(name: &str) -> &'static str {

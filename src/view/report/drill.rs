@@ -6,8 +6,11 @@ use serde_json::Value;
 
 use crate::search::SearchQuery;
 
-use super::evaluate::{BandReport, CaseRef};
-use super::metrics::{band_index, is_cross_band, GroupMetrics};
+use crate::band::evaluate::BandReport;
+use crate::band::evaluate::CaseRef;
+use crate::band::metrics::band_index;
+use crate::band::metrics::is_cross_band;
+use crate::band::metrics::GroupMetrics;
 
 /// Row percentages of a band matrix (share of each expected band); `None` for empty rows.
 pub fn row_shares(matrix: &[[u64; 3]; 3]) -> [[Option<f64>; 3]; 3] {

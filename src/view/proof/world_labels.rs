@@ -1,8 +1,9 @@
 //! The words the Proof page's world panels show for an item, a goal and a refutation. Pure
 //! (no browser), so they are tested natively; `ui::proof::panels` only places them.
 
-use super::rules::RejectCode;
-use super::world::{GoalState, Refutation};
+use crate::logic::rules::RejectCode;
+use crate::logic::world::GoalState;
+use crate::logic::world::Refutation;
 
 /// How an item came about: its rule, and the premises it used ("" for none).
 pub fn item_how(rule: &str, premises: &[String]) -> String {

@@ -1,8 +1,8 @@
 //! What the Proof page's action form says while you type: whether the formula parses (and
 //! where it does not), and what the picked rule needs. Pure, tested natively.
 
-use super::formula::parse_formula;
-use super::rules::rule_help;
+use crate::logic::formula::parse_formula;
+use crate::logic::rules::rule_help;
 
 /// The parser's verdict on a formula being typed.
 #[derive(Clone, Debug, PartialEq, Eq)]

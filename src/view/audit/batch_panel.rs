@@ -6,8 +6,9 @@
 use crate::config::{Settings, Strategy};
 use crate::sorted_map::SortedMap;
 
-use super::batch::{CaseSet, Progress};
-use super::AuditPlan;
+use crate::audit::batch::CaseSet;
+use crate::audit::batch::Progress;
+use crate::audit::AuditPlan;
 
 /// Bad lines named in the summary; the rest are counted.
 const BAD_LINES_LISTED: usize = 5;

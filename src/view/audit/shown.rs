@@ -9,11 +9,26 @@
 
 use serde_json::{Map, Value};
 
-use super::contract::{Claim, Deduction, ErrorType, Exempted, Severity};
-use super::grounding::{CheckedNumber, NumberGrounding, NumberKind, Operation, Status};
-use super::parse::Repair;
-use super::report::{Band, CouldNotAudit, FailureKind, Phase};
-use super::shape::{word, Fields, FromReply, Path, ShapeError};
+use crate::audit::contract::Claim;
+use crate::audit::contract::Deduction;
+use crate::audit::contract::ErrorType;
+use crate::audit::contract::Exempted;
+use crate::audit::contract::Severity;
+use crate::audit::grounding::CheckedNumber;
+use crate::audit::grounding::NumberGrounding;
+use crate::audit::grounding::NumberKind;
+use crate::audit::grounding::Operation;
+use crate::audit::grounding::Status;
+use crate::audit::parse::Repair;
+use crate::audit::report::Band;
+use crate::audit::report::CouldNotAudit;
+use crate::audit::report::FailureKind;
+use crate::audit::report::Phase;
+use crate::audit::shape::word;
+use crate::audit::shape::Fields;
+use crate::audit::shape::FromReply;
+use crate::audit::shape::Path;
+use crate::audit::shape::ShapeError;
 
 /// One error of Phase 2 or 3, as the page lists it.
 #[derive(Debug, Clone, PartialEq)]

@@ -10,7 +10,8 @@ use crate::route::state::ViewState;
 use crate::search::SearchQuery;
 use crate::table::{self, Cell, Direction, Query};
 
-use super::{RunKind, RunMeta};
+use crate::runs::RunKind;
+use crate::runs::RunMeta;
 
 /// Column headers, in display order (what `Cell` index `i` is); also their names in the URL.
 pub const COLUMNS: [&str; 6] = ["name", "kind", "created", "duration", "profiles", "results"];
@@ -145,21 +146,6 @@ impl table::Row for Listed<'_> {
     }
 }
 
-/// Runs of `kind` (or all), newest first, ties by id (so the order is stable, and any
-/// sort's ties keep it).
-pub(super) fn newest_first(runs: &[RunMeta], kind: Option<RunKind>) -> Vec<&RunMeta> {
-    let mut out: Vec<&RunMeta> = runs
-        .iter()
-        .filter(|r| kind.is_none_or(|k| r.kind == k))
-        .collect();
-    out.sort_by(|a, b| {
-        b.created_ms
-            .total_cmp(&a.created_ms)
-            .then_with(|| b.id.cmp(&a.id))
-    });
-    out
-}
-
 /// The text a run's search looks in: its name, kind, profiles and id, one per line (so a
 /// search never matches across two of them).
 fn haystack(m: &RunMeta, profiles: &str) -> String {
@@ -170,7 +156,7 @@ fn haystack(m: &RunMeta, profiles: &str) -> String {
 /// (the search box says why), as in every table.
 pub fn listing(runs: &[RunMeta], q: &RunsQuery) -> Listing {
     let search = SearchQuery::parse_or_everything(&q.search, q.regex);
-    let of_kind = newest_first(runs, q.kind);
+    let of_kind = crate::runs::newest_first(runs, q.kind);
     let total = of_kind.len();
     let rows: Vec<Listed> = of_kind
         .into_iter()

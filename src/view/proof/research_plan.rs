@@ -3,8 +3,10 @@
 //! for each turn and for how the run ended. Pure (no browser), tested natively;
 //! `ui::proof::research_panel` only reads its fields and starts the run.
 
-use super::researchers::{ResearchConfig, StopReason, Turn};
-use super::world::Problem;
+use crate::logic::researchers::ResearchConfig;
+use crate::logic::researchers::StopReason;
+use crate::logic::researchers::Turn;
+use crate::logic::world::Problem;
 
 /// The profile a run uses: the chosen one, or (none chosen) the first kept.
 pub fn profile_name(chosen: String, first: Option<&String>) -> String {
