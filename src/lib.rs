@@ -17,6 +17,7 @@ pub mod jsonl;
 pub mod llm;
 pub mod logic;
 pub mod mathtext;
+pub mod names;
 pub mod route;
 pub mod runs;
 pub mod search;
