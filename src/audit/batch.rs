@@ -361,6 +361,20 @@ pub fn result_line(case: &Case, report: &AuditReport) -> Map<String, Value> {
         as_tree(&report.errors).unwrap_or(Value::Array(Vec::new())),
     );
     put("number_grounding", number_summary(report));
+    // The rules' own findings (docs/audit.md, "Deterministic findings") and what the audit
+    // left out of the model's bookkeeping.
+    put(
+        "deterministic_findings",
+        as_tree(&report.deterministic_findings).unwrap_or(Value::Array(Vec::new())),
+    );
+    put(
+        "dropped",
+        as_tree(&report.dropped).unwrap_or(Value::Array(Vec::new())),
+    );
+    put(
+        "contradictions",
+        as_tree(&report.contradictions).unwrap_or(Value::Array(Vec::new())),
+    );
     put("latency_ms", Value::from(report.latency_ms));
     put("tokens", Value::from(report.tokens.total_tokens));
     put("models", as_tree(&report.models).unwrap_or(Value::Null));
@@ -751,7 +765,7 @@ not json
         let t = transport().script(
             Phase::Decompose,
             vec![
-                Ok(r#"{"claims":[]}"#.into()),
+                Ok(r#"{"claims":[{"id":"C1","text":"t"}]}"#.into()),
                 Err(LlmError::Server {
                     status: 500,
                     body: "boom".into(),
@@ -792,7 +806,17 @@ not json
         for l in lines.iter().filter(|l| l["error"].is_null()) {
             assert_eq!(l["credit_score"], 2);
             assert_eq!(l["band"], "BAD");
-            assert_eq!(l["high_count"], 1);
+            // Case "two" flips "rose 5%" to "fell 5%": the direction rule's High counts too.
+            let rules = l["deterministic_findings"].as_array().unwrap();
+            if l["id"] == "two" {
+                assert_eq!(rules.len(), 1, "{l:?}");
+                assert_eq!(rules[0]["check"], "direction");
+                assert_eq!(rules[0]["status"], "counted");
+                assert_eq!(l["high_count"], 2);
+            } else {
+                assert!(rules.is_empty());
+                assert_eq!(l["high_count"], 1);
+            }
             assert!(l.contains_key("context_input"));
             assert!(l["tokens"].as_u64().unwrap() > 0);
             // Both cases' numbers (10%, 5%) are in their contexts.

@@ -215,16 +215,17 @@ struct DateParts {
     day: Option<u32>,
 }
 
+/// A number as the scanner read it, with its byte range (also read by `audit::deterministic`).
 #[derive(Debug, Clone, PartialEq)]
-struct Num {
-    text: String,
-    kind: NumberKind,
-    value: f64,
+pub(crate) struct Num {
+    pub(crate) text: String,
+    pub(crate) kind: NumberKind,
+    pub(crate) value: f64,
     /// Half a unit of the last written digit (scaled): the rounding tolerance.
-    half_step: f64,
+    pub(crate) half_step: f64,
     date: Option<DateParts>,
-    start: usize,
-    end: usize,
+    pub(crate) start: usize,
+    pub(crate) end: usize,
 }
 
 impl Num {
@@ -240,7 +241,7 @@ impl Num {
     }
 }
 
-fn same(a: f64, b: f64) -> bool {
+pub(crate) fn same(a: f64, b: f64) -> bool {
     (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1e-12)
 }
 
@@ -591,7 +592,7 @@ struct Scanner<'t> {
     months: Vec<(u32, usize, usize)>,
 }
 
-fn scan(text: &str) -> Vec<Num> {
+pub(crate) fn scan(text: &str) -> Vec<Num> {
     let mut s = Scanner {
         text,
         chars: text.char_indices().collect(),

@@ -6,6 +6,7 @@
 pub mod batch;
 pub mod batch_panel;
 pub mod contract;
+pub mod deterministic;
 pub mod grounding;
 pub mod highlight;
 pub mod parse;

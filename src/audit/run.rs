@@ -6,17 +6,22 @@
 use futures::future::LocalBoxFuture;
 
 use crate::config::{AuditParams, ConfigError, Settings, Strategy};
-use crate::llm::{ChatMessage, ChatRequest, ChatTransport, Endpoint, LlmError, Secrets, Usage};
+use crate::llm::{
+    Boundary, ChatMessage, ChatRequest, ChatTransport, Endpoint, LlmError, Secrets, Usage,
+};
 
 use super::contract::{
-    DecomposeReply, FactCheckReply, LogicCheckReply, ReportedError, ReverseReply,
+    Claim, DecomposeReply, Deduction, Derivation, FactCheckReply, LogicCheckReply, ReportedError,
+    ReverseReply, Severity,
 };
+use super::deterministic::{self, OutputIndex};
 use super::grounding;
 use super::parse::{parse_reply, ParseError, Parsed, Repair};
 use super::prompts;
 use super::report::{
-    AuditReport, CouldNotAudit, Counting, FailureKind, Finding, ModelRef, ModelsUsed, Phase,
-    PhaseRecord, ReverseCheck, SeverityChange,
+    AuditReport, Contradiction, CouldNotAudit, Counting, DeterministicCheck, DeterministicStatus,
+    DropReason, Dropped, FailureKind, Finding, ModelRef, ModelsUsed, Phase, PhaseRecord,
+    ReverseCheck, SeverityChange,
 };
 use super::score;
 use super::shape::FromReply;
@@ -127,13 +132,21 @@ type PhaseFailure = (FailureKind, String);
 ///   `length`, or JSON that needed closing): a cut-off reply never becomes a score;
 /// - re-ask once, quoting the parse error, when the reply cannot be read.
 ///
+/// - re-ask once, with a fresh boundary and without the reply, when the reply's verdict cannot
+///   be located unambiguously (it may quote planted text); that and an unreadable reply share
+///   the one re-ask.
+///
+/// `build` writes the request for one call's [`Boundary`] (a fresh one for every call);
+/// `quoted` are the untrusted texts it quotes, which the boundary must not occur in.
 /// Every text that leaves here (progress, record, error) has `secrets` redacted.
+#[allow(clippy::too_many_arguments)]
 async fn ask<T: FromReply + 'static>(
     transport: &dyn ChatTransport,
     plan: &AuditPlan,
     model: &PlannedModel,
     phase: Phase,
-    messages: Vec<ChatMessage>,
+    build: &dyn Fn(&Boundary) -> Vec<ChatMessage>,
+    quoted: &[&str],
     secrets: &Secrets,
     progress: &dyn Fn(PhaseUpdate),
 ) -> (PhaseRecord, Result<T, PhaseFailure>) {
@@ -142,7 +155,8 @@ async fn ask<T: FromReply + 'static>(
         plan,
         model,
         phase,
-        messages,
+        build,
+        quoted,
         secrets,
         progress,
         read_as::<T>,
@@ -162,8 +176,11 @@ async fn ask<T: FromReply + 'static>(
 /// A reply read as `T`, its type erased so that `ask_any` is one copy in the wasm.
 type AnyReply = Box<dyn std::any::Any>;
 
-fn read_as<T: FromReply + 'static>(raw: &str) -> Result<Parsed<AnyReply>, ParseError> {
-    parse_reply::<T>(raw).map(|p| Parsed {
+fn read_as<T: FromReply + 'static>(
+    raw: &str,
+    boundary: &Boundary,
+) -> Result<Parsed<AnyReply>, ParseError> {
+    parse_reply::<T>(raw, boundary).map(|p| Parsed {
         value: Box::new(p.value) as AnyReply,
         repairs: p.repairs,
     })
@@ -177,10 +194,11 @@ fn ask_any<'a>(
     plan: &'a AuditPlan,
     model: &'a PlannedModel,
     phase: Phase,
-    messages: Vec<ChatMessage>,
+    build: &'a dyn Fn(&Boundary) -> Vec<ChatMessage>,
+    quoted: &'a [&'a str],
     secrets: &'a Secrets,
     progress: &'a dyn Fn(PhaseUpdate),
-    read: fn(&str) -> Result<Parsed<AnyReply>, ParseError>,
+    read: fn(&str, &Boundary) -> Result<Parsed<AnyReply>, ParseError>,
 ) -> LocalBoxFuture<'a, (PhaseRecord, Result<AnyReply, PhaseFailure>)> {
     Box::pin(async move {
         let mut record = PhaseRecord::new(phase, &model.llm);
@@ -194,14 +212,25 @@ fn ask_any<'a>(
             Err((kind, reason))
         };
         report(PhaseStatus::Started);
-        let mut messages = messages;
         let mut max_tokens = plan.max_tokens;
         let mut first_error: Option<String> = None;
+        // How the next call differs from the first request: after an unreadable reply, the
+        // reply and the error; after an ambiguous one, a note.
+        let mut reask: Option<(Option<String>, String)> = None;
         // `max_tokens` of a cut-off reply, once it has been re-asked with more.
         let mut cut_at: Option<u32> = None;
         loop {
+            let boundary = Boundary::new(quoted);
+            let mut messages = build(&boundary);
+            match &reask {
+                Some((Some(reply), error)) => {
+                    messages = prompts::reask(&boundary, messages, reply, error)
+                }
+                Some((None, why)) => messages = prompts::reask_ambiguous(&boundary, messages, why),
+                None => {}
+            }
             let request = ChatRequest {
-                messages: messages.clone(),
+                messages,
                 temperature: plan.temperature,
                 max_tokens,
             };
@@ -227,7 +256,7 @@ fn ask_any<'a>(
             add_usage(&mut record.tokens, &reply.usage);
             let content = secrets.redact(&reply.content);
             record.raw_responses.push(content.clone());
-            let parsed = read(&content);
+            let parsed = read(&content, &boundary);
             let cut_off = reply.hit_token_limit()
                 || matches!(&parsed, Err(ParseError::CutOff(_)))
                 || matches!(&parsed, Ok(p) if p.repairs.contains(&Repair::ClosedTruncatedJson));
@@ -271,19 +300,29 @@ fn ask_any<'a>(
                     return (record, Ok(parsed.value));
                 }
                 Err(e) => {
+                    let ambiguous = matches!(e, ParseError::Ambiguous(_));
                     let error = secrets.redact(&e.to_string());
                     if let Some(first) = first_error {
+                        let (kind, what) = if ambiguous {
+                            (FailureKind::Ambiguous, "could not be located unambiguously")
+                        } else {
+                            (FailureKind::Unreadable, "could not be read")
+                        };
                         let reason = format!(
-                        "the model's reply could not be read, twice (first: {first}; after the re-ask: {error})"
+                        "the model's verdict {what}, twice (first: {first}; after the re-ask: {error})"
                     );
-                        let result = failed(&mut record, FailureKind::Unreadable, reason);
+                        let result = failed(&mut record, kind, reason);
                         return (record, result);
                     }
                     record.reasked = true;
                     report(PhaseStatus::Reasking {
                         parse_error: error.clone(),
                     });
-                    messages = prompts::reask(&messages, &content, &error);
+                    reask = Some(if ambiguous {
+                        (None, error.clone())
+                    } else {
+                        (Some(content), error.clone())
+                    });
                     first_error = Some(error);
                 }
             }
@@ -324,6 +363,9 @@ fn empty_report(plan: &AuditPlan) -> AuditReport {
         errors: Vec::new(),
         reasonable_inferences: Vec::new(),
         number_grounding: Default::default(),
+        deterministic_findings: Vec::new(),
+        dropped: Vec::new(),
+        contradictions: Vec::new(),
         reverse_check: None,
         phases: Vec::new(),
         latency_ms: 0,
@@ -380,38 +422,121 @@ pub async fn run_audit(
     let secrets = &plan.all_secrets();
     let params = &plan.params;
     let (ctx, out) = (input.context_input.as_str(), input.model_output.as_str());
-    // No model involved: computed first so even a case that fails in Phase 1 reports it.
+    let quoted = [ctx, out];
+    // No model involved: computed first so even a case that fails in Phase 1 reports them.
     report.number_grounding = grounding::ground_numbers(ctx, out);
+    if params.unsupported_number_is_high {
+        report
+            .deterministic_findings
+            .extend(deterministic::unsupported_number_findings(
+                ctx,
+                &report.number_grounding,
+                params.numeric_deviation_threshold,
+            ));
+    }
+    if params.direction_check {
+        report
+            .deterministic_findings
+            .extend(deterministic::direction_findings(ctx, out));
+    }
 
-    let messages = prompts::decompose(params, ctx, out);
-    let (record, phase1) = ask::<DecomposeReply>(
+    let decompose = |b: &Boundary| prompts::decompose(b, params, ctx, out);
+    let (mut record, phase1) = ask::<DecomposeReply>(
         transport,
         plan,
         &plan.run,
         Phase::Decompose,
-        messages,
+        &decompose,
+        &quoted,
         secrets,
         progress,
     )
     .await;
-    report.phases.push(record);
-    let decomposed = match phase1 {
+    let mut decomposed = match phase1 {
         Ok(d) => d,
-        Err(failure) => return fail(report, Phase::Decompose, failure, secrets),
+        Err(failure) => {
+            report.phases.push(record);
+            return fail(report, Phase::Decompose, failure, secrets);
+        }
     };
-    report.claims = decomposed.claims;
-    report.claims.truncate(params.max_claims as usize);
-    report.deductions = decomposed.deductions;
+    // Claims Phase 1 did not take from the output (seen: claims of the context): asked once
+    // more, then dropped (docs/audit.md, "Checks of the model's bookkeeping").
+    let index = OutputIndex::new(out);
+    let unlocated: Vec<&Claim> = decomposed
+        .claims
+        .iter()
+        .take(params.max_claims as usize)
+        .filter(|c| !index.locates(&c.text))
+        .collect();
+    if !unlocated.is_empty() {
+        let listed = unlocated
+            .iter()
+            .map(|c| format!("{}: {}", c.id, c.text))
+            .collect::<Vec<_>>()
+            .join("\n");
+        progress(PhaseUpdate {
+            phase: Phase::Decompose,
+            status: PhaseStatus::Reasking {
+                parse_error: secrets.redact(&format!(
+                    "{} claim(s) not found in model_output; asking again",
+                    unlocated.len()
+                )),
+            },
+        });
+        let again = |b: &Boundary| {
+            prompts::with_note(
+                prompts::decompose(b, params, ctx, out),
+                &format!(
+                    "Note: these claims of an earlier answer are not statements of model_output \
+(their numbers or words are not in it):\n{}\nTake every claim from model_output only, in its own \
+words and numbers.",
+                    b.data("claims_not_in_output", &listed)
+                ),
+            )
+        };
+        let quoted_again = [ctx, out, listed.as_str()];
+        let (second, reply) = ask::<DecomposeReply>(
+            transport,
+            plan,
+            &plan.run,
+            Phase::Decompose,
+            &again,
+            &quoted_again,
+            secrets,
+            progress,
+        )
+        .await;
+        merge_record(&mut record, second);
+        // A failed second call keeps the first answer; its unlocated claims are dropped below.
+        if let Ok(d) = reply {
+            decomposed = d;
+        }
+    }
+    report.phases.push(record);
+    let (claims, deductions, dropped) = keep_in_audit(decomposed, &index, params);
+    report.claims = claims;
+    report.deductions = deductions;
+    report.dropped = dropped;
 
+    let claims = report.claims.clone();
+    let deductions = report.deductions.clone();
+    let grounding = report.number_grounding.clone();
+    let fact_messages = |b: &Boundary| {
+        prompts::with_number_evidence(
+            b,
+            prompts::fact_check(b, params, ctx, out, &claims),
+            &grounding,
+            params.unsupported_number_is_high,
+        )
+    };
+    let logic_messages = |b: &Boundary| prompts::logic_check(b, params, ctx, out, &deductions);
     let facts = ask::<FactCheckReply>(
         transport,
         plan,
         &plan.verify,
         Phase::FactCheck,
-        prompts::with_number_evidence(
-            prompts::fact_check(params, ctx, out, &report.claims),
-            &report.number_grounding,
-        ),
+        &fact_messages,
+        &quoted,
         secrets,
         progress,
     );
@@ -420,7 +545,8 @@ pub async fn run_audit(
         plan,
         &plan.verify,
         Phase::LogicCheck,
-        prompts::logic_check(params, ctx, out, &report.deductions),
+        &logic_messages,
+        &quoted,
         secrets,
         progress,
     );
@@ -428,12 +554,14 @@ pub async fn run_audit(
     report.phases.push(fact_record);
     report.phases.push(logic_record);
     let mut failure = None;
+    let mut derivations = Vec::new();
     match facts {
         Ok(r) => {
             report
                 .errors
                 .extend(findings(Phase::FactCheck, r.factual_errors));
             report.reasonable_inferences.extend(r.reasonable_inferences);
+            derivations = r.number_derivations;
         }
         Err(f) => failure = Some((Phase::FactCheck, f)),
     }
@@ -446,6 +574,7 @@ pub async fn run_audit(
         }
         Err(f) => failure = failure.or(Some((Phase::LogicCheck, f))),
     }
+    check_targets(&mut report);
     if let Some((phase, f)) = failure {
         score::mark_counting(&mut report.errors, params.max_errors_per_phase);
         return fail(report, phase, f, secrets);
@@ -456,16 +585,168 @@ pub async fn run_audit(
         reverse(transport, plan, input, &mut report, secrets, progress).await;
         score::mark_counting(&mut report.errors, params.max_errors_per_phase);
     }
+    settle_deterministic(&mut report, &derivations, ctx);
 
     let (high, low) = score::counts(&report.errors);
-    report.high_count = high;
+    let rules = report
+        .deterministic_findings
+        .iter()
+        .filter(|d| d.status == DeterministicStatus::Counted)
+        .count() as u32;
+    report.high_count = high + rules;
     report.low_count = low;
-    let credit = score::credit_score(high, low, &params.score_thresholds);
+    let credit = score::credit_score(report.high_count, low, &params.score_thresholds);
     report.credit_score = Some(credit);
     report.band = Some(score::band(credit));
     finish_totals(&mut report);
     report.redact(secrets);
     report
+}
+
+/// Phase 1's second call folded into its record: one phase, more calls.
+fn merge_record(record: &mut PhaseRecord, second: PhaseRecord) {
+    record.calls += second.calls;
+    record.latency_ms += second.latency_ms;
+    add_usage(&mut record.tokens, &second.tokens);
+    record.reasked = true;
+    record.repairs = second.repairs;
+    record.truncated_replies += second.truncated_replies;
+    record.max_tokens = second.max_tokens;
+    record.raw_responses.extend(second.raw_responses);
+}
+
+/// The claims and deductions the audit keeps: at most `max_claims` claims, each located in the
+/// output, and at most `max_deductions` deductions; the rest listed as dropped.
+fn keep_in_audit(
+    decomposed: DecomposeReply,
+    index: &OutputIndex,
+    params: &AuditParams,
+) -> (Vec<Claim>, Vec<Deduction>, Vec<Dropped>) {
+    let mut dropped = Vec::new();
+    let mut claims = Vec::new();
+    for (i, c) in decomposed.claims.into_iter().enumerate() {
+        let reason = if i >= params.max_claims as usize {
+            Some(DropReason::OverCap)
+        } else if !index.locates(&c.text) {
+            Some(DropReason::NotInOutput)
+        } else {
+            None
+        };
+        match reason {
+            Some(reason) => dropped.push(Dropped {
+                item: "claim".into(),
+                id: c.id,
+                text: c.text,
+                reason,
+            }),
+            None => claims.push(c),
+        }
+    }
+    let mut deductions = decomposed.deductions;
+    let cap = params.max_deductions as usize;
+    if deductions.len() > cap {
+        for d in deductions.drain(cap..) {
+            dropped.push(Dropped {
+                item: "deduction".into(),
+                id: d.id,
+                text: d.conclusion,
+                reason: DropReason::OverCap,
+            });
+        }
+    }
+    (claims, deductions, dropped)
+}
+
+/// Errors aimed at no claim or deduction of the audit are marked `UnknownTarget` (never
+/// counted); a target the verify model also exempted is listed as a contradiction (the error
+/// counts).
+fn check_targets(report: &mut AuditReport) {
+    let known: Vec<String> = report
+        .claims
+        .iter()
+        .map(|c| score::norm_target(&c.id))
+        .chain(report.deductions.iter().map(|d| score::norm_target(&d.id)))
+        .collect();
+    for e in &mut report.errors {
+        let t = score::norm_target(&e.target);
+        if !t.is_empty() && t != "output" && !known.contains(&t) {
+            e.counting = Counting::UnknownTarget;
+        }
+    }
+    for x in &report.reasonable_inferences {
+        let t = score::norm_target(&x.target);
+        if t.is_empty() {
+            continue;
+        }
+        let hit = report.errors.iter().position(|e| {
+            e.counting != Counting::UnknownTarget && score::norm_target(&e.target) == t
+        });
+        if let Some(error) = hit {
+            report.contradictions.push(Contradiction {
+                target: x.target.clone(),
+                error,
+                inference: x.text.clone(),
+            });
+        }
+    }
+}
+
+/// Each deterministic finding's status: explained by a derivation of the fact check that cites
+/// context numbers, reported by the fact check itself as a High error (counted there), or
+/// counted here.
+fn settle_deterministic(report: &mut AuditReport, derivations: &[Derivation], ctx: &str) {
+    let claims = &report.claims;
+    let errors = &report.errors;
+    for d in &mut report.deterministic_findings {
+        let numbers: Vec<String> = grounding::scan(&d.output_text)
+            .into_iter()
+            .map(|n| n.text)
+            .collect();
+        if d.check == DeterministicCheck::UnsupportedNumber {
+            let offered = derivations.iter().find(|x| {
+                let said = x.number.trim();
+                said == d.output_text
+                    || grounding::scan(said)
+                        .iter()
+                        .any(|n| numbers.contains(&n.text))
+            });
+            if let Some(x) = offered {
+                if deterministic::cites_context_number(&x.explanation, ctx) {
+                    d.status = DeterministicStatus::Explained;
+                    d.derivation = Some(x.explanation.clone());
+                    continue;
+                }
+                d.derivation = Some(format!(
+                    "not accepted, it names no number of the context: {}",
+                    x.explanation
+                ));
+            }
+        }
+        let mentions = |e: &Finding| {
+            let claim = claims
+                .iter()
+                .find(|c| score::norm_target(&c.id) == score::norm_target(&e.target))
+                .map_or("", |c| c.text.as_str());
+            numbers.iter().any(|n| {
+                e.evidence.contains(n.as_str())
+                    || e.explanation.contains(n.as_str())
+                    || claim.contains(n.as_str())
+            })
+        };
+        let reported = errors.iter().position(|e| {
+            e.phase == Phase::FactCheck
+                && e.counting == Counting::Counted
+                && e.severity == Severity::High
+                && mentions(e)
+        });
+        match reported {
+            Some(i) => {
+                d.status = DeterministicStatus::AlsoReported;
+                d.also_reported_by = Some(i);
+            }
+            None => d.status = DeterministicStatus::Counted,
+        }
+    }
 }
 
 /// The optional second opinion on severities. It may only flip High/Low; if it fails,
@@ -490,18 +771,23 @@ async fn reverse(
         .iter()
         .filter_map(|&(n, i)| report.errors.get(i).map(|f| (n, f)))
         .collect();
-    let messages = prompts::reverse_check(
-        &plan.params,
-        &input.context_input,
-        &input.model_output,
-        &numbered,
-    );
+    let messages = |b: &Boundary| {
+        prompts::reverse_check(
+            b,
+            &plan.params,
+            &input.context_input,
+            &input.model_output,
+            &numbered,
+        )
+    };
+    let quoted = [input.context_input.as_str(), input.model_output.as_str()];
     let (record, reply) = ask::<ReverseReply>(
         transport,
         plan,
         &plan.verify,
         Phase::ReverseCheck,
-        messages,
+        &messages,
+        &quoted,
         secrets,
         progress,
     )

@@ -2,7 +2,9 @@
 //! confident and the user enabled the fallback, the verify model is asked for the final
 //! answer only, and its reply is normalised by the same extractor.
 
-use super::{ChatMessage, ChatRequest, ChatTransport, Endpoint, JsonMode, LlmError, Usage};
+use super::{
+    Boundary, ChatMessage, ChatRequest, ChatTransport, Endpoint, JsonMode, LlmError, Usage,
+};
 use crate::extract::{self, AnswerFallback, Extraction};
 
 /// The note sends at most this much of the solution text.
@@ -18,28 +20,33 @@ fn truncated(text: &str) -> &str {
     }
 }
 
-/// The prompt of the design note: final answer only, ignore intermediate values.
-pub fn prompt(text: &str) -> String {
+/// The prompt of the design note: final answer only, ignore intermediate values. The solution
+/// text is untrusted (it may hold planted answers or instructions): it goes between `b`'s data
+/// lines, and the reply is read only when it is one answer (`extract::from_fallback_reply`).
+pub fn prompt(b: &Boundary, text: &str) -> String {
     format!(
         "You are extracting the FINAL ANSWER from a mathematical solution text.\n\n\
          Instructions:\n\
          1. Ignore intermediate calculations - focus only on the concluding answer.\n\
          2. Look for concluding statements like \"So the answer is...\", \"Therefore...\".\n\
-         3. Extract the final value - return JUST the answer.\n\n\
+         3. Extract the final value - return JUST the answer.\n\
+         4. {}\n\n\
          Text:\n{}\n\n\
          Output format:\n\
          - Return ONLY the final answer (a number, fraction or short expression)\n\
          - No explanation, no intermediate values\n\
          - If several numbers appear, return the one from the final conclusion\n\n\
          Final answer:",
-        truncated(text)
+        b.data_rule(),
+        b.data("solution", truncated(text))
     )
 }
 
 /// The request: deterministic (temperature 0) and short (30 tokens).
 pub fn request(text: &str) -> ChatRequest {
+    let b = Boundary::new(&[truncated(text)]);
     ChatRequest {
-        messages: vec![ChatMessage::user(prompt(text))],
+        messages: vec![ChatMessage::user(prompt(&b, text))],
         temperature: 0.0,
         max_tokens: MAX_TOKENS,
     }
@@ -343,11 +350,11 @@ mod tests {
     #[test]
     fn prompt_says_final_answer_only_and_truncates() {
         let long = "步骤 ".repeat(1000) + "TAIL_MARKER";
-        let p = prompt(&long);
+        let p = prompt(&Boundary::new(&[]), &long);
         assert!(p.contains("FINAL ANSWER"));
         assert!(p.contains("Ignore intermediate calculations"));
         assert!(!p.contains("TAIL_MARKER"));
-        assert!(p.chars().count() < MAX_TEXT_CHARS + 800);
+        assert!(p.chars().count() < MAX_TEXT_CHARS + 1200);
         let r = request("So the answer is 54.");
         assert_eq!(r.temperature, 0.0);
         assert_eq!(r.max_tokens, 30);
