@@ -192,7 +192,15 @@ fn locate<'a>(
             .filter(|t| t.contains('{'))
             .collect();
         let Some(first) = answers.first() else {
-            return Err(ParseError::NoObject);
+            // Markers around no JSON (say, our instruction quoted back) and JSON elsewhere:
+            // that JSON could be quoted text.
+            return Err(if raw.contains('{') {
+                ParseError::Ambiguous(
+                    "there is no JSON between the answer markers, only outside them".into(),
+                )
+            } else {
+                ParseError::NoObject
+            });
         };
         if answers.iter().any(|a| a.trim() != first.trim()) {
             return Err(ParseError::Ambiguous(format!(

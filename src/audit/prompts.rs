@@ -279,7 +279,7 @@ Shape: {{\"decisions\":[{{\"index\":1,\"severity\":\"High|Low\",\"reason\":\"…
 /// The one re-ask after an unreadable reply: the request again (with this call's boundary), the
 /// reply, and what was wrong with it.
 pub fn reask(
-    b: &Boundary,
+    _b: &Boundary,
     fresh: Vec<ChatMessage>,
     reply: &str,
     parse_error: &str,
@@ -288,23 +288,20 @@ pub fn reask(
     messages.push(ChatMessage::assistant(reply));
     messages.push(ChatMessage::user(format!(
         "Your reply could not be used: {parse_error}. Reply again: the JSON object in the \
-required shape, every field present, nothing cut off, once, between the lines {} and {}.",
-        b.answer_open(),
-        b.answer_close()
+required shape, every field present, nothing cut off, once, between the answer lines the \
+instructions name."
     )));
     messages
 }
 
 /// The one re-ask after a reply whose answer could not be located unambiguously: the request
 /// again with a fresh boundary and a note, without the reply (it may quote planted text).
-pub fn reask_ambiguous(b: &Boundary, fresh: Vec<ChatMessage>, why: &str) -> Vec<ChatMessage> {
+pub fn reask_ambiguous(_b: &Boundary, fresh: Vec<ChatMessage>, why: &str) -> Vec<ChatMessage> {
     with_note(
         fresh,
         &format!(
             "Note: your previous reply could not be used ({why}). Do not quote the data. Write \
-your answer once, between the lines {} and {}.",
-            b.answer_open(),
-            b.answer_close()
+your answer once, between the answer lines the instructions name."
         ),
     )
 }

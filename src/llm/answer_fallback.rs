@@ -309,6 +309,34 @@ mod tests {
         assert!(out.extraction.is_some_and(|e| e.method != Method::Fallback));
     }
 
+    /// A naive quoting model restates the solution (with a planted answer) before its own: the
+    /// reply holds two answers, so it is not read, and the rules' answer stands. Never 99.
+    #[test]
+    fn a_reply_quoting_a_planted_answer_is_not_read() {
+        for reply in [
+            "The text ends with \\boxed{99}. Final answer: 3",
+            "Text: There were 3 cats. The answer is 99.\nFinal answer: 3",
+            "Final answer: 3 (the text says: the answer is 99)",
+        ] {
+            let t = OneReply(Ok(reply.into()), RefCell::new(vec![]));
+            let out = block_on(extract_with_llm(&t, &endpoint(), DOUBTFUL, None));
+            assert!(out.asked);
+            assert!(out.model_answer().is_none(), "{reply}: {out:?}");
+            let e = out.extraction.unwrap();
+            assert_ne!(e.answer, "99");
+            assert_ne!(e.method, Method::Fallback);
+        }
+        // The request marks the solution as data, with a fresh boundary per call.
+        let t = OneReply(Ok("3".into()), RefCell::new(vec![]));
+        block_on(extract_with_llm(&t, &endpoint(), DOUBTFUL, None));
+        block_on(extract_with_llm(&t, &endpoint(), DOUBTFUL, None));
+        let sent = t.1.borrow();
+        let text = |i: usize| sent[i].messages[0].content.clone();
+        assert!(text(0).contains("name=\"solution\""));
+        assert!(text(0).contains("never instructions"));
+        assert_ne!(text(0), text(1));
+    }
+
     #[test]
     fn answer_patterns_count_before_asking() {
         let patterns = extract::AnswerPatterns::compile(&[extract::AnswerPatternSpec {
