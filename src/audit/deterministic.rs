@@ -16,12 +16,32 @@ use super::contract::Severity;
 use super::grounding::{same, scan, Num, NumberGrounding, NumberKind};
 use super::report::{DeterministicCheck, DeterministicFinding, DeterministicStatus};
 
-/// Which way a quantity moved.
+/// Which way a quantity moved ("rose", "下降") or compares ("more", "fewer"). Comparatives are
+/// read (so "30% fewer" is not taken for a change) but never held against anything: "A has 40
+/// more than B" and "B has 40 fewer than A" say the same (on GSM8K's solutions, 9 of the 11
+/// flags before this rule were such reversed comparisons).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Direction {
     Up,
     Down,
+    More,
+    Less,
 }
+
+impl Direction {
+    fn opposite(self) -> Direction {
+        match self {
+            Direction::Up => Direction::Down,
+            Direction::Down => Direction::Up,
+            Direction::More => Direction::Less,
+            Direction::Less => Direction::More,
+        }
+    }
+}
+
+/// Comparatives: a direction of their own kind (see [`Direction`]).
+const MORE_EN: &[&str] = &["more"];
+const LESS_EN: &[&str] = &["fewer", "less"];
 
 /// Direction words, longest first where one contains another. English ones are whole words.
 const UP_EN: &[&str] = &[
@@ -52,7 +72,6 @@ const UP_EN: &[&str] = &[
     "grew",
     "grow",
     "gain",
-    "more",
     "up",
 ];
 const DOWN_EN: &[&str] = &[
@@ -76,7 +95,6 @@ const DOWN_EN: &[&str] = &[
     "shrunk",
     "fallen",
     "reduce",
-    "fewer",
     "lower",
     "drops",
     "falls",
@@ -84,7 +102,6 @@ const DOWN_EN: &[&str] = &[
     "fell",
     "fall",
     "drop",
-    "less",
     "slid",
     "down",
     "cut",
@@ -159,14 +176,15 @@ fn direction_words(text: &str) -> Vec<Word> {
                 let find = |list: &[&'static str]| list.iter().copied().find(|x| *x == w);
                 hit = find(UP_EN)
                     .map(|x| (Direction::Up, x))
-                    .or_else(|| find(DOWN_EN).map(|x| (Direction::Down, x)));
-                // "up to 5%" is a bound, not a rise.
-                if hit.is_some_and(|(_, x)| x == "up")
-                    && rest[len..]
-                        .trim_start()
-                        .to_ascii_lowercase()
-                        .starts_with("to ")
-                {
+                    .or_else(|| find(DOWN_EN).map(|x| (Direction::Down, x)))
+                    .or_else(|| find(MORE_EN).map(|x| (Direction::More, x)))
+                    .or_else(|| find(LESS_EN).map(|x| (Direction::Less, x)));
+                let next = rest[len..].trim_start().to_ascii_lowercase();
+                // "up to 5%" is a bound, "a down payment" a payment.
+                if hit.is_some_and(|(_, x)| {
+                    (x == "up" && next.starts_with("to "))
+                        || (x == "down" && next.starts_with("payment"))
+                }) {
                     hit = None;
                 }
             }
@@ -310,10 +328,20 @@ pub fn direction_findings(context: &str, output: &str) -> Vec<DeterministicFindi
     let out = directed_numbers(output);
     let mut findings: Vec<DeterministicFinding> = Vec::new();
     for o in &out {
-        let Some(dir) = o.direction else { continue };
+        let Some(dir) = o
+            .direction
+            .filter(|d| matches!(d, Direction::Up | Direction::Down))
+        else {
+            continue;
+        };
         let stated: Vec<&Directed> = ctx
             .iter()
             .filter(|c| c.direction.is_some() && comparable(&c.num, &o.num))
+            .collect();
+        // Held only against the context's statements of the same kind (change or comparison).
+        let stated: Vec<&Directed> = stated
+            .into_iter()
+            .filter(|c| c.direction == Some(dir) || c.direction == Some(dir.opposite()))
             .collect();
         let Some(first) = stated.first() else {
             continue;
@@ -327,6 +355,8 @@ pub fn direction_findings(context: &str, output: &str) -> Vec<DeterministicFindi
         let word = |d: Direction| match d {
             Direction::Up => "a rise",
             Direction::Down => "a fall",
+            Direction::More => "more",
+            Direction::Less => "less",
         };
         findings.push(DeterministicFinding {
             check: DeterministicCheck::Direction,
@@ -470,9 +500,12 @@ impl OutputIndex {
             if here.is_empty() {
                 return false;
             }
-            if let Some(d) = c.direction {
+            if let Some(d) = c
+                .direction
+                .filter(|d| matches!(d, Direction::Up | Direction::Down))
+            {
                 let directed: Vec<_> = here.iter().filter_map(|o| o.direction).collect();
-                if !directed.is_empty() && !directed.contains(&d) {
+                if directed.contains(&d.opposite()) && !directed.contains(&d) {
                     return false;
                 }
             }
@@ -524,8 +557,9 @@ mod tests {
         );
         assert_eq!(
             dirs("30% fewer admissions"),
-            vec![("30%".into(), Some(Down))]
+            vec![("30%".into(), Some(Less))]
         );
+        assert_eq!(dirs("a 20% down payment"), vec![("20%".into(), None)]);
         assert_eq!(dirs("costs up to 5% of sales"), vec![("5%".into(), None)]);
         assert_eq!(dirs("sales did not rise 5%"), vec![("5%".into(), None)]);
         assert_eq!(dirs("利润未增长5%"), vec![("5%".into(), None)]);
@@ -545,6 +579,11 @@ mod tests {
         assert_eq!(f[0].output_text, "增长3%");
         // Same direction, other words: nothing.
         assert!(direction_findings("净利润同比下降3%。", "净利润同比下滑3%。").is_empty());
+        // A change is not held against a comparison.
+        assert!(
+            direction_findings("Steven had 13 more falls.", "Stephanie fell 13 times.").is_empty()
+        );
+        assert!(direction_findings("A has 40 more than B.", "B has 40 fewer than A.").is_empty());
         // The context states the value both ways: not decided here.
         assert!(
             direction_findings("Revenue rose 3% while costs fell 3%.", "Revenue fell 3%.")

@@ -1343,11 +1343,15 @@ mod tests {
         let mut tokens = Vec::new();
         for (phase, r) in requests.iter() {
             let all: String = r.messages.iter().map(|m| m.content.as_str()).collect();
-            let token = crate::llm::boundary::token_in(&all).unwrap_or_default().to_string();
+            let token = crate::llm::boundary::token_in(&all)
+                .unwrap_or_default()
+                .to_string();
             assert!(!token.is_empty(), "{phase:?}");
             let user = &r.messages.last().unwrap().content;
             let open = format!("<data-{token} name=\"model_output\">");
-            let at = user.find(&open).unwrap_or_else(|| panic!("{phase:?}: {user}"));
+            let at = user
+                .find(&open)
+                .unwrap_or_else(|| panic!("{phase:?}: {user}"));
             let close = format!("</data-{token}>");
             let planted_at = user.find(PLANTED).unwrap();
             assert!(at < planted_at && user[planted_at..].contains(&close));
@@ -1369,7 +1373,11 @@ mod tests {
         ];
         let params = only_model(AuditParams::default());
         // Baseline: the plain reply.
-        let plain = audit_with(&ScriptedTransport::answering(&replies), params, &planted_input());
+        let plain = audit_with(
+            &ScriptedTransport::answering(&replies),
+            params,
+            &planted_input(),
+        );
         assert_eq!((plain.credit_score, plain.high_count), (Some(2), 1));
         // Quoting the texts (and their planted verdicts) before the answer between the markers:
         // the same score.
@@ -1388,9 +1396,9 @@ mod tests {
             (cna.phase, cna.kind),
             (Phase::Decompose, FailureKind::Ambiguous)
         );
-        assert!(cna.to_string().starts_with(
-            "could not audit (Phase 1 · decomposition, ambiguous reply)"
-        ));
+        assert!(cna
+            .to_string()
+            .starts_with("could not audit (Phase 1 · decomposition, ambiguous reply)"));
         assert_eq!(t.calls_of(Phase::Decompose), 2, "one re-ask");
         // The re-ask does not feed the quoting reply back.
         let requests = t.requests.borrow();
@@ -1408,7 +1416,9 @@ mod tests {
         ])
         .script(
             Phase::FactCheck,
-            vec![Ok(format!("The output says {PLANTED}; my verdict: {P2_HIGH}"))],
+            vec![Ok(format!(
+                "The output says {PLANTED}; my verdict: {P2_HIGH}"
+            ))],
         );
         let r = audit_with(&t, only_model(AuditParams::default()), &planted_input());
         assert_eq!(r.credit_score, Some(2));
@@ -1487,7 +1497,9 @@ mod tests {
         assert_eq!(r.dropped.len(), 1);
         assert_eq!(r.dropped[0].id, "C2");
         assert_eq!(r.dropped[0].reason, DropReason::NotInOutput);
-        assert!(r.dropped[0].describe().contains("not a statement of model_output"));
+        assert!(r.dropped[0]
+            .describe()
+            .contains("not a statement of model_output"));
         assert_eq!(r.errors[0].counting, Counting::UnknownTarget);
         assert_eq!(r.credit_score, Some(5));
 
@@ -1601,7 +1613,10 @@ mod tests {
                 .unwrap_or_else(|| panic!("{text}: {:#?}", r.deterministic_findings))
         };
         // 35% = 1470 / 4200 is found by the number check itself (one step): no finding.
-        assert!(r.deterministic_findings.iter().all(|d| d.output_text != "35%"));
+        assert!(r
+            .deterministic_findings
+            .iter()
+            .all(|d| d.output_text != "35%"));
         let twelve = by("12%");
         assert_eq!(twelve.status, DeterministicStatus::AlsoReported);
         assert_eq!(twelve.also_reported_by, Some(0));

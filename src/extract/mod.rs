@@ -260,7 +260,10 @@ pub fn from_fallback_reply(text: &str, reply: &str) -> Option<Extraction> {
     // One answer: the rules agree, and every digit run of the reply is part of the answer as
     // written (a quoted "the answer is 99" before or after it makes the reply ambiguous).
     let one_answer = got.several.len() <= 1
-        && got.candidates.iter().all(|c| agrees(&c.answer, &got.answer))
+        && got
+            .candidates
+            .iter()
+            .all(|c| agrees(&c.answer, &got.answer))
         && reply
             .split(|c: char| !c.is_ascii_digit())
             .filter(|run| !run.is_empty())
