@@ -157,6 +157,40 @@ pub struct DeterministicFinding {
     pub also_reported_by: Option<usize>,
 }
 
+impl DeterministicFinding {
+    /// "unsupported number 41% (High, counted): 41% appears nowhere in the context …".
+    pub fn describe(&self) -> String {
+        let status = match self.status {
+            DeterministicStatus::Counted => "counted".to_string(),
+            DeterministicStatus::Explained => format!(
+                "not counted: the fact check derives it: {}",
+                self.derivation.as_deref().unwrap_or("")
+            ),
+            DeterministicStatus::AlsoReported => format!(
+                "counted once, as the fact check's error #{}",
+                self.also_reported_by.map_or(0, |i| i + 1)
+            ),
+        };
+        format!(
+            "{} {} (High, {status}): {}",
+            self.check.label(),
+            self.output_text,
+            self.explanation
+        )
+    }
+}
+
+impl Contradiction {
+    pub fn describe(&self) -> String {
+        format!(
+            "{} is listed both as an error (#{}) and as a reasonable inference (\"{}\"): a contradiction, counted as the error",
+            self.target,
+            self.error + 1,
+            self.inference
+        )
+    }
+}
+
 /// Why a claim or deduction of Phase 1 is not in the audit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
