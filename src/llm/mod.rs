@@ -214,6 +214,7 @@ pub trait ChatTransport {
 // --- Client pipeline (additive to the interface above) ---
 
 pub mod answer_fallback;
+pub mod boundary;
 pub mod cancel;
 pub mod client;
 pub mod connection;
@@ -226,6 +227,7 @@ pub mod browser;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod native;
 
+pub use boundary::Boundary;
 pub use cancel::CancelToken;
 pub use client::{ClientStats, RetryingClient};
 pub use redact::Secrets;
