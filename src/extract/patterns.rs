@@ -132,6 +132,21 @@ impl AnswerPatterns {
         Ok(AnswerPatterns { list })
     }
 
+    /// The CLI's `--answer-pattern NAME=REGEX` flags in their order, then `more` (the
+    /// settings' `answer_patterns`), compiled; the first bad one is refused with its name. The
+    /// CLI and the Python package both build their patterns here, so they refuse alike.
+    pub fn from_flags<S: AsRef<str>>(
+        flags: &[S],
+        more: Vec<AnswerPatternSpec>,
+    ) -> Result<AnswerPatterns, PatternError> {
+        let mut specs = flags
+            .iter()
+            .map(|f| AnswerPatternSpec::from_flag(f.as_ref()))
+            .collect::<Result<Vec<_>, _>>()?;
+        specs.extend(more);
+        AnswerPatterns::compile(&specs)
+    }
+
     pub fn is_empty(&self) -> bool {
         self.list.is_empty()
     }
