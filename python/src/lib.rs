@@ -136,7 +136,10 @@ fn to_py(py: Python<'_>, v: &Value) -> PyResult<Py<PyAny>> {
         },
         Value::String(s) => s.into_pyobject(py)?.into_any().unbind(),
         Value::Array(a) => {
-            let items = a.iter().map(|x| to_py(py, x)).collect::<PyResult<Vec<_>>>()?;
+            let items = a
+                .iter()
+                .map(|x| to_py(py, x))
+                .collect::<PyResult<Vec<_>>>()?;
             PyList::new(py, items)?.into_any().unbind()
         }
         Value::Object(m) => {
@@ -219,18 +222,20 @@ fn grade(
         .detach(|| {
             let patterns = patterns.map_or(&NO_PATTERNS, |p| &p.compiled);
             catch_unwind(AssertUnwindSafe(|| {
-                grade_one(&output, &ground_truth, question.as_deref(), preset, patterns)
+                grade_one(
+                    &output,
+                    &ground_truth,
+                    question.as_deref(),
+                    preset,
+                    patterns,
+                )
             }))
         })
         .map_err(|p| internal("grading", &*p))?;
     graded_to_py(py, g)
 }
 
-fn candidate_to_py(
-    py: Python<'_>,
-    c: &Candidate,
-    chars: (usize, usize),
-) -> PyResult<Py<PyAny>> {
+fn candidate_to_py(py: Python<'_>, c: &Candidate, chars: (usize, usize)) -> PyResult<Py<PyAny>> {
     let t = (
         c.method.as_str(),
         c.answer.as_str(),
