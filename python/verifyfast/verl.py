@@ -18,11 +18,26 @@ Point it at a file that imports this one (python/examples/verl_reward.py):
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from functools import lru_cache
+from typing import Any, Mapping, Optional, Tuple
 
 from . import AnswerPatterns, grade
 
 __all__ = ["compute_score"]
+
+
+def _key(patterns: Any) -> Tuple[Any, ...]:
+    if isinstance(patterns, Mapping):
+        return tuple((str(k), str(v)) for k, v in patterns.items())
+    if isinstance(patterns, str):
+        return (patterns,)
+    return tuple(p if isinstance(p, str) else tuple(p) for p in patterns)
+
+
+@lru_cache(maxsize=16)
+def _compiled(key: Tuple[Any, ...]) -> AnswerPatterns:
+    # verl calls once per response with the same reward_kwargs: compile them once, not per call.
+    return AnswerPatterns(list(key))
 
 
 def compute_score(
@@ -54,7 +69,7 @@ def compute_score(
     preset = kwargs.get("preset", "lenient")
     patterns = kwargs.get("answer_patterns")
     if patterns is not None and not isinstance(patterns, AnswerPatterns):
-        patterns = AnswerPatterns(patterns)
+        patterns = _compiled(_key(patterns))
     if not isinstance(ground_truth, (str, int, float)) or isinstance(ground_truth, bool):
         ground_truth = str(ground_truth)
     v = grade(
