@@ -227,6 +227,29 @@ mod tests {
         assert!(AnswerPatterns::compile(&[spec("p", "(?:A|B): (\\d+)")]).is_ok());
     }
 
+    // The CLI and the Python package build their patterns (and read preset names) here, so a
+    // bad one is refused with the same message in both.
+    #[test]
+    fn flags_then_settings_in_order_with_the_clis_messages() {
+        let p = AnswerPatterns::from_flags(&["a=A: (\\d+)"], vec![spec("b", "B: (\\d+)")]).unwrap();
+        assert_eq!(p.names().collect::<Vec<_>>(), ["a", "b"]);
+        let e = AnswerPatterns::from_flags(&["no-regex"], Vec::new()).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "answer pattern `no-regex`: expected NAME=REGEX"
+        );
+        let e = AnswerPatterns::from_flags(&["a=(x)"], vec![spec("a", "(y)")]).unwrap_err();
+        assert_eq!(e.to_string(), "answer pattern `a`: the name is used twice");
+        assert_eq!(
+            crate::extract::Preset::from_name("strict"),
+            Ok(crate::extract::Preset::Strict)
+        );
+        assert_eq!(
+            crate::extract::Preset::from_name("loose").unwrap_err(),
+            "invalid value 'loose' for '--preset <PRESET>' [possible values: strict, lenient]"
+        );
+    }
+
     #[test]
     fn first_pattern_in_order_wins_at_its_last_match() {
         let p = AnswerPatterns::compile(&[
