@@ -26,6 +26,7 @@ const BROWSER_FILES: &[&str] = &[
     "src/katex.rs",        // the one JS binding
     "src/llm/browser.rs",  // the browser transport (gloo-net)
     "src/extract/real.rs", // sin, exp, … from JavaScript's Math (js-sys)
+    "src/llm/boundary.rs", // a prompt's random boundary from crypto.getRandomValues (js-sys)
 ];
 
 const BROWSER_CRATES: &[&str] = &[

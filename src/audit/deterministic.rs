@@ -263,11 +263,9 @@ pub(crate) fn directed_numbers(text: &str) -> Vec<Directed<'_>> {
             .get(k + 1)
             .map_or(clause_end, |next| next.start.min(clause_end));
         let near = |w: &Word| !NEAR_ONLY.contains(&w.word);
-        let before = words
-            .iter()
-            .filter(|w| w.start >= before_from && w.end <= n.start)
-            .filter(|w| near(w) || n.start - w.end <= NEAR_BYTES)
-            .last();
+        let before = words.iter().rev().find(|w| {
+            w.start >= before_from && w.end <= n.start && (near(w) || n.start - w.end <= NEAR_BYTES)
+        });
         let after = || {
             words
                 .iter()
