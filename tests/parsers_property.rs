@@ -119,9 +119,13 @@ proptest! {
 
     #[test]
     fn llm_reply_parser_returns_or_errs(input in any_input()) {
-        let _ = timed("parse_reply", &input, || parse_reply::<DecomposeReply>(&input));
+        let b = verifyfast::llm::Boundary::fixed("00112233aabbccdd");
+        let _ = timed("parse_reply", &input, || parse_reply::<DecomposeReply>(&input, &b));
         let wrapped = format!("```json\n{{\"claims\": [{input:?}], \"deductions\": [\n");
-        let _ = timed("parse_reply (truncated)", &wrapped, || parse_reply::<DecomposeReply>(&wrapped));
+        let _ = timed("parse_reply (truncated)", &wrapped, || parse_reply::<DecomposeReply>(&wrapped, &b));
+        // Inside the answer markers, with whatever the input holds around it.
+        let marked = format!("{input}{}{input}{}{input}", b.answer_open(), b.answer_close());
+        let _ = timed("parse_reply (marked)", &marked, || parse_reply::<DecomposeReply>(&marked, &b));
     }
 
     #[test]
