@@ -237,8 +237,8 @@ fn direction_words(text: &str) -> Vec<Word> {
 
 /// A number of a text with the direction its clause gives it, if any.
 #[derive(Debug, Clone)]
-pub(crate) struct Directed {
-    pub(crate) num: Num,
+pub(crate) struct Directed<'t> {
+    pub(crate) num: Num<'t>,
     pub(crate) direction: Option<Direction>,
     /// The direction word and the number, as written ("fell 3%", "下降3%").
     pub(crate) phrase: String,
@@ -248,7 +248,7 @@ pub(crate) struct Directed {
 /// number of the clause (or the clause's start) and the number, else the first one between the
 /// number and the next number of the clause (or its end). "up/down/higher/lower/more/less" only
 /// count right next to the number.
-pub(crate) fn directed_numbers(text: &str) -> Vec<Directed> {
+pub(crate) fn directed_numbers(text: &str) -> Vec<Directed<'_>> {
     let nums = scan(text);
     let words = direction_words(text);
     // Clause boundaries, found once: (start of the boundary, end of it), in order. Each number
@@ -298,10 +298,10 @@ pub(crate) fn directed_numbers(text: &str) -> Vec<Directed> {
         let phrase = match found {
             Some(w) if w.end <= n.start => text[w.start..n.end].to_string(),
             Some(w) => text[n.start..w.end].to_string(),
-            None => n.text.clone(),
+            None => n.text.to_string(),
         };
         out.push(Directed {
-            num: n.clone(),
+            num: *n,
             direction: found.map(|w| w.direction),
             phrase: bounded(&phrase),
         });
@@ -490,7 +490,7 @@ pub fn unsupported_number_findings(
         .map(|n| DeterministicFinding {
             check: DeterministicCheck::UnsupportedNumber,
             severity: Severity::High,
-            output_text: n.text.clone(),
+            output_text: n.text.to_string(),
             context_text: String::new(),
             explanation: format!(
                 "{} appears nowhere in the context (not verbatim, in another notation, rounded, \
@@ -553,13 +553,13 @@ fn tokens(text: &str) -> Vec<String> {
 }
 
 /// The part of model_output a claim is checked against, scanned once per audit.
-pub struct OutputIndex {
-    numbers: Vec<Directed>,
+pub struct OutputIndex<'t> {
+    numbers: Vec<Directed<'t>>,
     tokens: Vec<String>,
 }
 
-impl OutputIndex {
-    pub fn new(output: &str) -> Self {
+impl<'t> OutputIndex<'t> {
+    pub fn new(output: &'t str) -> Self {
         OutputIndex {
             numbers: directed_numbers(output),
             tokens: tokens(output),
@@ -615,7 +615,7 @@ mod tests {
     fn dirs(text: &str) -> Vec<(String, Option<Direction>)> {
         directed_numbers(text)
             .into_iter()
-            .map(|d| (d.num.text, d.direction))
+            .map(|d| (d.num.text.to_string(), d.direction))
             .collect()
     }
 

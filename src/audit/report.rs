@@ -475,7 +475,7 @@ impl AuditReport {
             }
         }
         for m in [&mut self.models.run, &mut self.models.verify] {
-            m.base_url = crate::llm::redact::strip_userinfo(&m.base_url);
+            m.base_url = crate::llm::redact::redact_url(&m.base_url);
             r(&mut m.base_url);
             r(&mut m.llm);
             r(&mut m.model);

@@ -7,7 +7,7 @@ use std::cell::OnceCell;
 
 use leptos::prelude::*;
 
-use crate::config::{Format, KeyExport, Settings, Strategy};
+use crate::config::{Format, KeyExport, LlmConfig, Settings, Strategy};
 
 const SETTINGS_KEY: &str = "verifyfast.settings";
 const STRATEGY_KEY: &str = "verifyfast.strategy";
@@ -88,7 +88,7 @@ impl SettingsStore {
     }
 
     /// Read the stored settings again. The Proof page runs in its own wasm bundle
-    /// (`ui::proof_bundle`) with its own copy of this store, which would otherwise keep what
+    /// (`ui::proof::bundle`) with its own copy of this store, which would otherwise keep what
     /// storage held on its first visit and miss later edits made on the Settings page.
     pub fn reload(&self) {
         let fresh = Self::load();
@@ -101,6 +101,15 @@ impl SettingsStore {
     pub fn update_settings(&self, f: impl FnOnce(&mut Settings)) {
         self.settings.update(f);
         self.save();
+    }
+
+    /// Change the LLM `name`, if it is still there.
+    pub fn update_llm(&self, name: &str, set: impl FnOnce(&mut LlmConfig)) {
+        self.update_settings(|s| {
+            if let Some(l) = s.llms.get_mut(name) {
+                set(l);
+            }
+        });
     }
 
     pub fn set_strategy(&self, strategy: Strategy) {

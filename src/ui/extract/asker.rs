@@ -1,14 +1,26 @@
 //! The single-solution LLM fallback's asks: which text was asked about, the call in flight,
-//! its cancel and its result. The view is `ui::fallback_single`.
+//! its cancel and its result. The view is `ui::extract::fallback_single`.
 
 use futures::future::{AbortHandle, Abortable};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-use crate::extract::AnswerPatterns;
+use super::verify_model::transport;
+use super::verify_model::verify_endpoint;
+use crate::extract::{AnswerPatterns, Extraction, Verdict};
 use crate::llm::answer_fallback::extract_with_llm_using;
-use crate::ui::fallback_single::{Asked, SingleResult};
-use crate::ui::verify_model::{transport, verify_endpoint};
+use crate::llm::answer_fallback::FallbackOutcome;
+
+/// The extraction memo of the page: (text, rule extraction, rule verdict).
+pub type SingleResult = Memo<(String, Option<Extraction>, Option<Verdict>)>;
+
+/// One ask: for which text and question, and its state.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Asked {
+    Running,
+    Failed(String),
+    Done(FallbackOutcome),
+}
 
 /// The asks of one page, in one `Copy` value: the handlers call its methods, each compiled once
 /// (wasm size).
