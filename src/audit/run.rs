@@ -168,6 +168,9 @@ async fn ask<T: FromReply>(
     (record, result)
 }
 
+/// Reads one reply (with its call's boundary) into the caller's value; returns the repairs.
+type ReadReply<'a> = dyn FnMut(&str, &Boundary) -> Result<Vec<Repair>, ParseError> + 'a;
+
 /// `ask` without its type parameter (the reply's type stays with `read`, which keeps what it
 /// reads); boxed so its state machine is one copy, not one per reply type.
 #[allow(clippy::too_many_arguments)]
@@ -180,7 +183,7 @@ fn ask_any<'a>(
     quoted: &'a [&'a str],
     secrets: &'a Secrets,
     progress: &'a dyn Fn(PhaseUpdate),
-    read: &'a mut dyn FnMut(&str, &Boundary) -> Result<Vec<Repair>, ParseError>,
+    read: &'a mut ReadReply<'a>,
 ) -> LocalBoxFuture<'a, (PhaseRecord, Result<(), PhaseFailure>)> {
     Box::pin(async move {
         let mut record = PhaseRecord::new(phase, &model.llm);
