@@ -2,7 +2,7 @@
 //! on the design note's baseline cases (public/examples/cases.jsonl, one per tag of the note)
 //! and on a planted set of our own (tests/fixtures/audit_planted.jsonl: for five contexts in
 //! English and five in Chinese, one output per tag — fabricated number, opposite direction,
-//! more than 10 % deviation, at most 10 % deviation, clean). Every planted fabricated number and direction flip
+//! more than 10 % deviation, ≤ 10 % deviation, clean). Every planted fabricated number and direction flip
 //! must be caught by the rule for it, and no clean output may get any finding. Prints the
 //! catch and false-alarm rates quoted in docs/audit.md.
 

@@ -179,7 +179,13 @@ fn direction_words(text: &str) -> Vec<Word> {
                     .or_else(|| find(DOWN_EN).map(|x| (Direction::Down, x)))
                     .or_else(|| find(MORE_EN).map(|x| (Direction::More, x)))
                     .or_else(|| find(LESS_EN).map(|x| (Direction::Less, x)));
-                let next = rest[len..].trim_start().to_ascii_lowercase();
+                // The next few bytes only: lower-casing the whole rest would be quadratic.
+                let next: String = rest[len..]
+                    .trim_start()
+                    .chars()
+                    .take(8)
+                    .map(|c| c.to_ascii_lowercase())
+                    .collect();
                 // "up to 5%" is a bound, "a down payment" a payment.
                 if hit.is_some_and(|(_, x)| {
                     (x == "up" && next.starts_with("to "))
@@ -205,10 +211,13 @@ fn direction_words(text: &str) -> Vec<Word> {
         }
         match hit {
             Some((direction, word)) => {
-                let before = &text[..i];
-                let negated = NEGATIONS
-                    .iter()
-                    .any(|n| before.to_ascii_lowercase().ends_with(n));
+                // Only the few bytes before the word (a linear scan, whatever the text).
+                let mut from = i.saturating_sub(12);
+                while !text.is_char_boundary(from) {
+                    from += 1;
+                }
+                let before = text[from..i].to_ascii_lowercase();
+                let negated = NEGATIONS.iter().any(|n| before.ends_with(n));
                 let end = i + word.len();
                 if !negated {
                     out.push(Word {
@@ -242,19 +251,24 @@ pub(crate) struct Directed<'t> {
 pub(crate) fn directed_numbers(text: &str) -> Vec<Directed<'_>> {
     let nums = scan(text);
     let words = direction_words(text);
+    // Clause boundaries, found once: (start of the boundary, end of it), in order. Each number
+    // then looks its clause up by binary search, so the whole is O(n log n) on any text.
+    let mut bounds: Vec<(usize, usize)> = text
+        .char_indices()
+        .filter(|&(_, c)| is_clause_end(c))
+        .map(|(i, c)| (i, i + c.len_utf8()))
+        .collect();
+    bounds.extend(text.match_indices(". ").map(|(i, m)| (i, i + m.len())));
+    bounds.sort_unstable();
     let mut out = Vec::with_capacity(nums.len());
     for (k, n) in nums.iter().enumerate() {
-        let clause_start = text[..n.start]
-            .char_indices()
-            .rev()
-            .find(|&(_, c)| is_clause_end(c))
-            .map_or(0, |(i, c)| i + c.len_utf8());
-        let clause_start = sentence_start(text, n.start).max(clause_start);
-        let clause_end = text[n.end..]
-            .char_indices()
-            .find(|&(_, c)| is_clause_end(c))
-            .map_or(text.len(), |(i, _)| n.end + i);
-        let clause_end = sentence_end(text, n.end).min(clause_end);
+        let before_bound = bounds.partition_point(|&(b, _)| b < n.start);
+        let clause_start = before_bound
+            .checked_sub(1)
+            .and_then(|i| bounds.get(i))
+            .map_or(0, |&(_, e)| e.min(n.start));
+        let after_bound = bounds.partition_point(|&(b, _)| b < n.end);
+        let clause_end = bounds.get(after_bound).map_or(text.len(), |&(b, _)| b);
         let before_from = k
             .checked_sub(1)
             .and_then(|p| nums.get(p))
@@ -263,13 +277,21 @@ pub(crate) fn directed_numbers(text: &str) -> Vec<Directed<'_>> {
             .get(k + 1)
             .map_or(clause_end, |next| next.start.min(clause_end));
         let near = |w: &Word| !NEAR_ONLY.contains(&w.word);
-        let before = words.iter().rev().find(|w| {
-            w.start >= before_from && w.end <= n.start && (near(w) || n.start - w.end <= NEAR_BYTES)
-        });
+        // The words between the previous number and this one (disjoint for consecutive
+        // numbers, so all numbers together look at each word at most twice).
+        let from = words.partition_point(|w| w.start < before_from);
+        let to = words.partition_point(|w| w.start < n.start);
+        let before = words[from..to.max(from)]
+            .iter()
+            .rev()
+            .filter(|w| w.end <= n.start)
+            .find(|w| near(w) || n.start - w.end <= NEAR_BYTES);
         let after = || {
-            words
+            let from = words.partition_point(|w| w.start < n.end);
+            let to = words.partition_point(|w| w.start < after_to);
+            words[from..to.max(from)]
                 .iter()
-                .filter(|w| w.start >= n.end && w.end <= after_to)
+                .filter(|w| w.end <= after_to)
                 .find(|w| near(w) || w.start - n.end <= NEAR_BYTES)
         };
         let found = before.or_else(after);
@@ -287,15 +309,6 @@ pub(crate) fn directed_numbers(text: &str) -> Vec<Directed<'_>> {
     out
 }
 
-/// Start of the sentence holding `at`: after the last ". " (a full stop and a space) before it.
-fn sentence_start(text: &str, at: usize) -> usize {
-    text[..at].rfind(". ").map_or(0, |i| i + 2)
-}
-
-fn sentence_end(text: &str, at: usize) -> usize {
-    text[at..].find(". ").map_or(text.len(), |i| at + i)
-}
-
 /// A phrase for the report, at most 120 bytes (a long clause is cut at a char boundary).
 fn bounded(s: &str) -> String {
     if s.len() <= 120 {
@@ -308,46 +321,119 @@ fn bounded(s: &str) -> String {
     format!("{}…", &s[..end])
 }
 
-/// Percentages compare with percentages; plain numbers and quantities with each other; dates
-/// never (a year has no direction of change).
-fn comparable(a: &Num, b: &Num) -> bool {
-    let class = |n: &Num| match n.kind {
+/// The kind of quantity a number is, for comparing values: percentages with percentages, plain
+/// numbers and quantities with each other, dates never (a year has no direction of change).
+fn class(n: &Num) -> Option<u8> {
+    match n.kind {
         NumberKind::Percent => Some(0),
         NumberKind::Number | NumberKind::Quantity => Some(1),
         NumberKind::Date => None,
-    };
+    }
+}
+
+fn comparable(a: &Num, b: &Num) -> bool {
     class(a).is_some() && class(a) == class(b) && same(a.value, b.value)
+}
+
+/// The directions the context gives one quantity.
+#[derive(Debug, Clone, Copy)]
+struct Directions {
+    up: bool,
+    down: bool,
+}
+
+impl Directions {
+    fn of(d: Direction) -> Self {
+        let mut x = Directions {
+            up: false,
+            down: false,
+        };
+        x.push_unique(d);
+        x
+    }
+
+    fn push_unique(&mut self, d: Direction) {
+        match d {
+            Direction::Up => self.up = true,
+            Direction::Down => self.down = true,
+            Direction::More | Direction::Less => {}
+        }
+    }
+
+    fn has(&self, d: Direction) -> bool {
+        match d {
+            Direction::Up => self.up,
+            Direction::Down => self.down,
+            Direction::More | Direction::Less => false,
+        }
+    }
+}
+
+/// One quantity of the context stated with a direction: the first phrase that states it.
+struct Group {
+    class: Option<u8>,
+    value: f64,
+    directions: Directions,
+    phrase: String,
+    direction: Direction,
 }
 
 /// The direction check: each output quantity with a direction whose value the context states
 /// only with the opposite direction.
 pub fn direction_findings(context: &str, output: &str) -> Vec<DeterministicFinding> {
-    let ctx = directed_numbers(context);
+    let is_change = |d: &Direction| matches!(d, Direction::Up | Direction::Down);
+    // The context's changes grouped by quantity (kind and value), sorted: each output number
+    // finds its group by binary search, so any two texts cost O((n + m) log m).
+    let mut ctx: Vec<Directed> = directed_numbers(context)
+        .into_iter()
+        .filter(|c| c.direction.as_ref().is_some_and(is_change) && class(&c.num).is_some())
+        .collect();
+    ctx.sort_by(|a, b| {
+        class(&a.num)
+            .cmp(&class(&b.num))
+            .then(a.num.value.total_cmp(&b.num.value))
+    });
+    let mut groups: Vec<Group> = Vec::new();
+    for c in ctx {
+        let dir = c.direction.unwrap_or(Direction::Up);
+        match groups.last_mut() {
+            Some(g) if g.class == class(&c.num) && same(g.value, c.num.value) => {
+                g.directions.push_unique(dir);
+            }
+            _ => groups.push(Group {
+                class: class(&c.num),
+                value: c.num.value,
+                directions: Directions::of(dir),
+                phrase: c.phrase,
+                direction: dir,
+            }),
+        }
+    }
     let out = directed_numbers(output);
     let mut findings: Vec<DeterministicFinding> = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
     for o in &out {
-        let Some(dir) = o
-            .direction
-            .filter(|d| matches!(d, Direction::Up | Direction::Down))
+        let Some(dir) = o.direction.filter(is_change) else {
+            continue;
+        };
+        let key = class(&o.num);
+        if key.is_none() {
+            continue;
+        }
+        let v = o.num.value;
+        let at = groups.partition_point(|g| {
+            g.class < key || (g.class == key && g.value < v && !same(g.value, v))
+        });
+        let Some(first) = groups
+            .get(at)
+            .filter(|g| g.class == key && same(g.value, v))
         else {
             continue;
         };
-        let stated: Vec<&Directed> = ctx
-            .iter()
-            .filter(|c| c.direction.is_some() && comparable(&c.num, &o.num))
-            .collect();
-        // Held only against the context's statements of the same kind (change or comparison).
-        let stated: Vec<&Directed> = stated
-            .into_iter()
-            .filter(|c| c.direction == Some(dir) || c.direction == Some(dir.opposite()))
-            .collect();
-        let Some(first) = stated.first() else {
-            continue;
-        };
-        if stated.iter().any(|c| c.direction == Some(dir)) {
+        if first.directions.has(dir) {
             continue;
         }
-        if findings.iter().any(|f| f.output_text == o.phrase) {
+        if !seen.insert(o.phrase.clone()) {
             continue;
         }
         let word = |d: Direction| match d {
@@ -366,7 +452,7 @@ pub fn direction_findings(context: &str, output: &str) -> Vec<DeterministicFindi
                 o.num.text,
                 word(dir),
                 o.phrase,
-                word(first.direction.unwrap_or(dir)),
+                word(first.direction),
                 first.phrase
             ),
             status: DeterministicStatus::Counted,
@@ -423,7 +509,8 @@ fabricated specific is High",
 /// context must cite the numbers it starts from.
 pub fn cites_context_number(explanation: &str, context: &str) -> bool {
     let ctx = scan(context);
-    scan(explanation).iter().any(|e| {
+    // A derivation names a few numbers; a reply listing thousands is not one.
+    scan(explanation).iter().take(50).any(|e| {
         e.kind != NumberKind::Date
             && ctx
                 .iter()
@@ -615,6 +702,18 @@ mod tests {
             OutputIndex::new("该校2023年本科招生4200人，省内生源占70%，985高校录取率达到35%。");
         assert!(out.locates("985高校录取率达到35%"));
         assert!(!out.locates("其中省外生源占30%"));
+    }
+
+    #[test]
+    fn hostile_texts_cost_linear_time() {
+        // 40,000 numbers of one value with direction words and no clause break: each number
+        // looks only at its own neighbourhood and its value's group (binary searches).
+        let ctx = "profit rose 3% and ".repeat(40_000);
+        let out = "profit fell 3% and ".repeat(40_000);
+        let f = direction_findings(&ctx, &out);
+        assert_eq!(f.len(), 1, "one distinct phrase");
+        let words = "not ".repeat(100_000) + "rose 5%";
+        assert_eq!(directed_numbers(&words).len(), 1);
     }
 
     #[test]

@@ -168,8 +168,8 @@ async fn ask<T: FromReply>(
     (record, result)
 }
 
-/// Reads one reply with the call's boundary, keeps what it read, and returns its repairs.
-type ReadReply<'r> = dyn FnMut(&str, &Boundary) -> Result<Vec<Repair>, ParseError> + 'r;
+/// Reads one reply (with its call's boundary) into the caller's value; returns the repairs.
+type ReadReply<'a> = dyn FnMut(&str, &Boundary) -> Result<Vec<Repair>, ParseError> + 'a;
 
 /// `ask` without its type parameter (the reply's type stays with `read`, which keeps what it
 /// reads); boxed so its state machine is one copy, not one per reply type.
@@ -1487,6 +1487,15 @@ mod tests {
             .contains("not a statement of model_output"));
         assert_eq!(r.errors[0].counting, Counting::UnknownTarget);
         assert_eq!(r.credit_score, Some(5));
+        let shown =
+            crate::view::audit::shown::ReportShown::read(&serde_json::to_value(&r).unwrap());
+        assert_eq!(shown.warnings.len(), 1);
+        assert!(
+            shown.warnings[0].starts_with("claim C2 dropped"),
+            "{:?}",
+            shown.warnings
+        );
+        assert!(shown.findings[0].note.contains("not in the audit"));
 
         // Mended on the second call: nothing dropped.
         let t = ScriptedTransport::answering(&[
@@ -1563,6 +1572,19 @@ mod tests {
                 "{checks:?}"
             );
             assert_eq!((r.high_count, r.credit_score), (2, Some(2)), "{ctx}");
+            // The page shows them apart from the models' findings.
+            let json = serde_json::to_value(&r).unwrap();
+            let shown = crate::view::audit::shown::ReportShown::read(&json);
+            assert_eq!(shown.rules.len(), 2, "{:?}", shown.rules);
+            assert!(shown
+                .rules
+                .iter()
+                .any(|l| l.starts_with("unsupported number 41% (High, counted)")));
+            assert!(shown
+                .rules
+                .iter()
+                .any(|l| l.starts_with("opposite direction")));
+            assert!(shown.not_stored.is_empty(), "{:?}", shown.not_stored);
             // Off in the strategy: the lenient model's 5 (what the issue saw).
             let t = ScriptedTransport::answering(&[
                 (Phase::Decompose, p1.as_str()),

@@ -59,6 +59,31 @@ pub fn audit_report_view(
         }
         .into_any(),
     };
+    // The rules' own findings, apart from the models' (docs/audit.md, "Deterministic findings"),
+    // and what the audit left out of the models' bookkeeping.
+    let rules = report
+        .rules
+        .iter()
+        .map(|r| view! { <li data-testid="audit-rule">{r.clone()}</li> }.into_any())
+        .collect_view();
+    let no_rules = report
+        .rules
+        .is_empty()
+        .then(|| view! { <p class="muted">"None."</p> }.into_any());
+    let warnings = (!report.warnings.is_empty()).then(|| {
+        let items = report
+            .warnings
+            .iter()
+            .map(|w| view! { <li data-testid="audit-warning">{w.clone()}</li> }.into_any())
+            .collect_view();
+        view! {
+            <section class="card" data-testid="audit-warnings">
+                <h3>"Warnings: the models' bookkeeping"</h3>
+                <ul>{items}</ul>
+            </section>
+        }
+        .into_any()
+    });
     view! {
         <section class="stack" data-testid="audit-report">
             <div class="row">
@@ -75,6 +100,12 @@ pub fn audit_report_view(
                     <p class="prewrap">{output_view}</p>
                 </section>
             </div>
+            {warnings}
+            <section class="card" data-testid="audit-rules">
+                <h3>"Deterministic findings (rules, no model)"</h3>
+                {no_rules}
+                <ul>{rules}</ul>
+            </section>
             {finding_group(&report, Phase::FactCheck)}
             {numbers}
             {finding_group(&report, Phase::LogicCheck)}

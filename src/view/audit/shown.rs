@@ -81,6 +81,11 @@ pub struct ReportShown {
     pub phases: Vec<PhaseRow>,
     /// The number check; `None` when the report does not have one.
     pub numbers: Option<NumberGrounding>,
+    /// The deterministic findings, each in words (docs/audit.md, "Deterministic findings"),
+    /// apart from the models' findings. A report written before them has none.
+    pub rules: Vec<String>,
+    /// Claims dropped and contradictions (docs/audit.md, "Checks of the model's bookkeeping").
+    pub warnings: Vec<String>,
     /// What the stored JSON lacks or could not be read, in words ("phases: not stored").
     pub not_stored: Vec<String>,
 }
@@ -168,6 +173,32 @@ impl ReportShown {
             .into_iter()
             .map(|f| f.shown(&claims, &deductions))
             .collect();
+        // Parts a report written before them lacks: none to show then.
+        fn part<T: serde::de::DeserializeOwned>(
+            map: &serde_json::Map<String, Value>,
+            key: &str,
+            gaps: &mut Vec<String>,
+        ) -> Vec<T> {
+            match map.get(key).map(|v| serde_json::from_value(v.clone())) {
+                None => Vec::new(),
+                Some(Ok(v)) => v,
+                Some(Err(e)) => {
+                    gaps.push(format!("{key}: {e}"));
+                    Vec::new()
+                }
+            }
+        }
+        let rules: Vec<crate::audit::report::DeterministicFinding> =
+            part(map, "deterministic_findings", &mut r.gaps);
+        let dropped: Vec<crate::audit::report::Dropped> = part(map, "dropped", &mut r.gaps);
+        let contradictions: Vec<crate::audit::report::Contradiction> =
+            part(map, "contradictions", &mut r.gaps);
+        let rules = rules.iter().map(|d| d.describe()).collect();
+        let warnings = dropped
+            .iter()
+            .map(|d| d.describe())
+            .chain(contradictions.iter().map(|c| c.describe()))
+            .collect();
         ReportShown {
             credit_score,
             band,
@@ -180,6 +211,8 @@ impl ReportShown {
             changes,
             phases,
             numbers,
+            rules,
+            warnings,
             not_stored: r.gaps,
         }
     }
