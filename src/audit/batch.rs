@@ -396,6 +396,20 @@ pub fn result_line(case: &Case, report: &AuditReport) -> Map<String, Value> {
         as_tree(&report.errors).unwrap_or(Value::Array(Vec::new())),
     );
     put("number_grounding", number_summary(report));
+    // The rules' own findings (docs/audit.md, "Deterministic findings") and what the audit
+    // left out of the model's bookkeeping.
+    put(
+        "deterministic_findings",
+        as_tree(&report.deterministic_findings).unwrap_or(Value::Array(Vec::new())),
+    );
+    put(
+        "dropped",
+        as_tree(&report.dropped).unwrap_or(Value::Array(Vec::new())),
+    );
+    put(
+        "contradictions",
+        as_tree(&report.contradictions).unwrap_or(Value::Array(Vec::new())),
+    );
     put("latency_ms", Value::from(report.latency_ms));
     put("tokens", Value::from(report.tokens.total_tokens));
     put("models", as_tree(&report.models).unwrap_or(Value::Null));
@@ -829,7 +843,7 @@ not json
         let t = transport().script(
             Phase::Decompose,
             vec![
-                Ok(r#"{"claims":[]}"#.into()),
+                Ok(r#"{"claims":[{"id":"C1","text":"t"}]}"#.into()),
                 Err(LlmError::Server {
                     status: 500,
                     body: "boom".into(),
@@ -870,7 +884,17 @@ not json
         for l in lines.iter().filter(|l| l["error"].is_null()) {
             assert_eq!(l["credit_score"], 2);
             assert_eq!(l["band"], "BAD");
-            assert_eq!(l["high_count"], 1);
+            // Case "two" flips "rose 5%" to "fell 5%": the direction rule's High counts too.
+            let rules = l["deterministic_findings"].as_array().unwrap();
+            if l["id"] == "two" {
+                assert_eq!(rules.len(), 1, "{l:?}");
+                assert_eq!(rules[0]["check"], "direction");
+                assert_eq!(rules[0]["status"], "counted");
+                assert_eq!(l["high_count"], 2);
+            } else {
+                assert!(rules.is_empty());
+                assert_eq!(l["high_count"], 1);
+            }
             // The texts, kept once in the case, are back in their places in the line.
             let keys: Vec<&str> = l.keys().take(6).map(String::as_str).collect();
             assert_eq!(keys[..2], ["id", "tag"], "{keys:?}");

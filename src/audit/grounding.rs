@@ -215,18 +215,19 @@ struct DateParts {
     day: Option<u32>,
 }
 
-/// One number found in a text. Its text is borrowed from the scanned text (no copy per
-/// number), so a dense text costs a fixed size per number (docs/audit.md, "Size limits").
+/// One number found in a text, with its byte range (also read by `audit::deterministic`). Its
+/// text is borrowed from the scanned text (no copy per number), so a dense text costs a fixed
+/// size per number (docs/audit.md, "Size limits").
 #[derive(Debug, Clone, Copy, PartialEq)]
-struct Num<'t> {
-    text: &'t str,
-    kind: NumberKind,
-    value: f64,
+pub(crate) struct Num<'t> {
+    pub(crate) text: &'t str,
+    pub(crate) kind: NumberKind,
+    pub(crate) value: f64,
     /// Half a unit of the last written digit (scaled): the rounding tolerance.
-    half_step: f64,
+    pub(crate) half_step: f64,
     date: Option<DateParts>,
-    start: usize,
-    end: usize,
+    pub(crate) start: usize,
+    pub(crate) end: usize,
 }
 
 impl Num<'_> {
@@ -242,7 +243,7 @@ impl Num<'_> {
     }
 }
 
-fn same(a: f64, b: f64) -> bool {
+pub(crate) fn same(a: f64, b: f64) -> bool {
     (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1e-12)
 }
 
@@ -595,7 +596,7 @@ struct Scanner<'t> {
     months: Vec<(u32, usize, usize)>,
 }
 
-fn scan(text: &str) -> Vec<Num<'_>> {
+pub(crate) fn scan(text: &str) -> Vec<Num<'_>> {
     // Offsets are u32: a longer text is scanned up to its last character below 4 GiB (the
     // audit's inputs are refused long before, `audit::limits`).
     let text = prefix_below(text, u32::MAX as usize);

@@ -162,6 +162,15 @@ pub fn run_audit_cmd(a: AuditArgs) -> Result<ExitCode, String> {
         None => print!("{json}"),
     }
     eprintln!("number check: {}", report.number_grounding.summary());
+    for d in &report.deterministic_findings {
+        eprintln!("deterministic finding: {}", d.describe());
+    }
+    for d in &report.dropped {
+        eprintln!("warning: {}", d.describe());
+    }
+    for c in &report.contradictions {
+        eprintln!("warning: {}", c.describe());
+    }
     match (&report.could_not_audit, report.credit_score, report.band) {
         (Some(cna), _, _) => {
             eprintln!("{cna}");
