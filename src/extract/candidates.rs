@@ -5,49 +5,119 @@ use super::normalize::{answer_in_prose, choice_letter, is_prose, normalize};
 use super::scan::{find_from, last_number, next_number};
 use super::{Candidate, Method};
 
-/// Byte ranges hidden from extraction (reasoning inside `<think>` tags).
-struct Hidden(Vec<(usize, usize)>);
+/// Byte ranges hidden from extraction: reasoning inside `<think>…</think>` (and Sky-T1's
+/// `<|begin_of_thought|>…<|end_of_thought|>`), chat-template tokens (`<|end_of_solution|>`),
+/// and a new chat turn the model wrote after its answer (`<|im_start|>user …` to the end).
+/// See docs/extract.md, "What counts as the final answer".
+struct Hidden {
+    ranges: Vec<(usize, usize)>,
+    /// The thought blocks that were closed: (start, position of the closing tag).
+    closed_thoughts: Vec<(usize, usize)>,
+}
+
+/// Tags that open and close a thought block (lower case).
+const THOUGHT_OPEN: [&[u8]; 2] = [b"<think>", b"<|begin_of_thought|>"];
+const THOUGHT_CLOSE: [&[u8]; 2] = [b"</think>", b"<|end_of_thought|>"];
+
+/// The length of the tag of `tags` that `rest` starts with.
+fn tag_at(rest: &[u8], tags: &[&[u8]]) -> Option<usize> {
+    tags.iter().find(|t| rest.starts_with(t)).map(|t| t.len())
+}
+
+/// The length of a chat-template token (`<|name|>`, a short name of letters, digits and `_`)
+/// that `rest` starts with.
+fn special_token(rest: &[u8]) -> Option<usize> {
+    let name = rest.strip_prefix(b"<|")?;
+    let end = name.iter().take(40).position(|&b| b == b'|')?;
+    let ok = end > 0
+        && name
+            .get(..end)
+            .is_some_and(|n| n.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'_'))
+        && name.get(end + 1) == Some(&b'>');
+    ok.then_some(end + 4)
+}
 
 impl Hidden {
     fn of(lower: &[u8]) -> Hidden {
-        let mut ranges = Vec::new();
-        let mut pos = 0;
-        let first_open = find_from(lower, b"<think>", 0);
-        let first_close = find_from(lower, b"</think>", 0);
-        // A reply that starts mid-thought has a `</think>` without an opening tag.
-        if let (Some(c), o) = (first_close, first_open) {
-            if o.is_none_or(|o| o > c) {
-                ranges.push((0, c + 8));
-                pos = c + 8;
+        let mut h = Hidden {
+            ranges: Vec::new(),
+            closed_thoughts: Vec::new(),
+        };
+        // Most texts have no tag at all: two substring searches say so (GSM8K's `<<…>>` make
+        // walking every `<` slow).
+        if memchr::memmem::find(lower, b"hink>").is_none()
+            && memchr::memmem::find(lower, b"<|").is_none()
+        {
+            return h;
+        }
+        // One pass over the `<`s. `open`: where the current thought block started.
+        let mut open: Option<usize> = None;
+        let mut seen_open = false;
+        let mut skip_to = 0;
+        for i in memchr::memchr_iter(b'<', lower) {
+            if i < skip_to {
+                continue;
+            }
+            let rest = lower.get(i..).unwrap_or(&[]);
+            if let Some(len) = tag_at(rest, &THOUGHT_OPEN) {
+                if open.is_none() {
+                    open = Some(i);
+                    seen_open = true;
+                }
+                skip_to = i + len;
+            } else if let Some(len) = tag_at(rest, &THOUGHT_CLOSE) {
+                match open.take() {
+                    Some(o) => {
+                        h.ranges.push((o, i + len));
+                        h.closed_thoughts.push((o, i));
+                    }
+                    // A reply that starts mid-thought has a closing tag without an opening
+                    // one: everything before it is reasoning.
+                    None if !seen_open && h.ranges.is_empty() => {
+                        h.ranges.push((0, i + len));
+                        h.closed_thoughts.push((0, i));
+                        seen_open = true;
+                    }
+                    None => {}
+                }
+                skip_to = i + len;
+            } else if open.is_some() {
+                continue;
+            } else if rest.starts_with(b"<|im_start|>user")
+                || rest.starts_with(b"<|im_start|>system")
+            {
+                // A next turn after the answer (a chat-template leftover): not the model's
+                // solution.
+                h.ranges.push((i, lower.len()));
+                return h;
+            } else if let Some(len) = special_token(rest) {
+                h.ranges.push((i, i + len));
+                skip_to = i + len;
             }
         }
-        while let Some(open) = find_from(lower, b"<think>", pos) {
-            match find_from(lower, b"</think>", open + 7) {
-                Some(close) => {
-                    ranges.push((open, close + 8));
-                    pos = close + 8;
-                }
-                None => {
-                    ranges.push((open, lower.len()));
-                    break;
-                }
-            }
+        if let Some(o) = open {
+            // An unclosed thought runs to the end: the model never concluded.
+            h.ranges.push((o, lower.len()));
         }
-        Hidden(ranges)
+        h
     }
 
     fn covers(&self, pos: usize) -> bool {
         // The ranges are sorted and disjoint: a binary search keeps many boxes in a text with
         // many `<think>` blocks linear-logarithmic instead of quadratic.
-        let i = self.0.partition_point(|&(s, _)| s <= pos);
-        i > 0 && self.0.get(i - 1).is_some_and(|&(s, e)| pos >= s && pos < e)
+        let i = self.ranges.partition_point(|&(s, _)| s <= pos);
+        i > 0
+            && self
+                .ranges
+                .get(i - 1)
+                .is_some_and(|&(s, e)| pos >= s && pos < e)
     }
 
     /// Visible sub-ranges of `0..len`.
     fn visible(&self, len: usize) -> Vec<(usize, usize)> {
         let mut out = Vec::new();
         let mut at = 0;
-        for &(s, e) in &self.0 {
+        for &(s, e) in &self.ranges {
             if s > at {
                 out.push((at, s));
             }
@@ -833,9 +903,78 @@ pub fn find_all(text: &str) -> Vec<Candidate> {
         .collect();
     markers.sort_by_key(|c| std::cmp::Reverse(c.span.0));
     out.extend(markers);
+    if !out.is_empty() {
+        // An explicit answer wins; the guesses below are its runner-ups (the doubts read them).
+        out.extend(whole_text(text, &visible));
+        out.extend(final_equation(text, &visible));
+        out.extend(main_clause(text, &visible));
+        out.extend(last_visible_number(text, &visible));
+        return out;
+    }
+    let visible_end = visible.last().map_or(0, |&(_, e)| e);
+    let cut_off = super::doubt::cut_off(text.get(..visible_end).unwrap_or(""));
+    if cut_off || visible_end == 0 {
+        // The written-out solution stops before it concludes (or there is none): the box that
+        // closed the thinking is the conclusion, if there is one; otherwise there is no answer
+        // (never the last number of a text that was cut off).
+        return closing_box(text, &hidden).into_iter().collect();
+    }
     out.extend(whole_text(text, &visible));
     out.extend(final_equation(text, &visible));
     out.extend(main_clause(text, &visible));
     out.extend(last_visible_number(text, &visible));
     out
+}
+
+/// Whether the visible text (outside thought blocks) is empty or cut off before it concludes.
+pub(super) fn stops_before_conclusion(text: &str) -> bool {
+    let lower = text.to_ascii_lowercase();
+    let hidden = Hidden::of(lower.as_bytes());
+    let visible = hidden.visible(text.len());
+    let end = visible.last().map_or(0, |&(_, e)| e);
+    let shown = text.get(..end).unwrap_or("");
+    shown.trim().is_empty() || super::doubt::cut_off(shown)
+}
+
+/// The `\boxed{…}` that ends the last closed thought block (only blank space, `$`, `\]` or
+/// punctuation between it and the closing tag).
+fn closing_box(text: &str, hidden: &Hidden) -> Option<Candidate> {
+    let &(start, close) = hidden.closed_thoughts.last()?;
+    let inside = text.get(start..close)?;
+    let tail_len = inside.len()
+        - inside
+            .trim_end_matches(|c: char| {
+                c.is_whitespace() || matches!(c, '$' | '.' | ']' | '\\' | ')')
+            })
+            .len();
+    let body_end = close - tail_len;
+    let bytes = text.as_bytes();
+    if body_end == 0 || bytes.get(body_end - 1) != Some(&b'}') {
+        return None;
+    }
+    // Walk back over the last group's braces to its `{`, then check the command before it.
+    let mut depth = 0i32;
+    let mut i = body_end;
+    while i > start {
+        i -= 1;
+        match bytes.get(i) {
+            Some(b'}') if bytes.get(i.wrapping_sub(1)) != Some(&b'\\') => depth += 1,
+            Some(b'{') if bytes.get(i.wrapping_sub(1)) != Some(&b'\\') => {
+                depth -= 1;
+                if depth == 0 {
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+    if depth != 0 {
+        return None;
+    }
+    let before = text.get(start..i)?.trim_end();
+    if !(before.ends_with("\\boxed") || before.ends_with("\\fbox")) {
+        return None;
+    }
+    let span = trim_span(text, i + 1, body_end - 1)?;
+    make(text, Method::Boxed, span)
 }

@@ -583,6 +583,19 @@ const DANGLING: &[&str] = &[
     "there", "its", "their", "his", "her", "gives", "equals", "into", "from",
 ];
 
+/// Whether `text` stops before it could have concluded: inside a brace or inline math, on an
+/// operator, or on a word a sentence cannot end with. Such a text has no answer unless it
+/// stated one explicitly (docs/extract.md). An end on `,` or `:`, or an unclosed `$$` (money
+/// in GSM8K, `$$<<4*15=60>>60`), is only a doubt: finished solutions end that way too.
+pub(super) fn cut_off(text: &str) -> bool {
+    truncated(text).is_some_and(|how| {
+        !matches!(
+            how,
+            "display math `$$` is never closed" | "a code block is never closed"
+        ) && !text.trim_end().ends_with([',', ':'])
+    })
+}
+
 /// Why `text` looks cut off, if it does: an unclosed brace, code fence or math, or an end in
 /// the middle of an expression or a sentence.
 fn truncated(text: &str) -> Option<&'static str> {

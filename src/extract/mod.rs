@@ -247,8 +247,20 @@ fn confidence(winner: &Candidate, doubts: &[Doubt]) -> (f64, String) {
 }
 
 /// Whether an injected fallback (an LLM) should be asked: no answer, or a doubtful one.
+/// [`needs_fallback_for`] is sharper when the text is at hand.
 pub fn needs_fallback(result: Option<&Extraction>) -> bool {
     result.is_none_or(|r| r.low_confidence)
+}
+
+/// The doubt signal on `text` and what was extracted from it: a doubtful answer, or no answer
+/// in a text that concluded. A text cut off before any conclusion (an unclosed thought, a
+/// write-up that stops mid-sentence) has no answer for certain: a model asked to read it would
+/// find none either (docs/extract.md, "Confidence signal").
+pub fn needs_fallback_for(text: &str, result: Option<&Extraction>) -> bool {
+    match result {
+        Some(r) => r.low_confidence,
+        None => !candidates::stops_before_conclusion(bounded(text)),
+    }
 }
 
 /// Reads a fallback's reply with the same extractor and normaliser. The span points at the
@@ -271,6 +283,29 @@ pub fn from_fallback_reply(text: &str, reply: &str) -> Option<Extraction> {
     })
 }
 
+/// Whether a verdict may be wrong even though both answers were read: *could not decide*, or
+/// *different* only because no value comparison could read the two answers and their texts
+/// differ (`s^2+b s+1` vs `s^{2}+bs+1`, `299.4 km/s` vs `300`). On the real long-CoT outputs
+/// two in three such verdicts are wrong (docs/extract.md, "Confidence signal"), while a value
+/// comparison's "different" almost never is.
+pub fn verdict_in_doubt(v: &Verdict) -> bool {
+    let mathy = |e: &Option<Extraction>| {
+        e.as_ref().is_some_and(|x| {
+            x.answer
+                .bytes()
+                .any(|b| b.is_ascii_digit() || matches!(b, b'\\' | b'^' | b'_' | b'{'))
+        })
+    };
+    match v.outcome {
+        Outcome::Undecided => true,
+        Outcome::Different => {
+            (v.path == Path::Text || v.reason.contains("compared as text"))
+                && (mathy(&v.predicted) || mathy(&v.ground_truth))
+        }
+        Outcome::Equal => false,
+    }
+}
+
 /// Something that can read an answer when the rules are unsure (the audit issue's LLM).
 pub trait AnswerFallback {
     /// The raw reply, or `None` when the fallback is unavailable or failed.
@@ -286,7 +321,7 @@ pub fn extract_with_fallback(
     fallback: &mut dyn AnswerFallback,
 ) -> Option<Extraction> {
     let ruled = extract_with(text, question, patterns);
-    if !needs_fallback(ruled.as_ref()) {
+    if !needs_fallback_for(text, ruled.as_ref()) {
         return ruled;
     }
     let replied = fallback
