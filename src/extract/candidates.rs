@@ -296,6 +296,8 @@ fn capture_end(text: &str, start: usize) -> usize {
         let b = bytes.get(i).copied().unwrap_or(b'\n');
         match b {
             b'\n' => return i,
+            // A chat-template token (`27.<|end_of_solution|>`) ends the answer.
+            b'<' if bytes.get(i + 1) == Some(&b'|') => return i,
             b'$' => in_math = !in_math,
             b'(' | b'[' | b'{' => depth += 1,
             b')' | b']' | b'}' => depth -= 1,
@@ -771,13 +773,36 @@ fn line_start(text: &str, from: usize, end: usize) -> Option<usize> {
     )
 }
 
+/// The line that concludes the visible text: its last non-empty line, or the one before it
+/// when the last is a closing remark with no value in it ("I think that's the answer.",
+/// "Everything checks out."; no digit, no math). Long chain-of-thought outputs end so; the
+/// last number of the text was the guess before (docs/extract.md).
+fn concluding_line(text: &str, visible: &[(usize, usize)]) -> Option<(usize, usize)> {
+    let &(vs, ve) = visible.last()?;
+    let body = text.get(vs..ve)?;
+    let end = vs + body.trim_end().len();
+    let start = line_start(text, vs, end)?;
+    let line = text.get(start..end)?;
+    let remark = !line.is_empty()
+        && line.len() < 200
+        && !line
+            .bytes()
+            .any(|b| b.is_ascii_digit() || matches!(b, b'$' | b'\\' | b'=' | b'^'));
+    if !remark {
+        return Some((start, end));
+    }
+    let before = text.get(vs..start)?.trim_end();
+    if before.is_empty() {
+        return Some((start, end));
+    }
+    let prev_end = vs + before.len();
+    Some((line_start(text, vs, prev_end)?, prev_end))
+}
+
 /// The first number after the last `=` of the last non-empty visible line (or its
 /// restatement, see [`RESTATEMENTS`]); inside LaTeX math, the whole right-hand side.
 fn final_equation(text: &str, visible: &[(usize, usize)]) -> Option<Candidate> {
-    let &(vs, ve) = visible.last()?;
-    let body = text.get(vs..ve)?;
-    let trimmed_end = vs + body.trim_end().len();
-    let line_start = line_start(text, vs, trimmed_end)?;
+    let (line_start, trimmed_end) = concluding_line(text, visible)?;
     let spans = math_spans(text, line_start, trimmed_end);
     if let Some(c) = several_solutions(text, &spans, trimmed_end) {
         return Some(c);
@@ -850,10 +875,7 @@ const QUALIFIERS: &[&str] = &[
 
 /// For a last line without an equation: the last number of its main clause.
 fn main_clause(text: &str, visible: &[(usize, usize)]) -> Option<Candidate> {
-    let &(vs, ve) = visible.last()?;
-    let body = text.get(vs..ve)?;
-    let end = vs + body.trim_end().len();
-    let start = text.get(vs..end)?.rfind('\n').map_or(vs, |p| vs + p + 1);
+    let (start, end) = concluding_line(text, visible)?;
     let line = text.get(start..end)?;
     if last_equals(text, start, end).is_some() {
         return None;
