@@ -834,7 +834,7 @@ mod tests {
 
     #[test]
     fn only_last_number() {
-        has("It had 4 legs.\nThat is all", None, |d| {
+        has("It had 4 legs.\nThen we ate.\nThat is all", None, |d| {
             *d == Doubt::OnlyLastNumber
         });
     }
@@ -912,11 +912,11 @@ mod tests {
 
     #[test]
     fn doubts_are_named_in_records_and_in_words() {
-        let e = extract("The answer is $\\boxed{", None).unwrap();
+        let e = extract("\\boxed{5}\nThe answer is 6", None).unwrap();
         let json = serde_json::to_string(&e.doubts).unwrap();
-        assert!(json.contains("\"kind\":\"truncated\""), "{json}");
+        assert!(json.contains("\"kind\":\"rules_disagree\""), "{json}");
         assert!(
-            e.confidence_reason.contains("cut off"),
+            e.confidence_reason.contains("but final_answer_marker says `6`"),
             "{}",
             e.confidence_reason
         );

@@ -66,8 +66,9 @@ fn boxed_nested_last_and_shorthand() {
     assert_eq!(ans("$\\boxed 5$"), ("5".into(), Method::Boxed));
     assert_eq!(ans("\\fbox{7}"), ("7".into(), Method::Boxed));
     assert_eq!(answer("\\boxed{C}"), "C");
-    // unbalanced: falls through to other rules
-    assert_eq!(ans("\\boxed{3 and then 4").1, Method::MainClause);
+    // unbalanced: not a box, and the text is cut off inside it: no answer (issue 27)
+    assert!(extract("\\boxed{3 and then 4", None).is_none());
+    assert_eq!(ans("\\boxed{3 and then 4}").0, "3 and then 4");
 }
 
 #[test]
@@ -163,9 +164,13 @@ fn main_clause_of_a_last_line_without_equation() {
 
 #[test]
 fn last_number_when_the_last_line_has_none() {
-    let e = extract("It had 4 legs.\nThat is all", None).unwrap();
+    let e = extract("It had 4 legs.\nThen we ate.\nThat is all", None).unwrap();
     assert_eq!((e.answer.as_str(), e.method), ("4", Method::LastNumber));
     assert!(e.low_confidence);
+    // A last line with no value is a closing remark: the line before concludes (issue 27).
+    let e = extract("It had 4 legs.\nThat is all", None).unwrap();
+    assert_eq!((e.answer.as_str(), e.method), ("4", Method::MainClause));
+    assert!(!e.low_confidence);
 }
 
 #[test]
