@@ -31,9 +31,9 @@ fn long_cot_dev_set() {
         "{} false positives",
         t.false_positives
     );
-    assert!(t.fired <= 92, "signal fires on {}", t.fired);
+    assert!(t.fired <= 98, "signal fires on {}", t.fired);
     assert!(
-        t.wrong - t.wrong_flagged <= 5,
+        t.wrong - t.wrong_flagged <= 1,
         "signal misses {} wrong verdicts",
         t.wrong - t.wrong_flagged
     );

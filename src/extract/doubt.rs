@@ -916,7 +916,8 @@ mod tests {
         let json = serde_json::to_string(&e.doubts).unwrap();
         assert!(json.contains("\"kind\":\"rules_disagree\""), "{json}");
         assert!(
-            e.confidence_reason.contains("but final_answer_marker says `6`"),
+            e.confidence_reason
+                .contains("but final_answer_marker says `6`"),
             "{}",
             e.confidence_reason
         );
