@@ -21,17 +21,17 @@ fn long_cot_dev_set() {
     assert_eq!(t.labelled, 763);
     // Floors: the figures measured when this test was written (raise them as rules pay).
     assert!(
-        t.right >= 717,
+        t.right >= 719,
         "accuracy {:.2}% ({})",
         t.accuracy(),
         t.right
     );
     assert!(
-        t.false_positives <= 1,
+        t.false_positives == 0,
         "{} false positives",
         t.false_positives
     );
-    assert!(t.fired <= 98, "signal fires on {}", t.fired);
+    assert!(t.fired <= 87, "signal fires on {}", t.fired);
     assert!(
         t.wrong - t.wrong_flagged <= 1,
         "signal misses {} wrong verdicts",

@@ -610,7 +610,43 @@ pub(super) fn cut_off(text: &str) -> bool {
             how,
             "display math `$$` is never closed" | "a code block is never closed"
         ) && !text.trim_end().ends_with([',', ':'])
-    })
+    }) || last_paragraph_unfinished(text)
+}
+
+/// Whether a text written in paragraphs (blank lines between them) stops in the middle of its
+/// last one: at least three paragraphs, most of the others end a sentence (`.`, `?`, `!`, `:`,
+/// a closing bracket or `$`), and the last ends on a letter ("…its center is at a distance of
+/// 6 from the axis", "Alternatively"). Long chain-of-thought outputs cut at their token budget
+/// end so; GSM8K's one-paragraph solutions never qualify. One pass over the newlines.
+fn last_paragraph_unfinished(text: &str) -> bool {
+    let t = text.trim_end();
+    if !t.ends_with(|c: char| c.is_alphabetic()) {
+        return false;
+    }
+    let bytes = t.as_bytes();
+    let (mut paragraphs, mut finished_count) = (0usize, 0usize);
+    let mut prev_newline: Option<usize> = None;
+    let mut last_counted: Option<usize> = None;
+    for i in memchr::memchr_iter(b'\n', bytes) {
+        // A blank line (only spaces between two newlines) ends a paragraph; a run of blank
+        // lines ends it once.
+        if let Some(p) = prev_newline {
+            let between = bytes.get(p + 1..i).unwrap_or(&[]);
+            if between.iter().all(|b| matches!(b, b' ' | b'\t' | b'\r')) {
+                let body = t.get(..p).unwrap_or("").trim_end();
+                if !body.is_empty() && last_counted != Some(body.len()) {
+                    last_counted = Some(body.len());
+                    paragraphs += 1;
+                    finished_count +=
+                        usize::from(body.ends_with([
+                            '.', '?', '!', ':', ')', ']', '}', '$', '*', '>', '`', '|',
+                        ]));
+                }
+            }
+        }
+        prev_newline = Some(i);
+    }
+    paragraphs >= 2 && 10 * finished_count >= 6 * paragraphs
 }
 
 /// Why `text` looks cut off, if it does: an unclosed brace, code fence or math, or an end in
@@ -853,6 +889,16 @@ mod tests {
             assert!(!super::super::needs_fallback_for(t, None), "{t:?}");
         }
         assert!(super::cut_off("and the"));
+        // Written in paragraphs that end sentences, and the last one stops on a word.
+        let para =
+            "First we set up the sum.\n\nSo the total is 12.\n\nThe center is at 6 from the axis";
+        assert!(super::cut_off(para));
+        assert!(extract(para, None).is_none());
+        assert!(!super::cut_off(
+            "First.\n\nSo the total is 12.\n\nSo he has 12 apples."
+        ));
+        // One paragraph (GSM8K's solutions): never.
+        assert!(!super::cut_off("He had 5.\nSo he spends 10 dollars"));
         assert!(!super::cut_off("so it is 5 gallons,"));
         sure("He paid $5 for the apples, so he spent 5.", None);
         // A box that closes the thinking beats a write-up cut off after it.
