@@ -12,14 +12,11 @@ pub mod doubt;
 pub mod equiv;
 pub mod expr;
 pub mod fallback_batch;
-pub mod grade_columns;
-pub mod kept;
 pub mod normalize;
 pub mod number;
 pub mod patterns;
 mod real;
 pub mod records;
-pub mod row_detail;
 mod scan;
 pub mod words;
 
