@@ -634,12 +634,24 @@ fn last_equals(text: &str, from: usize, to: usize) -> Option<usize> {
             i = find_from(bytes, b">>", i + 2).map_or(to, |e| e + 2);
             continue;
         }
-        if bytes.get(i) == Some(&b'=') {
+        if bytes.get(i) == Some(&b'=') && !relation_equals(bytes, i) {
             eq = Some(i);
         }
         i += 1;
     }
     eq
+}
+
+/// Whether the `=` at `i` belongs to a relation (`<=`, `>=`, `!=`): "$x <= 2$ is our answer"
+/// states the set `x \le 2`, not the value 2.
+fn relation_equals(bytes: &[u8], i: usize) -> bool {
+    i > 0 && matches!(bytes.get(i - 1), Some(b'<' | b'>' | b'!'))
+}
+
+/// The last `=` of `inner` that is not part of a relation (see [`relation_equals`]).
+pub(super) fn last_plain_equals(inner: &str) -> Option<usize> {
+    let bytes = inner.as_bytes();
+    memchr::memrchr_iter(b'=', bytes).find(|&i| !relation_equals(bytes, i))
 }
 
 /// Phrases after an equation's result that restate the answer in its final form:
@@ -709,11 +721,54 @@ pub(super) fn math_spans(text: &str, start: usize, end: usize) -> Vec<(usize, us
 fn math_value_in(text: &str, spans: &[(usize, usize)], pos: usize) -> Option<(usize, usize)> {
     let &(s, e) = spans.iter().find(|&&(s, e)| s <= pos && pos < e)?;
     let inner = text.get(s..e)?;
-    if !inner.contains(['\\', '^', '{']) {
+    // A relation (`$x <= 2$`, `$x != 5$`) is a set of values, read whole; GSM8K's `<<…>>`
+    // calculator notes between two dollar amounts are not one.
+    let relation = inner.contains(['<', '>']) && !inner.contains("<<") || inner.contains("!=");
+    if !inner.contains(['\\', '^', '{']) && !relation {
         return None;
     }
-    let from = inner.rfind('=').map_or(s, |i| s + i + 1);
+    let from = last_plain_equals(inner).map_or(s, |i| s + i + 1);
     trim_span(text, from, e)
+}
+
+/// A line that is nothing but two or more math spans of plain values joined by commas, "and"
+/// or "or" (`$1$ and $2$ and $3$`, `$21,16$ or $11$`): one answer, the list of all of them.
+fn value_list_line(
+    text: &str,
+    spans: &[(usize, usize)],
+    start: usize,
+    end: usize,
+) -> Option<Candidate> {
+    if spans.len() < 2 {
+        return None;
+    }
+    let glue_only = |from: usize, to: usize| {
+        text.get(from..to).is_some_and(|g| {
+            g.split(|c: char| c.is_whitespace() || matches!(c, ',' | '$' | '.' | '\\' | '(' | ')'))
+                .all(|w| matches!(w, "" | "and" | "or"))
+        })
+    };
+    let mut at = start;
+    let mut answers = Vec::new();
+    for &(s, e) in spans {
+        let inner = text.get(s..e)?;
+        if inner.contains(['=', '<', '>']) || !glue_only(at, s) {
+            return None;
+        }
+        answers.push(normalize(inner));
+        at = e;
+    }
+    if !glue_only(at, end) || answers.iter().any(String::is_empty) {
+        return None;
+    }
+    let span = trim_span(text, start, end)?;
+    Some(Candidate {
+        method: Method::FinalEquation,
+        answer: answers.join(","),
+        raw: text.get(span.0..span.1)?.to_string(),
+        span,
+        several: Vec::new(),
+    })
 }
 
 /// "the solutions are $x = 2$ and $x = 3$": two or more math spans that each give the same
@@ -805,6 +860,9 @@ fn final_equation(text: &str, visible: &[(usize, usize)]) -> Option<Candidate> {
     let (line_start, trimmed_end) = concluding_line(text, visible)?;
     let spans = math_spans(text, line_start, trimmed_end);
     if let Some(c) = several_solutions(text, &spans, trimmed_end) {
+        return Some(c);
+    }
+    if let Some(c) = value_list_line(text, &spans, line_start, trimmed_end) {
         return Some(c);
     }
     let eq = last_equals(text, line_start, trimmed_end)?;

@@ -253,7 +253,7 @@ fn values(text: &str, from: usize, to: usize) -> Vec<(usize, usize)> {
         }
         if e > s {
             let inner = text.get(s..e).unwrap_or("");
-            let rhs = inner.rfind('=').map_or(s, |i| s + i + 1);
+            let rhs = super::candidates::last_plain_equals(inner).map_or(s, |i| s + i + 1);
             if let Some(t) = super::candidates::trim_span(text, rhs, e) {
                 out.push(t);
             }
