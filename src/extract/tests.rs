@@ -655,3 +655,30 @@ fn unclosed_boxes_are_linear() {
         assert!(took.as_secs_f64() < 30.0, "{unit}: {took:?}");
     }
 }
+
+/// Issue 27: the final answer a careful human would take (docs/extract.md, "What counts as the
+/// final answer"). Each rule paid on the real dev outputs; these pin it.
+#[test]
+fn final_answer_is_the_last_conclusion() {
+    // A relation is a set, not its right-hand side.
+    assert_eq!(answer("Thus $x <= 2$ is our answer."), "x<=2");
+    assert_eq!(answer("The solution is $x != 5$"), "x!=5");
+    // A line of nothing but values is one list answer.
+    assert_eq!(answer("$1$ and $2$ and $3$"), "1,2,3");
+    assert_eq!(answer("$21,16$ or $11$"), "21,16,11");
+    // A chat-template token after the answer is not part of it; a next turn is ignored.
+    assert_eq!(
+        answer("So the final answer is 27.<|end_of_solution|>"),
+        "27"
+    );
+    assert_eq!(
+        answer("The answer is $\\boxed{4}$.<|im_end|>\n<|im_start|>user\nNow find 5 + 6 = 11"),
+        "4"
+    );
+    // Sky-T1's thought tags: an unclosed thought has no answer; a closed one is skipped.
+    assert!(extract("<|begin_of_thought|>\n\nSo x = 5, and then", None).is_none());
+    assert_eq!(
+        answer("<|begin_of_thought|>x = 5<|end_of_thought|>\n\n<|begin_of_solution|>\n\nThus $\\tan A = 2$\n\n<|end_of_solution|>"),
+        "2"
+    );
+}
