@@ -964,7 +964,15 @@ fn last_visible_number(text: &str, visible: &[(usize, usize)]) -> Option<Candida
 
 /// One candidate per rule that fired, best first: answer tag, boxed, the later of the
 /// final-answer marker and `####`, the whole text, the final equation, the last number.
-pub fn find_all(text: &str) -> Vec<Candidate> {
+/// Which text is read: a model's output, or a ground truth (never "cut off": it is written to
+/// be an answer, even `\\boxed{W(n) = 1` with its brace lost).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    Output,
+    GroundTruth,
+}
+
+pub fn find_all(text: &str, side: Side) -> Vec<Candidate> {
     let lower = text.to_ascii_lowercase();
     let lower = lower.as_bytes();
     let hidden = Hidden::of(lower);
@@ -992,7 +1000,8 @@ pub fn find_all(text: &str) -> Vec<Candidate> {
         return out;
     }
     let visible_end = visible.last().map_or(0, |&(_, e)| e);
-    let cut_off = super::doubt::cut_off(text.get(..visible_end).unwrap_or(""));
+    let cut_off =
+        side == Side::Output && super::doubt::cut_off(text.get(..visible_end).unwrap_or(""));
     if cut_off || visible_end == 0 {
         // The written-out solution stops before it concludes (or there is none): the box that
         // closed the thinking is the conclusion, if there is one; otherwise there is no answer

@@ -184,9 +184,20 @@ pub fn extract_with(
     question: Option<&str>,
     patterns: &AnswerPatterns,
 ) -> Option<Extraction> {
+    extract_side(text, question, patterns, candidates::Side::Output)
+}
+
+/// [`extract_with`] for one side of a grade: a ground truth is written to be an answer, so
+/// the rule that a cut-off text has none does not apply to it.
+fn extract_side(
+    text: &str,
+    question: Option<&str>,
+    patterns: &AnswerPatterns,
+    side: candidates::Side,
+) -> Option<Extraction> {
     let input = bounded(text);
     let offset = text.len() - input.len();
-    let mut all = candidates::find_all(input);
+    let mut all = candidates::find_all(input, side);
     if let Some(p) = patterns.find(input) {
         all.insert(0, p);
     }
@@ -492,8 +503,13 @@ pub fn grade_predicted(
     preset: Preset,
     patterns: &AnswerPatterns,
 ) -> Verdict {
-    let gold =
-        extract_with(ground_truth, question, patterns).or_else(|| bare_ground_truth(ground_truth));
+    let gold = extract_side(
+        ground_truth,
+        question,
+        patterns,
+        candidates::Side::GroundTruth,
+    )
+    .or_else(|| bare_ground_truth(ground_truth));
     let (outcome, path, reason) = match (&predicted, &gold) {
         (Some(p), Some(g)) => {
             let c = with_units(p, g, compare_answers(p, g, question, preset));
