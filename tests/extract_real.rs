@@ -31,7 +31,7 @@ fn long_cot_dev_set() {
         "{} false positives",
         t.false_positives
     );
-    assert!(t.fired <= 87, "signal fires on {}", t.fired);
+    assert!(t.fired <= 81, "signal fires on {}", t.fired);
     assert!(
         t.wrong - t.wrong_flagged <= 1,
         "signal misses {} wrong verdicts",
@@ -54,6 +54,6 @@ fn gsm8k_without_hash_line() {
         t.right
     );
     assert_eq!(t.false_positives, 0);
-    assert!(t.fired <= 278, "signal fires on {}", t.fired);
+    assert!(t.fired <= 256, "signal fires on {}", t.fired);
     assert_eq!(t.wrong_flagged, t.wrong, "every wrong verdict is flagged");
 }

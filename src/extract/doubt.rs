@@ -136,7 +136,7 @@ pub(super) fn find(
             out.extend(remark_after_conclusion(text, line, winner));
         }
         Method::MainClause => {
-            out.extend(other_numbers_on_line(text, line, winner));
+            out.extend(other_numbers_on_line(text, line, winner, question));
             out.extend(remark_after_conclusion(text, line, winner));
         }
         Method::LastNumber => out.push(Doubt::OnlyLastNumber),
@@ -415,9 +415,37 @@ fn side_clause(text: &str, line: (usize, usize), winner: &Candidate) -> Option<D
     Some(Doubt::AnswerFromSideClause { stated })
 }
 
-fn other_numbers_on_line(text: &str, line: (usize, usize), winner: &Candidate) -> Option<Doubt> {
+/// A number the question states, restated in the concluding sentence ("the number of divisors
+/// of 196 is 9"), is the question's data, not a competing answer: on the real long-CoT outputs
+/// the doubt fired on such lines without finding a wrong verdict (docs/extract.md).
+fn other_numbers_on_line(
+    text: &str,
+    line: (usize, usize),
+    winner: &Candidate,
+    question: Option<&str>,
+) -> Option<Doubt> {
     let (ls, le) = line;
-    let other = other_value(text, ls, le, winner.span, &winner.answer)?;
+    let in_question = |v: &str| {
+        question.is_some_and(|q| {
+            v.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+                && q.match_indices(v).any(|(at, _)| {
+                    let before = q.as_bytes().get(at.wrapping_sub(1)).copied();
+                    let after = q.as_bytes().get(at + v.len()).copied();
+                    let after2 = q.as_bytes().get(at + v.len() + 1).copied();
+                    // A whole number of the question (`5` is not in `5.5`, `15` or `1.5`).
+                    !before.is_some_and(|b| b.is_ascii_digit() || b == b'.')
+                        && !after.is_some_and(|b| b.is_ascii_digit())
+                        && !(after == Some(b'.') && after2.is_some_and(|b| b.is_ascii_digit()))
+                })
+        })
+    };
+    let other = values(text, ls, le)
+        .into_iter()
+        .filter(|&(s, e)| e <= winner.span.0 || s >= winner.span.1)
+        .take(64)
+        .filter_map(|(s, e)| text.get(s..e).map(normalize))
+        .filter(|v| v.bytes().any(|b| b.is_ascii_alphanumeric()))
+        .find(|v| v != &winner.answer && !in_question(v) && !agrees(v, &winner.answer))?;
     Some(Doubt::OtherNumbersOnLastLine { other })
 }
 
