@@ -342,7 +342,7 @@ fn skip_glue(text: &str, mut i: usize) -> usize {
         let rest = text.get(i..).unwrap_or("");
         let trimmed = rest.trim_start_matches([' ', '\t', ':', '*', '=']);
         let trimmed = trimmed.trim_start_matches('：');
-        let trimmed = ["是", "为", "is "]
+        let trimmed = ["是", "为", "is ", "indeed "]
             .iter()
             .find_map(|w| trimmed.strip_prefix(w))
             .unwrap_or(trimmed);

@@ -181,9 +181,12 @@ pub(super) fn find(
 /// JSON field "The answer is 7." also holds an "answer is" marker).
 fn dissent(winner: &Candidate, others: &[Candidate]) -> Option<Doubt> {
     let inside = |c: &Candidate| c.span.0 >= winner.span.0 && c.span.0 < winner.span.1;
-    let d = others
-        .iter()
-        .find(|c| c.method.is_explicit() && !inside(c) && !agrees(&c.answer, &winner.answer))?;
+    // A marker that caught a bare word ("the answer: Therefore, …") is not a second answer.
+    let word =
+        |c: &Candidate| c.answer.len() >= 4 && c.answer.bytes().all(|b| b.is_ascii_alphabetic());
+    let d = others.iter().find(|c| {
+        c.method.is_explicit() && !inside(c) && !word(c) && !agrees(&c.answer, &winner.answer)
+    })?;
     Some(Doubt::RulesDisagree {
         rule: winner.method.as_str().to_string(),
         answer: winner.answer.clone(),
@@ -471,6 +474,10 @@ const REMARKS: &[&str] = &[
     "i hope",
     "time taken",
     "explanation",
+    // Definitions and comments after a boxed formula ("where $p = \sum …$", "This shows
+    // that …"): on the real long-CoT outputs these are not revisions.
+    "where ",
+    "this shows",
 ];
 
 /// How a conclusion starts.
