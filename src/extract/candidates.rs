@@ -724,7 +724,9 @@ fn math_value_in(text: &str, spans: &[(usize, usize)], pos: usize) -> Option<(us
     // A relation (`$x <= 2$`, `$x != 5$`) is a set of values, read whole; GSM8K's `<<…>>`
     // calculator notes between two dollar amounts are not one.
     let relation = inner.contains(['<', '>']) && !inner.contains("<<") || inner.contains("!=");
-    if !inner.contains(['\\', '^', '{']) && !relation {
+    // A tuple or interval in math (`\((15, -29)\)`) is one answer, not its last number.
+    let tuple = inner.trim_start().starts_with(['(', '[']) && inner.contains(',');
+    if !inner.contains(['\\', '^', '{']) && !relation && !tuple {
         return None;
     }
     let from = last_plain_equals(inner).map_or(s, |i| s + i + 1);

@@ -666,6 +666,8 @@ fn final_answer_is_the_last_conclusion() {
     // A line of nothing but values is one list answer.
     assert_eq!(answer("$1$ and $2$ and $3$"), "1,2,3");
     assert_eq!(answer("$21,16$ or $11$"), "21,16,11");
+    // A tuple in math is one answer, not its last number.
+    assert_eq!(answer("So, the point is \\((15, -29)\\)."), "(15,-29)");
     // A chat-template token after the answer is not part of it; a next turn is ignored.
     assert_eq!(
         answer("So the final answer is 27.<|end_of_solution|>"),
