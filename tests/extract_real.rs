@@ -21,7 +21,7 @@ fn long_cot_dev_set() {
     assert_eq!(t.labelled, 763);
     // Floors: the figures measured when this test was written (raise them as rules pay).
     assert!(
-        t.right >= 720,
+        t.right >= 721,
         "accuracy {:.2}% ({})",
         t.accuracy(),
         t.right
@@ -31,7 +31,7 @@ fn long_cot_dev_set() {
         "{} false positives",
         t.false_positives
     );
-    assert!(t.fired <= 76, "signal fires on {}", t.fired);
+    assert!(t.fired <= 75, "signal fires on {}", t.fired);
     assert!(
         t.wrong - t.wrong_flagged <= 1,
         "signal misses {} wrong verdicts",

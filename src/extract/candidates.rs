@@ -869,6 +869,9 @@ fn final_equation(text: &str, visible: &[(usize, usize)]) -> Option<Candidate> {
     }
     let eq = last_equals(text, line_start, trimmed_end)?;
     if let Some(span) = math_value_in(text, &spans, eq) {
+        // "The value of $r$ for $z = 1 + \sqrt{3}i$ is 2.": the equation names what the
+        // sentence is about; the value it states after it is the answer.
+        let span = stated_after(text, span.1, trimmed_end).unwrap_or(span);
         if let Some(c) = make(text, Method::FinalEquation, span) {
             return Some(c);
         }
@@ -881,6 +884,22 @@ fn final_equation(text: &str, visible: &[(usize, usize)]) -> Option<Candidate> {
         span = concluded;
     }
     make(text, Method::FinalEquation, span)
+}
+
+/// After a math span ending at `from`, the rest of the line is "is <number>." and nothing
+/// else: that number.
+fn stated_after(text: &str, from: usize, to: usize) -> Option<(usize, usize)> {
+    let rest = text.get(from..to)?;
+    let after_math = rest.trim_start_matches(['$', ')', ']', '\\', ' ']);
+    let verb = ["is ", "equals ", "are "]
+        .iter()
+        .find_map(|v| after_math.strip_prefix(v))?;
+    let at = to - verb.len();
+    let number = next_number(text, at, to)?;
+    let tail = text.get(number.1..to)?;
+    tail.trim_matches(|c: char| c.is_whitespace() || matches!(c, '.' | '$' | '\\' | ')' | '('))
+        .is_empty()
+        .then_some(number)
 }
 
 /// "Since $a = 2$ and $b = 3$, the sum is $5$.": after the last equation, a new clause that

@@ -668,6 +668,11 @@ fn final_answer_is_the_last_conclusion() {
     assert_eq!(answer("$21,16$ or $11$"), "21,16,11");
     // A tuple in math is one answer, not its last number.
     assert_eq!(answer("So, the point is \\((15, -29)\\)."), "(15,-29)");
+    // The equation names the subject; the value stated after it is the answer.
+    assert_eq!(
+        answer("The value of \\( r \\) for \\( z = 1 + \\sqrt{3}i \\) is 2."),
+        "2"
+    );
     // A chat-template token after the answer is not part of it; a next turn is ignored.
     assert_eq!(
         answer("So the final answer is 27.<|end_of_solution|>"),
