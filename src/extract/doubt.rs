@@ -436,9 +436,11 @@ fn other_numbers_on_line(
                     let after = q.as_bytes().get(at + v.len()).copied();
                     let after2 = q.as_bytes().get(at + v.len() + 1).copied();
                     // A whole number of the question (`5` is not in `5.5`, `15` or `1.5`).
+                    let decimals_follow =
+                        after == Some(b'.') && after2.is_some_and(|b| b.is_ascii_digit());
                     !before.is_some_and(|b| b.is_ascii_digit() || b == b'.')
                         && !after.is_some_and(|b| b.is_ascii_digit())
-                        && !(after == Some(b'.') && after2.is_some_and(|b| b.is_ascii_digit()))
+                        && !decimals_follow
                 })
         })
     };
