@@ -5,7 +5,7 @@
 //! `llm`. (`extract::real` takes `sin`, `exp`, … from JavaScript's `Math` through `js-sys` in the
 //! browser build, to keep libm out of the wasm.)
 //! Browser-only: `ui` (Leptos views) and `katex` (the one JS binding).
-//! Native-only: `cli`.
+//! Native-only: `cli` (the `cli` feature, on by default; the Python package builds without it).
 
 pub mod audit;
 pub mod band;
@@ -17,6 +17,7 @@ pub mod jsonl;
 pub mod llm;
 pub mod logic;
 pub mod mathtext;
+pub mod names;
 pub mod route;
 pub mod runs;
 pub mod search;
@@ -30,14 +31,14 @@ pub mod katex;
 #[cfg(target_arch = "wasm32")]
 pub mod ui;
 
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(all(not(target_arch = "wasm32"), feature = "cli"))]
 pub mod cli;
 
 /// The crate version, shown in the app footer and by `verifyfast --version`.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 // The browser's allocator: talc instead of the default dlmalloc — smaller in the wasm and
-// faster (README "Size" has the measured bytes). Single-threaded wasm (no atomics) only.
+// faster (measured when it was chosen). Single-threaded wasm (no atomics) only.
 #[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
 #[global_allocator]
 static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();

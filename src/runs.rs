@@ -12,34 +12,13 @@ use serde_json::{Map, Value};
 
 use crate::config::{KeyExport, Settings, Strategy};
 
-/// What produced a run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RunKind {
-    Audit,
-    Batch,
-    Grade,
-    Report,
-}
-
-impl RunKind {
-    pub const ALL: [RunKind; 4] = [
-        RunKind::Audit,
-        RunKind::Batch,
-        RunKind::Grade,
-        RunKind::Report,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RunKind::Audit => "audit",
-            RunKind::Batch => "batch",
-            RunKind::Grade => "grade",
-            RunKind::Report => "report",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<RunKind> {
-        RunKind::ALL.into_iter().find(|k| k.as_str() == s)
+crate::names::named_enum! {
+    /// What produced a run.
+    pub enum RunKind {
+        Audit = "audit",
+        Batch = "batch",
+        Grade = "grade",
+        Report = "report",
     }
 }
 
@@ -129,7 +108,7 @@ impl RunMeta {
         };
         let id = text(&h, "id")?;
         let name = text(&h, "name")?;
-        let kind = RunKind::parse(&text(&h, "kind")?).ok_or(RunError::BadField {
+        let kind = RunKind::from_name(&text(&h, "kind")?).ok_or(RunError::BadField {
             field: "kind",
             expected: "one of audit, batch, grade, report",
         })?;
@@ -416,11 +395,19 @@ fn is_secret_key(name: &str) -> bool {
         || n.ends_with("_password")
 }
 
-/// Remove every key-like member, at any depth.
+/// Remove every key-like member, at any depth, and redact every URL member (`base_url`:
+/// its userinfo, query values and fragment, `llm::redact::redact_url`).
 pub fn scrub_secrets(v: &mut Value) {
     match v {
         Value::Object(m) => {
             m.retain(|k, _| !is_secret_key(k));
+            for (k, value) in m.iter_mut() {
+                if let (true, Value::String(url)) =
+                    (k.to_ascii_lowercase().ends_with("url"), &mut *value)
+                {
+                    *url = crate::llm::redact::redact_url(url);
+                }
+            }
             m.values_mut().for_each(scrub_secrets);
         }
         Value::Array(a) => a.iter_mut().for_each(scrub_secrets),
@@ -648,6 +635,20 @@ mod tests {
         let back = Run::from_jsonl(&planted).unwrap();
         assert!(!back.to_jsonl().contains(SECRET));
         assert!(!back.meta.settings.to_string().contains(SECRET));
+        // A key in a base URL's userinfo, query or fragment is not kept either.
+        let in_url = text.replacen(
+            "http://127.0.0.1:9/v1",
+            &format!("http://u:{SECRET}@127.0.0.1:9/v1?api-key={SECRET}#t={SECRET}"),
+            1,
+        );
+        assert!(in_url.contains(SECRET));
+        let back = Run::from_jsonl(&in_url).unwrap();
+        let out = back.to_jsonl();
+        assert!(!out.contains(SECRET), "{out}");
+        assert!(
+            out.contains("http://127.0.0.1:9/v1?api-key=[api key]#[api key]"),
+            "{out}"
+        );
     }
 
     #[test]

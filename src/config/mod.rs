@@ -27,6 +27,10 @@ use fields::Obj;
 pub use edit::{document_kind, DocumentKind};
 pub use endpoint::{check_base_url, CheckedUrl};
 pub use import::{import_document, Imported};
+
+/// The largest settings or strategy file read, by the CLI (`--settings`, `--strategy`) and
+/// the Settings page's import (docs/audit.md, "Size limits"): real ones are a few KB.
+pub const MAX_FILE_BYTES: usize = 1024 * 1024;
 pub use strategy::{
     AuditParams, EditableParam, ParamOverrides, ScoreThresholds, Strategy, StrategyProfile,
 };
@@ -296,21 +300,13 @@ fn read_answer_patterns(root: &Obj<'_>) -> Result<Vec<AnswerPatternSpec>, Config
 
 fn json_mode_from(obj: &Obj<'_>) -> Result<JsonMode, ConfigError> {
     match obj.string("json_mode")?.as_deref() {
-        None | Some("none") => Ok(JsonMode::None),
-        Some("json_object") => Ok(JsonMode::JsonObject),
-        Some("json_schema") => Ok(JsonMode::JsonSchema),
-        Some(other) => Err(ConfigError::Invalid {
-            path: fields::join(&obj.path, "json_mode"),
-            message: format!("`{other}` is not one of none, json_object, json_schema"),
-        }),
-    }
-}
-
-fn json_mode_name(mode: JsonMode) -> &'static str {
-    match mode {
-        JsonMode::None => "none",
-        JsonMode::JsonObject => "json_object",
-        JsonMode::JsonSchema => "json_schema",
+        None => Ok(JsonMode::None),
+        Some(name) => name
+            .parse()
+            .map_err(|e: crate::names::UnknownName| ConfigError::Invalid {
+                path: fields::join(&obj.path, "json_mode"),
+                message: e.to_string(),
+            }),
     }
 }
 
@@ -366,7 +362,7 @@ impl LlmConfig {
         if self.json_mode != JsonMode::None {
             m.insert(
                 "json_mode".into(),
-                Value::String(json_mode_name(self.json_mode).into()),
+                Value::String(self.json_mode.as_str().into()),
             );
         }
         Value::Object(m)

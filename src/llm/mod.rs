@@ -19,34 +19,14 @@ pub struct Endpoint {
     pub json_mode: JsonMode,
 }
 
-/// How the endpoint is asked for JSON output.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum JsonMode {
-    #[default]
-    None,
-    JsonObject,
-    JsonSchema,
-}
-
-impl JsonMode {
-    pub const ALL: [JsonMode; 3] = [JsonMode::None, JsonMode::JsonObject, JsonMode::JsonSchema];
-
-    /// Its name in settings files (and the Settings page's picker).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            JsonMode::None => "none",
-            JsonMode::JsonObject => "json_object",
-            JsonMode::JsonSchema => "json_schema",
-        }
-    }
-
-    /// The mode a picker's value names; anything else is no JSON mode.
-    pub fn from_name(name: &str) -> JsonMode {
-        JsonMode::ALL
-            .into_iter()
-            .find(|m| m.as_str() == name)
-            .unwrap_or_default()
+crate::names::named_enum! {
+    /// How the endpoint is asked for JSON output.
+    #[derive(Default)]
+    pub enum JsonMode {
+        #[default]
+        None = "none",
+        JsonObject = "json_object",
+        JsonSchema = "json_schema",
     }
 }
 
@@ -159,6 +139,19 @@ pub enum LlmError {
     InvalidEndpoint { detail: String },
     #[error("the endpoint returned no choices")]
     EmptyChoices,
+    /// The body passed the size limit of a reply (`wire::MAX_REPLY_BYTES`, counted after
+    /// decompression): a runaway or hostile server. Final: the same server would send it again.
+    #[error("the endpoint's answer is larger than {limit_bytes} bytes (the limit of one reply, counted after decompression), so it was refused and not retried: check the server (a runaway generation, a wrong URL, or a gzip bomb)")]
+    ReplyTooLarge { limit_bytes: u64 },
+    /// A 2xx body that is not UTF-8 text: never decoded lossily (a replaced character could
+    /// change what is read as the verdict).
+    #[error("the endpoint's answer is not UTF-8 text (invalid byte at offset {offset}); it is not read or scored")]
+    NotUtf8 { offset: usize },
+    /// The reply ended for a reason that is neither a complete answer (`stop`) nor a cut at
+    /// `max_tokens` (`length`): e.g. `content_filter`, `tool_calls`, or a server's own word.
+    /// Never counted as `stop`.
+    #[error("the model's reply ended with finish_reason `{reason}`, which is not a complete answer (`stop`) or a cut at max_tokens (`length`); it is not scored")]
+    UnexpectedFinish { reason: String },
     #[error("cancelled")]
     Cancelled,
 }
@@ -201,6 +194,7 @@ pub trait ChatTransport {
 // --- Client pipeline (additive to the interface above) ---
 
 pub mod answer_fallback;
+pub mod boundary;
 pub mod cancel;
 pub mod client;
 pub mod connection;
@@ -210,9 +204,10 @@ pub mod wire;
 
 #[cfg(target_arch = "wasm32")]
 pub mod browser;
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(all(not(target_arch = "wasm32"), feature = "cli"))]
 pub mod native;
 
+pub use boundary::Boundary;
 pub use cancel::CancelToken;
 pub use client::{ClientStats, RetryingClient};
 pub use redact::Secrets;
@@ -230,8 +225,8 @@ mod json_mode_tests {
         for m in JsonMode::ALL {
             let serde_name = serde_json::to_value(m).unwrap();
             assert_eq!(serde_name.as_str(), Some(m.as_str()));
-            assert_eq!(JsonMode::from_name(m.as_str()), m);
+            assert_eq!(JsonMode::from_name(m.as_str()), Some(m));
         }
-        assert_eq!(JsonMode::from_name("JSON_OBJECT"), JsonMode::None);
+        assert_eq!(JsonMode::from_name("JSON_OBJECT"), None);
     }
 }
