@@ -5,49 +5,119 @@ use super::normalize::{answer_in_prose, choice_letter, is_prose, normalize};
 use super::scan::{find_from, last_number, next_number};
 use super::{Candidate, Method};
 
-/// Byte ranges hidden from extraction (reasoning inside `<think>` tags).
-struct Hidden(Vec<(usize, usize)>);
+/// Byte ranges hidden from extraction: reasoning inside `<think>…</think>` (and Sky-T1's
+/// `<|begin_of_thought|>…<|end_of_thought|>`), chat-template tokens (`<|end_of_solution|>`),
+/// and a new chat turn the model wrote after its answer (`<|im_start|>user …` to the end).
+/// See docs/extract.md, "What counts as the final answer".
+struct Hidden {
+    ranges: Vec<(usize, usize)>,
+    /// The thought blocks that were closed: (start, position of the closing tag).
+    closed_thoughts: Vec<(usize, usize)>,
+}
+
+/// Tags that open and close a thought block (lower case).
+const THOUGHT_OPEN: [&[u8]; 2] = [b"<think>", b"<|begin_of_thought|>"];
+const THOUGHT_CLOSE: [&[u8]; 2] = [b"</think>", b"<|end_of_thought|>"];
+
+/// The length of the tag of `tags` that `rest` starts with.
+fn tag_at(rest: &[u8], tags: &[&[u8]]) -> Option<usize> {
+    tags.iter().find(|t| rest.starts_with(t)).map(|t| t.len())
+}
+
+/// The length of a chat-template token (`<|name|>`, a short name of letters, digits and `_`)
+/// that `rest` starts with.
+fn special_token(rest: &[u8]) -> Option<usize> {
+    let name = rest.strip_prefix(b"<|")?;
+    let end = name.iter().take(40).position(|&b| b == b'|')?;
+    let ok = end > 0
+        && name
+            .get(..end)
+            .is_some_and(|n| n.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'_'))
+        && name.get(end + 1) == Some(&b'>');
+    ok.then_some(end + 4)
+}
 
 impl Hidden {
     fn of(lower: &[u8]) -> Hidden {
-        let mut ranges = Vec::new();
-        let mut pos = 0;
-        let first_open = find_from(lower, b"<think>", 0);
-        let first_close = find_from(lower, b"</think>", 0);
-        // A reply that starts mid-thought has a `</think>` without an opening tag.
-        if let (Some(c), o) = (first_close, first_open) {
-            if o.is_none_or(|o| o > c) {
-                ranges.push((0, c + 8));
-                pos = c + 8;
+        let mut h = Hidden {
+            ranges: Vec::new(),
+            closed_thoughts: Vec::new(),
+        };
+        // Most texts have no tag at all: two substring searches say so (GSM8K's `<<…>>` make
+        // walking every `<` slow).
+        if memchr::memmem::find(lower, b"hink>").is_none()
+            && memchr::memmem::find(lower, b"<|").is_none()
+        {
+            return h;
+        }
+        // One pass over the `<`s. `open`: where the current thought block started.
+        let mut open: Option<usize> = None;
+        let mut seen_open = false;
+        let mut skip_to = 0;
+        for i in memchr::memchr_iter(b'<', lower) {
+            if i < skip_to {
+                continue;
+            }
+            let rest = lower.get(i..).unwrap_or(&[]);
+            if let Some(len) = tag_at(rest, &THOUGHT_OPEN) {
+                if open.is_none() {
+                    open = Some(i);
+                    seen_open = true;
+                }
+                skip_to = i + len;
+            } else if let Some(len) = tag_at(rest, &THOUGHT_CLOSE) {
+                match open.take() {
+                    Some(o) => {
+                        h.ranges.push((o, i + len));
+                        h.closed_thoughts.push((o, i));
+                    }
+                    // A reply that starts mid-thought has a closing tag without an opening
+                    // one: everything before it is reasoning.
+                    None if !seen_open && h.ranges.is_empty() => {
+                        h.ranges.push((0, i + len));
+                        h.closed_thoughts.push((0, i));
+                        seen_open = true;
+                    }
+                    None => {}
+                }
+                skip_to = i + len;
+            } else if open.is_some() {
+                continue;
+            } else if rest.starts_with(b"<|im_start|>user")
+                || rest.starts_with(b"<|im_start|>system")
+            {
+                // A next turn after the answer (a chat-template leftover): not the model's
+                // solution.
+                h.ranges.push((i, lower.len()));
+                return h;
+            } else if let Some(len) = special_token(rest) {
+                h.ranges.push((i, i + len));
+                skip_to = i + len;
             }
         }
-        while let Some(open) = find_from(lower, b"<think>", pos) {
-            match find_from(lower, b"</think>", open + 7) {
-                Some(close) => {
-                    ranges.push((open, close + 8));
-                    pos = close + 8;
-                }
-                None => {
-                    ranges.push((open, lower.len()));
-                    break;
-                }
-            }
+        if let Some(o) = open {
+            // An unclosed thought runs to the end: the model never concluded.
+            h.ranges.push((o, lower.len()));
         }
-        Hidden(ranges)
+        h
     }
 
     fn covers(&self, pos: usize) -> bool {
         // The ranges are sorted and disjoint: a binary search keeps many boxes in a text with
         // many `<think>` blocks linear-logarithmic instead of quadratic.
-        let i = self.0.partition_point(|&(s, _)| s <= pos);
-        i > 0 && self.0.get(i - 1).is_some_and(|&(s, e)| pos >= s && pos < e)
+        let i = self.ranges.partition_point(|&(s, _)| s <= pos);
+        i > 0
+            && self
+                .ranges
+                .get(i - 1)
+                .is_some_and(|&(s, e)| pos >= s && pos < e)
     }
 
     /// Visible sub-ranges of `0..len`.
     fn visible(&self, len: usize) -> Vec<(usize, usize)> {
         let mut out = Vec::new();
         let mut at = 0;
-        for &(s, e) in &self.0 {
+        for &(s, e) in &self.ranges {
             if s > at {
                 out.push((at, s));
             }
@@ -226,6 +296,8 @@ fn capture_end(text: &str, start: usize) -> usize {
         let b = bytes.get(i).copied().unwrap_or(b'\n');
         match b {
             b'\n' => return i,
+            // A chat-template token (`27.<|end_of_solution|>`) ends the answer.
+            b'<' if bytes.get(i + 1) == Some(&b'|') => return i,
             b'$' => in_math = !in_math,
             b'(' | b'[' | b'{' => depth += 1,
             b')' | b']' | b'}' => depth -= 1,
@@ -270,7 +342,7 @@ fn skip_glue(text: &str, mut i: usize) -> usize {
         let rest = text.get(i..).unwrap_or("");
         let trimmed = rest.trim_start_matches([' ', '\t', ':', '*', '=']);
         let trimmed = trimmed.trim_start_matches('：');
-        let trimmed = ["是", "为", "is "]
+        let trimmed = ["是", "为", "is ", "indeed "]
             .iter()
             .find_map(|w| trimmed.strip_prefix(w))
             .unwrap_or(trimmed);
@@ -562,12 +634,24 @@ fn last_equals(text: &str, from: usize, to: usize) -> Option<usize> {
             i = find_from(bytes, b">>", i + 2).map_or(to, |e| e + 2);
             continue;
         }
-        if bytes.get(i) == Some(&b'=') {
+        if bytes.get(i) == Some(&b'=') && !relation_equals(bytes, i) {
             eq = Some(i);
         }
         i += 1;
     }
     eq
+}
+
+/// Whether the `=` at `i` belongs to a relation (`<=`, `>=`, `!=`): "$x <= 2$ is our answer"
+/// states the set `x \le 2`, not the value 2.
+fn relation_equals(bytes: &[u8], i: usize) -> bool {
+    i > 0 && matches!(bytes.get(i - 1), Some(b'<' | b'>' | b'!'))
+}
+
+/// The last `=` of `inner` that is not part of a relation (see [`relation_equals`]).
+pub(super) fn last_plain_equals(inner: &str) -> Option<usize> {
+    let bytes = inner.as_bytes();
+    memchr::memrchr_iter(b'=', bytes).find(|&i| !relation_equals(bytes, i))
 }
 
 /// Phrases after an equation's result that restate the answer in its final form:
@@ -637,11 +721,56 @@ pub(super) fn math_spans(text: &str, start: usize, end: usize) -> Vec<(usize, us
 fn math_value_in(text: &str, spans: &[(usize, usize)], pos: usize) -> Option<(usize, usize)> {
     let &(s, e) = spans.iter().find(|&&(s, e)| s <= pos && pos < e)?;
     let inner = text.get(s..e)?;
-    if !inner.contains(['\\', '^', '{']) {
+    // A relation (`$x <= 2$`, `$x != 5$`) is a set of values, read whole; GSM8K's `<<…>>`
+    // calculator notes between two dollar amounts are not one.
+    let relation = inner.contains(['<', '>']) && !inner.contains("<<") || inner.contains("!=");
+    // A tuple or interval in math (`\((15, -29)\)`) is one answer, not its last number.
+    let tuple = inner.trim_start().starts_with(['(', '[']) && inner.contains(',');
+    if !inner.contains(['\\', '^', '{']) && !relation && !tuple {
         return None;
     }
-    let from = inner.rfind('=').map_or(s, |i| s + i + 1);
+    let from = last_plain_equals(inner).map_or(s, |i| s + i + 1);
     trim_span(text, from, e)
+}
+
+/// A line that is nothing but two or more math spans of plain values joined by commas, "and"
+/// or "or" (`$1$ and $2$ and $3$`, `$21,16$ or $11$`): one answer, the list of all of them.
+fn value_list_line(
+    text: &str,
+    spans: &[(usize, usize)],
+    start: usize,
+    end: usize,
+) -> Option<Candidate> {
+    if spans.len() < 2 {
+        return None;
+    }
+    let glue_only = |from: usize, to: usize| {
+        text.get(from..to).is_some_and(|g| {
+            g.split(|c: char| c.is_whitespace() || matches!(c, ',' | '$' | '.' | '\\' | '(' | ')'))
+                .all(|w| matches!(w, "" | "and" | "or"))
+        })
+    };
+    let mut at = start;
+    let mut answers = Vec::new();
+    for &(s, e) in spans {
+        let inner = text.get(s..e)?;
+        if inner.contains(['=', '<', '>']) || !glue_only(at, s) {
+            return None;
+        }
+        answers.push(normalize(inner));
+        at = e;
+    }
+    if !glue_only(at, end) || answers.iter().any(String::is_empty) {
+        return None;
+    }
+    let span = trim_span(text, start, end)?;
+    Some(Candidate {
+        method: Method::FinalEquation,
+        answer: answers.join(","),
+        raw: text.get(span.0..span.1)?.to_string(),
+        span,
+        several: Vec::new(),
+    })
 }
 
 /// "the solutions are $x = 2$ and $x = 3$": two or more math spans that each give the same
@@ -701,19 +830,48 @@ fn line_start(text: &str, from: usize, end: usize) -> Option<usize> {
     )
 }
 
+/// The line that concludes the visible text: its last non-empty line, or the one before it
+/// when the last is a closing remark with no value in it ("I think that's the answer.",
+/// "Everything checks out."; no digit, no math). Long chain-of-thought outputs end so; the
+/// last number of the text was the guess before (docs/extract.md).
+fn concluding_line(text: &str, visible: &[(usize, usize)]) -> Option<(usize, usize)> {
+    let &(vs, ve) = visible.last()?;
+    let body = text.get(vs..ve)?;
+    let end = vs + body.trim_end().len();
+    let start = line_start(text, vs, end)?;
+    let line = text.get(start..end)?;
+    let remark = !line.is_empty()
+        && line.len() < 200
+        && !line
+            .bytes()
+            .any(|b| b.is_ascii_digit() || matches!(b, b'$' | b'\\' | b'=' | b'^'));
+    if !remark {
+        return Some((start, end));
+    }
+    let before = text.get(vs..start)?.trim_end();
+    if before.is_empty() {
+        return Some((start, end));
+    }
+    let prev_end = vs + before.len();
+    Some((line_start(text, vs, prev_end)?, prev_end))
+}
+
 /// The first number after the last `=` of the last non-empty visible line (or its
 /// restatement, see [`RESTATEMENTS`]); inside LaTeX math, the whole right-hand side.
 fn final_equation(text: &str, visible: &[(usize, usize)]) -> Option<Candidate> {
-    let &(vs, ve) = visible.last()?;
-    let body = text.get(vs..ve)?;
-    let trimmed_end = vs + body.trim_end().len();
-    let line_start = line_start(text, vs, trimmed_end)?;
+    let (line_start, trimmed_end) = concluding_line(text, visible)?;
     let spans = math_spans(text, line_start, trimmed_end);
     if let Some(c) = several_solutions(text, &spans, trimmed_end) {
         return Some(c);
     }
+    if let Some(c) = value_list_line(text, &spans, line_start, trimmed_end) {
+        return Some(c);
+    }
     let eq = last_equals(text, line_start, trimmed_end)?;
     if let Some(span) = math_value_in(text, &spans, eq) {
+        // "The value of $r$ for $z = 1 + \sqrt{3}i$ is 2.": the equation names what the
+        // sentence is about; the value it states after it is the answer.
+        let span = stated_after(text, span.1, trimmed_end).unwrap_or(span);
         if let Some(c) = make(text, Method::FinalEquation, span) {
             return Some(c);
         }
@@ -726,6 +884,22 @@ fn final_equation(text: &str, visible: &[(usize, usize)]) -> Option<Candidate> {
         span = concluded;
     }
     make(text, Method::FinalEquation, span)
+}
+
+/// After a math span ending at `from`, the rest of the line is "is <number>." and nothing
+/// else: that number.
+fn stated_after(text: &str, from: usize, to: usize) -> Option<(usize, usize)> {
+    let rest = text.get(from..to)?;
+    let after_math = rest.trim_start_matches(['$', ')', ']', '\\', ' ']);
+    let verb = ["is ", "equals ", "are "]
+        .iter()
+        .find_map(|v| after_math.strip_prefix(v))?;
+    let at = to - verb.len();
+    let number = next_number(text, at, to)?;
+    let tail = text.get(number.1..to)?;
+    tail.trim_matches(|c: char| c.is_whitespace() || matches!(c, '.' | '$' | '\\' | ')' | '('))
+        .is_empty()
+        .then_some(number)
 }
 
 /// "Since $a = 2$ and $b = 3$, the sum is $5$.": after the last equation, a new clause that
@@ -780,10 +954,7 @@ const QUALIFIERS: &[&str] = &[
 
 /// For a last line without an equation: the last number of its main clause.
 fn main_clause(text: &str, visible: &[(usize, usize)]) -> Option<Candidate> {
-    let &(vs, ve) = visible.last()?;
-    let body = text.get(vs..ve)?;
-    let end = vs + body.trim_end().len();
-    let start = text.get(vs..end)?.rfind('\n').map_or(vs, |p| vs + p + 1);
+    let (start, end) = concluding_line(text, visible)?;
     let line = text.get(start..end)?;
     if last_equals(text, start, end).is_some() {
         return None;
@@ -814,7 +985,15 @@ fn last_visible_number(text: &str, visible: &[(usize, usize)]) -> Option<Candida
 
 /// One candidate per rule that fired, best first: answer tag, boxed, the later of the
 /// final-answer marker and `####`, the whole text, the final equation, the last number.
-pub fn find_all(text: &str) -> Vec<Candidate> {
+/// Which text is read: a model's output, or a ground truth (never "cut off": it is written to
+/// be an answer, even `\\boxed{W(n) = 1` with its brace lost).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    Output,
+    GroundTruth,
+}
+
+pub fn find_all(text: &str, side: Side) -> Vec<Candidate> {
     let lower = text.to_ascii_lowercase();
     let lower = lower.as_bytes();
     let hidden = Hidden::of(lower);
@@ -833,9 +1012,79 @@ pub fn find_all(text: &str) -> Vec<Candidate> {
         .collect();
     markers.sort_by_key(|c| std::cmp::Reverse(c.span.0));
     out.extend(markers);
+    if !out.is_empty() {
+        // An explicit answer wins; the guesses below are its runner-ups (the doubts read them).
+        out.extend(whole_text(text, &visible));
+        out.extend(final_equation(text, &visible));
+        out.extend(main_clause(text, &visible));
+        out.extend(last_visible_number(text, &visible));
+        return out;
+    }
+    let visible_end = visible.last().map_or(0, |&(_, e)| e);
+    let cut_off =
+        side == Side::Output && super::doubt::cut_off(text.get(..visible_end).unwrap_or(""));
+    if cut_off || visible_end == 0 {
+        // The written-out solution stops before it concludes (or there is none): the box that
+        // closed the thinking is the conclusion, if there is one; otherwise there is no answer
+        // (never the last number of a text that was cut off).
+        return closing_box(text, &hidden).into_iter().collect();
+    }
     out.extend(whole_text(text, &visible));
     out.extend(final_equation(text, &visible));
     out.extend(main_clause(text, &visible));
     out.extend(last_visible_number(text, &visible));
     out
+}
+
+/// Whether the visible text (outside thought blocks) is empty or cut off before it concludes.
+pub(super) fn stops_before_conclusion(text: &str) -> bool {
+    let lower = text.to_ascii_lowercase();
+    let hidden = Hidden::of(lower.as_bytes());
+    let visible = hidden.visible(text.len());
+    let end = visible.last().map_or(0, |&(_, e)| e);
+    let shown = text.get(..end).unwrap_or("");
+    shown.trim().is_empty() || super::doubt::cut_off(shown)
+}
+
+/// The `\boxed{…}` that ends the last closed thought block (only blank space, `$`, `\]` or
+/// punctuation between it and the closing tag).
+fn closing_box(text: &str, hidden: &Hidden) -> Option<Candidate> {
+    let &(start, close) = hidden.closed_thoughts.last()?;
+    let inside = text.get(start..close)?;
+    let tail_len = inside.len()
+        - inside
+            .trim_end_matches(|c: char| {
+                c.is_whitespace() || matches!(c, '$' | '.' | ']' | '\\' | ')')
+            })
+            .len();
+    let body_end = close - tail_len;
+    let bytes = text.as_bytes();
+    if body_end == 0 || bytes.get(body_end - 1) != Some(&b'}') {
+        return None;
+    }
+    // Walk back over the last group's braces to its `{`, then check the command before it.
+    let mut depth = 0i32;
+    let mut i = body_end;
+    while i > start {
+        i -= 1;
+        match bytes.get(i) {
+            Some(b'}') if bytes.get(i.wrapping_sub(1)) != Some(&b'\\') => depth += 1,
+            Some(b'{') if bytes.get(i.wrapping_sub(1)) != Some(&b'\\') => {
+                depth -= 1;
+                if depth == 0 {
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+    if depth != 0 {
+        return None;
+    }
+    let before = text.get(start..i)?.trim_end();
+    if !(before.ends_with("\\boxed") || before.ends_with("\\fbox")) {
+        return None;
+    }
+    let span = trim_span(text, i + 1, body_end - 1)?;
+    make(text, Method::Boxed, span)
 }

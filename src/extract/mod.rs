@@ -224,8 +224,19 @@ pub fn extract_with(
     question: Option<&str>,
     patterns: &AnswerPatterns,
 ) -> Option<Extraction> {
+    extract_side(text, question, patterns, candidates::Side::Output)
+}
+
+/// [`extract_with`] for one side of a grade: a ground truth is written to be an answer, so
+/// the rule that a cut-off text has none does not apply to it.
+fn extract_side(
+    text: &str,
+    question: Option<&str>,
+    patterns: &AnswerPatterns,
+    side: candidates::Side,
+) -> Option<Extraction> {
     if let Some((restored, inserted)) = eaten_backslashes(text) {
-        let mut e = extract_with(&restored, question, patterns)?;
+        let mut e = extract_side(&restored, question, patterns, side)?;
         let back = |s: &mut (usize, usize)| {
             *s = (
                 before_restoring(s.0, &inserted),
@@ -238,7 +249,7 @@ pub fn extract_with(
     }
     let input = bounded(text);
     let offset = text.len() - input.len();
-    let mut all = candidates::find_all(input);
+    let mut all = candidates::find_all(input, side);
     if let Some(p) = patterns.find(input) {
         all.insert(0, p);
     }
@@ -296,8 +307,20 @@ fn confidence(winner: &Candidate, doubts: &[Doubt]) -> (f64, String) {
 }
 
 /// Whether an injected fallback (an LLM) should be asked: no answer, or a doubtful one.
+/// [`needs_fallback_for`] is sharper when the text is at hand.
 pub fn needs_fallback(result: Option<&Extraction>) -> bool {
     result.is_none_or(|r| r.low_confidence)
+}
+
+/// The doubt signal on `text` and what was extracted from it: a doubtful answer, or no answer
+/// in a text that concluded. A text cut off before any conclusion (an unclosed thought, a
+/// write-up that stops mid-sentence) has no answer for certain: a model asked to read it would
+/// find none either (docs/extract.md, "Confidence signal").
+pub fn needs_fallback_for(text: &str, result: Option<&Extraction>) -> bool {
+    match result {
+        Some(r) => r.low_confidence,
+        None => !candidates::stops_before_conclusion(bounded(text)),
+    }
 }
 
 /// Reads a fallback's reply with the same extractor and normaliser. The span points at the
@@ -336,6 +359,98 @@ pub fn from_fallback_reply(text: &str, reply: &str) -> Option<Extraction> {
     })
 }
 
+/// Whether a verdict may be wrong even though both answers were read: *could not decide*, or
+/// *different* only because no value comparison could read the two answers and their texts
+/// differ (`s^2+b s+1` vs `s^{2}+bs+1`, `299.4 km/s` vs `300`). On the real long-CoT outputs
+/// two in three such verdicts are wrong (docs/extract.md, "Confidence signal"), while a value
+/// comparison's "different" almost never is.
+pub fn verdict_in_doubt(v: &Verdict) -> bool {
+    let mathy = |e: &Option<Extraction>| {
+        e.as_ref().is_some_and(|x| {
+            x.answer
+                .bytes()
+                .any(|b| b.is_ascii_digit() || matches!(b, b'\\' | b'^' | b'_' | b'{'))
+        })
+    };
+    match v.outcome {
+        Outcome::Undecided => true,
+        Outcome::Different => {
+            ((v.path == Path::Text || v.reason.contains("compared as text"))
+                && (mathy(&v.predicted) || mathy(&v.ground_truth)))
+                || near_miss(v)
+        }
+        Outcome::Equal => false,
+    }
+}
+
+/// Two numbers found different though one rounds to the other as written (to half a unit of
+/// the coarser side's last digit), or does so a factor 100 apart: a rounded gold (`0.15` for
+/// `0.1476`, `3.3e12` for `3.275 \times 10^{12}`) or a percent written as a fraction (`19.19`
+/// for `0.192`). The verdict stands (docs/extract.md, "Equivalence policy"), but it is worth a
+/// second look: on the dev long-CoT outputs such pairs were labelled equal and different alike.
+fn near_miss(v: &Verdict) -> bool {
+    let side = |e: &Option<Extraction>| -> Option<(f64, f64)> {
+        let a = &e.as_ref()?.answer;
+        let parsed = expr::parse(a)?;
+        if !parsed.vars.is_empty() {
+            return None;
+        }
+        let x = expr::eval(&parsed.root, &[]).to_f64()?;
+        (x != 0.0).then_some((x, written_unit(a)?))
+    };
+    let decimal = |e: &Option<Extraction>| e.as_ref().is_some_and(|x| x.answer.contains('.'));
+    if !(decimal(&v.predicted) || decimal(&v.ground_truth)) {
+        return false;
+    }
+    let (Some((a, ua)), Some((b, ub))) = (side(&v.predicted), side(&v.ground_truth)) else {
+        return false;
+    };
+    // The coarser side must be written as a rounding (a decimal point or an exponent): an
+    // integer gold such as `1` says nothing about rounding.
+    let (ra, rb) = (rounded(&v.predicted), rounded(&v.ground_truth));
+    let rounds = |x: f64, ux: f64, y: f64, uy: f64| {
+        let (unit, written) = if ux >= uy { (ux, ra) } else { (uy, rb) };
+        written && x.is_finite() && y.is_finite() && (x - y).abs() <= 0.5 * unit * (1.0 + 1e-9)
+    };
+    rounds(a, ua, b, ub)
+        || rounds(a, ua, 100.0 * b, 100.0 * ub)
+        || rounds(100.0 * a, 100.0 * ua, b, ub)
+}
+
+/// Whether an answer is written as a rounded number: a decimal point or a power of ten.
+fn rounded(e: &Option<Extraction>) -> bool {
+    e.as_ref().is_some_and(|x| {
+        let a = x.answer.as_str();
+        (a.contains('.') && !a.ends_with(".0")) || a.contains('e') || a.contains("10^")
+    })
+}
+
+/// The unit of the last written digit of a plain number (`0.15` → 0.01, `3.3e12` → 1e11,
+/// `3.275*10^{12}` → 1e9, `42` → 1); `None` for anything else.
+fn written_unit(s: &str) -> Option<f64> {
+    let s = s.trim_start_matches('-');
+    let digits_end = s
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(s.len());
+    let (mantissa, rest) = s.split_at(digits_end);
+    if mantissa.is_empty() || mantissa.matches('.').count() > 1 {
+        return None;
+    }
+    let places = mantissa.split_once('.').map_or(0, |(_, f)| f.len()) as i32;
+    let exponent: i32 = if rest.is_empty() {
+        0
+    } else {
+        let e = ["e", "E", "*10^", "\\times10^", "\\cdot10^"]
+            .iter()
+            .find_map(|p| rest.strip_prefix(p))?;
+        e.trim_start_matches('{')
+            .trim_end_matches('}')
+            .parse()
+            .ok()?
+    };
+    Some(10f64.powi(exponent - places))
+}
+
 /// Something that can read an answer when the rules are unsure (the audit issue's LLM).
 pub trait AnswerFallback {
     /// The raw reply, or `None` when the fallback is unavailable or failed.
@@ -351,7 +466,7 @@ pub fn extract_with_fallback(
     fallback: &mut dyn AnswerFallback,
 ) -> Option<Extraction> {
     let ruled = extract_with(text, question, patterns);
-    if !needs_fallback(ruled.as_ref()) {
+    if !needs_fallback_for(text, ruled.as_ref()) {
         return ruled;
     }
     let replied = fallback
@@ -456,8 +571,13 @@ pub fn grade_predicted(
     preset: Preset,
     patterns: &AnswerPatterns,
 ) -> Verdict {
-    let gold =
-        extract_with(ground_truth, question, patterns).or_else(|| bare_ground_truth(ground_truth));
+    let gold = extract_side(
+        ground_truth,
+        question,
+        patterns,
+        candidates::Side::GroundTruth,
+    )
+    .or_else(|| bare_ground_truth(ground_truth));
     let (outcome, path, reason) = match (&predicted, &gold) {
         (Some(p), Some(g)) => {
             let c = with_units(p, g, compare_answers(p, g, question, preset));

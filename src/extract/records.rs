@@ -2,8 +2,8 @@
 //! the Extract page so both read and write exactly the same lines.
 
 use super::{
-    extract_with, grade_with, AnswerPatterns, Candidate, Doubt, Extraction, Outcome, Preset,
-    Verdict,
+    extract_with, grade_with, needs_fallback_for, verdict_in_doubt, AnswerPatterns, Candidate,
+    Doubt, Extraction, Outcome, Preset, Verdict,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
@@ -217,10 +217,14 @@ impl ExtractRecord {
 }
 
 pub fn extract_record(input: &ExtractInput, patterns: &AnswerPatterns) -> ExtractRecord {
-    ExtractRecord::new(
-        input.id.clone(),
-        extract_with(&input.text, input.question.as_deref(), patterns),
-    )
+    let e = extract_with(&input.text, input.question.as_deref(), patterns);
+    let low = needs_fallback_for(&input.text, e.as_ref());
+    let mut record = ExtractRecord::new(input.id.clone(), e);
+    if !low && record.answer.is_none() {
+        record.low_confidence = false;
+        record.confidence_reason = "the text stops before it concludes: no answer".into();
+    }
+    record
 }
 
 /// A `grade` output line. `method` is the comparison path that decided the verdict.
@@ -310,16 +314,20 @@ impl GradeRecord {
 }
 
 pub fn grade_record(input: &GradeInput, preset: Preset, patterns: &AnswerPatterns) -> GradeRecord {
-    GradeRecord::new(
-        input.id.clone(),
-        grade_with(
-            &input.output,
-            &input.ground_truth,
-            input.question.as_deref(),
-            preset,
-            patterns,
-        ),
-    )
+    let v = grade_with(
+        &input.output,
+        &input.ground_truth,
+        input.question.as_deref(),
+        preset,
+        patterns,
+    );
+    // A text cut off before any conclusion has no answer, surely: not a doubt. A verdict
+    // decided only by comparing texts is one.
+    let low = needs_fallback_for(&input.output, v.predicted.as_ref()) || verdict_in_doubt(&v);
+    GradeRecord {
+        low_confidence: low,
+        ..GradeRecord::new(input.id.clone(), v)
+    }
 }
 
 /// Running totals of a `grade` run.

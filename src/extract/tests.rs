@@ -66,8 +66,9 @@ fn boxed_nested_last_and_shorthand() {
     assert_eq!(ans("$\\boxed 5$"), ("5".into(), Method::Boxed));
     assert_eq!(ans("\\fbox{7}"), ("7".into(), Method::Boxed));
     assert_eq!(answer("\\boxed{C}"), "C");
-    // unbalanced: falls through to other rules
-    assert_eq!(ans("\\boxed{3 and then 4").1, Method::MainClause);
+    // unbalanced: not a box, and the text is cut off inside it: no answer (issue 27)
+    assert!(extract("\\boxed{3 and then 4", None).is_none());
+    assert_eq!(ans("\\boxed{3 and then 4}").0, "3 and then 4");
 }
 
 #[test]
@@ -163,9 +164,13 @@ fn main_clause_of_a_last_line_without_equation() {
 
 #[test]
 fn last_number_when_the_last_line_has_none() {
-    let e = extract("It had 4 legs.\nThat is all", None).unwrap();
+    let e = extract("It had 4 legs.\nThen we ate.\nThat is all", None).unwrap();
     assert_eq!((e.answer.as_str(), e.method), ("4", Method::LastNumber));
     assert!(e.low_confidence);
+    // A last line with no value is a closing remark: the line before concludes (issue 27).
+    let e = extract("It had 4 legs.\nThat is all", None).unwrap();
+    assert_eq!((e.answer.as_str(), e.method), ("4", Method::MainClause));
+    assert!(!e.low_confidence);
 }
 
 #[test]
@@ -649,4 +654,38 @@ fn unclosed_boxes_are_linear() {
         let took = t.elapsed();
         assert!(took.as_secs_f64() < 30.0, "{unit}: {took:?}");
     }
+}
+
+/// Issue 27: the final answer a careful human would take (docs/extract.md, "What counts as the
+/// final answer"). Each rule paid on the real dev outputs; these pin it.
+#[test]
+fn final_answer_is_the_last_conclusion() {
+    // A relation is a set, not its right-hand side.
+    assert_eq!(answer("Thus $x <= 2$ is our answer."), "x<=2");
+    assert_eq!(answer("The solution is $x != 5$"), "x!=5");
+    // A line of nothing but values is one list answer.
+    assert_eq!(answer("$1$ and $2$ and $3$"), "1,2,3");
+    assert_eq!(answer("$21,16$ or $11$"), "21,16,11");
+    // A tuple in math is one answer, not its last number.
+    assert_eq!(answer("So, the point is \\((15, -29)\\)."), "(15,-29)");
+    // The equation names the subject; the value stated after it is the answer.
+    assert_eq!(
+        answer("The value of \\( r \\) for \\( z = 1 + \\sqrt{3}i \\) is 2."),
+        "2"
+    );
+    // A chat-template token after the answer is not part of it; a next turn is ignored.
+    assert_eq!(
+        answer("So the final answer is 27.<|end_of_solution|>"),
+        "27"
+    );
+    assert_eq!(
+        answer("The answer is $\\boxed{4}$.<|im_end|>\n<|im_start|>user\nNow find 5 + 6 = 11"),
+        "4"
+    );
+    // Sky-T1's thought tags: an unclosed thought has no answer; a closed one is skipped.
+    assert!(extract("<|begin_of_thought|>\n\nSo x = 5, and then", None).is_none());
+    assert_eq!(
+        answer("<|begin_of_thought|>x = 5<|end_of_thought|>\n\n<|begin_of_solution|>\n\nThus $\\tan A = 2$\n\n<|end_of_solution|>"),
+        "2"
+    );
 }

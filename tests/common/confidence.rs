@@ -4,7 +4,7 @@
 // The bench uses part of it, the test another part.
 #![allow(dead_code)]
 
-use verifyfast::extract::{grade, Outcome, Preset, Verdict};
+use verifyfast::extract::{grade, needs_fallback_for, verdict_in_doubt, Outcome, Preset, Verdict};
 
 /// One solution with the reference answer a benchmark holds for its problem.
 pub struct Item {
@@ -102,8 +102,10 @@ pub fn score(item: &Item) -> Scored {
         Preset::Lenient,
     );
     let wrong = (verdict.outcome == Outcome::Equal) != item.correct;
-    // What the fallback runs on: no answer, or a low-confidence one.
-    let flagged = verdict.predicted.as_ref().is_none_or(|p| p.low_confidence);
+    // The grade record's `low_confidence` (what the fallback runs on): a doubtful answer, no
+    // answer in a text that concluded, or a verdict decided only by comparing texts.
+    let flagged =
+        needs_fallback_for(&item.text, verdict.predicted.as_ref()) || verdict_in_doubt(&verdict);
     Scored {
         verdict,
         wrong,

@@ -10,7 +10,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use verifyfast::extract::{grade, Outcome, Preset, Verdict};
+use verifyfast::extract::{grade, needs_fallback_for, verdict_in_doubt, Outcome, Preset, Verdict};
 
 /// One output with its reference answer and, when known, whether the output's own final
 /// answer equals it.
@@ -86,9 +86,11 @@ pub fn score(item: &Labelled) -> Scored {
     );
     let equal = verdict.outcome == Outcome::Equal;
     let wrong = item.label.is_some_and(|l| l != equal);
-    let flagged = verdict.predicted.as_ref().is_none_or(|p| p.low_confidence);
+    let doubtful_verdict = verdict_in_doubt(&verdict);
+    let flagged = needs_fallback_for(&item.output, verdict.predicted.as_ref()) || doubtful_verdict;
     let kinds = match &verdict.predicted {
-        None => vec!["no_answer".to_string()],
+        None if flagged => vec!["no_answer".to_string()],
+        None => vec!["no_conclusion (not a doubt)".to_string()],
         Some(p) => {
             let mut k: Vec<String> = p
                 .doubts
@@ -102,6 +104,9 @@ pub fn score(item: &Labelled) -> Scored {
                 })
                 .collect();
             k.dedup();
+            if doubtful_verdict {
+                k.push("verdict_in_doubt".to_string());
+            }
             k
         }
     };
