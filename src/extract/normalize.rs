@@ -358,6 +358,7 @@ const UNIT_SPELLINGS: &[(&str, &str)] = &[
 fn unwrapped(t: &str) -> String {
     let mut s = strip_annotations(t);
     s = unwrap_commands(&s);
+    s = degrees_in_trig(&s);
     // A `\\` row break (matrices) must survive the spacing rewrites (`\ `, `\,`).
     s = s.replace("\\\\", ROW_BREAK);
     for (from, to) in REWRITES {
@@ -369,6 +370,41 @@ fn unwrapped(t: &str) -> String {
     s = s.trim().to_string();
     s = strip_trailing_punct(&s).to_string();
     s.trim_start_matches([':', '=']).trim().to_string()
+}
+
+/// Inside a trigonometric answer a degree sign is a unit of angle, not decoration:
+/// `\sin 30^\circ` → `\sin (30\pi/180)` (= 1/2), so it no longer equals `\sin 30` (30
+/// radians). Elsewhere `90^\circ` stays the number 90 (the rewrites drop the sign).
+fn degrees_in_trig(s: &str) -> String {
+    const TRIG: &[&str] = &["\\sin", "\\cos", "\\tan", "\\cot", "\\sec", "\\csc"];
+    if !s.contains("\\circ") || !TRIG.iter().any(|t| s.contains(t)) {
+        return s.to_string();
+    }
+    let mut out = String::with_capacity(s.len() + 16);
+    let mut rest = s;
+    while let Some(at) = ["^{\\circ}", "^\\circ"]
+        .iter()
+        .filter_map(|m| rest.find(m).map(|i| (i, m.len())))
+        .min()
+    {
+        let (i, len) = at;
+        let before = rest.get(..i).unwrap_or("");
+        let digits = before
+            .bytes()
+            .rev()
+            .take_while(|b| b.is_ascii_digit() || *b == b'.')
+            .count();
+        let (head, number) = before.split_at(before.len() - digits);
+        if number.is_empty() {
+            out.push_str(rest.get(..i + len).unwrap_or(""));
+        } else {
+            out.push_str(head);
+            out.push_str(&format!("({number}\\pi/180)"));
+        }
+        rest = rest.get(i + len..).unwrap_or("");
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Removes GSM8K-style `<<48/2=24>>` calculator annotations.
@@ -409,6 +445,10 @@ fn strip_trailing_punct(s: &str) -> &str {
 fn factorial_operand(before: &str) -> bool {
     let mut rev = before.chars().rev();
     match rev.next() {
+        // `5!!`: a double factorial, not `5!` and punctuation (issue 27).
+        Some('!') => before
+            .strip_suffix('!')
+            .is_some_and(|b| !b.ends_with('!') && factorial_operand(b)),
         Some(c) if c.is_ascii_digit() || matches!(c, ')' | ']' | '}') => true,
         Some(c) if c.is_alphabetic() => !rev.next().is_some_and(char::is_alphabetic),
         _ => false,

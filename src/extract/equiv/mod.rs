@@ -19,6 +19,7 @@ use super::expr::{self, Expr, Node};
 use super::number::{float_str, parse_decimal, parse_decimal_big, pow10, Num};
 
 mod complex;
+mod exact;
 mod numeric;
 mod real_set;
 mod relation;
@@ -292,11 +293,28 @@ fn fast_decimal(a: &str, b: &str) -> Option<Comparison> {
     ))
 }
 
-/// True when the question asks for a percentage ("what percent", "percentage", "%").
+/// True when the question asks for a percentage ("what percent", "percentage", "in %"), not
+/// when it only mentions one ("What is 20% of 50?" asks for a number: issue 27).
 pub fn asks_percent(question: Option<&str>) -> bool {
     question.is_some_and(|q| {
-        let q = q.to_ascii_lowercase();
-        q.contains("percent") || q.contains('%') || q.contains("百分")
+        let q = q.to_lowercase();
+        const ASKS: &[&str] = &[
+            "what percent",
+            "which percent",
+            "how many percent",
+            "percentage",
+            "as a percent",
+            "in percent",
+            "a percent",
+            "(in %)",
+            "in %",
+            "as %",
+            "what %",
+            "百分比",
+            "百分之几",
+            "百分数",
+        ];
+        ASKS.iter().any(|w| q.contains(w))
     })
 }
 
@@ -473,3 +491,5 @@ fn text(a: &str, b: &str, preset: Preset) -> Comparison {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_strict;

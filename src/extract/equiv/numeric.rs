@@ -82,7 +82,7 @@ pub(super) fn scalar(a: &str, b: &str, preset: Preset) -> Comparison {
     if ea.vars.is_empty() && eb.vars.is_empty() {
         return constant(a, b, &ea, &eb, preset);
     }
-    symbolic(a, b, &ea, &eb)
+    symbolic(a, b, &ea, &eb, preset)
 }
 
 pub(super) fn constant(a: &str, b: &str, ea: &Expr, eb: &Expr, preset: Preset) -> Comparison {
@@ -131,40 +131,107 @@ pub(super) fn constant(a: &str, b: &str, ea: &Expr, eb: &Expr, preset: Preset) -
             Path::Infinity,
             format!("`{a}` = {x}, `{b}` = {y}: different"),
         ),
-        _ => floats(a, b, &x, &y, preset),
+        _ => {
+            // Strict: decide exactly, with `\pi`, `e` and square roots as symbols
+            // (`2\sqrt2` = `\sqrt8`, `\frac{\pi}{2}` = `\pi/2`); floats can then only prove
+            // a difference.
+            if preset == Preset::Strict && exact::constants_equal(ea, eb) == Some(true) {
+                return verdict(
+                    true,
+                    Path::ExactRational,
+                    format!(
+                        "`{a}` and `{b}` are the same exact value (computed with \\pi, e and \
+                         square roots as symbols)"
+                    ),
+                );
+            }
+            floats(a, b, &x, &y, preset)
+        }
     }
 }
 
-/// Lenient: a written decimal with ≥ 2 places equals an exact value (not another written
-/// decimal: 1.50 is not 1.499) that rounds to it, compared exactly.
+/// Lenient rounding, which forgives only the side written as a rounded decimal (issue 27):
+/// the predicted answer written as a decimal with ≥ 2 places that an exact gold rounds to
+/// (`0.33` for `\frac13`), or a gold given to N ≥ 2 significant figures as a decimal (`0.15`,
+/// `3.3e12`) that a more precise answer rounds to (physics-style, `0.1476`). Two written
+/// decimals of the same precision are both exact (`1.50` is not `1.499`), and a repeating
+/// decimal is exact, never a rounding (`0.\overline{35625}` is not `.35625` = 57/160).
 pub(super) fn rounded_exact(
     a: &str,
     b: &str,
     p: &BigRational,
     q: &BigRational,
 ) -> Option<Comparison> {
-    if written(a) == written(b) {
-        return None;
-    }
-    for (lit, lv, other) in [(a, p, q), (b, q, p)] {
-        if let Some(places) = decimal_places(lit).filter(|p| *p >= 2) {
-            if rounds_to_exact(other, lv, places) {
-                return Some(verdict(
-                    true,
-                    Path::Rounded,
-                    format!(
-                        "{} rounds to `{lit}` at {places} decimal places (lenient)",
-                        Num::Exact(other.clone())
-                    ),
-                ));
-            }
+    if let Some(places) = decimal_places(a).filter(|n| *n >= 2) {
+        if !written(b) && rounds_to_exact(q, p, places) {
+            return Some(verdict(
+                true,
+                Path::Rounded,
+                format!(
+                    "the ground truth {} rounds to the answer `{a}` at {places} decimal places \
+                     (lenient)",
+                    Num::Exact(q.clone())
+                ),
+            ));
         }
     }
-    None
+    let place = gold_rounding_place(a, b)?;
+    let scale = pow10(-place);
+    ((p * &scale).round() == (q * &scale).round()).then(|| {
+        verdict(
+            true,
+            Path::Rounded,
+            format!(
+                "the answer {} rounds to the ground truth `{b}`, given to {} significant figures \
+                 (lenient)",
+                Num::Exact(p.clone()),
+                significant_figures(b).unwrap_or(0)
+            ),
+        )
+    })
+}
+
+/// Significant figures of a plain decimal literal (`0.15` → 2, `3.3e12` → 2, `6630` → 4).
+fn significant_figures(s: &str) -> Option<usize> {
+    parse_decimal_big(s)?;
+    let mantissa = s.split(['e', 'E']).next()?;
+    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    Some(digits.trim_start_matches('0').len())
+}
+
+/// The power of ten of a literal's last written digit (`0.15` → −2, `3.3e12` → 11).
+fn last_place(s: &str) -> Option<i64> {
+    parse_decimal_big(s)?;
+    let (mantissa, exp) = match s.split_once(['e', 'E']) {
+        Some((m, e)) => (m, e.parse::<i64>().ok()?),
+        None => (s, 0),
+    };
+    let frac = mantissa.split_once('.').map_or(0, |(_, f)| f.len());
+    Some(exp - i64::try_from(frac).ok()?)
+}
+
+/// The place to round the answer at when the gold `b` is a decimal given to N ≥ 2
+/// significant figures (a point or an exponent: integers such as `12` are exact counts) and the
+/// answer `a` is more precise (an exact value, or a decimal with a later last digit).
+fn gold_rounding_place(a: &str, b: &str) -> Option<i64> {
+    if !b.contains(['.', 'e', 'E']) || a.contains("\\overline") || b.contains("\\overline") {
+        return None;
+    }
+    if significant_figures(b)? < 2 {
+        return None;
+    }
+    let place = last_place(b)?;
+    if written(a) && last_place(a).is_none_or(|pa| pa >= place) {
+        return None;
+    }
+    Some(place)
 }
 
 pub(super) fn written(s: &str) -> bool {
-    decimal_places(s).is_some() || parse_decimal(s).is_some() || parse_decimal_big(s).is_some()
+    s.contains("\\overline")
+        || decimal_places(s).is_some()
+        || parse_decimal(s).is_some()
+        || parse_decimal_big(s).is_some()
 }
 
 /// At least one side is a float (an irrational value). Two floats agree within relative 1e-9;
@@ -178,14 +245,15 @@ pub(super) fn floats(a: &str, b: &str, x: &Num, y: &Num, preset: Preset) -> Comp
             format!("`{a}` = {x} and `{b}` = {y} cannot be compared in floating point"),
         );
     };
-    let mixed = x.is_exact() != y.is_exact();
     if close(fx, fy) {
-        if mixed && preset == Preset::Strict {
+        // Strict: a tolerance never decides "equal" (`\pi+10^{-12}` vs `\pi`); the exact
+        // comparison (exact.rs) already had its chance.
+        if preset == Preset::Strict {
             return undecided(
                 Path::Float,
                 format!(
-                    "`{a}` = {x} and `{b}` = {y} agree to 1e-9, but one is exact and the other \
-                     only known in floating point (strict)"
+                    "`{a}` = {x} and `{b}` = {y} agree to 1e-9 but could not be compared exactly \
+                     (strict)"
                 ),
             );
         }
@@ -195,21 +263,35 @@ pub(super) fn floats(a: &str, b: &str, x: &Num, y: &Num, preset: Preset) -> Comp
             format!("`{a}` ≈ `{b}` = {} (relative 1e-9)", float_str(fy)),
         );
     }
-    // Rounding only when one side is a written decimal and the other is not (two written
-    // decimals are both exact: 1.50 is not 1.499).
-    if preset == Preset::Lenient && written(a) != written(b) {
-        for (lit, lv, other) in [(a, fx, fy), (b, fy, fx)] {
-            if let Some(places) = decimal_places(lit).filter(|p| *p >= 2) {
-                if rounds_to(other, lv, places) {
-                    return verdict(
-                        true,
-                        Path::Rounded,
-                        format!(
-                            "{} rounds to `{lit}` at {places} decimal places (lenient)",
-                            float_str(other)
-                        ),
-                    );
-                }
+    // Lenient rounding, the same two rules as `rounded_exact`: the answer written as a
+    // rounded decimal, or a gold given to N significant figures.
+    if preset == Preset::Lenient {
+        if let Some(places) = decimal_places(a).filter(|n| *n >= 2) {
+            if !written(b) && rounds_to(fy, fx, places) {
+                return verdict(
+                    true,
+                    Path::Rounded,
+                    format!(
+                        "the ground truth {} rounds to the answer `{a}` at {places} decimal \
+                         places (lenient)",
+                        float_str(fy)
+                    ),
+                );
+            }
+        }
+        if let Some(place) = gold_rounding_place(a, b) {
+            let scale = 10f64.powi(i32::try_from(-place).unwrap_or(i32::MAX));
+            if scale.is_finite() && ((fx * scale).round() - (fy * scale).round()).abs() < 0.5 {
+                return verdict(
+                    true,
+                    Path::Rounded,
+                    format!(
+                        "the answer {} rounds to the ground truth `{b}`, given to {} significant \
+                         figures (lenient)",
+                        float_str(fx),
+                        significant_figures(b).unwrap_or(0)
+                    ),
+                );
             }
         }
     }

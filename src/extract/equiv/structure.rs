@@ -162,6 +162,11 @@ pub(super) fn matrix(s: &str) -> Option<Vec<Vec<String>>> {
         s.find("matrix}")? + "matrix}".len()
     };
     let end = s.rfind("\\end{")?;
+    // `…\end{pmatrix}^{-1}` is the inverse, not the matrix: nothing may follow the end.
+    let (_, _, after_end) = crate::extract::normalize::braced(s, end + 4)?;
+    if after_end != s.len() {
+        return None;
+    }
     let body = s.get(start..end)?;
     let rows: Vec<Vec<String>> = body
         .split("\\\\")
