@@ -517,6 +517,29 @@ impl Parser<'_> {
     }
 
     fn var(&mut self, name: &str) -> Option<Node> {
+        // A subscript is part of the name: `x_1`, `x_{1}`, `\omega_d`, `C_{12}` (one spelling).
+        let mut owned = name.to_string();
+        if self.peek() == Some(b'_') {
+            let rest = self.src.get(self.i + 1..).unwrap_or("");
+            let sub = if let Some(inner) = rest.strip_prefix('{') {
+                let close = inner.find('}')?;
+                let body = inner.get(..close)?;
+                (!body.is_empty()
+                    && body.len() <= 8
+                    && body.bytes().all(|b| b.is_ascii_alphanumeric()))
+                .then(|| (body.to_string(), close + 2))
+            } else {
+                rest.chars()
+                    .next()
+                    .filter(char::is_ascii_alphanumeric)
+                    .map(|c| (c.to_string(), 1))
+            };
+            if let Some((body, used)) = sub {
+                owned = format!("{name}_{body}");
+                self.i += 1 + used;
+            }
+        }
+        let name = owned.as_str();
         let idx = match self.vars.iter().position(|v| v == name) {
             Some(i) => i,
             None => {

@@ -16,12 +16,16 @@ const REWRITES: &[(&str, &str)] = &[
     ("\\right", ""),
     ("\\bigl", ""),
     ("\\bigr", ""),
+    // `11,\! 111,\! 100` (MATH's thousands): the comma stays, the space goes.
+    (",\\! ", ","),
     ("\\!", ""),
-    ("\\;", ""),
-    ("\\:", ""),
+    // Thin spaces are spaces (`\pi\,t` is π·t, not the command `\pit`); `10\,000` is then a
+    // space-grouped thousand.
+    ("\\;", " "),
+    ("\\:", " "),
     ("\\quad", " "),
     ("\\qquad", " "),
-    ("\\,", ""),
+    ("\\,", " "),
     ("{,}", ","),
     ("\\ ", " "),
     ("~", " "),
@@ -357,6 +361,7 @@ const UNIT_SPELLINGS: &[(&str, &str)] = &[
 /// The normaliser's steps before unit stripping: annotations, wrappers, rewrites, punctuation.
 fn unwrapped(t: &str) -> String {
     let mut s = strip_annotations(t);
+    s = single_backslash_commands(&s);
     s = unwrap_commands(&s);
     s = degrees_in_trig(&s);
     // A `\\` row break (matrices) must survive the spacing rewrites (`\ `, `\,`).
@@ -370,6 +375,38 @@ fn unwrapped(t: &str) -> String {
     s = s.trim().to_string();
     s = strip_trailing_punct(&s).to_string();
     s.trim_start_matches([':', '=']).trim().to_string()
+}
+
+/// Commands written with a doubled backslash (`\\\\frac`, `\\\\left(`: text escaped twice, as in
+/// Math-Verify's own tests) read as the command. A `\\\\` row break before a word that is not one
+/// of these commands (`\\\\ 3`, `\\\\end`) stays.
+fn single_backslash_commands(s: &str) -> String {
+    const COMMANDS: &[&str] = &[
+        "frac", "dfrac", "tfrac", "left", "right", "sqrt", "pi", "cdot", "times", "infty", "le",
+        "ge", "leq", "geq", "neq", "sin", "cos", "tan", "ln", "log", "text", "mathrm", "boxed",
+        "alpha", "beta", "theta", "mathbf", "pm",
+    ];
+    if !s.contains("\\\\") {
+        return s.to_string();
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(i) = rest.find("\\\\") {
+        let after = rest.get(i + 2..).unwrap_or("");
+        let word: String = after
+            .chars()
+            .take_while(char::is_ascii_alphabetic)
+            .collect();
+        out.push_str(rest.get(..i).unwrap_or(""));
+        if COMMANDS.contains(&word.as_str()) {
+            out.push('\\');
+        } else {
+            out.push_str("\\\\");
+        }
+        rest = after;
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Inside a trigonometric answer a degree sign is a unit of angle, not decoration:
@@ -654,7 +691,10 @@ fn join_comma_thousands(s: &str) -> String {
         .is_none_or(|(_, f)| !f.is_empty() && f.bytes().all(|b| b.is_ascii_digit()));
     let mut groups = int.split(',');
     let head = groups.next().unwrap_or("");
-    let head_ok = (1..=3).contains(&head.len()) && head.bytes().all(|b| b.is_ascii_digit());
+    // `0,111` is a decimal comma, never a thousand (no group starts with 0).
+    let head_ok = (1..=3).contains(&head.len())
+        && head.bytes().all(|b| b.is_ascii_digit())
+        && !head.starts_with('0');
     let rest: Vec<&str> = groups.collect();
     let rest_ok = !rest.is_empty()
         && rest

@@ -245,7 +245,7 @@ pub fn compare(pred: &str, gold: &str, question: Option<&str>, preset: Preset) -
     if let Some(c) = percent(pred, gold, question, preset) {
         return c;
     }
-    if let Some(c) = fast_decimal(pred, gold) {
+    if let Some(c) = fast_decimal(pred, gold, preset) {
         return c;
     }
     if let Some(c) = decimal_comma(pred, gold) {
@@ -264,7 +264,9 @@ fn decimal_comma(a: &str, b: &str) -> Option<Comparison> {
         let (int, frac) = s.split_once(',')?;
         let digits = |t: &str| !t.is_empty() && t.bytes().all(|c| c.is_ascii_digit());
         let int_ok = digits(int.strip_prefix('-').unwrap_or(int));
-        (int_ok && digits(frac) && frac.len() != 3).then(|| format!("{int}.{frac}"))
+        // `0,111`: no thousands group starts with 0, so a 3-digit part is decimals too.
+        let zero = int.trim_start_matches('-') == "0";
+        (int_ok && digits(frac) && (frac.len() != 3 || zero)).then(|| format!("{int}.{frac}"))
     };
     let point_decimal = |s: &str| s.contains('.') && parse_decimal(s).is_some();
     let (lit, read, other) = match (comma_decimal(a), comma_decimal(b)) {
@@ -283,9 +285,17 @@ fn decimal_comma(a: &str, b: &str) -> Option<Comparison> {
     ))
 }
 
-/// The hot path: two plain decimals.
-fn fast_decimal(a: &str, b: &str) -> Option<Comparison> {
+/// The hot path: two plain decimals (exact; the lenient preset also reads a gold given to
+/// N ≥ 2 significant figures as a rounding, `0.1476` for `0.15`).
+fn fast_decimal(a: &str, b: &str, preset: Preset) -> Option<Comparison> {
     let (x, y) = (parse_decimal(a)?, parse_decimal(b)?);
+    if x != y && preset == Preset::Lenient {
+        if let (Some(p), Some(q)) = (parse_decimal_big(a), parse_decimal_big(b)) {
+            if let Some(c) = rounded_exact(a, b, &p, &q) {
+                return Some(c);
+            }
+        }
+    }
     Some(verdict(
         x == y,
         Path::ExactRational,

@@ -70,7 +70,7 @@ pub(super) fn scalar(a: &str, b: &str, preset: Preset) -> Comparison {
         }
     }
     if has_word(a) || has_word(b) {
-        return text(a, b, preset);
+        return worded(a, b, preset);
     }
     let (Some(ea), Some(eb)) = (expr::parse(a), expr::parse(b)) else {
         return text(a, b, preset);
@@ -300,4 +300,121 @@ pub(super) fn floats(a: &str, b: &str, x: &Num, y: &Num, preset: Preset) -> Comp
         Path::Float,
         format!("`{a}` = {x}, `{b}` = {y}: different"),
     )
+}
+
+/// Answers with a run of letters. Text first (`yes` vs `Yes`); then a number with a unit
+/// against a number (`1000 rad/s` vs `1000`, `3.83*10^{35} ergs/s` vs `3.83e35`: the unit is
+/// dropped, in both presets, when the other side has none or the same one); then, when both
+/// are written as mathematics and no run of letters is longer than three (`bs`, `ce^{-2t}`,
+/// not `hexagon`), as products of single-letter variables (`b s` = `bs`), which only an
+/// equal verdict is taken from.
+fn worded(a: &str, b: &str, preset: Preset) -> Comparison {
+    let t = text(a, b, preset);
+    if t.equivalent {
+        return t;
+    }
+    let (ua, ub) = (unit_tail(a), unit_tail(b));
+    if ua.is_some() || ub.is_some() {
+        let (na, ta) = ua.unwrap_or((a, ""));
+        let (nb, tb) = ub.unwrap_or((b, ""));
+        let compatible = ta.is_empty() || tb.is_empty() || squeeze(ta) == squeeze(tb);
+        if compatible && !has_word(na) && !has_word(nb) {
+            let c = compare_at(na, nb, preset, 1);
+            let unit = if ta.is_empty() { tb } else { ta };
+            return with_outcome(
+                c.outcome,
+                Path::Unit,
+                format!("the unit `{unit}` set aside: {}", c.reason),
+            );
+        }
+        return t;
+    }
+    if !(mathy(a) && mathy(b)) {
+        return t;
+    }
+    let (Some(ea), Some(eb)) = (expr::parse(a), expr::parse(b)) else {
+        return t;
+    };
+    let c = if ea.vars.is_empty() && eb.vars.is_empty() {
+        constant(a, b, &ea, &eb, preset)
+    } else {
+        symbolic(a, b, &ea, &eb, preset)
+    };
+    if c.outcome == Outcome::Equal {
+        return c;
+    }
+    t
+}
+
+fn squeeze(s: &str) -> String {
+    s.chars().filter(|c| !c.is_whitespace()).collect()
+}
+
+/// Mathematics, not prose: an operator or a command, and no run of more than three letters
+/// outside a `\command`.
+fn mathy(s: &str) -> bool {
+    if !s.contains(['^', '+', '-', '/', '\\', '(', '*', '_']) {
+        return false;
+    }
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b.get(i).is_some_and(u8::is_ascii_alphabetic) {
+            let start = i;
+            while b.get(i).is_some_and(u8::is_ascii_alphabetic) {
+                i += 1;
+            }
+            let command = start > 0 && b.get(start - 1) == Some(&b'\\');
+            if !command && i - start > 3 {
+                return false;
+            }
+        } else {
+            i += 1;
+        }
+    }
+    true
+}
+
+/// Single letters that are units after a number (`5 m`, `3 s`, `2 g`); any other unit needs
+/// two letters or more, so `3 x` stays 3x.
+const UNIT_LETTERS: &[&str] = &["m", "s", "g", "K", "A", "V", "W", "J", "N", "L", "Å"];
+
+/// `(number, unit)` when `s` is a constant followed by a space and a unit-like tail: words of
+/// letters with `/`, powers and products (`rad/s`, `kcal m^{-2}yr^{-1}`, `ergs/s`, `Å`).
+fn unit_tail(s: &str) -> Option<(&str, &str)> {
+    // After a space, or where letters follow a digit or a brace (`10^{35}ergs/s`).
+    let b = s.as_bytes();
+    let glued = (1..b.len()).find(|&i| {
+        b.get(i).is_some_and(u8::is_ascii_alphabetic)
+            && b.get(i - 1)
+                .is_some_and(|p| p.is_ascii_digit() || *p == b'}')
+            && !s
+                .get(..i)
+                .is_some_and(|h| h.ends_with("\\frac{") || h.contains('\\'))
+    });
+    let cut = s.find(' ').into_iter().chain(glued).min()?;
+    let (num, tail) = (s.get(..cut)?.trim(), s.get(cut..)?.trim());
+    if num.is_empty() || tail.is_empty() || !numeric(num) {
+        return None;
+    }
+    let mut letters = 0;
+    for token in tail.split([' ', '/', '*']).filter(|t| !t.is_empty()) {
+        let word: String = token
+            .chars()
+            .take_while(|c| c.is_alphabetic() || *c == '\\')
+            .collect();
+        let power = token.get(word.len()..).unwrap_or("");
+        let power_ok = power.is_empty()
+            || ["²", "³"].contains(&power)
+            || power
+                .strip_prefix('^')
+                .is_some_and(|p| p.bytes().all(|b| b.is_ascii_digit() || b"{}-".contains(&b)));
+        let word = word.trim_start_matches('\\');
+        let unit_word = word.chars().count() >= 2 || UNIT_LETTERS.contains(&word);
+        if !power_ok || !unit_word || word.chars().any(|c| !c.is_alphabetic()) {
+            return None;
+        }
+        letters += word.len();
+    }
+    (letters > 0).then_some((num, tail))
 }
