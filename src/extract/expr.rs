@@ -33,6 +33,9 @@ pub enum Func {
     Exp,
     Sqrt,
     Abs,
+    Sinh,
+    Cosh,
+    Tanh,
     /// `\lfloor x \rfloor`.
     Floor,
     /// `\lceil x \rceil`.
@@ -419,12 +422,38 @@ impl Parser<'_> {
             "pi" => self.node(Node::Pi),
             "infty" | "inf" => self.node(Node::Infinity),
             "sin" | "cos" | "tan" | "cot" | "sec" | "csc" | "arcsin" | "arccos" | "arctan"
-            | "ln" | "log" | "exp" => self.call(name),
+            | "ln" | "log" | "exp" | "sinh" | "cosh" | "tanh" => self.call(name),
+            // `\dot{x}`, `\hat{y}`, `\bar{v}`: a name of its own (the derivative, the estimate).
+            "dot" | "ddot" | "hat" | "bar" | "vec" | "tilde" => {
+                let rest = self.src.get(self.i..)?;
+                let inner = rest.strip_prefix('{')?;
+                let close = inner.find('}')?;
+                let body = inner.get(..close)?.trim_start_matches('\\');
+                if body.is_empty() || !body.bytes().all(|b| b.is_ascii_alphabetic()) {
+                    return None;
+                }
+                self.i += close + 2;
+                let full = format!("{name}{{{body}}}");
+                self.var(&full)
+            }
             // Only Greek letters name variables: any other command (`\overline`, `\cdots`,
             // `\cot`) read as a variable made unrelated answers "symbolically equal".
             // (`\pi` is matched above, so it stays the constant.)
             greek if GREEK_LETTERS.contains(&greek) => self.var(greek),
-            _ => None,
+            // `\pit`, `\omegat` (a space lost in the source): the Greek letter, then the rest
+            // of the letters as the next factors.
+            other => {
+                let prefix = (2..other.len()).rev().find_map(|k| {
+                    let p = other.get(..k)?;
+                    (p == "pi" || GREEK_LETTERS.contains(&p)).then_some(p)
+                })?;
+                self.i = start + prefix.len();
+                if prefix == "pi" {
+                    self.node(Node::Pi)
+                } else {
+                    self.var(prefix)
+                }
+            }
         }
     }
 
@@ -452,6 +481,9 @@ impl Parser<'_> {
             "ln" => Func::Ln,
             "log" => Func::Log,
             "exp" => Func::Exp,
+            "sinh" => Func::Sinh,
+            "cosh" => Func::Cosh,
+            "tanh" => Func::Tanh,
             "sqrt" => Func::Sqrt,
             _ => return None,
         };
@@ -594,14 +626,27 @@ impl Parser<'_> {
 /// Function names also read without a backslash (`sin x`); longest first where one is a
 /// prefix of another.
 const FUNC_WORDS: &[&str] = &[
-    "sqrt", "arcsin", "arccos", "arctan", "sin", "cos", "tan", "cot", "sec", "csc", "exp", "log",
-    "ln",
+    "sqrt", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "sin", "cos", "tan", "cot",
+    "sec", "csc", "exp", "log", "ln",
 ];
 
 /// True for a Greek letter command name (`theta`) that names a variable: `\pi` and `\Pi` are
 /// constants here, not names.
 pub fn is_greek(word: &str) -> bool {
     word != "pi" && word != "Pi" && GREEK_LETTERS.contains(&word)
+}
+
+// Hyperbolic functions through `exp` (the browser's `Math.exp`; see real.rs).
+fn sinh(x: f64) -> f64 {
+    (real::exp(x) - real::exp(-x)) / 2.0
+}
+
+fn cosh(x: f64) -> f64 {
+    (real::exp(x) + real::exp(-x)) / 2.0
+}
+
+fn tanh(x: f64) -> f64 {
+    sinh(x) / cosh(x)
 }
 
 fn positive(x: f64) -> bool {
@@ -882,6 +927,9 @@ pub fn eval(n: &Node, vars: &[f64]) -> Num {
                 Func::Ln => v.func(real::ln, Some(exact_ln), positive),
                 Func::Log => v.func(real::log10, Some(exact_log10), positive),
                 Func::Exp => v.func(real::exp, Some(exact_zero_to(1)), anywhere),
+                Func::Sinh => v.func(sinh, Some(exact_zero_to(0)), anywhere),
+                Func::Cosh => v.func(cosh, Some(exact_zero_to(1)), anywhere),
+                Func::Tanh => v.func(tanh, Some(exact_zero_to(0)), anywhere),
             }
         }
     }

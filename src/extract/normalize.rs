@@ -46,6 +46,8 @@ const REWRITES: &[(&str, &str)] = &[
     ("π", "\\pi"),
     ("∞", "\\infty"),
     ("\\%", "%"),
+    // NumPy spellings in golds (`np.arcsin(10/13)`).
+    ("np.", ""),
     ("％", "%"),
     ("\\$", ""),
     ("$", ""),
@@ -256,6 +258,7 @@ pub fn normalize(raw: &str) -> String {
     if let Some(letter) = choice_letter(&s) {
         return letter.to_string();
     }
+    s = percent_word(&s);
     s = strip_units(&s);
     s = strip_ordinal(&s);
     s = base_subscript(&s);
@@ -442,6 +445,24 @@ fn degrees_in_trig(s: &str) -> String {
     }
     out.push_str(rest);
     out
+}
+
+/// `28 pct`, `28 percent`, `28 percentage` → `28%`: a percent written in words is a percent
+/// (the percent policy then decides what it equals).
+fn percent_word(s: &str) -> String {
+    let lower = s.to_ascii_lowercase();
+    for word in ["percentage", "percent", "pct"] {
+        if let Some(head) = lower.strip_suffix(word) {
+            let number = s.get(..head.len()).unwrap_or("").trim_end();
+            if !number.is_empty()
+                && number.ends_with(|c: char| c.is_ascii_digit())
+                && super::number::parse_decimal_big(number).is_some()
+            {
+                return format!("{number}%");
+            }
+        }
+    }
+    s.to_string()
 }
 
 /// Removes GSM8K-style `<<48/2=24>>` calculator annotations.

@@ -73,11 +73,12 @@ pub(super) fn scalar(a: &str, b: &str, preset: Preset) -> Comparison {
         return worded(a, b, preset);
     }
     let (Some(ea), Some(eb)) = (expr::parse(a), expr::parse(b)) else {
-        return text(a, b, preset);
+        // `6*10^{-3}m/s²`: no expression, but maybe a number with a unit.
+        return worded(a, b, preset);
     };
     let imaginary = |e: &Expr| e.vars.iter().any(|v| v == "i" || v == "I");
     if imaginary(&ea) || imaginary(&eb) {
-        return complex(a, b, &ea, &eb);
+        return complex(a, b, &ea, &eb, preset);
     }
     if ea.vars.is_empty() && eb.vars.is_empty() {
         return constant(a, b, &ea, &eb, preset);
@@ -365,7 +366,8 @@ fn mathy(s: &str) -> bool {
                 i += 1;
             }
             let command = start > 0 && b.get(start - 1) == Some(&b'\\');
-            if !command && i - start > 3 {
+            let function = s.get(start..i).is_some_and(|w| FUNCTION_WORDS.contains(&w));
+            if !command && !function && i - start > 3 {
                 return false;
             }
         } else {
@@ -374,6 +376,11 @@ fn mathy(s: &str) -> bool {
     }
     true
 }
+
+/// Function names written without a backslash (`arcsin(10/13)`).
+const FUNCTION_WORDS: &[&str] = &[
+    "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "sqrt", "exp",
+];
 
 /// Single letters that are units after a number (`5 m`, `3 s`, `2 g`); any other unit needs
 /// two letters or more, so `3 x` stays 3x.

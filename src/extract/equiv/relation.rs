@@ -73,7 +73,7 @@ pub(super) fn is_label(l: &str) -> bool {
                 i += word.len();
             }
             c if c.is_ascii_alphabetic() => letters += 1,
-            b'{' | b'}' | b'(' | b')' | b',' | b':' | b' ' | b'\'' => {}
+            b'{' | b'}' | b'(' | b')' | b',' | b':' | b' ' | b'\'' | b'|' => {}
             _ => return false,
         }
         i += 1;

@@ -101,6 +101,14 @@ pub(super) fn shape(s: &str) -> Shape {
     if let Some(inner) = s.strip_prefix("\\{").and_then(|r| r.strip_suffix("\\}")) {
         return Shape::Set(split_top(inner, ","));
     }
+    // `{1,2,3}` (the set braces without backslashes, as models write them): a set when the
+    // braces enclose the whole answer and it has two items or more.
+    if let Some(inner) = s.strip_prefix('{').and_then(|r| r.strip_suffix('}')) {
+        let items = split_top(inner, ",");
+        if items.len() >= 2 && matching_close(s) && items.iter().all(|i| !i.is_empty()) {
+            return Shape::Set(items);
+        }
+    }
     if let Some(pm) = plus_minus(s) {
         return Shape::Set(pm);
     }
@@ -108,7 +116,11 @@ pub(super) fn shape(s: &str) -> Shape {
     let last = s.chars().last().unwrap_or(' ');
     if matches!(first, '(' | '[') && matches!(last, ')' | ']') && s.len() >= 2 {
         let inner = s.get(1..s.len() - 1).unwrap_or("");
-        let items = split_top(inner, ",");
+        let mut items = split_top(inner, ",");
+        // `(0;-2;6)`: a tuple written with semicolons (a decimal-comma convention).
+        if items.len() == 1 && inner.contains(';') {
+            items = split_top(inner, ";");
+        }
         if items.len() >= 2
             && inner.chars().all(|c| c != '(' || matching_close(s))
             && matching_close(s)
@@ -297,7 +309,20 @@ pub(super) fn compare_shapes(
             }
         }
         (Set(x) | List(x), Set(y) | List(y)) => {
-            res(Path::Set, compare_items(x, y, false, preset, depth))
+            // A set lists an element once: `(3,17,3,7)` written twice is one solution.
+            let once = |v: &[String]| {
+                let mut out: Vec<String> = Vec::new();
+                for i in v {
+                    if !out.contains(i) {
+                        out.push(i.clone());
+                    }
+                }
+                out
+            };
+            res(
+                Path::Set,
+                compare_items(&once(x), &once(y), false, preset, depth),
+            )
         }
         (Union(x), Union(y)) => res(Path::RealSet, compare_items(x, y, false, preset, depth)),
         (Ratio(x), Ratio(y)) => res(Path::Tuple, compare_items(x, y, true, preset, depth)),
