@@ -367,14 +367,20 @@ pub(super) fn equation(a: &str, b: &str, preset: Preset, depth: usize) -> Option
                 format!("left sides: {}; right sides: {}", l.reason, r.reason),
             ))
         }
-        (Some((la, ra)), None) if is_name(la) || numeric(la) => Some(explain(
-            compare_at(ra, b, preset, depth + 1),
-            &format!("`{a}` read as its value `{ra}`"),
-        )),
-        (None, Some((lb, rb))) if is_name(lb) || numeric(lb) => Some(explain(
-            compare_at(a, rb, preset, depth + 1),
-            &format!("`{b}` read as its value `{rb}`"),
-        )),
+        (Some((la, ra)), None) if is_name(la) || numeric(la) => {
+            let v = value_side(la, ra);
+            Some(explain(
+                compare_at(v, b, preset, depth + 1),
+                &format!("`{a}` read as its value `{v}`"),
+            ))
+        }
+        (None, Some((lb, rb))) if is_name(lb) || numeric(lb) => {
+            let v = value_side(lb, rb);
+            Some(explain(
+                compare_at(a, v, preset, depth + 1),
+                &format!("`{b}` read as its value `{v}`"),
+            ))
+        }
         _ => None,
     }
 }
@@ -466,4 +472,14 @@ fn on_curve(eq: (&str, &str), other: &Expr) -> bool {
         held += 1;
     }
     held >= POINTS_NEEDED
+}
+
+/// The side of `l = r` that is the value: `r` after a name (`x = 5`), but the number when the
+/// other side is an expression (`7 = 11a+c` states that 11a+c is 7: its value is 7).
+fn value_side<'a>(l: &'a str, r: &'a str) -> &'a str {
+    if !is_name(l) && numeric(l) && !numeric(r) {
+        l
+    } else {
+        r
+    }
 }

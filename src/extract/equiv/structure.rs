@@ -87,6 +87,13 @@ pub(super) fn matching_close(s: &str) -> bool {
 }
 
 pub(super) fn shape(s: &str) -> Shape {
+    // `(5,8)and(8,5)`, `(11,7)or(7,11)` (spaces lost in `\quad\text{and}\quad`): a list.
+    if s.contains(")and(") || s.contains(")or(") {
+        let joined = s.replace(")and(", "),(").replace(")or(", "),(");
+        if let Shape::List(items) = shape(&joined) {
+            return Shape::List(items);
+        }
+    }
     if s.contains("\\begin{") && (s.contains("matrix}") || s.contains("\\begin{array}")) {
         if let Some(m) = matrix(s) {
             return Shape::Matrix(m);
