@@ -23,6 +23,7 @@ pub mod search;
 pub mod sorted_map;
 pub mod table;
 pub mod tex;
+pub mod view;
 
 #[cfg(target_arch = "wasm32")]
 pub mod katex;

@@ -1,4 +1,4 @@
-//! The Proof page's wasm bundle (Trunk builds it from `index.html`; `ui::proof_host` in the app
+//! The Proof page's wasm bundle (Trunk builds it from `index.html`; `ui::proof::host` in the app
 //! loads it on the first visit to the Proof page). Natively there is nothing to run: the CLI is
 //! the `verifyfast` binary (`verifyfast logic` replays and checks proofs).
 
@@ -9,13 +9,13 @@ mod browser {
     /// Draw the Proof page into `host`.
     #[wasm_bindgen]
     pub fn mount_proof(host: web_sys::HtmlElement) {
-        verifyfast::ui::proof_bundle::mount(host);
+        verifyfast::ui::proof::bundle::mount(host);
     }
 
     /// Remove the Proof page (its key listeners and LLM calls stop).
     #[wasm_bindgen]
     pub fn unmount_proof() {
-        verifyfast::ui::proof_bundle::unmount();
+        verifyfast::ui::proof::bundle::unmount();
     }
 }
 

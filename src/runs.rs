@@ -12,8 +12,6 @@ use serde_json::{Map, Value};
 
 use crate::config::{KeyExport, Settings, Strategy};
 
-pub mod listing;
-
 /// What produced a run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RunKind {
@@ -229,12 +227,24 @@ impl RunMeta {
 }
 
 /// Runs of one kind (or all), newest first (ties by id, so the order is stable). The Runs
-/// table's search, sort and pages are [`listing`].
+/// table's search, sort and pages are `view::runs::listing`.
 pub fn list_view(runs: &[RunMeta], kind: Option<RunKind>) -> Vec<RunMeta> {
-    listing::newest_first(runs, kind)
-        .into_iter()
-        .cloned()
-        .collect()
+    newest_first(runs, kind).into_iter().cloned().collect()
+}
+
+/// Runs of `kind` (or all), newest first, ties by id (so the order is stable, and any
+/// sort's ties keep it).
+pub fn newest_first(runs: &[RunMeta], kind: Option<RunKind>) -> Vec<&RunMeta> {
+    let mut out: Vec<&RunMeta> = runs
+        .iter()
+        .filter(|r| kind.is_none_or(|k| r.kind == k))
+        .collect();
+    out.sort_by(|a, b| {
+        b.created_ms
+            .total_cmp(&a.created_ms)
+            .then_with(|| b.id.cmp(&a.id))
+    });
+    out
 }
 
 /// The newest run of a kind (`report?run=batch`, old links, means the latest batch).

@@ -4,18 +4,14 @@
 //! grades its own findings.
 
 pub mod batch;
-pub mod batch_panel;
 pub mod contract;
 pub mod grounding;
-pub mod highlight;
 pub mod parse;
-pub mod progress;
 pub mod prompts;
 pub mod report;
 pub mod run;
 pub mod score;
 pub mod shape;
-pub mod shown;
 pub mod testing;
 
 pub use report::{AuditReport, Band, CouldNotAudit, FailureKind, Finding, Phase};

@@ -611,8 +611,8 @@ mod tests {
         assert_eq!(r.phase(Phase::FactCheck).unwrap().llm, "verifier");
         assert!(r.could_not_audit.is_none());
         assert_eq!(
-            crate::audit::progress::ended(&r),
-            crate::audit::progress::Ended::Scored
+            crate::view::audit::progress::ended(&r),
+            crate::view::audit::progress::Ended::Scored
         );
     }
 
@@ -712,8 +712,8 @@ mod tests {
         assert_eq!(cna.phase, Phase::FactCheck);
         assert!(cna.reason.contains("twice"));
         // The page shows the cause and what to do first.
-        match crate::audit::progress::ended(&r) {
-            crate::audit::progress::Ended::CouldNotAudit { cause, fix } => {
+        match crate::view::audit::progress::ended(&r) {
+            crate::view::audit::progress::Ended::CouldNotAudit { cause, fix } => {
                 assert!(cause.starts_with("could not audit (Phase 2 · fact check)"));
                 assert!(fix.contains("JSON mode"));
             }
@@ -934,8 +934,8 @@ mod tests {
             .script(Phase::Decompose, vec![Err(LlmErrorAlias::Cancelled)]);
         let r = audit(&t, AuditParams::default());
         assert_eq!(
-            crate::audit::progress::ended(&r),
-            crate::audit::progress::Ended::Cancelled
+            crate::view::audit::progress::ended(&r),
+            crate::view::audit::progress::Ended::Cancelled
         );
         assert_eq!(r.could_not_audit.unwrap().kind, FailureKind::Cancelled);
     }
@@ -988,7 +988,7 @@ mod tests {
         let report = audit(&t, AuditParams::default());
         // Through the JSON the run store keeps.
         let text = serde_json::to_string_pretty(&report).unwrap();
-        let r = crate::audit::shown::ReportShown::read(&serde_json::from_str(&text).unwrap());
+        let r = crate::view::audit::shown::ReportShown::read(&serde_json::from_str(&text).unwrap());
         assert_eq!(r.not_stored, Vec::<String>::new());
         assert_eq!(r.credit_score, report.credit_score);
         assert_eq!(r.band, report.band);

@@ -5,16 +5,12 @@
 //! streams a results JSONL, keeps a 5×5 score matrix per group (every metric derives from
 //! it) and a compact index of cases for drill-down, never the records themselves.
 
-pub mod case_table;
 pub mod compare;
 pub mod compare_input;
-pub mod compare_side;
-pub mod drill;
 pub mod evaluate;
 pub mod metrics;
 pub mod record;
 pub mod render;
-pub mod report_load;
 
 pub use evaluate::{BadLine, BandReport, CaseRef, Emptiness, Evaluator, GroupKind, Options};
 pub use metrics::{wilson_interval, GroupMetrics, ScoreMatrix, Verdict};

@@ -5,7 +5,6 @@
 use crate::search::SearchQuery;
 
 use super::records::{grade_record, parse_grade_line, GradeRecord, GradeSummary};
-use super::row_detail::LineSource;
 use super::{AnswerPatterns, Preset};
 
 /// One input line's outcome.
@@ -93,6 +92,15 @@ impl Show {
             _ => false,
         }
     }
+}
+
+/// Where a line is in the uploaded file: byte offset in the stream (after a BOM, as
+/// [`crate::jsonl::Line::offset`]) and its length in bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LineSource {
+    pub line: usize,
+    pub offset: u64,
+    pub len: usize,
 }
 
 /// Accumulates a grading run.

@@ -13,15 +13,9 @@ pub mod replay;
 
 // Added by the logic-engine work: the state events act on, and the batch protocol.
 pub mod dag;
-pub mod dag_draw;
 pub mod document;
 pub mod fitch;
 pub mod fitch_export;
-pub mod form_help;
-pub mod proof_view;
 pub mod protocol;
-pub mod research_plan;
 pub mod researchers;
-pub mod stepper_keys;
 pub mod world;
-pub mod world_labels;

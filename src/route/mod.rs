@@ -7,7 +7,6 @@
 //! the document's `<base href>` (which Trunk sets to the public URL), and the router reads the page
 //! from the part of the path below that base. Query strings and fragments are kept as they are.
 
-pub mod proof_link;
 pub mod state;
 
 /// The pages the app has; unknown paths show `NotFound`.

@@ -2,11 +2,15 @@ use leptos::prelude::*;
 
 use super::footer::Footer;
 use super::nav::Nav;
-use super::pages::{
-    AuditPage, ComparePage, ExtractPage, NotFound, ReportPage, RunsPage, SettingsPage,
-};
-use super::proof_host::ProofHost;
 use super::router::{use_router, Page};
+use crate::ui::audit::AuditPage;
+use crate::ui::compare::ComparePage;
+use crate::ui::extract::ExtractPage;
+use crate::ui::not_found::NotFound;
+use crate::ui::proof::host::ProofHost;
+use crate::ui::report::ReportPage;
+use crate::ui::runs::RunsPage;
+use crate::ui::settings::SettingsPage;
 
 /// The app shell: navigation, the routed page, the footer.
 #[component]
@@ -21,7 +25,7 @@ pub fn App() -> impl IntoView {
                     Page::Report => view! { <ReportPage/> }.into_any(),
                     Page::Compare => view! { <ComparePage/> }.into_any(),
                     Page::Extract => view! { <ExtractPage/> }.into_any(),
-                    // Its own wasm bundle, loaded on the first visit (ui::proof_host).
+                    // Its own wasm bundle, loaded on the first visit (ui::proof::host).
                     Page::Proof => view! { <ProofHost/> }.into_any(),
                     Page::Settings => view! { <SettingsPage/> }.into_any(),
                     Page::Runs => view! { <RunsPage/> }.into_any(),

@@ -41,7 +41,7 @@ pub async fn stream_lines(
         let end = (start + chunk).min(total);
         let bytes = read_slice(file, start, end).await?;
         if start == 0.0 {
-            bom = crate::band::drill::bom_len(&bytes);
+            bom = crate::view::report::drill::bom_len(&bytes);
         }
         let t0 = now_ms();
         splitter.push(&bytes, &mut |l| on_line(l));

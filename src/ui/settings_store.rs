@@ -88,7 +88,7 @@ impl SettingsStore {
     }
 
     /// Read the stored settings again. The Proof page runs in its own wasm bundle
-    /// (`ui::proof_bundle`) with its own copy of this store, which would otherwise keep what
+    /// (`ui::proof::bundle`) with its own copy of this store, which would otherwise keep what
     /// storage held on its first visit and miss later edits made on the Settings page.
     pub fn reload(&self) {
         let fresh = Self::load();

@@ -4,8 +4,8 @@
 use crate::ui::boxed::{on_click, text};
 use leptos::prelude::*;
 
-use crate::band::case_table::aria_sort;
 use crate::table::{Direction, Query};
+use crate::view::report::case_table::aria_sort;
 
 /// `testid` is `{prefix}-{label}`; `numeric` right-aligns the column.
 pub fn sort_header(

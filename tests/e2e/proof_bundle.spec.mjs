@@ -1,4 +1,4 @@
-// The Proof page is its own wasm bundle (src/ui/proof_host.rs loads it): other pages never
+// The Proof page is its own wasm bundle (src/ui/proof/host.rs loads it): other pages never
 // download it, the Proof page loads it once and mounts/unmounts it as the user comes and goes
 // (its step and keys work again on return), and a bundle that cannot be loaded is said so.
 import { describe, it, before, after, beforeEach, afterEach } from 'node:test';

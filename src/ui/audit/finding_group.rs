@@ -4,8 +4,9 @@
 use leptos::prelude::*;
 
 use crate::audit::contract::Severity;
-use crate::audit::shown::{FindingShown, ReportShown};
 use crate::audit::Phase;
+use crate::view::audit::shown::FindingShown;
+use crate::view::audit::shown::ReportShown;
 
 fn finding_view(f: &FindingShown) -> AnyView {
     let severity = match f.severity {

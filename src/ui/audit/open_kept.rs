@@ -4,16 +4,17 @@
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-use crate::audit::progress::from_stored;
-use crate::audit::shown::ReportShown;
-use crate::ui::audit_run;
+use super::run;
+use crate::view::audit::progress::from_stored;
+use crate::view::audit::shown::ReportShown;
 
 use super::kept_from::KeptFrom;
-use super::state::{AuditState, Shown};
+use super::state::AuditState;
+use super::state::Shown;
 
 pub fn open_kept(page: AuditState, id: String, known_profiles: Vec<String>) {
     spawn_local(async move {
-        let k = match audit_run::open(&id).await {
+        let k = match run::open(&id).await {
             Ok(k) => k,
             Err(e) => {
                 let why = format!("Cannot show kept audit {id}: {e}.");
@@ -37,7 +38,7 @@ pub fn open_kept(page: AuditState, id: String, known_profiles: Vec<String>) {
             report: Some((report, crate::jsonl::compact(&k.report))),
             kept_from: Some(KeptFrom {
                 name: k.name,
-                when: crate::ui::run_row::local_time(k.created_ms),
+                when: crate::ui::runs::row::local_time(k.created_ms),
                 profile: k.profile,
                 profile_known,
             }),

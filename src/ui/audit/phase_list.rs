@@ -3,8 +3,9 @@
 
 use leptos::prelude::*;
 
-use crate::audit::progress::{phase_chip, PhaseView};
 use crate::audit::Phase;
+use crate::view::audit::progress::phase_chip;
+use crate::view::audit::progress::PhaseView;
 
 /// `now` is the page's clock in whole ms, ticking while an audit runs. A plain function
 /// called from the page's closure, not a component with a `Signal` prop: each signal type

@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use crate::audit::shown::PhaseRow;
+use crate::view::audit::shown::PhaseRow;
 
 fn row(p: &PhaseRow) -> AnyView {
     view! {

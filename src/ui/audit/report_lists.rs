@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use crate::audit::shown::ReportShown;
+use crate::view::audit::shown::ReportShown;
 
 pub fn report_lists(report: &ReportShown) -> AnyView {
     // An empty list says so rather than leaving a bare heading.

@@ -1,13 +1,13 @@
 //! An audit's report on the Audit page: score and band, the texts with the quoted evidence
 //! marked, errors by phase, the number check, inferences, severity changes, claims, phases and
-//! the JSON. The same view for a fresh audit and a kept one (both read by `audit::shown`).
+//! the JSON. The same view for a fresh audit and a kept one (both read by `view::audit::shown`).
 
 use leptos::prelude::*;
 
-use crate::audit::highlight::highlight;
-use crate::audit::shown::ReportShown;
+use super::number_check::NumberCheck;
 use crate::audit::Phase;
-use crate::ui::number_check::NumberCheck;
+use crate::view::audit::highlight::highlight;
+use crate::view::audit::shown::ReportShown;
 
 use super::finding_group::finding_group;
 use super::phase_table::phase_table;

@@ -7,14 +7,20 @@ use futures::future::{AbortHandle, Abortable};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-use crate::audit::progress::{apply_update, ended, initial_phases, not_ready, settle, Ended};
-use crate::audit::shown::ReportShown;
+use super::run;
 use crate::audit::{run_audit, AuditInput, AuditPlan, PhaseUpdate};
 use crate::llm::ChatTransport;
-use crate::ui::audit_run;
 use crate::ui::settings_store::SettingsStore;
+use crate::view::audit::progress::apply_update;
+use crate::view::audit::progress::ended;
+use crate::view::audit::progress::initial_phases;
+use crate::view::audit::progress::not_ready;
+use crate::view::audit::progress::settle;
+use crate::view::audit::progress::Ended;
+use crate::view::audit::shown::ReportShown;
 
-use super::state::{now_ms, AuditState};
+use super::state::now_ms;
+use super::state::AuditState;
 
 /// The browser transport of the LLM client (retries, timeouts, CORS explanations).
 pub fn transport() -> Result<Rc<dyn ChatTransport>, String> {
@@ -73,13 +79,13 @@ pub fn start(page: AuditState, store: &SettingsStore) {
                     }
                     Ended::Scored => {}
                 }
-                match audit_run::as_json(&r) {
+                match run::as_json(&r) {
                     Ok((json, tree)) => {
                         let report = ReportShown::read(&tree);
                         if end != Ended::Cancelled {
                             let (c, o) = (input.context_input, input.model_output);
                             let (p, s) = (&settings, &strategy);
-                            audit_run::keep(c, o, chosen, p, s, tree, started, page.kept);
+                            run::keep(c, o, chosen, p, s, tree, started, page.kept);
                         }
                         shown.update(|s| s.report = Some((report, json)));
                     }

@@ -4,16 +4,17 @@
 use futures::future::AbortHandle;
 use leptos::prelude::*;
 
-use crate::audit::progress::{profile_to_pick, PhaseView};
-use crate::audit::shown::ReportShown;
 use crate::audit::Phase;
 use crate::ui::drafts_store::draft_signal;
 use crate::ui::settings_store::SettingsStore;
+use crate::view::audit::progress::profile_to_pick;
+use crate::view::audit::progress::PhaseView;
+use crate::view::audit::shown::ReportShown;
 
 use super::kept_from::KeptFrom;
 
 /// What the page shows of the current audit: its phases, then its report (read by
-/// `audit::shown`, with its JSON), and which kept run it is when one was opened.
+/// `view::audit::shown`, with its JSON), and which kept run it is when one was opened.
 #[derive(Clone, Default)]
 pub struct Shown {
     pub phases: Vec<(Phase, PhaseView)>,

@@ -1,6 +1,6 @@
 //! One side of a comparison: a results file or a kept run (or, for side B, the same as A)
 //! and which of its profiles takes part. Its picker is `side_picker`; what it decides is
-//! `band::compare_side`.
+//! `view::compare::side`.
 
 use std::sync::Arc;
 
@@ -8,9 +8,10 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use crate::band::compare::RunLines;
-use crate::band::compare_side::{keeps_profile, read_side};
 use crate::ui::browser_file::read_slice;
 use crate::ui::run_file;
+use crate::view::compare::side::keeps_profile;
+use crate::view::compare::side::read_side;
 
 /// What a side holds. `run` is `None` until a file is read (side B then uses A's).
 #[derive(Clone, Copy)]

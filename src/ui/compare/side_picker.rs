@@ -7,12 +7,13 @@ use leptos::prelude::*;
 
 use crate::band::compare::RunLines;
 use crate::band::compare_input;
-use crate::band::compare_side::{side_id, side_label};
 use crate::runs::RunMeta;
 use crate::ui::boxed::part;
 use crate::ui::boxed::{on_change, text};
 use crate::ui::browser_file::picked_file;
 use crate::ui::options::bound_select;
+use crate::view::compare::side::side_id;
+use crate::view::compare::side::side_label;
 
 use super::side::Side;
 

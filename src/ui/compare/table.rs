@@ -11,13 +11,14 @@ use leptos::prelude::*;
 
 const NUM: Option<&str> = Some("num");
 
-use crate::band::case_table::{page_range, pages};
 use crate::band::compare::{Change, Comparison};
 use crate::band::compare_input::{search_text, PairedRow, COLUMNS};
 use crate::search::SearchQuery;
 use crate::table::{self, Direction, Query};
 use crate::ui::search_box::SearchBox;
 use crate::ui::sort_header::sort_header;
+use crate::view::report::case_table::page_range;
+use crate::view::report::case_table::pages;
 
 fn change_class(c: Change) -> &'static str {
     match c {

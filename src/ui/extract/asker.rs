@@ -1,14 +1,16 @@
 //! The single-solution LLM fallback's asks: which text was asked about, the call in flight,
-//! its cancel and its result. The view is `ui::fallback_single`.
+//! its cancel and its result. The view is `ui::extract::fallback_single`.
 
 use futures::future::{AbortHandle, Abortable};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
+use super::fallback_single::Asked;
+use super::fallback_single::SingleResult;
+use super::verify_model::transport;
+use super::verify_model::verify_endpoint;
 use crate::extract::AnswerPatterns;
 use crate::llm::answer_fallback::extract_with_llm_using;
-use crate::ui::fallback_single::{Asked, SingleResult};
-use crate::ui::verify_model::{transport, verify_endpoint};
 
 /// The asks of one page, in one `Copy` value: the handlers call its methods, each compiled once
 /// (wasm size).

@@ -6,16 +6,16 @@ use leptos::prelude::*;
 
 use crate::ui::boxed::{flag, on_change, on_click};
 
+use super::batch_load::BatchState;
+use super::batch_view::{summary_view, timing_view};
+use super::controls::bool_box;
+use super::fallback_batch::panel::BatchFallbackPanel;
+use super::fallback_batch::BatchFallback;
+use super::grade_table::GradeTable;
 use crate::extract::batch::{GradeBatch, Show};
 use crate::extract::AnswerPatterns;
 use crate::ui::boxed::part;
 use crate::ui::browser_file::picked_file;
-use crate::ui::extract::batch_load::BatchState;
-use crate::ui::extract::batch_view::{summary_view, timing_view};
-use crate::ui::extract::controls::bool_box;
-use crate::ui::fallback_batch::BatchFallback;
-use crate::ui::fallback_batch_panel::BatchFallbackPanel;
-use crate::ui::grade_table::GradeTable;
 use crate::ui::search_box::{query_memo, SearchBox};
 
 #[component]

@@ -6,6 +6,9 @@ use std::sync::Arc;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
+use super::fallback_batch::BatchFallback;
+use super::grade_table::SourceFile;
+use super::single::preset_of;
 use crate::extract::batch::{GradeBatch, Show};
 use crate::extract::fallback_batch::FallbackQueue;
 use crate::extract::{AnswerPatterns, Preset};
@@ -14,9 +17,6 @@ use crate::route::state::ViewState;
 use crate::search::SearchQuery;
 use crate::ui::browser_file::{file_stem, stream_lines};
 use crate::ui::download::download_text;
-use crate::ui::extract::single::preset_of;
-use crate::ui::fallback_batch::BatchFallback;
-use crate::ui::grade_table::SourceFile;
 use crate::ui::query;
 
 /// Bytes per `File.slice`: grading one chunk stays well under 100 ms.
@@ -103,7 +103,7 @@ impl BatchState {
                 Ok((b, queue, ms, bom_bytes)) => {
                     self.bom.set_value(bom_bytes);
                     self.timing.set(Some((b.rows.len() as f64, ms)));
-                    crate::ui::grade_run::keep(f.name(), &b, started, self.error);
+                    super::grade_run::keep(f.name(), &b, started, self.error);
                     self.fallback.graded(b, queue);
                 }
                 Err(e) => self.error.set(Some(e)),

@@ -1,14 +1,14 @@
 //! `extract?run=<id>` (Runs → Open on a grade run, or a reload after an upload): the kept
-//! grade run back in the table, as graded then (`extract::kept`).
+//! grade run back in the table, as graded then (`view::extract::kept`).
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
+use super::batch_load::BatchState;
 use crate::extract::fallback_batch::FallbackQueue;
-use crate::extract::kept::batch_from_kept;
 use crate::runs::RunKind;
-use crate::ui::extract::batch_load::BatchState;
 use crate::ui::{query, run_store};
+use crate::view::extract::kept::batch_from_kept;
 
 impl BatchState {
     /// Open the kept grade run the URL names, if it names one.

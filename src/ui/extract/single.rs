@@ -2,12 +2,12 @@
 
 use leptos::prelude::*;
 
+use super::controls::bool_box;
+use super::fallback_single::SingleFallback;
+use super::single_result::single_result;
 use crate::extract::{extract_with, grade_with, AnswerPatterns, Extraction, Preset, Verdict};
 use crate::ui::boxed::part;
 use crate::ui::drafts_store::draft_signal;
-use crate::ui::extract::controls::bool_box;
-use crate::ui::extract::single_result::single_result;
-use crate::ui::fallback_single::SingleFallback;
 use crate::ui::text_field::TextField;
 
 const EXAMPLE: &str = "Natalia sold 48/2 = <<48/2=24>>24 clips in May.\nNatalia sold 48+24 = <<48+24=72>>72 clips altogether in April and May.";

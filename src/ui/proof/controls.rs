@@ -5,12 +5,12 @@
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
+use super::bind::live;
 use super::event_card::event_card;
 use super::page_state::ProofState;
 use crate::logic::events::Event;
-use crate::logic::stepper_keys::StepKey;
 use crate::logic::world::WorldState;
-use crate::ui::proof_form::bind::live;
+use crate::view::proof::stepper_keys::StepKey;
 
 /// What a control button does, by its `data-testid`.
 fn on_button(page: ProofState, testid: &str) {

@@ -1,11 +1,16 @@
 //! The DAG view's rows: a node (a button that jumps to its step) and an edge (an SVG line).
-//! Every string they show comes from `logic::dag_draw`.
+//! Every string they show comes from `view::proof::dag_draw`.
 
 use leptos::prelude::*;
 
+use super::bind::formula;
 use crate::logic::dag::{Edge, Node};
-use crate::logic::dag_draw::{edge_class, mark_class, node_class, node_style, node_title, px};
-use crate::ui::proof_form::bind::formula;
+use crate::view::proof::dag_draw::edge_class;
+use crate::view::proof::dag_draw::mark_class;
+use crate::view::proof::dag_draw::node_class;
+use crate::view::proof::dag_draw::node_style;
+use crate::view::proof::dag_draw::node_title;
+use crate::view::proof::dag_draw::px;
 
 pub fn node_view(n: Node, on_pick: Callback<String>) -> AnyView {
     let (class, style, title) = (node_class(&n), node_style(&n), node_title(&n));

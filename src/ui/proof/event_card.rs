@@ -2,8 +2,8 @@
 
 use leptos::prelude::*;
 
+use super::bind::formula;
 use crate::logic::events::{code_str, Event};
-use crate::ui::proof_form::bind::formula;
 
 pub fn event_card(step: usize, total: usize, event: Option<Event>) -> AnyView {
     let Some(event) = event else {

@@ -1,16 +1,19 @@
 //! A panel of the Proof page's world items with given statuses (accepted, pending, refused),
 //! latest first, a few at a time; each row names its rule, premises, open assumptions and,
-//! when refused, why. The words come from `logic::world_labels`.
+//! when refused, why. The words come from `view::proof::world_labels`.
 
 use std::sync::Arc;
 
 use leptos::prelude::*;
 
+use super::bind::formula;
+use super::bind::live;
 use crate::logic::events::Event;
 use crate::logic::world::{Item, ItemStatus, WorldState};
-use crate::logic::world_labels::{item_deps, item_how, item_why};
 use crate::ui::keyed::{keyed_rows, Row};
-use crate::ui::proof_form::bind::{formula, live};
+use crate::view::proof::world_labels::item_deps;
+use crate::view::proof::world_labels::item_how;
+use crate::view::proof::world_labels::item_why;
 
 fn item_row(item: &Item) -> AnyView {
     let deps = item_deps(&item.depends_on);

@@ -1,9 +1,10 @@
-//! The Proof page's stepper keys (which key does what is `logic::stepper_keys`).
+//! The Proof page's stepper keys (which key does what is `view::proof::stepper_keys`).
 
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::logic::stepper_keys::{step_key, KeyTarget};
+use crate::view::proof::stepper_keys::step_key;
+use crate::view::proof::stepper_keys::KeyTarget;
 
 use super::page_state::ProofState;
 

@@ -4,9 +4,12 @@
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::page_state::{ProofState, EXAMPLES};
+use super::bind::live;
+use super::bind::set_to;
+use super::bind::text_of;
+use super::page_state::ProofState;
+use super::page_state::EXAMPLES;
 use crate::ui::drafts_store::draft_signal;
-use crate::ui::proof_form::bind::{live, set_to, text_of};
 
 #[component]
 pub fn ProofLoader(page: ProofState) -> impl IntoView {

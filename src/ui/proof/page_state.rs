@@ -13,11 +13,11 @@ use crate::logic::events::{code_str, Event};
 use crate::logic::fitch::creating_step;
 use crate::logic::fitch_export::{to_latex, to_markdown};
 use crate::logic::replay::{EventLog, Replayer};
-use crate::logic::stepper_keys::StepKey;
 use crate::logic::world::Problem;
 use crate::ui::browser_file::{fetch_example, now_ms};
 use crate::ui::download::download_text;
 use crate::ui::drafts_store;
+use crate::view::proof::stepper_keys::StepKey;
 
 /// The examples in `public/examples/`: key, title, file (fetched when picked).
 pub const EXAMPLES: &[(&str, &str, &str)] = &[

@@ -1,6 +1,6 @@
 //! Starting a live research run from the panel's fields: the researchers take turns through
 //! the engine, each turn's line and the engine's log are handed back as they land. The choices
-//! (profile, researchers, rounds, the words) are in `logic::research_plan`.
+//! (profile, researchers, rounds, the words) are in `view::proof::research_plan`.
 
 use std::rc::Rc;
 
@@ -13,12 +13,14 @@ use crate::llm::{RetryPolicy, RetryingClient, CALL_TIMEOUT_MS};
 use crate::logic::document::catalogue_rules;
 use crate::logic::engine::{Engine, EngineConfig};
 use crate::logic::events::Event;
-use crate::logic::research_plan::{
-    profile_name, research_config, stop_text, turn_line, with_agents,
-};
 use crate::logic::researchers::{run_research, Turn};
 use crate::logic::world::Problem;
 use crate::ui::settings_store::SettingsStore;
+use crate::view::proof::research_plan::profile_name;
+use crate::view::proof::research_plan::research_config;
+use crate::view::proof::research_plan::stop_text;
+use crate::view::proof::research_plan::turn_line;
+use crate::view::proof::research_plan::with_agents;
 
 /// The panel's fields and what it shows of a run.
 #[derive(Clone, Copy)]

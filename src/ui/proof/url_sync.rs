@@ -1,11 +1,12 @@
 //! The Proof page and its URL: a link or the kept draft opens an example at a step, and the
 //! URL follows the step shown (replaced in place, so stepping does not fill the history). The
-//! choices are `route::proof_link`.
+//! choices are `view::proof::link`.
 
 use leptos::prelude::*;
 
-use crate::route::proof_link::{at_step, start_at};
 use crate::ui::{drafts_store, query};
+use crate::view::proof::link::at_step;
+use crate::view::proof::link::start_at;
 
 use super::page_state::ProofState;
 

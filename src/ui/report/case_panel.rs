@@ -4,7 +4,7 @@
 use crate::ui::boxed::{on_click, text};
 use leptos::prelude::*;
 
-use crate::band::drill::CaseDetail;
+use crate::view::report::drill::CaseDetail;
 
 use super::open_in_audit::open_in_audit;
 use super::state::ReportState;

@@ -1,15 +1,20 @@
 //! The case list: every case the filters keep, sortable by any column (click a header),
 //! paged, with `j`/`k` to move the selection, `Enter` to open it and `Esc` to close it.
 
+use super::dynamic::{memo_count, td};
 use crate::ui::boxed::part;
 use crate::ui::boxed::{on_click, text};
-use crate::ui::report::dynamic::{memo_count, td};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::band::case_table::{self, key_action, page_range, pages, KeyAction, COLUMNS};
-use crate::band::drill::is_cross_band_cell;
 use crate::band::metrics::band_index;
+use crate::view::report::case_table;
+use crate::view::report::case_table::key_action;
+use crate::view::report::case_table::page_range;
+use crate::view::report::case_table::pages;
+use crate::view::report::case_table::KeyAction;
+use crate::view::report::case_table::COLUMNS;
+use crate::view::report::drill::is_cross_band_cell;
 
 use super::state::{focus_soon, ReportState};
 use crate::ui::sort_header::sort_header;

@@ -5,8 +5,8 @@ use crate::ui::boxed::{flag, on_change, on_click, text, OnClick};
 use crate::ui::options::options;
 use leptos::prelude::*;
 
-use crate::band::drill::CaseFilter;
 use crate::ui::search_box::SearchBox;
+use crate::view::report::drill::CaseFilter;
 
 use super::state::ReportState;
 

@@ -1,14 +1,14 @@
 //! Metrics per tag or difficulty; a click on a name drills down to its cases.
 
+use super::dynamic::td;
 use crate::ui::boxed::on_click;
-use crate::ui::report::dynamic::td;
 use leptos::prelude::*;
 
 const NUM: Option<&str> = Some("num");
 
-use crate::band::drill::CaseFilter;
 use crate::band::render::{ci, num, pct};
 use crate::band::GroupMetrics;
+use crate::view::report::drill::CaseFilter;
 
 pub fn groups_view(
     title: &'static str,

@@ -2,8 +2,8 @@
 
 use leptos::prelude::*;
 
-use crate::band::drill::score_histogram;
 use crate::band::GroupMetrics;
+use crate::view::report::drill::score_histogram;
 
 pub fn histogram_view(g: &GroupMetrics) -> AnyView {
     let h = score_histogram(g);

@@ -1,18 +1,20 @@
 //! Loading the Report page's file: a picked file or a kept run is read in chunks and
 //! evaluated; a picked file becomes a kept run so a reload shows it again. What the page opens
-//! on arrival and the timing words are `band::report_load`.
+//! on arrival and the timing words are `view::report::load`.
 
 use std::sync::Arc;
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-use crate::band::drill::CaseFilter;
-use crate::band::report_load::{read_timing, report_start, ReportStart};
 use crate::route::state::ViewState;
 use crate::ui::browser_file::now_ms;
 use crate::ui::query;
 use crate::ui::run_file;
+use crate::view::report::drill::CaseFilter;
+use crate::view::report::load::read_timing;
+use crate::view::report::load::report_start;
+use crate::view::report::load::ReportStart;
 
 use super::read;
 use super::source::{last_source, remember_source};

@@ -3,9 +3,11 @@
 use crate::ui::boxed::{flag, on_click};
 use leptos::prelude::*;
 
-use crate::band::drill::{is_cross_band_cell, row_shares, CaseFilter};
 use crate::band::render::pct;
 use crate::band::BandReport;
+use crate::view::report::drill::is_cross_band_cell;
+use crate::view::report::drill::row_shares;
+use crate::view::report::drill::CaseFilter;
 
 const BANDS: [&str; 3] = ["BAD (1–2)", "MID (3)", "GOOD (4–5)"];
 

@@ -1,6 +1,6 @@
 //! Every overall metric in one table.
 
-use crate::ui::report::dynamic::td;
+use super::dynamic::td;
 use leptos::prelude::*;
 
 use crate::band::render::{ci, num, pct};

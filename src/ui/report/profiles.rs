@@ -2,16 +2,17 @@
 
 use std::sync::Arc;
 
+use super::dynamic::td;
 use crate::ui::boxed::part;
 use crate::ui::options::bound_select;
-use crate::ui::report::dynamic::td;
 use leptos::prelude::*;
 
 const NUM: Option<&str> = Some("num");
 
-use crate::band::drill::{compare_profiles, Delta};
 use crate::band::render::{num, pct};
 use crate::band::BandReport;
+use crate::view::report::drill::compare_profiles;
+use crate::view::report::drill::Delta;
 
 /// `text` with a `+` in front unless it has a sign (as `{:+}` writes numbers).
 fn signed(text: String) -> String {

@@ -1,18 +1,21 @@
 //! The Report page's shared state: the loaded file and report, the drill-down filter, the
 //! case table's sort, page and selection, and the open case. One `Copy` struct of signals
-//! so each component takes what it needs; the rules live in `crate::band::case_table`.
+//! so each component takes what it needs; the rules live in `crate::view::report::case_table`.
 
 use std::sync::Arc;
 
+use super::dynamic::memo_rows;
 use crate::ui::boxed::effect;
-use crate::ui::report::dynamic::memo_rows;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-use crate::band::case_table::{self, page_of};
-use crate::band::drill::{case_detail, CaseDetail, CaseFilter};
 use crate::band::BandReport;
 use crate::table::Direction;
+use crate::view::report::case_table;
+use crate::view::report::case_table::page_of;
+use crate::view::report::drill::case_detail;
+use crate::view::report::drill::CaseDetail;
+use crate::view::report::drill::CaseFilter;
 
 use super::read::read_case_line;
 

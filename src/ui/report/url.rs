@@ -5,10 +5,10 @@ use leptos::prelude::*;
 
 use crate::ui::boxed::effect;
 
-use crate::band::case_table::find_case;
-use crate::band::drill::CaseFilter;
 use crate::route::state::ViewState;
 use crate::ui::query;
+use crate::view::report::case_table::find_case;
+use crate::view::report::drill::CaseFilter;
 
 use super::state::ReportState;
 

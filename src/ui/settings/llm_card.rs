@@ -3,10 +3,10 @@
 
 use leptos::prelude::*;
 
+use super::test_connection::TestConnection;
 use crate::config::{LlmConfig, LlmField};
 use crate::ui::boxed::{on_change, on_click};
 use crate::ui::settings_store::{settings_store, SettingsStore};
-use crate::ui::test_connection::TestConnection;
 
 use super::feedback::Feedback;
 use super::json_mode_select::JsonModeSelect;

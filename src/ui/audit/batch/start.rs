@@ -1,0 +1,132 @@
+//! Run (or retry) the batch: plan the (case, profile) pairs still to do, audit them with the
+//! chosen concurrency, merge each result into the page's lines as it arrives, and keep the
+//! run in the run store (`run`) as it goes and at the end.
+
+use std::cell::Cell;
+use std::rc::Rc;
+
+use futures::future::{AbortHandle, Abortable};
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+use super::run;
+use crate::audit::batch::{self, Progress};
+use crate::llm::ChatTransport;
+use crate::ui::browser_file::now_ms;
+use crate::ui::settings_store::settings_store;
+use crate::view::audit::batch_panel::done_summary;
+use crate::view::audit::batch_panel::nothing_to_run;
+use crate::view::audit::batch_panel::plans_for;
+
+use super::state::not_kept;
+use super::state::BatchState;
+
+impl BatchState {
+    /// `retry`: re-run only the pairs whose line says they could not be audited (the CLI's
+    /// `--retry-failed` selection, `batch::settled_pairs`), replacing those lines in place.
+    pub fn start(&self, retry: bool, transport: fn() -> Result<Rc<dyn ChatTransport>, String>) {
+        let s = self.clone();
+        let (error, notice, results) = (s.error, s.notice, s.results);
+        error.set(None);
+        notice.set(None);
+        let Some(set) = s.cases.borrow().clone() else {
+            error.set(Some("Upload a cases JSONL first.".into()));
+            return;
+        };
+        let profiles = s.chosen.get_untracked();
+        if profiles.is_empty() {
+            error.set(Some("Tick at least one profile.".into()));
+            return;
+        }
+        let store = settings_store();
+        let settings = store.settings.get_untracked();
+        let strategy = store.strategy.get_untracked();
+        let plans = match plans_for(&settings, &strategy, &profiles) {
+            Ok(p) => p,
+            Err(e) => return error.set(Some(e)),
+        };
+        let transport = match transport() {
+            Ok(t) => t,
+            Err(e) => return error.set(Some(e)),
+        };
+        let done = results.with_untracked(|r| {
+            let lines: Vec<batch::StoredLine> =
+                r.iter().map(|l| batch::StoredLine::read(l)).collect();
+            batch::settled_pairs(&lines, retry)
+        });
+        let (jobs, skipped) = batch::plan_jobs(&set.cases, &profiles, &done);
+        if jobs.is_empty() {
+            let failed = results.with_untracked(|r| batch::failed_count(r));
+            notice.set(Some(nothing_to_run(retry, skipped, failed)));
+            return;
+        }
+        let mut merge = results.with_untracked(|r| batch::LiveMerge::new(r));
+        let case_count = set.cases.len();
+        let (handle, registration) = AbortHandle::new_pair();
+        s.abort.set_value(Some(handle));
+        s.running.set(true);
+        let n = s.concurrency.get_untracked();
+        // Read before any await: no `RefCell` borrow is held across one.
+        let (previous, file) = (s.run_meta.borrow().clone(), s.case_file.borrow().clone());
+        spawn_local(async move {
+            let mut meta =
+                run::begin(previous, &file, case_count, &profiles, &settings, &strategy).await;
+            s.run_id.set(Some(meta.id.clone()));
+            *s.run_meta.borrow_mut() = Some(meta.clone());
+            // Saves go out as results arrive, at most every SAVE_EVERY_MS; a failure is
+            // shown at once (the results stay on the page either way).
+            let save_failed = Rc::new(Cell::new(false));
+            let mut last_save = now_ms();
+            let mut on_result = |line: serde_json::Map<String, serde_json::Value>, p: &Progress| {
+                let text = crate::jsonl::compact(&serde_json::Value::Object(line));
+                results.update(|r| {
+                    merge.add(r, text);
+                });
+                if now_ms() - last_save > run::SAVE_EVERY_MS {
+                    last_save = now_ms();
+                    let lines = results.get_untracked();
+                    let mut m = meta.clone();
+                    let save_failed = save_failed.clone();
+                    spawn_local(async move {
+                        if let Err(e) = run::persist(&mut m, &lines, false, false).await {
+                            save_failed.set(true);
+                            error.set(Some(not_kept(&e)));
+                        }
+                    });
+                }
+                s.done_count.set(p.done);
+                s.total_count.set(p.total);
+                s.progress.set(Some(p.summary()));
+            };
+            let work = batch::run_batch(
+                &*transport,
+                &plans,
+                jobs,
+                skipped,
+                n,
+                &now_ms,
+                &mut on_result,
+            );
+            let outcome = Abortable::new(work, registration).await;
+            let ended = matches!(outcome, Ok(Ok(_)));
+            // Saved before the outcome is shown, so "Done" means kept (or says why not).
+            let lines = results.get_untracked();
+            let saved = run::persist(&mut meta, &lines, true, ended).await;
+            *s.run_meta.borrow_mut() = Some(meta);
+            match outcome {
+                Ok(Ok(p)) => notice.set(Some(done_summary(&p))),
+                Ok(Err(e)) => error.set(Some(e.to_string())),
+                Err(_) => notice.set(Some(
+                    "Cancelled. Results so far are kept; Run again to resume.".into(),
+                )),
+            }
+            match saved {
+                Err(e) => error.set(Some(not_kept(&e))),
+                Ok(()) if save_failed.get() => error.set(None),
+                Ok(()) => {}
+            }
+            s.abort.set_value(None);
+            s.running.set(false);
+        });
+    }
+}

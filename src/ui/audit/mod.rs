@@ -1,0 +1,89 @@
+pub mod batch;
+mod finding_group;
+mod form;
+mod kept_from;
+mod kept_note;
+mod messages;
+pub mod number_check;
+mod open_kept;
+mod phase_list;
+mod phase_table;
+mod report_json;
+mod report_lists;
+mod report_view;
+pub mod run;
+mod start;
+mod state;
+
+use leptos::prelude::*;
+
+use crate::ui::settings_store::settings_store;
+use batch::BatchRunner;
+
+// The page's parts are the modules above;
+// its decisions are in `view::audit::progress` and `view::audit::shown` (pure, tested natively).
+
+use form::audit_form;
+use kept_from::kept_from_note;
+use kept_note::KeptNote;
+use messages::audit_messages;
+use phase_list::phase_list;
+use report_view::audit_report_view;
+use state::AuditState;
+
+/// Paste a context and a model output, pick a profile, and get a VerifyFast audit.
+#[component]
+pub fn AuditPage() -> impl IntoView {
+    let store = settings_store();
+    let page = AuditState::new(&store);
+    // Leaving the page stops its clock and its LLM calls.
+    on_cleanup(move || {
+        page.stop_ticker();
+        page.abort();
+    });
+    // Report's "Open in Audit" filled the drafts and asked for one run (in session storage,
+    // set by that click only: a URL alone never starts LLM calls).
+    if crate::ui::report::open_in_audit::take_run_once() {
+        let store = store.clone();
+        request_animation_frame(move || start::start(page, &store));
+    }
+    if let Some(id) = crate::ui::query::current().run {
+        open_kept::open_kept(page, id, store.profile_names());
+    }
+    let AuditState {
+        shown,
+        now,
+        context,
+        output,
+        kept,
+        ..
+    } = page;
+
+    view! {
+        <section data-testid="page-audit">
+            <h1>"Quick audit"</h1>
+            <p class="lead">
+                "Paste a context and a model output, pick a profile, and get a VerifyFast audit: claims, factual and logic errors with evidence, and a deterministic 1-5 credit score."
+            </p>
+            {audit_form(page)}
+            {audit_messages(page)}
+            {move || phase_list(shown.with(|s| s.phases.clone()), now.get())}
+            {move || {
+                shown.with(|s| s.kept_from.clone()).map(|from| {
+                    let not_stored = shown.with_untracked(|s| {
+                        s.report.as_ref().map(|r| r.0.not_stored.clone()).unwrap_or_default()
+                    });
+                    kept_from_note(from, not_stored)
+                })
+            }}
+            {move || {
+                shown.with(|s| s.report.clone()).map(|(report, json)| {
+                    let (c, o) = (context.get_untracked(), output.get_untracked());
+                    audit_report_view(report, json, &c, &o)
+                })
+            }}
+            <KeptNote kept=kept/>
+            <BatchRunner transport=start::transport/>
+        </section>
+    }
+}

@@ -1,0 +1,104 @@
+//! The derivation DAG of the Proof page: hypotheses on top, each item under its premises,
+//! formulas rendered by KaTeX in HTML nodes over an SVG of the edges; the current step and its
+//! premises highlighted and kept in view; zoom buttons, drag (or scroll) to pan; a click on
+//! a node jumps to the step that proposed it. Layout lives in `logic::dag` (tested natively).
+
+use leptos::prelude::*;
+
+use super::reveal::keep_revealed;
+use crate::logic::dag::Dag;
+use crate::logic::fitch::Fitch;
+use crate::view::proof::dag_draw::canvas_style;
+use crate::view::proof::dag_draw::edge_key;
+use crate::view::proof::dag_draw::frame_style;
+use crate::view::proof::dag_draw::hidden_note;
+use crate::view::proof::dag_draw::node_key;
+use crate::view::proof::dag_draw::px;
+use crate::view::proof::dag_draw::zoom_pct;
+use crate::view::proof::dag_draw::zoom_step;
+use crate::view::proof::dag_draw::ZOOM_START;
+use std::sync::Arc;
+
+use super::bind::live;
+use crate::ui::keyed::{keyed_rows, Row};
+
+use super::dag_items::edge_view;
+use super::dag_items::legend;
+use super::dag_items::node_view;
+
+#[component]
+pub fn ProofDag(
+    /// The DAG (and the Fitch lines, drawn by `ProofFitch`) at the current step.
+    views: Memo<(Dag, Fitch)>,
+    on_pick: Callback<String>,
+) -> impl IntoView {
+    let zoom = RwSignal::new(ZOOM_START);
+    let pct = move || zoom_pct(zoom.get());
+    let scroller = NodeRef::<leptos::html::Div>::new();
+    keep_revealed(
+        scroller,
+        ".dag-node.current",
+        Signal::<(Dag, Fitch)>::from(views),
+    );
+    let zoom_by = move |d: isize| {
+        zoom.update(|z| *z = zoom_step(*z, d));
+        if let Some(el) = scroller.get_untracked() {
+            request_animation_frame(move || super::reveal::reveal(&el, ".dag-node.current"));
+        }
+    };
+    // Drag to pan: where the press started and the scroll offsets then.
+    let drag = StoredValue::new(None::<(i32, i32, i32, i32)>);
+    let hidden = move || {
+        views.with(|(d, _)| hidden_note(d.hidden)).map(|note| {
+            view! { <p class="muted small" data-testid="proof-dag-hidden">{note}</p> }.into_any()
+        })
+    };
+    view! {
+        <div class="card proof-dag-card">
+            <div class="row dag-toolbar">
+                <h3>"Derivation graph"</h3>
+                <button type="button" aria-label="zoom out" data-testid="proof-dag-zoom-out" on:click=crate::ui::boxed::on_click(move |_| zoom_by(-1))>"−"</button>
+                <span class="small" data-testid="proof-dag-zoom">{live(move || format!("{} %", pct()))}</span>
+                <button type="button" aria-label="zoom in" data-testid="proof-dag-zoom-in" on:click=crate::ui::boxed::on_click(move |_| zoom_by(1))>"+"</button>
+                {legend()}
+            </div>
+            {live(hidden)}
+            <div class="proof-dag-wrap" node_ref=scroller
+                on:mousedown=move |ev| {
+                    if let Some(el) = scroller.get_untracked() {
+                        drag.set_value(Some((ev.client_x(), ev.client_y(), el.scroll_left(), el.scroll_top())));
+                    }
+                }
+                on:mousemove=move |ev| {
+                    if let (Some((x, y, l, t)), Some(el)) = (drag.get_value(), scroller.get_untracked()) {
+                        if ev.buttons() & 1 == 0 {
+                            drag.set_value(None);
+                            return;
+                        }
+                        el.set_scroll_left(l - (ev.client_x() - x));
+                        el.set_scroll_top(t - (ev.client_y() - y));
+                    }
+                }
+                on:mouseup=move |_| drag.set_value(None)>
+                <div class="proof-dag" data-testid="proof-dag" role="group" aria-label="derivation graph"
+                    style=live(move || views.with(|(d, _)| frame_style(d, pct())))>
+                    <div class="dag-canvas" style=live(move || views.with(|(d, _)| canvas_style(d, pct())))>
+                        <svg class="dag-edges" width=live(move || views.with(|(d, _)| px(d.width).to_string()))
+                            height=live(move || views.with(|(d, _)| px(d.height).to_string())) aria-hidden="true">
+                            {keyed_rows(
+                                Arc::new(move || views.with(|(d, _)| d.edges.iter().cloned().map(Row::Edge).collect())),
+                                |row| match row { Row::Edge(e) => edge_key(e), _ => String::new() },
+                                Arc::new(|row| match row { Row::Edge(e) => edge_view(e), _ => ().into_any() }),
+                            )}
+                        </svg>
+                        {keyed_rows(
+                            Arc::new(move || views.with(|(d, _)| d.nodes.iter().cloned().map(Row::Node).collect())),
+                            |row| match row { Row::Node(n) => node_key(n), _ => String::new() },
+                            Arc::new(move |row| match row { Row::Node(n) => node_view(n, on_pick), _ => ().into_any() }),
+                        )}
+                    </div>
+                </div>
+            </div>
+        </div>
+    }
+}

@@ -1,0 +1,3 @@
+//! The Compare page's decisions: what each side offers and says.
+
+pub mod side;

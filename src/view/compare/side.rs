@@ -1,0 +1,79 @@
+//! One side of the Compare page, without the browser: reading a picked file's bytes into a
+//! run, whether the chosen profile survives a new file, and what the side says it shows.
+//! `ui::compare::side` and `side_picker` only move these values in and out of signals.
+
+use crate::band::compare::RunLines;
+use crate::band::compare_input;
+use crate::band::compare_input::CompareInput;
+
+/// `A` → `a`, anything else → `b` (the side's test ids and element ids).
+pub fn side_id(name: &str) -> &'static str {
+    if name == "A" {
+        "a"
+    } else {
+        "b"
+    }
+}
+
+/// A file's bytes (or why they could not be read) as a side's run, or why it cannot be one.
+pub fn read_side(file_name: String, bytes: Result<Vec<u8>, String>) -> Result<RunLines, String> {
+    let jsonl_text = String::from_utf8(bytes?)
+        .map_err(|_| format!("{file_name}: this is not JSONL (not UTF-8 text)"))?;
+    compare_input::read(&CompareInput {
+        label: file_name,
+        jsonl_text,
+    })
+    .map_err(|e| e.to_string())
+}
+
+/// Whether the chosen profile (empty: every line) still names one of `run`'s profiles.
+pub fn keeps_profile(run: &RunLines, chosen: &str) -> bool {
+    compare_input::profiles(run).iter().any(|p| p == chosen)
+}
+
+/// What the side shows: its file and how many results, or that there is none yet.
+pub fn side_label(run: Option<&RunLines>) -> String {
+    run.map_or("no file yet".to_string(), |r| {
+        format!("{} ({} results)", r.label, r.records.len())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TWO: &str = concat!(
+        r#"{"id":"c1","profile":"fast","expected_credit_score":5,"credit_score":4}"#,
+        "\n",
+        r#"{"id":"c2","profile":"slow","expected_credit_score":2,"credit_score":1}"#,
+        "\n"
+    );
+
+    #[test]
+    fn ids_of_the_sides() {
+        assert_eq!(side_id("A"), "a");
+        assert_eq!(side_id("B"), "b");
+    }
+
+    #[test]
+    fn reads_a_results_file_and_names_it() {
+        let run = read_side("r.jsonl".into(), Ok(TWO.as_bytes().to_vec()));
+        let run = run.expect("two scored lines");
+        assert_eq!(side_label(Some(&run)), "r.jsonl (2 results)");
+        assert!(keeps_profile(&run, "fast"));
+        assert!(!keeps_profile(&run, "gone"));
+        assert_eq!(side_label(None), "no file yet");
+    }
+
+    #[test]
+    fn says_why_a_file_is_not_a_side() {
+        let e = read_side("x.bin".into(), Ok(vec![0xff, 0xfe]));
+        assert_eq!(
+            e.err().as_deref(),
+            Some("x.bin: this is not JSONL (not UTF-8 text)")
+        );
+        let e = read_side("y".into(), Err("could not read y".into()));
+        assert_eq!(e.err().as_deref(), Some("could not read y"));
+        assert!(read_side("z".into(), Ok(b"not json\n".to_vec())).is_err());
+    }
+}

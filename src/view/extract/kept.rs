@@ -1,0 +1,334 @@
+//! A kept grade run read back. The Extract page keeps a graded upload as a `grade` run: each
+//! row as `verifyfast grade` writes it, plus the row's `line` in the file (`to_kept_jsonl`).
+//! Opening the run (`extract?run=<id>`) rebuilds the table from those lines
+//! (`batch_from_kept`): the verdicts as they were graded then, never graded again (the texts
+//! they judged are not kept). A line that is not such a record becomes a bad row that says
+//! which field is wrong; `equivalent` must agree with `verdict`, or the row is refused rather
+//! than shown with a verdict it may not have had.
+
+use serde_json::{Map, Value};
+
+use crate::extract::batch::GradeBatch;
+use crate::extract::batch::Row;
+use crate::extract::equiv::Outcome;
+use crate::extract::equiv::Path;
+use crate::extract::fallback_batch::LlmFallbackNote;
+use crate::extract::records::GradeRecord;
+
+/// Why a kept line could not be read back.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum KeptLineError {
+    #[error("line {line} of the run is not a JSON object")]
+    NotObject { line: usize },
+    #[error("line {line} of the run: `{field}` is missing or not {expected}")]
+    Field {
+        line: usize,
+        field: String,
+        expected: &'static str,
+    },
+    #[error("line {line} of the run: `equivalent` says {equivalent} but `verdict` is {verdict}")]
+    Disagrees {
+        line: usize,
+        equivalent: bool,
+        verdict: &'static str,
+    },
+}
+
+/// The rows of `batch` as the run keeps them, one JSON object per line.
+pub fn to_kept_jsonl(batch: &GradeBatch) -> String {
+    let mut out = String::new();
+    for row in &batch.rows {
+        let value = match row {
+            Row::Graded { line, record } => {
+                let mut v = serde_json::to_value(record).unwrap_or(Value::Null);
+                if let Value::Object(m) = &mut v {
+                    m.insert("line".into(), Value::from(*line));
+                }
+                v
+            }
+            Row::Bad { line, error } => {
+                serde_json::json!({ "id": null, "line": line, "error": error })
+            }
+        };
+        out.push_str(&crate::jsonl::compact(&value));
+        out.push('\n');
+    }
+    out
+}
+
+/// The table of a kept run from its lines (`to_kept_jsonl`); `line` is the fallback line
+/// number for a kept line without one (its position among the run's lines).
+pub fn batch_from_kept(lines: &[Value]) -> GradeBatch {
+    let mut batch = GradeBatch::default();
+    for (i, value) in lines.iter().enumerate() {
+        let position = i + 1;
+        let Value::Object(m) = value else {
+            batch.bad_line(
+                position,
+                KeptLineError::NotObject { line: position }.to_string(),
+            );
+            continue;
+        };
+        let line = m
+            .get("line")
+            .and_then(Value::as_u64)
+            .map_or(position, |n| n as usize);
+        if let Some(error) = m.get("error").and_then(Value::as_str) {
+            batch.bad_line(line, error.to_string());
+            continue;
+        }
+        match record_of(m, position) {
+            Ok(record) => {
+                batch.summary.add(&record);
+                batch.rows.push(Row::Graded { line, record });
+            }
+            Err(e) => batch.bad_line(line, e.to_string()),
+        }
+    }
+    batch
+}
+
+struct Reader<'a> {
+    m: &'a Map<String, Value>,
+    line: usize,
+    /// Where `m` is in the line (`llm_fallback.` for the model's part), for messages.
+    path: &'static str,
+}
+
+impl Reader<'_> {
+    fn fail(&self, field: &'static str, expected: &'static str) -> KeptLineError {
+        KeptLineError::Field {
+            line: self.line,
+            field: format!("{}{field}", self.path),
+            expected,
+        }
+    }
+
+    fn text(&self, field: &'static str) -> Result<String, KeptLineError> {
+        match self.m.get(field) {
+            Some(Value::String(s)) => Ok(s.clone()),
+            _ => Err(self.fail(field, "text")),
+        }
+    }
+
+    fn maybe_text(&self, field: &'static str) -> Result<Option<String>, KeptLineError> {
+        match self.m.get(field) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s.clone())),
+            Some(_) => Err(self.fail(field, "text or null")),
+        }
+    }
+
+    fn flag(&self, field: &'static str) -> Result<bool, KeptLineError> {
+        self.m
+            .get(field)
+            .and_then(Value::as_bool)
+            .ok_or_else(|| self.fail(field, "true or false"))
+    }
+
+    fn count(&self, field: &'static str) -> Result<u64, KeptLineError> {
+        self.m
+            .get(field)
+            .and_then(Value::as_u64)
+            .ok_or_else(|| self.fail(field, "a whole number"))
+    }
+
+    fn outcome(&self, field: &'static str) -> Result<Outcome, KeptLineError> {
+        self.m
+            .get(field)
+            .and_then(Value::as_str)
+            .and_then(Outcome::from_name)
+            .ok_or_else(|| self.fail(field, "equal, different or undecided"))
+    }
+}
+
+fn record_of(m: &Map<String, Value>, line: usize) -> Result<GradeRecord, KeptLineError> {
+    let r = Reader { m, line, path: "" };
+    let verdict = r.outcome("verdict")?;
+    let equivalent = r.flag("equivalent")?;
+    if equivalent != (verdict == Outcome::Equal) {
+        return Err(KeptLineError::Disagrees {
+            line,
+            equivalent,
+            verdict: verdict.as_str(),
+        });
+    }
+    let method = m
+        .get("method")
+        .and_then(Value::as_str)
+        .and_then(Path::from_name)
+        .ok_or_else(|| r.fail("method", "a comparison path this version knows"))?;
+    let llm_fallback = match m.get("llm_fallback") {
+        None | Some(Value::Null) => None,
+        Some(Value::Object(f)) => Some(Box::new(note_of(f, line)?)),
+        Some(_) => return Err(r.fail("llm_fallback", "an object")),
+    };
+    Ok(GradeRecord {
+        id: m.get("id").cloned().unwrap_or(Value::Null),
+        predicted_answer: r.maybe_text("predicted_answer")?,
+        ground_truth_answer: r.maybe_text("ground_truth_answer")?,
+        equivalent,
+        verdict,
+        method: method.as_str(),
+        reason: r.text("reason")?,
+        predicted_method: r.text("predicted_method")?,
+        ground_truth_method: r.text("ground_truth_method")?,
+        low_confidence: r.flag("low_confidence")?,
+        llm_fallback,
+    })
+}
+
+fn note_of(m: &Map<String, Value>, line: usize) -> Result<LlmFallbackNote, KeptLineError> {
+    let r = Reader {
+        m,
+        line,
+        path: "llm_fallback.",
+    };
+    Ok(LlmFallbackNote {
+        used: r.flag("used")?,
+        rule_answer: r.maybe_text("rule_answer")?,
+        rule_method: r.text("rule_method")?,
+        rule_verdict: r.outcome("rule_verdict")?,
+        reply: r.maybe_text("reply")?,
+        model_answer: r.maybe_text("model_answer")?,
+        error: r.maybe_text("error")?,
+        latency_ms: r.count("latency_ms")?,
+        total_tokens: r.count("total_tokens")?,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::extract::{AnswerPatterns, Preset};
+
+    fn graded() -> GradeBatch {
+        let mut b = GradeBatch::new(Preset::default(), AnswerPatterns::NONE);
+        b.push_line(
+            1,
+            r#"{"id":"a","output":"so the answer is 12","ground_truth":"12"}"#,
+        );
+        b.push_line(2, "not json");
+        b.push_line(
+            4,
+            r#"{"id":7,"output":"\\boxed{\\frac{1}{2}}","ground_truth":"0.5"}"#,
+        );
+        b.push_line(5, r#"{"id":"c","output":"I think 3","ground_truth":"4"}"#);
+        b.push_line(6, r#"{"id":"d","output":"no idea","ground_truth":"4"}"#);
+        b
+    }
+
+    fn values(text: &str) -> Vec<Value> {
+        text.lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn a_kept_run_reads_back_as_the_same_table() {
+        let b = graded();
+        let back = batch_from_kept(&values(&to_kept_jsonl(&b)));
+        assert_eq!(
+            back.rows, b.rows,
+            "same rows, lines, verdicts and bad lines"
+        );
+        assert_eq!(back.summary, b.summary);
+        assert!(
+            back.sources.is_empty(),
+            "no texts: rows cannot be read back from a file"
+        );
+    }
+
+    #[test]
+    fn kept_lines_are_what_grade_writes_plus_the_line() {
+        let b = graded();
+        let kept = values(&to_kept_jsonl(&b));
+        let everything = crate::search::SearchQuery::parse_or_everything("", false);
+        let cli: Vec<Value> = values(&b.to_jsonl(Default::default(), &everything));
+        assert_eq!(kept.len(), cli.len());
+        for (mut k, c) in kept.into_iter().zip(cli) {
+            let line = k.as_object_mut().unwrap().remove("line");
+            assert!(line.is_some_and(|l| l.is_u64()));
+            let mut c = c;
+            c.as_object_mut().unwrap().remove("line");
+            assert_eq!(k, c);
+        }
+    }
+
+    #[test]
+    fn the_model_s_part_is_kept() {
+        let mut b = graded();
+        if let Row::Graded { record, .. } = &mut b.rows[3] {
+            record.llm_fallback = Some(Box::new(LlmFallbackNote {
+                used: false,
+                rule_answer: Some("3".into()),
+                rule_method: "last_number".into(),
+                rule_verdict: Outcome::Different,
+                reply: None,
+                model_answer: None,
+                error: Some("HTTP 401".into()),
+                latency_ms: 12,
+                total_tokens: 0,
+            }));
+        }
+        let back = batch_from_kept(&values(&to_kept_jsonl(&b)));
+        assert_eq!(back.rows, b.rows);
+    }
+
+    #[test]
+    fn a_line_that_is_not_a_record_says_which_field_and_the_rest_stay() {
+        let lines = values(concat!(
+            r#"{"id":"a","predicted_answer":"1","ground_truth_answer":"1","equivalent":true,"verdict":"equal","method":"identical_text","reason":"r","predicted_method":"m","ground_truth_method":"m","low_confidence":false,"line":3}"#,
+            "\n",
+            r#"{"id":"b","predicted_answer":"1","ground_truth_answer":"2","equivalent":true,"verdict":"different","method":"float","reason":"r","predicted_method":"m","ground_truth_method":"m","low_confidence":false}"#,
+            "\n",
+            r#"{"id":"c","verdict":"maybe"}"#,
+            "\n",
+            r#"{"id":"d","predicted_answer":"1","ground_truth_answer":"2","equivalent":false,"verdict":"different","method":"telepathy","reason":"r","predicted_method":"m","ground_truth_method":"m","low_confidence":false}"#,
+            "\n",
+            "[1]\n",
+        ));
+        let mut lines = lines;
+        lines.push(serde_json::json!({"id":"e","predicted_answer":"1","ground_truth_answer":"1","equivalent":true,"verdict":"equal","method":"float","reason":"r","predicted_method":"fallback","ground_truth_method":"m","low_confidence":true,"llm_fallback":{"used":"yes"}}));
+        let b = batch_from_kept(&lines);
+        assert_eq!(b.summary.n, 1, "only the sound record is counted");
+        assert_eq!(b.rows[0].line(), 3, "its own line number");
+        let bad: Vec<(usize, &str)> = b.bad_rows().collect();
+        assert_eq!(bad.len(), 5);
+        assert_eq!(bad[0].0, 2, "no line field: its position in the run");
+        assert!(
+            bad[0]
+                .1
+                .contains("`equivalent` says true but `verdict` is different"),
+            "{}",
+            bad[0].1
+        );
+        assert!(
+            bad[1]
+                .1
+                .contains("`verdict` is missing or not equal, different or undecided"),
+            "{}",
+            bad[1].1
+        );
+        assert!(bad[2].1.contains("`method`"), "{}", bad[2].1);
+        assert!(bad[3].1.contains("not a JSON object"), "{}", bad[3].1);
+        assert!(
+            bad[4]
+                .1
+                .contains("`llm_fallback.used` is missing or not true or false"),
+            "{}",
+            bad[4].1
+        );
+    }
+
+    #[test]
+    fn every_path_and_outcome_name_reads_back() {
+        for p in Path::ALL {
+            assert_eq!(Path::from_name(p.as_str()), Some(p));
+        }
+        for o in Outcome::ALL {
+            assert_eq!(Outcome::from_name(o.as_str()), Some(o));
+        }
+        assert_eq!(Path::from_name("Float"), None);
+    }
+}
