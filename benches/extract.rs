@@ -20,6 +20,9 @@ mod confidence;
 /// The real-output sets and their measurement, shared with tests/extract_real.rs.
 #[path = "../tests/common/real.rs"]
 mod real;
+/// Math-Verify's own test pairs, shared with tests/extract_math_verify.rs.
+#[path = "../tests/common/math_verify.rs"]
+mod math_verify;
 
 /// CPU seconds of this thread since `cpu_start`, or the wall-clock `secs` when unknown.
 fn cpu_secs_since(cpu_start: Option<u64>, secs: f64) -> f64 {
@@ -125,6 +128,9 @@ fn confidence_signal() {
 
 fn main() {
     real_sets();
+    for preset in [Preset::Lenient, Preset::Strict] {
+        println!("{}", math_verify::figures(preset).summary(preset));
+    }
     confidence_signal();
     let data = include_str!("../tests/fixtures/gsm8k_train.jsonl");
     let items: Vec<(String, String, String)> = data
