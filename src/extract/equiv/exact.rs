@@ -40,9 +40,13 @@ fn symbol_value(symbol: u64, seed: u64) -> BigRational {
 const PI_SYMBOL: u64 = 1;
 const E_SYMBOL: u64 = 2;
 
+/// Size bound of every intermediate value at a sample point (bits of numerator and
+/// denominator): 60 points of a 512-node expression stay cheap; past it, no exact verdict.
+const SAMPLE_BITS: u64 = 4096;
+
 fn bounded(r: BigRational) -> Result<BigRational, NoValue> {
     let bits = r.numer().bits() + r.denom().bits();
-    if bits > crate::extract::number::MAX_EXACT_BITS {
+    if bits > SAMPLE_BITS {
         Err(NoValue::NotExact)
     } else {
         Ok(r)
@@ -162,7 +166,11 @@ pub(super) fn value(n: &Node, pt: &Point, formal: &mut bool) -> Result<BigRation
             let k = k.to_integer().to_i64().filter(|k| k.abs() <= 256);
             let k = k.ok_or(NoValue::NotExact)?;
             let base = value(a, pt, formal)?;
-            num(Num::Exact(base).pow(&Num::exact_int(k)))
+            let size = (base.numer().bits() + base.denom().bits()).saturating_mul(k.unsigned_abs());
+            if size > SAMPLE_BITS {
+                return Err(NoValue::NotExact);
+            }
+            bounded(num(Num::Exact(base).pow(&Num::exact_int(k)))?)
         }
         Call(expr::Func::Sqrt, a) if plain_constant(a) => {
             let r = num(expr::eval(a, &[]))?;

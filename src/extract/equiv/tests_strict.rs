@@ -127,3 +127,23 @@ fn equal_pairs_are_never_different() {
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
+
+/// Hostile input: huge exponents and deep nesting end in a verdict (the exact sampling bounds
+/// every value to 4096 bits and 60 points; exact values to ~10,000 digits).
+#[test]
+fn hostile_input_is_bounded() {
+    let tower = "(((x+1)^{200})^{200})^{200}";
+    for preset in [Preset::Strict, Preset::Lenient] {
+        let (o, _) = outcome(tower, &format!("{tower}+1"), None, preset);
+        assert_ne!(o, Outcome::Equal);
+        let (o, _) = outcome("2^{10^{8}}", "2^{10^{8}}+1", None, preset);
+        assert_ne!(o, Outcome::Equal);
+        let nested = format!("{}x{}", "(".repeat(10), ")".repeat(10));
+        let (o, _) = outcome(&nested, "x", None, preset);
+        assert_eq!(o, Outcome::Equal);
+        // Past the parser's depth cap an answer is not an expression (compared as text).
+        let deep = format!("{}x{}", "(".repeat(5000), ")".repeat(5000));
+        let (o, _) = outcome(&deep, "x+1", None, preset);
+        assert_ne!(o, Outcome::Equal);
+    }
+}
