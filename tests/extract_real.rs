@@ -21,7 +21,7 @@ fn long_cot_dev_set() {
     assert_eq!(t.labelled, 763);
     // Floors: the figures measured when this test was written (raise them as rules pay).
     assert!(
-        t.right >= 735,
+        t.right >= 741,
         "accuracy {:.2}% ({})",
         t.accuracy(),
         t.right
@@ -32,9 +32,9 @@ fn long_cot_dev_set() {
         t.false_positives
     );
     assert!(t.fired <= 310, "signal fires on {}", t.fired);
-    // 11 of 28 wrong verdicts: the equivalence classes of grader-equiv took the wrong verdicts
-    // from 48 to 28, and most of those it fixed were flagged ones.
-    assert!(t.wrong_flagged >= 11, "signal flags {}", t.wrong_flagged);
+    // 9 of 22 wrong verdicts: the equivalence classes of grader-equiv took the wrong verdicts
+    // from 48 to 22, and most of those it fixed were flagged ones.
+    assert!(t.wrong_flagged >= 9, "signal flags {}", t.wrong_flagged);
 }
 
 #[test]

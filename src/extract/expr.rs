@@ -556,9 +556,11 @@ impl Parser<'_> {
             let sub = if let Some(inner) = rest.strip_prefix('{') {
                 let close = inner.find('}')?;
                 let body = inner.get(..close)?;
-                (!body.is_empty()
-                    && body.len() <= 8
-                    && body.bytes().all(|b| b.is_ascii_alphanumeric()))
+                // `x_{12}`, `M_{\odot}`: digits and letters, or one command word.
+                let word = body.strip_prefix('\\').unwrap_or(body);
+                (!word.is_empty()
+                    && body.len() <= 12
+                    && word.bytes().all(|b| b.is_ascii_alphanumeric()))
                 .then(|| (body.to_string(), close + 2))
             } else {
                 rest.chars()
@@ -569,6 +571,12 @@ impl Parser<'_> {
             if let Some((body, used)) = sub {
                 owned = format!("{name}_{body}");
                 self.i += 1 + used;
+            }
+        }
+        // Constants of integration: `C_1` and `c_1` are one name (models and keys differ in case).
+        if let Some(k) = owned.strip_prefix("C_") {
+            if !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()) {
+                owned = format!("c_{k}");
             }
         }
         let name = owned.as_str();

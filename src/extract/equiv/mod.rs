@@ -407,6 +407,12 @@ fn compare_at(a: &str, b: &str, preset: Preset, depth: usize) -> Comparison {
     if depth > MAX_DEPTH {
         return verdict(false, Path::Text, "nesting too deep to compare");
     }
+    let (ca, cb) = (without_condition(a), without_condition(b));
+    if ca != a || cb != b {
+        let c = compare_at(ca, cb, preset, depth + 1);
+        let reason = format!("the condition after `for` set aside: {}", c.reason);
+        return with_outcome(c.outcome, c.path, reason);
+    }
     if let Some(c) = chain(a, b, preset, depth) {
         return c;
     }
@@ -437,6 +443,30 @@ fn compare_at(a: &str, b: &str, preset: Preset, depth: usize) -> Comparison {
         return c;
     }
     scalar(a, b, preset)
+}
+
+/// `A=\frac{1}{4-\omega^2},for\omega^2\neq 4`, `x(t)=…for t>0`: the condition of validity
+/// after a final `for` is not part of the value.
+fn without_condition(s: &str) -> &str {
+    let b = s.as_bytes();
+    let at = s.rmatch_indices("for").map(|(i, _)| i).find(|&i| {
+        let before = i.checked_sub(1).and_then(|k| b.get(k));
+        let after = b.get(i + 3);
+        i > 0
+            && before.is_some_and(|c| !c.is_ascii_alphabetic())
+            && after.is_some_and(|c| !c.is_ascii_alphabetic())
+    });
+    match at {
+        Some(i) => {
+            let head = s.get(..i).unwrap_or(s).trim_end_matches([',', ' ', ';']);
+            if head.is_empty() {
+                s
+            } else {
+                head
+            }
+        }
+        None => s,
+    }
 }
 
 fn choice(a: &str, b: &str, preset: Preset) -> Option<Comparison> {

@@ -405,23 +405,51 @@ fn unit_tail(s: &str) -> Option<(&str, &str)> {
         return None;
     }
     let mut letters = 0;
-    for token in tail.split([' ', '/', '*']).filter(|t| !t.is_empty()) {
-        let word: String = token
+    let mut rest = tail;
+    while !rest.is_empty() {
+        rest = rest.trim_start_matches([' ', '/', '*', '.', '·']);
+        if rest.is_empty() {
+            break;
+        }
+        let word: String = rest
             .chars()
             .take_while(|c| c.is_alphabetic() || *c == '\\')
             .collect();
-        let power = token.get(word.len()..).unwrap_or("");
-        let power_ok = power.is_empty()
-            || ["²", "³"].contains(&power)
-            || power
-                .strip_prefix('^')
-                .is_some_and(|p| p.bytes().all(|b| b.is_ascii_digit() || b"{}-".contains(&b)));
-        let word = word.trim_start_matches('\\');
-        let unit_word = word.chars().count() >= 2 || UNIT_LETTERS.contains(&word);
-        if !power_ok || !unit_word || word.chars().any(|c| !c.is_alphabetic()) {
+        let bare = word.trim_start_matches('\\');
+        if bare.is_empty()
+            || bare.contains('\\')
+            || !(bare.chars().count() >= 2 || UNIT_LETTERS.contains(&bare))
+        {
             return None;
         }
-        letters += word.len();
+        letters += bare.len();
+        rest = rest.get(word.len()..).unwrap_or("");
+        // An optional power: `^2`, `^{-2}`, `²`, `³`.
+        if let Some(p) = rest.strip_prefix('^') {
+            let len = match p.strip_prefix('{') {
+                Some(inner) => {
+                    let close = inner.find('}')?;
+                    let body = inner.get(..close)?;
+                    if body.is_empty() || !body.bytes().all(|b| b.is_ascii_digit() || b == b'-') {
+                        return None;
+                    }
+                    close + 2
+                }
+                None => {
+                    let n = p
+                        .bytes()
+                        .take_while(|b| b.is_ascii_digit() || *b == b'-')
+                        .count();
+                    if n == 0 {
+                        return None;
+                    }
+                    n
+                }
+            };
+            rest = p.get(len..).unwrap_or("");
+        } else if let Some(p) = rest.strip_prefix(['²', '³']) {
+            rest = p;
+        }
     }
     (letters > 0).then_some((num, tail))
 }
