@@ -17,12 +17,12 @@ use verifyfast::extract::{grade, Preset};
 /// The fixture sets and the flag's measurement, shared with tests/extract_confidence.rs.
 #[path = "../tests/common/confidence.rs"]
 mod confidence;
-/// The real-output sets and their measurement, shared with tests/extract_real.rs.
-#[path = "../tests/common/real.rs"]
-mod real;
 /// Math-Verify's own test pairs, shared with tests/extract_math_verify.rs.
 #[path = "../tests/common/math_verify.rs"]
 mod math_verify;
+/// The real-output sets and their measurement, shared with tests/extract_real.rs.
+#[path = "../tests/common/real.rs"]
+mod real;
 
 /// CPU seconds of this thread since `cpu_start`, or the wall-clock `secs` when unknown.
 fn cpu_secs_since(cpu_start: Option<u64>, secs: f64) -> f64 {
