@@ -380,9 +380,9 @@ fn unwrapped(t: &str) -> String {
     s.trim_start_matches([':', '=']).trim().to_string()
 }
 
-/// Commands written with a doubled backslash (`\\\\frac`, `\\\\left(`: text escaped twice, as in
-/// Math-Verify's own tests) read as the command. A `\\\\` row break before a word that is not one
-/// of these commands (`\\\\ 3`, `\\\\end`) stays.
+/// Commands written with a doubled backslash (`\\frac`, `\\left(`: text escaped twice, as in
+/// Math-Verify's own tests) read as the command. A `\\` row break before a word that is not one
+/// of these commands (`\\ 3`, `\\end`) stays.
 fn single_backslash_commands(s: &str) -> String {
     const COMMANDS: &[&str] = &[
         "frac", "dfrac", "tfrac", "left", "right", "sqrt", "pi", "cdot", "times", "infty", "le",

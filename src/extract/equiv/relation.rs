@@ -418,9 +418,9 @@ fn strict_rearranged(fa: &Expr, fb: &Expr, ta: &str, tb: &str) -> Comparison {
 }
 
 /// `eq` is `name = value` (the value free of the name), the other equation has two or more
-/// variables, and the other equation's `l − r`
-/// vanishes (to 1e-9 of its terms' size) wherever `name` takes that value: `eq`'s curve lies on
-/// the other's, at every usable sample point (at least [`POINTS_NEEDED`]).
+/// variables, and its `l − r` vanishes (to 1e-9 of the point's size) wherever `name` takes
+/// that value: `eq`'s curve lies on the other's, at every usable sample point (at least
+/// [`POINTS_NEEDED`]).
 fn on_curve(eq: (&str, &str), other: &Expr) -> bool {
     let name = eq.0.trim();
     let Some(val) = expr::parse(eq.1) else {
