@@ -420,14 +420,12 @@ fn degrees_in_trig(s: &str) -> String {
     if !s.contains("\\circ") || !TRIG.iter().any(|t| s.contains(t)) {
         return s.to_string();
     }
+    // One spelling, then one linear pass.
+    let s = s.replace("^{\\circ}", "^\\circ");
     let mut out = String::with_capacity(s.len() + 16);
-    let mut rest = s;
-    while let Some(at) = ["^{\\circ}", "^\\circ"]
-        .iter()
-        .filter_map(|m| rest.find(m).map(|i| (i, m.len())))
-        .min()
-    {
-        let (i, len) = at;
+    let mut rest = s.as_str();
+    let len = "^\\circ".len();
+    while let Some(i) = rest.find("^\\circ") {
         let before = rest.get(..i).unwrap_or("");
         let digits = before
             .bytes()

@@ -390,14 +390,13 @@ const UNIT_LETTERS: &[&str] = &["m", "s", "g", "K", "A", "V", "W", "J", "N", "L"
 /// letters with `/`, powers and products (`rad/s`, `kcal m^{-2}yr^{-1}`, `ergs/s`, `Å`).
 fn unit_tail(s: &str) -> Option<(&str, &str)> {
     // After a space, or where letters follow a digit or a brace (`10^{35}ergs/s`).
+    // Linear: only before the first command (`\\frac{10^4\\pi}{648}microns` is no number).
     let b = s.as_bytes();
-    let glued = (1..b.len()).find(|&i| {
+    let first_command = s.find('\\').unwrap_or(b.len());
+    let glued = (1..first_command).find(|&i| {
         b.get(i).is_some_and(u8::is_ascii_alphabetic)
             && b.get(i - 1)
                 .is_some_and(|p| p.is_ascii_digit() || *p == b'}')
-            && !s
-                .get(..i)
-                .is_some_and(|h| h.ends_with("\\frac{") || h.contains('\\'))
     });
     let cut = s.find(' ').into_iter().chain(glued).min()?;
     let (num, tail) = (s.get(..cut)?.trim(), s.get(cut..)?.trim());

@@ -318,6 +318,10 @@ pub(super) fn compare_shapes(
         (Set(x) | List(x), Set(y) | List(y)) => {
             // A set lists an element once: `(3,17,3,7)` written twice is one solution.
             let once = |v: &[String]| {
+                // Bounded: a list past the item limit is refused by `compare_items` anyway.
+                if v.len() > MAX_ITEMS {
+                    return v.to_vec();
+                }
                 let mut out: Vec<String> = Vec::new();
                 for i in v {
                     if !out.contains(i) {
