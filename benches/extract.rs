@@ -17,6 +17,9 @@ use verifyfast::extract::{grade, Preset};
 /// The fixture sets and the flag's measurement, shared with tests/extract_confidence.rs.
 #[path = "../tests/common/confidence.rs"]
 mod confidence;
+/// Math-Verify's own test pairs, shared with tests/extract_math_verify.rs.
+#[path = "../tests/common/math_verify.rs"]
+mod math_verify;
 /// The real-output sets and their measurement, shared with tests/extract_real.rs.
 #[path = "../tests/common/real.rs"]
 mod real;
@@ -125,6 +128,9 @@ fn confidence_signal() {
 
 fn main() {
     real_sets();
+    for preset in [Preset::Lenient, Preset::Strict] {
+        println!("{}", math_verify::figures(preset).summary(preset));
+    }
     confidence_signal();
     let data = include_str!("../tests/fixtures/gsm8k_train.jsonl");
     let items: Vec<(String, String, String)> = data

@@ -33,6 +33,15 @@ pub enum Func {
     Exp,
     Sqrt,
     Abs,
+    Sinh,
+    Cosh,
+    Tanh,
+    /// `\lfloor x \rfloor`.
+    Floor,
+    /// `\lceil x \rceil`.
+    Ceil,
+    /// `n!!`: n·(n−2)·(n−4)…, exact for integers (`5!!` = 15, not (5!)! or 5!).
+    DoubleFact,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -113,6 +122,20 @@ impl Parser<'_> {
         }
     }
 
+    /// Consumes `word` (a command such as `\bmod`) when it comes next and is not the start of
+    /// a longer command.
+    fn eat_word(&mut self, word: &str) -> bool {
+        self.skip_ws();
+        let rest = self.src.get(self.i..).unwrap_or("");
+        let whole = rest
+            .strip_prefix(word)
+            .is_some_and(|after| !after.starts_with(|c: char| c.is_ascii_alphabetic()));
+        if whole {
+            self.i += word.len();
+        }
+        whole
+    }
+
     fn node(&mut self, n: Node) -> Option<Node> {
         self.nodes += 1;
         (self.nodes <= MAX_NODES).then_some(n)
@@ -150,6 +173,13 @@ impl Parser<'_> {
             } else if self.eat(b'/') {
                 let r = self.unary()?;
                 left = self.node(Node::Div(Box::new(left), Box::new(r)))?;
+            } else if self.eat_word("\\bmod") || self.eat_word("\\mod") {
+                // a mod b = a − b·⌊a/b⌋, exact for rationals.
+                let r = self.unary()?;
+                let q = Node::Div(Box::new(left.clone()), Box::new(r.clone()));
+                let fl = self.node(Node::Call(Func::Floor, Box::new(q)))?;
+                let m = self.node(Node::Mul(Box::new(r), Box::new(fl)))?;
+                left = self.node(Node::Sub(Box::new(left), Box::new(m)))?;
             } else if self.starts_atom() {
                 let r = self.power()?;
                 left = self.node(Node::Mul(Box::new(left), Box::new(r)))?;
@@ -166,7 +196,9 @@ impl Parser<'_> {
             Some(b) if b.is_ascii_alphanumeric() || b == b'(' || b == b'{' || b == b'.' => true,
             Some(b'\\') => {
                 let rest = self.src.get(self.i..).unwrap_or("");
-                !(rest.starts_with("\\}") || rest.starts_with("\\end"))
+                !["\\}", "\\end", "\\rfloor", "\\rceil", "\\bmod", "\\mod"]
+                    .iter()
+                    .any(|w| rest.starts_with(w))
             }
             _ => false,
         }
@@ -212,9 +244,13 @@ impl Parser<'_> {
         let mut a = self.atom()?;
         if self.peek() == Some(b'!') {
             self.i += 1;
-            // `5!!` is a double factorial (15), not (5!)!: not modelled, so not an expression.
+            // `5!!` is a double factorial (15), not (5!)! and not 5! (issue 27).
             if self.peek() == Some(b'!') {
-                return None;
+                self.i += 1;
+                if self.peek() == Some(b'!') {
+                    return None;
+                }
+                return self.node(Node::Call(Func::DoubleFact, Box::new(a)));
             }
             a = self.node(Node::Fact(Box::new(a)))?;
         }
@@ -366,15 +402,58 @@ impl Parser<'_> {
                 let k = self.arg()?;
                 self.node(Node::Binom(Box::new(n), Box::new(k)))
             }
+            "lfloor" | "lceil" => {
+                let x = self.expr()?;
+                let close = if name == "lfloor" {
+                    "\\rfloor"
+                } else {
+                    "\\rceil"
+                };
+                if !self.eat_word(close) {
+                    return None;
+                }
+                let f = if name == "lfloor" {
+                    Func::Floor
+                } else {
+                    Func::Ceil
+                };
+                self.node(Node::Call(f, Box::new(x)))
+            }
             "pi" => self.node(Node::Pi),
             "infty" | "inf" => self.node(Node::Infinity),
             "sin" | "cos" | "tan" | "cot" | "sec" | "csc" | "arcsin" | "arccos" | "arctan"
-            | "ln" | "log" | "exp" => self.call(name),
+            | "ln" | "log" | "exp" | "sinh" | "cosh" | "tanh" => self.call(name),
+            // `\dot{x}`, `\hat{y}`, `\bar{v}`: a name of its own (the derivative, the estimate).
+            "dot" | "ddot" | "hat" | "bar" | "vec" | "tilde" => {
+                let rest = self.src.get(self.i..)?;
+                let inner = rest.strip_prefix('{')?;
+                let close = inner.find('}')?;
+                let body = inner.get(..close)?.trim_start_matches('\\');
+                if body.is_empty() || !body.bytes().all(|b| b.is_ascii_alphabetic()) {
+                    return None;
+                }
+                self.i += close + 2;
+                let full = format!("{name}{{{body}}}");
+                self.var(&full)
+            }
             // Only Greek letters name variables: any other command (`\overline`, `\cdots`,
             // `\cot`) read as a variable made unrelated answers "symbolically equal".
             // (`\pi` is matched above, so it stays the constant.)
             greek if GREEK_LETTERS.contains(&greek) => self.var(greek),
-            _ => None,
+            // `\pit`, `\omegat` (a space lost in the source): the Greek letter, then the rest
+            // of the letters as the next factors.
+            other => {
+                let prefix = (2..other.len()).rev().find_map(|k| {
+                    let p = other.get(..k)?;
+                    (p == "pi" || GREEK_LETTERS.contains(&p)).then_some(p)
+                })?;
+                self.i = start + prefix.len();
+                if prefix == "pi" {
+                    self.node(Node::Pi)
+                } else {
+                    self.var(prefix)
+                }
+            }
         }
     }
 
@@ -402,6 +481,9 @@ impl Parser<'_> {
             "ln" => Func::Ln,
             "log" => Func::Log,
             "exp" => Func::Exp,
+            "sinh" => Func::Sinh,
+            "cosh" => Func::Cosh,
+            "tanh" => Func::Tanh,
             "sqrt" => Func::Sqrt,
             _ => return None,
         };
@@ -467,6 +549,37 @@ impl Parser<'_> {
     }
 
     fn var(&mut self, name: &str) -> Option<Node> {
+        // A subscript is part of the name: `x_1`, `x_{1}`, `\omega_d`, `C_{12}` (one spelling).
+        let mut owned = name.to_string();
+        if self.peek() == Some(b'_') {
+            let rest = self.src.get(self.i + 1..).unwrap_or("");
+            let sub = if let Some(inner) = rest.strip_prefix('{') {
+                let close = inner.find('}')?;
+                let body = inner.get(..close)?;
+                // `x_{12}`, `M_{\odot}`: digits and letters, or one command word.
+                let word = body.strip_prefix('\\').unwrap_or(body);
+                (!word.is_empty()
+                    && body.len() <= 12
+                    && word.bytes().all(|b| b.is_ascii_alphanumeric()))
+                .then(|| (body.to_string(), close + 2))
+            } else {
+                rest.chars()
+                    .next()
+                    .filter(char::is_ascii_alphanumeric)
+                    .map(|c| (c.to_string(), 1))
+            };
+            if let Some((body, used)) = sub {
+                owned = format!("{name}_{body}");
+                self.i += 1 + used;
+            }
+        }
+        // Constants of integration: `C_1` and `c_1` are one name (models and keys differ in case).
+        if let Some(k) = owned.strip_prefix("C_") {
+            if !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()) {
+                owned = format!("c_{k}");
+            }
+        }
+        let name = owned.as_str();
         let idx = match self.vars.iter().position(|v| v == name) {
             Some(i) => i,
             None => {
@@ -521,14 +634,27 @@ impl Parser<'_> {
 /// Function names also read without a backslash (`sin x`); longest first where one is a
 /// prefix of another.
 const FUNC_WORDS: &[&str] = &[
-    "sqrt", "arcsin", "arccos", "arctan", "sin", "cos", "tan", "cot", "sec", "csc", "exp", "log",
-    "ln",
+    "sqrt", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "sin", "cos", "tan", "cot",
+    "sec", "csc", "exp", "log", "ln",
 ];
 
 /// True for a Greek letter command name (`theta`) that names a variable: `\pi` and `\Pi` are
 /// constants here, not names.
 pub fn is_greek(word: &str) -> bool {
     word != "pi" && word != "Pi" && GREEK_LETTERS.contains(&word)
+}
+
+// Hyperbolic functions through `exp` (the browser's `Math.exp`; see real.rs).
+fn sinh(x: f64) -> f64 {
+    (real::exp(x) - real::exp(-x)) / 2.0
+}
+
+fn cosh(x: f64) -> f64 {
+    (real::exp(x) + real::exp(-x)) / 2.0
+}
+
+fn tanh(x: f64) -> f64 {
+    sinh(x) / cosh(x)
 }
 
 fn positive(x: f64) -> bool {
@@ -584,6 +710,82 @@ fn ln_big(r: &BigRational) -> Option<f64> {
         Some(real::ln(top) + shift as f64 * std::f64::consts::LN_2)
     };
     Some(part(r.numer())? - part(r.denom())?)
+}
+
+/// `n` as `k·π` with `k` an exact rational, by structure (`\pi`, `2\pi`, `\frac{\pi}{6}`,
+/// `-\pi/3`, `30\pi/180`).
+pub fn pi_multiple(n: &Node) -> Option<BigRational> {
+    use Node::*;
+    let constant = |n: &Node| match (mentions_pi(n), eval(n, &[])) {
+        (false, Num::Exact(r)) => Some(r),
+        _ => None,
+    };
+    match n {
+        Pi => Some(BigRational::one()),
+        Neg(a) => pi_multiple(a).map(|k| -k),
+        Add(a, b) => Some(pi_multiple(a)? + pi_multiple(b)?),
+        Sub(a, b) => Some(pi_multiple(a)? - pi_multiple(b)?),
+        Mul(a, b) => match (pi_multiple(a), pi_multiple(b)) {
+            (Some(k), None) => Some(k * constant(b)?),
+            (None, Some(k)) => Some(constant(a)? * k),
+            _ => None,
+        },
+        Div(a, b) => {
+            let d = constant(b)?;
+            (!d.is_zero()).then(|| Some(pi_multiple(a)? / d)).flatten()
+        }
+        Lit(r) if r.is_zero() => Some(BigRational::zero()),
+        _ => None,
+    }
+}
+
+fn mentions_pi(n: &Node) -> bool {
+    use Node::*;
+    match n {
+        Pi => true,
+        Lit(_) | E | Infinity | Var(_) => false,
+        Neg(a) | Call(_, a) | Fact(a) => mentions_pi(a),
+        Add(a, b)
+        | Sub(a, b)
+        | Mul(a, b)
+        | Div(a, b)
+        | Pow(a, b)
+        | Root(a, b)
+        | Binom(a, b)
+        | LogBase(a, b) => mentions_pi(a) || mentions_pi(b),
+    }
+}
+
+/// The exact value of sin, cos or tan at `k·π` when it is rational (0, ±1/2, ±1); `None`
+/// otherwise (`\sin\frac{\pi}{4}` is irrational, left to floats).
+fn exact_trig(f: Func, a: &Node) -> Option<BigRational> {
+    if !matches!(f, Func::Sin | Func::Cos | Func::Tan) || mentions(a, None) || !mentions_pi(a) {
+        return None;
+    }
+    let k = pi_multiple(a)?;
+    let q = k.denom().to_u32()?;
+    let rational = match f {
+        Func::Sin => matches!(q, 1 | 2 | 6),
+        Func::Cos => matches!(q, 1..=3),
+        _ => matches!(q, 1 | 4),
+    };
+    if !rational {
+        return None;
+    }
+    // Reduce k modulo 2 so the float below is taken near [0, 2π) and is accurate to 1e-15.
+    let two = BigRational::from_integer(BigInt::from(2));
+    let r = &k - (&k / &two).floor() * &two;
+    let x = r.to_f64()? * std::f64::consts::PI;
+    let v = match f {
+        Func::Sin => x.sin(),
+        Func::Cos => x.cos(),
+        _ => x.tan(),
+    };
+    // The value is one of 0, ±1/2, ±1 (by the denominator): the nearest one is exact.
+    let half = [-1.0, -0.5, 0.0, 0.5, 1.0]
+        .into_iter()
+        .find(|c: &f64| (v - c).abs() < 1e-9)?;
+    BigRational::from_float(half)
 }
 
 /// True when variable `var` occurs in `n` (`None`: any variable).
@@ -702,8 +904,16 @@ pub fn eval(n: &Node, vars: &[f64]) -> Num {
             ln(&x).div(&base)
         }
         Call(f, a) => {
+            // sin, cos, tan at a rational multiple of π with a rational value (`\sin(\pi)` = 0,
+            // `\cos\frac{\pi}{3}` = 1/2) are exact: the float sin(π) is 1.2e-16, not 0.
+            if let Some(v) = exact_trig(*f, a) {
+                return Num::Exact(v);
+            }
             let v = eval(a, vars);
             match f {
+                Func::Floor => v.rounded(false),
+                Func::Ceil => v.rounded(true),
+                Func::DoubleFact => v.double_factorial(),
                 Func::Sqrt => v.sqrt(),
                 Func::Abs => v.abs(),
                 Func::Sin => v.func(real::sin, Some(exact_zero_to(0)), anywhere),
@@ -725,6 +935,9 @@ pub fn eval(n: &Node, vars: &[f64]) -> Num {
                 Func::Ln => v.func(real::ln, Some(exact_ln), positive),
                 Func::Log => v.func(real::log10, Some(exact_log10), positive),
                 Func::Exp => v.func(real::exp, Some(exact_zero_to(1)), anywhere),
+                Func::Sinh => v.func(sinh, Some(exact_zero_to(0)), anywhere),
+                Func::Cosh => v.func(cosh, Some(exact_zero_to(1)), anywhere),
+                Func::Tanh => v.func(tanh, Some(exact_zero_to(0)), anywhere),
             }
         }
     }
@@ -832,7 +1045,14 @@ mod tests {
         // Cause: \infty was a variable, so \infty-\infty was 0.
         assert!(matches!(val("\\infty-\\infty"), Num::Undefined(_)));
         assert!(parse("\\overline{AB}").is_none());
-        assert!(parse("5!!").is_none());
+        // Cause: `5!!` was read as `5!` (issue 27); it is the double factorial 15.
+        assert_eq!(val("5!!"), exact(15, 1));
+        assert_eq!(val("\\lfloor 2.5 \\rfloor"), exact(2, 1));
+        assert_eq!(val("\\lceil 2.5 \\rceil"), exact(3, 1));
+        assert_eq!(val("7 \\bmod 3"), exact(1, 1));
+        assert_eq!(val("\\sin(\\pi)"), exact(0, 1));
+        assert_eq!(val("\\cos\\frac{\\pi}{3}"), exact(1, 2));
+        assert!(parse("5!!!").is_none());
     }
 
     #[test]

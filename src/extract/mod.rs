@@ -18,6 +18,7 @@ pub mod patterns;
 mod real;
 pub mod records;
 mod scan;
+pub mod units;
 pub mod words;
 
 use std::sync::Arc;
@@ -559,13 +560,33 @@ pub fn grade_with(
     patterns: &AnswerPatterns,
 ) -> Verdict {
     let predicted = extract_with(output, question, patterns);
-    grade_predicted(predicted, ground_truth, question, preset, patterns)
+    grade_read(
+        predicted,
+        Some(output),
+        ground_truth,
+        question,
+        preset,
+        patterns,
+    )
 }
 
 /// [`grade_with`] for an output whose answer was already read (the LLM fallback's answer on the
 /// Extract page): the ground truth is extracted and compared exactly as there.
 pub fn grade_predicted(
     predicted: Option<Extraction>,
+    ground_truth: &str,
+    question: Option<&str>,
+    preset: Preset,
+    patterns: &AnswerPatterns,
+) -> Verdict {
+    grade_read(predicted, None, ground_truth, question, preset, patterns)
+}
+
+/// [`grade_predicted`] with the output's text when there is one: the words right after each
+/// answer (`5 million`, `3 GHz`) are part of its value (see [`with_units`]).
+fn grade_read(
+    predicted: Option<Extraction>,
+    output: Option<&str>,
     ground_truth: &str,
     question: Option<&str>,
     preset: Preset,
@@ -580,7 +601,12 @@ pub fn grade_predicted(
     .or_else(|| bare_ground_truth(ground_truth));
     let (outcome, path, reason) = match (&predicted, &gold) {
         (Some(p), Some(g)) => {
-            let c = with_units(p, g, compare_answers(p, g, question, preset));
+            let c = with_units(
+                (p, output),
+                (g, Some(ground_truth)),
+                question,
+                compare_answers(p, g, question, preset),
+            );
             let how = format!(
                 "predicted `{}` ({}) vs ground truth `{}` ({}): {}",
                 p.answer,
@@ -654,11 +680,130 @@ fn compare_answers(
     equiv::compare(&p.answer, &g.answer, question, preset)
 }
 
-/// Units are dropped by the normaliser (`18 dollars` → `18`) so that a unit-less gold matches;
-/// but when both sides state a unit and the units differ (`7 years` vs `7 months`), the answers
-/// are different whatever the numbers say. Same unit, or a unit on one side only: the value
-/// comparison stands.
-fn with_units(p: &Extraction, g: &Extraction, c: Comparison) -> Comparison {
+/// The scale word and unit of an answer: written before it (`\$5`), inside it
+/// (`5\text{ kB}`), or right after it in the text (`5 million`, `3 GHz`).
+fn suffix_of(e: &Extraction, text: Option<&str>) -> Option<units::Suffix> {
+    if let Some(s) = units::prefix_unit(&e.raw) {
+        return Some(s);
+    }
+    if let Some(u) = normalize::unit_of(&e.raw) {
+        if let Some(s) = units::suffix(&u) {
+            return Some(s);
+        }
+    }
+    let after = text
+        .and_then(|t| t.get(e.span.1..))
+        .map(|a| a.chars().take(40).collect::<String>())?;
+    units::suffix(&after)
+}
+
+/// The exact value of a normalised answer that is a plain number (`5`, `\frac12`, `2.5`).
+fn exact_number(answer: &str) -> Option<num_rational::BigRational> {
+    let e = expr::parse(answer).filter(|e| e.vars.is_empty())?;
+    match expr::eval(&e.root, &[]) {
+        number::Num::Exact(r) => Some(r),
+        _ => None,
+    }
+}
+
+/// Units and scale words are part of the value (issue 27; docs/extract.md, "Units"). The
+/// normaliser drops them so that a unit-less gold matches (`7 years` vs `7`: the values
+/// decide); but a scale word changes the number (`5 million` ≠ `5`), units convert exactly
+/// (`2 L` = `2000 mL`), and units that differ and do not convert are different (`5 kB` vs
+/// `5 MB` is a conversion, `7 years` vs `7 months`, `90 degrees` vs `90 radians` are not).
+fn with_units(
+    (p, p_text): (&Extraction, Option<&str>),
+    (g, g_text): (&Extraction, Option<&str>),
+    question: Option<&str>,
+    c: Comparison,
+) -> Comparison {
+    let (mut sp, mut sg) = (suffix_of(p, p_text), suffix_of(g, g_text));
+    // A question that counts in a scale ("how many million …") has bare answers in it: the
+    // side without the word is read with it (GSM8K: `4 million` for gold `4`).
+    let (op, og) = (sp.clone(), sg.clone());
+    for (s, other) in [(&mut sp, og), (&mut sg, op)] {
+        let other_scale = other.as_ref().map_or(0, |o| o.scale);
+        let own_scale = s.as_ref().map_or(0, |o| o.scale);
+        if own_scale == 0 && other_scale != 0 && units::question_counts_in(question, other_scale) {
+            s.get_or_insert_with(units::Suffix::default).scale = other_scale;
+        }
+    }
+    let scaled = |s: &Option<units::Suffix>| s.as_ref().is_some_and(|s| s.scale != 0);
+    let with_unit = |s: &Option<units::Suffix>| s.as_ref().and_then(|s| s.unit);
+    let decided = |equal: bool, reason: String| Comparison {
+        equivalent: equal,
+        outcome: if equal {
+            Outcome::Equal
+        } else {
+            Outcome::Different
+        },
+        path: Path::Unit,
+        reason,
+    };
+    let both_units = with_unit(&sp).is_some() && with_unit(&sg).is_some();
+    if both_units || scaled(&sp) || scaled(&sg) {
+        let (a, b) = (
+            sp.clone().unwrap_or_default(),
+            sg.clone().unwrap_or_default(),
+        );
+        let show = |s: &units::Suffix| {
+            let scale = if s.scale != 0 {
+                format!("×10^{} ", s.scale)
+            } else {
+                String::new()
+            };
+            format!("{scale}{}", s.unit.map_or("", |u| u.0))
+        };
+        if !units::same_dimension(&a, &b) {
+            return decided(
+                false,
+                format!(
+                    "different units: {} vs {} (the values: {})",
+                    show(&a),
+                    show(&b),
+                    c.reason
+                ),
+            );
+        }
+        let values = exact_number(&p.answer).zip(exact_number(&g.answer));
+        // One side without a unit is read in the other's unit (`5 million` vs `5000000`).
+        let one_unit = a.unit.is_none() || b.unit.is_none();
+        let based = values.and_then(|(x, y)| {
+            if one_unit {
+                Some((x * number::pow10(a.scale), y * number::pow10(b.scale)))
+            } else {
+                Some((units::base_value(&x, &a)?, units::base_value(&y, &b)?))
+            }
+        });
+        if let Some((x, y)) = based {
+            let same = x == y;
+            return decided(
+                same,
+                format!(
+                    "with units and scale words, {} {} vs {} {}: {}",
+                    p.answer,
+                    show(&a),
+                    g.answer,
+                    show(&b),
+                    if same { "equal" } else { "different" }
+                ),
+            );
+        }
+        if a != b && c.outcome == Outcome::Equal {
+            return Comparison {
+                equivalent: false,
+                outcome: Outcome::Undecided,
+                path: Path::Unit,
+                reason: format!(
+                    "{}, but the units or scale words differ ({} vs {}) and the values are not \
+                     plain numbers: could not decide",
+                    c.reason,
+                    show(&a),
+                    show(&b)
+                ),
+            };
+        }
+    }
     if c.outcome == Outcome::Different {
         return c;
     }

@@ -16,12 +16,16 @@ const REWRITES: &[(&str, &str)] = &[
     ("\\right", ""),
     ("\\bigl", ""),
     ("\\bigr", ""),
+    // `11,\! 111,\! 100` (MATH's thousands): the comma stays, the space goes.
+    (",\\! ", ","),
     ("\\!", ""),
-    ("\\;", ""),
-    ("\\:", ""),
+    // Thin spaces are spaces (`\pi\,t` is π·t, not the command `\pit`); `10\,000` is then a
+    // space-grouped thousand.
+    ("\\;", " "),
+    ("\\:", " "),
     ("\\quad", " "),
     ("\\qquad", " "),
-    ("\\,", ""),
+    ("\\,", " "),
     ("{,}", ","),
     ("\\ ", " "),
     ("~", " "),
@@ -42,6 +46,8 @@ const REWRITES: &[(&str, &str)] = &[
     ("π", "\\pi"),
     ("∞", "\\infty"),
     ("\\%", "%"),
+    // NumPy spellings in golds (`np.arcsin(10/13)`).
+    ("np.", ""),
     ("％", "%"),
     ("\\$", ""),
     ("$", ""),
@@ -252,6 +258,7 @@ pub fn normalize(raw: &str) -> String {
     if let Some(letter) = choice_letter(&s) {
         return letter.to_string();
     }
+    s = percent_word(&s);
     s = strip_units(&s);
     s = strip_ordinal(&s);
     s = base_subscript(&s);
@@ -357,7 +364,9 @@ const UNIT_SPELLINGS: &[(&str, &str)] = &[
 /// The normaliser's steps before unit stripping: annotations, wrappers, rewrites, punctuation.
 fn unwrapped(t: &str) -> String {
     let mut s = strip_annotations(t);
+    s = single_backslash_commands(&s);
     s = unwrap_commands(&s);
+    s = degrees_in_trig(&s);
     // A `\\` row break (matrices) must survive the spacing rewrites (`\ `, `\,`).
     s = s.replace("\\\\", ROW_BREAK);
     for (from, to) in REWRITES {
@@ -369,6 +378,89 @@ fn unwrapped(t: &str) -> String {
     s = s.trim().to_string();
     s = strip_trailing_punct(&s).to_string();
     s.trim_start_matches([':', '=']).trim().to_string()
+}
+
+/// Commands written with a doubled backslash (`\\frac`, `\\left(`: text escaped twice, as in
+/// Math-Verify's own tests) read as the command. A `\\` row break before a word that is not one
+/// of these commands (`\\ 3`, `\\end`) stays.
+fn single_backslash_commands(s: &str) -> String {
+    const COMMANDS: &[&str] = &[
+        "frac", "dfrac", "tfrac", "left", "right", "sqrt", "pi", "cdot", "times", "infty", "le",
+        "ge", "leq", "geq", "neq", "sin", "cos", "tan", "ln", "log", "text", "mathrm", "boxed",
+        "alpha", "beta", "theta", "mathbf", "pm",
+    ];
+    if !s.contains("\\\\") {
+        return s.to_string();
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(i) = rest.find("\\\\") {
+        let after = rest.get(i + 2..).unwrap_or("");
+        let word: String = after
+            .chars()
+            .take_while(char::is_ascii_alphabetic)
+            .collect();
+        out.push_str(rest.get(..i).unwrap_or(""));
+        if COMMANDS.contains(&word.as_str()) {
+            out.push('\\');
+        } else {
+            out.push_str("\\\\");
+        }
+        rest = after;
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Inside a trigonometric answer a degree sign is a unit of angle, not decoration:
+/// `\sin 30^\circ` → `\sin (30\pi/180)` (= 1/2), so it no longer equals `\sin 30` (30
+/// radians). Elsewhere `90^\circ` stays the number 90 (the rewrites drop the sign).
+fn degrees_in_trig(s: &str) -> String {
+    const TRIG: &[&str] = &["\\sin", "\\cos", "\\tan", "\\cot", "\\sec", "\\csc"];
+    if !s.contains("\\circ") || !TRIG.iter().any(|t| s.contains(t)) {
+        return s.to_string();
+    }
+    // One spelling, then one linear pass.
+    let s = s.replace("^{\\circ}", "^\\circ");
+    let mut out = String::with_capacity(s.len() + 16);
+    let mut rest = s.as_str();
+    let len = "^\\circ".len();
+    while let Some(i) = rest.find("^\\circ") {
+        let before = rest.get(..i).unwrap_or("");
+        let digits = before
+            .bytes()
+            .rev()
+            .take_while(|b| b.is_ascii_digit() || *b == b'.')
+            .count();
+        let (head, number) = before.split_at(before.len() - digits);
+        if number.is_empty() {
+            out.push_str(rest.get(..i + len).unwrap_or(""));
+        } else {
+            out.push_str(head);
+            out.push_str(&format!("({number}\\pi/180)"));
+        }
+        rest = rest.get(i + len..).unwrap_or("");
+    }
+    out.push_str(rest);
+    out
+}
+
+/// `28 pct`, `28 percent`, `28 percentage` → `28%`: a percent written in words is a percent
+/// (the percent policy then decides what it equals).
+fn percent_word(s: &str) -> String {
+    let lower = s.to_ascii_lowercase();
+    for word in ["percentage", "percent", "pct"] {
+        if let Some(head) = lower.strip_suffix(word) {
+            let number = s.get(..head.len()).unwrap_or("").trim_end();
+            if !number.is_empty()
+                && number.ends_with(|c: char| c.is_ascii_digit())
+                && super::number::parse_decimal_big(number).is_some()
+            {
+                return format!("{number}%");
+            }
+        }
+    }
+    s.to_string()
 }
 
 /// Removes GSM8K-style `<<48/2=24>>` calculator annotations.
@@ -409,6 +501,10 @@ fn strip_trailing_punct(s: &str) -> &str {
 fn factorial_operand(before: &str) -> bool {
     let mut rev = before.chars().rev();
     match rev.next() {
+        // `5!!`: a double factorial, not `5!` and punctuation (issue 27).
+        Some('!') => before
+            .strip_suffix('!')
+            .is_some_and(|b| !b.ends_with('!') && factorial_operand(b)),
         Some(c) if c.is_ascii_digit() || matches!(c, ')' | ']' | '}') => true,
         Some(c) if c.is_alphabetic() => !rev.next().is_some_and(char::is_alphabetic),
         _ => false,
@@ -614,7 +710,10 @@ fn join_comma_thousands(s: &str) -> String {
         .is_none_or(|(_, f)| !f.is_empty() && f.bytes().all(|b| b.is_ascii_digit()));
     let mut groups = int.split(',');
     let head = groups.next().unwrap_or("");
-    let head_ok = (1..=3).contains(&head.len()) && head.bytes().all(|b| b.is_ascii_digit());
+    // `0,111` is a decimal comma, never a thousand (no group starts with 0).
+    let head_ok = (1..=3).contains(&head.len())
+        && head.bytes().all(|b| b.is_ascii_digit())
+        && !head.starts_with('0');
     let rest: Vec<&str> = groups.collect();
     let rest_ok = !rest.is_empty()
         && rest

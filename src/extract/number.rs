@@ -597,6 +597,51 @@ impl Num {
         }
     }
 
+    /// `n!!` = n·(n−2)·… for a non-negative integer (0!! = 1!! = 1), exactly (bounded).
+    pub fn double_factorial(&self) -> Num {
+        match self {
+            Num::Exact(r) if r.is_integer() => {
+                if r.is_negative() {
+                    return Num::Undefined("a double factorial of a negative integer");
+                }
+                match r.to_integer().to_u64() {
+                    Some(n) if n <= 2 * MAX_FACTORIAL => {
+                        let mut acc = BigInt::one();
+                        let mut k = n;
+                        while k >= 2 {
+                            acc *= k;
+                            if acc.bits() > MAX_EXACT_BITS {
+                                return Num::Unknown("an exact value of more than 10,000 digits");
+                            }
+                            k -= 2;
+                        }
+                        Num::Exact(BigRational::from_integer(acc))
+                    }
+                    _ => Num::Unknown("an exact value of more than 10,000 digits"),
+                }
+            }
+            Num::Real(x) if x.fract() == 0.0 && (0.0..=300.0).contains(x) => {
+                let (mut acc, mut k) = (1.0f64, *x);
+                while k >= 2.0 {
+                    acc *= k;
+                    k -= 2.0;
+                }
+                Num::Real(acc)
+            }
+            Num::Undefined(_) | Num::Unknown(_) => self.clone(),
+            _ => Num::Unknown("a double factorial of a non-integer"),
+        }
+    }
+
+    /// `\lfloor x \rfloor` (`up`: `\lceil x \rceil`), exact for exact values.
+    pub fn rounded(&self, up: bool) -> Num {
+        match self {
+            Num::Exact(r) => Num::Exact(if up { r.ceil() } else { r.floor() }),
+            Num::Real(x) => Num::Real(if up { x.ceil() } else { x.floor() }),
+            other => other.clone(),
+        }
+    }
+
     /// `\binom{n}{k}` for integers, exactly (multiplicative formula, bounded).
     pub fn binomial(&self, k: &Num) -> Num {
         if let Some(p) = self.passthrough(k) {

@@ -10,7 +10,7 @@ pub(super) type Gauss = (BigRational, BigRational);
 /// `\frac{1-i}{2}`). Anything else with `i` in it — another variable beside it, `\sqrt{i}`,
 /// `e^{i\pi}`, an irrational coefficient — is "could not decide": treating `i` as a real
 /// variable made `i^2` differ from −1, so no verdict is safer than that one.
-pub(super) fn complex(a: &str, b: &str, ea: &Expr, eb: &Expr) -> Comparison {
+pub(super) fn complex(a: &str, b: &str, ea: &Expr, eb: &Expr, preset: Preset) -> Comparison {
     let only_i = |e: &Expr| e.vars.iter().all(|v| v == "i" || v == "I");
     if !only_i(ea) || !only_i(eb) {
         return undecided(
@@ -32,10 +32,43 @@ pub(super) fn complex(a: &str, b: &str, ea: &Expr, eb: &Expr) -> Comparison {
                 ),
             )
         }
-        (Err(why), _) | (_, Err(why)) => undecided(
-            Path::Complex,
-            format!("`{a}` vs `{b}`: {why}, beyond exact complex arithmetic"),
-        ),
+        (Err(why), _) | (_, Err(why)) => match (cfloat(&ea.root), cfloat(&eb.root)) {
+            // Not exact (`1+i\sqrt{3}`, `\ln 2+i\frac{\pi}{3}`, `e^{i\pi}`): in floating point,
+            // which can prove a difference; an agreement is equal in lenient only.
+            (Some(x), Some(y)) => {
+                let show = |z: (f64, f64)| format!("{} + {}i", float_str(z.0), float_str(z.1));
+                let near = |p: f64, q: f64| close(p, q) || (p.abs() < 1e-300 && q.abs() < 1e-300);
+                let scale = x.0.abs().max(x.1.abs()).max(y.0.abs()).max(y.1.abs());
+                let part = |p: f64, q: f64| near(p, q) || (p - q).abs() <= REL_TOL * scale;
+                let agree = part(x.0, y.0) && part(x.1, y.1);
+                if !agree {
+                    return verdict(
+                        false,
+                        Path::Complex,
+                        format!("`{a}` ≈ {} and `{b}` ≈ {}: different", show(x), show(y)),
+                    );
+                }
+                if preset == Preset::Strict {
+                    return undecided(
+                        Path::Complex,
+                        format!(
+                            "`{a}` and `{b}` agree to 1e-9 as complex numbers ({}) but not \
+                             exactly: {why} (strict)",
+                            show(x)
+                        ),
+                    );
+                }
+                verdict(
+                    true,
+                    Path::Complex,
+                    format!("`{a}` ≈ `{b}` ≈ {} (complex, relative 1e-9)", show(y)),
+                )
+            }
+            _ => undecided(
+                Path::Complex,
+                format!("`{a}` vs `{b}`: {why}, beyond exact complex arithmetic"),
+            ),
+        },
     }
 }
 
@@ -99,4 +132,74 @@ pub(super) fn gauss(n: &Node) -> Result<Gauss, &'static str> {
         }
         _ => Err("a function of `i`"),
     }
+}
+
+/// A complex value in floating point, for an expression whose variables all stand for `i`:
+/// `+ − · /`, integer powers, and `e^{z}` / `\exp z`. `None` for anything else.
+fn cfloat(n: &Node) -> Option<(f64, f64)> {
+    let finite = |z: (f64, f64)| (z.0.is_finite() && z.1.is_finite()).then_some(z);
+    let mul = |x: (f64, f64), y: (f64, f64)| (x.0 * y.0 - x.1 * y.1, x.0 * y.1 + x.1 * y.0);
+    let cexp = |z: (f64, f64)| {
+        let m = crate::extract::real::exp(z.0);
+        (
+            m * crate::extract::real::cos(z.1),
+            m * crate::extract::real::sin(z.1),
+        )
+    };
+    if !expr::mentions(n, None) {
+        return Some((expr::eval(n, &[]).to_f64()?, 0.0));
+    }
+    let z = match n {
+        Node::Var(_) => (0.0, 1.0),
+        Node::Neg(x) => {
+            let v = cfloat(x)?;
+            (-v.0, -v.1)
+        }
+        Node::Add(x, y) => {
+            let (p, q) = (cfloat(x)?, cfloat(y)?);
+            (p.0 + q.0, p.1 + q.1)
+        }
+        Node::Sub(x, y) => {
+            let (p, q) = (cfloat(x)?, cfloat(y)?);
+            (p.0 - q.0, p.1 - q.1)
+        }
+        Node::Mul(x, y) => mul(cfloat(x)?, cfloat(y)?),
+        Node::Div(x, y) => {
+            let (p, q) = (cfloat(x)?, cfloat(y)?);
+            let d = q.0 * q.0 + q.1 * q.1;
+            if d == 0.0 {
+                return None;
+            }
+            mul(p, (q.0 / d, -q.1 / d))
+        }
+        Node::Pow(x, e) if matches!(x.as_ref(), Node::E) => cexp(cfloat(e)?),
+        Node::Call(expr::Func::Exp, x) => cexp(cfloat(x)?),
+        Node::Pow(x, e) if !expr::mentions(e, None) => {
+            let k = match expr::eval(e, &[]) {
+                Num::Exact(k) if k.is_integer() => {
+                    num_traits::ToPrimitive::to_i64(&k.to_integer())?
+                }
+                _ => return None,
+            };
+            if k.abs() > 256 {
+                return None;
+            }
+            let base = cfloat(x)?;
+            let mut acc = (1.0, 0.0);
+            for _ in 0..k.abs() {
+                acc = mul(acc, base);
+            }
+            if k < 0 {
+                let d = acc.0 * acc.0 + acc.1 * acc.1;
+                if d == 0.0 {
+                    return None;
+                }
+                (acc.0 / d, -acc.1 / d)
+            } else {
+                acc
+            }
+        }
+        _ => return None,
+    };
+    finite(z)
 }

@@ -70,19 +70,20 @@ pub(super) fn scalar(a: &str, b: &str, preset: Preset) -> Comparison {
         }
     }
     if has_word(a) || has_word(b) {
-        return text(a, b, preset);
+        return worded(a, b, preset);
     }
     let (Some(ea), Some(eb)) = (expr::parse(a), expr::parse(b)) else {
-        return text(a, b, preset);
+        // `6*10^{-3}m/s²`: no expression, but maybe a number with a unit.
+        return worded(a, b, preset);
     };
     let imaginary = |e: &Expr| e.vars.iter().any(|v| v == "i" || v == "I");
     if imaginary(&ea) || imaginary(&eb) {
-        return complex(a, b, &ea, &eb);
+        return complex(a, b, &ea, &eb, preset);
     }
     if ea.vars.is_empty() && eb.vars.is_empty() {
         return constant(a, b, &ea, &eb, preset);
     }
-    symbolic(a, b, &ea, &eb)
+    symbolic(a, b, &ea, &eb, preset)
 }
 
 pub(super) fn constant(a: &str, b: &str, ea: &Expr, eb: &Expr, preset: Preset) -> Comparison {
@@ -131,40 +132,107 @@ pub(super) fn constant(a: &str, b: &str, ea: &Expr, eb: &Expr, preset: Preset) -
             Path::Infinity,
             format!("`{a}` = {x}, `{b}` = {y}: different"),
         ),
-        _ => floats(a, b, &x, &y, preset),
+        _ => {
+            // Strict: decide exactly, with `\pi`, `e` and square roots as symbols
+            // (`2\sqrt2` = `\sqrt8`, `\frac{\pi}{2}` = `\pi/2`); floats can then only prove
+            // a difference.
+            if preset == Preset::Strict && exact::constants_equal(ea, eb) == Some(true) {
+                return verdict(
+                    true,
+                    Path::ExactRational,
+                    format!(
+                        "`{a}` and `{b}` are the same exact value (computed with \\pi, e and \
+                         square roots as symbols)"
+                    ),
+                );
+            }
+            floats(a, b, &x, &y, preset)
+        }
     }
 }
 
-/// Lenient: a written decimal with ≥ 2 places equals an exact value (not another written
-/// decimal: 1.50 is not 1.499) that rounds to it, compared exactly.
+/// Lenient rounding, which forgives only the side written as a rounded decimal (issue 27):
+/// the predicted answer written as a decimal with ≥ 2 places that an exact gold rounds to
+/// (`0.33` for `\frac13`), or a gold given to N ≥ 2 significant figures as a decimal (`0.15`,
+/// `3.3e12`) that a more precise answer rounds to (physics-style, `0.1476`). Two written
+/// decimals of the same precision are both exact (`1.50` is not `1.499`), and a repeating
+/// decimal is exact, never a rounding (`0.\overline{35625}` is not `.35625` = 57/160).
 pub(super) fn rounded_exact(
     a: &str,
     b: &str,
     p: &BigRational,
     q: &BigRational,
 ) -> Option<Comparison> {
-    if written(a) == written(b) {
-        return None;
-    }
-    for (lit, lv, other) in [(a, p, q), (b, q, p)] {
-        if let Some(places) = decimal_places(lit).filter(|p| *p >= 2) {
-            if rounds_to_exact(other, lv, places) {
-                return Some(verdict(
-                    true,
-                    Path::Rounded,
-                    format!(
-                        "{} rounds to `{lit}` at {places} decimal places (lenient)",
-                        Num::Exact(other.clone())
-                    ),
-                ));
-            }
+    if let Some(places) = decimal_places(a).filter(|n| *n >= 2) {
+        if !written(b) && rounds_to_exact(q, p, places) {
+            return Some(verdict(
+                true,
+                Path::Rounded,
+                format!(
+                    "the ground truth {} rounds to the answer `{a}` at {places} decimal places \
+                     (lenient)",
+                    Num::Exact(q.clone())
+                ),
+            ));
         }
     }
-    None
+    let place = gold_rounding_place(a, b)?;
+    let scale = pow10(-place);
+    ((p * &scale).round() == (q * &scale).round()).then(|| {
+        verdict(
+            true,
+            Path::Rounded,
+            format!(
+                "the answer {} rounds to the ground truth `{b}`, given to {} significant figures \
+                 (lenient)",
+                Num::Exact(p.clone()),
+                significant_figures(b).unwrap_or(0)
+            ),
+        )
+    })
+}
+
+/// Significant figures of a plain decimal literal (`0.15` → 2, `3.3e12` → 2, `6630` → 4).
+fn significant_figures(s: &str) -> Option<usize> {
+    parse_decimal_big(s)?;
+    let mantissa = s.split(['e', 'E']).next()?;
+    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    Some(digits.trim_start_matches('0').len())
+}
+
+/// The power of ten of a literal's last written digit (`0.15` → −2, `3.3e12` → 11).
+fn last_place(s: &str) -> Option<i64> {
+    parse_decimal_big(s)?;
+    let (mantissa, exp) = match s.split_once(['e', 'E']) {
+        Some((m, e)) => (m, e.parse::<i64>().ok()?),
+        None => (s, 0),
+    };
+    let frac = mantissa.split_once('.').map_or(0, |(_, f)| f.len());
+    Some(exp - i64::try_from(frac).ok()?)
+}
+
+/// The place to round the answer at when the gold `b` is a decimal given to N ≥ 2
+/// significant figures (a point or an exponent: integers such as `12` are exact counts) and the
+/// answer `a` is more precise (an exact value, or a decimal with a later last digit).
+fn gold_rounding_place(a: &str, b: &str) -> Option<i64> {
+    if !b.contains(['.', 'e', 'E']) || a.contains("\\overline") || b.contains("\\overline") {
+        return None;
+    }
+    if significant_figures(b)? < 2 {
+        return None;
+    }
+    let place = last_place(b)?;
+    if written(a) && last_place(a).is_none_or(|pa| pa >= place) {
+        return None;
+    }
+    Some(place)
 }
 
 pub(super) fn written(s: &str) -> bool {
-    decimal_places(s).is_some() || parse_decimal(s).is_some() || parse_decimal_big(s).is_some()
+    s.contains("\\overline")
+        || decimal_places(s).is_some()
+        || parse_decimal(s).is_some()
+        || parse_decimal_big(s).is_some()
 }
 
 /// At least one side is a float (an irrational value). Two floats agree within relative 1e-9;
@@ -178,14 +246,15 @@ pub(super) fn floats(a: &str, b: &str, x: &Num, y: &Num, preset: Preset) -> Comp
             format!("`{a}` = {x} and `{b}` = {y} cannot be compared in floating point"),
         );
     };
-    let mixed = x.is_exact() != y.is_exact();
     if close(fx, fy) {
-        if mixed && preset == Preset::Strict {
+        // Strict: a tolerance never decides "equal" (`\pi+10^{-12}` vs `\pi`); the exact
+        // comparison (exact.rs) already had its chance.
+        if preset == Preset::Strict {
             return undecided(
                 Path::Float,
                 format!(
-                    "`{a}` = {x} and `{b}` = {y} agree to 1e-9, but one is exact and the other \
-                     only known in floating point (strict)"
+                    "`{a}` = {x} and `{b}` = {y} agree to 1e-9 but could not be compared exactly \
+                     (strict)"
                 ),
             );
         }
@@ -195,21 +264,35 @@ pub(super) fn floats(a: &str, b: &str, x: &Num, y: &Num, preset: Preset) -> Comp
             format!("`{a}` ≈ `{b}` = {} (relative 1e-9)", float_str(fy)),
         );
     }
-    // Rounding only when one side is a written decimal and the other is not (two written
-    // decimals are both exact: 1.50 is not 1.499).
-    if preset == Preset::Lenient && written(a) != written(b) {
-        for (lit, lv, other) in [(a, fx, fy), (b, fy, fx)] {
-            if let Some(places) = decimal_places(lit).filter(|p| *p >= 2) {
-                if rounds_to(other, lv, places) {
-                    return verdict(
-                        true,
-                        Path::Rounded,
-                        format!(
-                            "{} rounds to `{lit}` at {places} decimal places (lenient)",
-                            float_str(other)
-                        ),
-                    );
-                }
+    // Lenient rounding, the same two rules as `rounded_exact`: the answer written as a
+    // rounded decimal, or a gold given to N significant figures.
+    if preset == Preset::Lenient {
+        if let Some(places) = decimal_places(a).filter(|n| *n >= 2) {
+            if !written(b) && rounds_to(fy, fx, places) {
+                return verdict(
+                    true,
+                    Path::Rounded,
+                    format!(
+                        "the ground truth {} rounds to the answer `{a}` at {places} decimal \
+                         places (lenient)",
+                        float_str(fy)
+                    ),
+                );
+            }
+        }
+        if let Some(place) = gold_rounding_place(a, b) {
+            let scale = 10f64.powi(i32::try_from(-place).unwrap_or(i32::MAX));
+            if scale.is_finite() && ((fx * scale).round() - (fy * scale).round()).abs() < 0.5 {
+                return verdict(
+                    true,
+                    Path::Rounded,
+                    format!(
+                        "the answer {} rounds to the ground truth `{b}`, given to {} significant \
+                         figures (lenient)",
+                        float_str(fx),
+                        significant_figures(b).unwrap_or(0)
+                    ),
+                );
             }
         }
     }
@@ -218,4 +301,154 @@ pub(super) fn floats(a: &str, b: &str, x: &Num, y: &Num, preset: Preset) -> Comp
         Path::Float,
         format!("`{a}` = {x}, `{b}` = {y}: different"),
     )
+}
+
+/// Answers with a run of letters. Text first (`yes` vs `Yes`); then a number with a unit
+/// against a number (`1000 rad/s` vs `1000`, `3.83*10^{35} ergs/s` vs `3.83e35`: the unit is
+/// dropped, in both presets, when the other side has none or the same one); then, when both
+/// are written as mathematics and no run of letters is longer than three (`bs`, `ce^{-2t}`,
+/// not `hexagon`), as products of single-letter variables (`b s` = `bs`), which only an
+/// equal verdict is taken from.
+fn worded(a: &str, b: &str, preset: Preset) -> Comparison {
+    let t = text(a, b, preset);
+    if t.equivalent {
+        return t;
+    }
+    let (ua, ub) = (unit_tail(a), unit_tail(b));
+    if ua.is_some() || ub.is_some() {
+        let (na, ta) = ua.unwrap_or((a, ""));
+        let (nb, tb) = ub.unwrap_or((b, ""));
+        let compatible = ta.is_empty() || tb.is_empty() || squeeze(ta) == squeeze(tb);
+        if compatible && !has_word(na) && !has_word(nb) {
+            let c = compare_at(na, nb, preset, 1);
+            let unit = if ta.is_empty() { tb } else { ta };
+            return with_outcome(
+                c.outcome,
+                Path::Unit,
+                format!("the unit `{unit}` set aside: {}", c.reason),
+            );
+        }
+        return t;
+    }
+    if !(mathy(a) && mathy(b)) {
+        return t;
+    }
+    let (Some(ea), Some(eb)) = (expr::parse(a), expr::parse(b)) else {
+        return t;
+    };
+    let c = if ea.vars.is_empty() && eb.vars.is_empty() {
+        constant(a, b, &ea, &eb, preset)
+    } else {
+        symbolic(a, b, &ea, &eb, preset)
+    };
+    if c.outcome == Outcome::Equal {
+        return c;
+    }
+    t
+}
+
+fn squeeze(s: &str) -> String {
+    s.chars().filter(|c| !c.is_whitespace()).collect()
+}
+
+/// Mathematics, not prose: an operator or a command, and no run of more than three letters
+/// outside a `\command`.
+fn mathy(s: &str) -> bool {
+    if !s.contains(['^', '+', '-', '/', '\\', '(', '*', '_']) {
+        return false;
+    }
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b.get(i).is_some_and(u8::is_ascii_alphabetic) {
+            let start = i;
+            while b.get(i).is_some_and(u8::is_ascii_alphabetic) {
+                i += 1;
+            }
+            let command = start > 0 && b.get(start - 1) == Some(&b'\\');
+            let function = s.get(start..i).is_some_and(|w| FUNCTION_WORDS.contains(&w));
+            if !command && !function && i - start > 3 {
+                return false;
+            }
+        } else {
+            i += 1;
+        }
+    }
+    true
+}
+
+/// Function names written without a backslash (`arcsin(10/13)`).
+const FUNCTION_WORDS: &[&str] = &[
+    "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "sqrt", "exp",
+];
+
+/// Single letters that are units after a number (`5 m`, `3 s`, `2 g`); any other unit needs
+/// two letters or more, so `3 x` stays 3x.
+const UNIT_LETTERS: &[&str] = &["m", "s", "g", "K", "A", "V", "W", "J", "N", "L", "Å"];
+
+/// `(number, unit)` when `s` is a constant followed by a space and a unit-like tail: words of
+/// letters with `/`, powers and products (`rad/s`, `kcal m^{-2}yr^{-1}`, `ergs/s`, `Å`).
+fn unit_tail(s: &str) -> Option<(&str, &str)> {
+    // After a space, or where letters follow a digit or a brace (`10^{35}ergs/s`).
+    // Linear: only before the first command (`\\frac{10^4\\pi}{648}microns` is no number).
+    let b = s.as_bytes();
+    let first_command = s.find('\\').unwrap_or(b.len());
+    let glued = (1..first_command).find(|&i| {
+        b.get(i).is_some_and(u8::is_ascii_alphabetic)
+            && b.get(i - 1)
+                .is_some_and(|p| p.is_ascii_digit() || *p == b'}')
+    });
+    let cut = s.find(' ').into_iter().chain(glued).min()?;
+    let (num, tail) = (s.get(..cut)?.trim(), s.get(cut..)?.trim());
+    if num.is_empty() || tail.is_empty() || !numeric(num) {
+        return None;
+    }
+    let mut letters = 0;
+    let mut rest = tail;
+    while !rest.is_empty() {
+        rest = rest.trim_start_matches([' ', '/', '*', '.', '·']);
+        if rest.is_empty() {
+            break;
+        }
+        let word: String = rest
+            .chars()
+            .take_while(|c| c.is_alphabetic() || *c == '\\')
+            .collect();
+        let bare = word.trim_start_matches('\\');
+        if bare.is_empty()
+            || bare.contains('\\')
+            || !(bare.chars().count() >= 2 || UNIT_LETTERS.contains(&bare))
+        {
+            return None;
+        }
+        letters += bare.len();
+        rest = rest.get(word.len()..).unwrap_or("");
+        // An optional power: `^2`, `^{-2}`, `²`, `³`.
+        if let Some(p) = rest.strip_prefix('^') {
+            let len = match p.strip_prefix('{') {
+                Some(inner) => {
+                    let close = inner.find('}')?;
+                    let body = inner.get(..close)?;
+                    if body.is_empty() || !body.bytes().all(|b| b.is_ascii_digit() || b == b'-') {
+                        return None;
+                    }
+                    close + 2
+                }
+                None => {
+                    let n = p
+                        .bytes()
+                        .take_while(|b| b.is_ascii_digit() || *b == b'-')
+                        .count();
+                    if n == 0 {
+                        return None;
+                    }
+                    n
+                }
+            };
+            rest = p.get(len..).unwrap_or("");
+        } else if let Some(p) = rest.strip_prefix(['²', '³']) {
+            rest = p;
+        }
+    }
+    (letters > 0).then_some((num, tail))
 }

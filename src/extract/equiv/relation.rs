@@ -16,7 +16,13 @@ pub(super) fn sides(s: &str) -> Option<(&str, &str)> {
 /// A left side that only names the answer: `x`, `y_1`, `\theta`, `f(x)`, `k`.
 pub(super) fn is_name(l: &str) -> bool {
     let l = l.trim();
-    !l.is_empty()
+    // `\theta` names a value; `\frac12` is one (`\frac12 \approx 7` is not a label).
+    let command_ok = l.strip_prefix('\\').is_none_or(|rest| {
+        let word: String = rest.chars().take_while(char::is_ascii_alphabetic).collect();
+        expr::is_greek(&word)
+    });
+    command_ok
+        && !l.is_empty()
         && l.len() <= 12
         && l.bytes().all(|b| {
             b.is_ascii_alphanumeric() || matches!(b, b'_' | b'\\' | b'(' | b')' | b'{' | b'}')
@@ -67,7 +73,7 @@ pub(super) fn is_label(l: &str) -> bool {
                 i += word.len();
             }
             c if c.is_ascii_alphabetic() => letters += 1,
-            b'{' | b'}' | b'(' | b')' | b',' | b':' | b' ' | b'\'' => {}
+            b'{' | b'}' | b'(' | b')' | b',' | b':' | b' ' | b'\'' | b'|' => {}
             _ => return false,
         }
         i += 1;
@@ -259,7 +265,7 @@ pub(super) fn base_n(a: &str, b: &str, preset: Preset, depth: usize) -> Option<C
 /// differences `l − r` of both are proportional, `f_a = k·f_b` with one constant `k ≠ 0`, at
 /// the symbolic comparison's sample points (a point where exactly one of them is zero, or a
 /// ratio that changes, proves them different).
-pub(super) fn rearranged(a: (&str, &str), b: (&str, &str)) -> Option<Comparison> {
+pub(super) fn rearranged(a: (&str, &str), b: (&str, &str), preset: Preset) -> Option<Comparison> {
     let fa = expr::parse(&format!("({})-({})", a.0, a.1))?;
     let fb = expr::parse(&format!("({})-({})", b.0, b.1))?;
     if fa.vars.is_empty() || fb.vars.is_empty() {
@@ -296,15 +302,29 @@ pub(super) fn rearranged(a: (&str, &str), b: (&str, &str)) -> Option<Comparison>
         match k {
             None => k = Some(ratio),
             Some(k) if !close(k, ratio) => {
+                // A factor that changes is no proof when one equation's curve lies on the
+                // other's (`y=1/x` vs `xy=1`: the factor is x, never 0 on the curve).
+                if on_curve(a, &fb) || on_curve(b, &fa) {
+                    return Some(undecided(
+                        Path::Rearranged,
+                        format!(
+                            "`{ta}` and `{tb}`: l − r differ by a factor that changes, but one \
+                             curve lies on the other"
+                        ),
+                    ));
+                }
                 return different(format!(
                     "`{ta}` and `{tb}` are not proportional: l − r ratios {} and {}",
                     float_str(k),
                     float_str(ratio)
-                ))
+                ));
             }
             _ => {}
         }
         agreed += 1;
+        if agreed >= POINTS_NEEDED && preset == Preset::Strict {
+            return Some(strict_rearranged(&fa, &fb, &ta, &tb));
+        }
         if agreed >= POINTS_NEEDED {
             let k = k.map_or_else(|| "1".to_string(), float_str);
             return Some(verdict(
@@ -335,7 +355,7 @@ pub(super) fn equation(a: &str, b: &str, preset: Preset, depth: usize) -> Option
             let sided = l.outcome.and(r.outcome);
             if sided != Outcome::Equal {
                 // Not equal side by side; the same equation rearranged or scaled?
-                if let Some(c) = rearranged((la, ra), (lb, rb)) {
+                if let Some(c) = rearranged((la, ra), (lb, rb), preset) {
                     if c.outcome != Outcome::Different || sided == Outcome::Different {
                         return Some(c);
                     }
@@ -347,14 +367,119 @@ pub(super) fn equation(a: &str, b: &str, preset: Preset, depth: usize) -> Option
                 format!("left sides: {}; right sides: {}", l.reason, r.reason),
             ))
         }
-        (Some((la, ra)), None) if is_name(la) || numeric(la) => Some(explain(
-            compare_at(ra, b, preset, depth + 1),
-            &format!("`{a}` read as its value `{ra}`"),
-        )),
-        (None, Some((lb, rb))) if is_name(lb) || numeric(lb) => Some(explain(
-            compare_at(a, rb, preset, depth + 1),
-            &format!("`{b}` read as its value `{rb}`"),
-        )),
+        (Some((la, ra)), None) if is_name(la) || numeric(la) => {
+            let v = value_side(la, ra);
+            Some(explain(
+                compare_at(v, b, preset, depth + 1),
+                &format!("`{a}` read as its value `{v}`"),
+            ))
+        }
+        (None, Some((lb, rb))) if is_name(lb) || numeric(lb) => {
+            let v = value_side(lb, rb);
+            Some(explain(
+                compare_at(a, v, preset, depth + 1),
+                &format!("`{b}` read as its value `{v}`"),
+            ))
+        }
         _ => None,
+    }
+}
+
+/// Strict: the floats found one factor `k`; it must hold exactly at rational points
+/// (exact.rs), else the verdict is "could not decide".
+fn strict_rearranged(fa: &Expr, fb: &Expr, ta: &str, tb: &str) -> Comparison {
+    let mut k: Option<BigRational> = None;
+    let same = |x: &BigRational, y: &BigRational| -> Option<bool> {
+        match (x.is_zero(), y.is_zero()) {
+            (true, true) => return Some(true),
+            (true, false) | (false, true) => return None,
+            _ => {}
+        }
+        let r = x / y;
+        match &k {
+            None => {
+                k = Some(r);
+                Some(true)
+            }
+            Some(k) => (k == &r).then_some(true),
+        }
+    };
+    match exact::sample(fa, fb, false, same) {
+        exact::Sampled::Equal(n) => verdict(
+            true,
+            Path::Rearranged,
+            format!("`{ta}` and `{tb}`: l − r differ by one exact factor at {n} rational points"),
+        ),
+        _ => undecided(
+            Path::Rearranged,
+            format!("`{ta}` and `{tb}` agree as rearranged to 1e-9 but not provably (strict)"),
+        ),
+    }
+}
+
+/// `eq` is `name = value` (the value free of the name), the other equation has two or more
+/// variables, and its `l − r` vanishes (to 1e-9 of the point's size) wherever `name` takes
+/// that value: `eq`'s curve lies on the other's, at every usable sample point (at least
+/// [`POINTS_NEEDED`]).
+fn on_curve(eq: (&str, &str), other: &Expr) -> bool {
+    let name = eq.0.trim();
+    let Some(val) = expr::parse(eq.1) else {
+        return false;
+    };
+    // Curves in the plane only (`y=1/x` vs `xy=1`); one-variable equations keep the
+    // proportionality test (`x^2=4` vs `x=2` differ).
+    if other.vars.len() < 2
+        || !is_name(name)
+        || val.vars.iter().any(|v| v == name)
+        || !other.vars.iter().any(|v| v == name)
+    {
+        return false;
+    }
+    let mut rng = Xorshift(0x9E37_79B9_7F4A_7C15);
+    let mut held = 0;
+    for _ in 0..POINTS_TRIED {
+        let mut point: Vec<f64> = other.vars.iter().map(|_| rng.sample(false)).collect();
+        let args: Vec<f64> = val
+            .vars
+            .iter()
+            .map(|v| {
+                other
+                    .vars
+                    .iter()
+                    .position(|o| o == v)
+                    .and_then(|i| point.get(i).copied())
+                    .unwrap_or(f64::NAN)
+            })
+            .collect();
+        let Some(v) = expr::eval(&val.root, &args).to_f64() else {
+            continue;
+        };
+        if let Some(slot) = other
+            .vars
+            .iter()
+            .position(|o| o == name)
+            .and_then(|i| point.get_mut(i))
+        {
+            *slot = v;
+        }
+        let Some(f) = expr::eval(&other.root, &point).to_f64() else {
+            continue;
+        };
+        let scale = 1.0 + point.iter().map(|x| x.abs()).fold(0.0, f64::max);
+        if f.abs() > 1e-9 * scale {
+            return false;
+        }
+        held += 1;
+    }
+    held >= POINTS_NEEDED
+}
+
+/// The side of `l = r` that is the value: `r` after a name (`x = 5`), but the number when the
+/// other side is an expression (`7 = 11a+c` states that 11a+c is 7: its value is 7).
+fn value_side<'a>(l: &'a str, r: &'a str) -> &'a str {
+    if !is_name(l) && numeric(l) && !numeric(r) {
+        l
+    } else {
+        r
     }
 }

@@ -6,7 +6,7 @@ use super::*;
 pub(super) struct Xorshift(pub(super) u64);
 
 impl Xorshift {
-    fn next_unit(&mut self) -> f64 {
+    pub(super) fn next_unit(&mut self) -> f64 {
         let mut x = self.0;
         x ^= x << 13;
         x ^= x >> 7;
@@ -35,7 +35,7 @@ pub(super) const POINTS_NEEDED: usize = 12;
 pub(super) fn has_integer_node(n: &Node) -> bool {
     use Node::*;
     match n {
-        Fact(_) | Binom(..) => true,
+        Fact(_) | Binom(..) | Call(expr::Func::DoubleFact, _) => true,
         Neg(a) | Call(_, a) => has_integer_node(a),
         Add(a, b) | Sub(a, b) | Mul(a, b) | Div(a, b) | Pow(a, b) | Root(a, b) | LogBase(a, b) => {
             has_integer_node(a) || has_integer_node(b)
@@ -67,10 +67,26 @@ pub(super) fn assign_point(names: &[&str], e: &Expr, point: &[f64]) -> Vec<f64> 
         .collect()
 }
 
-pub(super) fn symbolic(a: &str, b: &str, ea: &Expr, eb: &Expr) -> Comparison {
+pub(super) fn symbolic(a: &str, b: &str, ea: &Expr, eb: &Expr, preset: Preset) -> Comparison {
+    let integers = has_integer_node(&ea.root) || has_integer_node(&eb.root);
+    // Exact first (rational functions at rational points, exact.rs): a proof either way. The
+    // float sampling below decides only what this leaves open, and under strict it can prove
+    // a difference but never an equality.
+    match exact::sample(ea, eb, integers, |x, y| Some(x == y)) {
+        exact::Sampled::Equal(n) => {
+            return verdict(
+                true,
+                Path::Symbolic,
+                format!("`{a}` and `{b}` are exactly equal at {n} rational points"),
+            )
+        }
+        exact::Sampled::Different(at) => {
+            return verdict(false, Path::Symbolic, format!("`{a}` vs `{b}`: {at}"))
+        }
+        exact::Sampled::Open => {}
+    }
     let names = shared_names(ea, eb);
     let assign = |e: &Expr, point: &[f64]| assign_point(&names, e, point);
-    let integers = has_integer_node(&ea.root) || has_integer_node(&eb.root);
     let at = |point: &[f64]| {
         let p: Vec<String> = point.iter().map(|v| float_str(*v)).collect();
         format!("{names:?} = [{}]", p.join(", "))
@@ -111,6 +127,15 @@ pub(super) fn symbolic(a: &str, b: &str, ea: &Expr, eb: &Expr) -> Comparison {
             );
         }
         agreed += 1;
+        if agreed >= POINTS_NEEDED && preset == Preset::Strict {
+            return undecided(
+                Path::Symbolic,
+                format!(
+                    "`{a}` and `{b}` agree to 1e-9 at {agreed} sample points but could not be \
+                     compared exactly (strict)"
+                ),
+            );
+        }
         if agreed >= POINTS_NEEDED {
             return verdict(
                 true,

@@ -87,6 +87,13 @@ pub(super) fn matching_close(s: &str) -> bool {
 }
 
 pub(super) fn shape(s: &str) -> Shape {
+    // `(5,8)and(8,5)`, `(11,7)or(7,11)` (spaces lost in `\quad\text{and}\quad`): a list.
+    if s.contains(")and(") || s.contains(")or(") {
+        let joined = s.replace(")and(", "),(").replace(")or(", "),(");
+        if let Shape::List(items) = shape(&joined) {
+            return Shape::List(items);
+        }
+    }
     if s.contains("\\begin{") && (s.contains("matrix}") || s.contains("\\begin{array}")) {
         if let Some(m) = matrix(s) {
             return Shape::Matrix(m);
@@ -101,6 +108,14 @@ pub(super) fn shape(s: &str) -> Shape {
     if let Some(inner) = s.strip_prefix("\\{").and_then(|r| r.strip_suffix("\\}")) {
         return Shape::Set(split_top(inner, ","));
     }
+    // `{1,2,3}` (the set braces without backslashes, as models write them): a set when the
+    // braces enclose the whole answer and it has two items or more.
+    if let Some(inner) = s.strip_prefix('{').and_then(|r| r.strip_suffix('}')) {
+        let items = split_top(inner, ",");
+        if items.len() >= 2 && matching_close(s) && items.iter().all(|i| !i.is_empty()) {
+            return Shape::Set(items);
+        }
+    }
     if let Some(pm) = plus_minus(s) {
         return Shape::Set(pm);
     }
@@ -108,7 +123,11 @@ pub(super) fn shape(s: &str) -> Shape {
     let last = s.chars().last().unwrap_or(' ');
     if matches!(first, '(' | '[') && matches!(last, ')' | ']') && s.len() >= 2 {
         let inner = s.get(1..s.len() - 1).unwrap_or("");
-        let items = split_top(inner, ",");
+        let mut items = split_top(inner, ",");
+        // `(0;-2;6)`: a tuple written with semicolons (a decimal-comma convention).
+        if items.len() == 1 && inner.contains(';') {
+            items = split_top(inner, ";");
+        }
         if items.len() >= 2
             && inner.chars().all(|c| c != '(' || matching_close(s))
             && matching_close(s)
@@ -162,6 +181,11 @@ pub(super) fn matrix(s: &str) -> Option<Vec<Vec<String>>> {
         s.find("matrix}")? + "matrix}".len()
     };
     let end = s.rfind("\\end{")?;
+    // `…\end{pmatrix}^{-1}` is the inverse, not the matrix: nothing may follow the end.
+    let (_, _, after_end) = crate::extract::normalize::braced(s, end + 4)?;
+    if after_end != s.len() {
+        return None;
+    }
     let body = s.get(start..end)?;
     let rows: Vec<Vec<String>> = body
         .split("\\\\")
@@ -292,7 +316,24 @@ pub(super) fn compare_shapes(
             }
         }
         (Set(x) | List(x), Set(y) | List(y)) => {
-            res(Path::Set, compare_items(x, y, false, preset, depth))
+            // A set lists an element once: `(3,17,3,7)` written twice is one solution.
+            let once = |v: &[String]| {
+                // Bounded: a list past the item limit is refused by `compare_items` anyway.
+                if v.len() > MAX_ITEMS {
+                    return v.to_vec();
+                }
+                let mut out: Vec<String> = Vec::new();
+                for i in v {
+                    if !out.contains(i) {
+                        out.push(i.clone());
+                    }
+                }
+                out
+            };
+            res(
+                Path::Set,
+                compare_items(&once(x), &once(y), false, preset, depth),
+            )
         }
         (Union(x), Union(y)) => res(Path::RealSet, compare_items(x, y, false, preset, depth)),
         (Ratio(x), Ratio(y)) => res(Path::Tuple, compare_items(x, y, true, preset, depth)),

@@ -1,0 +1,306 @@
+//! Exact evaluation for the strict preset (docs/extract.md, "Strict means exact"): an
+//! expression is computed in big rationals at rational points, with `\pi`, `e` and the square
+//! root of each square-free integer standing as independent symbols (each given a rational
+//! value per point). Two answers that agree exactly at every point are the same rational
+//! function of those symbols, hence equal; a tolerance never decides. Where the symbols stand
+//! in for real numbers, a difference at a point proves nothing (`\sqrt2\sqrt2` vs `2`), so the
+//! callers then fall back to floats, which under strict can only prove a difference.
+
+use num_bigint::BigInt;
+use num_traits::{One, Signed, ToPrimitive};
+
+use super::*;
+
+/// Why an expression has no exact value at a point.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum NoValue {
+    /// Undefined there (a division by zero): the point says nothing.
+    Undefined,
+    /// Not a rational function of the symbols (`\ln x`, `e^{x}`, `\sqrt{x}`): no exact answer.
+    NotExact,
+}
+
+/// One point: the variables' values and a seed for the symbols' values.
+pub(super) struct Point<'a> {
+    pub(super) vars: &'a [BigRational],
+    pub(super) seed: u64,
+}
+
+/// A rational stand-in for a symbol (`\pi`, `e`, `\sqrt d`) at a seed: far from small
+/// rationals so that no accidental identity holds, and different per symbol and per seed.
+fn symbol_value(symbol: u64, seed: u64) -> BigRational {
+    let mut x = Xorshift(
+        (symbol.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ seed.wrapping_mul(0xD1B5_4A32_D192_ED03)) | 1,
+    );
+    let num = 1_000_003 + (x.next_unit() * 9_000_000.0) as i64;
+    let den = 999_983 + (x.next_unit() * 1_000.0) as i64;
+    BigRational::new(BigInt::from(num), BigInt::from(den))
+}
+
+const PI_SYMBOL: u64 = 1;
+const E_SYMBOL: u64 = 2;
+
+/// Size bound of every intermediate value at a sample point (bits of numerator and
+/// denominator): 60 points of a 512-node expression stay cheap; past it, no exact verdict.
+const SAMPLE_BITS: u64 = 4096;
+
+fn bounded(r: BigRational) -> Result<BigRational, NoValue> {
+    let bits = r.numer().bits() + r.denom().bits();
+    if bits > SAMPLE_BITS {
+        Err(NoValue::NotExact)
+    } else {
+        Ok(r)
+    }
+}
+
+/// `r = s²·d` with `d` square-free, for `0 < r < 2^40` (trial division to 10⁴; what is left
+/// has at most two prime factors, so it is a square or square-free). `None` past the bound.
+fn square_free(m: u64) -> Option<(u64, u64)> {
+    if m == 0 || m >= 1 << 40 {
+        return None;
+    }
+    let (mut s, mut d, mut rest) = (1u64, 1u64, m);
+    let mut p = 2u64;
+    while p <= 10_000 && p * p <= rest {
+        let mut k = 0;
+        while rest % p == 0 {
+            rest /= p;
+            k += 1;
+        }
+        s *= p.pow(k / 2);
+        if k % 2 == 1 {
+            d *= p;
+        }
+        p += 1;
+    }
+    let r = (rest as f64).sqrt().round() as u64;
+    if r > 1 && r * r == rest {
+        s *= r;
+    } else {
+        d *= rest;
+    }
+    Some((s, d))
+}
+
+/// `\sqrt{r}` for an exact constant `r ≥ 0`: exact when `r` is a square, else `c·√d` with the
+/// symbol `√d` (`d` square-free), so `\sqrt8` and `2\sqrt2` are the same value.
+fn sqrt_const(r: &BigRational, seed: u64, formal: &mut bool) -> Result<BigRational, NoValue> {
+    if r.is_negative() {
+        return Err(NoValue::Undefined);
+    }
+    if let Num::Exact(x) = Num::Exact(r.clone()).sqrt() {
+        return Ok(x);
+    }
+    // √(p/q) = √(pq)/q
+    let m = (r.numer() * r.denom()).to_u64().ok_or(NoValue::NotExact)?;
+    let (s, d) = square_free(m).ok_or(NoValue::NotExact)?;
+    *formal = true;
+    let c = BigRational::new(BigInt::from(s), r.denom().clone());
+    Ok(c * symbol_value(1000 + d, seed))
+}
+
+/// True when `n` has no variable, `\pi` or `e` in it: its ordinary value is exact or a float.
+fn plain_constant(n: &Node) -> bool {
+    use Node::*;
+    match n {
+        Var(_) | Pi | E => false,
+        Lit(_) | Infinity => true,
+        Neg(a) | Call(_, a) | Fact(a) => plain_constant(a),
+        Add(a, b)
+        | Sub(a, b)
+        | Mul(a, b)
+        | Div(a, b)
+        | Pow(a, b)
+        | Root(a, b)
+        | Binom(a, b)
+        | LogBase(a, b) => plain_constant(a) && plain_constant(b),
+    }
+}
+
+/// The exact value of `n` at `pt`; `formal` is set when a symbol (`\pi`, `e`, `\sqrt d`) was
+/// used, so that a difference at this point does not prove the numbers differ.
+pub(super) fn value(n: &Node, pt: &Point, formal: &mut bool) -> Result<BigRational, NoValue> {
+    use Node::*;
+    let num = |v: Num| match v {
+        Num::Exact(r) => Ok(r),
+        Num::Undefined(_) => Err(NoValue::Undefined),
+        _ => Err(NoValue::NotExact),
+    };
+    match n {
+        Lit(r) => Ok(r.clone()),
+        Pi => {
+            *formal = true;
+            Ok(symbol_value(PI_SYMBOL, pt.seed))
+        }
+        E => {
+            *formal = true;
+            Ok(symbol_value(E_SYMBOL, pt.seed))
+        }
+        Infinity => Err(NoValue::NotExact),
+        Var(i) => pt.vars.get(*i).cloned().ok_or(NoValue::NotExact),
+        Neg(a) => Ok(-value(a, pt, formal)?),
+        Add(a, b) => bounded(value(a, pt, formal)? + value(b, pt, formal)?),
+        Sub(a, b) => bounded(value(a, pt, formal)? - value(b, pt, formal)?),
+        Mul(a, b) => bounded(value(a, pt, formal)? * value(b, pt, formal)?),
+        Div(a, b) => {
+            let d = value(b, pt, formal)?;
+            if d.is_zero() {
+                return Err(NoValue::Undefined);
+            }
+            bounded(value(a, pt, formal)? / d)
+        }
+        Pow(a, b) => {
+            // Only an exponent that is an exact integer whatever the point (`x^{2}`,
+            // `(1+\sqrt2)^{3}`); `e^{x}`, `2^{\pi}`, `x^{1/2}` are not rational functions.
+            if !plain_constant(b) {
+                return Err(NoValue::NotExact);
+            }
+            let k = num(expr::eval(b, &[]))?;
+            if !k.is_integer() {
+                if k == BigRational::new(BigInt::one(), BigInt::from(2)) && plain_constant(a) {
+                    let r = num(expr::eval(a, &[]))?;
+                    return sqrt_const(&r, pt.seed, formal);
+                }
+                return Err(NoValue::NotExact);
+            }
+            let k = k.to_integer().to_i64().filter(|k| k.abs() <= 256);
+            let k = k.ok_or(NoValue::NotExact)?;
+            let base = value(a, pt, formal)?;
+            let size = (base.numer().bits() + base.denom().bits()).saturating_mul(k.unsigned_abs());
+            if size > SAMPLE_BITS {
+                return Err(NoValue::NotExact);
+            }
+            bounded(num(Num::Exact(base).pow(&Num::exact_int(k)))?)
+        }
+        Call(expr::Func::Sqrt, a) if plain_constant(a) => {
+            let r = num(expr::eval(a, &[]))?;
+            sqrt_const(&r, pt.seed, formal)
+        }
+        Root(x, k) if plain_constant(x) && plain_constant(k) => match expr::eval(n, &[]) {
+            Num::Exact(r) => Ok(r),
+            Num::Undefined(_) => Err(NoValue::Undefined),
+            _ => match expr::eval(k, &[]) {
+                Num::Exact(two) if two == BigRational::from_integer(BigInt::from(2)) => {
+                    let r = num(expr::eval(x, &[]))?;
+                    sqrt_const(&r, pt.seed, formal)
+                }
+                _ => Err(NoValue::NotExact),
+            },
+        },
+        Call(expr::Func::Abs, a) => Ok(value(a, pt, formal)?.abs()),
+        // Factorials, binomials, floors, logarithms, trigonometric functions: exact only when
+        // their ordinary value is (`5!!`, `\lfloor 2.5 \rfloor`, `\sin\pi`, `\log_2 8`).
+        Fact(_) | Binom(..) | Call(..) | LogBase(..) | Root(..) => {
+            if expr::mentions(n, None) {
+                return Err(NoValue::NotExact);
+            }
+            num(expr::eval(n, &[]))
+        }
+    }
+}
+
+/// The seeds of the symbol values tried for a constant.
+const CONSTANT_SEEDS: [u64; 3] = [11, 23, 37];
+
+/// Two constants compared exactly with `\pi`, `e` and square roots as symbols: `Some(true)`
+/// when they agree at every seed (the same rational function of the symbols, so equal),
+/// `Some(false)` when they differ and no symbol was involved (exact rationals that differ),
+/// `None` otherwise (not exact, or a difference that may vanish for the real symbols).
+pub(super) fn constants_equal(ea: &Expr, eb: &Expr) -> Option<bool> {
+    let mut formal = false;
+    for seed in CONSTANT_SEEDS {
+        let pt = Point { vars: &[], seed };
+        let x = value(&ea.root, &pt, &mut formal).ok()?;
+        let y = value(&eb.root, &pt, &mut formal).ok()?;
+        if x != y {
+            return (!formal).then_some(false);
+        }
+    }
+    Some(true)
+}
+
+/// Agreeing rational points needed before two expressions with variables are called equal.
+const EXACT_POINTS: usize = 12;
+
+/// A rational sample point for `n` variables: numerators −40…40, denominators 1…13, or
+/// integers −4…20 (factorials).
+fn rational_point(rng: &mut Xorshift, n: usize, integers: bool) -> Vec<BigRational> {
+    (0..n)
+        .map(|_| {
+            if integers && rng.next_unit() < 0.5 {
+                let k = (rng.next_unit() * 25.0).floor() as i64 - 4;
+                return BigRational::from_integer(BigInt::from(k));
+            }
+            let p = (rng.next_unit() * 81.0).floor() as i64 - 40;
+            let q = 1 + (rng.next_unit() * 13.0).floor() as i64;
+            BigRational::new(BigInt::from(p), BigInt::from(q))
+        })
+        .collect()
+}
+
+/// The outcome of sampling two expressions exactly.
+pub(super) enum Sampled {
+    /// Equal at this many rational points (all exact).
+    Equal(usize),
+    /// Different at a point, with no symbol involved: proven.
+    Different(String),
+    /// No exact verdict (not rational functions, symbols involved in a difference, or too few
+    /// defined points).
+    Open,
+}
+
+/// Samples `f(a, b)` exactly at rational points: `same(x, y)` decides agreement at a point
+/// (equality, or a fixed ratio for rearranged equations).
+pub(super) fn sample(
+    ea: &Expr,
+    eb: &Expr,
+    integers: bool,
+    mut same: impl FnMut(&BigRational, &BigRational) -> Option<bool>,
+) -> Sampled {
+    let names = shared_names(ea, eb);
+    let mut rng = Xorshift(0x2545_F491_4F6C_DD1D);
+    let mut agreed = 0;
+    for k in 0..POINTS_TRIED {
+        let point = rational_point(&mut rng, names.len(), integers);
+        let pick = |e: &Expr| -> Vec<BigRational> {
+            e.vars
+                .iter()
+                .filter_map(|v| {
+                    let i = names.iter().position(|n| n == v)?;
+                    point.get(i).cloned()
+                })
+                .collect()
+        };
+        let (va, vb) = (pick(ea), pick(eb));
+        let mut formal = false;
+        let seed = 101 + k as u64;
+        let x = value(&ea.root, &Point { vars: &va, seed }, &mut formal);
+        let y = value(&eb.root, &Point { vars: &vb, seed }, &mut formal);
+        let (x, y) = match (x, y) {
+            (Ok(x), Ok(y)) => (x, y),
+            (Err(NoValue::NotExact), _) | (_, Err(NoValue::NotExact)) => return Sampled::Open,
+            _ => continue,
+        };
+        match same(&x, &y) {
+            Some(true) => agreed += 1,
+            Some(false) if !formal => {
+                let at: Vec<String> = names
+                    .iter()
+                    .zip(&point)
+                    .map(|(n, v)| format!("{n} = {}", rational_text(v)))
+                    .collect();
+                return Sampled::Different(format!(
+                    "{} vs {} at {} (exact)",
+                    rational_text(&x),
+                    rational_text(&y),
+                    at.join(", ")
+                ));
+            }
+            _ => return Sampled::Open,
+        }
+        if agreed >= EXACT_POINTS {
+            return Sampled::Equal(agreed);
+        }
+    }
+    Sampled::Open
+}

@@ -1,0 +1,247 @@
+//! Units and scale words as part of an answer's value (docs/extract.md, "Units"): `5 million`
+//! is 5,000,000, `5 kB` is not `5 MB`, `2 L` is `2000 mL`, `\$5` is not `5 cents`. A unit
+//! converts exactly (a rational factor to its dimension's base unit) or not at all; units of
+//! different dimensions, or without an exact conversion (degrees and radians), are different.
+
+use num_bigint::BigInt;
+use num_rational::BigRational;
+
+use super::number::{parse_decimal_big, pow10};
+
+/// A unit's dimension and its exact factor to the dimension's base unit, as a decimal literal.
+struct Unit {
+    names: &'static [&'static str],
+    dimension: &'static str,
+    factor: &'static str,
+    /// Spellings matched case-sensitively (`MB` is not `mb`; `L` is not `l`).
+    exact_case: bool,
+}
+
+const fn unit(
+    names: &'static [&'static str],
+    dimension: &'static str,
+    factor: &'static str,
+) -> Unit {
+    Unit {
+        names,
+        dimension,
+        factor,
+        exact_case: false,
+    }
+}
+
+const fn cased(
+    names: &'static [&'static str],
+    dimension: &'static str,
+    factor: &'static str,
+) -> Unit {
+    Unit {
+        names,
+        dimension,
+        factor,
+        exact_case: true,
+    }
+}
+
+/// The unit table. Ambiguous spellings (`m` for metres or minutes, `min`) are read in the
+/// most common sense of answers; a word not here is no unit (the value comparison decides).
+const UNITS: &[Unit] = &[
+    unit(
+        &[
+            "mm",
+            "millimeter",
+            "millimeters",
+            "millimetre",
+            "millimetres",
+        ],
+        "length",
+        "0.001",
+    ),
+    unit(
+        &[
+            "cm",
+            "centimeter",
+            "centimeters",
+            "centimetre",
+            "centimetres",
+        ],
+        "length",
+        "0.01",
+    ),
+    unit(&["m", "meter", "meters", "metre", "metres"], "length", "1"),
+    unit(
+        &["km", "kilometer", "kilometers", "kilometre", "kilometres"],
+        "length",
+        "1000",
+    ),
+    unit(&["inch", "inches"], "length", "0.0254"),
+    unit(&["ft", "foot", "feet"], "length", "0.3048"),
+    unit(&["yd", "yard", "yards"], "length", "0.9144"),
+    unit(&["mile", "miles"], "length", "1609.344"),
+    unit(&["mg", "milligram", "milligrams"], "mass", "0.000001"),
+    unit(&["g", "gram", "grams"], "mass", "0.001"),
+    unit(&["kg", "kilogram", "kilograms"], "mass", "1"),
+    unit(&["lb", "lbs", "pound", "pounds"], "mass", "0.45359237"),
+    unit(&["oz", "ounce", "ounces"], "mass", "0.028349523125"),
+    unit(&["s", "sec", "secs", "second", "seconds"], "time", "1"),
+    unit(&["min", "mins", "minute", "minutes"], "time", "60"),
+    unit(&["h", "hr", "hrs", "hour", "hours"], "time", "3600"),
+    unit(&["day", "days"], "time", "86400"),
+    unit(&["week", "weeks"], "time", "604800"),
+    unit(&["month", "months"], "month", "1"),
+    unit(&["year", "years", "yr", "yrs"], "year", "1"),
+    cased(&["mL", "ml"], "volume", "0.001"),
+    unit(
+        &["milliliter", "milliliters", "millilitre", "millilitres"],
+        "volume",
+        "0.001",
+    ),
+    cased(&["L", "l"], "volume", "1"),
+    unit(&["liter", "liters", "litre", "litres"], "volume", "1"),
+    cased(&["B"], "data", "1"),
+    unit(&["byte", "bytes"], "data", "1"),
+    cased(&["kB", "KB"], "data", "1000"),
+    unit(&["kilobyte", "kilobytes"], "data", "1000"),
+    cased(&["MB"], "data", "1000000"),
+    unit(&["megabyte", "megabytes"], "data", "1000000"),
+    cased(&["GB"], "data", "1000000000"),
+    unit(&["gigabyte", "gigabytes"], "data", "1000000000"),
+    cased(&["TB"], "data", "1000000000000"),
+    unit(&["hz", "hertz"], "frequency", "1"),
+    unit(&["khz", "kilohertz"], "frequency", "1000"),
+    unit(&["mhz", "megahertz"], "frequency", "1000000"),
+    unit(&["ghz", "gigahertz"], "frequency", "1000000000"),
+    unit(&["m/s"], "speed", "1"),
+    unit(
+        &["km/h", "kmh", "kph", "km/hr"],
+        "speed",
+        "0.2777777777777777777777777777777777777777",
+    ),
+    unit(&["mph", "mi/h"], "speed", "0.44704"),
+    unit(&["degree", "degrees", "deg"], "degree", "1"),
+    unit(&["radian", "radians", "rad"], "radian", "1"),
+    unit(&["dollar", "dollars", "usd"], "money", "1"),
+    unit(&["cent", "cents"], "money", "0.01"),
+];
+
+/// Scale words: part of the number (`5 million` = 5,000,000).
+const SCALES: &[(&str, i64)] = &[
+    ("thousand", 3),
+    ("million", 6),
+    ("billion", 9),
+    ("trillion", 12),
+];
+
+/// Whether the question counts in the scale word of power `k` ("how many million people").
+pub fn question_counts_in(question: Option<&str>, k: i64) -> bool {
+    let Some((word, _)) = SCALES.iter().find(|(_, p)| *p == k) else {
+        return false;
+    };
+    question.is_some_and(|q| q.to_lowercase().contains(word))
+}
+
+/// What follows a number: a scale word and a unit, either optional.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Suffix {
+    /// The power of ten of a scale word (`million` → 6).
+    pub scale: i64,
+    /// The unit's table name (its first spelling) and dimension.
+    pub unit: Option<(&'static str, &'static str)>,
+    /// The unit's exact factor to its dimension's base unit.
+    factor: Option<&'static str>,
+}
+
+fn lookup(word: &str) -> Option<&'static Unit> {
+    UNITS.iter().find(|u| {
+        u.names.iter().any(|n| {
+            if u.exact_case {
+                *n == word
+            } else {
+                n.eq_ignore_ascii_case(word)
+            }
+        })
+    })
+}
+
+/// Reads the words after a number (`million dollars`, `kB`, `km/h`): at most two words, on
+/// the same line, before any sentence punctuation. `None` when nothing there is a scale word
+/// or a unit of the table.
+pub fn suffix(after: &str) -> Option<Suffix> {
+    let line = after.split(['\n', ',', ';', '$']).next().unwrap_or("");
+    let line = line
+        .replace("\\text{", " ")
+        .replace(['{', '}', '~', '\\'], " ");
+    let mut words = line
+        .split_whitespace()
+        .map(|w| w.trim_end_matches(['.', '!', '?', ')']))
+        .filter(|w| !w.is_empty());
+    let mut out = Suffix::default();
+    let mut word = words.next()?;
+    if let Some((_, k)) = SCALES.iter().find(|(w, _)| word.eq_ignore_ascii_case(w)) {
+        out.scale = *k;
+        word = match words.next() {
+            Some(w) => w,
+            None => return Some(out),
+        };
+    }
+    if let Some(u) = lookup(word) {
+        out.unit = Some((u.names.first().copied().unwrap_or(""), u.dimension));
+        out.factor = Some(u.factor);
+    }
+    (out.scale != 0 || out.unit.is_some()).then_some(out)
+}
+
+/// The unit written before a number: `\$5`, `$5` (not `$5$`, LaTeX math) is dollars.
+pub fn prefix_unit(raw: &str) -> Option<Suffix> {
+    let t = raw.trim();
+    let rest = t.strip_prefix("\\$").or_else(|| {
+        t.strip_prefix('$')
+            .filter(|r| !r.contains('$') && r.starts_with(|c: char| c.is_ascii_digit()))
+    })?;
+    rest.starts_with(|c: char| c.is_ascii_digit() || c == '.')
+        .then_some(Suffix {
+            scale: 0,
+            unit: Some(("dollar", "money")),
+            factor: Some("1"),
+        })
+}
+
+/// `value` (a plain number) in the dimension's base unit with its scale word applied, exactly.
+pub fn base_value(value: &BigRational, s: &Suffix) -> Option<BigRational> {
+    let factor = match s.factor {
+        Some(f) => parse_decimal_big(f)?,
+        None => BigRational::from_integer(BigInt::from(1)),
+    };
+    Some(value * pow10(s.scale) * factor)
+}
+
+/// Whether two suffixes can be compared by value: same dimension (or no unit on one side).
+pub fn same_dimension(a: &Suffix, b: &Suffix) -> bool {
+    match (a.unit, b.unit) {
+        (Some((_, da)), Some((_, db))) => da == db,
+        _ => true,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_scale_words_and_units() {
+        assert_eq!(suffix(" million").map(|s| s.scale), Some(6));
+        assert_eq!(
+            suffix(" kB of memory").and_then(|s| s.unit),
+            Some(("kB", "data"))
+        );
+        assert_eq!(suffix(" MB").and_then(|s| s.unit), Some(("MB", "data")));
+        assert_eq!(
+            suffix(" km/h.").and_then(|s| s.unit),
+            Some(("km/h", "speed"))
+        );
+        assert_eq!(suffix(" apples"), None);
+        assert_eq!(suffix(""), None);
+        assert!(prefix_unit("\\$5").is_some());
+        assert!(prefix_unit("$5$").is_none());
+    }
+}
