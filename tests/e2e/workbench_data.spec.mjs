@@ -141,11 +141,11 @@ describe('workbench data (issue 24: items 4, 5, 7)', () => {
     const lines = [];
     for (let i = 1; i <= 30; i++) {
       const expected = [5, 2, 3][i % 3];
-      const judged = i === 7 ? 2 : expected;
+      const judged = i === 6 ? 2 : expected;
       lines.push(JSON.stringify({
         id: i, profile: 'a', tag: 'clean', difficulty: 'easy', expected_credit_score: expected, credit_score: judged,
         context_input: `context ${i}`, model_output: `output ${i}`,
-        errors: i === 7 ? [{ phase: 'fact_check', target: 'C1', type: 'unsupported', severity: 'High', evidence: 'output 7', explanation: '原文没有录取率', status: 'counted' }] : [],
+        errors: i === 6 ? [{ phase: 'fact_check', target: 'C1', type: 'unsupported', severity: 'High', evidence: 'output 6', explanation: '原文没有录取率', status: 'counted' }] : [],
       }));
     }
     await app.goto('/report');
