@@ -105,12 +105,21 @@ fn before_model(record: &crate::extract::records::GradeRecord) -> AnyView {
         return ().into_any();
     };
     let changed = crate::extract::batch::changed_by_model(record);
+    let said = if n.error.is_some() {
+        " (the call failed: rule answer kept)"
+    } else if !n.used {
+        " (no readable answer: rule answer kept)"
+    } else if changed {
+        " (changed by the model)"
+    } else {
+        ""
+    };
     view! {
         <span data-changed=changed.to_string()>
             {answer_math(n.rule_answer.clone())}
             " "
             <span class="chip">{n.rule_method.clone()}</span>
-            {changed.then(|| view! { <span class="muted">" (changed by the model)"</span> })}
+            <span class="muted">{said}</span>
         </span>
     }
     .into_any()
