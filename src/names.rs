@@ -1,6 +1,6 @@
 //! Unit enums written as their names (`"derive"`, `"missing_premise"`): one place for the
 //! `Serialize`/`Deserialize` that reads a name back to its variant and says "one of …" when it
-//! is not one. Used by the event log's enums (`logic::events`, `logic::rules`).
+//! is not one; and [`named_enum!`], which declares such an enum with its names once.
 
 use std::fmt;
 
@@ -57,5 +57,120 @@ impl<T: Copy> Visitor<'_> for NameVisitor<T> {
             Some(value) => Ok(*value),
             None => Err(E::invalid_value(de::Unexpected::Str(text), &self)),
         }
+    }
+}
+
+/// Counts the tokens it is given (the length of an enum's `ALL`).
+macro_rules! count {
+    () => { 0usize };
+    ($head:tt $($tail:tt)*) => { 1usize + $crate::names::count!($($tail)*) };
+}
+pub(crate) use count;
+
+/// A unit enum declared once with its names: the enum (`Clone`, `Copy`, `Debug`, `PartialEq`,
+/// `Eq`, `Hash`), `ALL` in declaration order (pickers list it), `as_str`, `from_name`, `FromStr`
+/// with [`UnknownName`] ("`x` is not one of a, b, c") and serde by name. Extra derives and
+/// attributes (`#[derive(Default)]`, `#[default]`, docs) pass through.
+///
+/// ```ignore
+/// crate::names::named_enum! {
+///     /// How the endpoint is asked for JSON output.
+///     #[derive(Default)]
+///     pub enum JsonMode { #[default] None = "none", JsonObject = "json_object" }
+/// }
+/// ```
+macro_rules! named_enum {
+    (
+        $(#[$meta:meta])*
+        $vis:vis enum $name:ident {
+            $( $(#[$vmeta:meta])* $variant:ident = $text:literal ),+ $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        $vis enum $name {
+            $( $(#[$vmeta])* $variant ),+
+        }
+
+        impl $name {
+            /// Every value, in declaration order.
+            pub const ALL: [$name; $crate::names::count!($($variant)+)] = [$($name::$variant),+];
+
+            /// Its name in files, logs, URLs and pickers.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $( $name::$variant => $text ),+
+                }
+            }
+
+            /// The value named `name`, if one is (exact spelling).
+            pub fn from_name(name: &str) -> Option<$name> {
+                $name::ALL.into_iter().find(|v| v.as_str() == name)
+            }
+        }
+
+        impl std::str::FromStr for $name {
+            type Err = $crate::names::UnknownName;
+
+            fn from_str(name: &str) -> Result<$name, $crate::names::UnknownName> {
+                $name::from_name(name)
+                    .ok_or_else(|| $crate::names::UnknownName::new(name, &$name::ALL.map($name::as_str)))
+            }
+        }
+
+        $crate::names::serde_by_name!($name);
+    };
+}
+pub(crate) use named_enum;
+
+/// A name that is none of an enum's.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("`{found}` is not one of {expected}")]
+pub struct UnknownName {
+    pub found: String,
+    /// The names it could have been, `a, b, c`.
+    pub expected: String,
+}
+
+impl UnknownName {
+    pub fn new(found: &str, names: &[&str]) -> UnknownName {
+        UnknownName {
+            found: found.to_string(),
+            expected: names.join(", "),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::str::FromStr;
+
+    named_enum! {
+        /// A test enum.
+        #[derive(Default)]
+        enum Mode {
+            #[default]
+            Off = "off",
+            /// The fast one.
+            Fast = "fast_mode",
+        }
+    }
+
+    #[test]
+    fn names_round_trip_and_unknown_names_say_the_choices() {
+        assert_eq!(Mode::ALL, [Mode::Off, Mode::Fast]);
+        assert_eq!(Mode::default(), Mode::Off);
+        for m in Mode::ALL {
+            assert_eq!(Mode::from_str(m.as_str()), Ok(m));
+            let json = serde_json::to_string(&m).unwrap();
+            assert_eq!(json, format!("\"{}\"", m.as_str()));
+            assert_eq!(serde_json::from_str::<Mode>(&json).unwrap(), m);
+        }
+        let e = Mode::from_str("FAST_MODE").unwrap_err();
+        assert_eq!(e.to_string(), "`FAST_MODE` is not one of off, fast_mode");
+        let e = serde_json::from_str::<Mode>("\"slow\"")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("one of off, fast_mode"), "{e}");
     }
 }

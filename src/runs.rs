@@ -12,34 +12,13 @@ use serde_json::{Map, Value};
 
 use crate::config::{KeyExport, Settings, Strategy};
 
-/// What produced a run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RunKind {
-    Audit,
-    Batch,
-    Grade,
-    Report,
-}
-
-impl RunKind {
-    pub const ALL: [RunKind; 4] = [
-        RunKind::Audit,
-        RunKind::Batch,
-        RunKind::Grade,
-        RunKind::Report,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RunKind::Audit => "audit",
-            RunKind::Batch => "batch",
-            RunKind::Grade => "grade",
-            RunKind::Report => "report",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<RunKind> {
-        RunKind::ALL.into_iter().find(|k| k.as_str() == s)
+crate::names::named_enum! {
+    /// What produced a run.
+    pub enum RunKind {
+        Audit = "audit",
+        Batch = "batch",
+        Grade = "grade",
+        Report = "report",
     }
 }
 
@@ -231,7 +210,7 @@ impl RunMeta {
         };
         let id = text(&h, "id")?;
         let name = text(&h, "name")?;
-        let kind = RunKind::parse(&text(&h, "kind")?).ok_or(RunError::BadField {
+        let kind = RunKind::from_name(&text(&h, "kind")?).ok_or(RunError::BadField {
             field: "kind",
             expected: "one of audit, batch, grade, report",
         })?;

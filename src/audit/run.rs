@@ -16,7 +16,7 @@ use super::contract::{
 };
 use super::deterministic::{self, OutputIndex};
 use super::grounding;
-use super::parse::{parse_reply, ParseError, Parsed, Repair};
+use super::parse::{parse_reply, ParseError, Repair};
 use super::prompts;
 use super::report::{
     AuditReport, Contradiction, CouldNotAudit, Counting, DeterministicCheck, DeterministicStatus,
@@ -151,7 +151,7 @@ type PhaseFailure = (FailureKind, String);
 /// `quoted` are the untrusted texts it quotes, which the boundary must not occur in.
 /// Every text that leaves here (progress, record, error) has `secrets` redacted.
 #[allow(clippy::too_many_arguments)]
-async fn ask<T: FromReply + 'static>(
+async fn ask<T: FromReply>(
     transport: &dyn ChatTransport,
     plan: &AuditPlan,
     model: &PlannedModel,
@@ -161,44 +161,26 @@ async fn ask<T: FromReply + 'static>(
     secrets: &Secrets,
     progress: &dyn Fn(PhaseUpdate),
 ) -> (PhaseRecord, Result<T, PhaseFailure>) {
-    let asked = ask_any(
-        transport,
-        plan,
-        model,
-        phase,
-        build,
-        quoted,
-        secrets,
-        progress,
-        read_as::<T>,
-    );
-    let (record, result) = asked.await;
-    let result = result.and_then(|value| {
-        value.downcast::<T>().map(|v| *v).map_err(|_| {
-            (
-                FailureKind::Unreadable,
-                "internal error: the reply was read as another type".to_string(),
-            )
+    // The reply read last; `ask_any` accepts a reply only right after reading it.
+    let mut value: Option<T> = None;
+    let mut read = |raw: &str, boundary: &Boundary| {
+        parse_reply::<T>(raw, boundary).map(|p| {
+            value = Some(p.value);
+            p.repairs
         })
+    };
+    let (record, result) = ask_any(
+        transport, plan, model, phase, build, quoted, secrets, progress, &mut read,
+    )
+    .await;
+    let result = result.and_then(|()| {
+        value.ok_or_else(|| (FailureKind::Unreadable, "no reply was read".to_string()))
     });
     (record, result)
 }
 
-/// A reply read as `T`, its type erased so that `ask_any` is one copy in the wasm.
-type AnyReply = Box<dyn std::any::Any>;
-
-fn read_as<T: FromReply + 'static>(
-    raw: &str,
-    boundary: &Boundary,
-) -> Result<Parsed<AnyReply>, ParseError> {
-    parse_reply::<T>(raw, boundary).map(|p| Parsed {
-        value: Box::new(p.value) as AnyReply,
-        repairs: p.repairs,
-    })
-}
-
-/// `ask` without its type parameter; boxed so its state machine is not copied into each
-/// caller.
+/// `ask` without its type parameter (the reply's type stays with `read`, which keeps what it
+/// reads); boxed so its state machine is one copy, not one per reply type.
 #[allow(clippy::too_many_arguments)]
 fn ask_any<'a>(
     transport: &'a dyn ChatTransport,
@@ -209,8 +191,8 @@ fn ask_any<'a>(
     quoted: &'a [&'a str],
     secrets: &'a Secrets,
     progress: &'a dyn Fn(PhaseUpdate),
-    read: fn(&str, &Boundary) -> Result<Parsed<AnyReply>, ParseError>,
-) -> LocalBoxFuture<'a, (PhaseRecord, Result<AnyReply, PhaseFailure>)> {
+    read: &'a mut dyn FnMut(&str, &Boundary) -> Result<Vec<Repair>, ParseError>,
+) -> LocalBoxFuture<'a, (PhaseRecord, Result<(), PhaseFailure>)> {
     Box::pin(async move {
         let mut record = PhaseRecord::new(phase, &model.llm);
         let report = |status| progress(PhaseUpdate { phase, status });
@@ -281,7 +263,7 @@ fn ask_any<'a>(
             let parsed = read(&content, &boundary);
             let cut_off = reply.hit_token_limit()
                 || matches!(&parsed, Err(ParseError::CutOff(_)))
-                || matches!(&parsed, Ok(p) if p.repairs.contains(&Repair::ClosedTruncatedJson));
+                || matches!(&parsed, Ok(repairs) if repairs.contains(&Repair::ClosedTruncatedJson));
             if cut_off {
                 record.truncated_replies += 1;
                 let next = max_tokens.saturating_mul(2).min(MAX_TOKENS_CEILING);
@@ -313,13 +295,13 @@ fn ask_any<'a>(
                 }
             }
             match parsed {
-                Ok(parsed) => {
-                    record.repairs = parsed.repairs;
+                Ok(repairs) => {
+                    record.repairs = repairs;
                     report(PhaseStatus::Done {
                         latency_ms: record.latency_ms,
                         tokens: record.tokens.total_tokens,
                     });
-                    return (record, Ok(parsed.value));
+                    return (record, Ok(()));
                 }
                 Err(e) => {
                     let ambiguous = matches!(e, ParseError::Ambiguous(_));

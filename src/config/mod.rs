@@ -300,21 +300,13 @@ fn read_answer_patterns(root: &Obj<'_>) -> Result<Vec<AnswerPatternSpec>, Config
 
 fn json_mode_from(obj: &Obj<'_>) -> Result<JsonMode, ConfigError> {
     match obj.string("json_mode")?.as_deref() {
-        None | Some("none") => Ok(JsonMode::None),
-        Some("json_object") => Ok(JsonMode::JsonObject),
-        Some("json_schema") => Ok(JsonMode::JsonSchema),
-        Some(other) => Err(ConfigError::Invalid {
-            path: fields::join(&obj.path, "json_mode"),
-            message: format!("`{other}` is not one of none, json_object, json_schema"),
-        }),
-    }
-}
-
-fn json_mode_name(mode: JsonMode) -> &'static str {
-    match mode {
-        JsonMode::None => "none",
-        JsonMode::JsonObject => "json_object",
-        JsonMode::JsonSchema => "json_schema",
+        None => Ok(JsonMode::None),
+        Some(name) => name
+            .parse()
+            .map_err(|e: crate::names::UnknownName| ConfigError::Invalid {
+                path: fields::join(&obj.path, "json_mode"),
+                message: e.to_string(),
+            }),
     }
 }
 
@@ -370,7 +362,7 @@ impl LlmConfig {
         if self.json_mode != JsonMode::None {
             m.insert(
                 "json_mode".into(),
-                Value::String(json_mode_name(self.json_mode).into()),
+                Value::String(self.json_mode.as_str().into()),
             );
         }
         Value::Object(m)

@@ -19,34 +19,14 @@ pub struct Endpoint {
     pub json_mode: JsonMode,
 }
 
-/// How the endpoint is asked for JSON output.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum JsonMode {
-    #[default]
-    None,
-    JsonObject,
-    JsonSchema,
-}
-
-impl JsonMode {
-    pub const ALL: [JsonMode; 3] = [JsonMode::None, JsonMode::JsonObject, JsonMode::JsonSchema];
-
-    /// Its name in settings files (and the Settings page's picker).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            JsonMode::None => "none",
-            JsonMode::JsonObject => "json_object",
-            JsonMode::JsonSchema => "json_schema",
-        }
-    }
-
-    /// The mode a picker's value names; anything else is no JSON mode.
-    pub fn from_name(name: &str) -> JsonMode {
-        JsonMode::ALL
-            .into_iter()
-            .find(|m| m.as_str() == name)
-            .unwrap_or_default()
+crate::names::named_enum! {
+    /// How the endpoint is asked for JSON output.
+    #[derive(Default)]
+    pub enum JsonMode {
+        #[default]
+        None = "none",
+        JsonObject = "json_object",
+        JsonSchema = "json_schema",
     }
 }
 
@@ -224,7 +204,7 @@ pub mod wire;
 
 #[cfg(target_arch = "wasm32")]
 pub mod browser;
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(all(not(target_arch = "wasm32"), feature = "cli"))]
 pub mod native;
 
 pub use boundary::Boundary;
@@ -245,8 +225,8 @@ mod json_mode_tests {
         for m in JsonMode::ALL {
             let serde_name = serde_json::to_value(m).unwrap();
             assert_eq!(serde_name.as_str(), Some(m.as_str()));
-            assert_eq!(JsonMode::from_name(m.as_str()), m);
+            assert_eq!(JsonMode::from_name(m.as_str()), Some(m));
         }
-        assert_eq!(JsonMode::from_name("JSON_OBJECT"), JsonMode::None);
+        assert_eq!(JsonMode::from_name("JSON_OBJECT"), None);
     }
 }

@@ -67,39 +67,19 @@ impl<'de> Deserialize<'de> for Event {
     }
 }
 
-/// What kind of action produced a proposal (`derive` when a log does not say). Written and
-/// read as its `as_str` name.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum ActionKind {
-    #[default]
-    Derive,
-    Extend,
-    Assume,
-    Refute,
-    Accept,
-}
-
-impl ActionKind {
-    pub const ALL: [ActionKind; 5] = [
-        ActionKind::Derive,
-        ActionKind::Extend,
-        ActionKind::Assume,
-        ActionKind::Refute,
-        ActionKind::Accept,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ActionKind::Derive => "derive",
-            ActionKind::Extend => "extend",
-            ActionKind::Assume => "assume",
-            ActionKind::Refute => "refute",
-            ActionKind::Accept => "accept",
-        }
+crate::names::named_enum! {
+    /// What kind of action produced a proposal (`derive` when a log does not say). Written and
+    /// read as its `as_str` name.
+    #[derive(Default)]
+    pub enum ActionKind {
+        #[default]
+        Derive = "derive",
+        Extend = "extend",
+        Assume = "assume",
+        Refute = "refute",
+        Accept = "accept",
     }
 }
-
-crate::names::serde_by_name!(ActionKind);
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -139,42 +119,21 @@ pub struct AcceptedEvent {
     pub checked: bool,
 }
 
-/// Which stage of the engine refused an action. Written and read as its `as_str` name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RejectCategory {
-    /// Agent, well-formedness, premise existence, rule arity.
-    Structure,
-    /// Citing a goal, itself, a later step, or a chain that returns to itself.
-    Circularity,
-    /// The rule checker found the step wrong.
-    Rule,
-    /// Accept/refute protocol violations (self-acceptance, unknown target).
-    Protocol,
-    /// A refutation by an agent that the engine upheld.
-    Refutation,
-}
-
-impl RejectCategory {
-    pub const ALL: [RejectCategory; 5] = [
-        RejectCategory::Structure,
-        RejectCategory::Circularity,
-        RejectCategory::Rule,
-        RejectCategory::Protocol,
-        RejectCategory::Refutation,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RejectCategory::Structure => "structure",
-            RejectCategory::Circularity => "circularity",
-            RejectCategory::Rule => "rule",
-            RejectCategory::Protocol => "protocol",
-            RejectCategory::Refutation => "refutation",
-        }
+crate::names::named_enum! {
+    /// Which stage of the engine refused an action. Written and read as its `as_str` name.
+    pub enum RejectCategory {
+        /// Agent, well-formedness, premise existence, rule arity.
+        Structure = "structure",
+        /// Citing a goal, itself, a later step, or a chain that returns to itself.
+        Circularity = "circularity",
+        /// The rule checker found the step wrong.
+        Rule = "rule",
+        /// Accept/refute protocol violations (self-acceptance, unknown target).
+        Protocol = "protocol",
+        /// A refutation by an agent that the engine upheld.
+        Refutation = "refutation",
     }
 }
-
-crate::names::serde_by_name!(RejectCategory);
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]

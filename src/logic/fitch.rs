@@ -12,30 +12,19 @@ use super::events::{code_str, Event};
 use super::rules::{rule_id, rule_spec};
 use super::world::{Item, ItemStatus, WorldState};
 
-/// What became of a line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LineStatus {
-    Hypothesis,
-    Accepted,
-    Pending,
-    Rejected,
-    Blocked,
-    Retracted,
+crate::names::named_enum! {
+    /// What became of a line.
+    pub enum LineStatus {
+        Hypothesis = "hypothesis",
+        Accepted = "accepted",
+        Pending = "pending",
+        Rejected = "rejected",
+        Blocked = "blocked",
+        Retracted = "retracted",
+    }
 }
 
 impl LineStatus {
-    /// The CSS class and the word the view shows.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            LineStatus::Hypothesis => "hypothesis",
-            LineStatus::Accepted => "accepted",
-            LineStatus::Pending => "pending",
-            LineStatus::Rejected => "rejected",
-            LineStatus::Blocked => "blocked",
-            LineStatus::Retracted => "retracted",
-        }
-    }
-
     fn of(status: ItemStatus) -> Self {
         match status {
             ItemStatus::Pending => LineStatus::Pending,

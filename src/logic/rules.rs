@@ -24,38 +24,16 @@ pub struct CheckContext<'a> {
     pub open_assumptions: &'a [Formula],
 }
 
-/// Why a step was refused, in the refute vocabulary. Written and read as its `as_str` name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RejectCode {
-    InvalidDerivation,
-    MissingPremise,
-    Circular,
-    Unauthorized,
-    Malformed,
-}
-
-impl RejectCode {
-    pub const ALL: [RejectCode; 5] = [
-        RejectCode::InvalidDerivation,
-        RejectCode::MissingPremise,
-        RejectCode::Circular,
-        RejectCode::Unauthorized,
-        RejectCode::Malformed,
-    ];
-
-    /// The spelling of `dev_cases.jsonl` and of the log.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RejectCode::InvalidDerivation => "invalid_derivation",
-            RejectCode::MissingPremise => "missing_premise",
-            RejectCode::Circular => "circular",
-            RejectCode::Unauthorized => "unauthorized",
-            RejectCode::Malformed => "malformed",
-        }
+crate::names::named_enum! {
+    /// Why a step was refused, in the refute vocabulary. Written and read as its `as_str` name.
+    pub enum RejectCode {
+        InvalidDerivation = "invalid_derivation",
+        MissingPremise = "missing_premise",
+        Circular = "circular",
+        Unauthorized = "unauthorized",
+        Malformed = "malformed",
     }
 }
-
-crate::names::serde_by_name!(RejectCode);
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Rejection {

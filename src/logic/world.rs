@@ -43,26 +43,13 @@ pub struct GoalSpec {
     pub latex: String,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ItemStatus {
-    Pending,
-    Accepted,
-    Rejected,
-    Blocked,
-    Retracted,
-}
-
-impl ItemStatus {
-    /// The word messages use (the same as the serialised name).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ItemStatus::Pending => "pending",
-            ItemStatus::Accepted => "accepted",
-            ItemStatus::Rejected => "rejected",
-            ItemStatus::Blocked => "blocked",
-            ItemStatus::Retracted => "retracted",
-        }
+crate::names::named_enum! {
+    pub enum ItemStatus {
+        Pending = "pending",
+        Accepted = "accepted",
+        Rejected = "rejected",
+        Blocked = "blocked",
+        Retracted = "retracted",
     }
 }
 

@@ -12,8 +12,8 @@
 //! `String::from("…")`, a number as `.to_string()`) rather than `&str`, `f64` or `u32`, and a
 //! reactive child is written as a closure in place (`{move || table()}`, not `{table}`): the
 //! macro routes in-place closures through one shared wrapper, a named one gets its own code.
-//! Every `<For>` is keyed by a `String` and yields `AnyView` rows, so Leptos's keyed-list
-//! diffing (about 4 KB) exists once rather than once per key type.
+//! Every keyed list goes through `keyed::keyed_rows` (`String` keys, `AnyView` rows), generic
+//! over its row type.
 
 mod app;
 pub mod audit;

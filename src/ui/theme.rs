@@ -5,19 +5,14 @@ use wasm_bindgen::JsCast;
 
 const KEY: &str = "verifyfast.theme";
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Theme {
-    Light,
-    Dark,
+crate::names::named_enum! {
+    pub enum Theme {
+        Light = "light",
+        Dark = "dark",
+    }
 }
 
 impl Theme {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Theme::Light => "light",
-            Theme::Dark => "dark",
-        }
-    }
     pub fn toggled(self) -> Theme {
         match self {
             Theme::Light => Theme::Dark,

@@ -130,9 +130,7 @@ pub enum ActionError {
 
 /// The action type named by `actionType`.
 pub fn action_kind(action_type: &str) -> Result<ActionKind, ActionError> {
-    ActionKind::ALL
-        .into_iter()
-        .find(|k| k.as_str() == action_type)
+    ActionKind::from_name(action_type)
         .ok_or_else(|| ActionError::UnknownType(action_type.to_string()))
 }
 

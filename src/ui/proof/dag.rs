@@ -20,7 +20,7 @@ use crate::view::proof::dag_draw::ZOOM_START;
 use std::sync::Arc;
 
 use super::bind::live;
-use crate::ui::keyed::{keyed_rows, Row};
+use crate::ui::keyed::keyed_rows;
 
 use super::dag_items::edge_view;
 use super::dag_items::legend;
@@ -86,15 +86,15 @@ pub fn ProofDag(
                         <svg class="dag-edges" width=live(move || views.with(|(d, _)| px(d.width).to_string()))
                             height=live(move || views.with(|(d, _)| px(d.height).to_string())) aria-hidden="true">
                             {keyed_rows(
-                                Arc::new(move || views.with(|(d, _)| d.edges.iter().cloned().map(Row::Edge).collect())),
-                                |row| match row { Row::Edge(e) => edge_key(e), _ => String::new() },
-                                Arc::new(|row| match row { Row::Edge(e) => edge_view(e), _ => ().into_any() }),
+                                Arc::new(move || views.with(|(d, _)| d.edges.clone())),
+                                edge_key,
+                                Arc::new(edge_view),
                             )}
                         </svg>
                         {keyed_rows(
-                            Arc::new(move || views.with(|(d, _)| d.nodes.iter().cloned().map(Row::Node).collect())),
-                            |row| match row { Row::Node(n) => node_key(n), _ => String::new() },
-                            Arc::new(move |row| match row { Row::Node(n) => node_view(n, on_pick), _ => ().into_any() }),
+                            Arc::new(move || views.with(|(d, _)| d.nodes.clone())),
+                            node_key,
+                            Arc::new(move |n| node_view(n, on_pick)),
                         )}
                     </div>
                 </div>

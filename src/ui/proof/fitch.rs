@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use super::bind::formula;
 use super::bind::live;
-use crate::ui::keyed::{keyed_rows, Row};
+use crate::ui::keyed::keyed_rows;
 
 /// Everything a row draws, so a step re-renders only the rows it changed.
 fn line_key(l: &Line) -> String {
@@ -103,9 +103,9 @@ pub fn ProofFitch(
                 <ol class="fitch">
                     {live(move || left_out(views.with(|(_, f)| f.before), "earlier"))}
                     {keyed_rows(
-                        Arc::new(move || views.with(|(_, f)| f.lines.iter().cloned().map(Row::Line).collect())),
-                        |row| match row { Row::Line(l) => line_key(l), _ => String::new() },
-                        Arc::new(move |row| match row { Row::Line(l) => line_view(l, on_pick), _ => ().into_any() }),
+                        Arc::new(move || views.with(|(_, f)| f.lines.clone())),
+                        line_key,
+                        Arc::new(move |l| line_view(l, on_pick)),
                     )}
                     {live(move || left_out(views.with(|(_, f)| f.after), "later"))}
                 </ol>

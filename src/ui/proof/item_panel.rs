@@ -10,7 +10,7 @@ use super::bind::formula;
 use super::bind::live;
 use crate::logic::events::Event;
 use crate::logic::world::{Item, ItemStatus, WorldState};
-use crate::ui::keyed::{keyed_rows, Row};
+use crate::ui::keyed::keyed_rows;
 use crate::view::proof::world_labels::item_deps;
 use crate::view::proof::world_labels::item_how;
 use crate::view::proof::world_labels::item_why;
@@ -67,15 +67,9 @@ pub fn item_panel(
             // every keyed list of the page: they share one copy of Leptos's keyed-list code.)
             <ul class="proof-list">
                 {keyed_rows(
-                    Arc::new(move || rows.with(|(items, _)| items.iter().cloned().map(Row::Item).collect())),
-                    |row| match row {
-                        Row::Item(item) => format!("{} {}", item.id, item.last_event),
-                        _ => String::new(),
-                    },
-                    Arc::new(|row| match row {
-                        Row::Item(item) => item_row(&item),
-                        _ => ().into_any(),
-                    }),
+                    Arc::new(move || rows.with(|(items, _)| items.clone())),
+                    |item| format!("{} {}", item.id, item.last_event),
+                    Arc::new(|item| item_row(&item)),
                 )}
             </ul>
         </div>

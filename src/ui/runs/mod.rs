@@ -48,7 +48,7 @@ pub fn RunsPage() -> impl IntoView {
     let sort = RwSignal::new(start.sort);
     let page = RwSignal::new(start.page);
     let q = move || RunsQuery {
-        kind: RunKind::parse(&kind.get()),
+        kind: RunKind::from_name(&kind.get()),
         search: search.get(),
         regex: regex.get(),
         sort: sort.get(),
@@ -116,7 +116,7 @@ pub fn RunsPage() -> impl IntoView {
                         data-testid="runs-filter"
                         prop:value=move || kind.get()
                         on:change=on_change(move |ev| {
-                            kind.set(kind_name(RunKind::parse(&event_target_value(&ev))));
+                            kind.set(kind_name(RunKind::from_name(&event_target_value(&ev))));
                             page.set(0);
                         })
                     >

@@ -10,7 +10,7 @@ use super::row::RunRow;
 use crate::table::Direction;
 use crate::ui::boxed::part;
 use crate::ui::boxed::text;
-use crate::ui::keyed::{keyed_rows, Row};
+use crate::ui::keyed::keyed_rows;
 use crate::ui::pager::pager;
 use crate::ui::report::dynamic::memo_count;
 use crate::ui::sort_header::sort_header;
@@ -60,15 +60,9 @@ pub fn RunsTable(
                 </thead>
                 <tbody>
                     {keyed_rows(
-                        Arc::new(move || shown().runs.into_iter().map(|m| Row::Run(Box::new(m))).collect()),
-                        |r| match r {
-                            Row::Run(m) => format!("{}\u{1f}{}", m.id, m.name),
-                            _ => String::new(),
-                        },
-                        Arc::new(move |r| match r {
-                            Row::Run(m) => view! { <RunRow meta=*m on_change=on_change/> }.into_any(),
-                            _ => ().into_any(),
-                        }),
+                        Arc::new(move || shown().runs),
+                        |m| format!("{}\u{1f}{}", m.id, m.name),
+                        Arc::new(move |m| view! { <RunRow meta=m on_change=on_change/> }.into_any()),
                     )}
                 </tbody>
             </table>

@@ -1,9 +1,10 @@
-//! An LLM entry's JSON mode picker (`none`, `json_object`, `json_schema`).
+//! An LLM entry's JSON mode picker: every `JsonMode`, by its name in settings files.
 
 use leptos::prelude::*;
 
 use crate::llm::JsonMode;
 use crate::ui::boxed::on_change;
+use crate::ui::options::options;
 use crate::ui::settings_store::settings_store;
 
 #[component]
@@ -21,13 +22,11 @@ pub fn JsonModeSelect(name: String) -> impl IntoView {
                         .to_string()
                 }
                 on:change=on_change(move |ev| {
-                    let v = JsonMode::from_name(&event_target_value(&ev));
+                    let v = JsonMode::from_name(&event_target_value(&ev)).unwrap_or_default();
                     s2.update_llm(&n2, |l| l.json_mode = v)
                 })
             >
-                <option value="none">"none"</option>
-                <option value="json_object">"json_object"</option>
-                <option value="json_schema">"json_schema"</option>
+                {options(JsonMode::ALL.iter().map(|m| m.as_str().to_string()).collect())}
             </select>
         </label>
     }

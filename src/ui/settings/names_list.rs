@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
-use crate::ui::keyed::{keyed_rows, Row};
+use crate::ui::keyed::keyed_rows;
 
 pub type Names = Arc<dyn Fn() -> Vec<String> + Send + Sync>;
 pub type NamedRow = Arc<dyn Fn(String) -> AnyView + Send + Sync>;
@@ -13,14 +13,8 @@ pub type NamedRow = Arc<dyn Fn(String) -> AnyView + Send + Sync>;
 #[inline(never)]
 pub fn names_list(each: Names, row: NamedRow) -> AnyView {
     keyed_rows(
-        Arc::new(move || each().into_iter().map(Row::Name).collect()),
-        |r| match r {
-            Row::Name(n) => n.clone(),
-            _ => String::new(),
-        },
-        Arc::new(move |r| match r {
-            Row::Name(n) => row(n),
-            _ => ().into_any(),
-        }),
+        Arc::new(move || each()),
+        String::clone,
+        Arc::new(move |n| row(n)),
     )
 }

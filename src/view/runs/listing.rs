@@ -65,7 +65,7 @@ impl RunsQuery {
             Some((column, *direction))
         });
         RunsQuery {
-            kind: v.kind.as_deref().and_then(RunKind::parse),
+            kind: v.kind.as_deref().and_then(RunKind::from_name),
             search: v.filter.clone().unwrap_or_default(),
             regex: v.regex,
             sort: sort.or(Some(DEFAULT_SORT)),
