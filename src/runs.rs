@@ -49,6 +49,105 @@ pub struct RunMeta {
     /// What went in (cases, a context and output, a file name…), as the page keeps it.
     pub inputs: Value,
     pub result_count: u64,
+    /// How it ended, in a few words (score and band, scored/failed counts, accuracy); `None`
+    /// while it runs and for runs kept before outcomes were (docs/runs.md).
+    pub outcome: Option<RunOutcome>,
+}
+
+/// A run's outcome as the Runs table shows it: a short text, and whether the run failed (no
+/// score, every pair failed), so a failed run never looks like a success.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunOutcome {
+    pub text: String,
+    pub failed: bool,
+}
+
+impl RunOutcome {
+    fn to_value(&self) -> Value {
+        serde_json::json!({"text": self.text, "failed": self.failed})
+    }
+
+    /// Read back from a header; anything else than `{"text": …, "failed": …}` is no outcome
+    /// (the run still lists), never an error.
+    fn from_value(v: &Value) -> Option<RunOutcome> {
+        Some(RunOutcome {
+            text: clean_name(v.get("text")?.as_str()?)?,
+            failed: v.get("failed")?.as_bool()?,
+        })
+    }
+
+    /// An audit's outcome from its report (as JSON): `score 4 · GOOD`, or
+    /// `failed: <why>` when it could not be audited.
+    pub fn of_audit(report: &Value) -> RunOutcome {
+        let score = report.get("credit_score").and_then(Value::as_u64);
+        let band = report.get("band").and_then(Value::as_str);
+        match (score, band) {
+            (Some(s), Some(b)) => RunOutcome {
+                text: format!("score {s} · {b}"),
+                failed: false,
+            },
+            (Some(s), None) => RunOutcome {
+                text: format!("score {s}"),
+                failed: false,
+            },
+            _ => {
+                let why = report
+                    .get("could_not_audit")
+                    .map(|c| match c {
+                        Value::String(t) => t.clone(),
+                        Value::Object(m) => m
+                            .get("reason")
+                            .or_else(|| m.get("message"))
+                            .and_then(Value::as_str)
+                            .map_or_else(|| c.to_string(), str::to_string),
+                        other => other.to_string(),
+                    })
+                    .unwrap_or_else(|| "no score".into());
+                RunOutcome {
+                    text: format!("failed: {why}"),
+                    failed: true,
+                }
+            }
+        }
+    }
+
+    /// A batch's outcome from its result lines: `24 scored · 1 failed`; failed when no pair
+    /// got a score.
+    pub fn of_batch(lines: &[String]) -> RunOutcome {
+        let (mut scored, mut failed) = (0usize, 0usize);
+        for l in lines {
+            match serde_json::from_str::<Value>(l) {
+                Ok(v) if !crate::audit::batch::line_failed(&v) => scored += 1,
+                _ => failed += 1,
+            }
+        }
+        RunOutcome {
+            text: if failed == 0 {
+                format!("{scored} scored")
+            } else {
+                format!("{scored} scored · {failed} failed")
+            },
+            failed: scored == 0 && failed > 0,
+        }
+    }
+
+    /// A grade upload's outcome: `accuracy 96.35 % (137 of 142)`.
+    pub fn of_grade(equivalent: usize, graded: usize, bad_lines: usize) -> RunOutcome {
+        let pct = if graded == 0 {
+            0.0
+        } else {
+            equivalent as f64 * 100.0 / graded as f64
+        };
+        let bad = match bad_lines {
+            0 => String::new(),
+            1 => " · 1 bad line".into(),
+            n => format!(" · {n} bad lines"),
+        };
+        RunOutcome {
+            text: format!("accuracy {pct:.2} % ({equivalent} of {graded}){bad}"),
+            failed: graded == 0,
+        }
+    }
 }
 
 impl RunMeta {
@@ -77,6 +176,9 @@ impl RunMeta {
         h.insert("strategy".into(), strategy);
         h.insert("inputs".into(), self.inputs.clone());
         h.insert("result_count".into(), Value::from(self.result_count));
+        if let Some(o) = &self.outcome {
+            h.insert("outcome".into(), o.to_value());
+        }
         Value::Object(h)
     }
 
@@ -156,6 +258,7 @@ impl RunMeta {
             strategy,
             inputs,
             result_count: announced.unwrap_or(0),
+            outcome: h.get("outcome").and_then(RunOutcome::from_value),
         };
         Ok((meta, announced))
     }
@@ -248,7 +351,8 @@ pub fn clean_name(typed: &str) -> Option<String> {
     Some(t.chars().take(MAX_NAME_CHARS).collect())
 }
 
-/// A first name for a run, from what ran: `Batch · cases.jsonl · 2 profiles`.
+/// A first name for a run, from what ran (the callers put the counts in `what`):
+/// `Batch · cases.jsonl · 12 cases · first, second`; more than three profiles are counted.
 pub fn default_name(kind: RunKind, what: &str, profiles: &[String]) -> String {
     let kind_word = match kind {
         RunKind::Audit => "Audit",
@@ -268,9 +372,28 @@ pub fn default_name(kind: RunKind, what: &str, profiles: &[String]) -> String {
     match profiles {
         [] => {}
         [one] => name.push_str(&format!(" · {one}")),
+        // Named, so two runs of the same file under other profiles read apart.
+        few @ [_, _] | few @ [_, _, _] => name.push_str(&format!(" · {}", few.join(", "))),
         many => name.push_str(&format!(" · {} profiles", many.len())),
     }
     clean_name(&name).unwrap_or_else(|| kind_word.to_string())
+}
+
+/// Whether a kept run's header could be the same run as an import's (same kind, times,
+/// profiles, inputs and count; id and name aside, since a copy may have been renamed or
+/// re-id'd): then its results are compared with [`same_content`].
+pub fn may_be_same(kept: &RunMeta, import: &RunMeta) -> bool {
+    kept.kind == import.kind
+        && kept.created_ms == import.created_ms
+        && kept.finished_ms == import.finished_ms
+        && kept.profiles == import.profiles
+        && kept.inputs == import.inputs
+        && kept.result_count == import.result_count
+}
+
+/// Same results, line for line: an import of this run would add a duplicate.
+pub fn same_content(kept: &Run, import: &Run) -> bool {
+    may_be_same(&kept.meta, &import.meta) && kept.results == import.results
 }
 
 /// An imported run keeps its id unless the store already has it; then it gets a new one
@@ -463,6 +586,7 @@ impl Run {
     pub fn meta(&self) -> RunMeta {
         RunMeta {
             result_count: self.results.len() as u64,
+            outcome: None,
             ..self.meta.clone()
         }
     }
@@ -596,6 +720,7 @@ mod tests {
             strategy,
             inputs: serde_json::json!({"file": "cases.jsonl", "cases": 2}),
             result_count: 0,
+            outcome: None,
         }
         .with_results(vec![
             serde_json::json!({"id": 1, "profile": "p", "credit_score": 4, "tokens": 120}),
@@ -827,8 +952,17 @@ mod tests {
             MAX_NAME_CHARS
         );
         assert_eq!(
-            default_name(RunKind::Batch, "cases.jsonl", &["a".into(), "b".into()]),
-            "Batch · cases.jsonl · 2 profiles"
+            default_name(
+                RunKind::Batch,
+                "cases.jsonl · 12 cases",
+                &["a".into(), "b".into()]
+            ),
+            "Batch · cases.jsonl · 12 cases · a, b"
+        );
+        let four: Vec<String> = ["a", "b", "c", "d"].iter().map(|s| s.to_string()).collect();
+        assert_eq!(
+            default_name(RunKind::Batch, "c.jsonl", &four),
+            "Batch · c.jsonl · 4 profiles"
         );
         assert_eq!(
             default_name(RunKind::Audit, "  the\\n  context ", &["p".into()]),
@@ -880,5 +1014,62 @@ mod tests {
         let fresh = import_id(&r, 5.0, 1, &|id| id == "r-1").unwrap();
         assert_ne!(fresh, "r-1");
         assert!(fresh.starts_with("r-"));
+    }
+
+    #[test]
+    fn outcomes_say_how_a_run_ended_and_read_back() {
+        let a = RunOutcome::of_audit(&serde_json::json!({"credit_score": 4, "band": "GOOD"}));
+        assert_eq!((a.text.as_str(), a.failed), ("score 4 · GOOD", false));
+        let f = RunOutcome::of_audit(&serde_json::json!({"credit_score": null, "band": null,
+            "could_not_audit": {"phase": "claim_extraction", "reason": "Failed to fetch"}}));
+        assert_eq!(
+            (f.text.as_str(), f.failed),
+            ("failed: Failed to fetch", true)
+        );
+        let lines: Vec<String> = [
+            r#"{"id":1,"profile":"a","credit_score":4,"error":null}"#,
+            r#"{"id":2,"profile":"a","credit_score":null,"error":"HTTP 400"}"#,
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let b = RunOutcome::of_batch(&lines);
+        assert_eq!((b.text.as_str(), b.failed), ("1 scored · 1 failed", false));
+        assert!(
+            RunOutcome::of_batch(&lines[1..]).failed,
+            "nothing scored: failed"
+        );
+        let g = RunOutcome::of_grade(137, 142, 1);
+        assert_eq!(g.text, "accuracy 96.48 % (137 of 142) · 1 bad line");
+        let mut m = RunMeta::parse_header(
+            r#"{"verifyfast_run":1,"id":"r-1","name":"n","kind":"audit","created_ms":1}"#,
+        )
+        .unwrap()
+        .0;
+        assert_eq!(m.outcome, None, "runs kept before outcomes have none");
+        m.outcome = Some(f.clone());
+        let back = RunMeta::parse_header(&m.to_header_text()).unwrap().0;
+        assert_eq!(back.outcome, Some(f));
+    }
+
+    #[test]
+    fn an_import_of_a_kept_run_is_recognised_by_content() {
+        let text = concat!(
+            r#"{"verifyfast_run":1,"id":"r-1","name":"n","kind":"batch","created_ms":1,"finished_ms":2,"profiles":["a"],"inputs":{"file":"c.jsonl"},"result_count":1}"#,
+            "\n",
+            r#"{"id":1,"profile":"a","credit_score":4}"#,
+            "\n"
+        );
+        let kept = Run::from_jsonl(text).unwrap();
+        let mut copy = kept.clone();
+        copy.meta.id = "r-2".into();
+        copy.meta.name = "renamed".into();
+        assert!(
+            same_content(&kept, &copy),
+            "id and name aside, the same run"
+        );
+        copy.results[0]["credit_score"] = serde_json::json!(3);
+        assert!(may_be_same(&kept.meta, &copy.meta));
+        assert!(!same_content(&kept, &copy), "another result: not the same");
     }
 }

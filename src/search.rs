@@ -42,6 +42,9 @@ impl SearchQuery {
         }
         RegexBuilder::new(text)
             .case_insensitive(true)
+            // A row's searchable text is its columns one per line: `^` and `$` anchor at each
+            // column, so `^gsm-1\d\d$` finds the rows whose id is gsm-100…199 (docs/runs.md).
+            .multi_line(true)
             .size_limit(SEARCH_SIZE_LIMIT)
             .nest_limit(NEST_LIMIT)
             .build()
@@ -92,6 +95,14 @@ mod tests {
         SearchQuery::parse(text, regex)
             .map(|q| q.matches(hay))
             .unwrap_or(false)
+    }
+
+    #[test]
+    fn anchors_work_per_column() {
+        // Columns are one per line: `^`/`$` anchor to a whole column without `(?m)`.
+        assert!(keeps("^gsm-1\\d\\d$", true, "3\ngsm-150\nfloat"));
+        assert!(!keeps("^gsm-1\\d\\d$", true, "3\ngsm-1500\nfloat"));
+        assert!(keeps("^float$", true, "3\ngsm-150\nfloat"));
     }
 
     #[test]

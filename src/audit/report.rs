@@ -257,6 +257,11 @@ pub struct PhaseRecord {
     pub tokens_per_s: Option<f64>,
     /// Every reply as received (API keys redacted).
     pub raw_responses: Vec<String>,
+    /// Every call's messages as sent (API keys redacted), in call order: with
+    /// `raw_responses`, the audit's transcript (docs/audit.md). A failed call has a prompt and
+    /// no reply. Absent in reports written before it existed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub prompts: Vec<Vec<crate::llm::ChatMessage>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
 }
@@ -275,6 +280,7 @@ impl PhaseRecord {
             max_tokens: 0,
             tokens_per_s: None,
             raw_responses: Vec::new(),
+            prompts: Vec::new(),
             error: None,
         }
     }
@@ -470,6 +476,9 @@ impl AuditReport {
         for p in &mut self.phases {
             r(&mut p.llm);
             p.raw_responses.iter_mut().for_each(r);
+            for m in p.prompts.iter_mut().flatten() {
+                r(&mut m.content);
+            }
             if let Some(e) = &mut p.error {
                 r(e);
             }

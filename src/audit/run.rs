@@ -110,6 +110,17 @@ pub enum PhaseStatus {
     Failed {
         reason: String,
     },
+    /// A checking phase's errors as soon as its reply is read (before the other one answers
+    /// and before the errors are counted toward the score). Keys redacted.
+    Findings {
+        findings: Vec<Finding>,
+    },
+    /// Phase 1's claims and deductions, as soon as they are read (before Phases 2 and 3
+    /// answer), so a page can show them while it waits. Keys redacted.
+    Claims {
+        claims: Vec<Claim>,
+        deductions: Vec<Deduction>,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -221,6 +232,17 @@ fn ask_any<'a>(
             };
             record.calls += 1;
             record.max_tokens = max_tokens;
+            // The transcript: what this call sends, keys redacted (docs/audit.md).
+            record.prompts.push(
+                request
+                    .messages
+                    .iter()
+                    .map(|m| ChatMessage {
+                        role: m.role.clone(),
+                        content: secrets.redact(&m.content),
+                    })
+                    .collect(),
+            );
             let reply = match transport.chat(&model.endpoint, &request).await {
                 Ok(reply) => reply,
                 Err(e) => {
@@ -502,6 +524,11 @@ words and numbers.",
     report.claims = claims;
     report.deductions = deductions;
     report.dropped = dropped;
+    // Phase 1's result as soon as it is read, for a page to show while it waits (issue 24).
+    progress(PhaseUpdate {
+        phase: Phase::Decompose,
+        status: claims_so_far(&report, secrets),
+    });
 
     let claims = report.claims.clone();
     let deductions = report.deductions.clone();
@@ -515,26 +542,41 @@ words and numbers.",
         )
     };
     let logic_messages = |b: &Boundary| prompts::logic_check(b, params, ctx, out, &deductions);
-    let facts = ask::<FactCheckReply>(
-        transport,
-        plan,
-        &plan.verify,
-        Phase::FactCheck,
-        &fact_messages,
-        &quoted,
-        secrets,
-        progress,
-    );
-    let logic = ask::<LogicCheckReply>(
-        transport,
-        plan,
-        &plan.verify,
-        Phase::LogicCheck,
-        &logic_messages,
-        &quoted,
-        secrets,
-        progress,
-    );
+    // Each checking phase's errors are reported as soon as its reply is read.
+    let facts = async {
+        let asked = ask::<FactCheckReply>(
+            transport,
+            plan,
+            &plan.verify,
+            Phase::FactCheck,
+            &fact_messages,
+            &quoted,
+            secrets,
+            progress,
+        )
+        .await;
+        if let Ok(r) = &asked.1 {
+            landed(Phase::FactCheck, &r.factual_errors, secrets, progress);
+        }
+        asked
+    };
+    let logic = async {
+        let asked = ask::<LogicCheckReply>(
+            transport,
+            plan,
+            &plan.verify,
+            Phase::LogicCheck,
+            &logic_messages,
+            &quoted,
+            secrets,
+            progress,
+        )
+        .await;
+        if let Ok(r) = &asked.1 {
+            landed(Phase::LogicCheck, &r.logic_errors, secrets, progress);
+        }
+        asked
+    };
     let ((fact_record, facts), (logic_record, logic)) = futures::join!(facts, logic);
     report.phases.push(fact_record);
     report.phases.push(logic_record);
@@ -588,6 +630,40 @@ words and numbers.",
     report
 }
 
+/// A checking phase's errors for the progress callback, keys redacted.
+fn landed(
+    phase: Phase,
+    errors: &[ReportedError],
+    secrets: &Secrets,
+    progress: &dyn Fn(PhaseUpdate),
+) {
+    let findings = findings(phase, errors.to_vec())
+        .map(|mut f| {
+            f.evidence = secrets.redact(&f.evidence);
+            f.explanation = secrets.redact(&f.explanation);
+            f
+        })
+        .collect();
+    progress(PhaseUpdate {
+        phase,
+        status: PhaseStatus::Findings { findings },
+    });
+}
+
+/// Phase 1's result for the progress callback, with keys redacted as in the report.
+fn claims_so_far(report: &AuditReport, secrets: &Secrets) -> PhaseStatus {
+    let mut claims = report.claims.clone();
+    let mut deductions = report.deductions.clone();
+    for c in &mut claims {
+        c.text = secrets.redact(&c.text);
+    }
+    for d in &mut deductions {
+        d.conclusion = secrets.redact(&d.conclusion);
+        d.premises.iter_mut().for_each(|p| *p = secrets.redact(p));
+    }
+    PhaseStatus::Claims { claims, deductions }
+}
+
 /// Phase 1's second call folded into its record: one phase, more calls.
 fn merge_record(record: &mut PhaseRecord, second: PhaseRecord) {
     record.calls += second.calls;
@@ -598,6 +674,7 @@ fn merge_record(record: &mut PhaseRecord, second: PhaseRecord) {
     record.truncated_replies += second.truncated_replies;
     record.max_tokens = second.max_tokens;
     record.raw_responses.extend(second.raw_responses);
+    record.prompts.extend(second.prompts);
 }
 
 /// The claims and deductions the audit keeps: at most `max_claims` claims, each located in the
@@ -1100,11 +1177,21 @@ mod tests {
                 PhaseStatus::Reasking { .. } => format!("{:?} reasking", u.phase),
                 PhaseStatus::Done { .. } => format!("{:?} done", u.phase),
                 PhaseStatus::Failed { .. } => format!("{:?} failed", u.phase),
+                PhaseStatus::Claims { claims, .. } => {
+                    format!("{:?} claims {}", u.phase, claims.len())
+                }
+                PhaseStatus::Findings { findings } => {
+                    format!("{:?} findings {}", u.phase, findings.len())
+                }
             })
             .collect();
         assert_eq!(statuses[0], "Decompose started");
         assert_eq!(statuses[1], "Decompose done");
         assert!(statuses.contains(&"FactCheck done".to_string()));
+        // Each phase's result is reported as soon as it is read (issue 24): Phase 1's claims
+        // before Phases 2 and 3 start.
+        assert_eq!(statuses[2], "Decompose claims 1");
+        assert!(statuses.iter().any(|s| s.starts_with("FactCheck findings")));
         // A truncated reply, even a closable one, is re-asked with a larger budget.
         assert!(statuses.contains(&"LogicCheck reasking".to_string()));
         assert!(statuses.contains(&"LogicCheck done".to_string()));

@@ -210,6 +210,7 @@ mod tests {
             strategy: serde_json::Value::Null,
             inputs: serde_json::Value::Null,
             result_count: 0,
+            outcome: None,
         };
         let runs = [
             meta("old", RunKind::Batch, 1.0),

@@ -105,6 +105,22 @@ impl<'de> Visitor<'de> for RawVisitor {
     }
 }
 
+/// Most characters of a line's `error` quoted in its bad-line reason.
+const ERROR_SHOWN: usize = 300;
+
+/// A results line's `error` as text for a reason: a string as it is, anything else as JSON,
+/// cut at [`ERROR_SHOWN`] characters.
+fn error_text(e: &Value) -> String {
+    let full = match e {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    match full.char_indices().nth(ERROR_SHOWN) {
+        Some((at, _)) => format!("{}…", &full[..at]),
+        None => full,
+    }
+}
+
 /// Parse one JSONL line. Never panics; a bad line says why.
 pub fn parse_record(line: &str) -> ParsedLine {
     if !line.trim_start().starts_with('{') {
@@ -131,9 +147,11 @@ pub fn parse_record(line: &str) -> ParsedLine {
             Err(why) => return ParsedLine::Bad(format!("credit_score {why}")),
         },
         None if raw.error.as_ref().is_some_and(|e| !e.is_null()) => {
-            return ParsedLine::Bad(
-                "not audited (the line has an `error` and no credit_score)".into(),
-            )
+            // The line's own reason, so Report's bad-lines list says why (issue 24).
+            let why = raw.error.as_ref().map(error_text).unwrap_or_default();
+            return ParsedLine::Bad(format!(
+                "not audited: {why} (the line has an `error` and no credit_score)"
+            ));
         }
         None => return ParsedLine::Unscored,
     };
@@ -228,7 +246,7 @@ mod tests {
             ),
             (
                 r#"{"expected_credit_score": 3, "error": "timeout"}"#,
-                "not audited",
+                "not audited: timeout (the line",
             ),
             (
                 r#"{"id": [1], "expected_credit_score": 3, "credit_score": 2}"#,

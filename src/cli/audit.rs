@@ -139,6 +139,12 @@ fn phase_line(u: &PhaseUpdate) -> String {
             format!("{label}: done in {latency_ms} ms, {tokens} tokens")
         }
         PhaseStatus::Failed { reason } => format!("{label}: failed: {reason}"),
+        PhaseStatus::Findings { findings } => format!("{label}: {} errors", findings.len()),
+        PhaseStatus::Claims { claims, deductions } => format!(
+            "{label}: {} claims, {} deductions",
+            claims.len(),
+            deductions.len()
+        ),
     }
 }
 

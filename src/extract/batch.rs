@@ -32,17 +32,20 @@ pub enum Show {
     Undecided,
     NoAnswer,
     LowConfidence,
+    /// Rows whose verdict the verify model's answer changed (the LLM fallback).
+    ChangedByModel,
     Bad,
 }
 
 impl Show {
-    pub const ALL: [Show; 7] = [
+    pub const ALL: [Show; 8] = [
         Show::All,
         Show::Equivalent,
         Show::NotEquivalent,
         Show::Undecided,
         Show::NoAnswer,
         Show::LowConfidence,
+        Show::ChangedByModel,
         Show::Bad,
     ];
 
@@ -54,6 +57,7 @@ impl Show {
             Show::Undecided => "undecided",
             Show::NoAnswer => "no_answer",
             Show::LowConfidence => "low_confidence",
+            Show::ChangedByModel => "changed_by_model",
             Show::Bad => "bad",
         }
     }
@@ -66,6 +70,7 @@ impl Show {
             Show::Undecided => "could not decide",
             Show::NoAnswer => "no answer",
             Show::LowConfidence => "low confidence",
+            Show::ChangedByModel => "changed by the model",
             Show::Bad => "bad lines",
         }
     }
@@ -89,6 +94,7 @@ impl Show {
             (Show::Undecided, Row::Graded { record, .. }) => record.undecided(),
             (Show::NoAnswer, Row::Graded { record, .. }) => record.no_answer(),
             (Show::LowConfidence, Row::Graded { record, .. }) => record.low_confidence,
+            (Show::ChangedByModel, Row::Graded { record, .. }) => changed_by_model(record),
             _ => false,
         }
     }
@@ -251,20 +257,54 @@ fn id_text(id: &serde_json::Value) -> String {
     crate::jsonl::text_of(id)
 }
 
-/// What a search looks at: the fields one per line, so a regex's `(?m)^…$` can anchor to one
-/// field and a plain search never matches across two.
+/// Whether the verify model's answer was used and gave another verdict than the rules'.
+pub fn changed_by_model(record: &GradeRecord) -> bool {
+    record
+        .llm_fallback
+        .as_ref()
+        .is_some_and(|n| n.used && n.rule_verdict != record.verdict)
+}
+
+/// The grade table's verdict column, in users' words.
+pub fn verdict_label(record: &GradeRecord) -> &'static str {
+    if record.equivalent {
+        "equivalent"
+    } else if record.undecided() {
+        "could not decide"
+    } else if record.no_answer() {
+        "no answer"
+    } else {
+        "not equivalent"
+    }
+}
+
+/// What a search looks at: every column the table shows (line, id, answers, rules, verdict,
+/// path, reason, and the rule answer from before the model), one per line, so a regex's
+/// `^…$` anchors to one column (`crate::search`) and a plain search never matches across two.
 fn row_text(r: &Row) -> String {
     match r {
-        Row::Graded { record, .. } => format!(
-            "{}\n{}\n{}\n{}\n{}\n{}",
-            id_text(&record.id),
-            record.predicted_answer.as_deref().unwrap_or(""),
-            record.ground_truth_answer.as_deref().unwrap_or(""),
-            record.predicted_method,
-            record.ground_truth_method,
-            record.reason
-        ),
-        Row::Bad { error, .. } => error.clone(),
+        Row::Graded { line, record } => {
+            let (rule_answer, rule_method) = record.llm_fallback.as_ref().map_or(("", ""), |n| {
+                (
+                    n.rule_answer.as_deref().unwrap_or(""),
+                    n.rule_method.as_str(),
+                )
+            });
+            format!(
+                "{line}\n{}\n{}\n{}\n{}\n{}\n{}\n{}\n{}\n{}\n{}",
+                id_text(&record.id),
+                record.predicted_answer.as_deref().unwrap_or(""),
+                record.predicted_method,
+                rule_answer,
+                rule_method,
+                record.ground_truth_answer.as_deref().unwrap_or(""),
+                record.ground_truth_method,
+                verdict_label(record),
+                record.method,
+                record.reason
+            )
+        }
+        Row::Bad { line, error } => format!("{line}\n{error}"),
     }
 }
 

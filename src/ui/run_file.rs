@@ -44,6 +44,7 @@ pub async fn keep(
         strategy: serde_json::Value::Null,
         inputs: json!({"file": file.name(), "bytes": file.size()}),
         result_count: results as u64,
+        outcome: None,
     };
     run_store::save_js(&meta, file.as_ref())
         .await

@@ -130,7 +130,7 @@ describe('extract page', () => {
     const before = await table();
     await page.reload();
     await page.getByTestId('extract-kept').waitFor();
-    assert.match(await page.getByTestId('extract-kept').innerText(), /Kept run “Grade · kept\.jsonl”/);
+    assert.match(await page.getByTestId('extract-kept').innerText(), /Kept run “Grade · kept\.jsonl · 4 lines”/);
     assert.equal(await page.getByTestId('extract-summary').innerText(), summary, 'same summary after a reload');
     assert.deepEqual(await table(), before, 'same rows, answers and verdicts after a reload');
     assert.match(await page.getByTestId('extract-bad-lines').innerText(), /line 2: not valid JSON/);

@@ -71,15 +71,42 @@ describe('workbench loop (issue 14, done when)', () => {
     await page.getByTestId('audit-score').filter({ hasText: '2' }).waitFor({ timeout: 30_000 });
 
     // A batch under the first profile with 3 injected faults: 3 pairs could not be audited.
+    // The counts add up (9 + 3 = 12 pairs), and each failed pair says why, first in the table.
     await post(script({ failFirst: 3 }));
-    await batch(page, 'first', /Done: 12 audited, 3 could not be audited/);
+    await batch(page, 'first', /Done: 9 audited, 3 could not be audited, 0 already done/);
+    const caseRows = page.getByTestId('batch-case-row');
+    assert.equal(await caseRows.count(), 12);
+    const statuses = await caseRows.evaluateAll((rs) => rs.map((r) => r.dataset.status));
+    assert.deepEqual(statuses.slice(0, 3), Array(3).fill('could not be audited'));
+    assert.ok(statuses.slice(3).every((s) => s === 'scored'), statuses.join(', '));
+    for (const reason of (await page.getByTestId('batch-case-reason').allInnerTexts()).slice(0, 3)) {
+      assert.match(reason, /HTTP 400/);
+    }
+    // The same reason is in the results file lines (the CLI's format) and in Report's bad lines.
+    const [dl] = await Promise.all([page.waitForEvent('download'), page.getByTestId('batch-download').click()]);
+    const failedLines = fs.readFileSync(await dl.path(), 'utf8').trim().split('\n').map((l) => JSON.parse(l)).filter((l) => l.error);
+    assert.equal(failedLines.length, 3);
+    assert.match(failedLines[0].error, /HTTP 400/);
+    const firstRun = new URL(await page.getByTestId('batch-open-report').getAttribute('href'), page.url()).searchParams.get('run');
+    await app.goto(`/report?run=${firstRun}`);
+    await page.getByTestId('report-matrix').waitFor();
+    assert.match(await page.getByTestId('report-bad-lines').innerText(), /not audited: .*HTTP 400/);
+    // The picked cases file is kept as a draft across other pages (here Report and Settings).
+    await page.getByTestId('nav-settings').click();
+    await page.getByTestId('page-settings').waitFor();
+    await page.getByTestId('nav-audit').click();
+    await page.getByTestId('batch-cases').filter({ hasText: 'cases.jsonl: 12 cases' }).waitFor();
+    await page.getByTestId('batch-count').filter({ hasText: '12 results stored' }).waitFor();
+    for (const box of await page.getByTestId('batch-profile').all()) {
+      if ((await box.getAttribute('value')) === 'first') await box.check(); else await box.uncheck();
+    }
     // Retry failed: only those 3 are sent again; the run is whole.
     await post(script());
     await fetch(`${mock.url}/__log`, { method: 'DELETE' });
     await page.getByTestId('batch-retry').click();
     await page.getByTestId('batch-notice').filter({ hasText: /Done: 3 audited, 0 could not be audited, 9 already done/ }).waitFor({ timeout: 60_000 });
     const log = await (await fetch(`${mock.url}/__log`)).json();
-    assert.equal(log.requests.filter((r) => JSON.stringify(r.body || '').includes('Do not judge correctness')).length, 3);
+    assert.equal(log.requests.filter((r) => JSON.stringify(r.body || '').includes('Do not judge correctness') && !JSON.stringify(r.body || '').includes('not statements of model_output')).length, 3);
 
     // Open the run on Report and drill into the cross-band cell GOOD expected, judged BAD.
     await page.getByTestId('batch-open-report').click();
@@ -105,8 +132,12 @@ describe('workbench loop (issue 14, done when)', () => {
     await page.getByTestId('audit-score').filter({ hasText: '5' }).waitFor({ timeout: 30_000 });
 
     // Run the batch again under the second profile (a new run; the model now finds nothing).
+    // A new run has no results yet: "Open the band report" opens nothing (not another batch).
     await page.getByTestId('batch-new-run').click();
+    assert.equal(await page.getByTestId('batch-open-report').getAttribute('href'), null);
+    assert.equal(await page.getByTestId('batch-open-report').getAttribute('aria-disabled'), 'true');
     await batch(page, 'second', /Done: 12 audited, 0 could not be audited/);
+    assert.equal(await page.getByTestId('batch-case-row').filter({ hasText: 'could not be audited' }).count(), 0);
 
     const runB = new URL(await page.getByTestId('batch-open-report').getAttribute('href'), page.url()).searchParams.get('run');
     assert.ok(runB && runB !== runA, `second run ${runB}`);
@@ -142,5 +173,83 @@ describe('workbench loop (issue 14, done when)', () => {
     await page.goBack();
     await page.getByTestId('report-case').waitFor({ state: 'detached' });
     assert.match(page.url(), new RegExp(`report\\?run=${runA}&cell=good-bad$`));
+  });
+
+  // Issue 24, item 3: nothing the model said is lost. A grade upload's LLM fallback answers are
+  // part of its kept run: the Extract nav link and a reload reopen it with the same summary,
+  // rows and exports; the rule answer sits beside the model's; "changed by the model" filters;
+  // Runs shows the accuracy; the same file uploaded again reuses the run.
+  app.it('grade + LLM fallback → kept run with the answers → Runs → Extract reopens it → re-upload reuses it', async (page) => {
+    await app.goto('/settings');
+    await page.getByTestId('settings-import').setInputFiles(writeTemp('settings.yaml', settings(mock.baseUrl)));
+    await page.getByTestId('settings-notice').filter({ hasText: '2 profiles' }).waitFor();
+    await post({
+      rules: [
+        { match: 'not sure what to do', reply: '12' },
+        { match: '3 cats', reply: 'The answer is 5.' },
+        { match: '7 birds', fault: '400' },
+      ],
+      default_reply: '999',
+    });
+    const lines = [
+      { id: 'a', output: 'So the final answer is \\boxed{7}.', ground_truth: '7' },
+      { id: 'b', output: 'I am not sure what to do here.', ground_truth: '12' },
+      { id: 'c', output: 'There were 3 cats and then 5 dogs', ground_truth: '3' },
+      { id: 'd', output: 'The answer is 6.', ground_truth: '6' },
+      { id: 'e', output: 'We saw 7 birds and 2 owls', ground_truth: '7' },
+    ];
+    const file = writeTemp('graded.jsonl', lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    await page.getByTestId('nav-extract').click();
+    await page.getByTestId('fallback-batch-toggle').check();
+    await page.getByTestId('extract-file').setInputFiles(file);
+    await page.locator('[data-testid="fallback-summary"][data-finished="true"]').waitFor({ timeout: 30_000 });
+    const attrs = async () => page.getByTestId('fallback-summary').evaluate((e) => ['sent', 'used', 'changed', 'failed'].map((k) => e.dataset[k]));
+    assert.deepEqual(await attrs(), ['3', '2', '1', '1']);
+    const summary = await page.getByTestId('extract-summary').innerText();
+    assert.match(summary, /3 of 5 graded lines equivalent/);
+    await page.waitForURL(/\/extract\?run=r-/);
+    const runId = new URL(page.url()).searchParams.get('run');
+    // Side by side: the model's answer (predicted, rule `fallback`) and the rules' one before it.
+    const before = await page.getByTestId('extract-row-before').allInnerTexts();
+    assert.match(before[2], /^5\s+(main_clause|last_number)/, before.join(' | '));
+    assert.equal(before[0].trim(), '', 'a confident line was not sent: nothing before the model');
+    await page.getByTestId('extract-filter').selectOption('changed_by_model');
+    await page.getByTestId('extract-row-count').filter({ hasText: /^1 row matches/ }).waitFor();
+    assert.match(await page.getByTestId('extract-row').first().innerText(), /\bb\b[\s\S]*12/);
+    await page.getByTestId('extract-filter').selectOption('all');
+    const rowsNow = async () => page.getByTestId('extract-table').locator('tbody tr').evaluateAll(
+      (trs) => trs.map((tr) => tr.innerText.replace(/\s+/g, ' ').trim()));
+    const shown = await rowsNow();
+    const [dl1] = await Promise.all([page.waitForEvent('download'), page.getByTestId('extract-download-jsonl').click()]);
+    const exported = fs.readFileSync(await dl1.path(), 'utf8');
+
+    // Runs: the grade run with its accuracy (the model's answers counted), once written.
+    await page.getByTestId('nav-runs').click();
+    const run = page.locator(`[data-run-id="${runId}"]`);
+    await run.getByTestId('run-outcome').filter({ hasText: 'accuracy 60.00 % (3 of 5)' }).waitFor();
+    assert.match(await run.getByTestId('run-name').innerText(), /^Grade · graded\.jsonl · 5 lines$/);
+
+    // The Extract nav link reopens the last grade run: same summary, rows, model summary, export.
+    await page.getByTestId('nav-extract').click();
+    await page.getByTestId('extract-kept').waitFor();
+    await page.waitForURL(new RegExp(`run=${runId}`));
+    assert.equal(await page.getByTestId('extract-summary').innerText(), summary);
+    assert.deepEqual(await attrs(), ['3', '2', '1', '1'], 'the model summary is kept: not "0 sent"');
+    assert.deepEqual(await rowsNow(), shown);
+    const [dl2] = await Promise.all([page.waitForEvent('download'), page.getByTestId('extract-download-jsonl').click()]);
+    assert.equal(fs.readFileSync(await dl2.path(), 'utf8'), exported, 'the same export, llm_fallback included');
+    await page.reload();
+    await page.getByTestId('extract-kept').waitFor();
+    assert.equal(await page.getByTestId('extract-summary').innerText(), summary);
+
+    // The same file again: its run is reused, with the model's answers; no second grade run.
+    await page.getByTestId('fallback-batch-toggle').uncheck();
+    await page.getByTestId('extract-file').setInputFiles(file);
+    await page.getByTestId('extract-kept').filter({ hasText: /graded before: its run “Grade · graded\.jsonl · 5 lines” is reused, with what the verify model said on 3 lines/ }).waitFor();
+    await page.waitForURL(new RegExp(`run=${runId}`));
+    assert.equal(await page.getByTestId('extract-summary').innerText(), summary);
+    await page.getByTestId('nav-runs').click();
+    await page.locator('[data-testid="run-row"][data-kind="grade"]').first().waitFor();
+    assert.equal(await page.locator('[data-testid="run-row"][data-kind="grade"]').count(), 1);
   });
 });

@@ -140,8 +140,14 @@ describe('runs: kept, listed, renamed, deleted, exported, imported, opened', () 
     assert.equal(lines[0].settings.llms.mock.model, 'mock-model');
     assert.equal(typeof lines[1].credit_score, 'number');
 
-    // Import it back: the id is taken, so it gets a new one and the original is untouched.
+    // Import it back unchanged: the same run is kept already, so nothing is added and it says so.
     await page.getByTestId('runs-import').setInputFiles(await download.path());
+    await page.getByTestId('runs-import-notice').filter({ hasText: 'is already kept as "录取率 check": nothing imported (no duplicate)' }).waitFor();
+    assert.equal(await rows(page).count(), 1);
+    // A copy that differs (here its end time) is another run: the id is taken, so it gets a new
+    // one and the original is untouched.
+    const changed = lines.map((l, i) => (i === 0 ? { ...l, finished_ms: l.finished_ms + 1 } : l));
+    await page.getByTestId('runs-import').setInputFiles(writeTemp('changed.run.jsonl', changed.map((l) => JSON.stringify(l)).join('\n') + '\n'));
     await page.getByTestId('runs-import-notice').filter({ hasText: 'Imported "录取率 check" (1 results)' }).waitFor();
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="run-row"]').length === 2);
     const ids = await rows(page).evaluateAll((rs) => rs.map((r) => r.dataset.runId));

@@ -8,7 +8,8 @@ use crate::audit::Phase;
 use crate::view::audit::shown::FindingShown;
 use crate::view::audit::shown::ReportShown;
 
-fn finding_view(f: &FindingShown) -> AnyView {
+/// One error as the Audit page lists it (also the Report's case panel).
+pub fn finding_view(f: &FindingShown) -> AnyView {
     let severity = match f.severity {
         Severity::High => "High",
         Severity::Low => "Low",

@@ -1,8 +1,9 @@
 pub mod batch;
-mod finding_group;
+pub mod finding_group;
 mod form;
 mod kept_from;
 mod kept_note;
+mod landed;
 mod messages;
 pub mod number_check;
 mod open_kept;
@@ -14,6 +15,7 @@ mod report_view;
 pub mod run;
 mod start;
 mod state;
+mod transcript;
 
 use leptos::prelude::*;
 
@@ -68,6 +70,7 @@ pub fn AuditPage() -> impl IntoView {
             {audit_form(page)}
             {audit_messages(page)}
             {move || phase_list(shown.with(|s| s.phases.clone()), now.get())}
+            {move || shown.with(|s| if s.report.is_none() { landed::landed_view(&s.landed) } else { None })}
             {move || {
                 shown.with(|s| s.kept_from.clone()).map(|from| {
                     let not_stored = shown.with_untracked(|s| {

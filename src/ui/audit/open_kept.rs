@@ -42,6 +42,7 @@ pub fn open_kept(page: AuditState, id: String, known_profiles: Vec<String>) {
                 profile: k.profile,
                 profile_known,
             }),
+            landed: Default::default(),
         });
     });
 }

@@ -111,6 +111,7 @@ pub fn audit_report_view(
             {finding_group(&report, Phase::LogicCheck)}
             {report_lists(&report)}
             {phase_table(&report.phases)}
+            {super::transcript::transcript(&report.phases)}
             {report_json(json)}
         </section>
     }

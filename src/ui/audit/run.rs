@@ -47,6 +47,7 @@ pub fn keep(
             strategy,
             inputs: json!({"context_input": context, "model_output": output}),
             result_count: 1,
+            outcome: Some(runs::RunOutcome::of_audit(&result)),
         };
         let body = crate::jsonl::compact(&result) + "\n";
         let saved = run_store::save(&meta, &body).await;

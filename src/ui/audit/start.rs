@@ -65,7 +65,12 @@ pub fn start(page: AuditState, store: &SettingsStore) {
     page.start_ticker();
     let started = js_sys::Date::now();
     spawn_local(async move {
-        let progress = |u: PhaseUpdate| shown.update(|s| apply_update(&mut s.phases, &u, now_ms()));
+        let progress = |u: PhaseUpdate| {
+            shown.update(|s| {
+                apply_update(&mut s.phases, &u, now_ms());
+                s.landed.take(&u);
+            })
+        };
         let audit = run_audit(&*transport, &plan, &input, &progress);
         match Abortable::new(audit, registration).await {
             Ok(r) => {

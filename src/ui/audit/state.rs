@@ -20,6 +20,8 @@ pub struct Shown {
     pub phases: Vec<(Phase, PhaseView)>,
     pub report: Option<(ReportShown, String)>,
     pub kept_from: Option<KeptFrom>,
+    /// Results of a running audit as they land, before the report.
+    pub landed: crate::view::audit::progress::Landed,
 }
 
 #[derive(Clone, Copy)]
@@ -112,6 +114,7 @@ impl AuditState {
         self.shown.update(|s| {
             s.report = None;
             s.kept_from = None;
+            s.landed = Default::default();
         });
     }
 }

@@ -100,11 +100,19 @@ impl BatchState {
         let started = js_sys::Date::now();
         spawn_local(async move {
             match grade_file(&f, preset, patterns, self.progress).await {
-                Ok((b, queue, ms, bom_bytes)) => {
+                Ok((mut b, queue, ms, bom_bytes)) => {
                     self.bom.set_value(bom_bytes);
                     self.timing.set(Some((b.rows.len() as f64, ms)));
-                    super::grade_run::keep(f.name(), &b, started, self.error);
+                    // Kept (or its earlier run reused) before the model is asked, so every
+                    // answer lands in the run.
+                    let kept = super::grade_run::keep(f.name(), &mut b, started, self.error).await;
+                    self.kept.set(kept.reused);
+                    self.fallback.run.set_value(kept.meta);
+                    let counts = crate::view::extract::kept::fallback_counts(&b);
                     self.fallback.graded(b, queue);
+                    if !self.fallback.running.get_untracked() && counts.is_some() {
+                        self.fallback.counts.set(counts);
+                    }
                 }
                 Err(e) => self.error.set(Some(e)),
             }

@@ -50,7 +50,7 @@ pub fn row_view(
             return view! {
                 <tr class="error">
                     <td class="num">{line}</td>
-                    <td colspan="7">{error}</td>
+                    <td colspan="8">{error}</td>
                 </tr>
             }
             .into_any()
@@ -83,6 +83,7 @@ pub fn row_view(
             <td>{id}</td>
             <td data-testid="extract-row-predicted">{answer_math(record.predicted_answer.clone())}</td>
             <td><span class="chip" data-testid="extract-row-rule">{record.predicted_method.clone()}</span></td>
+            <td data-testid="extract-row-before">{before_model(&record)}</td>
             <td data-testid="extract-row-gold">{answer_math(record.ground_truth_answer.clone())}</td>
             <td>{verdict}</td>
             <td><span class="chip">{record.method}</span></td>
@@ -90,9 +91,36 @@ pub fn row_view(
         </tr>
         {part(move || (open.get() == Some(line)).then(|| view! {
             <tr class="grade-detail-row">
-                <td colspan="8"><GradeRowDetail line opened close/></td>
+                <td colspan="9"><GradeRowDetail line opened close/></td>
             </tr>
         }.into_any()))}
+    }
+    .into_any()
+}
+
+/// The "before the model" cell: what the rules answered, for a row the verify model was asked
+/// about (empty otherwise), so the two answers sit side by side.
+fn before_model(record: &crate::extract::records::GradeRecord) -> AnyView {
+    let Some(n) = record.llm_fallback.as_ref() else {
+        return ().into_any();
+    };
+    let changed = crate::extract::batch::changed_by_model(record);
+    let said = if n.error.is_some() {
+        " (the call failed: rule answer kept)"
+    } else if !n.used {
+        " (no readable answer: rule answer kept)"
+    } else if changed {
+        " (changed by the model)"
+    } else {
+        ""
+    };
+    view! {
+        <span data-changed=changed.to_string()>
+            {answer_math(n.rule_answer.clone())}
+            " "
+            <span class="chip">{n.rule_method.clone()}</span>
+            <span class="muted">{said}</span>
+        </span>
     }
     .into_any()
 }

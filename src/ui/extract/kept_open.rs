@@ -6,18 +6,43 @@ use leptos::task::spawn_local;
 
 use super::batch_load::BatchState;
 use crate::extract::fallback_batch::FallbackQueue;
+use crate::route::state::ViewState;
 use crate::runs::RunKind;
 use crate::ui::{query, run_store};
 use crate::view::extract::kept::batch_from_kept;
 
 impl BatchState {
-    /// Open the kept grade run the URL names, if it names one.
+    /// Open the kept grade run the URL names; a bare `extract` (the nav link) reopens the
+    /// newest grade run, so coming back to the page finds the last table (docs/runs.md).
     pub fn open_from_url(self) {
-        let Some(id) = query::current().run else {
-            return;
-        };
-        self.loading.set(true);
+        let named = query::current().run;
+        // Only a named run blocks a file pick while it loads; the newest run is looked up
+        // without it, and a file picked meanwhile wins.
+        if named.is_some() {
+            self.loading.set(true);
+        }
         spawn_local(async move {
+            let id = match named {
+                Some(id) => id,
+                None => match newest_grade_run().await {
+                    // A file picked meanwhile wins.
+                    Some(id)
+                        if self.batch.with_untracked(Option::is_none)
+                            && !self.loading.get_untracked() =>
+                    {
+                        query::set(
+                            &ViewState {
+                                run: Some(id.clone()),
+                                ..Default::default()
+                            },
+                            false,
+                        );
+                        id
+                    }
+                    _ => return,
+                },
+            };
+            self.loading.set(true);
             match run_store::load(&id).await {
                 Ok(run) if run.meta.kind == RunKind::Grade => {
                     let batch = batch_from_kept(&run.results);
@@ -32,7 +57,11 @@ impl BatchState {
                     self.file_name
                         .set(file.unwrap_or(&run.meta.name).to_string());
                     self.file.set_value(None);
+                    // What the model did is part of the run: the same summary as when it ran.
+                    let counts = crate::view::extract::kept::fallback_counts(&batch);
                     self.fallback.graded(batch, FallbackQueue::default());
+                    self.fallback.counts.set(counts);
+                    self.fallback.run.set_value(Some(run.meta.clone()));
                 }
                 Ok(run) => self.error.set(Some(format!(
                     "Run {id} is a {} run, not a grade upload: open it from the Runs page.",
@@ -45,4 +74,11 @@ impl BatchState {
             self.loading.set(false);
         });
     }
+}
+
+async fn newest_grade_run() -> Option<String> {
+    let (runs, _) = run_store::list().await.ok()?;
+    crate::runs::newest_first(&runs, Some(RunKind::Grade))
+        .first()
+        .map(|m| m.id.clone())
 }

@@ -8,6 +8,7 @@ use crate::view::report::drill::CaseDetail;
 
 use super::open_in_audit::open_in_audit;
 use super::state::ReportState;
+use crate::ui::audit::finding_group::finding_view;
 
 fn band(s: u8) -> &'static str {
     match s {
@@ -31,11 +32,19 @@ fn body(detail: Result<CaseDetail, String>) -> AnyView {
                 {audit}
                 {section("Context", d.context_input)}
                 {section("Model output", d.model_output)}
-                {(!d.errors.is_empty()).then(|| view! {
-                    <h3>{format!("Errors found ({})", d.errors.len())}</h3>
-                    {d.errors.into_iter().map(|e| view! { <pre>{e}</pre> }.into_any()).collect::<Vec<_>>()}
-                }
-                .into_any())}
+                {(!d.errors.is_empty()).then(|| {
+                    // As the Audit page shows them; raw JSON only when an entry does not read.
+                    let items: Vec<AnyView> = if d.findings.len() == d.errors.len() {
+                        d.findings.iter().map(finding_view).collect()
+                    } else {
+                        d.errors.into_iter().map(|e| view! { <pre>{e}</pre> }.into_any()).collect()
+                    };
+                    view! {
+                        <h3>{format!("Errors found ({})", items.len())}</h3>
+                        <ul class="stack" data-testid="report-case-findings">{items}</ul>
+                    }
+                    .into_any()
+                })}
             }
             .into_any()
         }

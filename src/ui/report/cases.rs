@@ -89,10 +89,14 @@ pub fn cases_table(s: ReportState) -> AnyView {
                         class:cross=cross
                         class:selected=selected == Some(pos)
                         aria-selected=(open == Some(i)).to_string()
+                        class="clickable"
+                        title="Open the case (Enter)"
+                        on:click=on_click(move |_| s.open_case(i))
                     >
                         {td(Some("num"), c.line.to_string())}
                         <td>
-                            <button class="link" on:click=on_click(move |_| s.open_case(i))>
+                            // Its click reaches the row, which opens the case.
+                            <button class="link">
                                 {c.id.clone().unwrap_or_else(|| "(no id)".into())}
                             </button>
                         </td>
@@ -110,7 +114,7 @@ pub fn cases_table(s: ReportState) -> AnyView {
     let total = move || s.order.with(Vec::len);
     let page_count = move || pages(total());
     view! {
-        <p class="muted" data-testid="report-cases-count">
+        <p class="muted" id="report-cases" data-testid="report-cases-count">
             {text(move || format!("{} — {} case(s)", s.filter.with(|f| f.describe()), total()))}
         </p>
         <div class="table-wrap">

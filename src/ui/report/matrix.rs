@@ -35,7 +35,8 @@ pub fn matrix_view(r: &BandReport, filter: RwSignal<CaseFilter>) -> AnyView {
                                 data-testid=format!("report-cell-{e}-{a}")
                                 title=if cross { "cross-band: the user's decision is reversed" } else { "" }
                                 on:click=on_click(move |_| {
-                                    filter.set(CaseFilter { cell: Some((e, a)), ..CaseFilter::default() })
+                                    filter.set(CaseFilter { cell: Some((e, a)), ..CaseFilter::default() });
+                                    scroll_to_cases();
                                 })
                             >
                                 <strong>{count.to_string()}</strong>
@@ -72,4 +73,14 @@ pub fn matrix_view(r: &BandReport, filter: RwSignal<CaseFilter>) -> AnyView {
         </div>
     }
     .into_any()
+}
+
+/// Bring the cell's cases into view (they are far below the matrix), once the list has been
+/// drawn for the new filter.
+fn scroll_to_cases() {
+    request_animation_frame(|| {
+        if let Some(el) = document().get_element_by_id("report-cases") {
+            el.scroll_into_view();
+        }
+    });
 }

@@ -30,6 +30,26 @@ pub fn RunImport(taken: RwSignal<Vec<RunMeta>>, on_import: Callback<()>) -> impl
                 Ok(r) => r,
                 Err(e) => return message.set(Some((false, format!("{name}: {e}")))),
             };
+            // The same run kept already (same content, whatever its id or name): no duplicate.
+            let candidates: Vec<String> = taken.with_untracked(|t| {
+                t.iter()
+                    .filter(|m| runs::may_be_same(m, &run.meta))
+                    .map(|m| m.id.clone())
+                    .collect()
+            });
+            for id in candidates {
+                if let Ok(kept) = run_store::load(&id).await {
+                    if runs::same_content(&kept, &run) {
+                        return message.set(Some((
+                            true,
+                            format!(
+                                "{name} is already kept as \"{}\": nothing imported (no duplicate).",
+                                kept.meta.name
+                            ),
+                        )));
+                    }
+                }
+            }
             let ids: Vec<String> =
                 taken.with_untracked(|t| t.iter().map(|m| m.id.clone()).collect());
             let random = (js_sys::Math::random() * 4_294_967_296.0) as u64;

@@ -25,6 +25,10 @@ use crate::view::runs::listing::RunsQuery;
 use import::RunImport;
 use table::RunsTable;
 
+/// The runs ticked for "Delete selected", by id (shared with each row through the context).
+#[derive(Clone, Copy)]
+pub struct Selected(pub RwSignal<Vec<String>>);
+
 fn kind_name(kind: Option<RunKind>) -> String {
     kind.map_or(String::new(), |k| k.as_str().to_string())
 }
@@ -51,10 +55,14 @@ pub fn RunsPage() -> impl IntoView {
         page: page.get(),
     };
 
+    let selected = RwSignal::new(Vec::<String>::new());
+    provide_context(Selected(selected));
     let refresh = Callback::new(move |()| {
         spawn_local(async move {
             match run_store::list().await {
                 Ok((runs, bad)) => {
+                    // A ticked run that is gone is no longer selected.
+                    selected.update(|s| s.retain(|id| runs.iter().any(|m| &m.id == id)));
                     all.set(runs);
                     error.set(
                         bad.first()
@@ -131,6 +139,12 @@ pub fn RunsPage() -> impl IntoView {
                     })
                 />
                 <RunImport taken=all on_import=refresh/>
+                {move || (!selected.with(Vec::is_empty)).then(|| view! {
+                    <button data-testid="runs-delete-selected" on:click=crate::ui::boxed::on_click(move |_| delete_selected(selected, error, refresh))>
+                        {move || format!("Delete selected ({})", selected.with(Vec::len))}
+                    </button>
+                    <button class="link" data-testid="runs-select-none" on:click=crate::ui::boxed::on_click(move |_| selected.set(Vec::new()))>"Select none"</button>
+                }.into_any())}
             </div>
             {move || error.get().map(|e| view! { <div class="error" role="alert" data-testid="runs-error">{e}</div> }.into_any())}
             <RunsTable
@@ -143,4 +157,35 @@ pub fn RunsPage() -> impl IntoView {
             />
         </section>
     }
+}
+
+/// Delete every ticked run, after asking once; a run that could not be deleted is named.
+fn delete_selected(
+    selected: RwSignal<Vec<String>>,
+    error: RwSignal<Option<String>>,
+    refresh: Callback<()>,
+) {
+    let ids = selected.get_untracked();
+    let sure = window()
+        .confirm_with_message(&format!(
+            "Delete {} runs and their results from this browser? Export them first to keep a copy.",
+            ids.len()
+        ))
+        .unwrap_or(false);
+    if !sure {
+        return;
+    }
+    spawn_local(async move {
+        let mut failed = Vec::new();
+        for id in &ids {
+            if let Err(e) = run_store::delete(id).await {
+                failed.push(format!("{id}: {e}"));
+            }
+        }
+        selected.set(Vec::new());
+        if !failed.is_empty() {
+            error.set(Some(format!("Could not delete {}", failed.join("; "))));
+        }
+        refresh.run(());
+    });
 }

@@ -81,6 +81,7 @@ pub fn RunRow(meta: RunMeta, on_change: Callback<()>) -> impl IntoView {
     view! {
         <tr data-testid="run-row" data-run-id=meta.id.clone() data-kind=meta.kind.as_str().to_string()>
             <td>
+                {select_box(&meta)}
                 {move || if editing.get() {
                     view! {
                         <input
@@ -107,6 +108,7 @@ pub fn RunRow(meta: RunMeta, on_change: Callback<()>) -> impl IntoView {
             <td class="num">{meta.duration()}</td>
             <td>{profiles}</td>
             <td class="num" data-testid="run-count">{meta.result_count.to_string()}</td>
+            {outcome_cell(&meta)}
             <td class="row">
                 <a href=meta.open_href() data-testid="run-open">"Open"</a>
                 {meta.compare_href().map(|h| view! { <a href=h data-testid="run-compare">"Compare"</a> }.into_any())}
@@ -115,4 +117,46 @@ pub fn RunRow(meta: RunMeta, on_change: Callback<()>) -> impl IntoView {
             </td>
         </tr>
     }
+}
+
+/// The outcome column: how the run ended; a failed run says so in the error colour, an
+/// unfinished one says it has no outcome yet.
+fn outcome_cell(meta: &RunMeta) -> AnyView {
+    let (text, failed) = match (&meta.outcome, meta.finished_ms) {
+        (Some(o), _) => (o.text.clone(), o.failed),
+        (None, None) => ("not finished".to_string(), false),
+        (None, Some(_)) => (String::new(), false),
+    };
+    view! {
+        <td data-testid="run-outcome" data-failed=failed.to_string() class:error=failed>{text}</td>
+    }
+    .into_any()
+}
+
+/// The row's tick for "Delete selected".
+fn select_box(meta: &RunMeta) -> Option<AnyView> {
+    let super::Selected(selected) = use_context::<super::Selected>()?;
+    let id = meta.id.clone();
+    let mine = id.clone();
+    Some(
+        view! {
+            <input
+                type="checkbox"
+                data-testid="run-select"
+                aria-label=format!("Select {}", meta.name)
+                prop:checked=move || selected.with(|s| s.contains(&mine))
+                on:change=crate::ui::boxed::on_change(move |ev| {
+                    let on = event_target_checked(&ev);
+                    selected.update(|s| {
+                        s.retain(|x| x != &id);
+                        if on {
+                            s.push(id.clone());
+                        }
+                    });
+                })
+            />
+            " "
+        }
+        .into_any(),
+    )
 }

@@ -60,12 +60,71 @@ pub fn nothing_to_run(retry: bool, skipped: usize, failed: usize) -> String {
     }
 }
 
-/// The notice at the end of a run that was not cancelled.
+/// The notice at the end of a run that was not cancelled. `p.done` counts every finished
+/// pair, the failed ones too: "audited" is the pairs that got a score, so the three numbers
+/// add up to the pairs of the run.
 pub fn done_summary(p: &Progress) -> String {
     format!(
         "Done: {} audited, {} could not be audited, {} already done.",
-        p.done, p.failures, p.skipped
+        p.done.saturating_sub(p.failures),
+        p.failures,
+        p.skipped
     )
+}
+
+/// One (case, profile) result of the batch, for the per-case table.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CaseRow {
+    pub id: String,
+    pub profile: String,
+    pub score: Option<i64>,
+    pub band: Option<String>,
+    /// Why the pair could not be audited (`None`: it was scored).
+    pub failure: Option<String>,
+}
+
+impl CaseRow {
+    pub fn status(&self) -> &'static str {
+        if self.failure.is_some() {
+            "could not be audited"
+        } else {
+            "scored"
+        }
+    }
+}
+
+/// The per-case table of a batch's result lines, failed pairs first (each with its line's
+/// `error`, the same text the results file and Report show), then in line order. A line that
+/// is not JSON is left out (it is not a pair).
+pub fn case_rows(lines: &[String]) -> Vec<CaseRow> {
+    use serde_json::Value;
+    let mut rows: Vec<CaseRow> = lines
+        .iter()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|v| v.is_object())
+        .map(|v| {
+            let failed = crate::audit::batch::line_failed(&v);
+            let failure = failed.then(|| match v.get("error") {
+                Some(Value::String(e)) => e.clone(),
+                Some(e) if !e.is_null() => e.to_string(),
+                _ => "the line has no credit_score".into(),
+            });
+            CaseRow {
+                id: v.get("id").map(crate::jsonl::text_of).unwrap_or_default(),
+                profile: v
+                    .get("profile")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_string(),
+                score: v.get("credit_score").and_then(Value::as_i64),
+                band: v.get("band").and_then(Value::as_str).map(str::to_string),
+                failure,
+            }
+        })
+        .collect();
+    // Stable: failed first, each group in line order.
+    rows.sort_by_key(|r| r.failure.is_none());
+    rows
 }
 
 #[cfg(test)]
@@ -103,6 +162,48 @@ mod tests {
             e.contains("nope") && e.ends_with(". Check Settings."),
             "{e}"
         );
+    }
+
+    #[test]
+    fn the_done_counts_add_up() {
+        let p = Progress {
+            done: 25,
+            total: 25,
+            failures: 1,
+            skipped: 0,
+            elapsed_ms: 0.0,
+            rate_per_s: 0.0,
+            eta_s: None,
+        };
+        assert_eq!(
+            done_summary(&p),
+            "Done: 24 audited, 1 could not be audited, 0 already done."
+        );
+    }
+
+    #[test]
+    fn the_case_table_puts_failures_first_with_their_reason() {
+        let lines = [
+            r#"{"id":1,"profile":"a","credit_score":4,"band":"GOOD","error":null}"#.to_string(),
+            r#"{"id":"two","profile":"a","credit_score":null,"error":"HTTP 400: bad request"}"#
+                .to_string(),
+            "not json".to_string(),
+            r#"{"id":3,"profile":"b"}"#.to_string(),
+        ];
+        let rows = case_rows(&lines);
+        assert_eq!(rows.len(), 3);
+        assert_eq!(rows[0].id, "two");
+        assert_eq!(rows[0].failure.as_deref(), Some("HTTP 400: bad request"));
+        assert_eq!(rows[0].status(), "could not be audited");
+        assert_eq!(
+            rows[1].failure.as_deref(),
+            Some("the line has no credit_score")
+        );
+        assert_eq!(
+            (rows[2].score, rows[2].band.as_deref()),
+            (Some(4), Some("GOOD"))
+        );
+        assert_eq!(rows[2].status(), "scored");
     }
 
     #[test]

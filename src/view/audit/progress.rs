@@ -119,7 +119,39 @@ pub fn apply_update(phases: &mut [(Phase, PhaseView)], u: &PhaseUpdate, now: f64
                 tokens: *tokens,
             },
             PhaseStatus::Failed { reason } => PhaseView::Failed(reason.clone()),
+            // A result, not a state: the chip stays as it is (`Landed` keeps it).
+            PhaseStatus::Claims { .. } | PhaseStatus::Findings { .. } => return,
         };
+    }
+}
+
+/// What the phases of a running audit have answered so far, shown as each lands (Phase 1's
+/// claims first, then each checking phase's errors), before the report exists.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Landed {
+    pub claims: Vec<crate::audit::contract::Claim>,
+    pub deductions: Vec<crate::audit::contract::Deduction>,
+    /// Phase 1 has answered.
+    pub decomposed: bool,
+    /// Each checking phase's errors, in the order the phases answered.
+    pub findings: Vec<(Phase, Vec<crate::audit::Finding>)>,
+}
+
+impl Landed {
+    /// Take a progress update; only results change it.
+    pub fn take(&mut self, u: &PhaseUpdate) {
+        match &u.status {
+            PhaseStatus::Claims { claims, deductions } => {
+                self.claims = claims.clone();
+                self.deductions = deductions.clone();
+                self.decomposed = true;
+            }
+            PhaseStatus::Findings { findings } => {
+                self.findings.retain(|(p, _)| *p != u.phase);
+                self.findings.push((u.phase, findings.clone()));
+            }
+            _ => {}
+        }
     }
 }
 
@@ -170,6 +202,33 @@ pub fn from_stored(report: &ReportShown) -> Vec<(Phase, PhaseView)> {
 mod tests {
     use super::*;
     use crate::view::audit::shown::PhaseRow;
+
+    #[test]
+    fn results_land_before_the_report() {
+        use crate::audit::contract::Claim;
+        let mut l = Landed::default();
+        l.take(&update(Phase::Decompose, PhaseStatus::Started));
+        assert_eq!(l, Landed::default());
+        let claim: Claim = serde_json::from_str(r#"{"id":"C1","text":"40 hired"}"#).unwrap();
+        let claims = PhaseStatus::Claims {
+            claims: vec![claim],
+            deductions: Vec::new(),
+        };
+        let mut phases = initial_phases(false);
+        let before = phases.clone();
+        apply_update(&mut phases, &update(Phase::Decompose, claims.clone()), 5.0);
+        assert_eq!(phases, before, "a result does not change a phase's chip");
+        l.take(&update(Phase::Decompose, claims));
+        assert!(l.decomposed);
+        assert_eq!(l.claims[0].text, "40 hired");
+        l.take(&update(
+            Phase::LogicCheck,
+            PhaseStatus::Findings {
+                findings: Vec::new(),
+            },
+        ));
+        assert_eq!(l.findings.len(), 1);
+    }
 
     #[test]
     fn an_audit_needs_both_texts() {
@@ -248,6 +307,7 @@ mod tests {
             cut: String::new(),
             repairs: String::new(),
             error: error.map(str::to_string),
+            transcript: Vec::new(),
         }
     }
 

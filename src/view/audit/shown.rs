@@ -62,6 +62,46 @@ pub struct PhaseRow {
     /// What the parser repaired in the accepted reply, in words.
     pub repairs: String,
     pub error: Option<String>,
+    /// Each call's messages and the reply it got, for the Transcript section (empty for a
+    /// report kept before prompts were stored).
+    pub transcript: Vec<Exchange>,
+}
+
+/// One call of a phase: the messages sent (role, text) and the reply (`None`: the call
+/// failed). Keys were redacted when the report was written; model text stays text.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Exchange {
+    pub messages: Vec<(String, String)>,
+    pub reply: Option<String>,
+}
+
+/// A phase record's transcript: `prompts[i]` with `raw_responses[i]`; replies beyond the
+/// prompts (a report kept before prompts were stored) are listed with no messages.
+fn transcript(record: &Value) -> Vec<Exchange> {
+    let texts = |v: Option<&Value>| -> Vec<Value> {
+        v.and_then(Value::as_array).cloned().unwrap_or_default()
+    };
+    let prompts = texts(record.get("prompts"));
+    let replies = texts(record.get("raw_responses"));
+    (0..prompts.len().max(replies.len()))
+        .map(|i| Exchange {
+            messages: prompts
+                .get(i)
+                .and_then(Value::as_array)
+                .map(|ms| {
+                    ms.iter()
+                        .map(|m| {
+                            let field = |k: &str| {
+                                m.get(k).and_then(Value::as_str).unwrap_or("").to_string()
+                            };
+                            (field("role"), field("content"))
+                        })
+                        .collect()
+                })
+                .unwrap_or_default(),
+            reply: replies.get(i).and_then(Value::as_str).map(str::to_string),
+        })
+        .collect()
 }
 
 /// The report as the page shows it.
@@ -537,6 +577,7 @@ impl FromReply for PhaseRow {
                 .collect::<Vec<_>>()
                 .join("; "),
             error,
+            transcript: transcript(value),
         })
     }
 }
@@ -685,6 +726,26 @@ mod tests {
             Some("Failed: HTTP 500")
         );
         assert!(r.failure().is_none());
+    }
+
+    #[test]
+    fn the_transcript_pairs_each_prompt_with_its_reply() {
+        let mut v = sample();
+        v["phases"][0]["prompts"] = serde_json::json!([
+            [{"role": "system", "content": "sys"}, {"role": "user", "content": "u1"}],
+            [{"role": "user", "content": "u2"}]
+        ]);
+        v["phases"][0]["raw_responses"] = serde_json::json!(["{\"claims\": []}"]);
+        let r = ReportShown::read(&v);
+        let t = &r.phases[0].transcript;
+        assert_eq!(t.len(), 2);
+        assert_eq!(t[0].messages[1], ("user".to_string(), "u1".to_string()));
+        assert_eq!(t[0].reply.as_deref(), Some("{\"claims\": []}"));
+        assert_eq!(t[1].reply, None, "a call that failed has no reply");
+        assert!(
+            r.phases[1].transcript.is_empty(),
+            "nothing stored, nothing made up"
+        );
     }
 
     #[test]

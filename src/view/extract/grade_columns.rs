@@ -7,29 +7,19 @@ use crate::extract::batch::Row;
 use crate::table::{self, Cell, Query, View};
 
 /// Column headers, in order.
-pub const COLUMNS: [&str; 8] = [
+pub const COLUMNS: [&str; 9] = [
     "line",
     "id",
     "predicted",
     "rule",
+    "before the model",
     "ground truth",
     "verdict",
     "path",
     "reason",
 ];
 
-/// The verdict column's words for a graded row.
-pub fn verdict_label(record: &crate::extract::records::GradeRecord) -> &'static str {
-    if record.equivalent {
-        "equivalent"
-    } else if record.undecided() {
-        "could not decide"
-    } else if record.no_answer() {
-        "no answer"
-    } else {
-        "not equivalent"
-    }
-}
+pub use crate::extract::batch::verdict_label;
 
 /// A kept row, by reference (the batch's rows stay where they are).
 pub struct Kept<'a>(pub &'a Row);
@@ -46,16 +36,20 @@ impl table::Row for Kept<'_> {
                 },
                 2 => optional(record.predicted_answer.as_deref()),
                 3 => Cell::Text(&record.predicted_method),
-                4 => optional(record.ground_truth_answer.as_deref()),
-                5 => Cell::Text(verdict_label(record)),
-                6 => Cell::Text(record.method),
-                7 => Cell::Text(&record.reason),
+                4 => record
+                    .llm_fallback
+                    .as_ref()
+                    .map_or(Cell::Empty, |n| optional(n.rule_answer.as_deref())),
+                5 => optional(record.ground_truth_answer.as_deref()),
+                6 => Cell::Text(verdict_label(record)),
+                7 => Cell::Text(record.method),
+                8 => Cell::Text(&record.reason),
                 _ => Cell::Empty,
             },
             // A bad line sorts by its line number and its error (in the reason column).
             Row::Bad { line, error } => match column {
                 0 => Cell::Num(*line as f64),
-                7 => Cell::Text(error),
+                8 => Cell::Text(error),
                 _ => Cell::Empty,
             },
         }
@@ -117,7 +111,7 @@ mod tests {
         assert_eq!(q.sort, Some((1, Direction::Descending)));
         assert_eq!(lines(&q), [1, 4, 2, 3]);
         // Verdicts as words; rows with no answer are "no answer".
-        q.click_header(5);
+        q.click_header(6);
         assert_eq!(lines(&q), [1, 4, 2, 3]);
         // Pages of two after sorting by line, descending.
         q.click_header(0);

@@ -12,7 +12,7 @@ use crate::extract::batch::GradeBatch;
 use crate::extract::batch::Row;
 use crate::extract::equiv::Outcome;
 use crate::extract::equiv::Path;
-use crate::extract::fallback_batch::LlmFallbackNote;
+use crate::extract::fallback_batch::{FallbackCounts, LlmFallbackNote};
 use crate::extract::records::GradeRecord;
 
 /// Why a kept line could not be read back.
@@ -86,6 +86,87 @@ pub fn batch_from_kept(lines: &[Value]) -> GradeBatch {
         }
     }
     batch
+}
+
+/// A digest of a grade run's lines as the rules graded them (FNV-1a, 64 bits, hex): the same
+/// file graded the same way has the same digest, so a re-upload finds its earlier run. Not a
+/// security check: a match also needs the same file name, and only reuses a run of this browser.
+pub fn digest(kept_jsonl: &str) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in kept_jsonl.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("{h:016x}")
+}
+
+/// The fallback summary of a kept run, from its rows' notes (`None`: the model was never
+/// asked), so a reopened run says what the model did, as it said when the run was made.
+pub fn fallback_counts(batch: &GradeBatch) -> Option<FallbackCounts> {
+    let mut c = FallbackCounts::default();
+    for row in &batch.rows {
+        let Row::Graded { record, .. } = row else {
+            continue;
+        };
+        let Some(n) = record.llm_fallback.as_ref() else {
+            continue;
+        };
+        c.sent += 1;
+        if n.error.is_some() {
+            c.failed += 1;
+        } else if n.used {
+            c.used += 1;
+            c.changed += usize::from(n.rule_verdict != record.verdict);
+        } else {
+            c.unreadable += 1;
+        }
+    }
+    c.to_send = c.sent;
+    (c.sent > 0).then_some(c)
+}
+
+/// A re-uploaded file whose grade run was kept before: the model's answers that run holds are
+/// carried onto the freshly graded rows, so they are not asked again and not lost. A kept row
+/// is carried only when it is the same line with the same id and the rules graded it the same
+/// way as the note says they did then (answer, rule and verdict); otherwise the fresh row
+/// stands. Returns how many rows were carried.
+pub fn carry_fallback(fresh: &mut GradeBatch, kept: &GradeBatch) -> usize {
+    let mut carried = 0;
+    for row in &kept.rows {
+        let Row::Graded { line, record: old } = row else {
+            continue;
+        };
+        let Some(n) = old.llm_fallback.as_ref() else {
+            continue;
+        };
+        let Ok(i) = fresh.rows.binary_search_by_key(line, Row::line) else {
+            continue;
+        };
+        let Some(Row::Graded { record: now, .. }) = fresh.rows.get_mut(i) else {
+            continue;
+        };
+        let same = now.id == old.id
+            && now.llm_fallback.is_none()
+            && now.predicted_answer == n.rule_answer
+            && now.predicted_method == n.rule_method
+            && now.verdict == n.rule_verdict
+            && now.ground_truth_answer == old.ground_truth_answer;
+        if !same {
+            continue;
+        }
+        let before = std::mem::replace(now, old.clone());
+        unadd(&mut fresh.summary, &before);
+        fresh.summary.add(old);
+        carried += 1;
+    }
+    carried
+}
+
+fn unadd(s: &mut crate::extract::records::GradeSummary, r: &GradeRecord) {
+    s.n = s.n.saturating_sub(1);
+    s.equivalent = s.equivalent.saturating_sub(usize::from(r.equivalent));
+    s.undecided = s.undecided.saturating_sub(usize::from(r.undecided()));
+    s.no_answer = s.no_answer.saturating_sub(usize::from(r.no_answer()));
 }
 
 struct Reader<'a> {
@@ -319,6 +400,73 @@ mod tests {
             "{}",
             bad[4].1
         );
+    }
+
+    fn with_model_answer(b: &mut GradeBatch) {
+        // Line 5 ("I think 3", gold 4): the model answered 4, which changed the verdict.
+        if let Row::Graded { record, .. } = &mut b.rows[3] {
+            let note = LlmFallbackNote {
+                used: true,
+                rule_answer: record.predicted_answer.clone(),
+                rule_method: record.predicted_method.clone(),
+                rule_verdict: record.verdict,
+                reply: Some("4".into()),
+                model_answer: Some("4".into()),
+                error: None,
+                latency_ms: 5,
+                total_tokens: 9,
+            };
+            unadd(&mut b.summary, record);
+            record.predicted_answer = Some("4".into());
+            record.predicted_method = "fallback".into();
+            record.verdict = Outcome::Equal;
+            record.equivalent = true;
+            record.llm_fallback = Some(Box::new(note));
+            b.summary.add(record);
+        }
+    }
+
+    #[test]
+    fn the_digest_names_the_grades() {
+        let a = to_kept_jsonl(&graded());
+        assert_eq!(digest(&a), digest(&a.clone()));
+        assert_eq!(digest(&a).len(), 16);
+        let mut b = graded();
+        with_model_answer(&mut b);
+        assert_ne!(digest(&a), digest(&to_kept_jsonl(&b)));
+    }
+
+    #[test]
+    fn a_reopened_run_says_what_the_model_did() {
+        let mut b = graded();
+        assert_eq!(fallback_counts(&b), None);
+        with_model_answer(&mut b);
+        let back = batch_from_kept(&values(&to_kept_jsonl(&b)));
+        let c = fallback_counts(&back).unwrap();
+        assert_eq!((c.sent, c.used, c.changed, c.failed), (1, 1, 1, 0));
+        assert!(c.finished());
+        assert_eq!(
+            back.summary, b.summary,
+            "the summary counts the model's verdict"
+        );
+        assert_eq!(back.summary.equivalent, 3);
+    }
+
+    #[test]
+    fn a_re_upload_carries_the_model_s_answers_of_the_same_lines_only() {
+        let mut kept = graded();
+        with_model_answer(&mut kept);
+        let kept = batch_from_kept(&values(&to_kept_jsonl(&kept)));
+        let mut fresh = graded();
+        assert_eq!(carry_fallback(&mut fresh, &kept), 1);
+        assert_eq!(fresh.rows, kept.rows);
+        assert_eq!(fresh.summary, kept.summary);
+        // The file changed under the same line: the fresh grade stands.
+        let mut other = GradeBatch::new(Preset::default(), AnswerPatterns::NONE);
+        other.push_line(5, r#"{"id":"c","output":"I think 7","ground_truth":"4"}"#);
+        let before = other.clone();
+        assert_eq!(carry_fallback(&mut other, &kept), 0);
+        assert_eq!(other, before);
     }
 
     #[test]

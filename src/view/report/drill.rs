@@ -236,6 +236,10 @@ pub struct CaseDetail {
     pub model_output: Option<String>,
     /// The line's `errors`, one pretty-printed JSON entry each.
     pub errors: Vec<String>,
+    /// The same errors read as the Audit page reads a report's (`view::audit::shown`), so
+    /// the case panel shows them as the audit view does; an entry that does not read is left
+    /// out here and shown from `errors` (raw) instead.
+    pub findings: Vec<crate::view::audit::shown::FindingShown>,
     /// The audit error when the case could not be audited.
     pub error: Option<String>,
 }
@@ -253,7 +257,16 @@ pub fn case_detail(line: &str) -> Result<CaseDetail, String> {
             .collect(),
         _ => Vec::new(),
     };
+    let findings = match v.get("errors") {
+        Some(errors @ Value::Array(_)) => {
+            let mut m = serde_json::Map::new();
+            m.insert("errors".into(), errors.clone());
+            crate::view::audit::shown::ReportShown::read(&Value::Object(m)).findings
+        }
+        _ => Vec::new(),
+    };
     Ok(CaseDetail {
+        findings,
         id: text("id"),
         description: text("description"),
         context_input: text("context_input"),
@@ -435,6 +448,17 @@ mod tests {
         assert_eq!(d.id.as_deref(), Some("13"));
         assert_eq!(d.model_output.as_deref(), Some("<b>985录取率95%</b>"));
         assert_eq!(d.errors, vec!["{\n  \"severity\": \"Low\"\n}".to_string()]);
+        assert!(
+            d.findings.is_empty(),
+            "an entry that does not read is not a finding"
+        );
+        let d = case_detail(
+            r#"{"id":1,"errors":[{"phase":"fact_check","target":"C1","type":"unsupported","severity":"High","evidence":"40 people","explanation":"not in the context","counting":"counted"}]}"#,
+        )
+        .unwrap();
+        assert_eq!(d.findings.len(), 1, "{d:?}");
+        assert_eq!(d.findings[0].explanation, "not in the context");
+        assert_eq!(d.findings[0].evidence, "40 people");
         assert!(case_detail("{oops").is_err());
         assert_eq!(bom_len(b"\xEF\xBB\xBF{"), 3);
         assert_eq!(bom_len(b"{}"), 0);

@@ -14,7 +14,9 @@ use crate::runs::RunKind;
 use crate::runs::RunMeta;
 
 /// Column headers, in display order (what `Cell` index `i` is); also their names in the URL.
-pub const COLUMNS: [&str; 6] = ["name", "kind", "created", "duration", "profiles", "results"];
+pub const COLUMNS: [&str; 7] = [
+    "name", "kind", "created", "duration", "profiles", "results", "outcome",
+];
 
 /// Columns shown right-aligned (numbers).
 pub fn numeric(column: usize) -> bool {
@@ -141,6 +143,10 @@ impl table::Row for Listed<'_> {
             4 if self.profiles.is_empty() => Cell::Empty,
             4 => Cell::Text(&self.profiles),
             5 => Cell::Num(m.result_count as f64),
+            6 => m
+                .outcome
+                .as_ref()
+                .map_or(Cell::Empty, |o| Cell::Text(&o.text)),
             _ => Cell::Empty,
         }
     }
@@ -222,6 +228,7 @@ mod tests {
             strategy: Value::Null,
             inputs: Value::Null,
             result_count: results,
+            outcome: None,
         }
     }
 

@@ -55,7 +55,13 @@ pub fn BatchControls(
             </button>
             <button data-testid="batch-clear" on:click=on_click(move |_| clear.clear()) disabled=move || running.get()>"Clear results"</button>
             <button data-testid="batch-new-run" on:click=on_click(move |_| state.new_run()) disabled=move || running.get()>"New run"</button>
-            <a href=move || report_link(run_id.get()) data-testid="batch-open-report">"Open the band report"</a>
+            // No run yet (or after New run): nothing to open, rather than another batch's run.
+            <a
+                href=move || run_id.get().map(|id| report_link(Some(id)))
+                aria-disabled=move || run_id.with(Option::is_none).to_string()
+                title=move || run_id.with(Option::is_none).then_some("No results in this run yet: run the batch first")
+                data-testid="batch-open-report"
+            >"Open the band report"</a>
             <span class="muted" data-testid="batch-count">
                 {move || format!("{} results stored", results.with(Vec::len))}
             </span>

@@ -41,6 +41,7 @@ async fn migrate_legacy() -> Result<(), StoreError> {
             strategy: serde_json::Value::Null,
             inputs: json!({"migrated_from": "local storage"}),
             result_count: lines.len() as u64,
+            outcome: None,
         };
         let mut body = lines.join("\n");
         body.push('\n');
@@ -104,11 +105,16 @@ pub async fn begin(
             m.strategy = strategy;
             m.inputs = inputs;
             m.finished_ms = None;
+            m.outcome = None;
             m
         }
         None => RunMeta {
             id: run_store::new_run_id().await,
-            name: runs::default_name(RunKind::Batch, file, profiles),
+            name: runs::default_name(
+                RunKind::Batch,
+                &format!("{file} · {case_count} cases"),
+                profiles,
+            ),
             kind: RunKind::Batch,
             created_ms: js_sys::Date::now(),
             finished_ms: None,
@@ -117,6 +123,7 @@ pub async fn begin(
             strategy,
             inputs,
             result_count: 0,
+            outcome: None,
         },
     }
 }
@@ -142,6 +149,8 @@ pub async fn persist(
         }
     }
     meta.result_count = lines.len() as u64;
+    // Counted once, at the end (it reads every line): a run in progress has no outcome yet.
+    meta.outcome = last.then(|| runs::RunOutcome::of_batch(lines));
     if finished {
         meta.finished_ms = Some(js_sys::Date::now());
     }

@@ -56,6 +56,7 @@ impl BatchState {
             notice: RwSignal::new(None),
             abort: StoredValue::new(None),
         };
+        s.restore_cases();
         let (resumed, run_id, results, error) = (s.run_meta.clone(), s.run_id, s.results, s.error);
         spawn_local(async move {
             match run::resume().await {

@@ -1,8 +1,10 @@
-//! The batch panel's progress bar and line, and its error and notice.
+//! The batch panel's progress bar and line, its error and notice, and the per-case table
+//! (status and failure reason of every (case, profile) pair, failed ones first).
 
 use leptos::prelude::*;
 
 use super::state::BatchState;
+use crate::view::audit::batch_panel::case_rows;
 
 #[component]
 pub fn BatchStatus(state: BatchState) -> impl IntoView {
@@ -12,6 +14,7 @@ pub fn BatchStatus(state: BatchState) -> impl IntoView {
         total_count,
         error,
         notice,
+        results,
         ..
     } = state;
     view! {
@@ -34,5 +37,61 @@ pub fn BatchStatus(state: BatchState) -> impl IntoView {
         }}
         {move || error.get().map(|e| view! { <div class="error" role="alert" data-testid="batch-error">{e}</div> }.into_any())}
         {move || notice.get().map(|n| view! { <div class="notice" data-testid="batch-notice">{n}</div> }.into_any())}
+        {move || results.with(|r| case_table(r))}
     }
+}
+
+/// Rows shown: a table of 50,000 rows would stall the page; the results download has them all.
+const SHOWN_ROWS: usize = 200;
+
+fn case_table(lines: &[String]) -> Option<AnyView> {
+    let rows = case_rows(lines);
+    if rows.is_empty() {
+        return None;
+    }
+    let failed = rows.iter().filter(|r| r.failure.is_some()).count();
+    let caption = if rows.len() > SHOWN_ROWS {
+        format!(
+            "{} results, {failed} could not be audited (failed first; the first {SHOWN_ROWS} shown, the download has all)",
+            rows.len()
+        )
+    } else {
+        format!(
+            "{} results, {failed} could not be audited (failed first)",
+            rows.len()
+        )
+    };
+    let body: Vec<AnyView> = rows
+        .into_iter()
+        .take(SHOWN_ROWS)
+        .map(|r| {
+            let failed = r.failure.is_some();
+            let status = r.status();
+            view! {
+                <tr data-testid="batch-case-row" data-status=status class:error=failed>
+                    <td>{r.id}</td>
+                    <td>{r.profile}</td>
+                    <td>{status}</td>
+                    <td class="num">{r.score.map(|s| s.to_string()).unwrap_or_default()}</td>
+                    <td>{r.band.unwrap_or_default()}</td>
+                    <td data-testid="batch-case-reason">{r.failure.unwrap_or_default()}</td>
+                </tr>
+            }
+            .into_any()
+        })
+        .collect();
+    Some(
+        view! {
+            <details class="batch-cases" data-testid="batch-cases-table" open={failed > 0}>
+                <summary>{caption}</summary>
+                <div class="table-wrap">
+                    <table>
+                        <thead><tr><th>"id"</th><th>"profile"</th><th>"status"</th><th>"score"</th><th>"band"</th><th>"why it could not be audited"</th></tr></thead>
+                        <tbody>{body}</tbody>
+                    </table>
+                </div>
+            </details>
+        }
+        .into_any(),
+    )
 }

@@ -30,6 +30,9 @@ pub struct BatchFallback {
     pub counts: RwSignal<Option<FallbackCounts>>,
     pub running: RwSignal<bool>,
     pub error: RwSignal<Option<String>>,
+    /// The kept grade run the table is (`grade_run.rs`): the model's answers are written into
+    /// it as they land, so reopening the run shows them (docs/runs.md).
+    pub run: StoredValue<Option<crate::runs::RunMeta>>,
     /// One per caller task.
     abort: StoredValue<Vec<AbortHandle>>,
     /// Bumped by every start and reset: an aborted run's ending must not touch a newer one.
@@ -48,6 +51,7 @@ impl BatchFallback {
             counts: RwSignal::new(None),
             running: RwSignal::new(false),
             error: RwSignal::new(None),
+            run: StoredValue::new(None),
             abort: StoredValue::new(Vec::new()),
             generation: StoredValue::new(0),
         };
@@ -67,6 +71,7 @@ impl BatchFallback {
         self.running.set(false);
         self.counts.set(None);
         self.error.set(None);
+        self.run.set_value(None);
         self.pending.set(Arc::new(Vec::new()));
     }
 

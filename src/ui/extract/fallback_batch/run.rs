@@ -18,6 +18,41 @@ use crate::ui::extract::verify_model::transport;
 use crate::ui::extract::verify_model::verify_endpoint;
 
 use super::BatchFallback;
+use crate::extract::batch::GradeBatch;
+use crate::runs::RunMeta;
+
+/// The batch after the last answer, and when it was last written to the run.
+type Latest = Rc<RefCell<(Option<Arc<GradeBatch>>, f64)>>;
+
+/// Writes the batch into its kept run (same id: the run is replaced, never duplicated) when 2 s
+/// have passed since the last write, or always at the end. A failed write is not retried: the
+/// table keeps the answers and its downloads have them.
+fn persist(latest: &Latest, kept: Option<&RunMeta>, end: bool) {
+    let Some(mut meta) = kept.cloned() else {
+        return;
+    };
+    let now = js_sys::Date::now();
+    let batch = {
+        let mut l = latest.borrow_mut();
+        if !end && now - l.1 < 2000.0 {
+            return;
+        }
+        l.1 = now;
+        if end {
+            l.0.take()
+        } else {
+            l.0.clone()
+        }
+    };
+    let Some(b) = batch else {
+        return;
+    };
+    let results = crate::view::extract::kept::to_kept_jsonl(&b);
+    meta.outcome = Some(crate::ui::extract::grade_run::outcome_of(&b));
+    spawn_local(async move {
+        let _ = crate::ui::run_store::save(&meta, &results).await;
+    });
+}
 
 impl BatchFallback {
     pub fn start(self) {
@@ -47,6 +82,11 @@ impl BatchFallback {
         // One task per caller (no join combinator: it costs wasm size); the last one to end
         // closes the run.
         let live = Rc::new(Cell::new(n));
+        // The batch as the last answer left it, and when the run was last written: the
+        // answers are kept in the grade run at most every 2 s and at the end, even when the
+        // page is left meanwhile (its signals are gone then).
+        let latest: Latest = Rc::new(RefCell::new((None, js_sys::Date::now())));
+        let kept = self.run.get_value();
         let mut handles = Vec::with_capacity(n);
         for _ in 0..n {
             let (handle, registration) = AbortHandle::new_pair();
@@ -56,13 +96,18 @@ impl BatchFallback {
                 pending.clone(),
                 client.clone(),
                 endpoint.clone(),
+                (latest.clone(), kept.clone()),
             );
-            let (run, live) = (run.clone(), live.clone());
+            let (run, live, latest, kept) =
+                (run.clone(), live.clone(), latest.clone(), kept.clone());
             spawn_local(async move {
                 if Abortable::new(caller, registration).await.is_err() {
                     run.borrow_mut().cancel();
                 }
                 live.set(live.get().saturating_sub(1));
+                if live.get() == 0 {
+                    persist(&latest, kept.as_ref(), true);
+                }
                 // Gone (page left) or superseded (a new file): leave the state alone.
                 if live.get() > 0 || self.generation.try_get_value() != Some(mine) {
                     return;
@@ -83,6 +128,7 @@ impl BatchFallback {
         pending: Arc<Vec<Pending>>,
         client: Rc<dyn ChatTransport>,
         endpoint: Rc<Endpoint>,
+        (latest, kept): (Latest, Option<RunMeta>),
     ) {
         loop {
             let next = run.borrow_mut().take_next();
@@ -106,6 +152,10 @@ impl BatchFallback {
                 }
             });
             run.borrow_mut().finish(applied);
+            if let Some(Some(b)) = self.batch.try_get_untracked() {
+                latest.borrow_mut().0 = Some(b);
+            }
+            persist(&latest, kept.as_ref(), false);
             let _ = self.counts.try_set(Some(run.borrow().counts));
         }
     }
