@@ -40,7 +40,7 @@ describe('compare page', () => {
     assert.match(await page.getByTestId('compare-counts').innerText(), /12 cases paired by id: improved 4, regressed 1, moved 0, unchanged 7; band changed in 3\./);
     assert.equal(await page.getByTestId('compare-mcnemar').innerText(),
       'Exact McNemar test: cross-band in A only 3, in B only 0, two-sided p = 0.2500.');
-    assert.match(await page.getByTestId('compare-rates').innerText(), /A 3 \(25\.0 %\), B 0 \(0\.0 %\); B − A -25\.0 %, 95 % CI \[/);
+    assert.match(await page.getByTestId('compare-rates').innerText(), /A 3 \(25\.0 %\), B 0 \(0\.0 %\); B − A -25\.0 pt, 95 % CI \[/);
     const rows = page.getByTestId('compare-row');
     const changes = (await rows.locator('td:nth-child(6)').allInnerTexts()).map((s) => s.trim());
     assert.deepEqual(changes.slice(0, 5), ['fixed cross-band', 'fixed cross-band', 'fixed cross-band', 'regressed', 'improved']);

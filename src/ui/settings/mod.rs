@@ -9,6 +9,7 @@ mod llm_list;
 mod llm_text_field;
 mod names_list;
 mod param_field;
+mod presets;
 mod profile_row;
 mod profiles_table;
 mod strategy_editor;
@@ -66,6 +67,7 @@ pub fn SettingsPage() -> impl IntoView {
             {move || settings_problem().map(|e| view! { <div class="error">{e}</div> }.into_any())}
             {move || storage_error().map(|e| view! { <div class="notice">{e}</div> }.into_any())}
             <ImportExport strategy_text=strategy_text feedback=feedback/>
+            {presets::presets(feedback)}
             <LlmList feedback=feedback/>
             <ProfilesTable feedback=feedback/>
             <StrategyEditor text=strategy_text feedback=feedback/>

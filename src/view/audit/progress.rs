@@ -41,6 +41,20 @@ pub fn ended(report: &AuditReport) -> Ended {
     }
 }
 
+/// The name a finished audit is kept under: one that could not be audited says so first, so
+/// the Runs page never lists it like a scored one.
+pub fn kept_name(output: &str, profile: &str, end: &Ended) -> String {
+    let name = crate::runs::default_name(
+        crate::runs::RunKind::Audit,
+        output,
+        &[profile.to_string()],
+    );
+    match end {
+        Ended::CouldNotAudit { .. } => format!("Failed · {name}"),
+        Ended::Scored | Ended::Cancelled => name,
+    }
+}
+
 /// The profile to pick: the one kept as a draft while Settings has it, else the first one.
 pub fn profile_to_pick(kept: &str, known: &[String]) -> String {
     if known.iter().any(|p| p == kept) {
@@ -256,5 +270,21 @@ mod tests {
         with_reverse.phases.push(row(Phase::ReverseCheck, None));
         assert_eq!(from_stored(&with_reverse)[3].0, Phase::ReverseCheck);
         assert!(from_stored(&ReportShown::default()).is_empty());
+    }
+
+    #[test]
+    fn a_failed_audit_is_kept_under_a_failed_name() {
+        let failed = Ended::CouldNotAudit {
+            cause: "could not audit (Phase 1): Failed to fetch".into(),
+            fix: "Check the LLM",
+        };
+        assert_eq!(
+            kept_name("The answer is 4.", "local", &failed),
+            "Failed · Audit · The answer is 4. · local"
+        );
+        assert_eq!(
+            kept_name("The answer is 4.", "local", &Ended::Scored),
+            "Audit · The answer is 4. · local"
+        );
     }
 }
