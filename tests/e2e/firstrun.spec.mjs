@@ -271,3 +271,50 @@ describe('phone', () => {
     assert.doesNotMatch(await page.getByTestId('theme-toggle').innerText(), /[☀☾]/);
   });
 });
+
+describe('proof page keeps what it shows true', () => {
+  const app = useApp({ it, before, after, beforeEach, afterEach });
+
+  async function pickSeed(page) {
+    await app.goto('/proof');
+    await page.getByTestId('proof-example').selectOption('seed');
+    await page.getByTestId('proof-step-label').filter({ hasText: '0 / 9' }).waitFor({ timeout: 30_000 });
+  }
+
+  app.it('actions typed into the form are kept across a reload (the URL step exists)', async (page) => {
+    await pickSeed(page);
+    await page.getByTestId('proof-form-latex').fill('a > 0');
+    await page.getByTestId('proof-form-submit').click();
+    await page.getByTestId('proof-form-result').waitFor();
+    const label = await page.getByTestId('proof-step-label').innerText();
+    const [at, total] = label.split(' / ').map(Number);
+    assert.ok(total > 9, `the action added events: ${label}`);
+    await page.waitForURL(new RegExp(`step=${at}`));
+    await page.reload();
+    await page.getByTestId('proof-step-label').filter({ hasText: `${at} / ${total}` }).waitFor({ timeout: 30_000 });
+  });
+
+  app.it('a bad file leaves the old example neither on screen nor in the URL; events count from 1', async (page) => {
+    await pickSeed(page);
+    await page.waitForURL(/example=seed/);
+    await page.getByTestId('proof-file').setInputFiles(writeTemp('bad.json', '[{"eventType":"NOPE","source":"s","content":{}}]'));
+    const err = await page.getByTestId('proof-error').innerText();
+    assert.match(err, /bad\.json: event log: event 1: unknown eventType `NOPE`/);
+    await page.waitForFunction(() => !/example=/.test(location.search));
+    assert.equal(await page.getByTestId('proof-example').inputValue(), '');
+    assert.equal(await page.locator('[data-testid="proof-dag"] .dag-node').count(), 0);
+  });
+
+  app.it('Fit brings the whole derivation graph into view', async (page) => {
+    await pickSeed(page);
+    await page.keyboard.press('End');
+    await page.getByTestId('proof-step-label').filter({ hasText: '9 / 9' }).waitFor();
+    await page.getByTestId('proof-dag-fit').click();
+    const [frame, box] = await page.evaluate(() => {
+      const wrap = document.querySelector('.proof-dag-wrap');
+      const f = document.querySelector('[data-testid="proof-dag"]').getBoundingClientRect();
+      return [[f.width, f.height], [wrap.clientWidth, wrap.clientHeight]];
+    });
+    assert.ok(frame[0] <= box[0] + 1 && frame[1] <= box[1] + 1, `graph ${frame} in box ${box}`);
+  });
+});

@@ -144,9 +144,22 @@ pub fn phase_chip(view: &PhaseView, now: f64) -> (String, &'static str) {
             format!("done · {latency_ms} ms · {tokens} tokens"),
             "chip band-GOOD",
         ),
-        PhaseView::Failed(e) => (format!("failed: {e}"), "chip band-BAD"),
+        PhaseView::Failed(e) => (format!("failed: {}", short_reason(e)), "chip band-BAD"),
         PhaseView::Cancelled => ("cancelled".into(), "chip"),
         PhaseView::NotRun => ("not run".into(), "chip"),
+    }
+}
+
+/// The first sentence of a failure's reason, for the phase chip: the whole reason and what to
+/// do are in the message above the phases, once (a connection failure's CORS advice is long).
+pub fn short_reason(reason: &str) -> String {
+    const MAX: usize = 90;
+    let first = reason.split(". ").next().unwrap_or(reason).trim_end_matches('.');
+    if first.chars().count() > MAX {
+        let cut: String = first.chars().take(MAX).collect();
+        format!("{cut}…")
+    } else {
+        first.to_string()
     }
 }
 
@@ -286,5 +299,15 @@ mod tests {
             kept_name("The answer is 4.", "local", &Ended::Scored),
             "Audit · The answer is 4. · local"
         );
+    }
+
+    #[test]
+    fn a_phase_chip_says_the_first_sentence_of_a_long_reason() {
+        let cors = "could not reach the server: Failed to fetch. Either the server is not running / the URL is wrong, or the server refused this page's origin (CORS). Fixes: Ollama: set OLLAMA_ORIGINS";
+        let (chip, _) = phase_chip(&PhaseView::Failed(cors.into()), 0.0);
+        assert_eq!(chip, "failed: could not reach the server: Failed to fetch");
+        let long = "x".repeat(200);
+        let (chip, _) = phase_chip(&PhaseView::Failed(long), 0.0);
+        assert_eq!(chip.chars().count(), "failed: ".len() + 91);
     }
 }
