@@ -380,7 +380,7 @@ mod tests {
             err(&log(&format!(
                 r#"{good},{{"eventType":"REJECTED","source":"s","content":{{"category":"rule","message":"m"}}}}"#
             ))),
-            "event 1: REJECTED event: missing field `code`"
+            "event 2: REJECTED event: missing field `code`"
         );
         assert!(
             err(&log(r#"{"eventType":"NOPE","source":"s","content":{}}"#))

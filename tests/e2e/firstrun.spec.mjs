@@ -173,7 +173,7 @@ describe('first run', () => {
     assert.match(box, /What to do:/);
     // The long server hint is said once on the page.
     const body = await page.locator('[data-testid="page-audit"]').innerText();
-    const hint = body.match(/OLLAMA_ORIGINS/g) ?? [];
+    const hint = body.match(/Fixes: Ollama/g) ?? [];
     assert.equal(hint.length, 1, `the CORS hint is shown ${hint.length} times`);
     assert.doesNotMatch(body, /0 ms · 0 tokens/);
     await page.waitForURL(/audit\?run=r-/);

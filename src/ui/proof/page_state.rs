@@ -227,6 +227,11 @@ impl ProofState {
         self.stop();
         self.session.set(None);
         self.step.set(0);
+        self.notice.set(None);
+        let mut v = crate::ui::query::current();
+        v.example = None;
+        v.step = None;
+        crate::ui::query::set(&v, false);
     }
 
     #[inline(never)]
