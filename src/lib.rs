@@ -17,6 +17,7 @@ pub mod jsonl;
 pub mod llm;
 pub mod logic;
 pub mod mathtext;
+pub mod names;
 pub mod route;
 pub mod runs;
 pub mod search;
@@ -37,7 +38,7 @@ pub mod cli;
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 // The browser's allocator: talc instead of the default dlmalloc — smaller in the wasm and
-// faster (README "Size" has the measured bytes). Single-threaded wasm (no atomics) only.
+// faster (measured when it was chosen). Single-threaded wasm (no atomics) only.
 #[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
 #[global_allocator]
 static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();

@@ -5,46 +5,14 @@
 
 use std::collections::VecDeque;
 
-use serde::Serialize;
-
 use super::batch::{GradeBatch, Row};
+pub use super::records::LlmFallbackNote;
 use super::records::{parse_grade_line, GradeInput, GradeRecord, GradeSummary};
-use super::{extract_with_fallback, grade_predicted, AnswerFallback, Method, Outcome, Preset};
+use super::{extract_with_fallback, grade_predicted, AnswerFallback, Method, Preset};
 
 /// Most calls in flight at once (a local server serialises them anyway; a hosted one rate
 /// limits).
 pub const MAX_CONCURRENCY: usize = 8;
-
-/// What the verify model did for one line; kept on the row and in both exports.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct LlmFallbackNote {
-    /// The verdict used the model's answer (then `predicted_method` is `fallback`).
-    pub used: bool,
-    /// The rules' answer and rule before the call (`None` / `"none"`: no answer found).
-    pub rule_answer: Option<String>,
-    pub rule_method: String,
-    /// The rules-only verdict, to see what the model changed.
-    pub rule_verdict: Outcome,
-    /// The model's reply as sent (untrusted text: shown escaped), and its answer as the
-    /// extractor read it (`None`: no readable answer, the rules' answer stands).
-    pub reply: Option<String>,
-    pub model_answer: Option<String>,
-    /// Why the call failed (the client's message, keys redacted); the rules' answer stands.
-    pub error: Option<String>,
-    pub latency_ms: u64,
-    pub total_tokens: u64,
-}
-
-impl LlmFallbackNote {
-    /// The CSV's `llm_fallback` cell.
-    pub fn status(&self) -> String {
-        match (&self.error, self.used) {
-            (Some(e), _) => format!("failed (rule answer kept): {e}"),
-            (None, true) => "used".into(),
-            (None, false) => "no readable answer (rule answer kept)".into(),
-        }
-    }
-}
 
 /// A low-confidence line waiting for the model: its row in the batch and its input.
 #[derive(Debug, Clone, PartialEq)]

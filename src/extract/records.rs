@@ -244,7 +244,39 @@ pub struct GradeRecord {
     /// (absent otherwise, so `verifyfast grade`'s lines are unchanged). When its answer was
     /// used, `predicted_method` is `fallback`, as in `verifyfast extract --llm-fallback`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub llm_fallback: Option<Box<super::fallback_batch::LlmFallbackNote>>,
+    pub llm_fallback: Option<Box<LlmFallbackNote>>,
+}
+
+/// What the verify model did for one line (the Extract page's LLM fallback,
+/// `extract::fallback_batch`); kept on the row and in both exports.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LlmFallbackNote {
+    /// The verdict used the model's answer (then `predicted_method` is `fallback`).
+    pub used: bool,
+    /// The rules' answer and rule before the call (`None` / `"none"`: no answer found).
+    pub rule_answer: Option<String>,
+    pub rule_method: String,
+    /// The rules-only verdict, to see what the model changed.
+    pub rule_verdict: Outcome,
+    /// The model's reply as sent (untrusted text: shown escaped), and its answer as the
+    /// extractor read it (`None`: no readable answer, the rules' answer stands).
+    pub reply: Option<String>,
+    pub model_answer: Option<String>,
+    /// Why the call failed (the client's message, keys redacted); the rules' answer stands.
+    pub error: Option<String>,
+    pub latency_ms: u64,
+    pub total_tokens: u64,
+}
+
+impl LlmFallbackNote {
+    /// The CSV's `llm_fallback` cell.
+    pub fn status(&self) -> String {
+        match (&self.error, self.used) {
+            (Some(e), _) => format!("failed (rule answer kept): {e}"),
+            (None, true) => "used".into(),
+            (None, false) => "no readable answer (rule answer kept)".into(),
+        }
+    }
 }
 
 impl GradeRecord {

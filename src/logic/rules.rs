@@ -55,7 +55,7 @@ impl RejectCode {
     }
 }
 
-super::events::serde_by_name!(RejectCode);
+crate::names::serde_by_name!(RejectCode);
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Rejection {

@@ -1,7 +1,7 @@
 //! The app's router: a path → page match (`crate::route`, pure and tested natively), a history
 //! entry on each same-origin link click inside the app's base path, back/forward, and the tab title.
 //! A hand-written one because leptos_router's generic route matching cost about 48 KB gzipped of
-//! the wasm for five fixed pages (README, "Size").
+//! the wasm for five fixed pages (docs/architecture.md, "Decisions").
 
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;

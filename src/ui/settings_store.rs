@@ -7,7 +7,7 @@ use std::cell::OnceCell;
 
 use leptos::prelude::*;
 
-use crate::config::{Format, KeyExport, Settings, Strategy};
+use crate::config::{Format, KeyExport, LlmConfig, Settings, Strategy};
 
 const SETTINGS_KEY: &str = "verifyfast.settings";
 const STRATEGY_KEY: &str = "verifyfast.strategy";
@@ -103,6 +103,15 @@ impl SettingsStore {
     pub fn update_settings(&self, f: impl FnOnce(&mut Settings)) {
         self.settings.update(f);
         self.save();
+    }
+
+    /// Change the LLM `name`, if it is still there.
+    pub fn update_llm(&self, name: &str, set: impl FnOnce(&mut LlmConfig)) {
+        self.update_settings(|s| {
+            if let Some(l) = s.llms.get_mut(name) {
+                set(l);
+            }
+        });
     }
 
     pub fn set_strategy(&self, strategy: Strategy) {

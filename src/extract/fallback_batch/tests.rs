@@ -1,5 +1,5 @@
 use super::*;
-use crate::extract::AnswerPatterns;
+use crate::extract::{AnswerPatterns, Outcome};
 use crate::search::SearchQuery;
 
 use super::super::batch::Show;

@@ -5,12 +5,22 @@ use futures::future::{AbortHandle, Abortable};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-use super::fallback_single::Asked;
-use super::fallback_single::SingleResult;
 use super::verify_model::transport;
 use super::verify_model::verify_endpoint;
-use crate::extract::AnswerPatterns;
+use crate::extract::{AnswerPatterns, Extraction, Verdict};
 use crate::llm::answer_fallback::extract_with_llm_using;
+use crate::llm::answer_fallback::FallbackOutcome;
+
+/// The extraction memo of the page: (text, rule extraction, rule verdict).
+pub type SingleResult = Memo<(String, Option<Extraction>, Option<Verdict>)>;
+
+/// One ask: for which text and question, and its state.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Asked {
+    Running,
+    Failed(String),
+    Done(FallbackOutcome),
+}
 
 /// The asks of one page, in one `Copy` value: the handlers call its methods, each compiled once
 /// (wasm size).

@@ -6,9 +6,9 @@ use std::sync::Arc;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
+use super::controls::preset_of;
 use super::fallback_batch::BatchFallback;
 use super::grade_table::SourceFile;
-use super::single::preset_of;
 use crate::extract::batch::{GradeBatch, Show};
 use crate::extract::fallback_batch::FallbackQueue;
 use crate::extract::{AnswerPatterns, Preset};

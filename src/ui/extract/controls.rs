@@ -3,6 +3,7 @@
 
 use leptos::prelude::*;
 
+use crate::extract::Preset;
 use crate::ui::boxed::{flag, on_change};
 
 /// A labelled checkbox bound to a bool signal ("Strict preset" of both halves of the page).
@@ -42,5 +43,14 @@ pub fn on_off_box(
             />
             {label}
         </label>
+    }
+}
+
+/// The preset the "Strict preset" box names.
+pub fn preset_of(strict: bool) -> Preset {
+    if strict {
+        Preset::Strict
+    } else {
+        Preset::Lenient
     }
 }

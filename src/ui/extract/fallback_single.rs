@@ -9,30 +9,18 @@ use leptos::prelude::*;
 
 use crate::ui::boxed::{effect, flag, on_click};
 
-use super::asker::Asker;
+use super::asker::{Asker, SingleResult};
 use super::controls::on_off_box;
+use super::controls::preset_of;
 use super::fallback_single_view::outcome_view;
-use super::single::preset_of;
 use super::verify_model::profile_signal;
 use super::verify_model::ProfilePicker;
-use crate::extract::{needs_fallback, AnswerPatterns, Extraction, Verdict};
-use crate::llm::answer_fallback::FallbackOutcome;
+use crate::extract::{needs_fallback, AnswerPatterns};
 use crate::ui::boxed::part;
 use crate::ui::drafts_store::draft_signal;
 
-/// The extraction memo of the page: (text, rule extraction, rule verdict).
-pub type SingleResult = Memo<(String, Option<Extraction>, Option<Verdict>)>;
-
 /// Quiet time before an automatic ask, so typing does not send a call per keystroke.
 const AUTO_DELAY_MS: u64 = 800;
-
-/// One ask: for which text and question, and its state.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Asked {
-    Running,
-    Failed(String),
-    Done(FallbackOutcome),
-}
 
 #[component]
 pub fn SingleFallback(

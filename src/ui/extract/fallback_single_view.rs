@@ -4,7 +4,7 @@
 
 use leptos::prelude::*;
 
-use super::fallback_single::Asked;
+use super::asker::Asked;
 use super::single_result::outcome_label;
 use crate::extract::{grade_predicted, AnswerPatterns, Extraction, Preset};
 

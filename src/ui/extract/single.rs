@@ -2,23 +2,15 @@
 
 use leptos::prelude::*;
 
-use super::controls::bool_box;
+use super::controls::{bool_box, preset_of};
 use super::fallback_single::SingleFallback;
 use super::single_result::single_result;
-use crate::extract::{extract_with, grade_with, AnswerPatterns, Extraction, Preset, Verdict};
+use crate::extract::{extract_with, grade_with, AnswerPatterns, Extraction, Verdict};
 use crate::ui::boxed::part;
 use crate::ui::drafts_store::draft_signal;
 use crate::ui::text_field::TextField;
 
 const EXAMPLE: &str = "Natalia sold 48/2 = <<48/2=24>>24 clips in May.\nNatalia sold 48+24 = <<48+24=72>>72 clips altogether in April and May.";
-
-pub fn preset_of(strict: bool) -> Preset {
-    if strict {
-        Preset::Strict
-    } else {
-        Preset::Lenient
-    }
-}
 
 /// The memo's body, out of the closure so it is compiled once (wasm size).
 #[inline(never)]

@@ -2,7 +2,7 @@
 //! panel are a wasm bundle of their own (`src/proof_bundle.rs`, built by Trunk next to the app),
 //! loaded only when someone opens the Proof page; `ui::proof::host` loads it and hands it the
 //! element to draw into. Users of Audit, Report and Extract never download the engine
-//! (README, "Size").
+//! (docs/architecture.md, "Decisions").
 //!
 //! The two bundles are separate wasm instances: they share the page, its URL and its storage,
 //! not memory. The Proof page already keeps its state in the URL (`ui::query`) and its drafts

@@ -6,8 +6,6 @@ use crate::llm::JsonMode;
 use crate::ui::boxed::on_change;
 use crate::ui::settings_store::settings_store;
 
-use super::llm_card::set_llm;
-
 #[component]
 pub fn JsonModeSelect(name: String) -> impl IntoView {
     let store = settings_store();
@@ -24,7 +22,7 @@ pub fn JsonModeSelect(name: String) -> impl IntoView {
                 }
                 on:change=on_change(move |ev| {
                     let v = JsonMode::from_name(&event_target_value(&ev));
-                    set_llm(&s2, &n2, |l| l.json_mode = v)
+                    s2.update_llm(&n2, |l| l.json_mode = v)
                 })
             >
                 <option value="none">"none"</option>

@@ -4,22 +4,13 @@
 use leptos::prelude::*;
 
 use super::test_connection::TestConnection;
-use crate::config::{LlmConfig, LlmField};
+use crate::config::LlmField;
 use crate::ui::boxed::{on_change, on_click};
-use crate::ui::settings_store::{settings_store, SettingsStore};
+use crate::ui::settings_store::settings_store;
 
 use super::feedback::Feedback;
 use super::json_mode_select::JsonModeSelect;
 use super::llm_text_field::LlmTextField;
-
-/// Change the LLM `name`, if it is still there.
-pub fn set_llm(store: &SettingsStore, name: &str, set: impl FnOnce(&mut LlmConfig)) {
-    store.update_settings(|s| {
-        if let Some(l) = s.llms.get_mut(name) {
-            set(l);
-        }
-    });
-}
 
 #[component]
 pub fn LlmCard(name: String, feedback: Feedback) -> impl IntoView {

@@ -9,7 +9,6 @@ use crate::ui::boxed::on_change;
 use crate::ui::settings_store::settings_store;
 
 use super::feedback::Feedback;
-use super::llm_card::set_llm;
 
 #[component]
 pub fn LlmTextField(name: String, field: LlmField, feedback: Feedback) -> impl IntoView {
@@ -38,7 +37,7 @@ pub fn LlmTextField(name: String, field: LlmField, feedback: Feedback) -> impl I
                 on:change=on_change(move |ev| {
                     let v = event_target_value(&ev);
                     let mut outcome = Ok(None);
-                    set_llm(&store, &name, |l| outcome = field.set(l, &v));
+                    store.update_llm(&name, |l| outcome = field.set(l, &v));
                     match outcome {
                         Ok(Some(note)) => feedback.result(Ok(format!("{name}: {note}"))),
                         Ok(None) => {}

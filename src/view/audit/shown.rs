@@ -317,6 +317,7 @@ impl Names for FailureKind {
         ("unreadable", FailureKind::Unreadable),
         ("truncated", FailureKind::Truncated),
         ("cancelled", FailureKind::Cancelled),
+        ("ambiguous", FailureKind::Ambiguous),
     ];
 }
 
@@ -407,6 +408,9 @@ impl FromReply for FindingRead {
             note: match status.as_str() {
                 "duplicate" => " (same target as another error: counted once)",
                 "over_cap" => " (over the per-phase cap: not counted)",
+                "unknown_target" => {
+                    " (aimed at a claim or deduction not in the audit: not counted)"
+                }
                 _ => "",
             },
             explanation: f.optional("explanation")?,

@@ -1,0 +1,693 @@
+//! Tidy checks on the source tree itself, in the style of rust-analyzer's `xtask tidy`: rules of
+//! docs/architecture.md that the compiler does not enforce, checked on every `cargo test`.
+//!
+//! - Browser crates (`leptos`, `web-sys`, `js-sys`, `wasm-bindgen`, `gloo-net`, `talc`) only
+//!   under `src/ui/` and in the few target-gated files named in [`BROWSER_FILES`].
+//! - No import cycles between source files, and the layers point one way: nothing outside
+//!   `src/ui/` uses `crate::ui`, and the domain modules never use `crate::view`.
+//!   Test code (`#[cfg(test)]` modules) may use anything and is left out.
+//! - Every `src/` folder and top-level file is named in the README's code map and in
+//!   docs/architecture.md's, and every name in the README's map exists.
+//!
+//! The module tree is read from `mod` declarations starting at `src/lib.rs`; paths are read from
+//! `use` trees and from `crate::`/`super::`/`self::` paths in the code, with comments, strings
+//! and character literals blanked first. A macro-generated `use` would be missed; none exists.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// Files outside `src/ui/` allowed to use the browser crates, each gated to wasm32 where it is
+/// declared (`src/lib.rs`) or inside itself.
+const BROWSER_FILES: &[&str] = &[
+    "src/lib.rs",          // the wasm allocator (talc)
+    "src/main.rs",         // mounts the app on wasm32
+    "src/proof_bundle.rs", // the Proof page's own wasm bundle
+    "src/katex.rs",        // the one JS binding
+    "src/llm/browser.rs",  // the browser transport (gloo-net)
+    "src/extract/real.rs", // sin, exp, … from JavaScript's Math (js-sys)
+];
+
+const BROWSER_CRATES: &[&str] = &[
+    "leptos",
+    "web_sys",
+    "js_sys",
+    "wasm_bindgen",
+    "wasm_bindgen_futures",
+    "gloo_net",
+    "talc",
+    "console_error_panic_hook",
+];
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn rel(p: &Path) -> String {
+    p.strip_prefix(root())
+        .unwrap_or(p)
+        .to_string_lossy()
+        .replace('\\', "/")
+}
+
+/// `src` with comments, string and character literals blanked (newlines kept), so braces
+/// and paths are read from code only.
+fn code_only(src: &str) -> String {
+    let b = src.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    let blank = |out: &mut Vec<u8>, c: u8| out.push(if c == b'\n' { b'\n' } else { b' ' });
+    while i < b.len() {
+        let c = b[i];
+        let next = b.get(i + 1).copied();
+        if c == b'/' && next == Some(b'/') {
+            while i < b.len() && b[i] != b'\n' {
+                out.push(b' ');
+                i += 1;
+            }
+        } else if c == b'/' && next == Some(b'*') {
+            let mut depth = 0;
+            while i < b.len() {
+                if b[i] == b'/' && b.get(i + 1) == Some(&b'*') {
+                    depth += 1;
+                    out.extend_from_slice(b"  ");
+                    i += 2;
+                } else if b[i] == b'*' && b.get(i + 1) == Some(&b'/') {
+                    depth -= 1;
+                    out.extend_from_slice(b"  ");
+                    i += 2;
+                    if depth == 0 {
+                        break;
+                    }
+                } else {
+                    blank(&mut out, b[i]);
+                    i += 1;
+                }
+            }
+        } else if (c == b'r' || (c == b'b' && next == Some(b'r')))
+            && !prev_is_ident(b, i)
+            && raw_string_start(b, i).is_some()
+        {
+            let (hashes, body) = raw_string_start(b, i).unwrap_or((0, i));
+            out.extend(std::iter::repeat_n(b' ', body - i));
+            i = body;
+            while i < b.len() {
+                if b[i] == b'"'
+                    && b[i + 1..]
+                        .iter()
+                        .take(hashes)
+                        .filter(|&&h| h == b'#')
+                        .count()
+                        == hashes
+                {
+                    out.extend(std::iter::repeat_n(b' ', hashes + 1));
+                    i += hashes + 1;
+                    break;
+                }
+                blank(&mut out, b[i]);
+                i += 1;
+            }
+        } else if c == b'"' {
+            out.push(b' ');
+            i += 1;
+            while i < b.len() && b[i] != b'"' {
+                if b[i] == b'\\' {
+                    blank(&mut out, b[i]);
+                    i += 1;
+                }
+                if i < b.len() {
+                    blank(&mut out, b[i]);
+                    i += 1;
+                }
+            }
+            out.push(b' ');
+            i += 1;
+        } else if c == b'\'' {
+            // A character literal ('x', '\n', '\u{..}', '"'), or a lifetime ('a) left as is.
+            let end = if next == Some(b'\\') {
+                b[i + 2..]
+                    .iter()
+                    .position(|&x| x == b'\'')
+                    .map(|p| i + 2 + p)
+            } else {
+                let ch = src[i + 1..].chars().next().map_or(1, char::len_utf8);
+                (b.get(i + 1 + ch) == Some(&b'\'')).then_some(i + 1 + ch)
+            };
+            match end {
+                Some(e) => {
+                    out.extend(std::iter::repeat_n(b' ', e + 1 - i));
+                    i = e + 1;
+                }
+                None => {
+                    out.push(c);
+                    i += 1;
+                }
+            }
+        } else {
+            out.push(c);
+            i += 1;
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+fn prev_is_ident(b: &[u8], i: usize) -> bool {
+    i > 0 && (b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_')
+}
+
+/// At `r"`, `r#"`, `br"`, …: the number of `#`s and where the body starts.
+fn raw_string_start(b: &[u8], i: usize) -> Option<(usize, usize)> {
+    let mut j = i + if b[i] == b'b' { 2 } else { 1 };
+    let mut hashes = 0;
+    while b.get(j) == Some(&b'#') {
+        hashes += 1;
+        j += 1;
+    }
+    (b.get(j) == Some(&b'"')).then_some((hashes, j + 1))
+}
+
+/// `code` without the bodies of `#[cfg(test)] mod name { … }` blocks, and the names of
+/// `#[cfg(test)] mod name;` file modules.
+fn without_test_modules(code: &str) -> (String, BTreeSet<String>) {
+    let mut out = String::with_capacity(code.len());
+    let mut test_files = BTreeSet::new();
+    let mut rest = code;
+    while let Some(at) = rest.find("#[cfg(test)]") {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + "#[cfg(test)]".len()..];
+        let trimmed = after.trim_start();
+        let Some(decl) = trimmed
+            .strip_prefix("mod ")
+            .or_else(|| trimmed.strip_prefix("pub mod "))
+        else {
+            out.push_str("#[cfg(test)]");
+            rest = after;
+            continue;
+        };
+        let name: String = decl
+            .trim_start()
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        let tail = decl.trim_start()[name.len()..].trim_start();
+        if let Some(after_decl) = tail.strip_prefix(';') {
+            test_files.insert(name);
+            rest = after_decl;
+        } else if tail.starts_with('{') {
+            let mut depth = 0usize;
+            let mut end = tail.len();
+            for (k, ch) in tail.char_indices() {
+                match ch {
+                    '{' => depth += 1,
+                    '}' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            end = k + 1;
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            rest = &tail[end..];
+        } else {
+            out.push_str("#[cfg(test)]");
+            rest = after;
+        }
+    }
+    out.push_str(rest);
+    (out, test_files)
+}
+
+struct SourceFile {
+    module: Vec<String>,
+    /// Code without comments, literals and test modules.
+    code: String,
+}
+
+/// Every file of the library's module tree (test-only file modules left out), by path.
+fn module_tree() -> BTreeMap<PathBuf, SourceFile> {
+    let mut files = BTreeMap::new();
+    let mut todo = vec![(root().join("src/lib.rs"), Vec::<String>::new())];
+    while let Some((path, module)) = todo.pop() {
+        let src = fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", rel(&path)));
+        let (code, test_files) = without_test_modules(&code_only(&src));
+        let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        let owns_dir = matches!(
+            path.file_name().and_then(|n| n.to_str()),
+            Some("mod.rs" | "lib.rs" | "main.rs")
+        );
+        let child_dir = if owns_dir {
+            dir.clone()
+        } else {
+            dir.join(path.file_stem().unwrap_or_default())
+        };
+        for (name, explicit) in mod_declarations(&code, &src) {
+            if test_files.contains(&name) {
+                continue;
+            }
+            let file = match explicit {
+                Some(p) => dir.join(p),
+                None => {
+                    let flat = child_dir.join(format!("{name}.rs"));
+                    if flat.exists() {
+                        flat
+                    } else {
+                        child_dir.join(&name).join("mod.rs")
+                    }
+                }
+            };
+            assert!(file.exists(), "{}: `mod {name};` has no file", rel(&path));
+            let mut m = module.clone();
+            m.push(name);
+            todo.push((file, m));
+        }
+        files.insert(path, SourceFile { module, code });
+    }
+    files
+}
+
+/// `mod name;` declarations of a file, with the `#[path = "…"]` each names, if any (read from
+/// the original text: the blanked code has no strings).
+fn mod_declarations(code: &str, src: &str) -> Vec<(String, Option<String>)> {
+    let mut out = Vec::new();
+    for (at, _) in code.match_indices("mod ") {
+        if prev_is_ident(code.as_bytes(), at) {
+            continue;
+        }
+        let after = &code[at + 4..];
+        let name: String = after
+            .trim_start()
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        if name.is_empty()
+            || !after.trim_start()[name.len()..]
+                .trim_start()
+                .starts_with(';')
+        {
+            continue;
+        }
+        let before = &src[..at];
+        let attr_line = before.lines().rev().nth(1).unwrap_or("").trim();
+        let explicit = attr_line
+            .strip_prefix("#[path = \"")
+            .and_then(|p| p.strip_suffix("\"]"))
+            .map(str::to_string);
+        out.push((name, explicit));
+    }
+    out
+}
+
+/// The paths a file's code names: every leaf of its `use` trees, and `crate::`/`super::`/
+/// `self::` paths written in place.
+fn paths_in(code: &str) -> Vec<Vec<String>> {
+    let mut out = Vec::new();
+    let bytes = code.as_bytes();
+    for (at, _) in code.match_indices("use ") {
+        if prev_is_ident(bytes, at) || (at > 0 && bytes[at - 1] == b':') {
+            continue;
+        }
+        let Some(end) = code[at..].find(';') else {
+            continue;
+        };
+        let tree: String = code[at + 4..at + end]
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        expand_use(&[], &tree, &mut out);
+    }
+    let mut i = 0;
+    while i < bytes.len() {
+        let starts = ["crate::", "super::", "self::"]
+            .iter()
+            .find(|p| code[i..].starts_with(**p) && (i == 0 || !prev_is_ident(bytes, i)));
+        if starts.is_some() {
+            let len = code[i..]
+                .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'))
+                .unwrap_or(code.len() - i);
+            let path: Vec<String> = code[i..i + len]
+                .split("::")
+                .filter(|s| !s.is_empty())
+                .map(str::to_string)
+                .collect();
+            out.push(path);
+            i += len;
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+fn expand_use(prefix: &[String], tree: &str, out: &mut Vec<Vec<String>>) {
+    let mut depth = 0;
+    let mut start = 0;
+    let mut items = Vec::new();
+    for (k, ch) in tree.char_indices() {
+        match ch {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                items.push(&tree[start..k]);
+                start = k + 1;
+            }
+            _ => {}
+        }
+    }
+    items.push(&tree[start..]);
+    for item in items.into_iter().map(str::trim).filter(|s| !s.is_empty()) {
+        if let Some(open) = item.find('{') {
+            let mut p = prefix.to_vec();
+            p.extend(split_path(&item[..open]));
+            let inner = item[open + 1..].trim_end().strip_suffix('}').unwrap_or("");
+            expand_use(&p, inner, out);
+        } else {
+            let item = item.split(" as ").next().unwrap_or(item);
+            let mut p = prefix.to_vec();
+            p.extend(split_path(item));
+            if p.last().is_some_and(|s| s == "self" || s == "*") && p.len() > 1 {
+                p.pop();
+            }
+            out.push(p);
+        }
+    }
+}
+
+fn split_path(s: &str) -> Vec<String> {
+    s.split("::")
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|s| s.trim_start_matches('$').to_string())
+        .collect()
+}
+
+/// The file a path names, through the longest module prefix that is a file of the tree.
+fn resolve<'a>(
+    from: &[String],
+    path: &[String],
+    modules: &'a BTreeMap<Vec<String>, PathBuf>,
+) -> Option<&'a PathBuf> {
+    let first = path.first()?;
+    let (mut full, rest) = match first.as_str() {
+        "crate" => (Vec::new(), &path[1..]),
+        "self" => (from.to_vec(), &path[1..]),
+        "super" => {
+            let ups = path.iter().take_while(|s| *s == "super").count();
+            (
+                from[..from.len().saturating_sub(ups)].to_vec(),
+                &path[ups..],
+            )
+        }
+        child => {
+            let mut m = from.to_vec();
+            m.push(child.to_string());
+            if !modules.contains_key(&m) {
+                return None;
+            }
+            (from.to_vec(), path)
+        }
+    };
+    full.extend(rest.iter().cloned());
+    (1..=full.len()).rev().find_map(|k| modules.get(&full[..k]))
+}
+
+/// File → files it names, leaving out a module's own descendants (declaring and re-exporting
+/// children is how a module is built).
+fn file_graph(files: &BTreeMap<PathBuf, SourceFile>) -> BTreeMap<&PathBuf, BTreeSet<&PathBuf>> {
+    let modules: BTreeMap<Vec<String>, PathBuf> = files
+        .iter()
+        .map(|(p, f)| (f.module.clone(), p.clone()))
+        .collect();
+    let mut graph = BTreeMap::new();
+    for (path, file) in files {
+        let mut deps = BTreeSet::new();
+        for p in paths_in(&file.code) {
+            let Some(target) = resolve(&file.module, &p, &modules) else {
+                continue;
+            };
+            let Some((tp, tf)) = files.get_key_value(target) else {
+                continue;
+            };
+            if tp != path && !tf.module.starts_with(&file.module) {
+                deps.insert(tp);
+            }
+        }
+        graph.insert(path, deps);
+    }
+    graph
+}
+
+#[test]
+fn browser_crates_only_in_the_browser_files() {
+    let mut wrong = Vec::new();
+    for path in rust_files(&root().join("src")) {
+        let r = rel(&path);
+        if r.starts_with("src/ui/") || BROWSER_FILES.contains(&r.as_str()) {
+            continue;
+        }
+        let code = code_only(&fs::read_to_string(&path).unwrap_or_default());
+        for krate in BROWSER_CRATES {
+            let named = code.match_indices(krate).any(|(at, _)| {
+                let b = code.as_bytes();
+                !prev_is_ident(b, at)
+                    && b.get(at + krate.len())
+                        .is_none_or(|c| !(c.is_ascii_alphanumeric() || *c == b'_'))
+            });
+            if named {
+                wrong.push(format!("{r} uses `{krate}`"));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "browser crates outside src/ui/ and the target-gated files (docs/architecture.md):\n{}",
+        wrong.join("\n")
+    );
+}
+
+#[test]
+fn no_import_cycles_between_files() {
+    let files = module_tree();
+    let graph = file_graph(&files);
+    let cycles = cycles(&graph);
+    assert!(
+        cycles.is_empty(),
+        "import cycles between source files (break each by moving the shared item to the file \
+         both can use; docs/architecture.md):\n{}",
+        cycles
+            .iter()
+            .map(|c| c.iter().map(|p| rel(p)).collect::<Vec<_>>().join(" -> "))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
+
+#[test]
+fn layers_point_one_way() {
+    let files = module_tree();
+    let mut wrong = Vec::new();
+    for (path, file) in &files {
+        let r = rel(path);
+        let top = file.module.first().map(String::as_str).unwrap_or("");
+        for p in paths_in(&file.code) {
+            let names = |m: &str| {
+                p.first().is_some_and(|s| s == "crate") && p.get(1).is_some_and(|s| s == m)
+            };
+            if top != "ui" && names("ui") {
+                wrong.push(format!("{r} uses crate::ui ({})", p.join("::")));
+            }
+            if !matches!(top, "ui" | "view") && names("view") {
+                wrong.push(format!("{r} uses crate::view ({})", p.join("::")));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "ui -> view -> domains, never back (docs/architecture.md):\n{}",
+        wrong.join("\n")
+    );
+}
+
+/// Every cycle, one per strongly connected component, as a file path round it.
+fn cycles<'a>(graph: &BTreeMap<&'a PathBuf, BTreeSet<&'a PathBuf>>) -> Vec<Vec<&'a PathBuf>> {
+    // Tarjan's algorithm, iteratively.
+    let nodes: Vec<&PathBuf> = graph.keys().copied().collect();
+    let index_of: BTreeMap<&PathBuf, usize> =
+        nodes.iter().enumerate().map(|(i, n)| (*n, i)).collect();
+    let n = nodes.len();
+    let (mut index, mut low, mut on) = (vec![usize::MAX; n], vec![0; n], vec![false; n]);
+    let (mut stack, mut next, mut out) = (Vec::new(), 0, Vec::new());
+    let succ = |v: usize| -> Vec<usize> {
+        graph[nodes[v]]
+            .iter()
+            .filter_map(|w| index_of.get(w).copied())
+            .collect()
+    };
+    for s in 0..n {
+        if index[s] != usize::MAX {
+            continue;
+        }
+        let mut call = vec![(s, succ(s), 0usize)];
+        index[s] = next;
+        low[s] = next;
+        next += 1;
+        stack.push(s);
+        on[s] = true;
+        while let Some((v, ws, k)) = call.last_mut() {
+            let v = *v;
+            if let Some(&w) = ws.get(*k) {
+                *k += 1;
+                if index[w] == usize::MAX {
+                    index[w] = next;
+                    low[w] = next;
+                    next += 1;
+                    stack.push(w);
+                    on[w] = true;
+                    call.push((w, succ(w), 0));
+                } else if on[w] {
+                    low[v] = low[v].min(index[w]);
+                }
+                continue;
+            }
+            call.pop();
+            if let Some((u, _, _)) = call.last() {
+                low[*u] = low[*u].min(low[v]);
+            }
+            if low[v] == index[v] {
+                let mut comp = Vec::new();
+                while let Some(w) = stack.pop() {
+                    on[w] = false;
+                    comp.push(nodes[w]);
+                    if w == v {
+                        break;
+                    }
+                }
+                if comp.len() > 1 {
+                    comp.sort();
+                    out.push(comp);
+                }
+            }
+        }
+    }
+    out
+}
+
+fn rust_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        let Ok(entries) = fs::read_dir(&d) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                todo.push(p);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The first ``` block after `heading` in `doc`.
+fn code_map(doc: &str, heading: &str) -> String {
+    let after = doc.split_once(heading).map_or("", |(_, a)| a);
+    let body = after.split_once("```").map_or("", |(_, b)| b);
+    body.split_once("```").map_or("", |(m, _)| m).to_string()
+}
+
+/// Names in the first column of a code map's indented lines (`ui/`, `lib.rs`, `ui/audit/`):
+/// the entries under `src/`; unindented lines name the repository's other folders.
+fn map_names(map: &str) -> BTreeSet<String> {
+    map.lines()
+        .filter(|l| l.starts_with(' '))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|w| w.ends_with('/') || w.ends_with(".rs"))
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn code_maps_name_the_tree() {
+    let src = root().join("src");
+    let mut top = BTreeSet::new();
+    let mut dirs = BTreeSet::new();
+    let mut todo = vec![src.clone()];
+    while let Some(d) = todo.pop() {
+        for e in fs::read_dir(&d).into_iter().flatten().flatten() {
+            let p = e.path();
+            let name = p
+                .strip_prefix(&src)
+                .map(|r| r.to_string_lossy().replace('\\', "/"))
+                .unwrap_or_default();
+            if p.is_dir() {
+                if d == src {
+                    top.insert(format!("{name}/"));
+                }
+                dirs.insert(format!("{name}/"));
+                todo.push(p);
+            } else if d == src && name.ends_with(".rs") {
+                top.insert(name);
+            }
+        }
+    }
+    let readme = fs::read_to_string(root().join("README.md")).unwrap_or_default();
+    let arch = fs::read_to_string(root().join("docs/architecture.md")).unwrap_or_default();
+    let readme_names = map_names(&code_map(&readme, "## Architecture"));
+    let arch_names = map_names(&code_map(&arch, "## Code map"));
+    let mut wrong = Vec::new();
+    for name in &top {
+        if !readme_names.contains(name) {
+            wrong.push(format!("src/{name} is not in the README's code map"));
+        }
+    }
+    for name in &readme_names {
+        if !top.contains(name) {
+            wrong.push(format!(
+                "the README's code map names {name}, which is not a top-level entry of src/"
+            ));
+        }
+    }
+    for name in top.iter().chain(&dirs) {
+        if !arch_names.contains(name) {
+            wrong.push(format!(
+                "src/{name} is not in docs/architecture.md's code map"
+            ));
+        }
+    }
+    for name in &arch_names {
+        if !top.contains(name) && !dirs.contains(name) {
+            wrong.push(format!(
+                "docs/architecture.md's code map names {name}, which is not in src/"
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn the_checks_can_fail() {
+    // The readers see through comments and strings, and a cycle is found.
+    let code = code_only(
+        "// use crate::a;\nlet s = \"crate::b\"; let c = '{'; use crate::c::{d, e::f as g};",
+    );
+    let got: Vec<String> = paths_in(&code).iter().map(|p| p.join("::")).collect();
+    assert_eq!(got, ["crate::c::d", "crate::c::e::f", "crate::c"]);
+    let (a, b, c) = (PathBuf::from("a"), PathBuf::from("b"), PathBuf::from("c"));
+    let graph: BTreeMap<&PathBuf, BTreeSet<&PathBuf>> = [
+        (&a, [&b].into_iter().collect()),
+        (&b, [&a].into_iter().collect()),
+        (&c, [&a].into_iter().collect()),
+    ]
+    .into_iter()
+    .collect();
+    assert_eq!(cycles(&graph), vec![vec![&a, &b]]);
+    let (kept, test_files) = without_test_modules(
+        "fn a() {}\n#[cfg(test)]\nmod tests {\n use crate::x;\n}\n#[cfg(test)]\nmod more;\n",
+    );
+    assert!(!kept.contains("crate::x") && test_files.contains("more"));
+}
