@@ -66,8 +66,9 @@ pub fn SettingsPage() -> impl IntoView {
             }.into_any())}
             {move || settings_problem().map(|e| view! { <div class="error">{e}</div> }.into_any())}
             {move || storage_error().map(|e| view! { <div class="notice">{e}</div> }.into_any())}
-            <ImportExport strategy_text=strategy_text feedback=feedback/>
+            // What a first visit needs most comes first: what to configure, the presets, the demo.
             {presets::presets(feedback)}
+            <ImportExport strategy_text=strategy_text feedback=feedback/>
             <LlmList feedback=feedback/>
             <ProfilesTable feedback=feedback/>
             <StrategyEditor text=strategy_text feedback=feedback/>
