@@ -392,8 +392,6 @@ mod tests {
             ))),
             "event 3: invalid type: integer `7`, expected a string"
         );
-        assert!(
-            err(r#"{"problem":{"hypotheses":3},"events":[]}"#).starts_with("problem: ")
-        );
+        assert!(err(r#"{"problem":{"hypotheses":3},"events":[]}"#).starts_with("problem: "));
     }
 }

@@ -52,14 +52,21 @@ pub fn open_demo(page: AuditState) {
     spawn_local(async move {
         let doc = crate::ui::browser_file::fetch_example(DEMO_AUDIT)
             .await
-            .and_then(|t| {
-                serde_json::from_str::<serde_json::Value>(&t).map_err(|e| e.to_string())
-            });
+            .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).map_err(|e| e.to_string()));
         let doc = match doc {
             Ok(d) => d,
-            Err(e) => return page.error.set(Some(format!("The demo could not be opened: {e}"))),
+            Err(e) => {
+                return page
+                    .error
+                    .set(Some(format!("The demo could not be opened: {e}")))
+            }
         };
-        let text = |k: &str| doc.get(k).and_then(|v| v.as_str()).unwrap_or_default().to_string();
+        let text = |k: &str| {
+            doc.get(k)
+                .and_then(|v| v.as_str())
+                .unwrap_or_default()
+                .to_string()
+        };
         let Some(stored) = doc.get("report").cloned() else {
             return page.error.set(Some("The demo has no report.".into()));
         };

@@ -13,8 +13,8 @@ use crate::llm::ChatTransport;
 use crate::ui::settings_store::SettingsStore;
 use crate::view::audit::progress::apply_update;
 use crate::view::audit::progress::ended;
-use crate::view::audit::progress::kept_name;
 use crate::view::audit::progress::initial_phases;
+use crate::view::audit::progress::kept_name;
 use crate::view::audit::progress::not_ready;
 use crate::view::audit::progress::settle;
 use crate::view::audit::progress::Ended;
@@ -53,7 +53,11 @@ pub fn start(page: AuditState, store: &SettingsStore) {
     }
     let plan = match AuditPlan::from_settings(&settings, &strategy, &chosen, &|_| None) {
         Ok(plan) => plan,
-        Err(e) => return page.error.set(Some(crate::view::settings::page_message(&e))),
+        Err(e) => {
+            return page
+                .error
+                .set(Some(crate::view::settings::page_message(&e)))
+        }
     };
     let transport = match transport() {
         Ok(t) => t,

@@ -83,8 +83,7 @@ pub fn start(
     {
         Ok(e) => e,
         Err(e) => {
-            f.status
-                .set(Some(crate::view::settings::page_message(&e)));
+            f.status.set(Some(crate::view::settings::page_message(&e)));
             return;
         }
     };

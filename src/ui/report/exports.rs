@@ -68,7 +68,11 @@ pub fn export_cases(s: ReportState) {
 }
 
 /// `run`: the kept run shown (named in the Compare link); `demo`: the demo is shown.
-pub fn export_buttons(s: ReportState, run: RwSignal<Option<String>>, demo: RwSignal<bool>) -> AnyView {
+pub fn export_buttons(
+    s: ReportState,
+    run: RwSignal<Option<String>>,
+    demo: RwSignal<bool>,
+) -> AnyView {
     let href = crate::ui::boxed::text(move || {
         crate::view::compare::side::compare_href(run.get().as_deref(), demo.get())
     });

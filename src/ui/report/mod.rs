@@ -52,7 +52,8 @@ pub fn ReportPage() -> impl IntoView {
     });
     let demo = l.demo;
     let loading = l.loading;
-    let empty = move || s.report.with(Option::is_none) && !loading.get() && s.error.with(Option::is_none);
+    let empty =
+        move || s.report.with(Option::is_none) && !loading.get() && s.error.with(Option::is_none);
 
     view! {
         <section data-testid="page-report" class="report">

@@ -51,11 +51,8 @@ pub fn ended(report: &AuditReport) -> Ended {
 /// The name a finished audit is kept under: one that could not be audited says so first, so
 /// the Runs page never lists it like a scored one.
 pub fn kept_name(output: &str, profile: &str, end: &Ended) -> String {
-    let name = crate::runs::default_name(
-        crate::runs::RunKind::Audit,
-        output,
-        &[profile.to_string()],
-    );
+    let name =
+        crate::runs::default_name(crate::runs::RunKind::Audit, output, &[profile.to_string()]);
     match end {
         Ended::CouldNotAudit { .. } => format!("Failed · {name}"),
         Ended::Scored | Ended::Cancelled => name,
@@ -161,7 +158,11 @@ pub fn phase_chip(view: &PhaseView, now: f64) -> (String, &'static str) {
 /// do are in the message above the phases, once (a connection failure's CORS advice is long).
 pub fn short_reason(reason: &str) -> String {
     const MAX: usize = 90;
-    let first = reason.split(". ").next().unwrap_or(reason).trim_end_matches('.');
+    let first = reason
+        .split(". ")
+        .next()
+        .unwrap_or(reason)
+        .trim_end_matches('.');
     if first.chars().count() > MAX {
         let cut: String = first.chars().take(MAX).collect();
         format!("{cut}…")

@@ -30,7 +30,10 @@ pub fn fit_zoom(width: f64, height: f64, box_w: f64, box_h: f64) -> usize {
         let s = f64::from(pct) / 100.0;
         (box_w <= 0.0 || width * s <= box_w) && (box_h <= 0.0 || height * s <= box_h)
     };
-    (0..ZOOMS.len()).rev().find(|&z| fits(ZOOMS[z])).unwrap_or(0)
+    (0..ZOOMS.len())
+        .rev()
+        .find(|&z| fits(ZOOMS[z]))
+        .unwrap_or(0)
 }
 
 /// Whole pixels are enough to tell whether a node or edge moved.

@@ -86,7 +86,8 @@ mod tests {
 
     #[test]
     fn a_picked_file_is_named_not_opened() {
-        let ReportStart::PickAgain(note) = report_start(None, None, Some("file:a.jsonl".into())) else {
+        let ReportStart::PickAgain(note) = report_start(None, None, Some("file:a.jsonl".into()))
+        else {
             panic!("a picked file cannot be reopened");
         };
         assert!(note.starts_with("Last shown here: a.jsonl. "));

@@ -152,7 +152,9 @@ pub fn llm_problem(settings: &Settings, name: &str) -> Option<String> {
         and_list(&missing)
     );
     if missing.contains(&"key") {
-        text.push_str(" Paste the key in its API key field: the page cannot read environment variables.");
+        text.push_str(
+            " Paste the key in its API key field: the page cannot read environment variables.",
+        );
     }
     Some(text)
 }
@@ -165,7 +167,12 @@ pub fn profile_problem(settings: &Settings, profile: &str) -> Option<String> {
     let Some(p) = settings.profiles.get(profile) else {
         return Some(format!(
             "Pick a profile: there is no profile named `{profile}` (known: {}).",
-            settings.profiles.keys().cloned().collect::<Vec<_>>().join(", ")
+            settings
+                .profiles
+                .keys()
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(", ")
         ));
     };
     [&p.run, &p.verify]
