@@ -386,7 +386,7 @@ fn broken_logs_are_reported_not_panicked_on() {
     let err = parse_event_log(r#"[{"eventType":"PROPOSAL","source":"x","content":{}}]"#)
         .unwrap_err()
         .to_string();
-    assert!(err.starts_with("event 0"), "{err}");
+    assert!(err.starts_with("event 1:"), "{err}");
     let log = parse_event_log(
         r#"[{"eventType":"ACCEPTED","source":"system","content":{"conclusionId":"C-001","latex":"a"}},
             {"eventType":"RETRACTED","source":"system","content":{"conclusionId":"C-404","causeId":"C-404"}}]"#,
@@ -395,7 +395,7 @@ fn broken_logs_are_reported_not_panicked_on() {
     let (state, issues) = replay(&log.problem, &log.events);
     assert_eq!(state.items.len(), 1);
     assert_eq!(issues.len(), 1);
-    assert_eq!(issues[0].index, 1);
+    assert_eq!(issues[0].index, 2, "the second event, counted from 1");
 }
 
 #[test]

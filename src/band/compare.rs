@@ -419,8 +419,10 @@ pub fn pct(x: Option<f64>) -> String {
     x.map_or("–".into(), |v| format!("{:.1} %", v * 100.0))
 }
 
-pub fn signed_pct(x: f64) -> String {
-    format!("{:+.1} %", x * 100.0)
+/// A difference of two percentages, in percentage points: 25 % − 0 % is `-25.0 pt`, never
+/// `-25.0 %` (which would read as a relative change).
+pub fn signed_pt(x: f64) -> String {
+    format!("{:+.1} pt", x * 100.0)
 }
 
 /// Text for a p-value: four significant figures, or `< 0.0001`.
@@ -452,9 +454,9 @@ pub fn markdown(c: &Comparison) -> String {
         c.paired, c.paired_by, c.improved, c.regressed, c.moved, c.unchanged, c.band_changed
     ));
     s.push_str("| | A | B | B − A |\n|---|---|---|---|\n");
-    let diff = c.difference.map_or("–".into(), signed_pct);
+    let diff = c.difference.map_or("–".into(), signed_pt);
     let ci = c.difference_ci.map_or("–".into(), |[lo, hi]| {
-        format!("[{}, {}]", signed_pct(lo), signed_pct(hi))
+        format!("[{}, {}]", signed_pt(lo), signed_pt(hi))
     });
     s.push_str(&format!(
         "| cross-band | {} ({}) | {} ({}) | {diff}, 95 % CI {ci} |\n\n",

@@ -61,8 +61,11 @@ pub enum LogError {
         column: usize,
         message: String,
     },
-    #[error("event {index}: {message}")]
-    BadEvent { index: usize, message: String },
+    /// `number` counts from 1, as docs/logic.md and the engine's refusals do.
+    #[error("event {number}: {message}")]
+    BadEvent { number: usize, message: String },
+    #[error("problem: {0}")]
+    BadProblem(String),
     #[error("expected an event log object {{\"problem\", \"events\"}} or an array of events")]
     WrongShape,
 }
@@ -90,10 +93,7 @@ pub fn log_from_value(value: serde_json::Value) -> Result<EventLog, LogError> {
         serde_json::Value::Array(events) => (Problem::default(), events),
         serde_json::Value::Object(mut obj) => {
             let problem = match obj.remove("problem") {
-                Some(p) => decode_part(&p).map_err(|message| LogError::BadEvent {
-                    index: 0,
-                    message: format!("problem: {message}"),
-                })?,
+                Some(p) => decode_part(&p).map_err(LogError::BadProblem)?,
                 None => Problem::default(),
             };
             match obj.remove("events") {
@@ -106,7 +106,12 @@ pub fn log_from_value(value: serde_json::Value) -> Result<EventLog, LogError> {
     let events = raw_events
         .iter()
         .enumerate()
-        .map(|(index, v)| decode_part(v).map_err(|message| LogError::BadEvent { index, message }))
+        .map(|(i, v)| {
+            decode_part(v).map_err(|message| LogError::BadEvent {
+                number: i + 1,
+                message,
+            })
+        })
         .collect::<Result<Vec<Event>, _>>()?;
     Ok(EventLog::new(problem, events))
 }
@@ -375,20 +380,18 @@ mod tests {
             err(&log(&format!(
                 r#"{good},{{"eventType":"REJECTED","source":"s","content":{{"category":"rule","message":"m"}}}}"#
             ))),
-            "event 1: REJECTED event: missing field `code`"
+            "event 2: REJECTED event: missing field `code`"
         );
         assert!(
             err(&log(r#"{"eventType":"NOPE","source":"s","content":{}}"#))
-                .starts_with("event 0: unknown eventType `NOPE`")
+                .starts_with("event 1: unknown eventType `NOPE`")
         );
         assert_eq!(
             err(&log(&format!(
                 r#"{good},{good},{{"eventType":"GOAL_PROVED","source":"s","content":{{"goalId":7}}}}"#
             ))),
-            "event 2: invalid type: integer `7`, expected a string"
+            "event 3: invalid type: integer `7`, expected a string"
         );
-        assert!(
-            err(r#"{"problem":{"hypotheses":3},"events":[]}"#).starts_with("event 0: problem: ")
-        );
+        assert!(err(r#"{"problem":{"hypotheses":3},"events":[]}"#).starts_with("problem: "));
     }
 }

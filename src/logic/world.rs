@@ -300,8 +300,9 @@ impl WorldState {
     /// Apply one event. Inconsistent events are applied as far as they make sense and
     /// reported; the state never panics on a bad log.
     pub fn apply(&mut self, event: &Event) -> Result<(), ReplayIssue> {
-        let index = self.step;
         self.step += 1;
+        // Counted from 1, as docs/logic.md and the engine's refusals count events.
+        let index = self.step;
         let issue = |message: String| ReplayIssue {
             index,
             event_type: event.event_type(),

@@ -24,6 +24,7 @@ pub mod download;
 pub mod drafts_store;
 pub mod extract;
 pub mod footer;
+pub mod icons;
 pub mod keyed;
 pub mod math_text;
 pub mod nav;

@@ -59,9 +59,11 @@ impl SettingsStore {
         let mut settings = match read(local(), SETTINGS_KEY) {
             Some(text) => Settings::from_text(&text, Format::Yaml).unwrap_or_else(|e| {
                 problems.push(format!("stored settings ignored: {e}"));
-                Settings::example()
+                Settings::default()
             }),
-            None => Settings::example(),
+            // A first visit starts with no LLM: the Settings page says what to configure
+            // and offers presets, rather than endpoints that may not exist.
+            None => Settings::default(),
         };
         let strategy = match read(local(), STRATEGY_KEY) {
             Some(text) => Strategy::from_text(&text, Format::Yaml).unwrap_or_else(|e| {

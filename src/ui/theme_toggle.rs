@@ -24,7 +24,7 @@ pub fn ThemeToggle() -> impl IntoView {
                 theme.set(next);
             })
         >
-            {move || String::from(if theme.get() == Theme::Dark { "☀" } else { "☾" })}
+            {move || if theme.get() == Theme::Dark { super::icons::sun() } else { super::icons::moon() }}
         </button>
     }
 }

@@ -12,3 +12,4 @@ pub mod extract;
 pub mod proof;
 pub mod report;
 pub mod runs;
+pub mod settings;

@@ -40,7 +40,7 @@ describe('compare page', () => {
     assert.match(await page.getByTestId('compare-counts').innerText(), /12 cases paired by id: improved 4, regressed 1, moved 0, unchanged 7; band changed in 3\./);
     assert.equal(await page.getByTestId('compare-mcnemar').innerText(),
       'Exact McNemar test: cross-band in A only 3, in B only 0, two-sided p = 0.2500.');
-    assert.match(await page.getByTestId('compare-rates').innerText(), /A 3 \(25\.0 %\), B 0 \(0\.0 %\); B − A -25\.0 %, 95 % CI \[/);
+    assert.match(await page.getByTestId('compare-rates').innerText(), /A 3 \(25\.0 %\), B 0 \(0\.0 %\); B − A -25\.0 pt, 95 % CI \[/);
     const rows = page.getByTestId('compare-row');
     const changes = (await rows.locator('td:nth-child(6)').allInnerTexts()).map((s) => s.trim());
     assert.deepEqual(changes.slice(0, 5), ['fixed cross-band', 'fixed cross-band', 'fixed cross-band', 'regressed', 'improved']);
@@ -81,9 +81,12 @@ describe('compare page', () => {
     const both = [...A.map((l) => l.replace('"profile":"p"', '"profile":"old"')), ...B.map((l) => l.replace('"profile":"p"', '"profile":"new"'))];
     await page.getByTestId('report-file').setInputFiles(writeTemp('report-run.jsonl', both.join('\n')));
     await page.getByTestId('report-matrix').waitFor();
+    // The picked file is kept as a run; the link names it, so the comparison survives a reload.
+    await page.waitForURL(/report\?run=r-/);
     await page.getByTestId('report-compare').click();
     await page.getByTestId('page-compare').waitFor();
-    await page.getByTestId('compare-label-a').filter({ hasText: 'report-run.jsonl (24 results)' }).waitFor();
+    await page.waitForURL(/compare\?ra=r-/);
+    await page.getByTestId('compare-label-a').filter({ hasText: /report-run\.jsonl.*\(24 results\)/ }).waitFor();
     await page.getByTestId('compare-profile-a').selectOption('new');
     await page.getByTestId('compare-profile-b').selectOption('old');
     await page.getByTestId('compare-mcnemar').filter({ hasText: 'A only 0, in B only 3' }).waitFor();
@@ -122,10 +125,13 @@ describe('compare page', () => {
     // Kept runs are listed newest first, after "none".
     const choices = page.getByTestId('compare-run-a').locator('option');
     await choices.nth(2).waitFor({ state: 'attached' });
-    assert.deepEqual((await choices.allInnerTexts()).map((s) => s.trim()).slice(0, 3), ['none', 'new batch', 'old batch']);
-    await page.getByTestId('compare-run-a').selectOption({ label: 'old batch' });
+    // Each named with its time, count and profile, so runs of one name can be told apart.
+    const texts = (await choices.allInnerTexts()).map((s) => s.trim()).slice(0, 3);
+    assert.deepEqual(texts.map((t) => t.split(' · ')[0]), ['none', 'new batch', 'old batch']);
+    assert.match(texts[1], /^new batch · .+ · 12 results · p$/);
+    await page.getByTestId('compare-run-a').selectOption(idA);
     await page.getByTestId('compare-label-a').filter({ hasText: 'old batch.jsonl (12 results)' }).waitFor();
-    await page.getByTestId('compare-run-b').selectOption({ label: 'new batch' });
+    await page.getByTestId('compare-run-b').selectOption(idB);
     await page.getByTestId('compare-label-b').filter({ hasText: 'new batch.jsonl (12 results)' }).waitFor();
     await page.getByTestId('compare-mcnemar').filter({ hasText: 'A only 3, in B only 0' }).waitFor();
     assert.match(await page.getByTestId('compare-counts').innerText(), /12 cases paired by id: improved 4, regressed 1/);

@@ -182,11 +182,13 @@ describe('open in audit', () => {
     await page.getByTestId('audit-score').waitFor();
     assert.equal(await page.getByTestId('audit-score').innerText(), '2');
     assert.equal(await chats() - before, 3);
-    // A reload (the same URL) does not run it again: the request was one-shot.
+    // A reload does not run it again (the request was one-shot): the URL names the kept run,
+    // so the reload shows that result.
+    await page.waitForURL(/audit\?run=r-/);
     await page.reload();
-    await page.getByTestId('page-audit').waitFor();
+    await page.getByTestId('audit-kept-run').waitFor();
     await page.waitForTimeout(500);
     assert.equal(await chats() - before, 3);
-    assert.equal(await page.getByTestId('audit-score').count(), 0);
+    assert.equal(await page.getByTestId('audit-score').innerText(), '2');
   });
 });

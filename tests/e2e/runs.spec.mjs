@@ -187,7 +187,9 @@ describe('runs: kept, listed, renamed, deleted, exported, imported, opened', () 
     await page.getByTestId('audit-run').click();
     await page.getByTestId('audit-kept').filter({ hasText: 'Kept as a run' }).waitFor({ timeout: 30_000 });
     assert.equal(await page.getByTestId('audit-kept-run').count(), 0, 'the re-run is a new audit');
-    assert.match(page.url(), /\/audit$/);
+    // The URL names the new run, not the copy it started from.
+    await page.waitForURL(/\/audit\?run=r-/);
+    assert.ok(!page.url().endsWith(copy), page.url());
     const rerun = await auditView(page);
     for (const k of ['score', 'band', 'claims', 'findings']) assert.deepEqual(rerun[k], fresh[k], k);
   });

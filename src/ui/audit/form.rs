@@ -72,6 +72,10 @@ pub fn audit_form(page: AuditState) -> AnyView {
                 "Cancel"
             </button>
             <button data-testid="audit-example" on:click=on_click(load_example)>"Load an example"</button>
+            <button data-testid="audit-demo-button" title="A recorded audit: no server needed" on:click=on_click(move |_| {
+                page.clear();
+                super::open_kept::open_demo(page)
+            })>"Demo audit"</button>
         </div>
     }
     .into_any()

@@ -25,8 +25,9 @@ pub fn audit_messages(page: AuditState) -> AnyView {
         }.into_any())}
         {move || failure.get().map(|cause| view! {
             <div class="error stack" role="alert" data-testid="audit-error">
-                <strong data-testid="audit-failure-cause">{cause}</strong>
-                <span data-testid="audit-failure-fix">{format!("What to do: {}", failure_fix.get_untracked())}</span>
+                // Paragraphs, so the cause and what to do never run together when copied.
+                <p class="failure-cause"><strong data-testid="audit-failure-cause">{cause}</strong></p>
+                <p class="failure-fix" data-testid="audit-failure-fix">{format!("What to do: {}", failure_fix.get_untracked())}</p>
                 <div><button on:click=on_click(move |_| failure.set(None))>"Dismiss"</button></div>
             </div>
         }.into_any())}

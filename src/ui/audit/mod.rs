@@ -49,9 +49,17 @@ pub fn AuditPage() -> impl IntoView {
         let store = store.clone();
         request_animation_frame(move || start::start(page, &store));
     }
-    if let Some(id) = crate::ui::query::current().run {
+    let url = crate::ui::query::current();
+    if let Some(id) = url.run {
         open_kept::open_kept(page, id, store.profile_names());
+    } else if url.example.as_deref() == Some(crate::view::report::load::DEMO) {
+        open_kept::open_demo(page);
     }
+    let no_server = {
+        let store = store.clone();
+        move || store.settings.with(|s| s.profiles.is_empty())
+    };
+    let demo = page.demo;
     let AuditState {
         shown,
         now,
@@ -67,8 +75,24 @@ pub fn AuditPage() -> impl IntoView {
             <p class="lead">
                 "Paste a context and a model output, pick a profile, and get a VerifyFast audit: claims, factual and logic errors with evidence, and a deterministic 1-5 credit score."
             </p>
+            {move || no_server().then(|| view! {
+                <div class="notice stack" data-testid="audit-no-server">
+                    <span>{crate::view::settings::NO_SERVER}</span>
+                    <div class="row">
+                        <a class="button" href="settings">"Open Settings"</a>
+                        <button data-testid="audit-open-demo" on:click=crate::ui::boxed::on_click(move |_| open_kept::open_demo(page))>
+                            "Show the demo audit"
+                        </button>
+                    </div>
+                </div>
+            })}
             {audit_form(page)}
             {audit_messages(page)}
+            {move || demo.get().then(|| view! {
+                <div class="notice demo" data-testid="audit-demo">
+                    "Demo: a recorded audit bundled with the app (a scripted model's replies, no live call), not your data. Run audit runs these texts under your own profile."
+                </div>
+            })}
             {move || phase_list(shown.with(|s| s.phases.clone()), now.get())}
             {move || shown.with(|s| if s.report.is_none() { landed::landed_view(&s.landed) } else { None })}
             {move || {

@@ -46,3 +46,48 @@ pub fn open_kept(page: AuditState, id: String, known_profiles: Vec<String>) {
         });
     });
 }
+
+/// `audit?example=demo`: the recorded audit bundled with the app (public/examples/demo-audit.json),
+/// shown as a kept one is, marked as the demo. Nothing is sent anywhere.
+pub fn open_demo(page: AuditState) {
+    spawn_local(async move {
+        let doc = crate::ui::browser_file::fetch_example(DEMO_AUDIT)
+            .await
+            .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).map_err(|e| e.to_string()));
+        let doc = match doc {
+            Ok(d) => d,
+            Err(e) => {
+                return page
+                    .error
+                    .set(Some(format!("The demo could not be opened: {e}")))
+            }
+        };
+        let text = |k: &str| {
+            doc.get(k)
+                .and_then(|v| v.as_str())
+                .unwrap_or_default()
+                .to_string()
+        };
+        let Some(stored) = doc.get("report").cloned() else {
+            return page.error.set(Some("The demo has no report.".into()));
+        };
+        page.context.set(text("context_input"));
+        page.output.set(text("model_output"));
+        let report = ReportShown::read(&stored);
+        page.demo.set(true);
+        page.shown.set(Shown {
+            phases: from_stored(&report),
+            report: Some((report, crate::jsonl::compact(&stored))),
+            kept_from: None,
+            landed: Default::default(),
+        });
+        let v = crate::route::state::ViewState {
+            example: Some(crate::view::report::load::DEMO.into()),
+            ..Default::default()
+        };
+        crate::ui::query::set(&v, false);
+    });
+}
+
+/// The recorded demo audit under `examples/`.
+const DEMO_AUDIT: &str = "demo-audit.json";

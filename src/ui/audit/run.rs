@@ -32,13 +32,14 @@ pub fn keep(
     strategy: &Strategy,
     result: serde_json::Value,
     started_ms: f64,
+    name: String,
     kept: RwSignal<Option<(bool, String)>>,
 ) {
     let (settings, strategy) = runs::snapshot(settings, strategy);
     spawn_local(async move {
         let meta = RunMeta {
             id: run_store::new_run_id().await,
-            name: runs::default_name(RunKind::Audit, &output, std::slice::from_ref(&profile)),
+            name,
             kind: RunKind::Audit,
             created_ms: started_ms,
             finished_ms: Some(js_sys::Date::now()),
@@ -51,7 +52,19 @@ pub fn keep(
         };
         let body = crate::jsonl::compact(&result) + "\n";
         let saved = run_store::save(&meta, &body).await;
-        kept.set(Some(match saved {
+        // The URL names the kept run (replacing the entry: a reload, Back and Forward bring
+        // this result back), unless the user has left the page or started another audit.
+        if saved.is_ok()
+            && kept.try_get_untracked() == Some(None)
+            && crate::ui::router::current_page() == crate::ui::router::Page::Audit
+        {
+            let v = crate::route::state::ViewState {
+                run: Some(meta.id.clone()),
+                ..Default::default()
+            };
+            crate::ui::query::set(&v, false);
+        }
+        kept.try_set(Some(match saved {
             Ok(()) => (true, meta.id),
             Err(e) => (false, e.to_string()),
         }));

@@ -14,6 +14,7 @@ use crate::ui::settings_store::SettingsStore;
 use crate::view::audit::progress::apply_update;
 use crate::view::audit::progress::ended;
 use crate::view::audit::progress::initial_phases;
+use crate::view::audit::progress::kept_name;
 use crate::view::audit::progress::not_ready;
 use crate::view::audit::progress::settle;
 use crate::view::audit::progress::Ended;
@@ -46,11 +47,16 @@ pub fn start(page: AuditState, store: &SettingsStore) {
         store.strategy.get_untracked(),
     );
     let chosen = page.profile.get_untracked();
+    // Said in the page's words before anything is sent: the missing field, where to click.
+    if let Some(why) = crate::view::settings::profile_problem(&settings, &chosen) {
+        return page.error.set(Some(why));
+    }
     let plan = match AuditPlan::from_settings(&settings, &strategy, &chosen, &|_| None) {
         Ok(plan) => plan,
         Err(e) => {
-            let why = format!("{e}. Check the profile on the Settings page.");
-            return page.error.set(Some(why));
+            return page
+                .error
+                .set(Some(crate::view::settings::page_message(&e)))
         }
     };
     let transport = match transport() {
@@ -90,7 +96,8 @@ pub fn start(page: AuditState, store: &SettingsStore) {
                         if end != Ended::Cancelled {
                             let (c, o) = (input.context_input, input.model_output);
                             let (p, s) = (&settings, &strategy);
-                            run::keep(c, o, chosen, p, s, tree, started, page.kept);
+                            let name = kept_name(&o, &chosen, &end);
+                            run::keep(c, o, chosen, p, s, tree, started, name, page.kept);
                         }
                         shown.update(|s| s.report = Some((report, json)));
                     }

@@ -41,6 +41,8 @@ pub struct AuditState {
     pub notice: RwSignal<Option<String>>,
     /// (kept, run id or why not) of the last fresh audit.
     pub kept: RwSignal<Option<(bool, String)>>,
+    /// The recorded demo audit is shown (`audit?example=demo`).
+    pub demo: RwSignal<bool>,
     /// The live elapsed timer: whole ms (a `usize`, a signal type other pages use too),
     /// ticking while an audit runs.
     pub now: RwSignal<usize>,
@@ -73,6 +75,7 @@ impl AuditState {
             failure_fix: RwSignal::new(String::new()),
             notice: RwSignal::new(None),
             kept: RwSignal::new(None),
+            demo: RwSignal::new(false),
             now: RwSignal::new(0),
             abort: StoredValue::new(None),
             ticker: StoredValue::new_local(None),
@@ -111,6 +114,7 @@ impl AuditState {
         self.failure.set(None);
         self.notice.set(None);
         self.kept.set(None);
+        self.demo.set(false);
         self.shown.update(|s| {
             s.report = None;
             s.kept_from = None;

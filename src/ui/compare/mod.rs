@@ -14,7 +14,9 @@ pub mod table;
 use std::sync::Arc;
 
 use crate::ui::boxed::effect;
-use crate::ui::boxed::part;
+use crate::ui::boxed::{on_click, part};
+use crate::view::compare::side::{DEMO_NOTE, DEMO_PROFILES};
+use crate::view::report::load::DEMO;
 use leptos::prelude::*;
 
 use crate::band::compare::Selection;
@@ -44,14 +46,25 @@ pub fn ComparePage() -> impl IntoView {
     };
     a.profile.set(param("a").unwrap_or_default());
     b.profile.set(param("b").unwrap_or_default());
+    let mut a_named = false;
     for (side, key) in [(a, "ra"), (b, "rb")] {
         if let Some(id) = param(key).filter(|id| !id.is_empty()) {
+            a_named |= key == "ra";
             side.load_kept(id);
         }
     }
-    if let Some(f) = handoff::take() {
+    // Report's "Compare with…" names its kept run in the link (`ra`); only a file that could
+    // not be kept comes in memory.
+    let handed = handoff::take();
+    if let Some(f) = handed.filter(|_| !a_named) {
         a.kept.set(String::new());
         a.load(f);
+    } else if !a_named && now.example.as_deref() == Some(DEMO) {
+        if a.profile.get_untracked().is_empty() && b.profile.get_untracked().is_empty() {
+            a.profile.set(DEMO_PROFILES[0].into());
+            b.profile.set(DEMO_PROFILES[1].into());
+        }
+        a.load_demo();
     }
     let kept = RwSignal::new(Vec::new());
     leptos::task::spawn_local(async move {
@@ -64,7 +77,9 @@ pub fn ComparePage() -> impl IntoView {
     effect(move || {
         let (pa, pb) = (a.profile.get(), b.profile.get());
         let (ra, rb) = (a.kept.get(), b.kept.get());
+        let demo = a.demo.get();
         let mut v = query::current();
+        v.example = demo.then(|| DEMO.to_string());
         v.unknown
             .retain(|(k, _)| !["a", "b", "ra", "rb"].contains(&k.as_str()));
         for (k, p) in [("a", pa), ("b", pb), ("ra", ra), ("rb", rb)] {
@@ -99,9 +114,23 @@ pub fn ComparePage() -> impl IntoView {
                 {side_picker("A", a, None, kept)}
                 {side_picker("B", b, Some(a), kept)}
             </div>
+            {part(move || a.demo.get().then(|| view! { <div class="notice demo" data-testid="compare-demo">{DEMO_NOTE}</div> }.into_any()))}
             {part(move || error.get().map(|e| view! { <div class="error" role="alert">{e}</div> }.into_any()))}
             {part(move || Some(match comparison() {
-                None => view! { <p class="muted" data-testid="compare-empty">"Pick run A's results file to begin."</p> }.into_any(),
+                None => view! {
+                    <div class="card stack empty-state" data-testid="compare-empty">
+                        <p>"Pick run A's results file or kept run to begin (and B's, or a profile on each side)."</p>
+                        <div class="row">
+                            <button class="primary" data-testid="compare-open-demo" on:click=on_click(move |_| {
+                                a.profile.set(DEMO_PROFILES[0].into());
+                                b.profile.set(DEMO_PROFILES[1].into());
+                                b.load_kept(String::new());
+                                a.load_demo();
+                            })>"Compare the demo's two profiles"</button>
+                            <span class="muted">"Sample results bundled with the app; no server needed."</span>
+                        </div>
+                    </div>
+                }.into_any(),
                 Some(Err(e)) => view! { <div class="error" role="alert" data-testid="compare-error">{e}</div> }.into_any(),
                 Some(Ok(c)) => view! {
                     {summary::summary_view(c.clone(), error)}

@@ -12,6 +12,7 @@ use crate::ui::browser_file::read_slice;
 use crate::ui::run_file;
 use crate::view::compare::side::keeps_profile;
 use crate::view::compare::side::read_side;
+use crate::view::report::load::DEMO_RESULTS;
 
 /// What a side holds. `run` is `None` until a file is read (side B then uses A's).
 #[derive(Clone, Copy)]
@@ -22,6 +23,8 @@ pub struct Side {
     /// The kept run shown (its id, as in the URL); empty = a picked file or nothing.
     pub kept: RwSignal<String>,
     pub error: RwSignal<Option<String>>,
+    /// The bundled demo is on this side (`compare?example=demo`).
+    pub demo: RwSignal<bool>,
 }
 
 impl Default for Side {
@@ -37,11 +40,13 @@ impl Side {
             profile: RwSignal::new(String::new()),
             kept: RwSignal::new(String::new()),
             error: RwSignal::new(None),
+            demo: RwSignal::new(false),
         }
     }
 
     /// Show kept run `id` (from the run store) on this side; empty: none (B then uses A's).
     pub fn load_kept(self, id: String) {
+        self.demo.set(false);
         self.kept.set(id.clone());
         if id.is_empty() {
             self.run.set(None);
@@ -57,6 +62,26 @@ impl Side {
                     self.run.set(None);
                     self.error.set(Some(format!("Kept run {id}: {e}")));
                 }
+            }
+        });
+    }
+
+    /// Show the bundled demo results on this side.
+    pub fn load_demo(self) {
+        self.kept.set(String::new());
+        self.demo.set(true);
+        spawn_local(async move {
+            let file = crate::ui::browser_file::fetch_example(DEMO_RESULTS)
+                .await
+                .and_then(|text| {
+                    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(&text));
+                    web_sys::File::new_with_str_sequence(&parts, DEMO_RESULTS)
+                        .map_err(|_| "the demo could not be opened".to_string())
+                });
+            match file {
+                Ok(f) if self.demo.get_untracked() => self.load(f),
+                Ok(_) => {}
+                Err(e) => self.error.set(Some(e)),
             }
         });
     }

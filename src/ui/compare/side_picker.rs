@@ -12,6 +12,7 @@ use crate::ui::boxed::part;
 use crate::ui::boxed::{on_change, text};
 use crate::ui::browser_file::picked_file;
 use crate::ui::options::bound_select;
+use crate::view::compare::side::kept_option_label;
 use crate::view::compare::side::side_id;
 use crate::view::compare::side::side_label;
 
@@ -23,7 +24,8 @@ fn kept_options(runs: Vec<RunMeta>, chosen: &str) -> Vec<AnyView> {
     runs.into_iter()
         .map(|r| {
             let selected = r.id == chosen;
-            view! { <option value=r.id selected=selected>{r.name}</option> }.into_any()
+            let label = kept_option_label(&r, &crate::ui::runs::row::local_time(r.created_ms));
+            view! { <option value=r.id selected=selected>{label}</option> }.into_any()
         })
         .collect()
 }
@@ -60,7 +62,7 @@ pub fn side_picker(
                     type="file"
                     accept=".jsonl,.json,.txt"
                     data-testid=format!("compare-file-{id}")
-                    on:change=on_change(move |ev| if let Some(f) = picked_file(&ev) { side.kept.set(String::new()); side.load(f) })
+                    on:change=on_change(move |ev| if let Some(f) = picked_file(&ev) { side.kept.set(String::new()); side.demo.set(false); side.load(f) })
                 />
             </label>
             <label>
@@ -73,8 +75,8 @@ pub fn side_picker(
                     {part(move || Some(kept_options(kept.get(), &side.kept.get()).into_any()))}
                 </select>
             </label>
-            {fallback.map(|_| view! { <span class="muted">"Without a file, B is A's file (pick another profile)."</span> }.into_any())}
-            <span class="muted" data-testid=format!("compare-label-{id}")>{label}</span>
+            {fallback.map(|_| view! { <p class="muted side-note">"Without a file, B is A's file (pick another profile)."</p> }.into_any())}
+            <p class="muted side-note" data-testid=format!("compare-label-{id}")>{label}</p>
             {bound_select("Profile ", format!("compare-profile-{id}"), side.profile, Some("all"), Box::new(names))}
             {part(move || side.error.get().map(|e| view! { <div class="error" role="alert" data-testid=format!("compare-error-{id}")>{e}</div> }.into_any()))}
         </div>

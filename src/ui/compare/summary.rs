@@ -6,7 +6,7 @@ use std::sync::Arc;
 use crate::ui::boxed::on_click;
 use leptos::prelude::*;
 
-use crate::band::compare::{self, p_text, pct, signed_pct, Comparison};
+use crate::band::compare::{self, p_text, pct, signed_pt, Comparison};
 use crate::ui::browser_file::file_stem;
 use crate::ui::download::download_text;
 
@@ -28,9 +28,9 @@ fn export(c: &Comparison, kind: &str) -> Result<(), String> {
 
 pub fn summary_view(c: Arc<Comparison>, error: RwSignal<Option<String>>) -> AnyView {
     let m = c.mcnemar;
-    let diff = c.difference.map_or("–".to_string(), signed_pct);
+    let diff = c.difference.map_or("–".to_string(), signed_pt);
     let ci = c.difference_ci.map_or("–".to_string(), |[lo, hi]| {
-        format!("[{}, {}]", signed_pct(lo), signed_pct(hi))
+        format!("[{}, {}]", signed_pt(lo), signed_pt(hi))
     });
     let unmatched = c.only_in_a.len() + c.only_in_b.len();
     let (c_md, c_csv) = (c.clone(), c.clone());

@@ -30,8 +30,11 @@ pub fn verify_endpoint(profile: &str) -> Result<Endpoint, String> {
             ));
         }
         let p = s.profile(profile).map_err(|e| e.to_string())?;
+        if let Some(why) = crate::view::settings::llm_problem(s, &p.verify) {
+            return Err(why);
+        }
         s.endpoint(&p.verify, &|_| None)
-            .map_err(|e| format!("{e}. Check the profile on the Settings page."))
+            .map_err(|e| crate::view::settings::page_message(&e))
     })
 }
 

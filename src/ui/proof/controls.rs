@@ -44,10 +44,10 @@ pub fn ProofControls(page: ProofState, state: Memo<(WorldState, Option<Event>)>)
             }
         })>
             <div class="row">
-                <button data-testid="proof-first">"⏮ First"</button>
-                <button data-testid="proof-prev">"◀ Prev"</button>
-                <button data-testid="proof-next">"Next ▶"</button>
-                <button data-testid="proof-last">"Last ⏭"</button>
+                <button data-testid="proof-first">{crate::ui::icons::first()}" First"</button>
+                <button data-testid="proof-prev">{crate::ui::icons::prev()}" Prev"</button>
+                <button data-testid="proof-next">"Next "{crate::ui::icons::next()}</button>
+                <button data-testid="proof-last">"Last "{crate::ui::icons::last()}</button>
                 <button data-testid="proof-play">{live(move || String::from(if page.playing.get() { "Pause" } else { "Autoplay" }))}</button>
                 <input type="range" min="0" max=live(move || page.total().to_string()) data-testid="proof-step"
                     aria-label="step" prop:value=live(move || step.get().to_string())

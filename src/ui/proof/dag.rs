@@ -10,6 +10,7 @@ use crate::logic::dag::Dag;
 use crate::logic::fitch::Fitch;
 use crate::view::proof::dag_draw::canvas_style;
 use crate::view::proof::dag_draw::edge_key;
+use crate::view::proof::dag_draw::fit_zoom;
 use crate::view::proof::dag_draw::frame_style;
 use crate::view::proof::dag_draw::hidden_note;
 use crate::view::proof::dag_draw::node_key;
@@ -46,6 +47,17 @@ pub fn ProofDag(
             request_animation_frame(move || super::reveal::reveal(&el, ".dag-node.current"));
         }
     };
+    // Fit: the largest zoom at which the whole drawing fits the scroll box.
+    let fit = move |_| {
+        let Some(el) = scroller.get_untracked() else {
+            return;
+        };
+        let (w, h) = views.with_untracked(|(d, _)| (d.width, d.height));
+        let (bw, bh) = (f64::from(el.client_width()), f64::from(el.client_height()));
+        zoom.set(fit_zoom(w, h, bw, bh));
+        el.set_scroll_left(0);
+        el.set_scroll_top(0);
+    };
     // Drag to pan: where the press started and the scroll offsets then.
     let drag = StoredValue::new(None::<(i32, i32, i32, i32)>);
     let hidden = move || {
@@ -60,6 +72,9 @@ pub fn ProofDag(
                 <button type="button" aria-label="zoom out" data-testid="proof-dag-zoom-out" on:click=crate::ui::boxed::on_click(move |_| zoom_by(-1))>"−"</button>
                 <span class="small" data-testid="proof-dag-zoom">{live(move || format!("{} %", pct()))}</span>
                 <button type="button" aria-label="zoom in" data-testid="proof-dag-zoom-in" on:click=crate::ui::boxed::on_click(move |_| zoom_by(1))>"+"</button>
+                <button type="button" title="Fit the whole graph in view" data-testid="proof-dag-fit" on:click=crate::ui::boxed::on_click(fit)>
+                    {crate::ui::icons::fit()}" Fit"
+                </button>
                 {legend()}
             </div>
             {live(hidden)}

@@ -39,8 +39,11 @@ pub fn ProofLoader(page: ProofState) -> impl IntoView {
                 <textarea rows="6" aria-label="Problem or event log JSON" data-testid="proof-paste" prop:value=text_of(pasted)
                     on:input=set_to(pasted)></textarea>
                 <button data-testid="proof-paste-load" on:click=crate::ui::boxed::on_click(move |_| {
-                    page.forget_example();
-                    page.open(&pasted.get_untracked(), "pasted text")
+                    if page.open(&pasted.get_untracked(), "pasted text") {
+                        page.forget_example();
+                    } else {
+                        page.failed_load();
+                    }
                 })>"Load pasted"</button>
             </details>
             {live(move || page.error.get().map(|e| view! { <p class="error" data-testid="proof-error">{e}</p> }.into_any()))}

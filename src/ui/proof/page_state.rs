@@ -45,6 +45,15 @@ pub const EXAMPLES: &[(&str, &str, &str)] = &[
     ),
 ];
 
+/// The drafts of the example the user added actions to, and of its log with those actions.
+const ACTED_EXAMPLE: &str = "acted_example";
+const ACTED_LOG: &str = "acted_log";
+
+fn forget_actions() {
+    drafts_store::write("proof", ACTED_EXAMPLE, "");
+    drafts_store::write("proof", ACTED_LOG, "");
+}
+
 /// A loaded derivation and its stepper.
 pub struct Session {
     pub problem: Problem,
@@ -138,11 +147,14 @@ impl ProofState {
     /// Load a problem or event log. The notice says where loading time went (JSON vs replay),
     /// which is what a user of a huge log wants to know.
     #[inline(never)]
-    pub fn open(self, text: &str, name: &str) {
+    pub fn open(self, text: &str, name: &str) -> bool {
         let started = now_ms();
         let loaded: Loaded = match load(text) {
             Ok(loaded) => loaded,
-            Err(e) => return self.error.set(Some(format!("{name}: {e}"))),
+            Err(e) => {
+                self.error.set(Some(format!("{name}: {e}")));
+                return false;
+            }
         };
         let parsed = now_ms();
         let s = Session {
@@ -164,6 +176,7 @@ impl ProofState {
         self.error.set(None);
         self.step.set(0);
         self.session.set(Some(Arc::new(s)));
+        true
     }
 
     /// The loaded bundled example and its step are kept as drafts: back on this page (or after
@@ -175,10 +188,23 @@ impl ProofState {
         };
         self.example_key.set(key.clone());
         drafts_store::write("proof", "example", &key);
+        // Actions typed into this example's form are kept with it (`act`); another example
+        // forgets them.
+        let acted = (drafts_store::read("proof", ACTED_EXAMPLE).as_deref() == Some(key.as_str()))
+            .then(|| drafts_store::read("proof", ACTED_LOG))
+            .flatten();
+        if acted.is_none() {
+            forget_actions();
+        }
         leptos::task::spawn_local(async move {
             match fetch_example(file).await {
                 Ok(text) => {
-                    self.open(&text, title);
+                    let with_actions = acted.is_some_and(|log| {
+                        self.open(&log, &format!("{title}, with the actions you added"))
+                    });
+                    if !with_actions {
+                        self.open(&text, title);
+                    }
                     if let Some(at) = at {
                         self.go(at);
                     }
@@ -191,6 +217,21 @@ impl ProofState {
     pub fn forget_example(self) {
         self.example_key.set(String::new());
         drafts_store::write("proof", "example", "");
+        forget_actions();
+    }
+
+    /// A load that failed leaves nothing of the previous derivation on screen: the URL (which
+    /// no longer names an example) and the page say the same thing.
+    pub fn failed_load(self) {
+        self.forget_example();
+        self.stop();
+        self.session.set(None);
+        self.step.set(0);
+        self.notice.set(None);
+        let mut v = crate::ui::query::current();
+        v.example = None;
+        v.step = None;
+        crate::ui::query::set(&v, false);
     }
 
     #[inline(never)]
@@ -199,18 +240,24 @@ impl ProofState {
             return;
         };
         if let Err(e) = fits_in_a_tab(file.size()) {
+            self.failed_load();
             self.error.set(Some(format!("{}: {e}", file.name())));
             return;
         }
         leptos::task::spawn_local(async move {
             match wasm_bindgen_futures::JsFuture::from(file.text()).await {
                 Ok(text) => {
-                    self.forget_example();
-                    self.open(&text.as_string().unwrap_or_default(), &file.name())
+                    if self.open(&text.as_string().unwrap_or_default(), &file.name()) {
+                        self.forget_example();
+                    } else {
+                        self.failed_load();
+                    }
                 }
-                Err(_) => self
-                    .error
-                    .set(Some(format!("could not read {}", file.name()))),
+                Err(_) => {
+                    self.failed_load();
+                    self.error
+                        .set(Some(format!("could not read {}", file.name())))
+                }
             }
         });
     }
@@ -291,7 +338,25 @@ impl ProofState {
             Err(r) => (false, format!("{}: {}", code_str(r.code), r.message)),
         };
         self.replace_log(&s, s.config, engine.events().to_vec());
+        self.keep_actions();
         verdict
+    }
+
+    /// Keep the example's log with the typed actions as a draft, so a reload (whose URL names
+    /// the new last step) shows them. Only for a bundled example: a picked file is not kept.
+    fn keep_actions(self) {
+        let key = self.example_key.get_untracked();
+        if key.is_empty() {
+            return;
+        }
+        let Some(s) = self.session.get_untracked() else {
+            return;
+        };
+        let log = EventLog::new(s.problem.clone(), s.replayer.events().to_vec());
+        if let Ok(text) = serde_json::to_string(&log) {
+            drafts_store::write("proof", ACTED_LOG, &text);
+            drafts_store::write("proof", ACTED_EXAMPLE, &key);
+        }
     }
 
     /// Live researchers replace the log with the engine's as each turn lands.

@@ -83,9 +83,7 @@ pub fn start(
     {
         Ok(e) => e,
         Err(e) => {
-            f.status.set(Some(format!(
-                "{e}. Check the profile on the Settings page."
-            )));
+            f.status.set(Some(crate::view::settings::page_message(&e)));
             return;
         }
     };

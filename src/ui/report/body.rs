@@ -13,7 +13,8 @@ use super::{
 use crate::ui::boxed::{part, Part};
 
 /// The report (nothing until one is read); `baseline` is the profile others are compared with.
-pub fn report_body(s: ReportState, baseline: RwSignal<String>) -> Part {
+pub fn report_body(s: ReportState, l: super::load::LoadState) -> Part {
+    let baseline = l.baseline;
     part(move || {
         s.report.get().map(|r| {
             if r.cases_only {
@@ -27,7 +28,7 @@ pub fn report_body(s: ReportState, baseline: RwSignal<String>) -> Part {
             } else {
                 view! {
                     {summary::summary_view(&r)}
-                    {exports::export_buttons(s)}
+                    {exports::export_buttons(s, l.run, l.demo)}
                     <div class="grid">
                         {matrix::matrix_view(&r, s.filter)}
                         {histogram::histogram_view(&r.overall)}

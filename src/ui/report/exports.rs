@@ -67,7 +67,15 @@ pub fn export_cases(s: ReportState) {
     });
 }
 
-pub fn export_buttons(s: ReportState) -> AnyView {
+/// `run`: the kept run shown (named in the Compare link); `demo`: the demo is shown.
+pub fn export_buttons(
+    s: ReportState,
+    run: RwSignal<Option<String>>,
+    demo: RwSignal<bool>,
+) -> AnyView {
+    let href = crate::ui::boxed::text(move || {
+        crate::view::compare::side::compare_href(run.get().as_deref(), demo.get())
+    });
     view! {
         <div class="row">
             <button data-testid="report-export-md" on:click=on_click(move |_| export_report(s, "md"))>"Export Markdown"</button>
@@ -75,7 +83,7 @@ pub fn export_buttons(s: ReportState) -> AnyView {
             <button data-testid="report-export-csv" on:click=on_click(move |_| export_report(s, "csv"))>"Export CSV"</button>
             <a
                 class="button"
-                href="compare"
+                href=href
                 data-testid="report-compare"
                 on:click=on_click(move |_| crate::ui::compare::handoff::set(s.file.get_value()))
             >

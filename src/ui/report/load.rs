@@ -15,6 +15,7 @@ use crate::view::report::drill::CaseFilter;
 use crate::view::report::load::read_timing;
 use crate::view::report::load::report_start;
 use crate::view::report::load::ReportStart;
+use crate::view::report::load::{DEMO, DEMO_RESULTS};
 
 use super::read;
 use super::source::{last_source, remember_source};
@@ -31,6 +32,8 @@ pub struct LoadState {
     /// The kept run shown (None: a picked file not kept, or nothing).
     pub run: RwSignal<Option<String>>,
     pub notice: RwSignal<Option<String>>,
+    /// The bundled demo is shown (`report?example=demo`): not kept as a run, marked as a demo.
+    pub demo: RwSignal<bool>,
 }
 
 impl Default for LoadState {
@@ -48,6 +51,7 @@ impl LoadState {
             baseline: RwSignal::new(String::new()),
             run: RwSignal::new(None),
             notice: RwSignal::new(None),
+            demo: RwSignal::new(false),
         }
     }
 }
@@ -70,8 +74,19 @@ pub fn loader(
         s.detail.set(None);
         l.timing.set(None);
         s.filter.set(CaseFilter::default());
-        let picked = from_run.is_none();
-        if let Some(id) = from_run {
+        let demo = l.demo.get_untracked() && from_run.is_none();
+        l.demo.set(demo);
+        let picked = from_run.is_none() && !demo;
+        if demo {
+            // The demo is bundled: nothing to keep; its URL says it is the demo.
+            l.run.set(None);
+            remember_source(DEMO);
+            let v = ViewState {
+                example: Some(DEMO.into()),
+                ..ViewState::default()
+            };
+            query::set(&v, false);
+        } else if let Some(id) = from_run {
             remember_source(&id);
             l.run.set(Some(id));
         } else {
@@ -123,7 +138,8 @@ pub fn open_start(
     l: LoadState,
     load: impl Fn(web_sys::File, Option<String>) + Copy + 'static,
 ) {
-    match report_start(query::current().run, last_source()) {
+    let now = query::current();
+    match report_start(now.run, now.example.as_deref(), last_source()) {
         ReportStart::Run(id) => spawn_local(async move {
             match run_file::open(&id).await {
                 Ok((id, f)) => load(f, Some(id)),
@@ -131,6 +147,33 @@ pub fn open_start(
             }
         }),
         ReportStart::PickAgain(note) => l.notice.set(Some(note)),
+        ReportStart::Demo => open_demo(s, l, load),
         ReportStart::Nothing => {}
     }
+}
+
+/// Show the bundled demo results (fetched from `examples/`, never kept as a run).
+pub fn open_demo(
+    s: ReportState,
+    l: LoadState,
+    load: impl Fn(web_sys::File, Option<String>) + Copy + 'static,
+) {
+    spawn_local(async move {
+        match crate::ui::browser_file::fetch_example(DEMO_RESULTS).await {
+            Ok(text) => match demo_file(&text) {
+                Some(f) => {
+                    l.demo.set(true);
+                    load(f, None);
+                }
+                None => s.error.set(Some("The demo could not be opened.".into())),
+            },
+            Err(e) => s.error.set(Some(e)),
+        }
+    });
+}
+
+/// The demo's text as a `File` for the chunked reader (named so the page says it is the demo).
+fn demo_file(text: &str) -> Option<web_sys::File> {
+    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
+    web_sys::File::new_with_str_sequence(&parts, DEMO_RESULTS).ok()
 }

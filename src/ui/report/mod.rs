@@ -27,7 +27,8 @@ pub mod warnings;
 
 use leptos::prelude::*;
 
-use crate::ui::boxed::part;
+use crate::ui::boxed::{on_click, part};
+use crate::view::report::load::DEMO_NOTE;
 use body::report_body;
 use load::{loader, open_start, LoadState};
 use state::ReportState;
@@ -45,7 +46,14 @@ pub fn ReportPage() -> impl IntoView {
     let apply_view = url::follow_url(s, l.run);
     let load = loader(s, l, apply_view);
     open_start(s, l, load);
-    let on_file = Callback::new(move |f: web_sys::File| load(f, None));
+    let on_file = Callback::new(move |f: web_sys::File| {
+        l.demo.set(false);
+        load(f, None)
+    });
+    let demo = l.demo;
+    let loading = l.loading;
+    let empty =
+        move || s.report.with(Option::is_none) && !loading.get() && s.error.with(Option::is_none);
 
     view! {
         <section data-testid="page-report" class="report">
@@ -56,7 +64,19 @@ pub fn ReportPage() -> impl IntoView {
             {file_picker::file_picker(on_file, progress, timing, s.file_name)}
             {part(move || s.error.get().map(|e| view! { <div class="error" role="alert" data-testid="report-error">{e}</div> }.into_any()))}
             {part(move || notice.get().map(|n| view! { <div class="notice" data-testid="report-notice">{n}</div> }.into_any()))}
-            {report_body(s, l.baseline)}
+            {part(move || demo.get().then(|| view! { <div class="notice demo" data-testid="report-demo">{DEMO_NOTE}</div> }.into_any()))}
+            {part(move || empty().then(|| view! {
+                <div class="card stack empty-state" data-testid="report-empty">
+                    <p>"Nothing to show yet. A results file comes from a batch on the Audit page (or the CLI's "<code>"verifyfast batch"</code>"); kept batches open from the Runs page."</p>
+                    <div class="row">
+                        <button class="primary" data-testid="report-open-demo" on:click=on_click(move |_| load::open_demo(s, l, load))>
+                            "Open the demo results"
+                        </button>
+                        <span class="muted">"20 sample cases under two profiles; no server needed."</span>
+                    </div>
+                </div>
+            }.into_any()))}
+            {report_body(s, l)}
         </section>
     }
 }

@@ -57,7 +57,10 @@ pub fn follow_url(
         if let Some(c) = case {
             unknown.push((LINE_KEY.to_string(), c.line.to_string()));
         }
+        // The demo is not a kept run: its URL keeps naming it.
+        let example = r.is_none().then(|| now.example.clone()).flatten();
         let mut v = ViewState {
+            example,
             run: r,
             case: case.map(|c| c.id.clone().unwrap_or_default()),
             unknown,

@@ -9,6 +9,7 @@ mod llm_list;
 mod llm_text_field;
 mod names_list;
 mod param_field;
+mod presets;
 mod profile_row;
 mod profiles_table;
 mod strategy_editor;
@@ -65,6 +66,8 @@ pub fn SettingsPage() -> impl IntoView {
             }.into_any())}
             {move || settings_problem().map(|e| view! { <div class="error">{e}</div> }.into_any())}
             {move || storage_error().map(|e| view! { <div class="notice">{e}</div> }.into_any())}
+            // What a first visit needs most comes first: what to configure, the presets, the demo.
+            {presets::presets(feedback)}
             <ImportExport strategy_text=strategy_text feedback=feedback/>
             <LlmList feedback=feedback/>
             <ProfilesTable feedback=feedback/>

@@ -23,10 +23,15 @@ pub fn TestConnection(llm: String) -> impl IntoView {
     // Resolved when clicked (not a `Signal`: it is only read then, and each signal type
     // costs its own copy of the reactive code in the wasm).
     let store = crate::ui::settings_store::settings_store();
-    let endpoint = move || -> Option<Endpoint> {
-        store
-            .settings
-            .with_untracked(|s| s.endpoint(&llm, &|_| None).ok())
+    // The endpoint, or why the page cannot call it yet (naming the missing field).
+    let endpoint = move || -> Result<Endpoint, String> {
+        store.settings.with_untracked(|s| {
+            if let Some(why) = crate::view::settings::llm_problem(s, &llm) {
+                return Err(why);
+            }
+            s.endpoint(&llm, &|_| None)
+                .map_err(|e| crate::view::settings::page_message(&e))
+        })
     };
     // The outcome's message and its CSS class, as signal types other components use too
     // (each signal type costs its own copy of the reactive code in the wasm).
@@ -38,12 +43,15 @@ pub fn TestConnection(llm: String) -> impl IntoView {
     };
     let busy = RwSignal::new(false);
     let run = move |_| {
-        let Some(ep) = endpoint() else {
-            show(ConnectionReport {
-                status: ConnectionStatus::Failed,
-                message: "This LLM is not configured completely (base URL, model, key).".into(),
-            });
-            return;
+        let ep = match endpoint() {
+            Ok(ep) => ep,
+            Err(message) => {
+                show(ConnectionReport {
+                    status: ConnectionStatus::Failed,
+                    message,
+                });
+                return;
+            }
         };
         if let Some(problem) = precheck(&ep) {
             show(problem);

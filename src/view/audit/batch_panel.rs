@@ -41,8 +41,11 @@ pub fn plans_for(
 ) -> Result<SortedMap<String, AuditPlan>, String> {
     let mut plans = SortedMap::new();
     for p in profiles {
+        if let Some(why) = crate::view::settings::profile_problem(settings, p) {
+            return Err(why);
+        }
         let plan = AuditPlan::from_settings(settings, strategy, p, &|_| None)
-            .map_err(|e| format!("{e}. Check Settings."))?;
+            .map_err(|e| crate::view::settings::page_message(&e))?;
         plans.insert(p.clone(), plan);
     }
     Ok(plans)
@@ -159,9 +162,11 @@ mod tests {
         assert_eq!(plans.len(), 1);
         let e = plans_for(&settings, &strategy, &[first, "nope".into()]).unwrap_err();
         assert!(
-            e.contains("nope") && e.ends_with(". Check Settings."),
+            e.contains("`nope`") && e.starts_with("Pick a profile"),
             "{e}"
         );
+        let none = plans_for(&Settings::default(), &strategy, &["x".into()]).unwrap_err();
+        assert_eq!(none, crate::view::settings::NO_SERVER);
     }
 
     #[test]

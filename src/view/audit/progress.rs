@@ -48,6 +48,17 @@ pub fn ended(report: &AuditReport) -> Ended {
     }
 }
 
+/// The name a finished audit is kept under: one that could not be audited says so first, so
+/// the Runs page never lists it like a scored one.
+pub fn kept_name(output: &str, profile: &str, end: &Ended) -> String {
+    let name =
+        crate::runs::default_name(crate::runs::RunKind::Audit, output, &[profile.to_string()]);
+    match end {
+        Ended::CouldNotAudit { .. } => format!("Failed · {name}"),
+        Ended::Scored | Ended::Cancelled => name,
+    }
+}
+
 /// The profile to pick: the one kept as a draft while Settings has it, else the first one.
 pub fn profile_to_pick(kept: &str, known: &[String]) -> String {
     if known.iter().any(|p| p == kept) {
@@ -169,9 +180,26 @@ pub fn phase_chip(view: &PhaseView, now: f64) -> (String, &'static str) {
             format!("done · {latency_ms} ms · {tokens} tokens"),
             "chip band-GOOD",
         ),
-        PhaseView::Failed(e) => (format!("failed: {e}"), "chip band-BAD"),
+        PhaseView::Failed(e) => (format!("failed: {}", short_reason(e)), "chip band-BAD"),
         PhaseView::Cancelled => ("cancelled".into(), "chip"),
         PhaseView::NotRun => ("not run".into(), "chip"),
+    }
+}
+
+/// The first sentence of a failure's reason, for the phase chip: the whole reason and what to
+/// do are in the message above the phases, once (a connection failure's CORS advice is long).
+pub fn short_reason(reason: &str) -> String {
+    const MAX: usize = 90;
+    let first = reason
+        .split(". ")
+        .next()
+        .unwrap_or(reason)
+        .trim_end_matches('.');
+    if first.chars().count() > MAX {
+        let cut: String = first.chars().take(MAX).collect();
+        format!("{cut}…")
+    } else {
+        first.to_string()
     }
 }
 
@@ -329,5 +357,31 @@ mod tests {
         with_reverse.phases.push(row(Phase::ReverseCheck, None));
         assert_eq!(from_stored(&with_reverse)[3].0, Phase::ReverseCheck);
         assert!(from_stored(&ReportShown::default()).is_empty());
+    }
+
+    #[test]
+    fn a_failed_audit_is_kept_under_a_failed_name() {
+        let failed = Ended::CouldNotAudit {
+            cause: "could not audit (Phase 1): Failed to fetch".into(),
+            fix: "Check the LLM",
+        };
+        assert_eq!(
+            kept_name("The answer is 4.", "local", &failed),
+            "Failed · Audit · The answer is 4. · local"
+        );
+        assert_eq!(
+            kept_name("The answer is 4.", "local", &Ended::Scored),
+            "Audit · The answer is 4. · local"
+        );
+    }
+
+    #[test]
+    fn a_phase_chip_says_the_first_sentence_of_a_long_reason() {
+        let cors = "could not reach the server: Failed to fetch. Either the server is not running / the URL is wrong, or the server refused this page's origin (CORS). Fixes: Ollama: set OLLAMA_ORIGINS";
+        let (chip, _) = phase_chip(&PhaseView::Failed(cors.into()), 0.0);
+        assert_eq!(chip, "failed: could not reach the server: Failed to fetch");
+        let long = "x".repeat(200);
+        let (chip, _) = phase_chip(&PhaseView::Failed(long), 0.0);
+        assert_eq!(chip.chars().count(), "failed: ".len() + 91);
     }
 }

@@ -196,11 +196,20 @@ impl ReportShown {
                 .and_then(Value::as_str)
         };
         let mut totals: Vec<String> = Vec::new();
-        totals.extend(high.map(|n| format!("{n} High")));
-        totals.extend(low.map(|n| format!("{n} Low")));
-        totals.extend(latency.map(|n| format!("{n} ms")));
+        // An audit that never got an answer has nothing to count: "0 High · 0 ms · 0 tokens"
+        // would read like a clean, instant audit.
+        let failed = could_not_audit.is_some();
+        let answered = tokens.is_some_and(|n| n > 0);
+        if !failed {
+            totals.extend(high.map(|n| format!("{n} High")));
+            totals.extend(low.map(|n| format!("{n} Low")));
+        }
+        if !failed || answered {
+            totals.extend(latency.map(|n| format!("{n} ms")));
+        }
         match tokens {
-            Some(n) => totals.push(format!("{n} tokens")),
+            Some(n) if !failed || n > 0 => totals.push(format!("{n} tokens")),
+            Some(_) => {}
             None => r.gaps.push("tokens: not stored".into()),
         }
         for role in ["run", "verify"] {
@@ -677,6 +686,23 @@ mod tests {
         check::<NumberKind>();
         check::<Operation>();
         check::<Status>();
+    }
+
+    #[test]
+    fn an_audit_that_got_no_answer_counts_nothing() {
+        let mut v = sample();
+        v["credit_score"] = Value::Null;
+        v["band"] = Value::Null;
+        v["high_count"] = Value::from(0);
+        v["low_count"] = Value::from(0);
+        v["latency_ms"] = Value::from(0);
+        v["tokens"]["total_tokens"] = Value::from(0);
+        v["could_not_audit"] = serde_json::json!({
+            "phase": "decompose", "kind": "endpoint", "reason": "Failed to fetch"
+        });
+        let r = ReportShown::read(&v);
+        assert_eq!(r.totals, "run run-model · verify verify-model");
+        assert!(!r.totals.contains("0 ms"), "{}", r.totals);
     }
 
     #[test]

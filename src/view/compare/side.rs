@@ -5,6 +5,8 @@
 use crate::band::compare::RunLines;
 use crate::band::compare_input;
 use crate::band::compare_input::CompareInput;
+use crate::route::state::ViewState;
+use crate::runs::RunMeta;
 
 /// `A` → `a`, anything else → `b` (the side's test ids and element ids).
 pub fn side_id(name: &str) -> &'static str {
@@ -38,6 +40,38 @@ pub fn side_label(run: Option<&RunLines>) -> String {
     })
 }
 
+/// A kept run in a side's picker: its name, when it ran (`when`, in the user's time zone)
+/// and its counts, so two runs with one name ("Batch · cases.jsonl · 2 profiles") differ.
+pub fn kept_option_label(run: &RunMeta, when: &str) -> String {
+    let profiles = match run.profiles.len() {
+        0 => String::new(),
+        1 => format!(" · {}", run.profiles[0]),
+        n => format!(" · {n} profiles"),
+    };
+    format!(
+        "{} · {when} · {} results{profiles}",
+        run.name, run.result_count
+    )
+}
+
+/// The Report page's "Compare with…" link: its kept run as side A (`ra`), or the demo, so the
+/// comparison's URL names what it compares wherever it was opened from.
+pub fn compare_href(run: Option<&str>, demo: bool) -> String {
+    let mut v = ViewState::default();
+    if let Some(id) = run.filter(|id| !id.is_empty()) {
+        v.unknown.push(("ra".into(), id.to_string()));
+    } else if demo {
+        v.example = Some(crate::view::report::load::DEMO.into());
+    }
+    v.href("compare")
+}
+
+/// The demo's two sides: its first profile on A, its second on B (public/examples/demo-results.jsonl).
+pub const DEMO_PROFILES: [&str; 2] = ["baseline-v3", "cross-verify"];
+
+/// What the page says above the demo comparison.
+pub const DEMO_NOTE: &str = "Demo: the bundled sample results, profile baseline-v3 (A) against cross-verify (B); not your data. Pick a results file or a kept run on either side to compare your own.";
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -48,6 +82,37 @@ mod tests {
         r#"{"id":"c2","profile":"slow","expected_credit_score":2,"credit_score":1}"#,
         "\n"
     );
+
+    #[test]
+    fn two_runs_with_one_name_differ_in_the_picker() {
+        let meta = |id: &str, count| RunMeta {
+            id: id.into(),
+            name: "Batch · cases.jsonl · 2 profiles".into(),
+            kind: crate::runs::RunKind::Batch,
+            created_ms: 0.0,
+            finished_ms: None,
+            profiles: vec!["a".into(), "b".into()],
+            settings: serde_json::Value::Null,
+            strategy: serde_json::Value::Null,
+            inputs: serde_json::Value::Null,
+            result_count: count,
+            outcome: None,
+        };
+        let one = kept_option_label(&meta("r1", 24), "27/11/2026, 05:12:03");
+        let two = kept_option_label(&meta("r2", 22), "27/11/2026, 05:40:10");
+        assert_eq!(
+            one,
+            "Batch · cases.jsonl · 2 profiles · 27/11/2026, 05:12:03 · 24 results · 2 profiles"
+        );
+        assert_ne!(one, two);
+    }
+
+    #[test]
+    fn compare_with_names_the_run_or_the_demo() {
+        assert_eq!(compare_href(Some("r-1 x"), false), "compare?ra=r-1%20x");
+        assert_eq!(compare_href(None, true), "compare?example=demo");
+        assert_eq!(compare_href(Some(""), false), "compare");
+    }
 
     #[test]
     fn ids_of_the_sides() {

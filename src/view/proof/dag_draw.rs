@@ -23,6 +23,19 @@ pub fn zoom_step(z: usize, d: isize) -> usize {
     z.saturating_add_signed(d).min(ZOOMS.len() - 1)
 }
 
+/// The largest zoom step at which a drawing of `width` × `height` (px at 100 %) fits a box of
+/// `box_w` × `box_h` (the smallest step when none does; a box not laid out yet fits anything).
+pub fn fit_zoom(width: f64, height: f64, box_w: f64, box_h: f64) -> usize {
+    let fits = |pct: u32| {
+        let s = f64::from(pct) / 100.0;
+        (box_w <= 0.0 || width * s <= box_w) && (box_h <= 0.0 || height * s <= box_h)
+    };
+    (0..ZOOMS.len())
+        .rev()
+        .find(|&z| fits(ZOOMS[z]))
+        .unwrap_or(0)
+}
+
 /// Whole pixels are enough to tell whether a node or edge moved.
 pub fn px(v: f64) -> i64 {
     v.round() as i64
@@ -170,5 +183,14 @@ mod tests {
     fn hidden_note_only_when_something_is_left_out() {
         assert_eq!(hidden_note(0), None);
         assert!(hidden_note(3).is_some_and(|s| s.contains("3 others")));
+    }
+
+    #[test]
+    fn fit_picks_the_largest_zoom_that_fits() {
+        assert_eq!(ZOOMS[fit_zoom(1000.0, 400.0, 1200.0, 600.0)], 100);
+        assert_eq!(ZOOMS[fit_zoom(1000.0, 400.0, 800.0, 600.0)], 70);
+        assert_eq!(ZOOMS[fit_zoom(1000.0, 400.0, 100.0, 600.0)], 40);
+        assert_eq!(ZOOMS[fit_zoom(100.0, 100.0, 1200.0, 600.0)], 150);
+        assert_eq!(ZOOMS[fit_zoom(100.0, 100.0, 0.0, 0.0)], 150);
     }
 }
