@@ -17,6 +17,63 @@ use verifyfast::extract::{grade, Preset};
 /// The fixture sets and the flag's measurement, shared with tests/extract_confidence.rs.
 #[path = "../tests/common/confidence.rs"]
 mod confidence;
+/// The real-output sets and their measurement, shared with tests/extract_real.rs.
+#[path = "../tests/common/real.rs"]
+mod real;
+
+/// CPU seconds of this thread since `cpu_start`, or the wall-clock `secs` when unknown.
+fn cpu_secs_since(cpu_start: Option<u64>, secs: f64) -> f64 {
+    cpu_ns()
+        .zip(cpu_start)
+        .map_or(secs, |(b, a)| b.saturating_sub(a) as f64 / 1e9)
+}
+
+/// Real outputs (issue 27): accuracy, false positives/negatives, undecided, the doubt signal
+/// (firing rate, recall, per-kind precision), items/s; and one ~160 KB long-CoT output timed.
+fn real_sets() {
+    let dev = real::dev();
+    for (name, items) in [
+        ("dev long-CoT", &dev),
+        ("GSM8K train (no ####)", &real::gsm8k()),
+    ] {
+        let start = Instant::now();
+        let cpu_start = cpu_ns();
+        let (report, _) = real::measure(items);
+        let mut passes = 1usize;
+        while start.elapsed() < Duration::from_secs(2) {
+            std::hint::black_box(real::measure(items));
+            passes += 1;
+        }
+        let secs = start.elapsed().as_secs_f64();
+        let cpu = cpu_secs_since(cpu_start, secs);
+        let done = (passes * items.len()) as f64;
+        print!("{}", report.render(name));
+        println!(
+            "  graded {:.0} items/s wall-clock, {:.0} per CPU-second ({} passes)",
+            done / secs,
+            done / cpu.max(1e-9),
+            passes
+        );
+    }
+    let (long, gold) = real::long_output(&dev, 160 * 1024);
+    let mut sink = 0usize;
+    let runs = 200usize;
+    let start = Instant::now();
+    let cpu_start = cpu_ns();
+    for _ in 0..runs {
+        sink += usize::from(grade(&long, &gold, None, Preset::Lenient).equivalent);
+    }
+    let secs = start.elapsed().as_secs_f64();
+    let cpu = cpu_secs_since(cpu_start, secs);
+    println!(
+        "one {} KB long-CoT output (real dev outputs concatenated): extract+grade in {:.3} ms \
+         wall-clock, {:.3} ms per CPU-second",
+        long.len() / 1024,
+        secs * 1e3 / runs as f64,
+        cpu * 1e3 / runs as f64
+    );
+    std::hint::black_box(sink);
+}
 
 /// Per fixture set: how often the low-confidence flag (the LLM fallback's trigger) fires and
 /// how many wrong verdicts it flags, and how fast the whole grade runs on that set.
@@ -67,6 +124,7 @@ fn confidence_signal() {
 }
 
 fn main() {
+    real_sets();
     confidence_signal();
     let data = include_str!("../tests/fixtures/gsm8k_train.jsonl");
     let items: Vec<(String, String, String)> = data

@@ -395,11 +395,19 @@ fn is_secret_key(name: &str) -> bool {
         || n.ends_with("_password")
 }
 
-/// Remove every key-like member, at any depth.
+/// Remove every key-like member, at any depth, and redact every URL member (`base_url`:
+/// its userinfo, query values and fragment, `llm::redact::redact_url`).
 pub fn scrub_secrets(v: &mut Value) {
     match v {
         Value::Object(m) => {
             m.retain(|k, _| !is_secret_key(k));
+            for (k, value) in m.iter_mut() {
+                if let (true, Value::String(url)) =
+                    (k.to_ascii_lowercase().ends_with("url"), &mut *value)
+                {
+                    *url = crate::llm::redact::redact_url(url);
+                }
+            }
             m.values_mut().for_each(scrub_secrets);
         }
         Value::Array(a) => a.iter_mut().for_each(scrub_secrets),
@@ -627,6 +635,20 @@ mod tests {
         let back = Run::from_jsonl(&planted).unwrap();
         assert!(!back.to_jsonl().contains(SECRET));
         assert!(!back.meta.settings.to_string().contains(SECRET));
+        // A key in a base URL's userinfo, query or fragment is not kept either.
+        let in_url = text.replacen(
+            "http://127.0.0.1:9/v1",
+            &format!("http://u:{SECRET}@127.0.0.1:9/v1?api-key={SECRET}#t={SECRET}"),
+            1,
+        );
+        assert!(in_url.contains(SECRET));
+        let back = Run::from_jsonl(&in_url).unwrap();
+        let out = back.to_jsonl();
+        assert!(!out.contains(SECRET), "{out}");
+        assert!(
+            out.contains("http://127.0.0.1:9/v1?api-key=[api key]#[api key]"),
+            "{out}"
+        );
     }
 
     #[test]

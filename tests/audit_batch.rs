@@ -333,9 +333,13 @@ mod http_mock {
 
     fn reply_for(messages: &[ChatMessage]) -> String {
         let user = messages.get(1).map(|m| m.content.as_str()).unwrap_or("");
+        let system = messages.first().map(|m| m.content.as_str()).unwrap_or("");
+        // A chatty reply: prose, then the JSON (fenced, trailing commas) between the answer
+        // lines the prompt names.
+        let token = verifyfast::llm::boundary::token_in(system).unwrap_or("");
         match phase_of(messages) {
-            Some(Phase::Decompose) => r#"{"claims":[{"id":"C1","text":"claim one"},{"id":"C2","text":"claim two"}],"deductions":[{"id":"D1","premises":["C1"],"conclusion":"so"}]}"#.into(),
-            Some(Phase::FactCheck) if user.contains("fabricated") => "Here you go:\n```json\n{\"factual_errors\":[{\"target\":\"C1\",\"type\":\"unsupported\",\"severity\":\"High\",\"evidence\":\"fabricated\",\"explanation\":\"not in the context\"},],}\n```".into(),
+            Some(Phase::Decompose) => r#"{"claims":[{"id":"C1","text":"output one"},{"id":"C2","text":"the output"}],"deductions":[{"id":"D1","premises":["C1"],"conclusion":"so"}]}"#.into(),
+            Some(Phase::FactCheck) if user.contains("fabricated") => format!("Here you go:\n<answer-{token}>\n```json\n{{\"factual_errors\":[{{\"target\":\"C1\",\"type\":\"unsupported\",\"severity\":\"High\",\"evidence\":\"fabricated\",\"explanation\":\"not in the context\"}},],}}\n```\n</answer-{token}>"),
             Some(Phase::FactCheck) => r#"{"factual_errors":[],"reasonable_inferences":[{"target":"C2","explanation":"summary"}]}"#.into(),
             Some(Phase::LogicCheck) if user.contains("minor") => r#"{"logic_errors":[{"target":"D1","type":"unsupported","severity":"Low","evidence":"so","explanation":"step missing"}]}"#.into(),
             Some(Phase::LogicCheck) => r#"{"logic_errors":[]}"#.into(),
@@ -491,7 +495,11 @@ mod cli {
         let d = dir("quick");
         let settings = settings(&d, &mock.base_url);
         std::fs::write(d.join("ctx.txt"), "该校2023年本科招生4200人。").unwrap();
-        std::fs::write(d.join("out.txt"), "fabricated: 985高校录取率达到35%。").unwrap();
+        std::fs::write(
+            d.join("out.txt"),
+            "fabricated output: 985高校录取率达到35%。",
+        )
+        .unwrap();
         let out = Command::new(env!("CARGO_BIN_EXE_verifyfast"))
             .args(["audit", "--profile", "p1", "--settings"])
             .arg(&settings)
@@ -508,10 +516,18 @@ mod cli {
             String::from_utf8_lossy(&out.stderr)
         );
         let report: Value = serde_json::from_slice(&out.stdout).unwrap();
-        assert_eq!(report["credit_score"], 2);
+        // The model's High, and the rule's two unsupported numbers (985, 35%).
+        assert_eq!(report["credit_score"], 1);
         assert_eq!(report["band"], "BAD");
-        assert_eq!(report["high_count"], 1);
+        assert_eq!(report["high_count"], 3);
         assert_eq!(report["errors"][0]["evidence"], "fabricated");
+        let rules: Vec<&str> = report["deterministic_findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d["output_text"].as_str().unwrap())
+            .collect();
+        assert_eq!(rules, vec!["985", "35%"]);
         assert!(report["reasonable_inferences"].is_array());
         assert_eq!(
             mock.calls.load(std::sync::atomic::Ordering::SeqCst),
@@ -525,7 +541,11 @@ mod cli {
         assert_eq!(report["tokens"]["total_tokens"], 180);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(stderr.contains("Phase 2 · fact check: done"), "{stderr}");
-        assert!(stderr.contains("credit_score 2 (BAD)"), "{stderr}");
+        assert!(stderr.contains("credit_score 1 (BAD)"), "{stderr}");
+        assert!(
+            stderr.contains("deterministic finding: unsupported number 985"),
+            "{stderr}"
+        );
     }
 
     #[test]

@@ -23,8 +23,14 @@ pub struct Case {
     /// The `id` as text (`1` and `"1"` are the same case), for resume bookkeeping.
     pub key: String,
     pub input: AuditInput,
+    /// The line's fields in their order; `context_input` and `model_output` are kept once,
+    /// in `input` (here they are `null` placeholders that hold their place), so a case of
+    /// 1.5 MB is held once, not twice (docs/audit.md, "Size limits").
     pub fields: Map<String, Value>,
 }
+
+/// The texts moved out of a case's fields into its `input`.
+const TEXT_FIELDS: [&str; 2] = ["context_input", "model_output"];
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CaseError {
@@ -41,6 +47,8 @@ pub enum CaseError {
     },
     #[error("duplicate id {0}: an earlier line has it (resume needs unique ids)")]
     DuplicateId(String),
+    #[error(transparent)]
+    TooLarge(#[from] super::limits::TooLarge),
 }
 
 /// The text form of an `id` (string or number).
@@ -52,9 +60,9 @@ pub fn id_key(id: &Value) -> Option<String> {
     }
 }
 
-fn text_field(m: &Map<String, Value>, field: &'static str) -> Result<String, CaseError> {
-    match m.get(field) {
-        Some(Value::String(s)) => Ok(s.clone()),
+fn text_field(m: &mut Map<String, Value>, field: &'static str) -> Result<String, CaseError> {
+    match m.get_mut(field) {
+        Some(Value::String(s)) => Ok(std::mem::take(s)),
         None | Some(Value::Null) => Err(CaseError::Missing(field)),
         Some(_) => Err(CaseError::WrongType {
             field,
@@ -66,7 +74,7 @@ fn text_field(m: &Map<String, Value>, field: &'static str) -> Result<String, Cas
 /// Read one case line.
 pub fn parse_case(line: &str) -> Result<Case, CaseError> {
     let value: Value = serde_json::from_str(line).map_err(|e| CaseError::NotJson(e.to_string()))?;
-    let Value::Object(fields) = value else {
+    let Value::Object(mut fields) = value else {
         return Err(CaseError::NotObject);
     };
     let key = match fields.get("id") {
@@ -77,9 +85,15 @@ pub fn parse_case(line: &str) -> Result<Case, CaseError> {
         })?,
     };
     let input = AuditInput {
-        context_input: text_field(&fields, "context_input")?,
-        model_output: text_field(&fields, "model_output")?,
+        context_input: text_field(&mut fields, "context_input")?,
+        model_output: text_field(&mut fields, "model_output")?,
     };
+    super::limits::check_input(&input)?;
+    for f in TEXT_FIELDS {
+        if let Some(v) = fields.get_mut(f) {
+            *v = Value::Null;
+        }
+    }
     Ok(Case { key, input, fields })
 }
 
@@ -103,7 +117,7 @@ impl CaseSet {
 
     pub fn from_text(text: &str) -> Self {
         let mut set = CaseSet::default();
-        for line in crate::jsonl::lines_of(text) {
+        for line in crate::jsonl::lines_of_capped(text, super::limits::MAX_CASE_LINE_BYTES) {
             match line.text {
                 Ok(t) => set.push_line(line.number, &t),
                 Err(e) => set.bad_lines.push((line.number, e.to_string())),
@@ -189,15 +203,27 @@ pub fn settled_pairs(lines: &[StoredLine], retry_failed: bool) -> HashSet<(Strin
 /// reason is the current one). A replacing line takes the place of the line it replaces;
 /// lines for new pairs and lines without a pair go after, in their order.
 pub fn merge_results(earlier: Vec<StoredLine>, newer: Vec<StoredLine>) -> Vec<StoredLine> {
-    let mut out: Vec<StoredLine> = Vec::with_capacity(earlier.len() + newer.len());
+    merge_by(earlier, newer, |l| l.pair.clone(), |l| l.failed)
+}
+
+/// [`merge_results`] for any line type that knows its pair and whether it failed: the CLI
+/// merges where its lines are in the files rather than their texts (a results line holds
+/// the case's texts, up to 1.5 MB), so a fold needs no memory per byte of results.
+pub fn merge_by<T>(
+    earlier: Vec<T>,
+    newer: Vec<T>,
+    pair_of: impl Fn(&T) -> Option<(String, String)>,
+    failed: impl Fn(&T) -> bool,
+) -> Vec<T> {
+    let mut out: Vec<T> = Vec::with_capacity(earlier.len() + newer.len());
     let mut at: HashMap<(String, String), usize> = HashMap::new();
     for line in earlier.into_iter().chain(newer) {
-        let Some(pair) = line.pair.clone() else {
+        let Some(pair) = pair_of(&line) else {
             out.push(line);
             continue;
         };
         match at.get(&pair) {
-            Some(&i) if !out[i].failed => {} // a good result is never touched
+            Some(&i) if !failed(&out[i]) => {} // a good result is never touched
             Some(&i) => out[i] = line,
             None => {
                 at.insert(pair, out.len());
@@ -342,6 +368,15 @@ pub fn result_line(case: &Case, report: &AuditReport) -> Map<String, Value> {
     let mut put = |k: &str, v: Value| {
         m.insert(k.to_string(), v);
     };
+    // Back in their places (an existing key keeps its position).
+    put(
+        TEXT_FIELDS[0],
+        Value::String(case.input.context_input.clone()),
+    );
+    put(
+        TEXT_FIELDS[1],
+        Value::String(case.input.model_output.clone()),
+    );
     put("profile", Value::String(report.profile.clone()));
     put(
         "credit_score",
@@ -361,6 +396,20 @@ pub fn result_line(case: &Case, report: &AuditReport) -> Map<String, Value> {
         as_tree(&report.errors).unwrap_or(Value::Array(Vec::new())),
     );
     put("number_grounding", number_summary(report));
+    // The rules' own findings (docs/audit.md, "Deterministic findings") and what the audit
+    // left out of the model's bookkeeping.
+    put(
+        "deterministic_findings",
+        as_tree(&report.deterministic_findings).unwrap_or(Value::Array(Vec::new())),
+    );
+    put(
+        "dropped",
+        as_tree(&report.dropped).unwrap_or(Value::Array(Vec::new())),
+    );
+    put(
+        "contradictions",
+        as_tree(&report.contradictions).unwrap_or(Value::Array(Vec::new())),
+    );
     put("latency_ms", Value::from(report.latency_ms));
     put("tokens", Value::from(report.tokens.total_tokens));
     put("models", as_tree(&report.models).unwrap_or(Value::Null));
@@ -544,7 +593,8 @@ pub fn sort_stored(lines: &mut [StoredLine], cases: &[Rc<Case>], profiles: &[Str
     sort_by_pair(lines, cases, profiles, |l| l.pair.clone());
 }
 
-fn sort_by_pair<T>(
+/// [`sort_stored`] for any line type that knows its pair.
+pub fn sort_by_pair<T>(
     lines: &mut [T],
     cases: &[Rc<Case>],
     profiles: &[String],
@@ -593,6 +643,48 @@ not json
 {"id": 3, "context_input": "x"}
 {"id": 1, "context_input": "a", "model_output": "b"}
 "#;
+
+    #[test]
+    fn a_case_over_a_size_limit_is_a_bad_line_and_the_rest_are_read() {
+        use crate::audit::limits::{MAX_CASE_LINE_BYTES, MAX_CONTEXT_BYTES, MAX_OUTPUT_BYTES};
+        let case = |id: u32, context: usize, output: usize| {
+            format!(
+                "{{\"id\":{id},\"context_input\":\"{}\",\"model_output\":\"{}\"}}\n",
+                "c".repeat(context),
+                "o".repeat(output)
+            )
+        };
+        let text = [
+            case(1, 10, 10),
+            case(2, MAX_CONTEXT_BYTES + 1, 10),
+            case(3, 10, MAX_OUTPUT_BYTES + 1),
+            case(4, MAX_CASE_LINE_BYTES, 10),
+            case(5, MAX_CONTEXT_BYTES, MAX_OUTPUT_BYTES),
+        ]
+        .concat();
+        let set = CaseSet::from_text(&text);
+        let ids: Vec<&str> = set.cases.iter().map(|c| c.key.as_str()).collect();
+        assert_eq!(ids, vec!["1", "5"]);
+        let bad: Vec<usize> = set.bad_lines.iter().map(|(n, _)| *n).collect();
+        assert_eq!(bad, vec![2, 3, 4]);
+        assert!(
+            set.bad_lines[0]
+                .1
+                .contains("context_input is 1048577 bytes, over the limit of 1048576 bytes"),
+            "{:?}",
+            set.bad_lines[0]
+        );
+        assert!(
+            set.bad_lines[1].1.contains("model_output is 524289 bytes"),
+            "{:?}",
+            set.bad_lines[1]
+        );
+        assert!(
+            set.bad_lines[2].1.contains("longer than 4194304 bytes"),
+            "{:?}",
+            set.bad_lines[2]
+        );
+    }
 
     #[test]
     fn live_merge_matches_merge_results() {
@@ -751,7 +843,7 @@ not json
         let t = transport().script(
             Phase::Decompose,
             vec![
-                Ok(r#"{"claims":[]}"#.into()),
+                Ok(r#"{"claims":[{"id":"C1","text":"t"}]}"#.into()),
                 Err(LlmError::Server {
                     status: 500,
                     body: "boom".into(),
@@ -792,8 +884,24 @@ not json
         for l in lines.iter().filter(|l| l["error"].is_null()) {
             assert_eq!(l["credit_score"], 2);
             assert_eq!(l["band"], "BAD");
-            assert_eq!(l["high_count"], 1);
-            assert!(l.contains_key("context_input"));
+            // Case "two" flips "rose 5%" to "fell 5%": the direction rule's High counts too.
+            let rules = l["deterministic_findings"].as_array().unwrap();
+            if l["id"] == "two" {
+                assert_eq!(rules.len(), 1, "{l:?}");
+                assert_eq!(rules[0]["check"], "direction");
+                assert_eq!(rules[0]["status"], "counted");
+                assert_eq!(l["high_count"], 2);
+            } else {
+                assert!(rules.is_empty());
+                assert_eq!(l["high_count"], 1);
+            }
+            // The texts, kept once in the case, are back in their places in the line.
+            let keys: Vec<&str> = l.keys().take(6).map(String::as_str).collect();
+            assert_eq!(keys[..2], ["id", "tag"], "{keys:?}");
+            assert!(keys.contains(&"context_input") && keys.contains(&"model_output"));
+            assert!(l["context_input"]
+                .as_str()
+                .is_some_and(|c| c == "营收增长10%" || c == "Sales rose 5%."));
             assert!(l["tokens"].as_u64().unwrap() > 0);
             // Both cases' numbers (10%, 5%) are in their contexts.
             assert_eq!(l["number_grounding"]["checked"], 1);

@@ -207,11 +207,30 @@ impl<'de> Deserialize<'de> for Exempted {
     }
 }
 
+/// A number the fact check derives from context numbers (it then is not an unsupported
+/// number; docs/audit.md, "Deterministic findings").
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Derivation {
+    pub number: String,
+    pub explanation: String,
+}
+
+impl FromReply for Derivation {
+    fn read(value: &Value, path: &Path) -> Result<Self, ShapeError> {
+        let f = Fields::of(value, path)?;
+        Ok(Derivation {
+            number: f.required("number")?,
+            explanation: f.optional("explanation")?,
+        })
+    }
+}
+
 /// Phase 2 reply.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct FactCheckReply {
     pub factual_errors: Vec<ReportedError>,
     pub reasonable_inferences: Vec<Exempted>,
+    pub number_derivations: Vec<Derivation>,
 }
 
 impl FromReply for FactCheckReply {
@@ -220,6 +239,7 @@ impl FromReply for FactCheckReply {
         Ok(FactCheckReply {
             factual_errors: f.required("factual_errors")?,
             reasonable_inferences: f.optional("reasonable_inferences")?,
+            number_derivations: f.optional("number_derivations")?,
         })
     }
 }
@@ -390,6 +410,10 @@ mod tests {
             reasonable_inferences: vec![Exempted {
                 target: "C2".into(),
                 text: "y".into(),
+            }],
+            number_derivations: vec![Derivation {
+                number: "35%".into(),
+                explanation: "1470 / 4200".into(),
             }],
         };
         let json = serde_json::to_string(&fact).unwrap();

@@ -182,17 +182,17 @@ pub fn ground_numbers(context: &str, output: &str) -> NumberGrounding {
     let mut unchecked = 0;
     for n in &out {
         // Each distinct writing once: a number repeated in the output is one fact to check.
-        if seen.contains(&n.text.as_str()) {
+        if seen.contains(&n.text) {
             continue;
         }
         if numbers.len() >= MAX_OUTPUT_NUMBERS {
             unchecked += 1;
             continue;
         }
-        seen.push(&n.text);
+        seen.push(n.text);
         let (status, source, operation) = index.ground(n).into_fields();
         numbers.push(CheckedNumber {
-            text: n.text.clone(),
+            text: n.text.to_string(),
             kind: n.kind,
             value: n.value,
             status,
@@ -215,19 +215,22 @@ struct DateParts {
     day: Option<u32>,
 }
 
-#[derive(Debug, Clone, PartialEq)]
-struct Num {
-    text: String,
-    kind: NumberKind,
-    value: f64,
+/// One number found in a text, with its byte range (also read by `audit::deterministic`). Its
+/// text is borrowed from the scanned text (no copy per number), so a dense text costs a fixed
+/// size per number (docs/audit.md, "Size limits").
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Num<'t> {
+    pub(crate) text: &'t str,
+    pub(crate) kind: NumberKind,
+    pub(crate) value: f64,
     /// Half a unit of the last written digit (scaled): the rounding tolerance.
-    half_step: f64,
+    pub(crate) half_step: f64,
     date: Option<DateParts>,
-    start: usize,
-    end: usize,
+    pub(crate) start: usize,
+    pub(crate) end: usize,
 }
 
-impl Num {
+impl Num<'_> {
     fn year_only(&self) -> Option<u32> {
         match self.date {
             Some(DateParts {
@@ -240,12 +243,12 @@ impl Num {
     }
 }
 
-fn same(a: f64, b: f64) -> bool {
+pub(crate) fn same(a: f64, b: f64) -> bool {
     (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1e-12)
 }
 
 struct ContextIndex<'a> {
-    nums: &'a [Num],
+    nums: &'a [Num<'a>],
     /// (value, index) of every non-date number and year, sorted by value.
     sorted: Vec<(f64, usize)>,
     /// The first MAX_PAIR_NUMBERS distinct values, for the arithmetic search.
@@ -255,7 +258,7 @@ struct ContextIndex<'a> {
 }
 
 impl<'a> ContextIndex<'a> {
-    fn new(nums: &'a [Num]) -> Self {
+    fn new(nums: &'a [Num<'a>]) -> Self {
         let mut sorted: Vec<(f64, usize)> = nums
             .iter()
             .enumerate()
@@ -286,7 +289,7 @@ impl<'a> ContextIndex<'a> {
     }
 
     /// Context numbers whose value lies within [lo, hi].
-    fn within(&self, lo: f64, hi: f64) -> impl Iterator<Item = &'a Num> + '_ {
+    fn within(&self, lo: f64, hi: f64) -> impl Iterator<Item = &'a Num<'a>> + '_ {
         let first = self.sorted.partition_point(|(v, _)| *v < lo);
         self.sorted[first..]
             .iter()
@@ -304,7 +307,7 @@ impl<'a> ContextIndex<'a> {
         let tol = 1e-9 * n.value.abs().max(1e-12);
         if let Some(c) = self.within(n.value - tol, n.value + tol).next() {
             return Grounding::Notation {
-                source: c.text.clone(),
+                source: c.text.to_string(),
             };
         }
         // The closest context value inside the output's rounding interval.
@@ -317,7 +320,7 @@ impl<'a> ContextIndex<'a> {
             })
         {
             return Grounding::Rounded {
-                source: c.text.clone(),
+                source: c.text.to_string(),
             };
         }
         self.derive(n).unwrap_or(Grounding::NotFound)
@@ -344,7 +347,7 @@ impl<'a> ContextIndex<'a> {
             };
             if matched {
                 return Grounding::Notation {
-                    source: c.text.clone(),
+                    source: c.text.to_string(),
                 };
             }
         }
@@ -356,7 +359,7 @@ impl<'a> ContextIndex<'a> {
     }
 
     /// Pooled context numbers whose value lies within [lo, hi], in pool order.
-    fn pooled_within(&self, lo: f64, hi: f64) -> impl Iterator<Item = &'a Num> + '_ {
+    fn pooled_within(&self, lo: f64, hi: f64) -> impl Iterator<Item = &'a Num<'a>> + '_ {
         let first = self.pool_sorted.partition_point(|(v, _)| *v < lo);
         self.pool_sorted[first..]
             .iter()
@@ -585,16 +588,21 @@ const MONTHS: [&str; 12] = [
 
 struct Scanner<'t> {
     text: &'t str,
-    chars: Vec<(usize, char)>,
-    out: Vec<Num>,
+    /// (byte offset, character) of every character: 8 bytes a character (a `usize` offset
+    /// made it 16). Texts are limited far below 4 GiB before they get here (`audit::limits`).
+    chars: Vec<(u32, char)>,
+    out: Vec<Num<'t>>,
     /// English month words: (month, start, end), merged with numbers into dates afterwards.
     months: Vec<(u32, usize, usize)>,
 }
 
-fn scan(text: &str) -> Vec<Num> {
+pub(crate) fn scan(text: &str) -> Vec<Num<'_>> {
+    // Offsets are u32: a longer text is scanned up to its last character below 4 GiB (the
+    // audit's inputs are refused long before, `audit::limits`).
+    let text = prefix_below(text, u32::MAX as usize);
     let mut s = Scanner {
         text,
-        chars: text.char_indices().collect(),
+        chars: text.char_indices().map(|(b, c)| (b as u32, c)).collect(),
         out: Vec::new(),
         months: Vec::new(),
     };
@@ -608,7 +616,15 @@ impl<'t> Scanner<'t> {
     }
 
     fn byte(&self, i: usize) -> usize {
-        self.chars.get(i).map_or(self.text.len(), |&(b, _)| b)
+        self.chars
+            .get(i)
+            .map_or(self.text.len(), |&(b, _)| b as usize)
+    }
+
+    /// The text between two byte offsets, borrowed for as long as the text.
+    fn slice(&self, from: usize, to: usize) -> &'t str {
+        let text: &'t str = self.text;
+        text.get(from..to).unwrap_or("")
     }
 
     /// The rest of the text from char `i`.
@@ -785,7 +801,7 @@ impl<'t> Scanner<'t> {
     fn push_date(&mut self, start: usize, end: usize, d: DateParts) {
         let value = d.year.or(d.month).or(d.day).unwrap_or(0);
         self.out.push(Num {
-            text: self.text[self.byte(start)..self.byte(end)].to_string(),
+            text: self.slice(self.byte(start), self.byte(end)),
             kind: NumberKind::Date,
             value: f64::from(value),
             half_step: 0.5,
@@ -812,7 +828,7 @@ impl<'t> Scanner<'t> {
         let skip = rest.len() - spaced.len();
         let push = |s: &mut Self, end_byte: usize, kind, value: f64, half_step: f64| {
             s.out.push(Num {
-                text: s.text[s.byte(start)..end_byte].to_string(),
+                text: s.slice(s.byte(start), end_byte),
                 kind,
                 value,
                 half_step,
@@ -822,7 +838,8 @@ impl<'t> Scanner<'t> {
             });
         };
         let at = self.byte(j);
-        let to_char = |s: &Self, byte: usize| s.chars.partition_point(|&(b, _)| b < byte);
+        let to_char =
+            |s: &Self, byte: usize| s.chars.partition_point(|&(b, _)| (b as usize) < byte);
         // Percent: 35%, 35 %, 35 percent, 5 个百分点.
         for p in ["%", "％", "个百分点", "百分点"] {
             if spaced.starts_with(p) {
@@ -931,13 +948,15 @@ impl<'t> Scanner<'t> {
             _ => return body,
         };
         if self.out.len() == before + 1 {
+            let start = self.byte(i);
+            let text: &'t str = self.text;
             if let Some(n) = self.out.last_mut() {
                 if n.kind == NumberKind::Number {
                     n.kind = NumberKind::Percent;
                     n.value /= 100.0;
                     n.half_step /= 100.0;
-                    n.start = self.chars[i].0;
-                    n.text = self.text[n.start..n.end].to_string();
+                    n.start = start;
+                    n.text = text.get(start..n.end).unwrap_or("");
                 }
             }
         }
@@ -983,7 +1002,7 @@ impl<'t> Scanner<'t> {
             if rest.starts_with(p) {
                 let end = self.byte(j) + p.len();
                 self.push_plain(start, end, NumberKind::Percent, value / 100.0, unit / 200.0);
-                return self.chars.partition_point(|&(b, _)| b < end);
+                return self.chars.partition_point(|&(b, _)| (b as usize) < end);
             }
         }
         let end = self.byte(j);
@@ -1000,7 +1019,7 @@ impl<'t> Scanner<'t> {
         half_step: f64,
     ) {
         self.out.push(Num {
-            text: self.text[self.byte(start)..end].to_string(),
+            text: self.slice(self.byte(start), end),
             kind,
             value,
             half_step,
@@ -1009,6 +1028,18 @@ impl<'t> Scanner<'t> {
             end,
         });
     }
+}
+
+/// `text` cut to at most `max` bytes, on a character boundary.
+fn prefix_below(text: &str, max: usize) -> &str {
+    if text.len() <= max {
+        return text;
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
 }
 
 fn starts_with_word(s: &str, w: &str) -> bool {
@@ -1047,7 +1078,11 @@ fn chinese_value(run: &[char]) -> Option<f64> {
 
 /// English month words next to numbers become dates: "May 1, 2023", "1 May 2023",
 /// "May 2023", "May 1". Adjacent Chinese parts (2023年 5月 1日) become one date.
-fn merge_dates(text: &str, mut nums: Vec<Num>, months: &[(u32, usize, usize)]) -> Vec<Num> {
+fn merge_dates<'t>(
+    text: &'t str,
+    mut nums: Vec<Num<'t>>,
+    months: &[(u32, usize, usize)],
+) -> Vec<Num<'t>> {
     // Only separators between the pieces of one date.
     let gap = |a: usize, b: usize| {
         a <= b
@@ -1061,7 +1096,9 @@ fn merge_dates(text: &str, mut nums: Vec<Num>, months: &[(u32, usize, usize)]) -
     };
     let is_year = |n: &Num| int(n).filter(|y| (1000..=2999).contains(y) && n.text.len() == 4);
     let is_day = |n: &Num| int(n).filter(|d| (1..=31).contains(d) && n.text.len() <= 2);
-    let mut out: Vec<Num> = Vec::with_capacity(nums.len());
+    // Compacted in place: each step reads nums[k] (and nums[k + 1]) and writes at most one
+    // number at `w <= k`, so no second vector of numbers is needed.
+    let mut w = 0;
     let mut k = 0;
     // Months in text order; each month word is matched against the numbers around it.
     let mut mi = 0;
@@ -1074,17 +1111,21 @@ fn merge_dates(text: &str, mut nums: Vec<Num>, months: &[(u32, usize, usize)]) -
         {
             mi += 1;
         }
-        let n = &nums[k];
+        let n = nums[k];
         if let Some(&(m, ms, me)) = months.get(mi) {
             // Month first: "May 1, 2023" / "May 2023" / "May 1".
             if me <= n.start && gap(me, n.start) {
-                if let Some(y) = is_year(n) {
-                    out.push(date_num(text, ms, n.end, None, Some(m), Some(y)));
+                if let Some(y) = is_year(&n) {
+                    put(
+                        &mut nums,
+                        &mut w,
+                        date_num(text, ms, n.end, None, Some(m), Some(y)),
+                    );
                     k += 1;
                     mi += 1;
                     continue;
                 }
-                if let Some(d) = is_day(n) {
+                if let Some(d) = is_day(&n) {
                     let next = nums
                         .get(k + 1)
                         .filter(|y| gap(n.end, y.start))
@@ -1094,21 +1135,29 @@ fn merge_dates(text: &str, mut nums: Vec<Num>, months: &[(u32, usize, usize)]) -
                     } else {
                         n.end
                     };
-                    out.push(date_num(text, ms, end, Some(d), Some(m), next));
+                    put(
+                        &mut nums,
+                        &mut w,
+                        date_num(text, ms, end, Some(d), Some(m), next),
+                    );
                     k += if next.is_some() { 2 } else { 1 };
                     mi += 1;
                     continue;
                 }
             }
             // Day first: "1 May 2023".
-            if let Some(d) = is_day(n) {
+            if let Some(d) = is_day(&n) {
                 if n.end <= ms && gap(n.end, ms) {
                     let next = nums
                         .get(k + 1)
                         .filter(|y| gap(me, y.start))
                         .and_then(is_year);
                     let end = if next.is_some() { nums[k + 1].end } else { me };
-                    out.push(date_num(text, n.start, end, Some(d), Some(m), next));
+                    put(
+                        &mut nums,
+                        &mut w,
+                        date_num(text, n.start, end, Some(d), Some(m), next),
+                    );
                     k += if next.is_some() { 2 } else { 1 };
                     mi += 1;
                     continue;
@@ -1116,7 +1165,7 @@ fn merge_dates(text: &str, mut nums: Vec<Num>, months: &[(u32, usize, usize)]) -
             }
         }
         // Chinese parts: 2023年5月1日 (adjacent, no gap at all).
-        if let (Some(a), Some(prev)) = (n.date, out.last_mut()) {
+        if let (Some(a), Some(prev)) = (n.date, w.checked_sub(1).and_then(|p| nums.get_mut(p))) {
             if let Some(p) = prev.date.as_mut() {
                 let fits = prev.end == n.start
                     && ((p.day.is_none()
@@ -1133,28 +1182,37 @@ fn merge_dates(text: &str, mut nums: Vec<Num>, months: &[(u32, usize, usize)]) -
                     p.month = p.month.or(a.month);
                     p.day = p.day.or(a.day);
                     prev.end = n.end;
-                    prev.text = text[prev.start..prev.end].to_string();
+                    prev.text = text.get(prev.start..prev.end).unwrap_or("");
                     k += 1;
                     continue;
                 }
             }
         }
-        out.push(nums[k].clone());
+        put(&mut nums, &mut w, n);
         k += 1;
     }
-    out
+    nums.truncate(w);
+    nums
 }
 
-fn date_num(
-    text: &str,
+/// Writes `n` at `*w` (never past the number being read) and moves `w` on.
+fn put<'t>(nums: &mut [Num<'t>], w: &mut usize, n: Num<'t>) {
+    if let Some(slot) = nums.get_mut(*w) {
+        *slot = n;
+    }
+    *w += 1;
+}
+
+fn date_num<'t>(
+    text: &'t str,
     start: usize,
     end: usize,
     day: Option<u32>,
     month: Option<u32>,
     year: Option<u32>,
-) -> Num {
+) -> Num<'t> {
     Num {
-        text: text[start..end].to_string(),
+        text: text.get(start..end).unwrap_or(""),
         kind: NumberKind::Date,
         value: f64::from(year.or(month).unwrap_or(0)),
         half_step: 0.5,
@@ -1189,7 +1247,10 @@ mod tests {
     }
 
     fn values(text: &str) -> Vec<(String, f64)> {
-        scan(text).into_iter().map(|n| (n.text, n.value)).collect()
+        scan(text)
+            .into_iter()
+            .map(|n| (n.text.to_string(), n.value))
+            .collect()
     }
 
     #[test]

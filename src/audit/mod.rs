@@ -5,7 +5,9 @@
 
 pub mod batch;
 pub mod contract;
+pub mod deterministic;
 pub mod grounding;
+pub mod limits;
 pub mod parse;
 pub mod prompts;
 pub mod report;

@@ -6,7 +6,7 @@
 //! rate judged Low), and several Low errors each count (multi_minor cases scored too high).
 
 use crate::config::AuditParams;
-use crate::llm::ChatMessage;
+use crate::llm::{Boundary, ChatMessage};
 
 use super::contract::{Claim, Deduction};
 use super::grounding::NumberGrounding;
@@ -15,8 +15,14 @@ use super::report::Finding;
 const LANGUAGE_RULE: &str = "The texts may be in Chinese or English. Quote evidence verbatim \
 in the language of the text you quote; write explanations in the same language as the model output.";
 
-const JSON_RULE: &str =
-    "Reply with the JSON object only: no prose before or after it, no code fence.";
+/// Where the answer goes and what the quoted texts are (docs/audit.md, "Reading replies").
+fn reply_rules(b: &Boundary) -> String {
+    format!(
+        "{}\n{}",
+        b.data_rule(),
+        b.answer_rule("your answer as one JSON object in the shape below")
+    )
+}
 
 /// The three-level rubric shared by Phases 2 and 3.
 fn levels(what: &str) -> String {
@@ -53,46 +59,52 @@ fn percent(params: &AuditParams) -> String {
     }
 }
 
-fn inputs(context_input: &str, model_output: &str) -> String {
+fn inputs(b: &Boundary, context_input: &str, model_output: &str) -> String {
     format!(
-        "context_input (the source material):\n<<<\n{context_input}\n>>>\n\n\
-model_output (the text under audit):\n<<<\n{model_output}\n>>>"
+        "context_input (the source material):\n{}\n\nmodel_output (the text under audit):\n{}",
+        b.data("context_input", context_input),
+        b.data("model_output", model_output),
     )
 }
 
 /// Phase 1 (run model): decompose the output, judge nothing.
 pub fn decompose(
+    b: &Boundary,
     params: &AuditParams,
     context_input: &str,
     model_output: &str,
 ) -> Vec<ChatMessage> {
+    let rules_of_reply = reply_rules(b);
     let system = format!(
         "You prepare a model output for a fact and logic audit. Do not judge correctness.\n\
 Extract from model_output:\n\
-- \"claims\": at most {max} atomic factual statements, the most consequential first (specific \
-numbers, directions of change, named facts, causal statements). One fact per claim, close to the \
-output's own words. Ids C1, C2, …\n\
-- \"deductions\": each step where model_output concludes something from premises: the premises \
-(as stated or clearly relied on) and the conclusion. Ids D1, D2, …\n\
-{LANGUAGE_RULE}\n{JSON_RULE}\n\
+- \"claims\": at most {max} atomic factual statements OF model_output (never of context_input), \
+the most consequential first (specific numbers, directions of change, named facts, causal \
+statements). One fact per claim, in the output's own words and with its own numbers. Ids C1, C2, …\n\
+- \"deductions\": at most {max_d} steps where model_output concludes something from premises: the \
+premises (as stated or clearly relied on) and the conclusion. Ids D1, D2, …\n\
+{LANGUAGE_RULE}\n{rules_of_reply}\n\
 Shape: {{\"claims\":[{{\"id\":\"C1\",\"text\":\"…\"}}],\
 \"deductions\":[{{\"id\":\"D1\",\"premises\":[\"…\"],\"conclusion\":\"…\"}}]}}",
         max = params.max_claims,
+        max_d = params.max_deductions,
     );
     vec![
         ChatMessage::system(system),
-        ChatMessage::user(inputs(context_input, model_output)),
+        ChatMessage::user(inputs(b, context_input, model_output)),
     ]
 }
 
 /// Phase 2 (verify model): check each claim against the context.
 pub fn fact_check(
+    b: &Boundary,
     params: &AuditParams,
     context_input: &str,
     model_output: &str,
     claims: &[Claim],
 ) -> Vec<ChatMessage> {
     let pct = percent(params);
+    let rules_of_reply = reply_rules(b);
     let system = format!(
         "You are a strict fact checker. {levels}\n\n\
 Severity of a factual error:\n\
@@ -105,10 +117,11 @@ judgement; an over-generalisation.\n\
 - A number off by more than {pct} in the same direction: High if it changes the core conclusion, \
 otherwise Low.\n\
 Deviation = |stated − source| / |source|.\n\n\
-{rules}\n{LANGUAGE_RULE}\n{JSON_RULE}\n\
+{rules}\n{LANGUAGE_RULE}\n{rules_of_reply}\n\
 Shape: {{\"factual_errors\":[{{\"target\":\"C1\",\"type\":\"contradiction|unsupported\",\
 \"severity\":\"High|Low\",\"evidence\":\"…\",\"explanation\":\"…\"}}],\
-\"reasonable_inferences\":[{{\"target\":\"C2\",\"explanation\":\"…\"}}]}}\n\
+\"reasonable_inferences\":[{{\"target\":\"C2\",\"explanation\":\"…\"}}],\
+\"number_derivations\":[{{\"number\":\"…\",\"explanation\":\"…\"}}]}}\n\
 If there is no error, \"factual_errors\" is an empty list.",
         levels = levels("claim"),
         rules = counting_rules(params, "claim"),
@@ -120,12 +133,12 @@ If there is no error, \"factual_errors\" is an empty list.",
         .join("\n");
     let user = format!(
         "{}\n\nClaims to check (from model_output):\n{}",
-        inputs(context_input, model_output),
+        inputs(b, context_input, model_output),
         if listed.is_empty() {
             "(none extracted: check the statements of model_output directly, target \"output\")"
                 .to_string()
         } else {
-            listed
+            b.data("claims", &listed)
         },
     );
     vec![ChatMessage::system(system), ChatMessage::user(user)]
@@ -135,8 +148,10 @@ If there is no error, \"factual_errors\" is an empty list.",
 /// model to judge (not as verdicts: a number can be absent from the context and still be a
 /// reasonable inference, e.g. one computed in two steps). Unchanged when every number was found.
 pub fn with_number_evidence(
+    b: &Boundary,
     mut messages: Vec<ChatMessage>,
     grounding: &NumberGrounding,
+    deterministic: bool,
 ) -> Vec<ChatMessage> {
     let missing: Vec<String> = grounding
         .not_found()
@@ -150,8 +165,15 @@ pub fn with_number_evidence(
 context_input: not verbatim, not in another notation (1,200 = 1.2k = 一千二百; 8% = 0.08), not \
 rounded, and not one sum, difference, ratio or percent change of two context numbers:\n{}\n\
 Judge each: a number that context_input does not support is a fabricated specific (High) unless \
-it follows from context_input by reasoning you can state.",
-        missing.join("\n")
+it follows from context_input by reasoning you can state.{}",
+        b.data("numbers_not_found", &missing.join("\n")),
+        if deterministic {
+            " Such a number counts as a High factual error by a fixed rule unless you list it under \
+\"number_derivations\" with the reasoning that derives it from the numbers of context_input (name \
+those numbers)."
+        } else {
+            ""
+        }
     );
     if let Some(user) = messages.iter_mut().rev().find(|m| m.role == "user") {
         user.content.push_str(&note);
@@ -161,11 +183,13 @@ it follows from context_input by reasoning you can state.",
 
 /// Phase 3 (verify model): check each deduction's reasoning.
 pub fn logic_check(
+    b: &Boundary,
     params: &AuditParams,
     context_input: &str,
     model_output: &str,
     deductions: &[Deduction],
 ) -> Vec<ChatMessage> {
+    let rules_of_reply = reply_rules(b);
     let system = format!(
         "You are a strict logic checker. For each deduction, decide whether its premises and \
 context_input support its conclusion. {levels}\n\n\
@@ -174,7 +198,7 @@ Severity of a logic error:\n\
 framing or a premise) twists the direction of the facts; enough to change the core conclusion.\n\
 - Low: over-generalisation; intermediate steps missing but the conclusion's direction is right; \
 a concept substituted without changing the conclusion's direction.\n\n\
-{rules}\n{LANGUAGE_RULE}\n{JSON_RULE}\n\
+{rules}\n{LANGUAGE_RULE}\n{rules_of_reply}\n\
 Shape: {{\"logic_errors\":[{{\"target\":\"D1\",\"type\":\"contradiction|unsupported\",\
 \"severity\":\"High|Low\",\"evidence\":\"…\",\"explanation\":\"…\"}}],\
 \"reasonable_inferences\":[{{\"target\":\"D2\",\"explanation\":\"…\"}}]}}\n\
@@ -196,12 +220,12 @@ If there is no error, \"logic_errors\" is an empty list.",
         .join("\n");
     let user = format!(
         "{}\n\nDeductions to check (from model_output):\n{}",
-        inputs(context_input, model_output),
+        inputs(b, context_input, model_output),
         if listed.is_empty() {
             "(none extracted: check the reasoning of model_output directly, target \"output\")"
                 .to_string()
         } else {
-            listed
+            b.data("deductions", &listed)
         },
     );
     vec![ChatMessage::system(system), ChatMessage::user(user)]
@@ -209,12 +233,14 @@ If there is no error, \"logic_errors\" is an empty list.",
 
 /// Reverse check (verify model): re-judge only the severity of each reported error.
 pub fn reverse_check(
+    b: &Boundary,
     params: &AuditParams,
     context_input: &str,
     model_output: &str,
     findings: &[(usize, &Finding)],
 ) -> Vec<ChatMessage> {
     let pct = percent(params);
+    let rules_of_reply = reply_rules(b);
     let system = format!(
         "You double-check the severity of errors another checker reported. For each numbered \
 error decide High or Low. You may only change severity: do not remove, add or merge errors.\n\
@@ -225,7 +251,7 @@ an unsupported qualitative judgement, an over-generalisation.\n\
 Logic High: causal direction completely reversed, or sycophancy twisting the direction of facts, \
 enough to change the core conclusion. Logic Low: over-generalisation, missing intermediate steps \
 with the right direction, a concept substituted without changing the direction.\n\
-{LANGUAGE_RULE}\n{JSON_RULE}\n\
+{LANGUAGE_RULE}\n{rules_of_reply}\n\
 Shape: {{\"decisions\":[{{\"index\":1,\"severity\":\"High|Low\",\"reason\":\"…\"}}]}}"
     );
     let listed = findings
@@ -243,26 +269,59 @@ Shape: {{\"decisions\":[{{\"index\":1,\"severity\":\"High|Low\",\"reason\":\"…
         .collect::<Vec<_>>()
         .join("\n");
     let user = format!(
-        "{}\n\nErrors to re-judge:\n{listed}",
-        inputs(context_input, model_output)
+        "{}\n\nErrors to re-judge:\n{}",
+        inputs(b, context_input, model_output),
+        b.data("errors", &listed)
     );
     vec![ChatMessage::system(system), ChatMessage::user(user)]
 }
 
-/// The one re-ask after an unreadable reply: quote what was wrong and ask again.
-pub fn reask(original: &[ChatMessage], reply: &str, parse_error: &str) -> Vec<ChatMessage> {
-    let mut messages = original.to_vec();
+/// The one re-ask after an unreadable reply: the request again (with this call's boundary), the
+/// reply, and what was wrong with it.
+pub fn reask(
+    _b: &Boundary,
+    fresh: Vec<ChatMessage>,
+    reply: &str,
+    parse_error: &str,
+) -> Vec<ChatMessage> {
+    let mut messages = fresh;
     messages.push(ChatMessage::assistant(reply));
     messages.push(ChatMessage::user(format!(
-        "Your reply could not be used: {parse_error}. Reply again with only the JSON object in \
-the required shape: no prose, no code fence, every field present, nothing cut off."
+        "Your reply could not be used: {parse_error}. Reply again: the JSON object in the \
+required shape, every field present, nothing cut off, once, between the answer lines the \
+instructions name."
     )));
+    messages
+}
+
+/// The one re-ask after a reply whose answer could not be located unambiguously: the request
+/// again with a fresh boundary and a note, without the reply (it may quote planted text).
+pub fn reask_ambiguous(_b: &Boundary, fresh: Vec<ChatMessage>, why: &str) -> Vec<ChatMessage> {
+    with_note(
+        fresh,
+        &format!(
+            "Note: your previous reply could not be used ({why}). Do not quote the data. Write \
+your answer once, between the answer lines the instructions name."
+        ),
+    )
+}
+
+/// `messages` with `note` appended to the last user message.
+pub fn with_note(mut messages: Vec<ChatMessage>, note: &str) -> Vec<ChatMessage> {
+    if let Some(user) = messages.iter_mut().rev().find(|m| m.role == "user") {
+        user.content.push_str("\n\n");
+        user.content.push_str(note);
+    }
     messages
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn b() -> Boundary {
+        Boundary::fixed("00112233aabbccdd")
+    }
 
     fn all_text(m: &[ChatMessage]) -> String {
         m.iter()
@@ -282,7 +341,13 @@ mod tests {
             id: "C1".into(),
             text: "营收增长12%".into(),
         }];
-        let text = all_text(&fact_check(&params, "营收增长10%", "营收增长12%", &claims));
+        let text = all_text(&fact_check(
+            &b(),
+            &params,
+            "营收增长10%",
+            "营收增长12%",
+            &claims,
+        ));
         for needle in [
             "Contradiction (矛盾)",
             "Unsupported (无支撑)",
@@ -307,7 +372,12 @@ mod tests {
         let ctx = "该校2023年本科招生4200人，其中省内生源占70%。";
         let out = "该校2023年本科招生4200人，985高校录取率达到35%。";
         let g = crate::audit::grounding::ground_numbers(ctx, out);
-        let m = with_number_evidence(fact_check(&AuditParams::default(), ctx, out, &[]), &g);
+        let m = with_number_evidence(
+            &b(),
+            fact_check(&b(), &AuditParams::default(), ctx, out, &[]),
+            &g,
+            true,
+        );
         let user = &m[m.len() - 1].content;
         assert!(user.contains("- \"35%\""), "{user}");
         assert!(user.contains("- \"985\""));
@@ -315,8 +385,11 @@ mod tests {
         assert!(user.contains("fabricated specific (High)"));
         // Nothing to add when every number is grounded.
         let clean = crate::audit::grounding::ground_numbers(ctx, "招生4200人");
-        let plain = fact_check(&AuditParams::default(), ctx, "招生4200人", &[]);
-        assert_eq!(with_number_evidence(plain.clone(), &clean), plain);
+        let plain = fact_check(&b(), &AuditParams::default(), ctx, "招生4200人", &[]);
+        assert_eq!(
+            with_number_evidence(&b(), plain.clone(), &clean, true),
+            plain
+        );
     }
 
     #[test]
@@ -326,7 +399,13 @@ mod tests {
             premises: vec!["A".into()],
             conclusion: "B".into(),
         }];
-        let text = all_text(&logic_check(&AuditParams::default(), "ctx", "out", &d));
+        let text = all_text(&logic_check(
+            &b(),
+            &AuditParams::default(),
+            "ctx",
+            "out",
+            &d,
+        ));
         for needle in [
             "causal direction is completely reversed",
             "sycophancy",
@@ -348,7 +427,7 @@ mod tests {
             max_claims: 7,
             ..AuditParams::default()
         };
-        let text = all_text(&decompose(&params, "ctx", "out"));
+        let text = all_text(&decompose(&b(), &params, "ctx", "out"));
         assert!(text.contains("at most 7 atomic factual statements"));
         assert!(text.contains("Do not judge correctness"));
         assert!(text.contains("\"deductions\""));
@@ -368,8 +447,13 @@ mod tests {
 
     #[test]
     fn reask_quotes_the_parse_error() {
-        let original = decompose(&AuditParams::default(), "c", "o");
-        let m = reask(&original, "oops", "the reply contains no JSON object");
+        let original = decompose(&b(), &AuditParams::default(), "c", "o");
+        let m = reask(
+            &b(),
+            original.clone(),
+            "oops",
+            "the reply contains no JSON object",
+        );
         assert_eq!(m.len(), original.len() + 2);
         assert_eq!(m[m.len() - 2].role, "assistant");
         assert!(m[m.len() - 1]

@@ -67,6 +67,9 @@ pub enum Counting {
     },
     /// Beyond the strategy's `max_errors_per_phase`.
     OverCap,
+    /// Aimed at a claim or deduction that is not in the audit (never extracted, or dropped):
+    /// listed, never counted (docs/audit.md, "Checks of the model's bookkeeping").
+    UnknownTarget,
 }
 
 /// One error found by Phase 2 or 3.
@@ -100,6 +103,133 @@ pub struct ReverseCheck {
     /// Set when the reverse pass itself failed; the first-pass severities then stand.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failed: Option<String>,
+}
+
+/// Which rule made a deterministic finding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DeterministicCheck {
+    /// `unsupported_number_is_high`: a number of the output the number check found nowhere in
+    /// the context (not near a context number within the threshold either).
+    UnsupportedNumber,
+    /// `direction_check`: a context quantity stated with the opposite direction.
+    Direction,
+}
+
+impl DeterministicCheck {
+    pub fn label(self) -> &'static str {
+        match self {
+            DeterministicCheck::UnsupportedNumber => "unsupported number",
+            DeterministicCheck::Direction => "opposite direction",
+        }
+    }
+}
+
+/// Whether a deterministic finding counts toward the score.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DeterministicStatus {
+    /// Counted as one High error.
+    Counted,
+    /// The fact check stated a derivation from context numbers (kept in `derivation`).
+    Explained,
+    /// The fact check reported it as a High error itself (`errors[also_reported_by]`): counted
+    /// once, there.
+    AlsoReported,
+}
+
+/// A High finding made by a fixed rule, not by a model.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DeterministicFinding {
+    pub check: DeterministicCheck,
+    pub severity: Severity,
+    /// The output's words: the number, or the direction word and the number.
+    pub output_text: String,
+    /// The context's words it conflicts with (empty for an unsupported number).
+    #[serde(default)]
+    pub context_text: String,
+    pub explanation: String,
+    pub status: DeterministicStatus,
+    /// The fact check's derivation, when it explained the number.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub derivation: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub also_reported_by: Option<usize>,
+}
+
+impl DeterministicFinding {
+    /// "unsupported number 41% (High, counted): 41% appears nowhere in the context …".
+    pub fn describe(&self) -> String {
+        let status = match self.status {
+            DeterministicStatus::Counted => "counted".to_string(),
+            DeterministicStatus::Explained => format!(
+                "not counted: the fact check derives it: {}",
+                self.derivation.as_deref().unwrap_or("")
+            ),
+            DeterministicStatus::AlsoReported => format!(
+                "counted once, as the fact check's error #{}",
+                self.also_reported_by.map_or(0, |i| i + 1)
+            ),
+        };
+        format!(
+            "{} {} (High, {status}): {}",
+            self.check.label(),
+            self.output_text,
+            self.explanation
+        )
+    }
+}
+
+impl Contradiction {
+    pub fn describe(&self) -> String {
+        format!(
+            "{} is listed both as an error (#{}) and as a reasonable inference (\"{}\"): a contradiction, counted as the error",
+            self.target,
+            self.error + 1,
+            self.inference
+        )
+    }
+}
+
+/// Why a claim or deduction of Phase 1 is not in the audit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DropReason {
+    /// Beyond `max_claims` / `max_deductions`.
+    OverCap,
+    /// Its numbers or words are not in model_output (also after asking Phase 1 again).
+    NotInOutput,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Dropped {
+    /// `claim` or `deduction`.
+    pub item: String,
+    pub id: String,
+    pub text: String,
+    pub reason: DropReason,
+}
+
+impl Dropped {
+    pub fn describe(&self) -> String {
+        let why = match self.reason {
+            DropReason::OverCap => "over the strategy's cap",
+            DropReason::NotInOutput => {
+                "not a statement of model_output (its numbers or words are not in it)"
+            }
+        };
+        format!("{} {} dropped, {why}: {}", self.item, self.id, self.text)
+    }
+}
+
+/// A target listed both as an error and as a reasonable inference: counted as the error.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Contradiction {
+    pub target: String,
+    /// Index into `errors`.
+    pub error: usize,
+    /// The exemption's text.
+    pub inference: String,
 }
 
 /// Calls, time and tokens of one phase, and what the model said.
@@ -163,6 +293,9 @@ pub enum FailureKind {
     Truncated,
     /// The user cancelled.
     Cancelled,
+    /// The reply's verdict could not be told apart from text it quotes, also after asking
+    /// again (docs/audit.md, "Reading replies").
+    Ambiguous,
 }
 
 impl FailureKind {
@@ -172,6 +305,7 @@ impl FailureKind {
             FailureKind::Unreadable => "unreadable reply",
             FailureKind::Truncated => "truncated",
             FailureKind::Cancelled => "cancelled",
+            FailureKind::Ambiguous => "ambiguous reply",
         }
     }
 
@@ -182,6 +316,7 @@ impl FailureKind {
             FailureKind::Unreadable => "The model did not answer in the required JSON shape: set its JSON mode to json_object in Settings, or use a stronger model.",
             FailureKind::Truncated => "The reply did not fit in max_tokens: raise defaults.max_tokens in Settings, shorten the context or output, or lower max_claims in the strategy.",
             FailureKind::Cancelled => "Run the audit again when ready.",
+            FailureKind::Ambiguous => "The model did not give its verdict once between the answer markers (it may have quoted the texts): set its JSON mode to json_object in Settings, or use a model that follows the format.",
         }
     }
 }
@@ -198,7 +333,9 @@ pub struct CouldNotAudit {
 impl std::fmt::Display for CouldNotAudit {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let kind = match self.kind {
-            FailureKind::Truncated | FailureKind::Cancelled => format!(", {}", self.kind.label()),
+            FailureKind::Truncated | FailureKind::Cancelled | FailureKind::Ambiguous => {
+                format!(", {}", self.kind.label())
+            }
             FailureKind::Endpoint | FailureKind::Unreadable => String::new(),
         };
         write!(
@@ -245,6 +382,16 @@ pub struct AuditReport {
     /// before it existed read as an empty check.
     #[serde(default)]
     pub number_grounding: NumberGrounding,
+    /// Findings no model made: the number and direction rules (docs/audit.md, "Deterministic
+    /// findings"). Counted ones are in `high_count`.
+    #[serde(default)]
+    pub deterministic_findings: Vec<DeterministicFinding>,
+    /// Claims and deductions of Phase 1 left out of the audit, and why.
+    #[serde(default)]
+    pub dropped: Vec<Dropped>,
+    /// Targets the verify model listed both as an error and as a reasonable inference.
+    #[serde(default)]
+    pub contradictions: Vec<Contradiction>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reverse_check: Option<ReverseCheck>,
     pub phases: Vec<PhaseRecord>,
@@ -298,6 +445,22 @@ impl AuditReport {
             r(&mut e.target);
             r(&mut e.text);
         }
+        for d in &mut self.deterministic_findings {
+            r(&mut d.output_text);
+            r(&mut d.context_text);
+            r(&mut d.explanation);
+            if let Some(x) = &mut d.derivation {
+                r(x);
+            }
+        }
+        for d in &mut self.dropped {
+            r(&mut d.id);
+            r(&mut d.text);
+        }
+        for c in &mut self.contradictions {
+            r(&mut c.target);
+            r(&mut c.inference);
+        }
         if let Some(check) = &mut self.reverse_check {
             check.changes.iter_mut().for_each(|c| r(&mut c.reason));
             if let Some(f) = &mut check.failed {
@@ -312,7 +475,7 @@ impl AuditReport {
             }
         }
         for m in [&mut self.models.run, &mut self.models.verify] {
-            m.base_url = crate::llm::redact::strip_userinfo(&m.base_url);
+            m.base_url = crate::llm::redact::redact_url(&m.base_url);
             r(&mut m.base_url);
             r(&mut m.llm);
             r(&mut m.model);

@@ -34,21 +34,27 @@ pub fn band(credit_score: u8) -> Band {
 
 /// What makes two errors "the same": the phase plus the target they concern. Errors
 /// without a target fall back to their evidence; with neither they are never merged.
+pub(crate) fn norm_target(s: &str) -> String {
+    s.trim().to_lowercase()
+}
+
 fn identity(f: &Finding) -> Option<(Phase, String)> {
-    let norm = |s: &str| s.trim().to_lowercase();
-    let target = norm(&f.target);
+    let target = norm_target(&f.target);
     if !target.is_empty() && target != "output" {
         return Some((f.phase, format!("t:{target}")));
     }
-    let evidence = norm(&f.evidence);
+    let evidence = norm_target(&f.evidence);
     (!evidence.is_empty()).then(|| (f.phase, format!("e:{evidence}")))
 }
 
 /// Decide which errors count: one per (phase, target), the most severe one kept, then at
-/// most `cap` per phase, High first.
+/// most `cap` per phase, High first. Errors marked `UnknownTarget` stay so and never count.
 pub fn mark_counting(findings: &mut [Finding], cap: u32) {
     let mut first: SortedMap<(Phase, String), usize> = SortedMap::new();
     for i in 0..findings.len() {
+        if findings[i].counting == Counting::UnknownTarget {
+            continue;
+        }
         findings[i].counting = Counting::Counted;
         let Some(key) = identity(&findings[i]) else {
             continue;

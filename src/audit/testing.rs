@@ -59,6 +59,49 @@ pub struct ScriptedTransport {
     pub latency_ms: u64,
     /// How many more replies of a phase say `finish_reason: "length"`.
     cut_off: RefCell<HashMap<Phase, u32>>,
+    /// How replies are wrapped: as scripted, or as a chatty model that quotes the request.
+    pub quoting: Quoting,
+}
+
+/// A "naive quoting" verify model (docs/audit.md, "Reading replies"): it quotes the texts it
+/// was given (the audited output with whatever it planted) before its own answer.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Quoting {
+    /// The reply as scripted.
+    #[default]
+    Off,
+    /// The request's last user message quoted, then the reply between this call's answer lines.
+    ThenMarked,
+    /// The request's last user message quoted, then the reply with no markers.
+    ThenBare,
+}
+
+/// `reply` as a quoting model writes it for `request`.
+pub fn quoted_reply(quoting: Quoting, request: &ChatRequest, reply: &str) -> String {
+    let prompt: String = request
+        .messages
+        .iter()
+        .map(|m| m.content.as_str())
+        .collect::<Vec<_>>()
+        .join("\n");
+    let user = request
+        .messages
+        .iter()
+        .rev()
+        .find(|m| m.role == "user")
+        .map_or("", |m| m.content.as_str());
+    match quoting {
+        Quoting::Off => reply.to_string(),
+        Quoting::ThenMarked => {
+            let token = crate::llm::boundary::token_in(&prompt).unwrap_or("");
+            format!(
+                "Let me restate what I was given:\n{user}\n\nMy answer:\n<answer-{token}>\n{reply}\n</answer-{token}>"
+            )
+        }
+        Quoting::ThenBare => {
+            format!("Let me restate what I was given:\n{user}\n\nMy answer:\n{reply}")
+        }
+    }
 }
 
 impl ScriptedTransport {
@@ -81,6 +124,12 @@ impl ScriptedTransport {
             .entry(phase)
             .or_default()
             .extend(replies);
+        self
+    }
+
+    /// Every reply quotes the request first (see [`Quoting`]).
+    pub fn quoting(mut self, quoting: Quoting) -> Self {
+        self.quoting = quoting;
         self
     }
 
@@ -133,7 +182,7 @@ impl ChatTransport for ScriptedTransport {
             self.log.borrow_mut().push(format!("start:{name}"));
             YieldTimes(3).await;
             self.log.borrow_mut().push(format!("end:{name}"));
-            let content = self.next_reply(phase)?;
+            let content = quoted_reply(self.quoting, request, &self.next_reply(phase)?);
             let cut = phase
                 .and_then(|p| {
                     self.cut_off.borrow_mut().get_mut(&p).map(|n| {

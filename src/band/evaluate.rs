@@ -1,6 +1,8 @@
 //! The streaming evaluator: feed lines, get a report. Memory is a score matrix per group
 //! plus a fixed-size `CaseRef` per scored line (capped), never the lines themselves.
 
+use std::collections::hash_map::{Entry, HashMap};
+
 use serde::Serialize;
 
 use crate::sorted_map::SortedMap;
@@ -85,6 +87,10 @@ pub struct Evaluator {
     unscored_lines: Vec<usize>,
     scored: u64,
     names_overflowed: u64,
+    /// The first line of each (id, profile) scored so far: a later line with the same pair is
+    /// a bad line naming both, and counted once (the first). One entry per scored line with
+    /// an id: the ids and profile names, not the lines.
+    first_line: HashMap<(String, String), usize>,
 }
 
 impl Evaluator {
@@ -103,6 +109,7 @@ impl Evaluator {
             unscored_lines: Vec::new(),
             scored: 0,
             names_overflowed: 0,
+            first_line: HashMap::new(),
         }
     }
 
@@ -117,6 +124,31 @@ impl Evaluator {
                 }
             }
             ParsedLine::Scored(r) => {
+                if let Some(id) = &r.id {
+                    // `None` and `Some("")` are different profiles: the key says which.
+                    let profile = r
+                        .profile
+                        .as_deref()
+                        .map_or(String::new(), |p| format!("={p}"));
+                    match self.first_line.entry((id.clone(), profile)) {
+                        Entry::Occupied(first) => {
+                            let first = *first.get();
+                            let shown = match &r.profile {
+                                Some(p) => format!("id {id}, profile {p}"),
+                                None => format!("id {id}"),
+                            };
+                            return self.bad_line(
+                                line,
+                                format!(
+                                    "duplicate of line {first} ({shown}): lines {first} and {line} are the same (id, profile), counted once (line {first})"
+                                ),
+                            );
+                        }
+                        Entry::Vacant(slot) => {
+                            slot.insert(line);
+                        }
+                    }
+                }
                 self.scored += 1;
                 self.overall.add(r.expected, r.actual);
                 let profile = r.profile.as_deref().map(|p| self.intern(p));
@@ -415,6 +447,47 @@ mod tests {
         // The reader's own errors lose their "line N: " prefix (the list shows the number).
         let e = crate::jsonl::LineError::NotUtf8 { line: 8, byte: 3 };
         assert_eq!(e.reason(), "not valid UTF-8 (byte 3 of the line)");
+    }
+
+    #[test]
+    fn a_duplicated_id_and_profile_is_a_bad_line_naming_both_and_counted_once() {
+        let line = |id: &str, profile: Option<&str>, score: u8| {
+            let p = profile.map_or(String::new(), |p| format!(",\"profile\":\"{p}\""));
+            format!("{{\"id\":{id},\"expected_credit_score\":5,\"credit_score\":{score}{p}}}\n")
+        };
+        let text = [
+            line("1", Some("a"), 5),
+            line("1", Some("b"), 1),
+            line("1", Some("a"), 1),
+            line("2", None, 5),
+            line("2", None, 1),
+            line("2", Some(""), 5),
+            line("\"1\"", Some("a"), 2),
+        ]
+        .concat();
+        let r = BandReport::from_text(&text, Options::default());
+        // Lines 1, 2, 4 and 6 count; 3, 5 and 7 repeat lines 1, 4 and 1.
+        assert_eq!(r.overall.n, 4);
+        assert_eq!(r.bad_line_count, 3);
+        let lines: Vec<usize> = r.bad_lines.iter().map(|b| b.line).collect();
+        assert_eq!(lines, vec![3, 5, 7]);
+        let first = &r.bad_lines[0].reason;
+        assert!(
+            first.contains("duplicate of line 1 (id 1, profile a)")
+                && first.contains("lines 1 and 3"),
+            "{first}"
+        );
+        assert!(
+            r.bad_lines[1].reason.contains("duplicate of line 4 (id 2)"),
+            "{:?}",
+            r.bad_lines
+        );
+        assert_eq!(r.profiles["a"].n, 1);
+        assert_eq!(
+            r.profiles["a"].cross_band, 0,
+            "the first line's score is the one counted"
+        );
+        assert_eq!(r.cases.len(), 4);
     }
 
     #[test]

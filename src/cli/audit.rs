@@ -2,6 +2,7 @@
 //! Files and the terminal live here; the protocol is `crate::audit`.
 
 use crate::sorted_map::SortedMap;
+use std::collections::HashSet;
 use std::fs::{self, File, OpenOptions};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -11,6 +12,7 @@ use std::time::Instant;
 use serde_json::Value;
 
 use crate::audit::batch::{self, CaseSet, FailedPair, Progress, StoredLine};
+use crate::audit::limits;
 use crate::audit::{self as protocol, AuditInput, AuditPlan, PhaseStatus, PhaseUpdate};
 use crate::config::{Format, Settings, Strategy};
 use crate::llm::ChatTransport;
@@ -70,14 +72,26 @@ pub struct BatchArgs {
     /// Per-call timeout in seconds (each retry gets its own).
     #[arg(long = "timeout-s", default_value_t = 120)]
     pub timeout_s: u64,
+    /// Replace OUT even when it is not a results file of this batch (it is refused
+    /// otherwise). Never replaces the cases, settings or strategy file.
+    #[arg(long)]
+    pub force: bool,
 }
 
-fn read_text(path: &Path, what: &str) -> Result<String, String> {
-    fs::read_to_string(path).map_err(|e| format!("cannot read {what} {}: {e}", path.display()))
+/// An audited text (`--context`, `--output`), read no further than its limit: a larger file
+/// is refused with its size and the limit (`audit::limits`), never read whole.
+fn read_input(path: &Path, field: &'static str) -> Result<String, String> {
+    let limit = limits::FIELD_LIMITS
+        .iter()
+        .find(|(f, _)| *f == field)
+        .map_or(0, |&(_, l)| l);
+    let text = super::read_file_capped(path, limit, &format!("{field} file"))?;
+    limits::check_field(field, text.len()).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(text)
 }
 
 pub(super) fn load_settings(path: &Path) -> Result<Settings, String> {
-    let text = read_text(path, "settings")?;
+    let text = super::read_file_capped(path, super::MAX_CONFIG_BYTES, "settings file")?;
     let name = path.to_string_lossy();
     let (settings, notes) = Settings::from_text_with_notes(&text, Format::from_file_name(&name))
         .map_err(|e| format!("{}: {e}", path.display()))?;
@@ -91,7 +105,7 @@ fn load_strategy(path: Option<&Path>) -> Result<Strategy, String> {
     let Some(path) = path else {
         return Ok(Strategy::default());
     };
-    let text = read_text(path, "strategy")?;
+    let text = super::read_file_capped(path, super::MAX_CONFIG_BYTES, "strategy file")?;
     let name = path.to_string_lossy();
     Strategy::from_text(&text, Format::from_file_name(&name))
         .map_err(|e| format!("{}: {e}", path.display()))
@@ -133,8 +147,8 @@ pub fn run_audit_cmd(a: AuditArgs) -> Result<ExitCode, String> {
     let strategy = load_strategy(a.strategy.as_deref())?;
     let plan = plan(&settings, &strategy, &a.profile)?;
     let input = AuditInput {
-        context_input: read_text(&a.context, "context")?,
-        model_output: read_text(&a.output, "model output")?,
+        context_input: read_input(&a.context, "context_input")?,
+        model_output: read_input(&a.output, "model_output")?,
     };
     let transport = transport(a.timeout_s);
     let progress = |u: PhaseUpdate| eprintln!("{}", phase_line(&u));
@@ -148,6 +162,15 @@ pub fn run_audit_cmd(a: AuditArgs) -> Result<ExitCode, String> {
         None => print!("{json}"),
     }
     eprintln!("number check: {}", report.number_grounding.summary());
+    for d in &report.deterministic_findings {
+        eprintln!("deterministic finding: {}", d.describe());
+    }
+    for d in &report.dropped {
+        eprintln!("warning: {}", d.describe());
+    }
+    for c in &report.contradictions {
+        eprintln!("warning: {}", c.describe());
+    }
     match (&report.could_not_audit, report.credit_score, report.band) {
         (Some(cna), _, _) => {
             eprintln!("{cna}");
@@ -178,7 +201,7 @@ pub fn run_batch(a: BatchArgs) -> ExitCode {
 fn read_cases(path: &Path) -> Result<CaseSet, String> {
     let file = File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let mut set = CaseSet::default();
-    crate::jsonl::for_each_line(file, |line| match line.text {
+    crate::jsonl::for_each_line_capped(file, limits::MAX_CASE_LINE_BYTES, |line| match line.text {
         Ok(t) => set.push_line(line.number, &t),
         Err(e) => set.bad_lines.push((line.number, e.to_string())),
     })
@@ -200,26 +223,88 @@ fn journal_path(out: &Path) -> PathBuf {
     sibling(out, ".journal")
 }
 
-/// The complete lines of a JSONL file (none when it does not exist), and how many bytes of
-/// a half-written last line (the trace of a crash mid-write) were left out. The file is
-/// not changed here.
-fn complete_lines(path: &Path) -> Result<(Vec<String>, usize), String> {
-    let bytes = match fs::read(path) {
-        Ok(b) => b,
+/// Where one line of a results file or journal is (which file, byte offset, length), with
+/// what merging needs (its pair, whether it failed): a fold copies lines from file to file
+/// and never holds their texts (a results line carries its case's texts, up to 1.5 MB).
+#[derive(Debug, Clone)]
+struct Located {
+    pair: Option<(String, String)>,
+    failed: bool,
+    /// The `error` of a failed line, for the summary of unscored pairs.
+    error: Option<String>,
+    file: usize,
+    offset: u64,
+    len: usize,
+}
+
+/// The complete lines of a JSONL file (none when it does not exist) as [`Located`], and how
+/// many bytes of a half-written last line (the trace of a crash mid-write) were left out.
+/// Read line by line; the file is not changed here.
+fn index_lines(path: &Path, file: usize) -> Result<(Vec<Located>, u64), String> {
+    use std::io::BufRead;
+    let f = match File::open(path) {
+        Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), 0)),
         Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
     };
-    let complete = bytes
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map(|i| i + 1)
-        .unwrap_or(0);
-    let lines = String::from_utf8_lossy(&bytes[..complete])
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(str::to_string)
-        .collect();
-    Ok((lines, bytes.len() - complete))
+    let cannot = |e: std::io::Error| format!("cannot read {}: {e}", path.display());
+    let mut reader = std::io::BufReader::with_capacity(64 * 1024, f);
+    // The splitter's offsets count from after a BOM.
+    let bom = if reader
+        .fill_buf()
+        .map_err(cannot)?
+        .starts_with(b"\xEF\xBB\xBF")
+    {
+        3
+    } else {
+        0
+    };
+    let mut lines = Vec::new();
+    let mut total = 0u64;
+    let locate = |line: crate::jsonl::Line| {
+        let (len, value) = match &line.text {
+            Ok(t) => (t.len(), serde_json::from_str::<Value>(t).ok()),
+            // Not UTF-8 or too long: kept where it is, byte for byte, never replaced.
+            Err(_) => (0, None),
+        };
+        let failed = value.as_ref().is_none_or(batch::line_failed);
+        Located {
+            pair: value.as_ref().and_then(batch::line_pair),
+            failed,
+            error: value
+                .as_ref()
+                .filter(|_| failed)
+                .and_then(|v| v.get("error")?.as_str().map(str::to_string)),
+            file,
+            offset: line.offset + bom,
+            len,
+        }
+    };
+    let mut splitter = crate::jsonl::LineSplitter::default();
+    loop {
+        let buf = reader.fill_buf().map_err(cannot)?;
+        if buf.is_empty() {
+            break;
+        }
+        let n = buf.len();
+        splitter.push(buf, &mut |l| lines.push(locate(l)));
+        total += n as u64;
+        reader.consume(n);
+    }
+    // A last line without its newline is a write torn by a crash: left out (its pair is redone).
+    let mut torn = 0;
+    splitter.finish(&mut |l| torn = total - (l.offset + bom));
+    // An unreadable line's length is not in the splitter's report: measure it from the next
+    // line's start (or the end of the complete lines).
+    let complete_end = total - torn;
+    for i in 0..lines.len() {
+        if lines[i].len == 0 {
+            let next = lines.get(i + 1).map_or(complete_end, |n| n.offset);
+            let len = next.saturating_sub(lines[i].offset + 1);
+            lines[i].len = usize::try_from(len).unwrap_or(usize::MAX);
+        }
+    }
+    Ok((lines, torn))
 }
 
 /// Replace `path` with what `write` produces, atomically: the text goes to a temporary file
@@ -246,10 +331,28 @@ pub(crate) fn replace_atomically(
     })
 }
 
-fn write_lines(path: &Path, lines: &[StoredLine]) -> Result<(), String> {
-    replace_atomically(path, |w| {
+/// Replace `out` with `lines` copied from `files` (the results file and the journal), each
+/// followed by a newline, atomically.
+fn write_located(out: &Path, files: [&Path; 2], lines: &[Located]) -> Result<(), String> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut open: [Option<File>; 2] = [None, None];
+    replace_atomically(out, |w| {
         for l in lines {
-            w.write_all(l.text.as_bytes())?;
+            let slot = &mut open[l.file];
+            if slot.is_none() {
+                *slot = Some(File::open(files[l.file])?);
+            }
+            let Some(f) = slot.as_mut() else {
+                continue;
+            };
+            f.seek(SeekFrom::Start(l.offset))?;
+            let copied = std::io::copy(&mut Read::take(&mut *f, l.len as u64), w)?;
+            if copied != l.len as u64 {
+                return Err(std::io::Error::other(format!(
+                    "{} changed while it was being folded",
+                    files[l.file].display()
+                )));
+            }
             w.write_all(b"\n")?;
         }
         Ok(())
@@ -267,8 +370,8 @@ fn fold_journal(
     profiles: &[String],
 ) -> Result<Vec<StoredLine>, String> {
     let journal = journal_path(out);
-    let (earlier, torn_out) = complete_lines(out)?;
-    let (newer, torn_journal) = complete_lines(&journal)?;
+    let (earlier, torn_out) = index_lines(out, 0)?;
+    let (newer, torn_journal) = index_lines(&journal, 1)?;
     for (path, torn) in [(out, torn_out), (journal.as_path(), torn_journal)] {
         if torn > 0 {
             eprintln!(
@@ -277,18 +380,28 @@ fn fold_journal(
             );
         }
     }
-    let read = |ls: Vec<String>| ls.iter().map(|l| StoredLine::read(l)).collect::<Vec<_>>();
     let journal_exists = journal.exists();
-    let mut lines = batch::merge_results(read(earlier), read(newer));
+    let mut lines = batch::merge_by(earlier, newer, |l| l.pair.clone(), |l| l.failed);
     if journal_exists || torn_out > 0 {
-        batch::sort_stored(&mut lines, &cases.cases, profiles);
-        write_lines(out, &lines)?;
+        batch::sort_by_pair(&mut lines, &cases.cases, profiles, |l| l.pair.clone());
+        write_located(out, [out, journal.as_path()], &lines)?;
         if journal_exists {
             fs::remove_file(&journal)
                 .map_err(|e| format!("cannot remove {}: {e}", journal.display()))?;
         }
     }
-    Ok(lines)
+    // What resume and the summary need: the pair, failed or not, and a failure's reason.
+    Ok(lines
+        .into_iter()
+        .map(|l| StoredLine {
+            text: l
+                .error
+                .map(|e| crate::jsonl::compact(&serde_json::json!({ "error": e })))
+                .unwrap_or_default(),
+            pair: l.pair,
+            failed: l.failed,
+        })
+        .collect())
 }
 
 fn draw(progress: &Progress, tty: bool) {
@@ -300,7 +413,211 @@ fn draw(progress: &Progress, tty: bool) {
     }
 }
 
+/// The identity of an existing file (device and inode), to tell the same file under two
+/// names (a symlink, a hard link, `./x` and `x`) apart from two files.
+#[cfg(unix)]
+fn identity(path: &Path) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
+}
+
+#[cfg(not(unix))]
+fn identity(_path: &Path) -> Option<(u64, u64)> {
+    None
+}
+
+/// `path` made absolute with its directory resolved, also when the file does not exist yet.
+fn canonical(path: &Path) -> Option<PathBuf> {
+    if let Ok(p) = fs::canonicalize(path) {
+        return Some(p);
+    }
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => fs::canonicalize(p).ok()?,
+        _ => std::env::current_dir().ok()?,
+    };
+    Some(parent.join(path.file_name()?))
+}
+
+/// Whether two paths name one file (same canonical path, or same device and inode).
+fn same_file(a: &Path, b: &Path) -> bool {
+    if let (Some(x), Some(y)) = (canonical(a), canonical(b)) {
+        if x == y {
+            return true;
+        }
+    }
+    matches!((identity(a), identity(b)), (Some(x), Some(y)) if x == y)
+}
+
+/// Refuses an output that is one of the batch's inputs (never replaced, `--force` or not),
+/// and an existing output that is not a regular file.
+fn check_output_is_not_an_input(a: &BatchArgs) -> Result<(), String> {
+    let out = &a.output;
+    let inputs = [
+        Some(("cases", a.cases.as_path())),
+        Some(("settings", a.settings.as_path())),
+        a.strategy.as_deref().map(|s| ("strategy", s)),
+    ];
+    for (what, input) in inputs.into_iter().flatten() {
+        for (role, path) in [
+            ("-o", out.clone()),
+            ("the journal of -o", journal_path(out)),
+            ("the temporary file of -o", sibling(out, ".tmp")),
+        ] {
+            if same_file(&path, input) {
+                return Err(format!(
+                    "refusing to write results to {}: {role} is the {what} file {}; choose another -o (--force never replaces an input)",
+                    path.display(),
+                    input.display()
+                ));
+            }
+        }
+    }
+    if let Ok(meta) = fs::metadata(out) {
+        if !meta.is_file() {
+            return Err(format!(
+                "refusing to write results to {}: it is not a regular file (a directory or a device); choose another -o",
+                out.display()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Why the line `text` (line `number`) is not a results line of a batch over `case_ids`, if
+/// it is not one: a results line is a JSON object with the `id` of one of the cases, a
+/// `profile`, and a `credit_score` or an `error`.
+pub(crate) fn not_a_result_line(
+    number: usize,
+    text: &str,
+    case_ids: &HashSet<&str>,
+) -> Option<String> {
+    let head: String = text.chars().take(40).collect();
+    let value = match serde_json::from_str::<Value>(text) {
+        Ok(Value::Object(m)) => m,
+        Ok(_) | Err(_) => {
+            return Some(format!(
+                "line {number} is not a JSON object (it starts `{head}`)"
+            ))
+        }
+    };
+    let Some(id) = value.get("id").and_then(batch::id_key) else {
+        return Some(format!("line {number} has no `id`"));
+    };
+    if !value.get("profile").is_some_and(Value::is_string) {
+        return Some(format!(
+            "line {number} (id {id}) has no `profile`: a cases line, not a result?"
+        ));
+    }
+    if !(value.contains_key("credit_score") || value.contains_key("error")) {
+        return Some(format!(
+            "line {number} (id {id}) has neither `credit_score` nor `error`"
+        ));
+    }
+    if !case_ids.contains(id.as_str()) {
+        return Some(format!(
+            "line {number} is for id {id}, which is not a case of this cases file (the results of another batch?)"
+        ));
+    }
+    None
+}
+
+/// Why an existing file at `path` is not a results file (or journal) of this batch, if it
+/// is not one. Read line by line, never whole; a half-written last line (a crash mid-write)
+/// is allowed, it is dropped when the file is folded.
+fn foreign_content(path: &Path, cases: &CaseSet) -> Result<Option<String>, String> {
+    let file = match File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+    };
+    let ids: HashSet<&str> = cases.cases.iter().map(|c| c.key.as_str()).collect();
+    let why: std::cell::RefCell<Option<String>> = Default::default();
+    let mut splitter = crate::jsonl::LineSplitter::default();
+    let mut check = |line: crate::jsonl::Line| {
+        let mut why = why.borrow_mut();
+        if why.is_none() {
+            *why = match &line.text {
+                Ok(t) => not_a_result_line(line.number, t, &ids),
+                Err(e) => Some(format!("{e} (a binary file?)")),
+            };
+        }
+    };
+    let mut reader = std::io::BufReader::with_capacity(64 * 1024, file);
+    loop {
+        use std::io::BufRead;
+        let buf = reader
+            .fill_buf()
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        if buf.is_empty() {
+            break;
+        }
+        let n = buf.len();
+        splitter.push(buf, &mut check);
+        reader.consume(n);
+        if why.borrow().is_some() {
+            return Ok(why.take());
+        }
+    }
+    // The last line without a newline: the start of a JSON object that does not parse is a
+    // write torn by a crash (dropped and redone when the file is folded); any other last line
+    // is checked like the others.
+    let mut last: Option<crate::jsonl::Line> = None;
+    splitter.finish(&mut |l| last = Some(l));
+    let Some(last) = last else {
+        return Ok(None);
+    };
+    let torn = last.text.as_ref().is_ok_and(|t| {
+        t.trim_start().starts_with('{') && serde_json::from_str::<Value>(t).is_err()
+    });
+    if !torn {
+        check(last);
+    }
+    Ok(why.take())
+}
+
+/// Refuses (or with `--force` replaces) an output file or journal that is not this batch's.
+fn check_output_content(a: &BatchArgs, cases: &CaseSet) -> Result<(), String> {
+    let journal = journal_path(&a.output);
+    for path in [a.output.as_path(), journal.as_path()] {
+        let Some(why) = foreign_content(path, cases)? else {
+            continue;
+        };
+        if !a.force {
+            return Err(format!(
+                "refusing to write results to {}: {} is not a results file of this batch: {why}. \
+                 Choose another -o, or pass --force to replace it",
+                a.output.display(),
+                path.display()
+            ));
+        }
+        eprintln!(
+            "replacing {} (--force): it is not a results file of this batch: {why}",
+            path.display()
+        );
+        if path == journal.as_path() {
+            fs::remove_file(path).map_err(|e| format!("cannot remove {}: {e}", path.display()))?;
+        } else {
+            replace_atomically(path, |_| Ok(()))?;
+        }
+    }
+    Ok(())
+}
+
+/// `--profiles p p`: each pair would be audited twice.
+fn check_profiles_distinct(profiles: &[String]) -> Result<(), String> {
+    for (i, p) in profiles.iter().enumerate() {
+        if profiles[..i].contains(p) {
+            return Err(format!(
+                "--profiles names `{p}` more than once: each case is audited once per profile; remove the repeat"
+            ));
+        }
+    }
+    Ok(())
+}
+
 pub fn run_batch_cmd(a: BatchArgs) -> Result<ExitCode, String> {
+    check_profiles_distinct(&a.profiles)?;
+    check_output_is_not_an_input(&a)?;
     let settings = load_settings(&a.settings)?;
     let strategy = load_strategy(a.strategy.as_deref())?;
     let profiles: Vec<String> = if a.profiles.is_empty() {
@@ -319,6 +636,7 @@ pub fn run_batch_cmd(a: BatchArgs) -> Result<ExitCode, String> {
     for (line, why) in &cases.bad_lines {
         eprintln!("{}:{line}: {why} (skipped)", a.cases.display());
     }
+    check_output_content(&a, &cases)?;
     // Results of an earlier run that was killed are still in its journal: fold them in
     // first, so they count as done.
     let earlier = fold_journal(&a.output, &cases, &profiles)?;
@@ -481,6 +799,30 @@ mod tests {
         assert!(!sibling(&path, ".tmp").exists(), "temporary file removed");
         replace_atomically(&path, |w| w.write_all(new_text.as_bytes())).unwrap();
         assert_eq!(fs::read_to_string(&path).unwrap(), new_text);
+    }
+
+    #[test]
+    fn a_fold_copies_lines_it_cannot_read_byte_for_byte() {
+        let d = temp_dir("fold-bytes");
+        let out = d.join("r.jsonl");
+        let cases =
+            CaseSet::from_text("{\"id\":1,\"context_input\":\"c\",\"model_output\":\"o\"}\n");
+        let profiles = vec!["p".to_string()];
+        let mut earlier =
+            b"{\"id\":1,\"profile\":\"p\",\"credit_score\":null,\"error\":\"x\"}\n".to_vec();
+        earlier.extend_from_slice(b"\xFF\xFEnot text\n");
+        fs::write(&out, &earlier).unwrap();
+        fs::write(
+            journal_path(&out),
+            "{\"id\":1,\"profile\":\"p\",\"credit_score\":5,\"error\":null}\n",
+        )
+        .unwrap();
+        let lines = fold_journal(&out, &cases, &profiles).unwrap();
+        assert_eq!(lines.len(), 2);
+        assert_eq!(
+            fs::read(&out).unwrap(),
+            b"{\"id\":1,\"profile\":\"p\",\"credit_score\":5,\"error\":null}\n\xFF\xFEnot text\n"
+        );
     }
 
     #[test]

@@ -79,3 +79,63 @@ pub(crate) fn fail(msg: impl std::fmt::Display) -> ExitCode {
     eprintln!("verifyfast: {msg}");
     ExitCode::from(EXIT_USAGE)
 }
+
+/// Largest settings or strategy file read (`--settings`, `--strategy`); the same limit as
+/// the Settings page's import (`config::MAX_FILE_BYTES`).
+pub(crate) use crate::config::MAX_FILE_BYTES as MAX_CONFIG_BYTES;
+/// Largest event log `replay` reads: a 100,000-event log is 18.7 MB (docs/logic.md).
+pub(crate) const MAX_EVENT_LOG_BYTES: usize = 64 * 1024 * 1024;
+
+/// The whole text of `reader` (a file or stdin called `name`, holding `what`), read with a cap:
+/// never more than `limit + 1` bytes are buffered, and a text over the limit or not UTF-8 is
+/// an error that names the file, its size (when known) and the limit (docs/audit.md, "Size
+/// limits"). A 2 GiB settings file once took 4.2 GB of memory.
+pub(crate) fn read_capped(
+    reader: impl std::io::Read,
+    known_size: Option<u64>,
+    limit: usize,
+    what: &str,
+    name: &str,
+) -> Result<String, String> {
+    use std::io::Read;
+    let over = |size: String| {
+        format!(
+            "{name}: the {what} is {size}, over the limit of {limit} bytes ({}) for a {what}",
+            crate::audit::limits::human(limit)
+        )
+    };
+    if let Some(size) = known_size.filter(|&s| s > limit as u64) {
+        return Err(over(format!("{size} bytes")));
+    }
+    let mut bytes = Vec::new();
+    reader
+        .take(limit as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read {what} {name}: {e}"))?;
+    if bytes.len() > limit {
+        return Err(over(format!("more than {limit} bytes")));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "{name}: the {what} is not UTF-8 text (invalid byte at offset {})",
+            e.utf8_error().valid_up_to()
+        )
+    })
+}
+
+/// [`read_capped`] of a file: its size is checked before anything is read.
+pub(crate) fn read_file_capped(
+    path: &std::path::Path,
+    limit: usize,
+    what: &str,
+) -> Result<String, String> {
+    let name = path.display().to_string();
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot read {what} {name}: {e}"))?;
+    // Only a regular file's length is its size (a pipe or /dev/zero says 0).
+    let size = file
+        .metadata()
+        .ok()
+        .filter(|m| m.is_file())
+        .map(|m| m.len());
+    read_capped(file, size, limit, what, &name)
+}

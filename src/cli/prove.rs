@@ -140,12 +140,15 @@ pub fn run_prove(a: ProveArgs) -> ExitCode {
 }
 
 pub fn run_replay(a: ReplayArgs) -> ExitCode {
-    let mut text = String::new();
-    let read = open_input(a.events.as_deref())
-        .and_then(|mut r| r.read_to_string(&mut text).map_err(|e| e.to_string()));
-    if let Err(e) = read {
-        return fail(e);
-    }
+    let limit = super::MAX_EVENT_LOG_BYTES;
+    let read = match a.events.as_deref() {
+        None | Some("-") => super::read_capped(std::io::stdin(), None, limit, "event log", "stdin"),
+        Some(p) => super::read_file_capped(std::path::Path::new(p), limit, "event log"),
+    };
+    let text = match read {
+        Ok(t) => t,
+        Err(e) => return fail(e),
+    };
     let log = match parse_event_log(&text) {
         Ok(l) => l,
         Err(e) => return fail(format!("event log: {e}")),

@@ -89,8 +89,27 @@ fn mistyped_separator(raw: &str) -> Option<(&'static str, &str)> {
     })
 }
 
-/// Checks and, where the intent is clear, corrects a base URL. The error says what to type.
+/// Checks and, where the intent is clear, corrects a base URL. The error says what to type,
+/// and quotes the URL only redacted: no userinfo, query value or fragment of what was typed
+/// reaches the message, with or without a scheme (`crate::llm::redact::redact_url`).
 pub fn check_base_url(text: &str) -> Result<CheckedUrl, String> {
+    check(text).map_err(|message| redact_typed_url(&message, text.trim()))
+}
+
+/// `message` with every secret `raw` may carry replaced. `raw` is what a user typed, maybe
+/// without a scheme or with a mistyped one, so its parts are looked for under each reading.
+fn redact_typed_url(message: &str, raw: &str) -> String {
+    let mut secrets = crate::llm::Secrets::new();
+    secrets.add_url(raw);
+    let after_scheme = raw.split_once("://").map_or(raw, |(_, rest)| rest);
+    secrets.add_url(&format!("x://{}", after_scheme.trim_start_matches('/')));
+    if let Some(i) = raw.find([':', '/']) {
+        secrets.add_url(&format!("x://{}", raw[i..].trim_start_matches([':', '/'])));
+    }
+    crate::llm::redact::redact_urls_in(&secrets.redact(message))
+}
+
+fn check(text: &str) -> Result<CheckedUrl, String> {
     let raw = text.trim();
     let mut notes = Vec::new();
     if raw.is_empty() {
@@ -98,9 +117,11 @@ pub fn check_base_url(text: &str) -> Result<CheckedUrl, String> {
             "the base URL is empty: enter the API root, e.g. http://127.0.0.1:11434/v1".into(),
         );
     }
-    if raw.chars().any(char::is_whitespace) {
+    if let Some(at) = raw.chars().position(char::is_whitespace) {
+        // Not quoted: what follows a space may be a pasted key.
         return Err(format!(
-            "`{raw}` contains spaces: a base URL is one word, e.g. http://127.0.0.1:11434/v1"
+            "the base URL contains a space (character {}): a base URL is one word, e.g. http://127.0.0.1:11434/v1",
+            at + 1
         ));
     }
     let lower = raw.to_ascii_lowercase();
@@ -277,10 +298,31 @@ mod tests {
     #[test]
     fn unusable_urls_are_refused() {
         assert!(refused("").contains("empty"));
-        assert!(refused("http://my host/v1").contains("spaces"));
+        assert!(refused("http://my host/v1").contains("a space (character 10)"));
         assert!(refused("http://").contains("no host"));
         assert!(refused("https://h/v1?key=1").contains("?query"));
         assert!(refused("http:8080/v1").contains("no host"));
+    }
+
+    #[test]
+    fn refusals_never_quote_a_key_in_any_part_of_the_url() {
+        const KEY: &str = "sk-gateway-0123456789";
+        for url in [
+            format!("https://gw.example/v1?api-key={KEY}"),
+            format!("https://gw.example/v1?x=1&api-key={KEY}#frag"),
+            format!("https://gw.example/v1#access_token={KEY}"),
+            format!("gw.example/v1?api-key={KEY}"),
+            format!("htps://user:{KEY}@gw.example/v1"),
+            format!("ftp://user:{KEY}@gw.example/v1"),
+            format!("htp:/user:{KEY}@gw.example/v1"),
+            format!("https://gw.example/v1 {KEY}"),
+            format!("https://user:{KEY}@/v1"),
+        ] {
+            let e = refused(&url);
+            assert!(!e.contains(&KEY[..8]), "{url}: {e}");
+        }
+        let e = refused(&format!("https://gw.example/v1?api-key={KEY}"));
+        assert!(e.contains("api-key=[api key]"), "{e}");
     }
 
     #[test]

@@ -20,6 +20,13 @@ pub fn import_document(
     text: &str,
     keys_now: &SortedMap<String, String>,
 ) -> Result<(Imported, String), String> {
+    if text.len() > super::MAX_FILE_BYTES {
+        return Err(format!(
+            "{name}: the file is {} bytes, over the limit of {} bytes (1 MiB) for a settings or strategy file",
+            text.len(),
+            super::MAX_FILE_BYTES
+        ));
+    }
     let format = if name.to_ascii_lowercase().ends_with(".json") {
         Format::Json
     } else {

@@ -27,6 +27,10 @@ use fields::Obj;
 pub use edit::{document_kind, DocumentKind};
 pub use endpoint::{check_base_url, CheckedUrl};
 pub use import::{import_document, Imported};
+
+/// The largest settings or strategy file read, by the CLI (`--settings`, `--strategy`) and
+/// the Settings page's import (docs/audit.md, "Size limits"): real ones are a few KB.
+pub const MAX_FILE_BYTES: usize = 1024 * 1024;
 pub use strategy::{
     AuditParams, EditableParam, ParamOverrides, ScoreThresholds, Strategy, StrategyProfile,
 };

@@ -42,9 +42,28 @@ pub struct AuditParams {
     pub max_errors_per_phase: u32,
     /// The most claims Phase 1 may extract.
     pub max_claims: u32,
+    /// The most deductions Phase 1 may extract (docs/audit.md, "Protocol").
+    #[serde(default = "default_max_deductions")]
+    pub max_deductions: u32,
     pub score_thresholds: ScoreThresholds,
     /// Ask the verify model to re-judge each severity once more.
     pub reverse_verify: bool,
+    /// A number the number check finds nowhere in the context is a High factual error unless
+    /// the fact check states a derivation for it (docs/audit.md, "Deterministic findings").
+    #[serde(default = "on")]
+    pub unsupported_number_is_high: bool,
+    /// A context quantity stated with the opposite direction (rose/fell, 增长/下降) is a High
+    /// contradiction, found without a model.
+    #[serde(default = "on")]
+    pub direction_check: bool,
+}
+
+fn default_max_deductions() -> u32 {
+    5
+}
+
+fn on() -> bool {
+    true
 }
 
 impl Default for AuditParams {
@@ -53,8 +72,11 @@ impl Default for AuditParams {
             numeric_deviation_threshold: 0.10,
             max_errors_per_phase: 3,
             max_claims: 5,
+            max_deductions: default_max_deductions(),
             score_thresholds: ScoreThresholds::default(),
             reverse_verify: false,
+            unsupported_number_is_high: true,
+            direction_check: true,
         }
     }
 }
@@ -65,11 +87,14 @@ pub struct ParamOverrides {
     pub numeric_deviation_threshold: Option<f64>,
     pub max_errors_per_phase: Option<u32>,
     pub max_claims: Option<u32>,
+    pub max_deductions: Option<u32>,
     pub high_for_1: Option<u32>,
     pub high_for_2: Option<u32>,
     pub low_for_3: Option<u32>,
     pub low_for_4: Option<u32>,
     pub reverse_verify: Option<bool>,
+    pub unsupported_number_is_high: Option<bool>,
+    pub direction_check: Option<bool>,
     /// Unknown parameters (e.g. from a newer version), kept for the round trip.
     pub extra: Map<String, Value>,
     pub thresholds_extra: Map<String, Value>,
@@ -81,23 +106,29 @@ pub enum EditableParam {
     NumericDeviationThreshold,
     MaxErrorsPerPhase,
     MaxClaims,
+    MaxDeductions,
     HighFor1,
     HighFor2,
     LowFor3,
     LowFor4,
     ReverseVerify,
+    UnsupportedNumberIsHigh,
+    DirectionCheck,
 }
 
 impl EditableParam {
-    pub const ALL: [EditableParam; 8] = [
+    pub const ALL: [EditableParam; 11] = [
         EditableParam::NumericDeviationThreshold,
         EditableParam::MaxErrorsPerPhase,
         EditableParam::MaxClaims,
+        EditableParam::MaxDeductions,
         EditableParam::HighFor1,
         EditableParam::HighFor2,
         EditableParam::LowFor3,
         EditableParam::LowFor4,
         EditableParam::ReverseVerify,
+        EditableParam::UnsupportedNumberIsHigh,
+        EditableParam::DirectionCheck,
     ];
 
     pub fn label(self) -> &'static str {
@@ -105,11 +136,14 @@ impl EditableParam {
             Self::NumericDeviationThreshold => "Numeric deviation threshold (0.10 = 10 %)",
             Self::MaxErrorsPerPhase => "Max errors per phase",
             Self::MaxClaims => "Max claims",
+            Self::MaxDeductions => "Max deductions",
             Self::HighFor1 => "High errors for score 1",
             Self::HighFor2 => "High errors for score 2",
             Self::LowFor3 => "Low errors for score 3",
             Self::LowFor4 => "Low errors for score 4",
             Self::ReverseVerify => "Reverse verify (true/false)",
+            Self::UnsupportedNumberIsHigh => "Unsupported number is High (true/false)",
+            Self::DirectionCheck => "Direction check (true/false)",
         }
     }
 
@@ -122,11 +156,14 @@ impl EditableParam {
             }
             Self::MaxErrorsPerPhase => p.max_errors_per_phase.to_string(),
             Self::MaxClaims => p.max_claims.to_string(),
+            Self::MaxDeductions => p.max_deductions.to_string(),
             Self::HighFor1 => t.high_for_1.to_string(),
             Self::HighFor2 => t.high_for_2.to_string(),
             Self::LowFor3 => t.low_for_3.to_string(),
             Self::LowFor4 => t.low_for_4.to_string(),
             Self::ReverseVerify => p.reverse_verify.to_string(),
+            Self::UnsupportedNumberIsHigh => p.unsupported_number_is_high.to_string(),
+            Self::DirectionCheck => p.direction_check.to_string(),
         }
     }
 
@@ -139,6 +176,11 @@ impl EditableParam {
                 .map_err(|_| format!("{label}: `{text}` is not a whole number"))
         }
         let label = self.label();
+        let flag = |text: &str| -> Result<Option<bool>, String> {
+            text.parse()
+                .map(Some)
+                .map_err(|_| format!("{label}: `{text}` is not true or false"))
+        };
         match self {
             Self::NumericDeviationThreshold => {
                 let v = text
@@ -150,16 +192,14 @@ impl EditableParam {
             }
             Self::MaxErrorsPerPhase => o.max_errors_per_phase = count(text, label)?,
             Self::MaxClaims => o.max_claims = count(text, label)?,
+            Self::MaxDeductions => o.max_deductions = count(text, label)?,
             Self::HighFor1 => o.high_for_1 = count(text, label)?,
             Self::HighFor2 => o.high_for_2 = count(text, label)?,
             Self::LowFor3 => o.low_for_3 = count(text, label)?,
             Self::LowFor4 => o.low_for_4 = count(text, label)?,
-            Self::ReverseVerify => {
-                o.reverse_verify = Some(
-                    text.parse()
-                        .map_err(|_| format!("{label}: `{text}` is not true or false"))?,
-                )
-            }
+            Self::ReverseVerify => o.reverse_verify = flag(text)?,
+            Self::UnsupportedNumberIsHigh => o.unsupported_number_is_high = flag(text)?,
+            Self::DirectionCheck => o.direction_check = flag(text)?,
         }
         Ok(())
     }
@@ -169,8 +209,11 @@ const PARAM_KEYS: &[&str] = &[
     "numeric_deviation_threshold",
     "max_errors_per_phase",
     "max_claims",
+    "max_deductions",
     "score_thresholds",
     "reverse_verify",
+    "unsupported_number_is_high",
+    "direction_check",
 ];
 const THRESHOLD_KEYS: &[&str] = &["high_for_1", "high_for_2", "low_for_3", "low_for_4"];
 
@@ -180,7 +223,10 @@ impl ParamOverrides {
             numeric_deviation_threshold: obj.f64("numeric_deviation_threshold")?,
             max_errors_per_phase: obj.u32("max_errors_per_phase")?,
             max_claims: obj.u32("max_claims")?,
+            max_deductions: obj.u32("max_deductions")?,
             reverse_verify: obj.bool("reverse_verify")?,
+            unsupported_number_is_high: obj.bool("unsupported_number_is_high")?,
+            direction_check: obj.bool("direction_check")?,
             extra: obj.extra(PARAM_KEYS),
             ..Default::default()
         };
@@ -210,7 +256,13 @@ impl ParamOverrides {
             self.max_errors_per_phase.map(Value::from),
         );
         put("max_claims", self.max_claims.map(Value::from));
+        put("max_deductions", self.max_deductions.map(Value::from));
         put("reverse_verify", self.reverse_verify.map(Value::from));
+        put(
+            "unsupported_number_is_high",
+            self.unsupported_number_is_high.map(Value::from),
+        );
+        put("direction_check", self.direction_check.map(Value::from));
         let mut t = self.thresholds_extra.clone();
         for (k, v) in [
             ("high_for_1", self.high_for_1),
@@ -235,7 +287,12 @@ impl ParamOverrides {
             .unwrap_or(p.numeric_deviation_threshold);
         p.max_errors_per_phase = self.max_errors_per_phase.unwrap_or(p.max_errors_per_phase);
         p.max_claims = self.max_claims.unwrap_or(p.max_claims);
+        p.max_deductions = self.max_deductions.unwrap_or(p.max_deductions);
         p.reverse_verify = self.reverse_verify.unwrap_or(p.reverse_verify);
+        p.unsupported_number_is_high = self
+            .unsupported_number_is_high
+            .unwrap_or(p.unsupported_number_is_high);
+        p.direction_check = self.direction_check.unwrap_or(p.direction_check);
         t.high_for_1 = self.high_for_1.unwrap_or(t.high_for_1);
         t.high_for_2 = self.high_for_2.unwrap_or(t.high_for_2);
         t.low_for_3 = self.low_for_3.unwrap_or(t.low_for_3);
@@ -249,11 +306,14 @@ impl ParamOverrides {
             numeric_deviation_threshold: Some(params.numeric_deviation_threshold),
             max_errors_per_phase: Some(params.max_errors_per_phase),
             max_claims: Some(params.max_claims),
+            max_deductions: Some(params.max_deductions),
             high_for_1: Some(t.high_for_1),
             high_for_2: Some(t.high_for_2),
             low_for_3: Some(t.low_for_3),
             low_for_4: Some(t.low_for_4),
             reverse_verify: Some(params.reverse_verify),
+            unsupported_number_is_high: Some(params.unsupported_number_is_high),
+            direction_check: Some(params.direction_check),
             ..Default::default()
         }
     }
@@ -278,6 +338,9 @@ fn check(params: &AuditParams, path: &str) -> Result<(), ConfigError> {
     }
     if params.max_claims == 0 {
         return bad("max_claims", "must be at least 1");
+    }
+    if params.max_deductions == 0 {
+        return bad("max_deductions", "must be at least 1");
     }
     if t.high_for_2 == 0 || t.high_for_1 < t.high_for_2 {
         return bad(
@@ -482,11 +545,14 @@ profiles:
                 EditableParam::NumericDeviationThreshold => "0.25",
                 EditableParam::MaxErrorsPerPhase => "7",
                 EditableParam::MaxClaims => "9",
+                EditableParam::MaxDeductions => "4",
                 EditableParam::HighFor1 => "20",
                 EditableParam::HighFor2 => "10",
                 EditableParam::LowFor3 => "30",
                 EditableParam::LowFor4 => "15",
                 EditableParam::ReverseVerify => "true",
+                EditableParam::UnsupportedNumberIsHigh => "false",
+                EditableParam::DirectionCheck => "false",
             };
             param.set(&mut s.defaults, &format!(" {value} ")).unwrap();
             let back = Strategy::from_value(&s.to_value()).unwrap();

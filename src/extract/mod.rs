@@ -249,9 +249,25 @@ pub fn needs_fallback(result: Option<&Extraction>) -> bool {
 }
 
 /// Reads a fallback's reply with the same extractor and normaliser. The span points at the
-/// answer in `text` when it occurs there verbatim, else it is `(0, 0)`.
+/// answer in `text` when it occurs there verbatim, else it is `(0, 0)`. A reply whose rules
+/// find different answers is not read: it may quote the solution's planted answers before its
+/// own (docs/audit.md, "Reading replies"), and the rules' answer stands.
 pub fn from_fallback_reply(text: &str, reply: &str) -> Option<Extraction> {
     let got = extract(reply, None)?;
+    // One answer: the rules agree, and every digit run of the reply is part of the answer as
+    // written (a quoted "the answer is 99" before or after it makes the reply ambiguous).
+    let one_answer = got.several.len() <= 1
+        && got
+            .candidates
+            .iter()
+            .all(|c| agrees(&c.answer, &got.answer))
+        && reply
+            .split(|c: char| !c.is_ascii_digit())
+            .filter(|run| !run.is_empty())
+            .all(|run| got.raw.contains(run));
+    if !one_answer {
+        return None;
+    }
     let span = text
         .rfind(got.raw.as_str())
         .map_or((0, 0), |s| (s, s + got.raw.len()));

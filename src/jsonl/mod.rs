@@ -177,8 +177,13 @@ impl LineSplitter {
 
 /// Convenience for whole strings (pasted text, tests): all non-blank lines.
 pub fn lines_of(text: &str) -> Vec<Line> {
+    lines_of_capped(text, DEFAULT_MAX_LINE_BYTES)
+}
+
+/// [`lines_of`] with lines longer than `max_line_bytes` reported as [`LineError::TooLong`].
+pub fn lines_of_capped(text: &str, max_line_bytes: usize) -> Vec<Line> {
     let mut out = Vec::new();
-    let mut splitter = LineSplitter::default();
+    let mut splitter = LineSplitter::with_max_line_bytes(max_line_bytes);
     splitter.push(text.as_bytes(), &mut |l| out.push(l));
     splitter.finish(&mut |l| out.push(l));
     out
@@ -186,11 +191,19 @@ pub fn lines_of(text: &str) -> Vec<Line> {
 
 /// Reads every line of a `Read` (a file, stdin) in 64 KiB chunks.
 #[cfg(not(target_arch = "wasm32"))]
-pub fn for_each_line(
+pub fn for_each_line(reader: impl std::io::Read, emit: impl FnMut(Line)) -> std::io::Result<()> {
+    for_each_line_capped(reader, DEFAULT_MAX_LINE_BYTES, emit)
+}
+
+/// [`for_each_line`] with lines longer than `max_line_bytes` reported as
+/// [`LineError::TooLong`] (and never buffered past it).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn for_each_line_capped(
     mut reader: impl std::io::Read,
+    max_line_bytes: usize,
     mut emit: impl FnMut(Line),
 ) -> std::io::Result<()> {
-    let mut splitter = LineSplitter::default();
+    let mut splitter = LineSplitter::with_max_line_bytes(max_line_bytes);
     let mut buf = vec![0u8; 64 * 1024];
     loop {
         let n = match reader.read(&mut buf) {

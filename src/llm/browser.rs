@@ -130,13 +130,26 @@ impl BrowserTransport {
             .map_err(|e| self.fail(attempt, url, &e))?;
         let status = resp.status();
         let retry_after = resp.headers().get("retry-after");
-        let text = self
-            .or_cancel(Box::pin(resp.text()))
+        // A declared length (of the body as sent, maybe compressed) over the limit is refused
+        // before the body is read; the body read is measured again after the browser inflated
+        // it (`wire::body_text`). A body that never ends stops at the per-call timeout: the
+        // fetch API gives no bounded read without a stream reader (docs/llm.md, "Size limits").
+        let declared = resp
+            .headers()
+            .get("content-length")
+            .and_then(|v| v.trim().parse::<u64>().ok());
+        if declared.is_some_and(|n| n > wire::MAX_REPLY_BYTES as u64) {
+            return Err(wire::too_large());
+        }
+        // Bytes, not `text()`: the browser's text decoding replaces invalid UTF-8 silently.
+        let bytes = self
+            .or_cancel(Box::pin(resp.binary()))
             .await?
             .map_err(|e| self.fail(attempt, url, &e))?;
         if (200..300).contains(&status) {
-            Ok(HttpReply::Ok(text))
+            Ok(HttpReply::Ok(wire::body_text(bytes)?))
         } else {
+            let text = wire::error_body_text(&bytes);
             Ok(HttpReply::Status {
                 status,
                 body: text,

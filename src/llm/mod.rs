@@ -139,6 +139,19 @@ pub enum LlmError {
     InvalidEndpoint { detail: String },
     #[error("the endpoint returned no choices")]
     EmptyChoices,
+    /// The body passed the size limit of a reply (`wire::MAX_REPLY_BYTES`, counted after
+    /// decompression): a runaway or hostile server. Final: the same server would send it again.
+    #[error("the endpoint's answer is larger than {limit_bytes} bytes (the limit of one reply, counted after decompression), so it was refused and not retried: check the server (a runaway generation, a wrong URL, or a gzip bomb)")]
+    ReplyTooLarge { limit_bytes: u64 },
+    /// A 2xx body that is not UTF-8 text: never decoded lossily (a replaced character could
+    /// change what is read as the verdict).
+    #[error("the endpoint's answer is not UTF-8 text (invalid byte at offset {offset}); it is not read or scored")]
+    NotUtf8 { offset: usize },
+    /// The reply ended for a reason that is neither a complete answer (`stop`) nor a cut at
+    /// `max_tokens` (`length`): e.g. `content_filter`, `tool_calls`, or a server's own word.
+    /// Never counted as `stop`.
+    #[error("the model's reply ended with finish_reason `{reason}`, which is not a complete answer (`stop`) or a cut at max_tokens (`length`); it is not scored")]
+    UnexpectedFinish { reason: String },
     #[error("cancelled")]
     Cancelled,
 }
@@ -181,6 +194,7 @@ pub trait ChatTransport {
 // --- Client pipeline (additive to the interface above) ---
 
 pub mod answer_fallback;
+pub mod boundary;
 pub mod cancel;
 pub mod client;
 pub mod connection;
@@ -193,6 +207,7 @@ pub mod browser;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod native;
 
+pub use boundary::Boundary;
 pub use cancel::CancelToken;
 pub use client::{ClientStats, RetryingClient};
 pub use redact::Secrets;

@@ -117,15 +117,30 @@ impl NativeTransport {
     }
 }
 
+/// At most `MAX_REPLY_BYTES + 1` bytes of the body (decompressed: ureq inflates gzip in
+/// its reader, so a gzip bomb stops here too, as does an endless chunked body). Not
+/// `into_string`: it decodes lossily and reports its own 10 MB cap as an I/O error, which
+/// read as a network failure and was retried.
+fn read_capped(resp: ureq::Response) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    resp.into_reader()
+        .take(wire::MAX_REPLY_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
 fn raw_outcome(result: Result<ureq::Response, ureq::Error>, url: &str, timeout: LlmError) -> Raw {
     match result {
-        Ok(resp) => match resp.into_string() {
-            Ok(body) => Ok(HttpReply::Ok(body)),
+        Ok(resp) => match read_capped(resp) {
+            Ok(bytes) => wire::body_text(bytes).map(HttpReply::Ok),
             Err(e) => Err(read_error(&e, url, timeout)),
         },
         Err(ureq::Error::Status(status, resp)) => {
             let retry_after = resp.header("retry-after").map(str::to_string);
-            let body = resp.into_string().unwrap_or_default();
+            let body = read_capped(resp)
+                .map(|b| wire::error_body_text(&b))
+                .unwrap_or_default();
             Ok(HttpReply::Status {
                 status,
                 body,
@@ -151,7 +166,9 @@ fn read_error(e: &std::io::Error, url: &str, timeout: LlmError) -> LlmError {
     match e.kind() {
         ErrorKind::TimedOut | ErrorKind::WouldBlock => timeout,
         ErrorKind::InvalidData => LlmError::BadResponse {
-            detail: format!("the body could not be read as UTF-8 text (or is over 10 MB): {e}"),
+            detail: format!(
+                "the body could not be decoded (a broken gzip or chunked stream?): {e}"
+            ),
         },
         _ if is_timeout_text(&e.to_string()) => timeout,
         _ => LlmError::Network {

@@ -43,13 +43,17 @@ impl Secrets {
         }
     }
 
-    /// Adds the userinfo of a URL (`user:pass` and the password alone), if it has one.
+    /// Adds the secrets a URL carries: its userinfo (`user:pass` and the password alone),
+    /// every query value and its fragment (see [`redact_url`]).
     pub fn add_url(&mut self, url: &str) {
         if let Some(info) = userinfo(url) {
             self.add(info);
             if let Some((_, pass)) = info.split_once(':') {
                 self.add(pass);
             }
+        }
+        for secret in query_and_fragment_secrets(url) {
+            self.add(secret);
         }
     }
 
@@ -150,8 +154,108 @@ fn userinfo(url: &str) -> Option<&str> {
     authority.rfind('@').map(|at| &authority[..at])
 }
 
-/// `url` without its userinfo: `https://user:pass@host/v1` → `https://host/v1`. URLs are
-/// shown and stored only in this form.
+/// The secret-bearing parts of a URL after its authority: every query value and the whole
+/// fragment (`?api-key=…`, `#access_token=…`: some gateways take keys there).
+fn query_and_fragment_secrets(url: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let (before_fragment, fragment) = match url.split_once('#') {
+        Some((b, f)) => (b, Some(f)),
+        None => (url, None),
+    };
+    if let Some((_, query)) = before_fragment.split_once('?') {
+        for pair in query.split(['&', ';']) {
+            let value = pair.split_once('=').map_or(pair, |(_, v)| v);
+            if !value.is_empty() {
+                out.push(value);
+            }
+        }
+    }
+    if let Some(f) = fragment.filter(|f| !f.is_empty()) {
+        out.push(f);
+        for pair in f.split(['&', ';']) {
+            if let Some((_, v)) = pair.split_once('=').filter(|(_, v)| !v.is_empty()) {
+                out.push(v);
+            }
+        }
+    }
+    out
+}
+
+/// `url` as it may be shown, printed or stored: no userinfo (`https://user:pass@host/v1` →
+/// `https://host/v1`), every query value replaced (`?api-key=sk-…` → `?api-key=[api key]`)
+/// and the fragment replaced (`#[api key]`). The one URL redaction of the app: CLI and
+/// settings errors, the page's messages, reports, stored runs and exports all go through it
+/// (docs/llm.md, "Redaction guarantees").
+pub fn redact_url(url: &str) -> String {
+    let url = strip_userinfo(url);
+    let (before_fragment, fragment) = match url.split_once('#') {
+        Some((b, f)) => (b, Some(f)),
+        None => (url.as_str(), None),
+    };
+    let mut out = String::with_capacity(url.len());
+    match before_fragment.split_once('?') {
+        Some((path, query)) => {
+            out.push_str(path);
+            out.push('?');
+            for (i, pair) in query.split('&').enumerate() {
+                if i > 0 {
+                    out.push('&');
+                }
+                match pair.split_once('=') {
+                    Some((name, value)) if !value.is_empty() => {
+                        out.push_str(name);
+                        out.push('=');
+                        out.push_str(REDACTED);
+                    }
+                    Some((name, _)) => {
+                        out.push_str(name);
+                        out.push('=');
+                    }
+                    // A bare `?sk-…` is a value without a name.
+                    None if !pair.is_empty() => out.push_str(REDACTED),
+                    None => {}
+                }
+            }
+        }
+        None => out.push_str(before_fragment),
+    }
+    if let Some(f) = fragment {
+        out.push('#');
+        if !f.is_empty() {
+            out.push_str(REDACTED);
+        }
+    }
+    out
+}
+
+/// Every URL-looking word (`http://…`, `https://…`) of a free text passed through
+/// [`redact_url`]: for messages that quote what a user typed.
+pub fn redact_urls_in(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    loop {
+        let lower = rest.to_ascii_lowercase();
+        let Some(start) = [lower.find("http://"), lower.find("https://")]
+            .into_iter()
+            .flatten()
+            .min()
+        else {
+            out.push_str(rest);
+            return out;
+        };
+        out.push_str(&rest[..start]);
+        let word = &rest[start..];
+        let end = word
+            .find(|c: char| c.is_whitespace() || matches!(c, '`' | '"' | '\'' | '<' | '>'))
+            .unwrap_or(word.len());
+        out.push_str(&redact_url(&word[..end]));
+        rest = &word[end..];
+    }
+}
+
+/// `url` without its userinfo: `https://user:pass@host/v1` → `https://host/v1`. Used by
+/// [`redact_url`], which also hides query values and the fragment: show and store URLs
+/// through that one.
 pub fn strip_userinfo(url: &str) -> String {
     match (userinfo(url), url.find("://")) {
         (Some(info), Some(i)) => {
@@ -260,6 +364,36 @@ mod tests {
         assert_eq!(s.len(), 3);
         let out = s.redact("login user:p4ssw0rd failed; password p4ssw0rd");
         assert!(!out.contains("p4ssw0rd"), "{out}");
+    }
+
+    #[test]
+    fn urls_lose_keys_in_userinfo_query_and_fragment() {
+        assert_eq!(
+            redact_url("https://u:p4ss@gw.example/v1?api-key=sk-123&mode=x#tok=abc"),
+            "https://gw.example/v1?api-key=[api key]&mode=[api key]#[api key]"
+        );
+        assert_eq!(redact_url("http://h/v1?sk-bare"), "http://h/v1?[api key]");
+        // A bare word may be a key: redacted too.
+        assert_eq!(
+            redact_url("http://h/v1?flag&k="),
+            "http://h/v1?[api key]&k="
+        );
+        assert_eq!(
+            redact_url("http://127.0.0.1:8080/v1"),
+            "http://127.0.0.1:8080/v1"
+        );
+        let mut s = Secrets::new();
+        s.add_url("https://gw.example/v1?api-key=sk-gateway-9876#frag-secret");
+        let out = s.redact("GET /v1?api-key=sk-gateway-9876 failed; frag-secret");
+        assert!(
+            !out.contains("sk-gateway") && !out.contains("frag-secret"),
+            "{out}"
+        );
+        let text = "could not reach https://gw/v1?api-key=sk-1234567 (refused); see http://x/#a";
+        assert_eq!(
+            redact_urls_in(text),
+            "could not reach https://gw/v1?api-key=[api key] (refused); see http://x/#[api key]"
+        );
     }
 
     #[test]

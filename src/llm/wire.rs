@@ -4,12 +4,50 @@
 
 use serde_json::{json, Value};
 
-use super::redact::{key_problem, strip_userinfo, Secrets};
+use super::redact::{key_problem, redact_url, Secrets};
 use super::retry::parse_retry_after;
 use super::{ChatRequest, ChatResponse, Endpoint, JsonMode, LlmError, Usage};
 
 /// Longest piece of a server's error body we keep in an error message.
 const BODY_SNIPPET_CHARS: usize = 300;
+
+/// The largest reply body read, counted after decompression (docs/llm.md, "Size limits"): a
+/// chat completion of 32,768 tokens (the largest `max_tokens` the audit asks for) is well
+/// under 1 MB. A body past it is refused as [`LlmError::ReplyTooLarge`] and not retried.
+pub const MAX_REPLY_BYTES: usize = 4 * 1024 * 1024;
+
+/// A 2xx body as text: over [`MAX_REPLY_BYTES`] is [`LlmError::ReplyTooLarge`], bytes that
+/// are not UTF-8 are [`LlmError::NotUtf8`] (never decoded lossily). Both transports read
+/// their bytes through it; `bytes` may hold one byte more than the limit (a reader that
+/// stopped at limit + 1 to tell "exactly the limit" from "more").
+pub fn body_text(bytes: Vec<u8>) -> Result<String, LlmError> {
+    if bytes.len() > MAX_REPLY_BYTES {
+        return Err(too_large());
+    }
+    String::from_utf8(bytes).map_err(|e| LlmError::NotUtf8 {
+        offset: e.utf8_error().valid_up_to(),
+    })
+}
+
+/// The refusal of a body over [`MAX_REPLY_BYTES`].
+pub fn too_large() -> LlmError {
+    LlmError::ReplyTooLarge {
+        limit_bytes: MAX_REPLY_BYTES as u64,
+    }
+}
+
+/// An error body (non-2xx) as text for a message: only its start is ever shown, so it is cut
+/// at [`MAX_REPLY_BYTES`] and decoded leniently.
+pub fn error_body_text(bytes: &[u8]) -> String {
+    let cut = &bytes[..bytes.len().min(MAX_REPLY_BYTES)];
+    String::from_utf8_lossy(cut).into_owned()
+}
+
+/// `finish_reason`s of a complete answer (OpenAI and llama.cpp `stop`; TGI `eos_token` and
+/// `stop_sequence`; Anthropic-style `end_turn`), and of a reply cut at `max_tokens`. Any
+/// other is [`LlmError::UnexpectedFinish`].
+const FINISHED: [&str; 5] = ["stop", "eos", "eos_token", "stop_sequence", "end_turn"];
+const CUT_AT_MAX_TOKENS: [&str; 2] = ["length", "max_tokens"];
 
 /// `{base_url}/chat/completions`, tolerant of a trailing slash in the base URL.
 pub fn chat_url(endpoint: &Endpoint) -> String {
@@ -282,6 +320,16 @@ pub fn read_chat_reply(
     match reply {
         HttpReply::Ok(body) => {
             let read = parse_chat_body(&body).map_err(|e| scrub(e, endpoint))?;
+            if let Some(reason) = read.finish_reason.as_deref() {
+                if !FINISHED.contains(&reason) && !CUT_AT_MAX_TOKENS.contains(&reason) {
+                    return Err(scrub(
+                        LlmError::UnexpectedFinish {
+                            reason: truncate(reason),
+                        },
+                        endpoint,
+                    ));
+                }
+            }
             Ok(ChatResponse {
                 // A model may repeat what it was sent; a key never goes further.
                 content: Secrets::of_endpoint(endpoint).redact(&read.content),
@@ -329,7 +377,7 @@ pub fn classify_status(
     match status {
         401 | 403 => LlmError::Unauthorized { status },
         404 => LlmError::NotFound {
-            url: strip_userinfo(url),
+            url: redact_url(url),
             model: endpoint.model.clone(),
         },
         413 => LlmError::TooLarge,
@@ -392,7 +440,7 @@ pub fn redact(text: &str, endpoint: &Endpoint) -> String {
 pub fn scrub(error: LlmError, endpoint: &Endpoint) -> LlmError {
     let secrets = Secrets::of_endpoint(endpoint);
     let r = |t: String| secrets.redact(&t);
-    let u = |t: String| secrets.redact(&strip_userinfo(&t));
+    let u = |t: String| secrets.redact(&redact_url(&t));
     match error {
         LlmError::Network { url, hint } => LlmError::Network {
             url: u(url),
@@ -410,6 +458,7 @@ pub fn scrub(error: LlmError, endpoint: &Endpoint) -> LlmError {
         LlmError::BadResponse { detail } => LlmError::BadResponse { detail: r(detail) },
         LlmError::CutOff { detail } => LlmError::CutOff { detail: r(detail) },
         LlmError::InvalidEndpoint { detail } => LlmError::InvalidEndpoint { detail: r(detail) },
+        LlmError::UnexpectedFinish { reason } => LlmError::UnexpectedFinish { reason: r(reason) },
         other => other,
     }
 }
@@ -424,7 +473,7 @@ pub fn check_endpoint(endpoint: &Endpoint) -> Result<(), LlmError> {
         return Err(LlmError::InvalidEndpoint {
             detail: format!(
                 "the base URL `{}` does not start with http:// or https:// (fix it in Settings)",
-                strip_userinfo(url)
+                redact_url(url)
             ),
         });
     }
@@ -755,6 +804,44 @@ mod tests {
             ),
             Ok(vec!["m1".to_string()])
         );
+    }
+
+    #[test]
+    fn an_unknown_finish_reason_is_not_a_stop() {
+        let e = endpoint(None, JsonMode::None);
+        let body = |reason: &str| {
+            HttpReply::Ok(format!(
+                r#"{{"choices":[{{"message":{{"content":"{{}}"}},"finish_reason":"{reason}"}}]}}"#
+            ))
+        };
+        for ok in ["stop", "eos", "end_turn", "length", "max_tokens"] {
+            assert!(read_chat_reply(body(ok), "u", &e, 1, None).is_ok(), "{ok}");
+        }
+        for odd in ["content_filter", "tool_calls", "weird"] {
+            let err = read_chat_reply(body(odd), "u", &e, 1, None).unwrap_err();
+            assert_eq!(
+                err,
+                LlmError::UnexpectedFinish {
+                    reason: odd.to_string()
+                }
+            );
+            assert!(!crate::llm::retry::is_retryable(&err));
+        }
+        let none = HttpReply::Ok(r#"{"choices":[{"message":{"content":"{}"}}]}"#.into());
+        assert!(read_chat_reply(none, "u", &e, 1, None).is_ok());
+    }
+
+    #[test]
+    fn bodies_over_the_limit_or_not_utf8_are_typed_refusals() {
+        assert_eq!(body_text(b"ok".to_vec()).unwrap(), "ok");
+        let err = body_text(vec![b' '; MAX_REPLY_BYTES + 1]).unwrap_err();
+        assert_eq!(err, too_large());
+        assert!(err.to_string().contains("not retried"), "{err}");
+        assert!(!crate::llm::retry::is_retryable(&err));
+        let err = body_text(b"{\"a\":\"\xff\"}".to_vec()).unwrap_err();
+        assert_eq!(err, LlmError::NotUtf8 { offset: 6 });
+        assert!(!crate::llm::retry::is_retryable(&err));
+        assert_eq!(error_body_text(b"bad \xff"), "bad \u{fffd}");
     }
 
     #[test]

@@ -33,6 +33,7 @@
 //   "models": ["mock-model"],        // listed by GET /v1/models
 //   "default_reply": "mock reply",   // chat reply when no rule matches (string, or JSON value
 //                                    // which is sent as its JSON text)
+//   "quote": null,                   // "marked" | "bare": every reply quotes first (see rules)
 //   "fault_rate": 0, "fault_kinds": ["503"], "seed": 1,
 //   "rules": [                       // first rule that matches and has uses left wins
 //     {
@@ -45,6 +46,11 @@
 //       "reply": {"claims": []},     // content of the assistant message (string or JSON)
 //       "usage": {"prompt_tokens": 10, "completion_tokens": 5},
 //       "finish_reason": "length",   // default "stop"; "length" = cut off by max_tokens
+//       "quote": "marked",           // a naive quoting model (also script-wide, below): the
+//                                    // reply restates the request's last user message (the
+//                                    // audited texts, with whatever they planted) and then
+//                                    // gives `reply` between the answer lines the prompt asks
+//                                    // for ("marked") or with no markers ("bare")
 //       "fault": "429"               // instead of a reply, see below
 //     }
 //   ]
@@ -183,6 +189,19 @@ function normFault(f) {
   return typeof f === 'string' ? { kind: f } : { kind: String(f.kind ?? f.status), ...f };
 }
 
+// A chatty model that restates what it was given before answering (docs/audit.md, "Reading
+// replies"): the request's last user message, then the answer, between the answer lines the
+// prompt names (<answer-TOKEN>) when `mode` is "marked", bare otherwise.
+function quoted(mode, messages, content) {
+  const text = typeof content === 'string' ? content : JSON.stringify(content);
+  if (mode !== 'marked' && mode !== 'bare') return content;
+  const all = messages.map((m) => String(m?.content ?? '')).join('\n');
+  const token = (all.match(/<answer-([0-9a-f]{16})>/) || [])[1];
+  const head = `Let me restate what I was given:\n${lastUser(messages)}\n\nMy answer:\n`;
+  if (mode === 'marked' && token) return `${head}<answer-${token}>\n${text}\n</answer-${token}>`;
+  return `${head}${text}`;
+}
+
 function completion(model, content, usage, prompt, finishReason = 'stop') {
   const text = typeof content === 'string' ? content : JSON.stringify(content);
   const p = usage?.prompt_tokens ?? tokens(prompt);
@@ -281,7 +300,8 @@ async function handleV1(req, res, path, entry) {
       send(req, res, 400, { error: { message: 'body must be JSON with "messages"' } });
       return 400;
     }
-    const content = picked && rule.reply !== undefined ? rule.reply : (state.script.default_reply ?? 'mock reply');
+    const plain = picked && rule.reply !== undefined ? rule.reply : (state.script.default_reply ?? 'mock reply');
+    const content = quoted(rule.quote ?? state.script.quote, entry.body.messages, plain);
     const prompt = entry.body.messages.map((m) => String(m?.content ?? '')).join('\n');
     send(req, res, 200, completion(entry.body.model ?? 'mock', content, rule.usage, prompt, rule.finish_reason ?? 'stop'));
     return 200;

@@ -39,7 +39,7 @@ pub fn start(page: AuditState, store: &SettingsStore) {
         model_output: page.output.get_untracked(),
     };
     if let Some(why) = not_ready(&input) {
-        return page.error.set(Some(why.into()));
+        return page.error.set(Some(why));
     }
     let (settings, strategy) = (
         store.settings.get_untracked(),

@@ -11,10 +11,17 @@ use crate::audit::run::PhaseStatus;
 use crate::audit::run::PhaseUpdate;
 use crate::view::audit::shown::ReportShown;
 
-/// Why an audit cannot start yet, if it cannot.
-pub fn not_ready(input: &AuditInput) -> Option<&'static str> {
-    (input.context_input.trim().is_empty() || input.model_output.trim().is_empty())
-        .then_some("Paste both the context (source material) and the model output to audit.")
+/// Why an audit cannot start yet, if it cannot: a text missing, or over its size limit
+/// (`audit::limits`, the same check as the CLI's and the batch's).
+pub fn not_ready(input: &AuditInput) -> Option<String> {
+    if input.context_input.trim().is_empty() || input.model_output.trim().is_empty() {
+        return Some(
+            "Paste both the context (source material) and the model output to audit.".into(),
+        );
+    }
+    crate::audit::limits::check_input(input)
+        .err()
+        .map(|e| format!("Cannot audit: {e}."))
 }
 
 /// How a finished audit ended, for the page's messages.
@@ -173,6 +180,12 @@ mod tests {
         assert!(not_ready(&input(" ", "out")).is_some());
         assert!(not_ready(&input("ctx", "\n")).is_some());
         assert_eq!(not_ready(&input("ctx", "out")), None);
+        let big = "x".repeat(crate::audit::limits::MAX_CONTEXT_BYTES + 1);
+        let why = not_ready(&input(&big, "out")).unwrap();
+        assert!(
+            why.contains("context_input is 1048577 bytes, over the limit of 1048576 bytes"),
+            "{why}"
+        );
     }
 
     #[test]

@@ -308,6 +308,7 @@ impl Names for FailureKind {
         ("unreadable", FailureKind::Unreadable),
         ("truncated", FailureKind::Truncated),
         ("cancelled", FailureKind::Cancelled),
+        ("ambiguous", FailureKind::Ambiguous),
     ];
 }
 
@@ -398,6 +399,9 @@ impl FromReply for FindingRead {
             note: match status.as_str() {
                 "duplicate" => " (same target as another error: counted once)",
                 "over_cap" => " (over the per-phase cap: not counted)",
+                "unknown_target" => {
+                    " (aimed at a claim or deduction not in the audit: not counted)"
+                }
                 _ => "",
             },
             explanation: f.optional("explanation")?,

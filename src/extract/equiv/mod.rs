@@ -1,0 +1,475 @@
+//! Answer equivalence. Symmetric, exact first, and every verdict says how it was reached.
+//!
+//! Order: identical text → percent policy → multiple-choice letters → `\pm` / sets / tuples /
+//! intervals / matrices / lists (element-wise) → `x = 5` vs `5` → exact rationals (arbitrary
+//! precision, bounded) → high-precision floats for irrational values (relative 1e-9, never
+//! looser) → symbolic by evaluation at fixed pseudo-random points over the whole real line →
+//! text.
+//!
+//! Soundness first: a verdict is [`Outcome::Undecided`] ("could not decide") whenever an exact
+//! answer was out of reach (a value past the size bound, a float overflow or underflow, too few
+//! sample points where both sides are defined, the strict preset facing a float), and an
+//! undecided verdict is never counted as equal.
+
+use num_rational::BigRational;
+use num_traits::{Signed, Zero};
+use serde::Serialize;
+
+use super::expr::{self, Expr, Node};
+use super::number::{float_str, parse_decimal, parse_decimal_big, pow10, Num};
+
+mod complex;
+mod numeric;
+mod real_set;
+mod relation;
+mod sampling;
+mod structure;
+
+use complex::*;
+use numeric::*;
+use real_set::*;
+use relation::*;
+use sampling::*;
+use structure::*;
+
+pub use structure::answer_count;
+
+/// How forgiving the comparison is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Preset {
+    /// Exact values only; `20%` equals `20` only when the question asks for a percent.
+    Strict,
+    /// Also: a decimal with ≥ 2 places equals a value that rounds to it (`0.33` vs `1/3`),
+    /// a bare list equals a tuple of the same order, case-insensitive text and letters.
+    #[default]
+    Lenient,
+}
+
+/// The comparison step that decided a verdict.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Path {
+    IdenticalText,
+    Choice,
+    Percent,
+    ExactRational,
+    BigInteger,
+    Float,
+    Rounded,
+    Symbolic,
+    Tuple,
+    Interval,
+    Set,
+    Matrix,
+    Equation,
+    Text,
+    /// One side states a unit the other contradicts (`7 years` vs `7 months`).
+    Unit,
+    /// `\infty` against `\infty`, `-\infty` or a number.
+    Infinity,
+    /// Inequalities, intervals and their unions read as one set of reals (`x<3`, `-x>-1`,
+    /// `(-\infty,3)`, `x \neq 3`, `x<-1 \text{ or } x>2`), compared exactly.
+    RealSet,
+    /// Two equations with the same solutions up to rearrangement and a non-zero factor
+    /// (`2x+4y-3=0` vs `y=-\frac{1}{2}x+\frac{3}{4}`), by evaluation.
+    Rearranged,
+    /// A label before the answer dropped (`(p,q)=(3,2)`, `V_1:V_2=11:21`).
+    Label,
+    /// A chain (`x = 5+5+1 = 11`) or an approximation (`\frac{1}{3} \approx 0.33`) read as
+    /// its final value.
+    Chain,
+    /// A base-n numeral (`2516_8`) compared by value.
+    BaseN,
+    /// `2,74` read with a decimal comma against a decimal gold.
+    DecimalComma,
+    /// Several answers (several `\boxed{}`, "2 or 3", `2; 3`) compared as a set.
+    Several,
+    /// Complex numbers with `i` (or `I`) in exact Gaussian-rational arithmetic.
+    Complex,
+    NoAnswer,
+}
+
+impl Path {
+    /// Every path, for reading a name back (`from_name`); `as_str` is where the names live.
+    pub const ALL: [Path; 25] = [
+        Path::IdenticalText,
+        Path::Choice,
+        Path::Percent,
+        Path::ExactRational,
+        Path::BigInteger,
+        Path::Float,
+        Path::Rounded,
+        Path::Symbolic,
+        Path::Tuple,
+        Path::Interval,
+        Path::Set,
+        Path::Matrix,
+        Path::Equation,
+        Path::Text,
+        Path::Unit,
+        Path::Infinity,
+        Path::RealSet,
+        Path::Rearranged,
+        Path::Label,
+        Path::Chain,
+        Path::BaseN,
+        Path::DecimalComma,
+        Path::Several,
+        Path::Complex,
+        Path::NoAnswer,
+    ];
+
+    /// The path a name written by `as_str` stands for.
+    pub fn from_name(name: &str) -> Option<Path> {
+        Path::ALL.into_iter().find(|p| p.as_str() == name)
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Path::IdenticalText => "identical_text",
+            Path::Choice => "choice",
+            Path::Percent => "percent",
+            Path::ExactRational => "exact_rational",
+            Path::BigInteger => "big_integer",
+            Path::Float => "float",
+            Path::Rounded => "rounded",
+            Path::Symbolic => "symbolic",
+            Path::Tuple => "tuple",
+            Path::Interval => "interval",
+            Path::Set => "set",
+            Path::Matrix => "matrix",
+            Path::Equation => "equation",
+            Path::Text => "text",
+            Path::Unit => "unit",
+            Path::Infinity => "infinity",
+            Path::RealSet => "real_set",
+            Path::Rearranged => "rearranged",
+            Path::Label => "label",
+            Path::Chain => "chain",
+            Path::BaseN => "base_n",
+            Path::DecimalComma => "decimal_comma",
+            Path::Several => "several",
+            Path::Complex => "complex",
+            Path::NoAnswer => "no_answer",
+        }
+    }
+}
+
+/// What a comparison concluded. `Undecided` is its own verdict: counted apart, never as equal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    Equal,
+    Different,
+    /// Exact comparison was impossible (see the reason): "could not decide".
+    Undecided,
+}
+
+impl Outcome {
+    pub const ALL: [Outcome; 3] = [Outcome::Equal, Outcome::Different, Outcome::Undecided];
+
+    /// The outcome a name written by `as_str` stands for.
+    pub fn from_name(name: &str) -> Option<Outcome> {
+        Outcome::ALL.into_iter().find(|o| o.as_str() == name)
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Equal => "equal",
+            Outcome::Different => "different",
+            Outcome::Undecided => "undecided",
+        }
+    }
+
+    /// Both parts must hold: one difference decides, else one undecided part leaves it open.
+    pub fn and(self, o: Outcome) -> Outcome {
+        match (self, o) {
+            (Outcome::Different, _) | (_, Outcome::Different) => Outcome::Different,
+            (Outcome::Undecided, _) | (_, Outcome::Undecided) => Outcome::Undecided,
+            _ => Outcome::Equal,
+        }
+    }
+}
+
+/// A verdict on two normalised answers and why. `equivalent` is `outcome == Equal`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Comparison {
+    pub equivalent: bool,
+    pub outcome: Outcome,
+    pub path: Path,
+    pub reason: String,
+}
+
+fn verdict(equivalent: bool, path: Path, reason: impl Into<String>) -> Comparison {
+    let outcome = if equivalent {
+        Outcome::Equal
+    } else {
+        Outcome::Different
+    };
+    with_outcome(outcome, path, reason)
+}
+
+fn with_outcome(outcome: Outcome, path: Path, reason: impl Into<String>) -> Comparison {
+    Comparison {
+        equivalent: outcome == Outcome::Equal,
+        outcome,
+        path,
+        reason: reason.into(),
+    }
+}
+
+/// "Could not decide", with what made an exact answer impossible.
+fn undecided(path: Path, reason: impl Into<String>) -> Comparison {
+    with_outcome(
+        Outcome::Undecided,
+        path,
+        format!("{}: could not decide", reason.into()),
+    )
+}
+
+const REL_TOL: f64 = 1e-9;
+const MAX_DEPTH: usize = 6;
+const MAX_ITEMS: usize = 64;
+
+/// Compares a predicted and a gold answer (both already normalised).
+pub fn compare(pred: &str, gold: &str, question: Option<&str>, preset: Preset) -> Comparison {
+    if pred == gold {
+        return verdict(
+            true,
+            Path::IdenticalText,
+            format!("both normalise to `{gold}`"),
+        );
+    }
+    if let Some(c) = percent(pred, gold, question, preset) {
+        return c;
+    }
+    if let Some(c) = fast_decimal(pred, gold) {
+        return c;
+    }
+    if let Some(c) = decimal_comma(pred, gold) {
+        return c;
+    }
+    compare_at(pred, gold, preset, 0)
+}
+
+/// The decimal-comma policy: `2,74` is read as 2.74 only when (1) it is one comma between
+/// digits that is not a valid thousands grouping (the part after the comma is not exactly
+/// three digits) and (2) the other answer is a written decimal with a point. Otherwise
+/// `2,74` stays the list {2, 74} and `2,740` stays 2740: a comma is a decimal comma only when
+/// nothing else can be meant and the gold says decimals are expected.
+fn decimal_comma(a: &str, b: &str) -> Option<Comparison> {
+    let comma_decimal = |s: &str| -> Option<String> {
+        let (int, frac) = s.split_once(',')?;
+        let digits = |t: &str| !t.is_empty() && t.bytes().all(|c| c.is_ascii_digit());
+        let int_ok = digits(int.strip_prefix('-').unwrap_or(int));
+        (int_ok && digits(frac) && frac.len() != 3).then(|| format!("{int}.{frac}"))
+    };
+    let point_decimal = |s: &str| s.contains('.') && parse_decimal(s).is_some();
+    let (lit, read, other) = match (comma_decimal(a), comma_decimal(b)) {
+        (Some(r), None) if point_decimal(b) => (a, r, b),
+        (None, Some(r)) if point_decimal(a) => (b, r, a),
+        _ => return None,
+    };
+    let (x, y) = (parse_decimal(&read)?, parse_decimal(other)?);
+    Some(verdict(
+        x == y,
+        Path::DecimalComma,
+        format!(
+            "`{lit}` read with a decimal comma as {x} (the other answer is a decimal): {x} {} {y}",
+            if x == y { "=" } else { "≠" }
+        ),
+    ))
+}
+
+/// The hot path: two plain decimals.
+fn fast_decimal(a: &str, b: &str) -> Option<Comparison> {
+    let (x, y) = (parse_decimal(a)?, parse_decimal(b)?);
+    Some(verdict(
+        x == y,
+        Path::ExactRational,
+        format!("{x} {} {y}", if x == y { "=" } else { "≠" }),
+    ))
+}
+
+/// True when the question asks for a percentage ("what percent", "percentage", "%").
+pub fn asks_percent(question: Option<&str>) -> bool {
+    question.is_some_and(|q| {
+        let q = q.to_ascii_lowercase();
+        q.contains("percent") || q.contains('%') || q.contains("百分")
+    })
+}
+
+/// The percent policy: decided by the gold and the question, never a blind ×100 / ÷100.
+fn percent(pred: &str, gold: &str, question: Option<&str>, preset: Preset) -> Option<Comparison> {
+    let p_pct = pred.ends_with('%');
+    let g_pct = gold.ends_with('%');
+    if !p_pct && !g_pct {
+        return fraction_for_percent(pred, gold, question, preset);
+    }
+    let p = pred.trim_end_matches('%');
+    let g = gold.trim_end_matches('%');
+    let asked = asks_percent(question);
+    let same_number = compare_at(p, g, preset, 1);
+    let describe = |how: &str, c: &Comparison| format!("{how}: {}", c.reason);
+    if asked || (p_pct && g_pct) {
+        return Some(with_outcome(
+            same_number.outcome,
+            Path::Percent,
+            describe("percent number to percent number", &same_number),
+        ));
+    }
+    // Not asked for a percent: the percent sign is a value (20% = 0.2); the lenient preset
+    // also accepts the number written without its sign (gold "20%", answer "20").
+    let (pv, gv) = if p_pct {
+        (format!("({p})/100"), g.to_string())
+    } else {
+        (p.to_string(), format!("({g})/100"))
+    };
+    let by_value = compare_at(&pv, &gv, preset, 1);
+    if by_value.equivalent {
+        return Some(verdict(
+            true,
+            Path::Percent,
+            describe("as values (x% = x/100)", &by_value),
+        ));
+    }
+    if preset == Preset::Lenient && same_number.equivalent {
+        return Some(verdict(
+            true,
+            Path::Percent,
+            describe("percent sign dropped (lenient)", &same_number),
+        ));
+    }
+    Some(with_outcome(
+        by_value.outcome,
+        Path::Percent,
+        describe("as values (x% = x/100)", &by_value),
+    ))
+}
+
+/// Lenient only: the question asks "what percent" and the answer is the fraction
+/// (`.8` for gold `80`). Decided by the question, and only for answers within [0, 1].
+fn fraction_for_percent(
+    pred: &str,
+    gold: &str,
+    question: Option<&str>,
+    preset: Preset,
+) -> Option<Comparison> {
+    if preset != Preset::Lenient || !asks_percent(question) {
+        return None;
+    }
+    let p = parse_decimal(pred)?;
+    let g = parse_decimal(gold)?;
+    let hundred = super::number::Rational::from_int(100);
+    let in_unit = p >= super::number::Rational::ZERO && p <= super::number::Rational::ONE;
+    (in_unit && p.checked_mul(hundred) == Some(g) && p != g).then(|| {
+        verdict(
+            true,
+            Path::Percent,
+            format!("the question asks for a percent and `{pred}` = {g}% (lenient)"),
+        )
+    })
+}
+
+fn compare_at(a: &str, b: &str, preset: Preset, depth: usize) -> Comparison {
+    if a == b {
+        return verdict(true, Path::IdenticalText, format!("`{a}` is `{b}`"));
+    }
+    if depth > MAX_DEPTH {
+        return verdict(false, Path::Text, "nesting too deep to compare");
+    }
+    if let Some(c) = chain(a, b, preset, depth) {
+        return c;
+    }
+    if let Some(c) = unlabel(a, b, preset, depth) {
+        return c;
+    }
+    if let Some(c) = base_n(a, b, preset, depth) {
+        return c;
+    }
+    // `x \in (0,\infty)`, `3 \le x \le 5`, `x > 3`, `-x > -1`, `x \neq 3`, unions: the
+    // set of reals they describe, in one canonical spelling.
+    let (ia, ib) = (as_interval(a), as_interval(b));
+    if ia.is_some() || ib.is_some() {
+        let a2 = ia.unwrap_or_else(|| a.to_string());
+        let b2 = ib.unwrap_or_else(|| b.to_string());
+        let c = compare_at(&a2, &b2, preset, depth + 1);
+        let reason = format!("as sets of reals `{a2}` vs `{b2}`: {}", c.reason);
+        return with_outcome(c.outcome, Path::RealSet, reason);
+    }
+    if let Some(c) = choice(a, b, preset) {
+        return c;
+    }
+    let (sa, sb) = (shape(a), shape(b));
+    if !matches!((&sa, &sb), (Shape::Scalar, Shape::Scalar)) {
+        return compare_shapes(a, b, &sa, &sb, preset, depth);
+    }
+    if let Some(c) = equation(a, b, preset, depth) {
+        return c;
+    }
+    scalar(a, b, preset)
+}
+
+fn choice(a: &str, b: &str, preset: Preset) -> Option<Comparison> {
+    let is_letter = |s: &str| s.len() == 1 && s.bytes().all(|c| (b'A'..=b'J').contains(&c));
+    if !is_letter(b) && !is_letter(a) {
+        return None;
+    }
+    let eq = if preset == Preset::Lenient {
+        a.eq_ignore_ascii_case(b)
+    } else {
+        a == b
+    };
+    // Only decide when both are letters or the gold is: `e` alone is Euler's number.
+    if is_letter(b) || (is_letter(a) && b.len() == 1) {
+        return Some(verdict(eq, Path::Choice, format!("choice `{a}` vs `{b}`")));
+    }
+    None
+}
+
+/// A run of 2+ letters that is not a `\\command` or a function name: `yes` is a word,
+/// not y·e·s.
+fn has_word(s: &str) -> bool {
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b.get(i).is_some_and(u8::is_ascii_alphabetic) {
+            let start = i;
+            while b.get(i).is_some_and(u8::is_ascii_alphabetic) {
+                i += 1;
+            }
+            let command = start > 0 && b.get(start - 1) == Some(&b'\\');
+            let word = s.get(start..i).unwrap_or("");
+            let known = ["sin", "cos", "tan", "ln", "log", "exp", "sqrt", "pi"].contains(&word);
+            if !command && !known && i - start >= 2 {
+                return true;
+            }
+        } else {
+            i += 1;
+        }
+    }
+    false
+}
+
+fn same_or_not(eq: bool) -> &'static str {
+    if eq {
+        "equal"
+    } else {
+        "different"
+    }
+}
+
+fn text(a: &str, b: &str, preset: Preset) -> Comparison {
+    let canon = |s: &str| s.chars().filter(|c| !c.is_whitespace()).collect::<String>();
+    let (x, y) = (canon(a), canon(b));
+    let eq = if preset == Preset::Lenient {
+        x.eq_ignore_ascii_case(&y)
+    } else {
+        x == y
+    };
+    verdict(eq, Path::Text, format!("compared as text: `{a}` vs `{b}`"))
+}
+
+#[cfg(test)]
+mod tests;

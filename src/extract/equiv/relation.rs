@@ -1,0 +1,360 @@
+//! Equations and what surrounds an answer's value: labels, chains and approximations,
+//! base-n numerals, rearranged equations.
+
+use super::*;
+
+/// Sides of a top-level equation, for `x = 5` vs `5`.
+pub(super) fn sides(s: &str) -> Option<(&str, &str)> {
+    let i = s.rfind('=')?;
+    let (l, r) = (s.get(..i)?, s.get(i + 1..)?);
+    if l.is_empty() || r.is_empty() || l.ends_with(['<', '>', '!', '\\']) {
+        return None;
+    }
+    Some((l, r))
+}
+
+/// A left side that only names the answer: `x`, `y_1`, `\theta`, `f(x)`, `k`.
+pub(super) fn is_name(l: &str) -> bool {
+    let l = l.trim();
+    !l.is_empty()
+        && l.len() <= 12
+        && l.bytes().all(|b| {
+            b.is_ascii_alphanumeric() || matches!(b, b'_' | b'\\' | b'(' | b')' | b'{' | b'}')
+        })
+        && l.bytes()
+            .next()
+            .is_some_and(|b| b.is_ascii_alphabetic() || b == b'\\')
+}
+
+/// A label: a left side that only names the answer — a name (`x`, `f(x)`), a tuple of names
+/// (`(p,q)`), a ratio of names (`V_1:V_2`), a quotient of names (`\frac{NO}{BO}`), a product
+/// of letters (`AB`). No digits outside subscripts, no operators, so `2x+4y-3` is not one.
+pub(super) fn is_label(l: &str) -> bool {
+    let l = l.trim();
+    if is_name(l) {
+        return true;
+    }
+    if l.is_empty() || l.len() > 40 {
+        return false;
+    }
+    let b = l.as_bytes();
+    let mut i = 0;
+    let mut letters = 0;
+    while let Some(&c) = b.get(i) {
+        match c {
+            b'_' => {
+                // A subscript may hold digits: `V_1`, `x_{12}`.
+                i += 1;
+                if b.get(i) == Some(&b'{') {
+                    while b.get(i).is_some_and(|&c| c != b'}') {
+                        i += 1;
+                    }
+                }
+            }
+            // Only naming commands: `\sin x = \frac12` states a function's value, not a label.
+            b'\\' => {
+                let word: String = b
+                    .get(i + 1..)
+                    .unwrap_or(&[])
+                    .iter()
+                    .take_while(|c| c.is_ascii_alphabetic())
+                    .map(|&c| char::from(c))
+                    .collect();
+                let naming = ["frac", "angle", "overline", "triangle", "vec", "hat", "bar"];
+                if !naming.contains(&word.as_str()) && !expr::is_greek(&word) {
+                    return false;
+                }
+                i += word.len();
+            }
+            c if c.is_ascii_alphabetic() => letters += 1,
+            b'{' | b'}' | b'(' | b')' | b',' | b':' | b' ' | b'\'' => {}
+            _ => return false,
+        }
+        i += 1;
+    }
+    letters > 0
+}
+
+/// The top-level `=` of `s` that separates a label from the answer, if `s` is labelled.
+pub(super) fn label_split(s: &str) -> Option<(&str, &str)> {
+    let i = top_level_eq(s)?;
+    let (l, r) = (s.get(..i)?, s.get(i + 1..)?);
+    if r.is_empty() || r.contains('=') || l.ends_with(['<', '>', '!', '\\']) || !is_label(l) {
+        return None;
+    }
+    // `x = 5` stays for `equation` (it also handles `x=5` vs `x=5.0` side by side); only the
+    // labels `equation` does not know are dropped here.
+    (!is_name(l)).then_some((l.trim(), r.trim()))
+}
+
+/// First `=` outside brackets.
+pub(super) fn top_level_eq(s: &str) -> Option<usize> {
+    let mut depth = 0i32;
+    for (i, b) in s.bytes().enumerate() {
+        match b {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth -= 1,
+            b'=' if depth == 0 => return Some(i),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// `(p,q)=(3,2)` vs `(3,2)`: a label on one side (or the same label on both) is dropped.
+pub(super) fn unlabel(a: &str, b: &str, preset: Preset, depth: usize) -> Option<Comparison> {
+    let (la, lb) = (label_split(a), label_split(b));
+    let (x, y, what) = match (la, lb) {
+        (Some((l1, r1)), Some((l2, r2))) if l1 == l2 => (r1, r2, format!("label `{l1}` on both")),
+        (Some(_), Some(_)) => return None,
+        (Some((l, r)), None) => (r, b, format!("label `{l}` dropped")),
+        (None, Some((l, r))) => (a, r, format!("label `{l}` dropped")),
+        (None, None) => return None,
+    };
+    let c = compare_at(x, y, preset, depth + 1);
+    Some(with_outcome(
+        c.outcome,
+        Path::Label,
+        format!("{what}: {}", c.reason),
+    ))
+}
+
+/// A chain `x = 5+5+1 = 11` (three or more sides) is its final value `x = 11`; an
+/// approximation `x = \frac{1}{3} \approx 0.33` is its exact value `x = \frac{1}{3}`, and the
+/// lenient preset also accepts the approximation when the exact value does not match.
+pub(super) fn chain(a: &str, b: &str, preset: Preset, depth: usize) -> Option<Comparison> {
+    let (ra, rb) = (reduce_chain(a), reduce_chain(b));
+    if ra.is_none() && rb.is_none() {
+        return None;
+    }
+    let (xa, approx_a) = ra.unwrap_or_else(|| (a.to_string(), None));
+    let (xb, approx_b) = rb.unwrap_or_else(|| (b.to_string(), None));
+    let c = compare_at(&xa, &xb, preset, depth + 1);
+    let head = format!("as `{xa}` vs `{xb}`");
+    if c.outcome != Outcome::Equal && preset == Preset::Lenient {
+        let alt = match (&approx_a, &approx_b) {
+            (Some(p), None) => Some((p.clone(), xb.clone())),
+            (None, Some(q)) => Some((xa.clone(), q.clone())),
+            _ => None,
+        };
+        if let Some((p, q)) = alt {
+            let d = compare_at(&p, &q, preset, depth + 1);
+            if d.outcome == Outcome::Equal {
+                return Some(verdict(
+                    true,
+                    Path::Chain,
+                    format!(
+                        "the stated approximation `{p}` vs `{q}` (lenient): {}",
+                        d.reason
+                    ),
+                ));
+            }
+        }
+    }
+    Some(with_outcome(
+        c.outcome,
+        Path::Chain,
+        format!("{head}: {}", c.reason),
+    ))
+}
+
+/// (the value a chain or approximation stands for, the approximation if any).
+pub(super) fn reduce_chain(s: &str) -> Option<(String, Option<String>)> {
+    // Cheap test first: most answers have neither two `=` nor an approximation.
+    let approximate = s.contains("\\approx") || s.contains('≈');
+    if !approximate && s.bytes().filter(|&b| b == b'=').count() < 2 {
+        return None;
+    }
+    // `x=2 \text{ or } x=3` is a list of answers, not a chain.
+    if !matches!(shape(s), Shape::Scalar) {
+        return None;
+    }
+    let (exact, approx) = match s.find("\\approx").or_else(|| s.find('≈')) {
+        Some(i) => {
+            let op = if s.get(i..)?.starts_with('≈') {
+                '≈'.len_utf8()
+            } else {
+                7
+            };
+            let tail = s.get(i + op..)?;
+            // The last approximation of `a \approx b \approx c`.
+            let last = tail.rsplit("\\approx").next()?.rsplit('≈').next()?.trim();
+            (
+                s.get(..i)?.trim(),
+                Some(last.to_string()).filter(|t| !t.is_empty()),
+            )
+        }
+        None => (s, None),
+    };
+    let sides = split_top(exact, "=");
+    if sides.iter().any(String::is_empty) {
+        return None;
+    }
+    let value = match sides.as_slice() {
+        // `x \approx 0.33`: only a label before the approximation, which is then the value.
+        [one] if is_label(one) => {
+            let p = approx?;
+            return Some((format!("{one}={p}"), None));
+        }
+        [one] if approx.is_some() => one.clone(),
+        [label, .., last] if sides.len() >= 3 && is_label(label) => format!("{label}={last}"),
+        [.., last] if sides.len() >= 3 => last.clone(),
+        [_, _] if approx.is_some() => exact.to_string(),
+        _ => return None,
+    };
+    // `x = 3 \approx …`: the approximation keeps the label.
+    let approx = approx.map(|p| match sides.first() {
+        Some(l) if sides.len() >= 2 && is_label(l) => format!("{l}={p}"),
+        _ => p,
+    });
+    Some((value, approx))
+}
+
+/// `2516_{8}` (as the normaliser spells base-n numerals): (value, digits, base).
+pub(super) fn base_literal(s: &str) -> Option<(num_bigint::BigInt, &str, u32)> {
+    let (digits, base) = s.split_once("_{")?;
+    let base: u32 = base.strip_suffix('}')?.parse().ok()?;
+    if !(2..=36).contains(&base) || digits.is_empty() || digits.len() > 256 {
+        return None;
+    }
+    let value = num_bigint::BigInt::parse_bytes(digits.as_bytes(), base)?;
+    Some((value, digits, base))
+}
+
+/// Base-n numerals compare by value (`2516_8` = `1358` = `2516_{8}`); the lenient preset also
+/// accepts the same digits written without the base (`2516` for "express in base 8").
+pub(super) fn base_n(a: &str, b: &str, preset: Preset, depth: usize) -> Option<Comparison> {
+    let (x, y) = (base_literal(a), base_literal(b));
+    let show = |l: &Option<(num_bigint::BigInt, &str, u32)>, s: &str| match l {
+        Some((v, d, n)) => (v.to_string(), format!("`{d}` in base {n} = {v}")),
+        None => (s.to_string(), format!("`{s}`")),
+    };
+    if x.is_none() && y.is_none() {
+        return None;
+    }
+    if preset == Preset::Lenient {
+        let same_digits = match (&x, &y) {
+            (Some((_, d, _)), None) => *d == b,
+            (None, Some((_, d, _))) => *d == a,
+            _ => false,
+        };
+        if same_digits {
+            return Some(verdict(
+                true,
+                Path::BaseN,
+                format!("`{a}` and `{b}`: the same digits, the base left implicit (lenient)"),
+            ));
+        }
+    }
+    let ((va, da), (vb, db)) = (show(&x, a), show(&y, b));
+    let c = compare_at(&va, &vb, preset, depth + 1);
+    Some(with_outcome(
+        c.outcome,
+        Path::BaseN,
+        format!("{da} vs {db}: {}", c.reason),
+    ))
+}
+
+/// Two equations with the same solution set up to rearrangement and a non-zero factor: the
+/// differences `l − r` of both are proportional, `f_a = k·f_b` with one constant `k ≠ 0`, at
+/// the symbolic comparison's sample points (a point where exactly one of them is zero, or a
+/// ratio that changes, proves them different).
+pub(super) fn rearranged(a: (&str, &str), b: (&str, &str)) -> Option<Comparison> {
+    let fa = expr::parse(&format!("({})-({})", a.0, a.1))?;
+    let fb = expr::parse(&format!("({})-({})", b.0, b.1))?;
+    if fa.vars.is_empty() || fb.vars.is_empty() {
+        return None;
+    }
+    let names = shared_names(&fa, &fb);
+    let assign = |e: &Expr, point: &[f64]| assign_point(&names, e, point);
+    let (ta, tb) = (format!("{}={}", a.0, a.1), format!("{}={}", b.0, b.1));
+    let mut rng = Xorshift(0x9E37_79B9_7F4A_7C15);
+    let mut k: Option<f64> = None;
+    let mut agreed = 0;
+    for _ in 0..POINTS_TRIED {
+        let point: Vec<f64> = names.iter().map(|_| rng.sample(false)).collect();
+        let (Some(x), Some(y)) = (
+            expr::eval(&fa.root, &assign(&fa, &point)).to_f64(),
+            expr::eval(&fb.root, &assign(&fb, &point)).to_f64(),
+        ) else {
+            continue;
+        };
+        let different = |why: String| Some(verdict(false, Path::Rearranged, why));
+        match (x == 0.0, y == 0.0) {
+            (true, true) => {
+                agreed += 1;
+                continue;
+            }
+            (true, false) | (false, true) => {
+                return different(format!(
+                    "`{ta}` and `{tb}`: one side holds and the other not at a sample point"
+                ))
+            }
+            _ => {}
+        }
+        let ratio = x / y;
+        match k {
+            None => k = Some(ratio),
+            Some(k) if !close(k, ratio) => {
+                return different(format!(
+                    "`{ta}` and `{tb}` are not proportional: l − r ratios {} and {}",
+                    float_str(k),
+                    float_str(ratio)
+                ))
+            }
+            _ => {}
+        }
+        agreed += 1;
+        if agreed >= POINTS_NEEDED {
+            let k = k.map_or_else(|| "1".to_string(), float_str);
+            return Some(verdict(
+                true,
+                Path::Rearranged,
+                format!(
+                    "`{ta}` and `{tb}` are the same equation rearranged: l − r differ by the \
+                     factor {k} at {agreed} sample points"
+                ),
+            ));
+        }
+    }
+    Some(undecided(
+        Path::Rearranged,
+        format!("`{ta}` and `{tb}`: only {agreed} usable sample points ({POINTS_NEEDED} needed)"),
+    ))
+}
+
+pub(super) fn equation(a: &str, b: &str, preset: Preset, depth: usize) -> Option<Comparison> {
+    let (ea, eb) = (sides(a), sides(b));
+    let explain = |c: Comparison, what: &str| {
+        with_outcome(c.outcome, Path::Equation, format!("{what}; {}", c.reason))
+    };
+    match (ea, eb) {
+        (Some((la, ra)), Some((lb, rb))) => {
+            let l = compare_at(la, lb, preset, depth + 1);
+            let r = compare_at(ra, rb, preset, depth + 1);
+            let sided = l.outcome.and(r.outcome);
+            if sided != Outcome::Equal {
+                // Not equal side by side; the same equation rearranged or scaled?
+                if let Some(c) = rearranged((la, ra), (lb, rb)) {
+                    if c.outcome != Outcome::Different || sided == Outcome::Different {
+                        return Some(c);
+                    }
+                }
+            }
+            Some(with_outcome(
+                sided,
+                Path::Equation,
+                format!("left sides: {}; right sides: {}", l.reason, r.reason),
+            ))
+        }
+        (Some((la, ra)), None) if is_name(la) || numeric(la) => Some(explain(
+            compare_at(ra, b, preset, depth + 1),
+            &format!("`{a}` read as its value `{ra}`"),
+        )),
+        (None, Some((lb, rb))) if is_name(lb) || numeric(lb) => Some(explain(
+            compare_at(a, rb, preset, depth + 1),
+            &format!("`{b}` read as its value `{rb}`"),
+        )),
+        _ => None,
+    }
+}

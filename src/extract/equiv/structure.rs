@@ -1,0 +1,350 @@
+//! Structured answers: sets, bare lists, tuples, intervals, ratios and matrices, compared
+//! element-wise (sets order-free, tuples in order).
+
+use super::*;
+
+/// The structure an answer has at its top level.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum Shape {
+    Scalar,
+    /// `(a,b)`, `[a,b)`: the brackets matter (tuple vs interval).
+    Seq {
+        open: char,
+        close: char,
+        items: Vec<String>,
+    },
+    Set(Vec<String>),
+    /// A bare comma list `1, 2, 3`, compared order-free.
+    List(Vec<String>),
+    Matrix(Vec<Vec<String>>),
+    /// `A\cup B`: a union of intervals, compared order-free.
+    Union(Vec<String>),
+    /// `11:21`: a ratio, term by term in order.
+    Ratio(Vec<String>),
+}
+
+/// How many answers a normalised answer holds: the items of a set, a bare list or `\pm`
+/// (two), else one.
+pub fn answer_count(s: &str) -> usize {
+    match shape(s) {
+        Shape::Set(x) | Shape::List(x) => x.len(),
+        _ => 1,
+    }
+}
+
+/// Splits at top-level occurrences of `sep` (outside brackets and braces).
+pub(super) fn split_top(s: &str, sep: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut start = 0;
+    let bytes = s.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes.get(i).copied().unwrap_or(0);
+        match b {
+            b'\\' if s.get(i..i + 2).is_some_and(|t| t == "\\{") => {
+                depth += 1;
+                i += 2;
+                continue;
+            }
+            b'\\' if s.get(i..i + 2).is_some_and(|t| t == "\\}") => {
+                depth -= 1;
+                i += 2;
+                continue;
+            }
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth -= 1,
+            _ => {}
+        }
+        if depth == 0 && s.get(i..).is_some_and(|r| r.starts_with(sep)) {
+            out.push(s.get(start..i).unwrap_or("").trim().to_string());
+            i += sep.len();
+            start = i;
+            continue;
+        }
+        i += 1;
+    }
+    out.push(s.get(start..).unwrap_or("").trim().to_string());
+    out
+}
+
+pub(super) fn matching_close(s: &str) -> bool {
+    // `(1,2)+(3,4)` is not one tuple: the opening bracket must close at the very end.
+    let mut depth = 0i32;
+    for (i, b) in s.bytes().enumerate() {
+        match b {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => {
+                depth -= 1;
+                if depth == 0 && i + 1 != s.len() {
+                    return false;
+                }
+            }
+            _ => {}
+        }
+    }
+    true
+}
+
+pub(super) fn shape(s: &str) -> Shape {
+    if s.contains("\\begin{") && (s.contains("matrix}") || s.contains("\\begin{array}")) {
+        if let Some(m) = matrix(s) {
+            return Shape::Matrix(m);
+        }
+    }
+    if s.contains("\\cup") {
+        let parts = split_top(s, "\\cup");
+        if parts.len() >= 2 && parts.iter().all(|p| !p.is_empty()) {
+            return Shape::Union(parts);
+        }
+    }
+    if let Some(inner) = s.strip_prefix("\\{").and_then(|r| r.strip_suffix("\\}")) {
+        return Shape::Set(split_top(inner, ","));
+    }
+    if let Some(pm) = plus_minus(s) {
+        return Shape::Set(pm);
+    }
+    let first = s.chars().next().unwrap_or(' ');
+    let last = s.chars().last().unwrap_or(' ');
+    if matches!(first, '(' | '[') && matches!(last, ')' | ']') && s.len() >= 2 {
+        let inner = s.get(1..s.len() - 1).unwrap_or("");
+        let items = split_top(inner, ",");
+        if items.len() >= 2
+            && inner.chars().all(|c| c != '(' || matching_close(s))
+            && matching_close(s)
+        {
+            return Shape::Seq {
+                open: first,
+                close: last,
+                items,
+            };
+        }
+    }
+    let items = split_top(s, ",");
+    if items.len() >= 2 && items.iter().all(|i| !i.is_empty()) {
+        return Shape::List(items);
+    }
+    // `2; 3`, `5 and 7`, `2 or 3`: a list when every part is a value, not words.
+    for sep in [";", " and ", " or "] {
+        if s.contains(sep) {
+            let items = split_top(s, sep);
+            if items.len() >= 2 && items.iter().all(|i| !i.is_empty() && !has_word(i)) {
+                return Shape::List(items);
+            }
+        }
+    }
+    // `11:21`: a ratio of values (not `V_1:V_2`, a label, which has no value).
+    if s.contains(':') && !s.contains("::") {
+        let items = split_top(s, ":");
+        if items.len() >= 2 && items.iter().all(|i| numeric(i)) {
+            return Shape::Ratio(items);
+        }
+    }
+    Shape::Scalar
+}
+
+/// The cells of a matrix in any environment: `pmatrix`, `bmatrix`, `vmatrix`… or `array`
+/// (its column spec `{cc}` skipped) inside `[…]`/`(…)` (`\left[\begin{array}…\right]`).
+pub(super) fn matrix(s: &str) -> Option<Vec<Vec<String>>> {
+    let s = s.trim();
+    let s = match (s.chars().next(), s.chars().last()) {
+        (Some('[' | '('), Some(']' | ')')) if s.len() >= 2 => s.get(1..s.len() - 1)?.trim(),
+        _ => s,
+    };
+    // One environment only: `A\begin{pmatrix}…` with something before it is not a matrix.
+    if !s.starts_with("\\begin{") || !s.ends_with('}') {
+        return None;
+    }
+    let start = if let Some(rest) = s.strip_prefix("\\begin{array}") {
+        let (_, _, end) = crate::extract::normalize::braced(rest, 0)?;
+        s.len() - rest.len() + end
+    } else {
+        s.find("matrix}")? + "matrix}".len()
+    };
+    let end = s.rfind("\\end{")?;
+    let body = s.get(start..end)?;
+    let rows: Vec<Vec<String>> = body
+        .split("\\\\")
+        .map(str::trim)
+        .filter(|r| !r.is_empty())
+        .map(|r| r.split('&').map(|c| c.trim().to_string()).collect())
+        .collect();
+    (!rows.is_empty()).then_some(rows)
+}
+
+/// `a \pm b` → {a+b, a-b}.
+pub(super) fn plus_minus(s: &str) -> Option<Vec<String>> {
+    let i = s.find("\\pm")?;
+    let a = s.get(..i)?.trim();
+    let b = s.get(i + 3..)?.trim();
+    if b.is_empty() || b.contains("\\pm") {
+        return None;
+    }
+    let a = if a.is_empty() { "0" } else { a };
+    Some(vec![format!("{a}+({b})"), format!("{a}-({b})")])
+}
+
+/// Element-wise comparison: `Err` carries a difference, or an undecided element (when no
+/// element differs outright) with its reason.
+pub(super) fn compare_items(
+    xs: &[String],
+    ys: &[String],
+    ordered: bool,
+    preset: Preset,
+    depth: usize,
+) -> Result<(), (Outcome, String)> {
+    if xs.len() != ys.len() {
+        return Err((
+            Outcome::Different,
+            format!("{} items vs {}", xs.len(), ys.len()),
+        ));
+    }
+    if xs.len() > MAX_ITEMS {
+        return Err((Outcome::Undecided, format!("more than {MAX_ITEMS} items")));
+    }
+    let mut open: Option<String> = None;
+    if ordered {
+        for (k, (x, y)) in xs.iter().zip(ys).enumerate() {
+            let c = compare_at(x, y, preset, depth + 1);
+            let why = || format!("item {}: `{x}` vs `{y}` ({})", k + 1, c.reason);
+            match c.outcome {
+                Outcome::Equal => {}
+                Outcome::Different => return Err((Outcome::Different, why())),
+                Outcome::Undecided => open = open.or_else(|| Some(why())),
+            }
+        }
+        return open.map_or(Ok(()), |w| Err((Outcome::Undecided, w)));
+    }
+    let mut used = vec![false; ys.len()];
+    for x in xs {
+        let mut hit = None;
+        for (j, y) in ys.iter().enumerate() {
+            if used.get(j).copied().unwrap_or(true) {
+                continue;
+            }
+            let c = compare_at(x, y, preset, depth + 1);
+            match c.outcome {
+                Outcome::Equal => {
+                    hit = Some(j);
+                    break;
+                }
+                // A possible partner: if nothing matches, the set is undecided, not different.
+                Outcome::Undecided => {
+                    open = open.or_else(|| Some(format!("`{x}` vs `{y}`: {}", c.reason)));
+                }
+                Outcome::Different => {}
+            }
+        }
+        match hit {
+            Some(j) => {
+                if let Some(u) = used.get_mut(j) {
+                    *u = true;
+                }
+            }
+            None => {
+                return Err(match open {
+                    Some(w) => (Outcome::Undecided, w),
+                    None => (Outcome::Different, format!("`{x}` has no match")),
+                })
+            }
+        }
+    }
+    Ok(())
+}
+
+pub(super) fn compare_shapes(
+    a: &str,
+    b: &str,
+    sa: &Shape,
+    sb: &Shape,
+    preset: Preset,
+    depth: usize,
+) -> Comparison {
+    use Shape::*;
+    let res = |path: Path, r: Result<(), (Outcome, String)>| match r {
+        Ok(()) => verdict(true, path, format!("`{a}` and `{b}` match element-wise")),
+        Err((o, why)) => with_outcome(o, path, format!("`{a}` vs `{b}`: {why}")),
+    };
+    match (sa, sb) {
+        (Matrix(x), Matrix(y)) => {
+            if x.len() != y.len() {
+                return verdict(
+                    false,
+                    Path::Matrix,
+                    format!("{} rows vs {}", x.len(), y.len()),
+                );
+            }
+            let mut open = None;
+            for (r, (rx, ry)) in x.iter().zip(y).enumerate() {
+                match compare_items(rx, ry, true, preset, depth) {
+                    Ok(()) => {}
+                    Err((Outcome::Undecided, why)) => {
+                        open = open.or_else(|| Some(format!("row {}: {why}", r + 1)));
+                    }
+                    Err((o, why)) => {
+                        return with_outcome(o, Path::Matrix, format!("row {}: {why}", r + 1))
+                    }
+                }
+            }
+            match open {
+                Some(why) => with_outcome(Outcome::Undecided, Path::Matrix, why),
+                None => verdict(true, Path::Matrix, "matrices equal element-wise"),
+            }
+        }
+        (Set(x) | List(x), Set(y) | List(y)) => {
+            res(Path::Set, compare_items(x, y, false, preset, depth))
+        }
+        (Union(x), Union(y)) => res(Path::RealSet, compare_items(x, y, false, preset, depth)),
+        (Ratio(x), Ratio(y)) => res(Path::Tuple, compare_items(x, y, true, preset, depth)),
+        (
+            Seq {
+                open: o1,
+                close: c1,
+                items: x,
+            },
+            Seq {
+                open: o2,
+                close: c2,
+                items: y,
+            },
+        ) => {
+            let interval = o1 != c1 && (*o1 == '[' || *c1 == ']' || *o2 == '[' || *c2 == ']');
+            let path = if interval {
+                Path::Interval
+            } else {
+                Path::Tuple
+            };
+            if (o1, c1) != (o2, c2) {
+                return verdict(
+                    false,
+                    path,
+                    format!("brackets differ: `{o1}…{c1}` vs `{o2}…{c2}` (open vs closed ends)"),
+                );
+            }
+            res(path, compare_items(x, y, true, preset, depth))
+        }
+        (
+            Seq {
+                open: '(',
+                close: ')',
+                items: x,
+            },
+            List(y),
+        )
+        | (
+            List(x),
+            Seq {
+                open: '(',
+                close: ')',
+                items: y,
+            },
+        ) if preset == Preset::Lenient => {
+            res(Path::Tuple, compare_items(x, y, true, preset, depth))
+        }
+        _ => verdict(
+            false,
+            Path::Text,
+            format!("different structure: `{a}` vs `{b}`"),
+        ),
+    }
+}
