@@ -133,6 +133,28 @@ ensure_chromium() {
   fi
 }
 
+# The Python package's suite builds it into a fresh virtualenv: `python3 -m venv` needs
+# ensurepip, which Debian ships apart in python3-venv. Installed when a trial venv fails.
+ensure_python_venv() {
+  if ! command -v python3 >/dev/null; then
+    echo "python3 is needed for the Python package's tests (Debian: apt-get install python3)" >&2
+    exit 1
+  fi
+  local probe
+  probe="$(mktemp -d "${TMPDIR:-/tmp}/verifyfast-venv-probe.XXXXXX")"
+  if ! python3 -m venv "$probe/venv" >/dev/null 2>&1; then
+    say "installing Debian's python3-venv (python3 -m venv needs ensurepip)"
+    local sudo=""
+    [ "$(id -u)" = 0 ] || sudo="sudo"
+    install_python_venv() {
+      $sudo apt-get update
+      DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y python3-venv
+    }
+    timed "python3-venv (Debian)" install_python_venv
+  fi
+  rm -rf "$probe"
+}
+
 ensure_build_tools() {
   : > "$INSTALL_LOG"
   ensure_toolchain

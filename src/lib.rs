@@ -5,7 +5,7 @@
 //! `llm`. (`extract::real` takes `sin`, `exp`, … from JavaScript's `Math` through `js-sys` in the
 //! browser build, to keep libm out of the wasm.)
 //! Browser-only: `ui` (Leptos views) and `katex` (the one JS binding).
-//! Native-only: `cli`.
+//! Native-only: `cli` (the `cli` feature, on by default; the Python package builds without it).
 
 pub mod audit;
 pub mod band;
@@ -31,7 +31,7 @@ pub mod katex;
 #[cfg(target_arch = "wasm32")]
 pub mod ui;
 
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(all(not(target_arch = "wasm32"), feature = "cli"))]
 pub mod cli;
 
 /// The crate version, shown in the app footer and by `verifyfast --version`.

@@ -186,10 +186,14 @@ fn a_model_reply_echoing_the_key_never_leaks() {
     );
     let v: Value = serde_json::from_str(&report).unwrap();
     assert_eq!(v["credit_score"], 5, "{report}");
-    assert!(v["claims"][0]["text"]
-        .as_str()
-        .unwrap()
-        .contains("[api key]"));
+    // The claim is not a statement of model_output, so the audit drops it (its bookkeeping
+    // check, docs/audit.md); wherever it is listed, its text is redacted.
+    let listed = v["claims"]
+        .get(0)
+        .or_else(|| v["dropped"].get(0))
+        .and_then(|c| c["text"].as_str())
+        .unwrap_or_default();
+    assert!(listed.contains("[api key]"), "{report}");
 }
 
 #[test]

@@ -120,8 +120,19 @@ impl Scan {
 }
 
 /// From the first `{`: the balanced object and whatever follows it, or the unclosed rest.
+/// Where the first `{` that can open a JSON object is: one followed (after white space) by a
+/// key's `"`, the `}` of an empty object, or the end of a cut-off reply. Any other brace (the
+/// `{` of `\frac{1}{2}` in prose) is passed over, so a reply full of LaTeX braces costs one
+/// scan rather than one parse attempt per brace.
+fn object_start(text: &str) -> Option<usize> {
+    text.match_indices('{').map(|(i, _)| i).find(|&i| {
+        let after = text[i + 1..].trim_start();
+        after.is_empty() || after.starts_with('"') || after.starts_with('}')
+    })
+}
+
 fn slice_object(text: &str) -> Option<(&str, bool)> {
-    let start = text.find('{')?;
+    let start = object_start(text)?;
     let body = &text[start..];
     let mut scan = Scan::default();
     for (i, c) in body.char_indices() {
@@ -155,7 +166,7 @@ fn sole_object(text: &str) -> Result<(&str, bool), ParseError> {
         }
         let mut scratch = Vec::new();
         let parsed = serde_json::from_str::<Value>(&normalise(candidate, &mut scratch));
-        let start = rest.find('{').unwrap_or(0);
+        let start = object_start(rest).unwrap_or(0);
         if parsed.is_ok() {
             match found {
                 None => found = Some(candidate),
@@ -368,7 +379,7 @@ fn parse_value(
         sole_object(text)?
     } else {
         let (object, truncated) = slice_object(text).ok_or(ParseError::NoObject)?;
-        let after = &text[text.find('{').unwrap_or(0) + object.len()..];
+        let after = &text[object_start(text).unwrap_or(0) + object.len()..];
         if !truncated && !after.trim().is_empty() {
             let mut scratch = Vec::new();
             if let Err(e) = serde_json::from_str::<Value>(&normalise(object, &mut scratch)) {

@@ -5,7 +5,7 @@ use crate::extract::records::{
     extract_record, grade_record, id_hint, parse_extract_line, parse_grade_line, GradeSummary,
     RecordError,
 };
-use crate::extract::{AnswerPatternSpec, AnswerPatterns, Preset};
+use crate::extract::{AnswerPatterns, Preset};
 use crate::jsonl::{for_each_line, Line};
 use std::io::{BufWriter, Read, Write};
 use std::process::ExitCode;
@@ -118,15 +118,11 @@ fn answer_patterns(
     flags: &[String],
     settings: Option<&std::path::Path>,
 ) -> Result<AnswerPatterns, String> {
-    let mut specs = flags
-        .iter()
-        .map(|f| AnswerPatternSpec::from_flag(f))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| e.to_string())?;
-    if let Some(path) = settings {
-        specs.extend(super::audit::load_settings(path)?.answer_patterns);
-    }
-    AnswerPatterns::compile(&specs).map_err(|e| e.to_string())
+    let more = match settings {
+        Some(path) => super::audit::load_settings(path)?.answer_patterns,
+        None => Vec::new(),
+    };
+    AnswerPatterns::from_flags(flags, more).map_err(|e| e.to_string())
 }
 
 fn open(file: Option<&str>) -> Result<Box<dyn Read>, String> {

@@ -171,6 +171,46 @@ fn bounded(text: &str) -> &str {
     text.get(start..).unwrap_or("")
 }
 
+/// `\boxed`, `\fbox` and `\frac` whose backslash a string escape ate: Python's `'\boxed{5}'` and
+/// JSON's `"\boxed{5}"` hold a backspace (U+0008) then `oxed{5}`, `\frac` a form feed (U+000C)
+/// then `rac`. Neither character occurs in text a model writes, so the pair can only be that
+/// command: the text is read with it put back. Returns that text and where each put-back letter
+/// sits in it (to map spans back to the caller's text), or `None` when there is nothing to put
+/// back. docs/extract.md, "Extraction rules".
+fn eaten_backslashes(text: &str) -> Option<(String, Vec<usize>)> {
+    const EATEN: [(u8, &str, &str); 3] = [
+        (0x08, "oxed", "\\b"),
+        (0x0c, "box", "\\f"),
+        (0x0c, "rac", "\\f"),
+    ];
+    let bytes = text.as_bytes();
+    let mut out: Option<(String, Vec<usize>)> = None;
+    let mut copied = 0;
+    for at in memchr::memchr2_iter(0x08, 0x0c, bytes) {
+        let rest = text.get(at + 1..).unwrap_or("");
+        let Some((_, _, command)) = EATEN
+            .iter()
+            .find(|(c, tail, _)| bytes[at] == *c && rest.starts_with(tail))
+        else {
+            continue;
+        };
+        let (restored, inserted) =
+            out.get_or_insert_with(|| (String::with_capacity(text.len() + 8), Vec::new()));
+        restored.push_str(text.get(copied..at).unwrap_or(""));
+        inserted.push(restored.len() + 1);
+        restored.push_str(command);
+        copied = at + 1;
+    }
+    let (mut restored, inserted) = out?;
+    restored.push_str(text.get(copied..).unwrap_or(""));
+    Some((restored, inserted))
+}
+
+/// A byte offset of the restored text (see [`eaten_backslashes`]) in the caller's text.
+fn before_restoring(pos: usize, inserted: &[usize]) -> usize {
+    pos - inserted.partition_point(|&i| i < pos)
+}
+
 /// The final answer in `text`, or `None` when no rule finds one ("no answer" is not a
 /// wrong answer). `question` is accepted for callers' symmetry with [`grade`].
 pub fn extract(text: &str, question: Option<&str>) -> Option<Extraction> {
@@ -184,6 +224,18 @@ pub fn extract_with(
     question: Option<&str>,
     patterns: &AnswerPatterns,
 ) -> Option<Extraction> {
+    if let Some((restored, inserted)) = eaten_backslashes(text) {
+        let mut e = extract_with(&restored, question, patterns)?;
+        let back = |s: &mut (usize, usize)| {
+            *s = (
+                before_restoring(s.0, &inserted),
+                before_restoring(s.1, &inserted),
+            );
+        };
+        back(&mut e.span);
+        e.candidates.iter_mut().for_each(|c| back(&mut c.span));
+        return Some(e);
+    }
     let input = bounded(text);
     let offset = text.len() - input.len();
     let mut all = candidates::find_all(input);
@@ -505,3 +557,32 @@ fn with_units(p: &Extraction, g: &Extraction, c: Comparison) -> Comparison {
 mod tests;
 #[cfg(test)]
 mod tests_answers;
+
+#[cfg(test)]
+mod eaten_backslash_tests {
+    use super::*;
+
+    // Cause: `python -c "grade('so the answer is \\boxed{1/2}', '0.5')"` hands the grader a
+    // backspace and `oxed{1/2}` (the shell keeps one backslash, Python reads `\b`), which was
+    // graded as the text `\x08oxed{1/2}`: different.
+    #[test]
+    fn a_backslash_eaten_by_a_string_escape_is_put_back() {
+        let v = grade(
+            "so the answer is \u{8}oxed{1/2}",
+            "0.5",
+            None,
+            Preset::Lenient,
+        );
+        assert!(v.equivalent, "{}", v.reason);
+        let text = "so \u{c}rac{1}{3} and so \u{c}box{7}";
+        let e = extract(text, None).unwrap();
+        assert_eq!((e.answer.as_str(), e.method.as_str()), ("7", "boxed"));
+        // One byte for one: the span is a range of the caller's text.
+        assert_eq!(text.get(e.span.0..e.span.1), Some("7"), "{e:?}");
+        assert_eq!(e.raw, "7");
+        let e = extract("so the answer is \u{8}oxed{12}. Done", None).unwrap();
+        assert_eq!((e.answer.as_str(), e.span), ("12", (23, 25)));
+        // Other control characters are left alone.
+        assert_eq!(eaten_backslashes("a\u{8}b \u{c}x"), None);
+    }
+}

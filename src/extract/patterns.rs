@@ -132,6 +132,21 @@ impl AnswerPatterns {
         Ok(AnswerPatterns { list })
     }
 
+    /// The CLI's `--answer-pattern NAME=REGEX` flags in their order, then `more` (the
+    /// settings' `answer_patterns`), compiled; the first bad one is refused with its name. The
+    /// CLI and the Python package both build their patterns here, so they refuse alike.
+    pub fn from_flags<S: AsRef<str>>(
+        flags: &[S],
+        more: Vec<AnswerPatternSpec>,
+    ) -> Result<AnswerPatterns, PatternError> {
+        let mut specs = flags
+            .iter()
+            .map(|f| AnswerPatternSpec::from_flag(f.as_ref()))
+            .collect::<Result<Vec<_>, _>>()?;
+        specs.extend(more);
+        AnswerPatterns::compile(&specs)
+    }
+
     pub fn is_empty(&self) -> bool {
         self.list.is_empty()
     }
@@ -210,6 +225,29 @@ mod tests {
         assert_eq!(err(" ", "(x)"), "answer pattern #2: the name is empty");
         // A non-capturing group next to the answer's group is fine.
         assert!(AnswerPatterns::compile(&[spec("p", "(?:A|B): (\\d+)")]).is_ok());
+    }
+
+    // The CLI and the Python package build their patterns (and read preset names) here, so a
+    // bad one is refused with the same message in both.
+    #[test]
+    fn flags_then_settings_in_order_with_the_clis_messages() {
+        let p = AnswerPatterns::from_flags(&["a=A: (\\d+)"], vec![spec("b", "B: (\\d+)")]).unwrap();
+        assert_eq!(p.names().collect::<Vec<_>>(), ["a", "b"]);
+        let e = AnswerPatterns::from_flags(&["no-regex"], Vec::new()).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "answer pattern `no-regex`: expected NAME=REGEX"
+        );
+        let e = AnswerPatterns::from_flags(&["a=(x)"], vec![spec("a", "(y)")]).unwrap_err();
+        assert_eq!(e.to_string(), "answer pattern `a`: the name is used twice");
+        assert_eq!(
+            crate::extract::Preset::from_name("strict"),
+            Ok(crate::extract::Preset::Strict)
+        );
+        assert_eq!(
+            crate::extract::Preset::from_name("loose").unwrap_err(),
+            "invalid value 'loose' for '--preset <PRESET>' [possible values: strict, lenient]"
+        );
     }
 
     #[test]

@@ -51,7 +51,10 @@ pub fn precheck(endpoint: &Endpoint) -> Option<ConnectionReport> {
     if !(url.starts_with("http://") || url.starts_with("https://")) {
         return Some(ConnectionReport::new(
             ConnectionStatus::Failed,
-            format!("The base URL must start with http:// or https:// (got `{url}`)."),
+            format!(
+                "The base URL must start with http:// or https:// (got `{}`).",
+                super::Secrets::of_endpoint(endpoint).redact(&super::redact::redact_url(url))
+            ),
         ));
     }
     None
@@ -113,6 +116,21 @@ mod tests {
 
     fn ids(list: &[&str]) -> Result<Vec<String>, LlmError> {
         Ok(list.iter().map(|s| s.to_string()).collect())
+    }
+
+    #[test]
+    fn a_schemeless_url_is_quoted_without_its_keys() {
+        let r = precheck(&endpoint(
+            "user:sk-pass-0123@gw.example/v1?api-key=sk-q-0123",
+            "m",
+        ))
+        .unwrap();
+        assert!(!r.message.contains("sk-"), "{}", r.message);
+        assert!(
+            r.message.contains("gw.example/v1?api-key=[api key]"),
+            "{}",
+            r.message
+        );
     }
 
     #[test]

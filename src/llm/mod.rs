@@ -204,7 +204,7 @@ pub mod wire;
 
 #[cfg(target_arch = "wasm32")]
 pub mod browser;
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(all(not(target_arch = "wasm32"), feature = "cli"))]
 pub mod native;
 
 pub use boundary::Boundary;

@@ -146,8 +146,9 @@ impl Secrets {
 }
 
 /// The `user:pass` part of `scheme://user:pass@host/...`, if any.
+/// A URL typed without a scheme (`user:pass@host/v1`) has its authority at the start.
 fn userinfo(url: &str) -> Option<&str> {
-    let after = url.find("://").map(|i| i + 3)?;
+    let after = url.find("://").map_or(0, |i| i + 3);
     let rest = &url[after..];
     let authority_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
     let authority = &rest[..authority_end];
@@ -257,15 +258,15 @@ pub fn redact_urls_in(text: &str) -> String {
 /// [`redact_url`], which also hides query values and the fragment: show and store URLs
 /// through that one.
 pub fn strip_userinfo(url: &str) -> String {
-    match (userinfo(url), url.find("://")) {
-        (Some(info), Some(i)) => {
-            let start = i + 3;
+    match userinfo(url) {
+        Some(info) => {
+            let start = url.find("://").map_or(0, |i| i + 3);
             let mut out = String::with_capacity(url.len());
             out.push_str(&url[..start]);
             out.push_str(&url[start + info.len() + 1..]);
             out
         }
-        _ => url.to_string(),
+        None => url.to_string(),
     }
 }
 
@@ -354,6 +355,8 @@ mod tests {
             "http://host/v1?a=b@c"
         );
         assert_eq!(strip_userinfo("no scheme"), "no scheme");
+        assert_eq!(strip_userinfo("user:pw@host/v1?q"), "host/v1?q");
+        assert_eq!(redact_url("user:pw@host/v1?k=sk-1"), "host/v1?k=[api key]");
         let e = Endpoint {
             base_url: "https://user:p4ssw0rd@host/v1".into(),
             model: "m".into(),

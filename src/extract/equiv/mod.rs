@@ -46,6 +46,28 @@ pub enum Preset {
     Lenient,
 }
 
+impl Preset {
+    pub const ALL: [Preset; 2] = [Preset::Strict, Preset::Lenient];
+
+    /// The name users write (`--preset strict`, the Python package's `preset="strict"`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Preset::Strict => "strict",
+            Preset::Lenient => "lenient",
+        }
+    }
+
+    /// The preset a name stands for; the error is the CLI's wording for a bad `--preset`.
+    pub fn from_name(name: &str) -> Result<Preset, String> {
+        Preset::ALL
+            .into_iter()
+            .find(|p| p.as_str() == name)
+            .ok_or_else(|| {
+                format!("invalid value '{name}' for '--preset <PRESET>' [possible values: strict, lenient]")
+            })
+    }
+}
+
 /// The comparison step that decided a verdict.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]

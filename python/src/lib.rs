@@ -1,0 +1,479 @@
+//! `verifyfast._native`: the Python binding of VerifyFast's grader (README, "Python";
+//! python/README.md). It wraps the library's public functions (`extract::extract_with`,
+//! `extract::grade_with`) and its record builders (`extract::records`), so a Python verdict
+//! is the line `verifyfast grade` writes: no grading logic lives here. The Python package
+//! (python/verifyfast/) turns the tuples returned here into typed dataclasses.
+//!
+//! Safe wherever trainers call it: no signals, no global state, bounded work (the extractor
+//! cuts texts to their last 1 MiB; values past the exact size bound are "could not decide");
+//! the GIL is released while `grade_many` computes; a panic is caught and raised as
+//! `verifyfast.InternalError` instead of aborting the process.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use pyo3::create_exception;
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+use serde_json::Value;
+use verifyfast::extract::records::{ExtractRecord, GradeRecord};
+use verifyfast::extract::{
+    extract_with, grade_with, AnswerPatternSpec, AnswerPatterns, Candidate, Doubt, Preset,
+};
+
+create_exception!(
+    _native,
+    InternalError,
+    PyRuntimeError,
+    "A bug in VerifyFast (a Rust panic), raised instead of aborting the process; please report it with the input."
+);
+
+/// Items a thread of `grade_many` takes at a time: small enough to balance long and short
+/// texts between threads, large enough that the shared counter is not contended.
+const CHUNK: usize = 64;
+/// `grade_many` starts no more threads than this, whatever `threads` asks (bounded resources).
+const MAX_THREADS: usize = 256;
+/// Without `threads`, a thread is started per this many items at least (a short batch, as a
+/// trainer's reward call often is, does not pay for threads it cannot use).
+const ITEMS_PER_THREAD: usize = 32;
+/// The built-in rules only (no answer patterns given).
+static NO_PATTERNS: AnswerPatterns = AnswerPatterns::NONE;
+
+/// Compiled answer patterns (the CLI's `--answer-pattern NAME=REGEX`, in order).
+#[pyclass(frozen, module = "verifyfast._native", name = "Patterns")]
+struct Patterns {
+    compiled: AnswerPatterns,
+}
+
+#[pymethods]
+impl Patterns {
+    /// The pattern names, in the order they are tried.
+    fn names(&self) -> Vec<String> {
+        self.compiled.names().map(str::to_string).collect()
+    }
+
+    fn __len__(&self) -> usize {
+        self.compiled.len()
+    }
+}
+
+/// Compiles patterns given as `"NAME=REGEX"` strings (the CLI's flag, split at the first `=`)
+/// or `(name, regex)` pairs; the error is the CLI's message for the first bad one.
+#[pyfunction]
+fn compile_patterns(items: &Bound<'_, PyAny>) -> PyResult<Patterns> {
+    let mut specs = Vec::new();
+    for item in items.try_iter()? {
+        let item = item?;
+        let spec = if let Ok(flag) = item.extract::<String>() {
+            AnswerPatternSpec::from_flag(&flag).map_err(|e| PyValueError::new_err(e.to_string()))?
+        } else if let Ok((name, regex)) = item.extract::<(String, String)>() {
+            AnswerPatternSpec { name, regex }
+        } else {
+            return Err(PyValueError::new_err(format!(
+                "answer pattern #{}: expected a \"NAME=REGEX\" string or a (name, regex) pair",
+                specs.len() + 1
+            )));
+        };
+        specs.push(spec);
+    }
+    let compiled =
+        AnswerPatterns::compile(&specs).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    Ok(Patterns { compiled })
+}
+
+fn preset_of(name: &str) -> PyResult<Preset> {
+    Preset::from_name(name).map_err(PyValueError::new_err)
+}
+
+/// A panic's message, for the exception raised in its place.
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic without a message".to_string())
+}
+
+fn internal(what: &str, payload: &(dyn std::any::Any + Send)) -> PyErr {
+    InternalError::new_err(format!(
+        "internal error while {what}: {} (a bug in VerifyFast; please report it with the input)",
+        panic_message(payload)
+    ))
+}
+
+/// Byte offsets to character offsets (Python indexes `str` by code point), one pass for all.
+fn char_offsets(text: &str, bytes: &[usize]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..bytes.len()).collect();
+    order.sort_by_key(|&i| bytes[i]);
+    let mut out = vec![0; bytes.len()];
+    let (mut at, mut chars) = (0usize, 0usize);
+    for i in order {
+        let b = bytes[i].min(text.len());
+        if b > at {
+            // Bytes that start a character (not 0b10xx_xxxx continuation bytes).
+            chars += text.as_bytes()[at..b]
+                .iter()
+                .filter(|&&c| (c as i8) >= -0x40)
+                .count();
+            at = b;
+        }
+        out[i] = chars;
+    }
+    out
+}
+
+/// The CLI's JSON of a value (a doubt: `{"kind": …, …}`) as Python objects.
+fn to_py(py: Python<'_>, v: &Value) -> PyResult<Py<PyAny>> {
+    Ok(match v {
+        Value::Null => py.None(),
+        Value::Bool(b) => b.into_pyobject(py)?.to_owned().into_any().unbind(),
+        Value::Number(n) => match (n.as_i64(), n.as_f64()) {
+            (Some(i), _) => i.into_pyobject(py)?.into_any().unbind(),
+            (None, Some(f)) => f.into_pyobject(py)?.into_any().unbind(),
+            _ => n.to_string().into_pyobject(py)?.into_any().unbind(),
+        },
+        Value::String(s) => s.into_pyobject(py)?.into_any().unbind(),
+        Value::Array(a) => {
+            let items = a
+                .iter()
+                .map(|x| to_py(py, x))
+                .collect::<PyResult<Vec<_>>>()?;
+            PyList::new(py, items)?.into_any().unbind()
+        }
+        Value::Object(m) => {
+            let d = PyDict::new(py);
+            for (k, x) in m {
+                d.set_item(k, to_py(py, x)?)?;
+            }
+            d.into_any().unbind()
+        }
+    })
+}
+
+fn doubts_to_py(py: Python<'_>, doubts: &[Doubt]) -> PyResult<Py<PyAny>> {
+    let items = doubts
+        .iter()
+        .map(|d| to_py(py, &serde_json::to_value(d).unwrap_or(Value::Null)))
+        .collect::<PyResult<Vec<_>>>()?;
+    Ok(PyList::new(py, items)?.into_any().unbind())
+}
+
+/// What `grade` computes without the GIL: the CLI's record and the predicted side's doubts.
+struct Graded {
+    record: GradeRecord,
+    doubts: Vec<Doubt>,
+}
+
+fn grade_one(
+    output: &str,
+    ground_truth: &str,
+    question: Option<&str>,
+    preset: Preset,
+    patterns: &AnswerPatterns,
+) -> Graded {
+    let verdict = grade_with(output, ground_truth, question, preset, patterns);
+    let doubts = verdict
+        .predicted
+        .as_ref()
+        .map(|p| p.doubts.clone())
+        .unwrap_or_default();
+    Graded {
+        record: GradeRecord::new(Value::Null, verdict),
+        doubts,
+    }
+}
+
+/// `(equivalent, verdict, predicted, gold, method, reason, low_confidence, doubts,
+/// predicted_method, gold_method)`: the fields of the CLI's grade line, and the doubts.
+fn graded_to_py(py: Python<'_>, g: Graded) -> PyResult<Py<PyAny>> {
+    let r = g.record;
+    let doubts = doubts_to_py(py, &g.doubts)?;
+    let t = (
+        r.equivalent,
+        r.verdict.as_str(),
+        r.predicted_answer,
+        r.ground_truth_answer,
+        r.method,
+        r.reason,
+        r.low_confidence,
+        doubts,
+        r.predicted_method,
+        r.ground_truth_method,
+    );
+    Ok(t.into_pyobject(py)?.into_any().unbind())
+}
+
+/// Grades one output against its ground truth; see `verifyfast.grade`.
+#[pyfunction]
+#[pyo3(signature = (output, ground_truth, question=None, preset="lenient", patterns=None))]
+fn grade(
+    py: Python<'_>,
+    output: String,
+    ground_truth: String,
+    question: Option<String>,
+    preset: &str,
+    patterns: Option<&Bound<'_, Patterns>>,
+) -> PyResult<Py<PyAny>> {
+    let preset = preset_of(preset)?;
+    let patterns = patterns.map(|p| p.get());
+    let g = py
+        .detach(|| {
+            let patterns = patterns.map_or(&NO_PATTERNS, |p| &p.compiled);
+            catch_unwind(AssertUnwindSafe(|| {
+                grade_one(
+                    &output,
+                    &ground_truth,
+                    question.as_deref(),
+                    preset,
+                    patterns,
+                )
+            }))
+        })
+        .map_err(|p| internal("grading", &*p))?;
+    graded_to_py(py, g)
+}
+
+fn candidate_to_py(py: Python<'_>, c: &Candidate, chars: (usize, usize)) -> PyResult<Py<PyAny>> {
+    let t = (
+        c.method.as_str(),
+        c.answer.as_str(),
+        c.raw.as_str(),
+        c.span,
+        chars,
+    );
+    Ok(t.into_pyobject(py)?.into_any().unbind())
+}
+
+/// `(answer, raw, byte_span, span, method, confidence, low_confidence, confidence_reason,
+/// doubts, candidates, several)`, the fields of the CLI's extract line (spans also in
+/// characters); the answer, raw and spans are `None` when no rule found an answer.
+#[pyfunction]
+#[pyo3(signature = (text, question=None, patterns=None))]
+fn extract(
+    py: Python<'_>,
+    text: String,
+    question: Option<String>,
+    patterns: Option<&Bound<'_, Patterns>>,
+) -> PyResult<Py<PyAny>> {
+    let patterns = patterns.map(|p| p.get());
+    let r = py
+        .detach(|| {
+            let patterns = patterns.map_or(&NO_PATTERNS, |p| &p.compiled);
+            catch_unwind(AssertUnwindSafe(|| {
+                ExtractRecord::new(
+                    Value::Null,
+                    extract_with(&text, question.as_deref(), patterns),
+                )
+            }))
+        })
+        .map_err(|p| internal("extracting", &*p))?;
+    let text = text.as_str();
+    let mut bytes = Vec::with_capacity(2 + 2 * r.candidates.len());
+    if let Some((s, e)) = r.span {
+        bytes.extend([s, e]);
+    }
+    for c in &r.candidates {
+        bytes.extend([c.span.0, c.span.1]);
+    }
+    let chars = char_offsets(text, &bytes);
+    let skip = usize::from(r.span.is_some()) * 2;
+    let span_chars = r.span.map(|_| (chars[0], chars[1]));
+    let candidates = r
+        .candidates
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let at = skip + 2 * i;
+            candidate_to_py(py, c, (chars[at], chars[at + 1]))
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    let t = (
+        r.answer,
+        r.raw,
+        r.span,
+        span_chars,
+        r.method,
+        r.confidence,
+        r.low_confidence,
+        r.confidence_reason,
+        doubts_to_py(py, &r.doubts)?,
+        PyList::new(py, candidates)?,
+        r.several,
+    );
+    Ok(t.into_pyobject(py)?.into_any().unbind())
+}
+
+/// How many threads `grade_many` starts for `n` items.
+fn thread_count(n: usize, asked: Option<usize>) -> PyResult<usize> {
+    let wanted = match asked {
+        Some(0) => return Err(PyValueError::new_err("threads must be at least 1")),
+        Some(t) => t,
+        None => std::thread::available_parallelism()
+            .map_or(1, usize::from)
+            .min(n.div_ceil(ITEMS_PER_THREAD)),
+    };
+    Ok(wanted.clamp(1, MAX_THREADS).min(n.div_ceil(CHUNK).max(1)))
+}
+
+/// Grades every item on `threads` threads (std's scoped threads, no pool kept), each taking
+/// `CHUNK` items at a time from a shared counter. Every item runs under `catch_unwind`; the
+/// first panic is returned with its item's index.
+fn grade_parallel(
+    outputs: &[String],
+    golds: &[String],
+    questions: Option<&[Option<String>]>,
+    preset: Preset,
+    patterns: &AnswerPatterns,
+    threads: usize,
+) -> Result<Vec<Graded>, (usize, String)> {
+    let n = outputs.len();
+    let next = AtomicUsize::new(0);
+    let slots: Mutex<Vec<Option<Graded>>> = Mutex::new((0..n).map(|_| None).collect());
+    let failure: Mutex<Option<(usize, String)>> = Mutex::new(None);
+    let work = || loop {
+        let start = next.fetch_add(CHUNK, Ordering::Relaxed);
+        if start >= n {
+            return;
+        }
+        let end = (start + CHUNK).min(n);
+        let mut done = Vec::with_capacity(end - start);
+        for i in start..end {
+            let question = questions.and_then(|q| q.get(i)).and_then(|q| q.as_deref());
+            let item = catch_unwind(AssertUnwindSafe(|| {
+                grade_one(&outputs[i], &golds[i], question, preset, patterns)
+            }));
+            match item {
+                Ok(g) => done.push(g),
+                Err(p) => {
+                    let mut f = failure.lock().unwrap_or_else(|e| e.into_inner());
+                    if f.as_ref().is_none_or(|(at, _)| i < *at) {
+                        *f = Some((i, panic_message(&*p)));
+                    }
+                    // Stop handing out work: the call fails anyway.
+                    next.store(n, Ordering::Relaxed);
+                    return;
+                }
+            }
+        }
+        let mut s = slots.lock().unwrap_or_else(|e| e.into_inner());
+        for (slot, g) in s[start..end].iter_mut().zip(done) {
+            *slot = Some(g);
+        }
+    };
+    if threads <= 1 {
+        work();
+    } else {
+        std::thread::scope(|scope| {
+            for _ in 1..threads {
+                scope.spawn(work);
+            }
+            work();
+        });
+    }
+    if let Some(f) = failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(f);
+    }
+    let slots = slots.into_inner().unwrap_or_else(|e| e.into_inner());
+    slots
+        .into_iter()
+        .enumerate()
+        .map(|(i, s)| s.ok_or((i, "item was not graded".to_string())))
+        .collect()
+}
+
+/// Grades many items in parallel with the GIL released; see `verifyfast.grade_many`.
+#[pyfunction]
+#[pyo3(signature = (outputs, ground_truths, questions=None, preset="lenient", patterns=None, threads=None))]
+fn grade_many(
+    py: Python<'_>,
+    outputs: Vec<String>,
+    ground_truths: Vec<String>,
+    questions: Option<Vec<Option<String>>>,
+    preset: &str,
+    patterns: Option<&Bound<'_, Patterns>>,
+    threads: Option<usize>,
+) -> PyResult<Py<PyAny>> {
+    let preset = preset_of(preset)?;
+    if outputs.len() != ground_truths.len() {
+        return Err(PyValueError::new_err(format!(
+            "outputs and ground_truths differ in length: {} vs {}",
+            outputs.len(),
+            ground_truths.len()
+        )));
+    }
+    if let Some(q) = &questions {
+        if q.len() != outputs.len() {
+            return Err(PyValueError::new_err(format!(
+                "questions and outputs differ in length: {} vs {}",
+                q.len(),
+                outputs.len()
+            )));
+        }
+    }
+    let threads = thread_count(outputs.len(), threads)?;
+    let patterns = patterns.map(|p| p.get());
+    let graded = py.detach(|| {
+        let patterns = patterns.map_or(&NO_PATTERNS, |p| &p.compiled);
+        grade_parallel(
+            &outputs,
+            &ground_truths,
+            questions.as_deref(),
+            preset,
+            patterns,
+            threads,
+        )
+    });
+    let graded = graded.map_err(|(i, msg)| {
+        InternalError::new_err(format!(
+            "internal error while grading item {i}: {msg} (a bug in VerifyFast; please report it with the input)"
+        ))
+    })?;
+    let items = graded
+        .into_iter()
+        .map(|g| graded_to_py(py, g))
+        .collect::<PyResult<Vec<_>>>()?;
+    Ok(PyList::new(py, items)?.into_any().unbind())
+}
+
+/// The preset names, in the CLI's order.
+#[pyfunction]
+fn presets() -> Vec<&'static str> {
+    Preset::ALL.iter().map(|p| p.as_str()).collect()
+}
+
+/// Panics on purpose, inside the same `catch_unwind` guard as `grade` (tests only: proves a
+/// panic becomes `InternalError` and the interpreter lives on).
+#[pyfunction]
+fn _panic_for_tests() -> PyResult<()> {
+    catch_unwind(|| -> () { panic!("deliberate test panic") })
+        .map_err(|p| internal("testing the panic guard", &*p))
+}
+
+/// `_panic_for_tests` on `grade_many`'s worker threads, with the GIL released.
+#[pyfunction]
+fn _panic_in_threads_for_tests(py: Python<'_>) -> PyResult<()> {
+    let r = py.detach(|| {
+        std::thread::scope(|s| {
+            let h = s.spawn(|| catch_unwind(|| -> () { panic!("deliberate thread panic") }));
+            h.join().unwrap_or(Ok(()))
+        })
+    });
+    r.map_err(|p| internal("testing the panic guard on a thread", &*p))
+}
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("InternalError", m.py().get_type::<InternalError>())?;
+    m.add("VERSION", verifyfast::VERSION)?;
+    m.add_class::<Patterns>()?;
+    m.add_function(wrap_pyfunction!(compile_patterns, m)?)?;
+    m.add_function(wrap_pyfunction!(grade, m)?)?;
+    m.add_function(wrap_pyfunction!(extract, m)?)?;
+    m.add_function(wrap_pyfunction!(grade_many, m)?)?;
+    m.add_function(wrap_pyfunction!(presets, m)?)?;
+    m.add_function(wrap_pyfunction!(_panic_for_tests, m)?)?;
+    m.add_function(wrap_pyfunction!(_panic_in_threads_for_tests, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,389 @@
+"""VerifyFast's answer extraction and grading, in Python.
+
+The same Rust core as the ``verifyfast`` command line and the browser app: a verdict here is
+the line ``verifyfast grade`` writes for the same input, item by item.
+
+>>> import verifyfast
+>>> v = verifyfast.grade(r"so the answer is \\boxed{1/2}", "0.5")
+>>> v.equivalent, v.method
+(True, 'exact_rational')
+
+Functions:
+
+- :func:`grade` -- one output against its ground truth, a :class:`Verdict`;
+- :func:`grade_many` -- many at once, in parallel, with the GIL released;
+- :func:`extract` -- the final answer of one text, an :class:`Extraction`.
+
+Reward functions for trainers: :mod:`verifyfast.rewards` (TRL's ``accuracy_reward``) and
+:mod:`verifyfast.verl` (verl's ``compute_score``).
+
+Every function is safe to call from any thread, ``asyncio.to_thread``, thread pools and
+worker processes (forked or spawned): no signals, no global state, bounded work (texts are
+read from their last 1 MiB; values past the exact size bound are "could not decide").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+
+from . import _native
+from ._native import InternalError
+
+__all__ = [
+    "AnswerPatterns",
+    "Candidate",
+    "Extraction",
+    "InternalError",
+    "PRESETS",
+    "Verdict",
+    "__version__",
+    "extract",
+    "grade",
+    "grade_many",
+]
+
+__version__: str = _native.VERSION
+
+#: The equivalence presets, as ``verifyfast grade --preset`` names them.
+PRESETS: Tuple[str, ...] = tuple(_native.presets())
+
+#: What ``answer_patterns=`` accepts: compiled :class:`AnswerPatterns`, a sequence of
+#: ``"NAME=REGEX"`` strings / ``(name, regex)`` pairs, or a mapping ``{name: regex}``.
+PatternsLike = Union["AnswerPatterns", Sequence[Union[str, Tuple[str, str]]], Mapping[str, str]]
+
+#: A ground truth: text, or a number (written as ``str()`` writes it, every digit kept).
+GroundTruth = Union[str, int, float]
+
+
+class AnswerPatterns:
+    """Named answer regexes, tried in order before the built-in rules, on both sides.
+
+    The CLI's ``--answer-pattern NAME=REGEX``: each regex has exactly one capture group (the
+    answer) and is read at its **last** match in the text; the first pattern that matches
+    wins and its name is the ``method``. Syntax is regex-lite's (the ``regex`` crate's,
+    ``\\d``/``\\w``/``\\s``/``\\b`` ASCII-only); see docs/extract.md, "Answer patterns".
+
+    >>> p = AnswerPatterns(["gsm8k=#### (\\\\-?[0-9.,]+)"])
+    >>> p.names
+    ('gsm8k',)
+
+    A bad pattern raises :class:`ValueError` with the CLI's message, e.g.
+    ``answer pattern `two`: needs exactly one capture group (the answer), found 2; ...``.
+    Compile once and pass the object to every call: compiling costs far more than a grade.
+    """
+
+    __slots__ = ("_specs", "_native")
+
+    def __init__(self, patterns: Union[Sequence[Union[str, Tuple[str, str]]], Mapping[str, str]]):
+        if isinstance(patterns, str):
+            raise TypeError('answer_patterns must be a list of "NAME=REGEX" strings, not one string')
+        items: List[Union[str, Tuple[str, str]]]
+        if isinstance(patterns, Mapping):
+            items = [(str(k), str(v)) for k, v in patterns.items()]
+        else:
+            items = [p if isinstance(p, str) else tuple(p) for p in patterns]  # type: ignore[misc]
+        self._native = _native.compile_patterns(items)
+        self._specs = items
+
+    @property
+    def names(self) -> Tuple[str, ...]:
+        """The pattern names, in the order they are tried."""
+        return tuple(self._native.names())
+
+    def __len__(self) -> int:
+        return len(self._native)
+
+    def __repr__(self) -> str:
+        return f"AnswerPatterns({self._specs!r})"
+
+    def __reduce__(self) -> Tuple[Any, Tuple[Any, ...]]:
+        # Compiled regexes do not pickle; the specs do (spawned workers compile them again).
+        return (AnswerPatterns, (self._specs,))
+
+
+def _patterns(p: Optional[PatternsLike]) -> Any:
+    if p is None:
+        return None
+    if isinstance(p, AnswerPatterns):
+        return p._native
+    return AnswerPatterns(p)._native
+
+
+def _text(value: Any, what: str) -> str:
+    if isinstance(value, str):
+        return value
+    # A number field is graded with exactly the digits `str()` writes (as the CLI reads a
+    # JSON number from its own text); `bool` is an `int` but never an answer.
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return str(value)
+    raise TypeError(f"{what} must be a str (or a number), not {type(value).__name__}")
+
+
+def _question(value: Any) -> Optional[str]:
+    if value is None or isinstance(value, str):
+        return value
+    raise TypeError(f"question must be a str or None, not {type(value).__name__}")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One grading verdict: the fields of a ``verifyfast grade`` line.
+
+    Attributes:
+        equivalent: ``True`` when the answers are equal, ``False`` when they differ, ``None``
+            when the grader could not decide (an exact comparison was impossible: a value
+            past the size bound, the strict preset facing a float, ...). The CLI writes
+            ``false`` for that last case; :meth:`as_record` does too.
+        verdict: ``"equal"``, ``"different"`` or ``"undecided"``.
+        predicted: the normalised answer read from the output (``None``: no answer found).
+        gold: the normalised ground-truth answer (``None``: none could be read).
+        method: the comparison path that decided (``exact_rational``, ``symbolic``,
+            ``no_answer``, ...; docs/extract.md lists them).
+        reason: both normalised answers, the rules that found them, and why they are (not)
+            equal, in words.
+        low_confidence: the extractor doubts the predicted answer (or found none).
+        doubts: why, as the CLI writes them: ``{"kind": "rules_disagree", ...}``.
+        predicted_method: the rule (or answer pattern) that found the predicted answer,
+            ``"none"`` when nothing was found.
+        gold_method: the same for the ground truth.
+    """
+
+    equivalent: Optional[bool]
+    verdict: str
+    predicted: Optional[str]
+    gold: Optional[str]
+    method: str
+    reason: str
+    low_confidence: bool
+    doubts: Tuple[Dict[str, Any], ...] = field(default=(), repr=False)
+    predicted_method: str = "none"
+    gold_method: str = "none"
+
+    def __bool__(self) -> bool:
+        """True only for an equal verdict (undecided is not equal)."""
+        return self.equivalent is True
+
+    def as_record(self) -> Dict[str, Any]:
+        """The line ``verifyfast grade`` writes for this item (without its ``id``)."""
+        return {
+            "predicted_answer": self.predicted,
+            "ground_truth_answer": self.gold,
+            "equivalent": self.equivalent is True,
+            "verdict": self.verdict,
+            "method": self.method,
+            "reason": self.reason,
+            "predicted_method": self.predicted_method,
+            "ground_truth_method": self.gold_method,
+            "low_confidence": self.low_confidence,
+        }
+
+
+def _verdict(t: Tuple[Any, ...]) -> Verdict:
+    equal, verdict, predicted, gold, method, reason, low, doubts, pm, gm = t
+    return Verdict(
+        equivalent=None if verdict == "undecided" else equal,
+        verdict=verdict,
+        predicted=predicted,
+        gold=gold,
+        method=method,
+        reason=reason,
+        low_confidence=low,
+        doubts=tuple(doubts),
+        predicted_method=pm,
+        gold_method=gm,
+    )
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """An answer another rule found (a runner-up of :class:`Extraction`).
+
+    ``span`` is a character range of the text (``text[span[0]:span[1]] == raw``);
+    ``byte_span`` is the CLI's UTF-8 byte range.
+    """
+
+    method: str
+    answer: str
+    raw: str
+    span: Tuple[int, int]
+    byte_span: Tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Extraction:
+    """The final answer of a text: the fields of a ``verifyfast extract`` line.
+
+    Attributes:
+        answer: the normalised answer, ``None`` when no rule found one (no answer is not a
+            wrong answer).
+        raw: the matched text, verbatim.
+        span: its character range in the text (``text[span[0]:span[1]] == raw``).
+        byte_span: its UTF-8 byte range, as the CLI writes ``span``.
+        method: the rule that found it (``boxed``, ``final_answer_marker``, an answer
+            pattern's name, ...), ``"none"`` when nothing was found.
+        confidence: the rule's trust, lowered below 0.7 by any doubt.
+        low_confidence: ``confidence < 0.7`` (what asks the CLI's LLM fallback).
+        confidence_reason: why, in words.
+        doubts: the reasons to doubt the answer, as the CLI writes them.
+        candidates: the other rules' answers, best first.
+        several: the distinct boxed answers when there were several, in order.
+    """
+
+    answer: Optional[str]
+    raw: Optional[str]
+    span: Optional[Tuple[int, int]]
+    byte_span: Optional[Tuple[int, int]]
+    method: str
+    confidence: float
+    low_confidence: bool
+    confidence_reason: str
+    doubts: Tuple[Dict[str, Any], ...] = field(default=(), repr=False)
+    candidates: Tuple[Candidate, ...] = field(default=(), repr=False)
+    several: Tuple[str, ...] = ()
+
+    def __bool__(self) -> bool:
+        """True when an answer was found."""
+        return self.answer is not None
+
+    def as_record(self) -> Dict[str, Any]:
+        """The line ``verifyfast extract`` writes for this text (without its ``id``)."""
+        r: Dict[str, Any] = {
+            "answer": self.answer,
+            "raw": self.raw,
+            "span": list(self.byte_span) if self.byte_span is not None else None,
+            "method": self.method,
+            "confidence": self.confidence,
+            "low_confidence": self.low_confidence,
+            "confidence_reason": self.confidence_reason,
+        }
+        if self.doubts:
+            r["doubts"] = [dict(d) for d in self.doubts]
+        r["candidates"] = [
+            {"method": c.method, "answer": c.answer, "raw": c.raw, "span": list(c.byte_span)}
+            for c in self.candidates
+        ]
+        if self.several:
+            r["several"] = list(self.several)
+        return r
+
+
+def grade(
+    output: str,
+    ground_truth: GroundTruth,
+    *,
+    question: Optional[str] = None,
+    preset: str = "lenient",
+    answer_patterns: Optional[PatternsLike] = None,
+) -> Verdict:
+    """Grades a model output against its ground truth.
+
+    Both sides may be a full solution or a bare answer: each is extracted (``\\boxed{}``,
+    "the answer is", ``#### N``, ...), normalised, and compared exactly (big rationals,
+    symbolic sampling, sets, intervals, units, ...), as ``verifyfast grade`` does.
+
+    Args:
+        output: the model's text.
+        ground_truth: the gold answer or solution (a number is read with every digit).
+        question: the question, when known (it decides the percent policy: "what percent").
+        preset: ``"lenient"`` (default) or ``"strict"`` (exact values only), as the CLI's
+            ``--preset``.
+        answer_patterns: answer regexes tried first on both sides (:class:`AnswerPatterns`).
+
+    Returns:
+        a :class:`Verdict`; ``verdict.equivalent`` is ``True``/``False``, or ``None`` when the
+        grader could not decide.
+
+    Raises:
+        ValueError: an unknown preset or a bad answer pattern (the CLI's message).
+        TypeError: an argument of the wrong type.
+        InternalError: a bug (a Rust panic), instead of aborting the process.
+
+    >>> grade("so the answer is \\\\boxed{1/2}", "0.5").verdict
+    'equal'
+    """
+    return _verdict(
+        _native.grade(
+            _text(output, "output"),
+            _text(ground_truth, "ground_truth"),
+            _question(question),
+            preset,
+            _patterns(answer_patterns),
+        )
+    )
+
+
+def grade_many(
+    outputs: Iterable[str],
+    ground_truths: Iterable[GroundTruth],
+    *,
+    questions: Optional[Iterable[Optional[str]]] = None,
+    preset: str = "lenient",
+    answer_patterns: Optional[PatternsLike] = None,
+    threads: Optional[int] = None,
+) -> List[Verdict]:
+    """Grades many outputs at once, in parallel, with the GIL released.
+
+    The same verdicts as :func:`grade` on each item, in the input order. Other Python threads
+    keep running while it computes.
+
+    Args:
+        outputs: the model texts.
+        ground_truths: one ground truth per output.
+        questions: one question (or ``None``) per output, or ``None`` for none.
+        preset: ``"lenient"`` or ``"strict"``.
+        answer_patterns: as in :func:`grade` (compiled once for the whole batch).
+        threads: how many threads (default: the CPUs available, at most one per 32 items).
+
+    Raises:
+        ValueError: lengths differ, ``threads < 1``, an unknown preset or a bad pattern.
+        InternalError: a bug (a Rust panic) on some item, named by its index.
+    """
+    outs = [_text(o, "output") for o in outputs]
+    golds = [_text(g, "ground_truth") for g in ground_truths]
+    qs = None if questions is None else [_question(q) for q in questions]
+    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int)):
+        raise TypeError(f"threads must be an int or None, not {type(threads).__name__}")
+    if threads is not None and threads < 1:
+        raise ValueError("threads must be at least 1")
+    raw = _native.grade_many(outs, golds, qs, preset, _patterns(answer_patterns), threads)
+    return [_verdict(t) for t in raw]
+
+
+def extract(
+    text: str,
+    *,
+    question: Optional[str] = None,
+    answer_patterns: Optional[PatternsLike] = None,
+) -> Extraction:
+    """Finds the final answer in a text, as ``verifyfast extract`` does.
+
+    Rules by priority: ``<answer>`` tags, a JSON ``"answer"`` field, ``\\boxed{}``, a final
+    answer marker / ``# Answer`` heading / ``#### N``, a bare answer, the final equation, the
+    last line's main clause, the last number (docs/extract.md, "Extraction rules").
+
+    Returns:
+        an :class:`Extraction`; its ``answer`` is ``None`` (and ``method`` ``"none"``) when
+        no rule found one.
+
+    >>> extract("So he bought 80-26=54 more").answer
+    '54'
+    """
+    t = _native.extract(_text(text, "text"), _question(question), _patterns(answer_patterns))
+    (answer, raw, byte_span, span, method, conf, low, reason, doubts, cands, several) = t
+    return Extraction(
+        answer=answer,
+        raw=raw,
+        span=span,
+        byte_span=byte_span,
+        method=method,
+        confidence=conf,
+        low_confidence=low,
+        confidence_reason=reason,
+        doubts=tuple(doubts),
+        candidates=tuple(
+            Candidate(method=m, answer=a, raw=r, span=cs, byte_span=bs)
+            for (m, a, r, bs, cs) in cands
+        ),
+        several=tuple(several),
+    )
