@@ -25,6 +25,7 @@ const BROWSER_FILES: &[&str] = &[
     "src/proof_bundle.rs", // the Proof page's own wasm bundle
     "src/katex.rs",        // the one JS binding
     "src/llm/browser.rs",  // the browser transport (gloo-net)
+    "src/llm/boundary.rs", // the browser's random source for reply boundaries (js-sys)
     "src/extract/real.rs", // sin, exp, … from JavaScript's Math (js-sys)
     "src/llm/boundary.rs", // a prompt's random boundary from crypto.getRandomValues (js-sys)
 ];

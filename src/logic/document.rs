@@ -1,5 +1,5 @@
 //! What the Proof page (and anyone else) can load: an event log, or a problem with a script of
-//! actions (the `dev_cases.jsonl` line format, or the seed's multi-agent form with `accept`s).
+//! actions (the `dev_cases.jsonl` line format, or the multi-agent form of the bundled example, docs/logic.md with `accept`s).
 
 use serde_json::Value;
 

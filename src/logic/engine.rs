@@ -35,7 +35,7 @@ pub const ENGINE_VERIFIER: &str = "engine";
 pub enum RuleChecking {
     /// Every step goes through the rule checker; unknown rules are rejected.
     Full,
-    /// The seed's original engine: structural checks only, correctness left to the verifying
+    /// The original engine (docs/logic.md): structural checks only, correctness left to the verifying
     /// agent. Refutations are still re-checked with the real checker.
     StructuralOnly,
 }

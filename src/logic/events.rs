@@ -1,4 +1,4 @@
-//! The event log: everything the world state is rebuilt from, in the seed's JSON shapes
+//! The event log: everything the world state is rebuilt from, in the JSON shapes of docs/logic.md
 //! (`{"eventType", "source", "content": {...}}`, camelCase content keys).
 //!
 //! Events record the engine's verdicts, not just the actions, so a replay never re-runs the
@@ -12,7 +12,7 @@ pub use super::rules::RejectCode;
 mod decode;
 pub use decode::EventError;
 
-/// Who emits engine verdicts in the log (the seed writes `"source": "system"`).
+/// Who emits engine verdicts in the log (logs write `"source": "system"`).
 pub const SYSTEM: &str = "system";
 
 /// Written by the derived `Serialize`; read by a hand-written `Deserialize` (see `decode`).
@@ -143,7 +143,7 @@ pub struct RejectedEvent {
     pub proposal_id: Option<String>,
     pub action_type: ActionKind,
     pub latex: String,
-    /// The seed's human-readable field; the same text as `message`.
+    /// The log format's human-readable field; the same text as `message`.
     pub reason: String,
     pub refuted_by: String,
     #[serde(skip_serializing_if = "Option::is_none")]

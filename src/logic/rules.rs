@@ -358,7 +358,7 @@ pub fn catalogue() -> &'static [RuleSpec] {
 /// The table entry for a rule id or alias (`modus_ponens` → `imp_elim`'s entry).
 pub fn rule_spec(rule: &str) -> Option<&'static RuleSpec> {
     let rule = rule.trim();
-    // The design note's example names its rules in words.
+    // The bundled example (docs/logic.md) names its rules in words.
     let rule = match rule {
         "conjunction" => "and_intro",
         "algebraic" => "algebra",
@@ -881,7 +881,7 @@ fn convert_quantifier(f: &Formula) -> Option<Formula> {
     }
 }
 
-/// The design note's `extend` applies an axiom without citing it: C-001 `a > 0 ∧ b > 0` extended
+/// The bundled example's `extend` (docs/logic.md) applies an axiom without citing it: C-001 `a > 0 ∧ b > 0` extended
 /// to `a + b > 0` by modus ponens with H-3. Only hypotheses (which carry no assumptions) are tried.
 fn extend_with_hypothesis(
     premises: &[Premise],
@@ -908,7 +908,7 @@ fn extend_with_hypothesis(
 }
 
 /// →E, also through universal quantifiers: from `∀x̄ (A(x̄) → B(x̄))` and `A(t̄)` conclude `B(t̄)`
-/// (∀E then →E in one step, as the design note's example applies its axiom).
+/// (∀E then →E in one step, as the bundled example applies its axiom).
 fn modus_ponens(major: &Formula, minor: &Formula, c: &Formula) -> Result<(), String> {
     let mut vars = Vec::new();
     let mut body = major;

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use super::events::{ActionKind, Event, RejectCode, RejectedEvent};
 
-/// A problem as the seed and `dev_cases.jsonl` describe it.
+/// A problem as docs/logic.md and `dev_cases.jsonl` describe it.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Problem {
     #[serde(default)]
@@ -32,7 +32,7 @@ pub struct Problem {
 pub struct Hypothesis {
     pub id: String,
     pub latex: String,
-    /// The seed's `type`: `given`, `axiom`, ...
+    /// The problem file's `type` (docs/logic.md): `given`, `axiom`, ...
     #[serde(default, rename = "type", skip_serializing_if = "Option::is_none")]
     pub kind: Option<String>,
 }
@@ -254,7 +254,7 @@ impl WorldState {
         !self.goals.is_empty() && self.goals.iter().all(|g| g.proved_by.is_some())
     }
 
-    /// The next conclusion id, `C-001` style as in the seed.
+    /// The next conclusion id, `C-001` style as in docs/logic.md.
     pub fn peek_conclusion_id(&self) -> String {
         format!("C-{:03}", self.next_conclusion)
     }
@@ -347,7 +347,7 @@ impl WorldState {
                     item.last_event = index;
                     return Ok(());
                 }
-                // The seed's condensed logs carry ACCEPTED without a PROPOSAL: the ACCEPTED
+                // Condensed logs (docs/logic.md) carry ACCEPTED without a PROPOSAL: the ACCEPTED
                 // content has everything a conclusion needs.
                 let kind = if content.conclusion_id.starts_with("A-") {
                     ActionKind::Assume

@@ -18,7 +18,7 @@ const PAGES = [
   { name: 'Report', path: 'report', testid: 'report-file', fill: false },
   { name: 'Compare', path: 'compare', testid: 'compare-file-a', fill: false },
   { name: 'Extract', path: 'extract', testid: 'extract-text', fill: true },
-  { name: 'Proof', path: 'proof', testid: 'proof-paste', fill: true },
+  { name: 'Proof', path: 'proof', testid: 'proof-example', fill: false },
   { name: 'Runs', path: 'runs', testid: 'runs-search', fill: true },
   { name: 'Settings', path: 'settings', testid: 'settings-add-llm', fill: false },
 ];

@@ -8,7 +8,7 @@ use crate::logic::events::ActionKind;
 use crate::logic::formula::{parse_formula, Formula};
 use crate::logic::rules::certificate_of;
 
-/// One researcher action, in the seed's JSON shape: `{"agent", "actionType", "params"}`.
+/// One researcher action, in the JSON shape of docs/logic.md: `{"agent", "actionType", "params"}`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Action {

@@ -147,7 +147,7 @@ enum Slot {
     Code,
 }
 
-/// Every content key of the log format (camelCase, but for the seed's `premise_ids`).
+/// Every content key of the log format (camelCase, but for the older `premise_ids`).
 const CONTENT_KEYS: [(&str, Slot); 32] = [
     ("proposalId", Slot::Text(|c| &mut c.proposal_id)),
     ("conclusionId", Slot::Text(|c| &mut c.conclusion_id)),

@@ -207,7 +207,7 @@ fn imp_elim_either_order_and_through_quantifiers() {
     ok("imp_elim", &[("H-1", "A \\to B"), ("H-2", "A")], "B");
     ok("modus_ponens", &[("H-2", "A"), ("H-1", "A \\to B")], "B");
     bad("mp", &[("H-1", "A \\to B"), ("H-2", "B")], "A");
-    // The design note's example: H-3 applied to C-001.
+    // The bundled example's step (docs/logic.md): H-3 applied to C-001.
     ok(
         "modus_ponens",
         &[
