@@ -56,21 +56,46 @@ fn strict_never_equal_on_different_answers() {
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
-/// Pairs whose fix is which text is the final answer (src/extract/candidates.rs, owned by the
-/// final-answer work): the marker rule keeps `7` of `7!`, and `x>1 \text{ and } x<3` and
-/// `\angle ABC = 30` are read by their last number. Printed, not asserted, until that lands.
+/// Pairs whose fix is which text is the final answer (src/extract/candidates.rs): `7!` after
+/// a marker is a factorial, and a list of values joined by "and" is one answer, every part of
+/// it (read by the last number, `21, 36, and 82` was `19, 46, and 82`). Different in both
+/// presets, both ways round.
 const EXTRACTION_SIDE: &[(&str, &str)] = &[
     ("Final Answer: 7!", "7"),
     ("x>1 \\text{ and } x<3", "x>5 \\text{ and } x<3"),
-    ("\\angle ABC = 30", "\\angle ABD = 30"),
+    ("$21, 36, and 82$", "$19, 46, and 82$"),
 ];
 
 #[test]
-fn extraction_side_pairs_are_reported() {
-    for &(a, b) in EXTRACTION_SIDE {
-        let (o, why) = outcome(a, b, None, Preset::Strict);
-        println!("strict `{a}` vs `{b}`: {o:?}: {why}");
+fn extraction_side_pairs_are_different() {
+    let mut wrong = Vec::new();
+    for preset in [Preset::Strict, Preset::Lenient] {
+        for &(a, b) in EXTRACTION_SIDE {
+            for (p, g) in [(a, b), (b, a)] {
+                let (o, why) = outcome(p, g, None, preset);
+                if o == Outcome::Equal {
+                    wrong.push(format!("{preset:?} `{p}` vs `{g}`: {why}"));
+                }
+            }
+        }
     }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    // The same list written with `\text{ and }` is the same answer.
+    let (o, why) = outcome(
+        "$19, 46, \\text{ and } 82$",
+        "$19, 46, and 82$",
+        None,
+        Preset::Strict,
+    );
+    assert_eq!(o, Outcome::Equal, "{why}");
+}
+
+/// Not yet fixed: a final equation's left side (`\angle ABC`) is dropped, so two different
+/// angles of the same size grade equal. Printed, not asserted.
+#[test]
+fn named_left_side_is_reported() {
+    let (o, why) = outcome("\\angle ABC = 30", "\\angle ABD = 30", None, Preset::Strict);
+    println!("strict `\\angle ABC = 30` vs `\\angle ABD = 30`: {o:?}: {why}");
 }
 
 /// The percent rules turn on when the question asks for a percent, not when it mentions one.
