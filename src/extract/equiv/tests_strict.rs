@@ -90,12 +90,24 @@ fn extraction_side_pairs_are_different() {
     assert_eq!(o, Outcome::Equal, "{why}");
 }
 
-/// Not yet fixed: a final equation's left side (`\angle ABC`) is dropped, so two different
-/// angles of the same size grade equal. Printed, not asserted.
+/// A final equation's named left side (`\angle ABC`) is part of the answer: two different
+/// angles of the same size are different answers, while the angle against its bare size
+/// is the label dropped.
 #[test]
-fn named_left_side_is_reported() {
-    let (o, why) = outcome("\\angle ABC = 30", "\\angle ABD = 30", None, Preset::Strict);
-    println!("strict `\\angle ABC = 30` vs `\\angle ABD = 30`: {o:?}: {why}");
+fn named_left_side_counts() {
+    for preset in [Preset::Strict, Preset::Lenient] {
+        for (p, g) in [
+            ("\\angle ABC = 30", "\\angle ABD = 30"),
+            ("\\angle ABD = 30", "\\angle ABC = 30"),
+        ] {
+            let (o, why) = outcome(p, g, None, preset);
+            assert_ne!(o, Outcome::Equal, "{preset:?} `{p}` vs `{g}`: {why}");
+        }
+        let (o, why) = outcome("\\angle ABC = 30", "\\angle ABC = 30", None, preset);
+        assert_eq!(o, Outcome::Equal, "{why}");
+        let (o, why) = outcome("\\angle ABC = 30", "30", None, preset);
+        assert_eq!(o, Outcome::Equal, "{why}");
+    }
 }
 
 /// The percent rules turn on when the question asks for a percent, not when it mentions one.
