@@ -303,6 +303,39 @@ pub(super) fn floats(a: &str, b: &str, x: &Num, y: &Num, preset: Preset) -> Comp
     )
 }
 
+/// Lenient, for a physics answer with a unit against a bare integer gold ending in zeros
+/// (`299.4 km/s` for `300`, `6631.6 Å` for `6630`): the gold is read as given to its last
+/// non-zero digit, and the answer, a written decimal, must round to it there and lie within
+/// 1 % of it (a gold `300` does not take `250`). Only the side written as a rounding is
+/// forgiven: the answer is the more precise one (docs/extract.md, "Equivalence policy").
+fn physics_integer_gold(a: &str, b: &str) -> Option<Comparison> {
+    if !a.contains('.') || !b.bytes().all(|c| c.is_ascii_digit()) || !b.ends_with('0') {
+        return None;
+    }
+    let zeros = b.len() - b.trim_end_matches('0').len();
+    if zeros == b.len() {
+        return None;
+    }
+    let x = parse_decimal_big(a)?;
+    let y = parse_decimal_big(b)?;
+    let scale = pow10(-i64::try_from(zeros).ok()?);
+    let close = {
+        let diff = (&x - &y).abs();
+        let limit = y.abs() / BigRational::from_integer(100.into());
+        diff <= limit
+    };
+    (close && (&x * &scale).round() == (&y * &scale).round()).then(|| {
+        verdict(
+            true,
+            Path::Rounded,
+            format!(
+                "the answer `{a}` rounds to the ground truth `{b}`, read as given to its last \
+                 non-zero digit, and lies within 1 % of it (lenient)"
+            ),
+        )
+    })
+}
+
 /// Answers with a run of letters. Text first (`yes` vs `Yes`); then a number with a unit
 /// against a number (`1000 rad/s` vs `1000`, `3.83*10^{35} ergs/s` vs `3.83e35`: the unit is
 /// dropped, in both presets, when the other side has none or the same one); then, when both
@@ -320,8 +353,13 @@ fn worded(a: &str, b: &str, preset: Preset) -> Comparison {
         let (nb, tb) = ub.unwrap_or((b, ""));
         let compatible = ta.is_empty() || tb.is_empty() || squeeze(ta) == squeeze(tb);
         if compatible && !has_word(na) && !has_word(nb) {
-            let c = compare_at(na, nb, preset, 1);
+            let mut c = compare_at(na, nb, preset, 1);
             let unit = if ta.is_empty() { tb } else { ta };
+            if !c.equivalent && preset == Preset::Lenient && !ta.is_empty() && tb.is_empty() {
+                if let Some(r) = physics_integer_gold(na, nb) {
+                    c = r;
+                }
+            }
             return with_outcome(
                 c.outcome,
                 Path::Unit,

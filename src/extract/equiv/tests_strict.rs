@@ -184,3 +184,29 @@ fn hostile_input_is_bounded() {
         assert_ne!(o, Outcome::Equal);
     }
 }
+
+/// A physics answer with a unit against a bare integer gold ending in zeros (dev long-CoT,
+/// Minerva-Math): lenient reads the gold as given to its last non-zero digit, within 1 %;
+/// strict keeps the exact values apart.
+#[test]
+fn physics_answer_with_unit_against_a_round_gold() {
+    for (p, g) in [
+        ("\\boxed{299.4 km/s}", "300"),
+        ("\\boxed{6631.6 Å}", "6630"),
+    ] {
+        let (o, why) = outcome(p, g, None, Preset::Lenient);
+        assert_eq!(o, Outcome::Equal, "lenient `{p}` vs `{g}`: {why}");
+        let (o, why) = outcome(p, g, None, Preset::Strict);
+        assert_ne!(o, Outcome::Equal, "strict `{p}` vs `{g}`: {why}");
+    }
+    // Rounding alone is not enough (`250` rounds to `300` at the hundreds), nor is a bare
+    // number (no unit: an exact count), nor an integer answer.
+    for (p, g) in [
+        ("\\boxed{250.0 km/s}", "300"),
+        ("\\boxed{299.4}", "300"),
+        ("\\boxed{299 km/s}", "300"),
+    ] {
+        let (o, why) = outcome(p, g, None, Preset::Lenient);
+        assert_ne!(o, Outcome::Equal, "lenient `{p}` vs `{g}`: {why}");
+    }
+}
