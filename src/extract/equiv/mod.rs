@@ -273,7 +273,13 @@ pub fn compare(pred: &str, gold: &str, question: Option<&str>, preset: Preset) -
     if let Some(c) = decimal_comma(pred, gold) {
         return c;
     }
-    compare_at(pred, gold, preset, 0)
+    let c = compare_at(pred, gold, preset, 0);
+    if preset == Preset::Lenient && c.outcome == Outcome::Different {
+        if let Some(r) = numeric::scaled_rounding(pred, gold) {
+            return r;
+        }
+    }
+    c
 }
 
 /// The decimal-comma policy: `2,74` is read as 2.74 only when (1) it is one comma between

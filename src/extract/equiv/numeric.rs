@@ -336,6 +336,57 @@ fn physics_integer_gold(a: &str, b: &str) -> Option<Comparison> {
     })
 }
 
+/// Lenient, physics-style rounding of a coefficient: the gold is a decimal given to N ≥ 2
+/// significant figures times one variable (`2.2\tau`), the answer an exact multiple of that
+/// variable (`t_r=\tau\ln 9`, a label dropped) whose coefficient rounds to the gold's at its
+/// last digit (ln 9 = 2.197… → 2.2). Only the gold's side, written as a rounding, is forgiven
+/// (docs/extract.md, "Equivalence policy").
+pub(super) fn scaled_rounding(a: &str, b: &str) -> Option<Comparison> {
+    let value = match a.split_once('=') {
+        Some((_, v)) if !v.contains('=') => v,
+        Some(_) => return None,
+        None => a,
+    };
+    if value.contains('.') || b.contains('=') {
+        return None;
+    }
+    let end = b.find(|c: char| !(c.is_ascii_digit() || c == '.'))?;
+    let (num, rest) = b.split_at(end);
+    if !num.contains('.') || significant_figures(num)? < 2 {
+        return None;
+    }
+    let place = last_place(num)?;
+    let (ea, er) = (expr::parse(value)?, expr::parse(rest)?);
+    if er.vars.len() != 1 || ea.vars != er.vars {
+        return None;
+    }
+    let at = |e: &Expr, x: f64| expr::eval(&e.root, &[x]).to_f64();
+    // The rest is the variable itself, and the answer is proportional to it.
+    if at(&er, 2.0)? != 2.0 || at(&er, 3.0)? != 3.0 {
+        return None;
+    }
+    let k = at(&ea, 1.0)?;
+    let proportional = [2.0, 3.5]
+        .iter()
+        .all(|&x| at(&ea, x).is_some_and(|y| (y - k * x).abs() <= 1e-12 * (k * x).abs()));
+    let g = parse_decimal(num)?.to_f64();
+    let scale = 10f64.powi(i32::try_from(-place).ok()?);
+    let rounds =
+        k.is_finite() && k != 0.0 && ((k * scale).round() - (g * scale).round()).abs() < 0.5;
+    (proportional && rounds).then(|| {
+        verdict(
+            true,
+            Path::Rounded,
+            format!(
+                "`{value}` = {} times the variable rounds to the ground truth's coefficient `{num}`, \
+                 given to {} significant figures (lenient)",
+                float_str(k),
+                significant_figures(num).unwrap_or(0)
+            ),
+        )
+    })
+}
+
 /// Answers with a run of letters. Text first (`yes` vs `Yes`); then a number with a unit
 /// against a number (`1000 rad/s` vs `1000`, `3.83*10^{35} ergs/s` vs `3.83e35`: the unit is
 /// dropped, in both presets, when the other side has none or the same one); then, when both

@@ -210,3 +210,32 @@ fn physics_answer_with_unit_against_a_round_gold() {
         assert_ne!(o, Outcome::Equal, "lenient `{p}` vs `{g}`: {why}");
     }
 }
+
+/// Lenient: an exact multiple of a variable against a gold coefficient given to N ≥ 2
+/// significant figures (dev long-CoT, Minerva-Math: `\tau\ln 9` for `2.2\tau`); strict keeps
+/// them apart, and a coefficient that does not round to the gold's stays different.
+#[test]
+fn exact_coefficient_against_a_rounded_gold_coefficient() {
+    let (o, why) = outcome(
+        "\\boxed{t_r = \\tau \\ln 9}",
+        "2.2\\tau",
+        None,
+        Preset::Lenient,
+    );
+    assert_eq!(o, Outcome::Equal, "{why}");
+    let (o, why) = outcome(
+        "\\boxed{t_r = \\tau \\ln 9}",
+        "2.2\\tau",
+        None,
+        Preset::Strict,
+    );
+    assert_ne!(o, Outcome::Equal, "{why}");
+    for (p, g) in [
+        ("\\tau\\ln 10", "2.2\\tau"),
+        ("\\tau^2\\ln 9", "2.2\\tau"),
+        ("\\tau\\ln 9", "2\\tau"),
+    ] {
+        let (o, why) = outcome(p, g, None, Preset::Lenient);
+        assert_ne!(o, Outcome::Equal, "`{p}` vs `{g}`: {why}");
+    }
+}
