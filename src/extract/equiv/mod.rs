@@ -278,8 +278,50 @@ pub fn compare(pred: &str, gold: &str, question: Option<&str>, preset: Preset) -
         if let Some(r) = numeric::scaled_rounding(pred, gold) {
             return r;
         }
+        // `I(0)` and `I_0`: the initial value written two ways (lenient).
+        let (pa, ga) = (initial_values(pred, gold), initial_values(gold, pred));
+        if pa != pred || ga != gold {
+            let again = compare_at(&pa, &ga, preset, 1);
+            if again.equivalent {
+                return verdict(
+                    true,
+                    again.path,
+                    format!(
+                        "`X(0)` read as `X_0` (lenient): `{pa}` vs `{ga}`: {}",
+                        again.reason
+                    ),
+                );
+            }
+        }
     }
     c
+}
+
+/// `s` with each `X(0)` (a single letter, not part of a word or command) written `X_0` when
+/// `other` writes that letter's initial value so (`I_0` or `I_{0}`).
+fn initial_values(s: &str, other: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = String::with_capacity(s.len());
+    let mut i = 0;
+    while i < b.len() {
+        let letter = b.get(i).copied().filter(u8::is_ascii_alphabetic);
+        let lone = i == 0
+            || !b
+                .get(i - 1)
+                .is_some_and(|p| p.is_ascii_alphabetic() || *p == b'\\');
+        if let (Some(l), true, Some(b"(0)")) = (letter, lone, b.get(i + 1..i + 4)) {
+            let (short, braced) = (format!("{}_0", l as char), format!("{}_{{0}}", l as char));
+            if other.contains(&short) || other.contains(&braced) {
+                out.push_str(&short);
+                i += 4;
+                continue;
+            }
+        }
+        let ch = s.get(i..).and_then(|r| r.chars().next()).unwrap_or(' ');
+        out.push(ch);
+        i += ch.len_utf8().max(1);
+    }
+    out
 }
 
 /// The decimal-comma policy: `2,74` is read as 2.74 only when (1) it is one comma between

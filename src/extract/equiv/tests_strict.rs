@@ -239,3 +239,20 @@ fn exact_coefficient_against_a_rounded_gold_coefficient() {
         assert_ne!(o, Outcome::Equal, "`{p}` vs `{g}`: {why}");
     }
 }
+
+/// Lenient: an initial value written `I(0)` on one side and `I_0` on the other is the same
+/// symbol (dev long-CoT, Minerva-Math); other function values stay apart.
+#[test]
+fn initial_value_notation() {
+    let (o, why) = outcome(
+        "\\boxed{I(t)=I_0 e^{-\\frac{t}{RC}}}",
+        "I(0)e^{-\\frac{t}{RC}}",
+        None,
+        Preset::Lenient,
+    );
+    assert_eq!(o, Outcome::Equal, "{why}");
+    let (o, why) = outcome("I_0 e^{-t}", "I(1)e^{-t}", None, Preset::Lenient);
+    assert_ne!(o, Outcome::Equal, "{why}");
+    let (o, why) = outcome("2I_0", "I(0)", None, Preset::Lenient);
+    assert_ne!(o, Outcome::Equal, "{why}");
+}
