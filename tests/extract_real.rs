@@ -21,7 +21,7 @@ fn long_cot_dev_set() {
     assert_eq!(t.labelled, 763);
     // Floors: the figures measured when this test was written (raise them as rules pay).
     assert!(
-        t.right >= 751,
+        t.right >= 752,
         "accuracy {:.2}% ({})",
         t.accuracy(),
         t.right
@@ -31,12 +31,12 @@ fn long_cot_dev_set() {
         "{} false positives",
         t.false_positives
     );
-    assert!(t.fired <= 44, "signal fires on {}", t.fired);
-    // The signal flags every one of the 12 wrong verdicts left (close calls: a value within
+    assert!(t.fired <= 43, "signal fires on {}", t.fired);
+    // The signal flags every one of the 11 wrong verdicts left (close calls: a value within
     // 1 %, arbitrary constants, differential equations; docs/extract.md, "Confidence
     // signal"); the issue's aim is ≥ 90 %, kept as a share so fewer wrong verdicts still pass.
     assert!(
-        t.wrong_flagged >= 12.min(t.wrong),
+        t.wrong_flagged >= 11.min(t.wrong),
         "signal flags {}",
         t.wrong_flagged
     );

@@ -293,8 +293,58 @@ pub fn compare(pred: &str, gold: &str, question: Option<&str>, preset: Preset) -
                 );
             }
         }
+        // Two arbitrary constants named the other way round (`C_1\cos 2t + C_2\sin 2t` vs
+        // `C_1\sin 2t + C_2\cos 2t`): constants of integration are names, not values.
+        if let Some(swapped) = swap_constants(pred, gold) {
+            let again = compare_at(&swapped, gold, preset, 1);
+            if again.equivalent {
+                return verdict(
+                    true,
+                    again.path,
+                    format!(
+                        "the arbitrary constants `C_1` and `C_2` named the other way round \
+                         (lenient): {}",
+                        again.reason
+                    ),
+                );
+            }
+        }
     }
     c
+}
+
+/// `s` with its constants `C_1` and `C_2` (any of `C_1`, `C_{1}`, `c_1`) swapped, when both
+/// answers name both and neither names a third.
+fn swap_constants(s: &str, other: &str) -> Option<String> {
+    let names = |t: &str, n: char| {
+        [
+            format!("C_{n}"),
+            format!("C_{{{n}}}"),
+            format!("c_{n}"),
+            format!("c_{{{n}}}"),
+        ]
+        .iter()
+        .any(|f| t.contains(f.as_str()))
+    };
+    let both = |t: &str| names(t, '1') && names(t, '2') && !names(t, '3');
+    if !(both(s) && both(other)) {
+        return None;
+    }
+    let mut out = s.to_string();
+    for (from, to) in [("1", "\u{1}"), ("2", "1"), ("\u{1}", "2")] {
+        for (c, open, close) in [
+            ("C", "", ""),
+            ("C", "{", "}"),
+            ("c", "", ""),
+            ("c", "{", "}"),
+        ] {
+            out = out.replace(
+                &format!("{c}_{open}{from}{close}"),
+                &format!("{c}_{open}{to}{close}"),
+            );
+        }
+    }
+    Some(out)
 }
 
 /// `s` with each `X(0)` (a single letter, not part of a word or command) written `X_0` when

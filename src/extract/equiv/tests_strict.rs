@@ -256,3 +256,23 @@ fn initial_value_notation() {
     let (o, why) = outcome("2I_0", "I(0)", None, Preset::Lenient);
     assert_ne!(o, Outcome::Equal, "{why}");
 }
+
+/// Lenient: two arbitrary constants named the other way round are the same general solution
+/// (dev long-CoT, Minerva-Math); a different solution stays different.
+#[test]
+fn constants_named_the_other_way_round() {
+    let (o, why) = outcome(
+        "\\boxed{-\\frac{1}{5}\\sin(3t)+C_1\\cos(2t)+C_2\\sin(2t)}",
+        "-\\sin(3t)/5+C_{1}\\sin(2t)+C_{2}\\cos(2t)",
+        None,
+        Preset::Lenient,
+    );
+    assert_eq!(o, Outcome::Equal, "{why}");
+    let (o, why) = outcome(
+        "C_1\\cos(2t)+C_2\\sin(3t)",
+        "C_1\\sin(2t)+C_2\\cos(2t)",
+        None,
+        Preset::Lenient,
+    );
+    assert_ne!(o, Outcome::Equal, "{why}");
+}
