@@ -1406,8 +1406,10 @@ mod tests {
         let g = ground_numbers(&ctx, &out);
         let ms = t.elapsed().as_millis();
         assert_eq!(g.numbers.len(), 300);
-        // Debug build on a busy machine; release and wasm are ~10x faster.
-        assert!(ms < 1500, "took {ms} ms");
+        // A guard against a blow-up (a scan per pair of numbers grown quadratic), not a speed
+        // figure: it took ~150 ms in a debug build on a quiet machine and 1.7 s at a load of 28,
+        // so the bound leaves room for a busy CI machine. `cargo bench --bench audit` measures.
+        assert!(ms < 15_000, "took {ms} ms");
     }
 
     #[test]
