@@ -6,8 +6,8 @@
 //! - `rounded`: a context value rounded to the output's precision (1,234,567 → "1.2 million");
 //! - `derived`: one arithmetic step from two context numbers (sum, difference, ratio, percent
 //!   change), within the output's precision;
-//! - `not_found`: none of these. These are what a fabricated specific looks like (the seed's
-//!   case #13: an admission rate that appears nowhere in the context was judged Low), so they
+//! - `not_found`: none of these. These are what a fabricated specific looks like (the baseline's
+//!   case #13, docs/audit.md: an admission rate that appears nowhere in the context was judged Low), so they
 //!   go to the Phase 2 prompt as evidence and into the report.
 //!
 //! Pure and fast: one linear scan per text; notation lookups by binary search over the sorted
