@@ -100,7 +100,8 @@ fn markdown_and_csv_exports() {
     assert_eq!(code, 0, "{err}");
     assert!(md.contains("30 cases paired by id"), "{md}");
     assert!(md.contains("two-sided p = 0.0215"), "{md}");
-    assert!(md.contains("| 10 (33.3 %) | 2 (6.7 %) | -26.7 %"), "{md}");
+    // A difference of two rates is in percentage points (docs/band.md).
+    assert!(md.contains("| 10 (33.3 %) | 2 (6.7 %) | -26.7 pt"), "{md}");
     assert!(md.contains("only in A (1): 98"), "{md}");
     assert!(md.contains("## Changed cases (11)"), "{md}");
     let (code, csv, _) = band(&[&a, "--compare", &b, "--format", "csv"]);

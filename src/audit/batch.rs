@@ -16,7 +16,7 @@ use crate::sorted_map::SortedMap;
 use super::report::AuditReport;
 use super::run::{run_audit, AuditInput, AuditPlan};
 
-/// One line of the design note's case format. All its fields are kept and echoed into
+/// One line of the cases format (docs/audit.md, "CLI"). All its fields are kept and echoed into
 /// the result line, including ones we do not know.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Case {

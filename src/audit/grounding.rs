@@ -6,8 +6,8 @@
 //! - `rounded`: a context value rounded to the output's precision (1,234,567 → "1.2 million");
 //! - `derived`: one arithmetic step from two context numbers (sum, difference, ratio, percent
 //!   change), within the output's precision;
-//! - `not_found`: none of these. These are what a fabricated specific looks like (the seed's
-//!   case #13: an admission rate that appears nowhere in the context was judged Low), so they
+//! - `not_found`: none of these. These are what a fabricated specific looks like (the baseline's
+//!   case #13, docs/audit.md: an admission rate that appears nowhere in the context was judged Low), so they
 //!   go to the Phase 2 prompt as evidence and into the report.
 //!
 //! Pure and fast: one linear scan per text; notation lookups by binary search over the sorted
@@ -1406,8 +1406,10 @@ mod tests {
         let g = ground_numbers(&ctx, &out);
         let ms = t.elapsed().as_millis();
         assert_eq!(g.numbers.len(), 300);
-        // Debug build on a busy machine; release and wasm are ~10x faster.
-        assert!(ms < 1500, "took {ms} ms");
+        // A guard against a blow-up (a scan per pair of numbers grown quadratic), not a speed
+        // figure: it took ~150 ms in a debug build on a quiet machine and 1.7 s at a load of 28,
+        // so the bound leaves room for a busy CI machine. `cargo bench --bench audit` measures.
+        assert!(ms < 15_000, "took {ms} ms");
     }
 
     #[test]

@@ -1613,7 +1613,7 @@ mod tests {
         assert_eq!((r.low_count, r.credit_score), (1, Some(4)));
     }
 
-    /// The design note's worst failure and the issue's: a lenient verify model that reports
+    /// The worst failure docs/audit.md names ("Deterministic findings"): a lenient verify model that reports
     /// nothing, on an output that flips a direction and invents a number.
     #[test]
     fn the_rules_catch_a_flip_and_a_made_up_number_that_a_lenient_model_missed() {

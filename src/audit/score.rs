@@ -1,5 +1,5 @@
-//! Phase 4: the credit score from error counts alone, with the design note's formula and
-//! the strategy's thresholds. No model is asked; the same counts always give the same score.
+//! Phase 4: the credit score from error counts alone, with the formula of docs/audit.md
+//! ("Score (Phase 4)") and the strategy's thresholds. No model is asked; the same counts always give the same score.
 
 use crate::config::ScoreThresholds;
 use crate::sorted_map::SortedMap;

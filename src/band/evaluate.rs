@@ -13,7 +13,7 @@ use super::record::{parse_record, ParsedLine};
 /// Report options.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Options {
-    /// Cross-band target: the rate must stay below this (the seed's 5 %).
+    /// Cross-band target: the rate must stay below this (5 % by default, docs/band.md).
     pub max_cross_band: f64,
     /// Drill-down index cap; past it cases are still counted, just not listed.
     pub max_case_refs: usize,

@@ -31,7 +31,7 @@ pub struct AuditArgs {
     /// File holding model_output (the text under audit).
     #[arg(long)]
     pub output: PathBuf,
-    /// Settings file (YAML or JSON, the design note's settings.yaml shape).
+    /// Settings file (YAML or JSON, the settings.yaml shape of docs/audit.md).
     #[arg(long, default_value = "settings.yaml")]
     pub settings: PathBuf,
     /// Strategy file (YAML or JSON); the built-in defaults when absent.

@@ -70,7 +70,7 @@ pub struct ExtractArgs {
     /// JSONL file of {"id"?, "text", "question"?}; `-` or nothing reads stdin.
     pub file: Option<String>,
     /// Ask the profile's verify model for the final answer when the rules are not confident
-    /// (design note 001: final answer only, temperature 0, max_tokens 30); needs --settings.
+    /// (docs/extract.md: final answer only, temperature 0, max_tokens 30); needs --settings.
     #[arg(long, requires = "settings")]
     pub llm_fallback: bool,
     /// settings.yaml / .json with the LLMs and profiles (for --llm-fallback) and any

@@ -1,6 +1,6 @@
 //! Settings (which LLMs exist, which profile pairs them) and strategy (the audit's
-//! tunable parameters), in the shapes of the design note's `settings.yaml` and
-//! `strategy.yaml`.
+//! tunable parameters), in the shapes docs/audit.md documents for `settings.yaml`
+//! and `strategy.yaml`.
 //!
 //! A profile names two LLMs: the **run** model does Phase 1 (breaking the output into
 //! claims and deductions); the **verify** model does Phase 2 (fact check), Phase 3
@@ -556,7 +556,7 @@ impl Settings {
         s
     }
 
-    /// The settings of the design note, for a first start and for tests.
+    /// The example settings of docs/audit.md ("Settings"), for tests and the CLI's examples.
     pub fn example() -> Self {
         // The example text is ours and known to parse; fall back to empty settings rather
         // than panic should that ever change.

@@ -9,7 +9,7 @@ use crate::sorted_map::SortedMap;
 use super::fields::{join, Obj};
 use super::{parse_document, write_document, ConfigError, Format};
 
-/// How many errors of each severity move the credit score down (design note, Phase 4).
+/// How many errors of each severity move the credit score down (docs/audit.md, "Score (Phase 4)").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ScoreThresholds {
     /// High errors at or above this give score 1.
@@ -441,7 +441,7 @@ impl Strategy {
         write_document(&self.to_value(), format)
     }
 
-    /// The design note's defaults written out in full, so users see every knob.
+    /// The documented defaults (docs/audit.md, "Strategy") written out in full, so users see every knob.
     pub fn example() -> Self {
         Self {
             defaults: ParamOverrides::overrides_from(&AuditParams::default()),

@@ -284,7 +284,7 @@ fn agrees(a: &str, b: &str) -> bool {
 }
 
 /// Confidence is the rule's trust, lowered below [`LOW_CONFIDENCE`] by any doubt (see
-/// [`doubt`]). The design note's "≥2 `=` or >3 numbers" trigger fired on every GSM8K text;
+/// [`doubt`]). A plain "≥2 `=` or >3 numbers" trigger fired on every GSM8K text;
 /// the doubts fire on what actually goes wrong.
 fn confidence(winner: &Candidate, doubts: &[Doubt]) -> (f64, String) {
     let base = winner.method.base_confidence();

@@ -1,4 +1,4 @@
-//! Rule-chain and grading tests, including the design note's examples and the traps.
+//! Rule-chain and grading tests: four worked examples of reading a final answer, and known traps.
 
 use super::*;
 
@@ -15,7 +15,7 @@ fn same(out: &str, gold: &str) -> bool {
     grade(out, gold, None, Preset::Lenient).equivalent
 }
 
-// The design note's four examples.
+// Four worked examples of reading a final answer.
 #[test]
 fn design_note_examples() {
     assert_eq!(ans("<answer>60</answer>"), ("60".into(), Method::AnswerTag));

@@ -1,4 +1,4 @@
-//! The extractor's LLM fallback (design note 001): when the rule-based extraction is not
+//! The extractor's LLM fallback (docs/extract.md, "LLM fallback"): when the rule-based extraction is not
 //! confident and the user enabled the fallback, the verify model is asked for the final
 //! answer only, and its reply is normalised by the same extractor.
 
@@ -20,7 +20,7 @@ fn truncated(text: &str) -> &str {
     }
 }
 
-/// The prompt of the design note: final answer only, ignore intermediate values. The solution
+/// The fallback prompt (docs/extract.md): final answer only, ignore intermediate values. The solution
 /// text is untrusted (it may hold planted answers or instructions): it goes between `b`'s data
 /// lines, and the reply is read only when it is one answer (`extract::from_fallback_reply`).
 pub fn prompt(b: &Boundary, text: &str) -> String {

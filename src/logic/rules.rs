@@ -177,7 +177,7 @@ const CATALOGUE: &[RuleSpec] = &[
         aliases: &["modus_ponens", "mp"],
         arity: Arity { min: 2, max: Some(2) },
         discharges: &[],
-        help: "`A → B, A ⊢ B`; also `∀x̄ (A(x̄) → B(x̄)), A(t̄) ⊢ B(t̄)` (∀E and →E in one step, as in the design note's `a + b > 0` example)",
+        help: "`A → B, A ⊢ B`; also `∀x̄ (A(x̄) → B(x̄)), A(t̄) ⊢ B(t̄)` (∀E and →E in one step, as in the bundled `a + b > 0` example, proof-seed-a-plus-b)",
         check: Check::Own(imp_elim),
     },
     RuleSpec {

@@ -106,7 +106,7 @@ pub fn start(
     let (handle, registration) = AbortHandle::new_pair();
     f.abort.set_value(Some(handle));
     let research = async move {
-        // Proposals wait for another researcher's accept: the seed's protocol, not auto-accept.
+        // Proposals wait for another researcher's accept: the world engine's protocol (docs/logic.md), not auto-accept.
         let mut engine = match Engine::new(problem, EngineConfig::default()) {
             Ok(e) => e,
             Err(e) => {
