@@ -1081,7 +1081,7 @@ pub fn find_all(text: &str, side: Side) -> Vec<Candidate> {
     }
     let visible_end = visible.last().map_or(0, |&(_, e)| e);
     let cut_off =
-        side == Side::Output && super::doubt::cut_off(text.get(..visible_end).unwrap_or(""));
+        side == Side::Output && super::cutoff::cut_off(text.get(..visible_end).unwrap_or(""));
     if cut_off || visible_end == 0 {
         // The written-out solution stops before it concludes (or there is none): the box that
         // closed the thinking is the conclusion, if there is one; otherwise there is no answer
@@ -1102,7 +1102,7 @@ pub(super) fn stops_before_conclusion(text: &str) -> bool {
     let visible = hidden.visible(text.len());
     let end = visible.last().map_or(0, |&(_, e)| e);
     let shown = text.get(..end).unwrap_or("");
-    shown.trim().is_empty() || super::doubt::cut_off(shown)
+    shown.trim().is_empty() || super::cutoff::cut_off(shown)
 }
 
 /// The `\boxed{…}` that ends the last closed thought block (only blank space, `$`, `\]` or

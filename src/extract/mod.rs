@@ -8,6 +8,7 @@
 
 pub mod batch;
 mod candidates;
+mod cutoff;
 pub mod doubt;
 pub mod equiv;
 pub mod expr;
