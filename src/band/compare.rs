@@ -712,7 +712,10 @@ mod tests {
         assert_eq!(c.paired_by, "id");
         assert_eq!(c.paired, 2);
         // One file on both sides: each side is named by its profile too.
-        assert_eq!((c.label_a.as_str(), c.label_b.as_str()), ("run (p)", "run (q)"));
+        assert_eq!(
+            (c.label_a.as_str(), c.label_b.as_str()),
+            ("run (p)", "run (q)")
+        );
         assert_eq!(c.cases[0].change, Change::FixedCrossBand);
         // Without a selection, each side has two profiles: pairing by (id, profile).
         let c = compare(&run, &Selection::default(), &run, &Selection::default());
