@@ -64,6 +64,6 @@ fn math_verify_suite_agreement() {
     );
 }
 
-const FLOOR_LENIENT: f64 = 87.9;
-const FLOOR_STRICT: f64 = 83.8;
-const MAX_FALSE_EQUAL: usize = 5;
+const FLOOR_LENIENT: f64 = 90.6;
+const FLOOR_STRICT: f64 = 86.4;
+const MAX_FALSE_EQUAL: usize = 4;

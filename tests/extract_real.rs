@@ -21,7 +21,7 @@ fn long_cot_dev_set() {
     assert_eq!(t.labelled, 763);
     // Floors: the figures measured when this test was written (raise them as rules pay).
     assert!(
-        t.right >= 747,
+        t.right >= 752,
         "accuracy {:.2}% ({})",
         t.accuracy(),
         t.right
@@ -31,10 +31,21 @@ fn long_cot_dev_set() {
         "{} false positives",
         t.false_positives
     );
-    assert!(t.fired <= 75, "signal fires on {}", t.fired);
-    // After both halves of the grader met (final answer + equivalence), 16 wrong verdicts are
-    // left and the signal flags 9 of them: a floor, not the aim (docs/extract.md: ≥ 90 %).
-    assert!(t.wrong_flagged >= 9, "signal flags {}", t.wrong_flagged);
+    assert!(t.fired <= 43, "signal fires on {}", t.fired);
+    // The signal flags every one of the 11 wrong verdicts left (close calls: a value within
+    // 1 %, arbitrary constants, differential equations; docs/extract.md, "Confidence
+    // signal"); the issue's aim is ≥ 90 %, kept as a share so fewer wrong verdicts still pass.
+    assert!(
+        t.wrong_flagged >= 11.min(t.wrong),
+        "signal flags {}",
+        t.wrong_flagged
+    );
+    assert!(
+        t.wrong_flagged * 10 >= t.wrong * 9,
+        "signal flags {} of {}",
+        t.wrong_flagged,
+        t.wrong
+    );
 }
 
 #[test]

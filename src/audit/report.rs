@@ -318,7 +318,7 @@ impl FailureKind {
     /// What the user can do about it, shown first on the page.
     pub fn fix(self) -> &'static str {
         match self {
-            FailureKind::Endpoint => "Check the LLM in Settings (base URL, model, API key) and use Test connection; the reason below says what the server answered.",
+            FailureKind::Endpoint => "Check the LLM in Settings (base URL, model, API key) and use Test connection; the reason above says what the server answered.",
             FailureKind::Unreadable => "The model did not answer in the required JSON shape: set its JSON mode to json_object in Settings, or use a stronger model.",
             FailureKind::Truncated => "The reply did not fit in max_tokens: raise defaults.max_tokens in Settings, shorten the context or output, or lower max_claims in the strategy.",
             FailureKind::Cancelled => "Run the audit again when ready.",

@@ -324,9 +324,14 @@ pub fn compare(a: &RunLines, sel_a: &Selection, b: &RunLines, sel_b: &Selection)
     let a_only = count(&|c| c.change == Change::FixedCrossBand);
     let b_only = count(&|c| c.change == Change::NewCrossBand);
     let rate = |x: u64| (n > 0).then(|| x as f64 / n as f64);
+    // Two profiles of one file would read `f.jsonl → f.jsonl`: each side names its profile.
+    let label = |run: &RunLines, sel: &Selection| match &sel.profile {
+        Some(p) if a.label == b.label => format!("{} ({p})", run.label),
+        _ => run.label.clone(),
+    };
     Comparison {
-        label_a: a.label.clone(),
-        label_b: b.label.clone(),
+        label_a: label(a, sel_a),
+        label_b: label(b, sel_b),
         paired_by: if with_profile { "id+profile" } else { "id" },
         paired: n,
         cross_band_a: both + a_only,
@@ -706,6 +711,8 @@ mod tests {
         let c = compare(&run, &sel("p"), &run, &sel("q"));
         assert_eq!(c.paired_by, "id");
         assert_eq!(c.paired, 2);
+        // One file on both sides: each side is named by its profile too.
+        assert_eq!((c.label_a.as_str(), c.label_b.as_str()), ("run (p)", "run (q)"));
         assert_eq!(c.cases[0].change, Change::FixedCrossBand);
         // Without a selection, each side has two profiles: pairing by (id, profile).
         let c = compare(&run, &Selection::default(), &run, &Selection::default());

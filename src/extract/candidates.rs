@@ -307,6 +307,23 @@ fn capture_end(text: &str, start: usize) -> usize {
                     && next.is_some_and(|n| n.is_ascii_digit())
                     && i > start
                     && bytes.get(i - 1).is_some_and(u8::is_ascii_digit);
+                // `Final Answer: 7!` ends on a factorial, not an exclamation: after a colon
+                // marker, a `!` right after the digits of a bare value at the end of the line
+                // is kept (issue 27: read as `7` it made `7!` equal to `7`). In a sentence
+                // ("The answer is 42!") it stays punctuation.
+                let factorial = b == b'!'
+                    && text
+                        .get(..start)
+                        .is_some_and(|before| before.trim_end().ends_with(':'))
+                    && next.is_none_or(|n| n == b'\n' || n == b'\r')
+                    && i > start
+                    && bytes.get(i - 1).is_some_and(u8::is_ascii_digit)
+                    && text
+                        .get(start..i)
+                        .is_some_and(|v| v.trim().bytes().all(|c| c.is_ascii_digit()));
+                if factorial {
+                    return i + 1;
+                }
                 if !decimal && next.is_none_or(|n| n.is_ascii_whitespace() || n == b'*') {
                     return i;
                 }
@@ -620,8 +637,50 @@ fn whole_text(text: &str, visible: &[(usize, usize)]) -> Option<Candidate> {
     if e - s > 160 || part.contains('\n') {
         return None;
     }
-    let c = make(text, Method::WholeText, (s, e))?;
-    (!is_prose(&c.answer)).then_some(c)
+    let mut c = make(text, Method::WholeText, (s, e))?;
+    if is_prose(&c.answer) {
+        // A list of values joined by "and"/"or" (`19, 46, and 82`, `x>1 \text{ and } x<3`) is
+        // one answer, every part of it: read by its last number it made `21, 36, and 82`
+        // equal to `19, 46, and 82` (docs/extract.md, "What counts as the final answer").
+        c.answer = joined_values(&c.answer)?;
+    }
+    Some(c)
+}
+
+/// `a, b, and c` / `a and b` / `a or b` as the list `a,b,c`, when every part is a value
+/// (no other word); `None` otherwise.
+fn joined_values(answer: &str) -> Option<String> {
+    // A brace left open (`\boxed{W(n) = 1 \text{ and } …` cut off) is not a list to split.
+    if answer.matches('{').count() != answer.matches('}').count() {
+        return None;
+    }
+    let plain = answer.replace("\\text{", " ").replace('}', " ");
+    let mut parts: Vec<Vec<&str>> = Vec::new();
+    let mut connectors = 0;
+    // Commas and the connector words split; spaces inside one value (`2 \sqrt 3`) do not.
+    for piece in plain.split(',') {
+        let mut current: Vec<&str> = Vec::new();
+        for token in piece.split_whitespace() {
+            if matches!(token, "and" | "or") {
+                connectors += 1;
+                if !current.is_empty() {
+                    parts.push(std::mem::take(&mut current));
+                }
+            } else {
+                current.push(token);
+            }
+        }
+        if !current.is_empty() {
+            parts.push(current);
+        }
+    }
+    // Every part a value: no word of prose in it (`the mean is 7 and …` is a sentence).
+    if connectors == 0 || parts.len() < 2 || parts.iter().any(|p| is_prose(&p.join(" "))) {
+        return None;
+    }
+    let list: Vec<String> = parts.iter().map(|p| p.concat()).collect();
+    let list = list.join(",");
+    (!list.contains('$')).then_some(list)
 }
 
 /// Position of the last `=` in `text[from..to]` outside `<<…>>` annotations.
@@ -1022,7 +1081,7 @@ pub fn find_all(text: &str, side: Side) -> Vec<Candidate> {
     }
     let visible_end = visible.last().map_or(0, |&(_, e)| e);
     let cut_off =
-        side == Side::Output && super::doubt::cut_off(text.get(..visible_end).unwrap_or(""));
+        side == Side::Output && super::cutoff::cut_off(text.get(..visible_end).unwrap_or(""));
     if cut_off || visible_end == 0 {
         // The written-out solution stops before it concludes (or there is none): the box that
         // closed the thinking is the conclusion, if there is one; otherwise there is no answer
@@ -1043,7 +1102,7 @@ pub(super) fn stops_before_conclusion(text: &str) -> bool {
     let visible = hidden.visible(text.len());
     let end = visible.last().map_or(0, |&(_, e)| e);
     let shown = text.get(..end).unwrap_or("");
-    shown.trim().is_empty() || super::doubt::cut_off(shown)
+    shown.trim().is_empty() || super::cutoff::cut_off(shown)
 }
 
 /// The `\boxed{…}` that ends the last closed thought block (only blank space, `$`, `\]` or

@@ -779,8 +779,18 @@ fn prose_words(s: &str) -> usize {
                 i += 1;
             }
             let is_command = start > 0 && b.get(start - 1) == Some(&b'\\');
+            // The points that name an angle or a segment (`\angle ABC`, `\triangle PQR`) are
+            // part of the value, not a word.
+            let named = s.get(..start).is_some_and(|before| {
+                let before = before.trim_end();
+                before.ends_with("\\angle")
+                    || before.ends_with("\\triangle")
+                    || before.ends_with("\\measuredangle")
+            }) && s
+                .get(start..i)
+                .is_some_and(|w| w.bytes().all(|c| c.is_ascii_uppercase()));
             let word = s.get(start..i).unwrap_or("").to_ascii_lowercase();
-            if !is_command && word.len() >= 2 && !MATH_WORDS.contains(&word.as_str()) {
+            if !is_command && !named && word.len() >= 2 && !MATH_WORDS.contains(&word.as_str()) {
                 count += 1;
             }
         } else {

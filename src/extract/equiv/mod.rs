@@ -273,7 +273,105 @@ pub fn compare(pred: &str, gold: &str, question: Option<&str>, preset: Preset) -
     if let Some(c) = decimal_comma(pred, gold) {
         return c;
     }
-    compare_at(pred, gold, preset, 0)
+    let c = compare_at(pred, gold, preset, 0);
+    if preset == Preset::Lenient && c.outcome == Outcome::Different {
+        if let Some(r) = numeric::scaled_rounding(pred, gold) {
+            return r;
+        }
+        // `I(0)` and `I_0`: the initial value written two ways (lenient).
+        let (pa, ga) = (initial_values(pred, gold), initial_values(gold, pred));
+        if pa != pred || ga != gold {
+            let again = compare_at(&pa, &ga, preset, 1);
+            if again.equivalent {
+                return verdict(
+                    true,
+                    again.path,
+                    format!(
+                        "`X(0)` read as `X_0` (lenient): `{pa}` vs `{ga}`: {}",
+                        again.reason
+                    ),
+                );
+            }
+        }
+        // Two arbitrary constants named the other way round (`C_1\cos 2t + C_2\sin 2t` vs
+        // `C_1\sin 2t + C_2\cos 2t`): constants of integration are names, not values.
+        if let Some(swapped) = swap_constants(pred, gold) {
+            let again = compare_at(&swapped, gold, preset, 1);
+            if again.equivalent {
+                return verdict(
+                    true,
+                    again.path,
+                    format!(
+                        "the arbitrary constants `C_1` and `C_2` named the other way round \
+                         (lenient): {}",
+                        again.reason
+                    ),
+                );
+            }
+        }
+    }
+    c
+}
+
+/// `s` with its constants `C_1` and `C_2` (any of `C_1`, `C_{1}`, `c_1`) swapped, when both
+/// answers name both and neither names a third.
+fn swap_constants(s: &str, other: &str) -> Option<String> {
+    let names = |t: &str, n: char| {
+        [
+            format!("C_{n}"),
+            format!("C_{{{n}}}"),
+            format!("c_{n}"),
+            format!("c_{{{n}}}"),
+        ]
+        .iter()
+        .any(|f| t.contains(f.as_str()))
+    };
+    let both = |t: &str| names(t, '1') && names(t, '2') && !names(t, '3');
+    if !(both(s) && both(other)) {
+        return None;
+    }
+    let mut out = s.to_string();
+    for (from, to) in [("1", "\u{1}"), ("2", "1"), ("\u{1}", "2")] {
+        for (c, open, close) in [
+            ("C", "", ""),
+            ("C", "{", "}"),
+            ("c", "", ""),
+            ("c", "{", "}"),
+        ] {
+            out = out.replace(
+                &format!("{c}_{open}{from}{close}"),
+                &format!("{c}_{open}{to}{close}"),
+            );
+        }
+    }
+    Some(out)
+}
+
+/// `s` with each `X(0)` (a single letter, not part of a word or command) written `X_0` when
+/// `other` writes that letter's initial value so (`I_0` or `I_{0}`).
+fn initial_values(s: &str, other: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = String::with_capacity(s.len());
+    let mut i = 0;
+    while i < b.len() {
+        let letter = b.get(i).copied().filter(u8::is_ascii_alphabetic);
+        let lone = i == 0
+            || !b
+                .get(i - 1)
+                .is_some_and(|p| p.is_ascii_alphabetic() || *p == b'\\');
+        if let (Some(l), true, Some(b"(0)")) = (letter, lone, b.get(i + 1..i + 4)) {
+            let (short, braced) = (format!("{}_0", l as char), format!("{}_{{0}}", l as char));
+            if other.contains(&short) || other.contains(&braced) {
+                out.push_str(&short);
+                i += 4;
+                continue;
+            }
+        }
+        let ch = s.get(i..).and_then(|r| r.chars().next()).unwrap_or(' ');
+        out.push(ch);
+        i += ch.len_utf8().max(1);
+    }
+    out
 }
 
 /// The decimal-comma policy: `2,74` is read as 2.74 only when (1) it is one comma between

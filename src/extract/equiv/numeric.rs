@@ -303,6 +303,90 @@ pub(super) fn floats(a: &str, b: &str, x: &Num, y: &Num, preset: Preset) -> Comp
     )
 }
 
+/// Lenient, for a physics answer with a unit against a bare integer gold ending in zeros
+/// (`299.4 km/s` for `300`, `6631.6 Å` for `6630`): the gold is read as given to its last
+/// non-zero digit, and the answer, a written decimal, must round to it there and lie within
+/// 1 % of it (a gold `300` does not take `250`). Only the side written as a rounding is
+/// forgiven: the answer is the more precise one (docs/extract.md, "Equivalence policy").
+fn physics_integer_gold(a: &str, b: &str) -> Option<Comparison> {
+    if !a.contains('.') || !b.bytes().all(|c| c.is_ascii_digit()) || !b.ends_with('0') {
+        return None;
+    }
+    let zeros = b.len() - b.trim_end_matches('0').len();
+    if zeros == b.len() {
+        return None;
+    }
+    let x = parse_decimal_big(a)?;
+    let y = parse_decimal_big(b)?;
+    let scale = pow10(-i64::try_from(zeros).ok()?);
+    let close = {
+        let diff = (&x - &y).abs();
+        let limit = y.abs() / BigRational::from_integer(100.into());
+        diff <= limit
+    };
+    (close && (&x * &scale).round() == (&y * &scale).round()).then(|| {
+        verdict(
+            true,
+            Path::Rounded,
+            format!(
+                "the answer `{a}` rounds to the ground truth `{b}`, read as given to its last \
+                 non-zero digit, and lies within 1 % of it (lenient)"
+            ),
+        )
+    })
+}
+
+/// Lenient, physics-style rounding of a coefficient: the gold is a decimal given to N ≥ 2
+/// significant figures times one variable (`2.2\tau`), the answer an exact multiple of that
+/// variable (`t_r=\tau\ln 9`, a label dropped) whose coefficient rounds to the gold's at its
+/// last digit (ln 9 = 2.197… → 2.2). Only the gold's side, written as a rounding, is forgiven
+/// (docs/extract.md, "Equivalence policy").
+pub(super) fn scaled_rounding(a: &str, b: &str) -> Option<Comparison> {
+    let value = match a.split_once('=') {
+        Some((_, v)) if !v.contains('=') => v,
+        Some(_) => return None,
+        None => a,
+    };
+    if value.contains('.') || b.contains('=') {
+        return None;
+    }
+    let end = b.find(|c: char| !(c.is_ascii_digit() || c == '.'))?;
+    let (num, rest) = b.split_at(end);
+    if !num.contains('.') || significant_figures(num)? < 2 {
+        return None;
+    }
+    let place = last_place(num)?;
+    let (ea, er) = (expr::parse(value)?, expr::parse(rest)?);
+    if er.vars.len() != 1 || ea.vars != er.vars {
+        return None;
+    }
+    let at = |e: &Expr, x: f64| expr::eval(&e.root, &[x]).to_f64();
+    // The rest is the variable itself, and the answer is proportional to it.
+    if at(&er, 2.0)? != 2.0 || at(&er, 3.0)? != 3.0 {
+        return None;
+    }
+    let k = at(&ea, 1.0)?;
+    let proportional = [2.0, 3.5]
+        .iter()
+        .all(|&x| at(&ea, x).is_some_and(|y| (y - k * x).abs() <= 1e-12 * (k * x).abs()));
+    let g = parse_decimal(num)?.to_f64();
+    let scale = 10f64.powi(i32::try_from(-place).ok()?);
+    let rounds =
+        k.is_finite() && k != 0.0 && ((k * scale).round() - (g * scale).round()).abs() < 0.5;
+    (proportional && rounds).then(|| {
+        verdict(
+            true,
+            Path::Rounded,
+            format!(
+                "`{value}` = {} times the variable rounds to the ground truth's coefficient `{num}`, \
+                 given to {} significant figures (lenient)",
+                float_str(k),
+                significant_figures(num).unwrap_or(0)
+            ),
+        )
+    })
+}
+
 /// Answers with a run of letters. Text first (`yes` vs `Yes`); then a number with a unit
 /// against a number (`1000 rad/s` vs `1000`, `3.83*10^{35} ergs/s` vs `3.83e35`: the unit is
 /// dropped, in both presets, when the other side has none or the same one); then, when both
@@ -320,8 +404,13 @@ fn worded(a: &str, b: &str, preset: Preset) -> Comparison {
         let (nb, tb) = ub.unwrap_or((b, ""));
         let compatible = ta.is_empty() || tb.is_empty() || squeeze(ta) == squeeze(tb);
         if compatible && !has_word(na) && !has_word(nb) {
-            let c = compare_at(na, nb, preset, 1);
+            let mut c = compare_at(na, nb, preset, 1);
             let unit = if ta.is_empty() { tb } else { ta };
+            if !c.equivalent && preset == Preset::Lenient && !ta.is_empty() && tb.is_empty() {
+                if let Some(r) = physics_integer_gold(na, nb) {
+                    c = r;
+                }
+            }
             return with_outcome(
                 c.outcome,
                 Path::Unit,

@@ -56,20 +56,57 @@ fn strict_never_equal_on_different_answers() {
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
-/// Pairs whose fix is which text is the final answer (src/extract/candidates.rs, owned by the
-/// final-answer work): the marker rule keeps `7` of `7!`, and `x>1 \text{ and } x<3` and
-/// `\angle ABC = 30` are read by their last number. Printed, not asserted, until that lands.
+/// Pairs whose fix is which text is the final answer (src/extract/candidates.rs): `7!` after
+/// a marker is a factorial, and a list of values joined by "and" is one answer, every part of
+/// it (read by the last number, `21, 36, and 82` was `19, 46, and 82`). Different in both
+/// presets, both ways round.
 const EXTRACTION_SIDE: &[(&str, &str)] = &[
     ("Final Answer: 7!", "7"),
     ("x>1 \\text{ and } x<3", "x>5 \\text{ and } x<3"),
-    ("\\angle ABC = 30", "\\angle ABD = 30"),
+    ("$21, 36, and 82$", "$19, 46, and 82$"),
 ];
 
 #[test]
-fn extraction_side_pairs_are_reported() {
-    for &(a, b) in EXTRACTION_SIDE {
-        let (o, why) = outcome(a, b, None, Preset::Strict);
-        println!("strict `{a}` vs `{b}`: {o:?}: {why}");
+fn extraction_side_pairs_are_different() {
+    let mut wrong = Vec::new();
+    for preset in [Preset::Strict, Preset::Lenient] {
+        for &(a, b) in EXTRACTION_SIDE {
+            for (p, g) in [(a, b), (b, a)] {
+                let (o, why) = outcome(p, g, None, preset);
+                if o == Outcome::Equal {
+                    wrong.push(format!("{preset:?} `{p}` vs `{g}`: {why}"));
+                }
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    // The same list written with `\text{ and }` is the same answer.
+    let (o, why) = outcome(
+        "$19, 46, \\text{ and } 82$",
+        "$19, 46, and 82$",
+        None,
+        Preset::Strict,
+    );
+    assert_eq!(o, Outcome::Equal, "{why}");
+}
+
+/// A final equation's named left side (`\angle ABC`) is part of the answer: two different
+/// angles of the same size are different answers, while the angle against its bare size
+/// is the label dropped.
+#[test]
+fn named_left_side_counts() {
+    for preset in [Preset::Strict, Preset::Lenient] {
+        for (p, g) in [
+            ("\\angle ABC = 30", "\\angle ABD = 30"),
+            ("\\angle ABD = 30", "\\angle ABC = 30"),
+        ] {
+            let (o, why) = outcome(p, g, None, preset);
+            assert_ne!(o, Outcome::Equal, "{preset:?} `{p}` vs `{g}`: {why}");
+        }
+        let (o, why) = outcome("\\angle ABC = 30", "\\angle ABC = 30", None, preset);
+        assert_eq!(o, Outcome::Equal, "{why}");
+        let (o, why) = outcome("\\angle ABC = 30", "30", None, preset);
+        assert_eq!(o, Outcome::Equal, "{why}");
     }
 }
 
@@ -146,4 +183,96 @@ fn hostile_input_is_bounded() {
         let (o, _) = outcome(&deep, "x+1", None, preset);
         assert_ne!(o, Outcome::Equal);
     }
+}
+
+/// A physics answer with a unit against a bare integer gold ending in zeros (dev long-CoT,
+/// Minerva-Math): lenient reads the gold as given to its last non-zero digit, within 1 %;
+/// strict keeps the exact values apart.
+#[test]
+fn physics_answer_with_unit_against_a_round_gold() {
+    for (p, g) in [
+        ("\\boxed{299.4 km/s}", "300"),
+        ("\\boxed{6631.6 Å}", "6630"),
+    ] {
+        let (o, why) = outcome(p, g, None, Preset::Lenient);
+        assert_eq!(o, Outcome::Equal, "lenient `{p}` vs `{g}`: {why}");
+        let (o, why) = outcome(p, g, None, Preset::Strict);
+        assert_ne!(o, Outcome::Equal, "strict `{p}` vs `{g}`: {why}");
+    }
+    // Rounding alone is not enough (`250` rounds to `300` at the hundreds), nor is a bare
+    // number (no unit: an exact count), nor an integer answer.
+    for (p, g) in [
+        ("\\boxed{250.0 km/s}", "300"),
+        ("\\boxed{299.4}", "300"),
+        ("\\boxed{299 km/s}", "300"),
+    ] {
+        let (o, why) = outcome(p, g, None, Preset::Lenient);
+        assert_ne!(o, Outcome::Equal, "lenient `{p}` vs `{g}`: {why}");
+    }
+}
+
+/// Lenient: an exact multiple of a variable against a gold coefficient given to N ≥ 2
+/// significant figures (dev long-CoT, Minerva-Math: `\tau\ln 9` for `2.2\tau`); strict keeps
+/// them apart, and a coefficient that does not round to the gold's stays different.
+#[test]
+fn exact_coefficient_against_a_rounded_gold_coefficient() {
+    let (o, why) = outcome(
+        "\\boxed{t_r = \\tau \\ln 9}",
+        "2.2\\tau",
+        None,
+        Preset::Lenient,
+    );
+    assert_eq!(o, Outcome::Equal, "{why}");
+    let (o, why) = outcome(
+        "\\boxed{t_r = \\tau \\ln 9}",
+        "2.2\\tau",
+        None,
+        Preset::Strict,
+    );
+    assert_ne!(o, Outcome::Equal, "{why}");
+    for (p, g) in [
+        ("\\tau\\ln 10", "2.2\\tau"),
+        ("\\tau^2\\ln 9", "2.2\\tau"),
+        ("\\tau\\ln 9", "2\\tau"),
+    ] {
+        let (o, why) = outcome(p, g, None, Preset::Lenient);
+        assert_ne!(o, Outcome::Equal, "`{p}` vs `{g}`: {why}");
+    }
+}
+
+/// Lenient: an initial value written `I(0)` on one side and `I_0` on the other is the same
+/// symbol (dev long-CoT, Minerva-Math); other function values stay apart.
+#[test]
+fn initial_value_notation() {
+    let (o, why) = outcome(
+        "\\boxed{I(t)=I_0 e^{-\\frac{t}{RC}}}",
+        "I(0)e^{-\\frac{t}{RC}}",
+        None,
+        Preset::Lenient,
+    );
+    assert_eq!(o, Outcome::Equal, "{why}");
+    let (o, why) = outcome("I_0 e^{-t}", "I(1)e^{-t}", None, Preset::Lenient);
+    assert_ne!(o, Outcome::Equal, "{why}");
+    let (o, why) = outcome("2I_0", "I(0)", None, Preset::Lenient);
+    assert_ne!(o, Outcome::Equal, "{why}");
+}
+
+/// Lenient: two arbitrary constants named the other way round are the same general solution
+/// (dev long-CoT, Minerva-Math); a different solution stays different.
+#[test]
+fn constants_named_the_other_way_round() {
+    let (o, why) = outcome(
+        "\\boxed{-\\frac{1}{5}\\sin(3t)+C_1\\cos(2t)+C_2\\sin(2t)}",
+        "-\\sin(3t)/5+C_{1}\\sin(2t)+C_{2}\\cos(2t)",
+        None,
+        Preset::Lenient,
+    );
+    assert_eq!(o, Outcome::Equal, "{why}");
+    let (o, why) = outcome(
+        "C_1\\cos(2t)+C_2\\sin(3t)",
+        "C_1\\sin(2t)+C_2\\cos(2t)",
+        None,
+        Preset::Lenient,
+    );
+    assert_ne!(o, Outcome::Equal, "{why}");
 }
