@@ -127,6 +127,19 @@ impl CaseSet {
     }
 }
 
+/// What batch bookkeeping (planning, resume, ordering) needs of a case: its `id` as text.
+/// The browser's cases hold their texts; the CLI's hold only where their line is in the
+/// cases file (docs/audit.md, "Size limits").
+pub trait CaseKey {
+    fn case_key(&self) -> &str;
+}
+
+impl CaseKey for Rc<Case> {
+    fn case_key(&self) -> &str {
+        &self.key
+    }
+}
+
 /// One audit to do.
 #[derive(Debug, Clone)]
 pub struct Job {
@@ -308,7 +321,7 @@ pub struct FailedPair {
 /// failed ones with their reason, and any that have no line at all.
 pub fn unscored_pairs(
     lines: &[StoredLine],
-    cases: &[Rc<Case>],
+    cases: &[impl CaseKey],
     profiles: &[String],
 ) -> Vec<FailedPair> {
     let mut state: HashMap<(&str, &str), &StoredLine> = HashMap::new();
@@ -320,7 +333,7 @@ pub fn unscored_pairs(
     let mut out = Vec::new();
     for case in cases {
         for profile in profiles {
-            let reason = match state.get(&(case.key.as_str(), profile.as_str())) {
+            let reason = match state.get(&(case.case_key(), profile.as_str())) {
                 Some(l) if !l.failed => continue,
                 Some(l) => serde_json::from_str::<Value>(&l.text)
                     .ok()
@@ -329,7 +342,7 @@ pub fn unscored_pairs(
                 None => "no result line".into(),
             };
             out.push(FailedPair {
-                id: case.key.clone(),
+                id: case.case_key().to_string(),
                 profile: profile.clone(),
                 reason,
             });
@@ -345,21 +358,36 @@ pub fn plan_jobs(
     profiles: &[String],
     done: &HashSet<(String, String)>,
 ) -> (Vec<Job>, usize) {
-    let mut jobs = Vec::new();
+    let (pairs, skipped) = plan_pairs(cases, profiles, done);
+    let jobs = pairs
+        .into_iter()
+        .map(|(case, profile)| Job {
+            case: case.clone(),
+            profile,
+        })
+        .collect();
+    (jobs, skipped)
+}
+
+/// [`plan_jobs`] for any kind of case: the (case, profile) pairs not yet done, case-major,
+/// and how many were skipped as done.
+pub fn plan_pairs<'a, C: CaseKey>(
+    cases: &'a [C],
+    profiles: &[String],
+    done: &HashSet<(String, String)>,
+) -> (Vec<(&'a C, String)>, usize) {
+    let mut pairs = Vec::new();
     let mut skipped = 0;
     for case in cases {
         for profile in profiles {
-            if done.contains(&(case.key.clone(), profile.clone())) {
+            if done.contains(&(case.case_key().to_string(), profile.clone())) {
                 skipped += 1;
             } else {
-                jobs.push(Job {
-                    case: case.clone(),
-                    profile: profile.clone(),
-                });
+                pairs.push((case, profile.clone()));
             }
         }
     }
-    (jobs, skipped)
+    (pairs, skipped)
 }
 
 /// The results line of one (case, profile): the case's own fields plus the outcome.
@@ -508,8 +536,10 @@ impl Progress {
     }
 }
 
-/// Run jobs with at most `concurrency` audits in flight. `audit_one` does one job;
-/// `on_result` gets each results line as soon as its audit is done.
+/// Run jobs with at most `concurrency` audits in flight. `audit_one` does one job (`None`:
+/// it could not even start, say its case could no longer be read; the caller says why, and
+/// the pair is left without a line); `on_result` gets each results line as soon as its audit
+/// is done.
 pub async fn run_jobs<T, F, Fut>(
     jobs: Vec<T>,
     skipped: usize,
@@ -520,7 +550,7 @@ pub async fn run_jobs<T, F, Fut>(
 ) -> Progress
 where
     F: Fn(T) -> Fut,
-    Fut: Future<Output = (Job, AuditReport)>,
+    Fut: Future<Output = Option<(Job, AuditReport)>>,
 {
     let started = clock();
     let mut progress = Progress {
@@ -535,8 +565,13 @@ where
     let mut results = stream::iter(jobs)
         .map(audit_one)
         .buffer_unordered(concurrency.max(1));
-    while let Some((job, report)) = results.next().await {
+    while let Some(outcome) = results.next().await {
         progress.done += 1;
+        let Some((job, report)) = outcome else {
+            progress.failures += 1;
+            progress.update(clock(), started);
+            continue;
+        };
         if report.could_not_audit.is_some() {
             progress.failures += 1;
         }
@@ -576,9 +611,9 @@ pub async fn run_batch(
 async fn audit_planned(
     transport: &dyn ChatTransport,
     (job, plan): (Job, &AuditPlan),
-) -> (Job, AuditReport) {
+) -> Option<(Job, AuditReport)> {
     let report = run_audit(transport, plan, &job.case.input, &|_| {}).await;
-    (job, report)
+    Some((job, report))
 }
 
 /// Order results lines as the cases and profiles were given, so a finished run's file
@@ -596,14 +631,14 @@ pub fn sort_stored(lines: &mut [StoredLine], cases: &[Rc<Case>], profiles: &[Str
 /// [`sort_stored`] for any line type that knows its pair.
 pub fn sort_by_pair<T>(
     lines: &mut [T],
-    cases: &[Rc<Case>],
+    cases: &[impl CaseKey],
     profiles: &[String],
     pair: impl Fn(&T) -> Option<(String, String)>,
 ) {
     let case_pos: HashMap<&str, usize> = cases
         .iter()
         .enumerate()
-        .map(|(i, c)| (c.key.as_str(), i))
+        .map(|(i, c)| (c.case_key(), i))
         .collect();
     let profile_pos: HashMap<&str, usize> = profiles
         .iter()

@@ -11,11 +11,12 @@ use std::time::Instant;
 
 use serde_json::Value;
 
-use crate::audit::batch::{self, CaseSet, FailedPair, Progress, StoredLine};
+use crate::audit::batch::{self, Case, CaseError, CaseKey, FailedPair, Job, Progress, StoredLine};
 use crate::audit::limits;
 use crate::audit::{self as protocol, AuditInput, AuditPlan, PhaseStatus, PhaseUpdate};
 use crate::config::{Format, Settings, Strategy};
 use crate::llm::ChatTransport;
+use std::rc::Rc;
 
 use super::{fail, EXIT_BAD_LINES, EXIT_GATE, EXIT_UNAUDITED};
 
@@ -204,15 +205,106 @@ pub fn run_batch(a: BatchArgs) -> ExitCode {
     run_batch_cmd(a).unwrap_or_else(fail)
 }
 
-fn read_cases(path: &Path) -> Result<CaseSet, String> {
-    let file = File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let mut set = CaseSet::default();
-    crate::jsonl::for_each_line_capped(file, limits::MAX_CASE_LINE_BYTES, |line| match line.text {
-        Ok(t) => set.push_line(line.number, &t),
-        Err(e) => set.bad_lines.push((line.number, e.to_string())),
-    })
-    .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    Ok(set)
+/// Where one case is in the cases file, with its `id`: the batch holds this per case, never
+/// the case's texts (up to 1.5 MB each); a case's line is read again when its pairs run
+/// (docs/audit.md, "Size limits").
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct CaseEntry {
+    key: String,
+    offset: u64,
+    len: usize,
+}
+
+impl batch::CaseKey for CaseEntry {
+    fn case_key(&self) -> &str {
+        &self.key
+    }
+}
+
+/// The cases of a cases file as [`CaseEntry`], with its bad lines (1-based line number, why)
+/// kept apart, exactly as [`batch::CaseSet`] reads them.
+#[derive(Debug, Default)]
+struct CaseIndex {
+    cases: Vec<CaseEntry>,
+    bad_lines: Vec<(usize, String)>,
+}
+
+/// One audit of a CLI batch: where its case is, the profile, and the profile's plan.
+type PlannedPair<'a> = (&'a CaseEntry, String, &'a AuditPlan);
+
+/// Index the cases file line by line: each line is parsed (and checked) as it passes and only
+/// its place and `id` are kept.
+fn read_cases(path: &Path) -> Result<CaseIndex, String> {
+    use std::io::BufRead;
+    let cannot = |e: std::io::Error| format!("cannot read {}: {e}", path.display());
+    let file = File::open(path).map_err(cannot)?;
+    let mut reader = std::io::BufReader::with_capacity(64 * 1024, file);
+    // The splitter's offsets count from after a BOM.
+    let bom = if reader
+        .fill_buf()
+        .map_err(cannot)?
+        .starts_with(b"\xEF\xBB\xBF")
+    {
+        3
+    } else {
+        0
+    };
+    let mut index = CaseIndex::default();
+    let mut seen: HashSet<String> = HashSet::new();
+    let mut add = |line: crate::jsonl::Line| match line.text {
+        Ok(t) => match batch::parse_case(&t) {
+            Ok(case) if seen.contains(&case.key) => index
+                .bad_lines
+                .push((line.number, CaseError::DuplicateId(case.key).to_string())),
+            Ok(case) => {
+                seen.insert(case.key.clone());
+                index.cases.push(CaseEntry {
+                    key: case.key,
+                    offset: line.offset + bom,
+                    len: t.len(),
+                });
+            }
+            Err(e) => index.bad_lines.push((line.number, e.to_string())),
+        },
+        Err(e) => index.bad_lines.push((line.number, e.to_string())),
+    };
+    let mut splitter = crate::jsonl::LineSplitter::with_max_line_bytes(limits::MAX_CASE_LINE_BYTES);
+    loop {
+        let buf = reader.fill_buf().map_err(cannot)?;
+        if buf.is_empty() {
+            break;
+        }
+        let n = buf.len();
+        splitter.push(buf, &mut add);
+        reader.consume(n);
+    }
+    splitter.finish(&mut add);
+    Ok(index)
+}
+
+/// Read the case at `entry` back from the cases file, for its audits. The file changed since
+/// it was indexed when the line is no longer there or no longer that case.
+fn read_case(path: &Path, entry: &CaseEntry) -> Result<Case, String> {
+    use std::io::{Read, Seek, SeekFrom};
+    let changed = || {
+        format!(
+            "{} changed while the batch ran: case {} is no longer where it was; rerun the batch (finished pairs are kept)",
+            path.display(),
+            entry.key
+        )
+    };
+    let mut f = File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    f.seek(SeekFrom::Start(entry.offset))
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let mut bytes = Vec::new();
+    Read::take(&mut f, entry.len as u64)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let text = String::from_utf8(bytes).map_err(|_| changed())?;
+    match batch::parse_case(&text) {
+        Ok(case) if case.key == entry.key => Ok(case),
+        _ => Err(changed()),
+    }
 }
 
 /// `path` with `suffix` added to its file name (`results.jsonl` → `results.jsonl.journal`),
@@ -372,7 +464,7 @@ fn write_located(out: &Path, files: [&Path; 2], lines: &[Located]) -> Result<(),
 /// until the rename the old file and the journal are both there.
 fn fold_journal(
     out: &Path,
-    cases: &CaseSet,
+    cases: &[impl CaseKey],
     profiles: &[String],
 ) -> Result<Vec<StoredLine>, String> {
     let journal = journal_path(out);
@@ -389,7 +481,7 @@ fn fold_journal(
     let journal_exists = journal.exists();
     let mut lines = batch::merge_by(earlier, newer, |l| l.pair.clone(), |l| l.failed);
     if journal_exists || torn_out > 0 {
-        batch::sort_by_pair(&mut lines, &cases.cases, profiles, |l| l.pair.clone());
+        batch::sort_by_pair(&mut lines, cases, profiles, |l| l.pair.clone());
         write_located(out, [out, journal.as_path()], &lines)?;
         if journal_exists {
             fs::remove_file(&journal)
@@ -530,7 +622,7 @@ pub(crate) fn not_a_result_line(
 /// Why an existing file at `path` is not a results file (or journal) of this batch, if it
 /// is not one. Read line by line, never whole; a half-written last line (a crash mid-write)
 /// is allowed, it is dropped when the file is folded.
-fn foreign_content(path: &Path, cases: &CaseSet) -> Result<Option<String>, String> {
+fn foreign_content(path: &Path, cases: &CaseIndex) -> Result<Option<String>, String> {
     let file = match File::open(path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -582,7 +674,7 @@ fn foreign_content(path: &Path, cases: &CaseSet) -> Result<Option<String>, Strin
 }
 
 /// Refuses (or with `--force` replaces) an output file or journal that is not this batch's.
-fn check_output_content(a: &BatchArgs, cases: &CaseSet) -> Result<(), String> {
+fn check_output_content(a: &BatchArgs, cases: &CaseIndex) -> Result<(), String> {
     let journal = journal_path(&a.output);
     for path in [a.output.as_path(), journal.as_path()] {
         let Some(why) = foreign_content(path, cases)? else {
@@ -645,9 +737,9 @@ pub fn run_batch_cmd(a: BatchArgs) -> Result<ExitCode, String> {
     check_output_content(&a, &cases)?;
     // Results of an earlier run that was killed are still in its journal: fold them in
     // first, so they count as done.
-    let earlier = fold_journal(&a.output, &cases, &profiles)?;
+    let earlier = fold_journal(&a.output, &cases.cases, &profiles)?;
     let settled = batch::settled_pairs(&earlier, a.retry_failed);
-    let (jobs, skipped) = batch::plan_jobs(&cases.cases, &profiles, &settled);
+    let (jobs, skipped) = batch::plan_pairs(&cases.cases, &profiles, &settled);
     if a.retry_failed {
         eprintln!(
             "retrying {} pairs that could not be audited; {skipped} scored pairs in {} are kept as they are",
@@ -700,23 +792,55 @@ pub fn run_batch_cmd(a: BatchArgs) -> Result<ExitCode, String> {
         }
         draw(progress, tty);
     };
-    let progress = futures::executor::block_on(batch::run_batch(
-        &*transport,
-        &plans,
-        jobs,
+    let planned = jobs
+        .into_iter()
+        .map(|(entry, profile)| match plans.get(&profile) {
+            Some(plan) => Ok((entry, profile, plan)),
+            None => Err(batch::MissingPlan(profile).to_string()),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    // Each case's line is read from the cases file when its audit starts and dropped when it
+    // ends, so at most `concurrency` cases' texts are held at once.
+    let read_error: std::cell::RefCell<Option<String>> = Default::default();
+    let transport = &*transport;
+    let cases_path = a.cases.as_path();
+    let read_error_ref = &read_error;
+    let audit_one = |item| async move {
+        let (entry, profile, plan): PlannedPair = item;
+        let case = match read_case(cases_path, entry) {
+            Ok(case) => case,
+            Err(e) => {
+                read_error_ref.borrow_mut().get_or_insert(e);
+                return None;
+            }
+        };
+        let report = protocol::run_audit(transport, plan, &case.input, &|_| {}).await;
+        Some((
+            Job {
+                case: Rc::new(case),
+                profile,
+            },
+            report,
+        ))
+    };
+    let progress = futures::executor::block_on(batch::run_jobs(
+        planned,
         skipped,
         a.concurrency,
+        audit_one,
         &clock,
         &mut on_result,
-    ))
-    .map_err(|e| e.to_string())?;
+    ));
     if tty {
         eprintln!();
     }
     if let Some(e) = write_error {
         return Err(e);
     }
-    let lines = fold_journal(&a.output, &cases, &profiles)?;
+    let lines = fold_journal(&a.output, &cases.cases, &profiles)?;
+    if let Some(e) = read_error.into_inner() {
+        return Err(e);
+    }
     eprintln!(
         "{} audited, {} could not be audited, {} skipped as done, in {:.1} s → {}",
         progress.done,
@@ -758,6 +882,7 @@ fn report_unscored(unscored: &[FailedPair], out: &Path) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::audit::batch::CaseSet;
 
     fn temp_dir(name: &str) -> PathBuf {
         let d = std::env::temp_dir().join(format!("vf-cli-audit-{name}-{}", std::process::id()));
@@ -823,7 +948,7 @@ mod tests {
             "{\"id\":1,\"profile\":\"p\",\"credit_score\":5,\"error\":null}\n",
         )
         .unwrap();
-        let lines = fold_journal(&out, &cases, &profiles).unwrap();
+        let lines = fold_journal(&out, &cases.cases, &profiles).unwrap();
         assert_eq!(lines.len(), 2);
         assert_eq!(
             fs::read(&out).unwrap(),
@@ -850,7 +975,7 @@ mod tests {
             "{\"id\":2,\"profile\":\"p\",\"credit_score\":3,\"error\":null}\n{\"id\":1,\"profile\":\"p\",\"cred",
         )
         .unwrap();
-        let lines = fold_journal(&out, &cases, &profiles).unwrap();
+        let lines = fold_journal(&out, &cases.cases, &profiles).unwrap();
         assert_eq!(lines.len(), 2);
         let text = fs::read_to_string(&out).unwrap();
         assert_eq!(
@@ -860,5 +985,44 @@ mod tests {
         );
         assert!(!journal_path(&out).exists());
         assert!(batch::unscored_pairs(&lines, &cases.cases, &profiles).is_empty());
+    }
+
+    #[test]
+    fn the_case_index_holds_no_texts_and_reads_each_case_back_as_it_was() {
+        let d = temp_dir("case-index");
+        let path = d.join("cases.jsonl");
+        let big = "营收增长10%，".repeat(40_000);
+        let line = |id: &str| {
+            serde_json::json!({"id": id, "tag": "t", "context_input": big, "model_output": "o 10%"})
+                .to_string()
+        };
+        // A BOM, CRLF, a bad line and a duplicate id: indexed exactly as CaseSet reads them.
+        let text = format!(
+            "\u{feff}{}\r\nnot json\n{}\n\n{}\n",
+            line("a"),
+            line("b"),
+            line("a")
+        );
+        fs::write(&path, &text).unwrap();
+        let index = read_cases(&path).unwrap();
+        let set = CaseSet::from_text(&text);
+        assert_eq!(index.bad_lines, set.bad_lines);
+        let keys: Vec<&str> = index.cases.iter().map(|c| c.key.as_str()).collect();
+        assert_eq!(keys, ["a", "b"]);
+        for (entry, case) in index.cases.iter().zip(&set.cases) {
+            assert_eq!(read_case(&path, entry).unwrap(), **case);
+        }
+        // Per case: the id, an offset and a length, whatever the size of its texts (here
+        // 680 KB each), so a batch's memory does not grow with its cases' texts.
+        let held: usize = index
+            .cases
+            .iter()
+            .map(|c| std::mem::size_of::<CaseEntry>() + c.key.capacity())
+            .sum();
+        assert!(held < 200, "{held} bytes for two cases");
+        // A cases file edited during the run is an error naming the case, never another case.
+        fs::write(&path, text.replacen("\"id\":\"b\"", "\"id\":\"c\"", 1)).unwrap();
+        let e = read_case(&path, &index.cases[1]).unwrap_err();
+        assert!(e.contains("changed while the batch ran: case b"), "{e}");
     }
 }
