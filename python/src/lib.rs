@@ -180,7 +180,7 @@ fn grade_one(
         .map(|p| p.doubts.clone())
         .unwrap_or_default();
     Graded {
-        record: GradeRecord::new(Value::Null, verdict),
+        record: GradeRecord::graded(Value::Null, output, verdict),
         doubts,
     }
 }

@@ -321,12 +321,20 @@ pub fn grade_record(input: &GradeInput, preset: Preset, patterns: &AnswerPattern
         preset,
         patterns,
     );
-    // A text cut off before any conclusion has no answer, surely: not a doubt. A verdict
-    // decided only by comparing texts is one.
-    let low = needs_fallback_for(&input.output, v.predicted.as_ref()) || verdict_in_doubt(&v);
-    GradeRecord {
-        low_confidence: low,
-        ..GradeRecord::new(input.id.clone(), v)
+    GradeRecord::graded(input.id.clone(), &input.output, v)
+}
+
+impl GradeRecord {
+    /// The record of `output` graded as `v`, as `verifyfast grade` writes it (the Python
+    /// package's `grade` too): `low_confidence` also weighs the text itself. A text cut off
+    /// before any conclusion has no answer, surely: not a doubt. A verdict decided only by
+    /// comparing texts is one (docs/extract.md, "Confidence signal").
+    pub fn graded(id: Value, output: &str, v: Verdict) -> GradeRecord {
+        let low = needs_fallback_for(output, v.predicted.as_ref()) || verdict_in_doubt(&v);
+        GradeRecord {
+            low_confidence: low,
+            ..GradeRecord::new(id, v)
+        }
     }
 }
 
