@@ -132,6 +132,24 @@ impl RunOutcome {
     }
 
     /// A grade upload's outcome: `accuracy 96.35 % (137 of 142)`.
+    /// A results file's outcome as the Report page read it: `cross-band 16.7 % of 12 cases`
+    /// (with its bad lines); failed when no line was a scored result.
+    pub fn of_report(cases: u64, cross_band_rate: Option<f64>, bad_lines: u64) -> RunOutcome {
+        let bad = match bad_lines {
+            0 => String::new(),
+            1 => " · 1 bad line".into(),
+            n => format!(" · {n} bad lines"),
+        };
+        let text = match cross_band_rate {
+            Some(r) => format!("cross-band {:.1} % of {cases} cases{bad}", r * 100.0),
+            None => format!("no scored case{bad}"),
+        };
+        RunOutcome {
+            text,
+            failed: cases == 0,
+        }
+    }
+
     pub fn of_grade(equivalent: usize, graded: usize, bad_lines: usize) -> RunOutcome {
         let pct = if graded == 0 {
             0.0
@@ -1038,6 +1056,16 @@ mod tests {
         assert!(
             RunOutcome::of_batch(&lines[1..]).failed,
             "nothing scored: failed"
+        );
+        let r = RunOutcome::of_report(12, Some(2.0 / 12.0), 0);
+        assert_eq!(
+            (r.text.as_str(), r.failed),
+            ("cross-band 16.7 % of 12 cases", false)
+        );
+        let r = RunOutcome::of_report(0, None, 3);
+        assert_eq!(
+            (r.text.as_str(), r.failed),
+            ("no scored case · 3 bad lines", true)
         );
         let g = RunOutcome::of_grade(137, 142, 1);
         assert_eq!(g.text, "accuracy 96.48 % (137 of 142) · 1 bad line");

@@ -31,6 +31,7 @@ pub async fn keep(
     file: &web_sys::File,
     profiles: Vec<String>,
     results: usize,
+    outcome: runs::RunOutcome,
 ) -> Result<String, String> {
     let now = js_sys::Date::now();
     let meta = RunMeta {
@@ -44,7 +45,7 @@ pub async fn keep(
         strategy: serde_json::Value::Null,
         inputs: json!({"file": file.name(), "bytes": file.size()}),
         result_count: results as u64,
-        outcome: None,
+        outcome: Some(outcome),
     };
     run_store::save_js(&meta, file.as_ref())
         .await

@@ -117,6 +117,18 @@ describe('workbench data (issue 24: items 4, 5, 7)', () => {
     await page.getByTestId('runs-empty').waitFor();
   });
 
+  app.it('Runs: a results file picked on Report shows its outcome (cross-band rate of its cases)', async (page) => {
+    const fixture = path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'fixtures', 'band_baseline_v3.jsonl');
+    await app.goto('/report');
+    await page.getByTestId('report-file').setInputFiles(fixture);
+    await page.getByTestId('report-matrix').waitFor();
+    await page.waitForURL(/run=r-/);
+    await page.getByTestId('nav-runs').click();
+    const outcome = page.getByTestId('run-outcome');
+    await outcome.filter({ hasText: 'cross-band 5.0 % of 20 cases' }).waitFor();
+    assert.equal(await outcome.getAttribute('data-failed'), 'false');
+  });
+
   app.it('Extract search: every visible column, with ^ and $ anchoring each column', async (page) => {
     const ids = ['gsm-100', 'gsm-150', 'gsm-1500', 'x-120'];
     const file = writeTemp('ids.jsonl', ids.map((id, i) => JSON.stringify({ id, output: `So the answer is ${i + 3}.`, ground_truth: i % 2 ? '3.0' : `${i + 3}` })).join('\n') + '\n');

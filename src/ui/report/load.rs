@@ -110,11 +110,16 @@ pub fn loader(
                             .set(Some(format!("{}: {}", f.name(), empty.message())));
                     } else {
                         let (names, n) = (r.profiles.keys().cloned().collect(), r.cases.len());
+                        let outcome = crate::runs::RunOutcome::of_report(
+                            r.overall.n,
+                            r.overall.cross_band_rate,
+                            r.bad_line_count,
+                        );
                         s.report.set(Some(Arc::new(r)));
                         apply_view(query::current());
                         // A picked file becomes a run, so a reload shows it again.
                         if picked {
-                            match run_file::keep(&f, names, n).await {
+                            match run_file::keep(&f, names, n, outcome).await {
                                 Ok(id) => {
                                     remember_source(&id);
                                     l.run.set(Some(id))
