@@ -740,20 +740,7 @@ pub fn pi_multiple(n: &Node) -> Option<BigRational> {
 }
 
 fn mentions_pi(n: &Node) -> bool {
-    use Node::*;
-    match n {
-        Pi => true,
-        Lit(_) | E | Infinity | Var(_) => false,
-        Neg(a) | Call(_, a) | Fact(a) => mentions_pi(a),
-        Add(a, b)
-        | Sub(a, b)
-        | Mul(a, b)
-        | Div(a, b)
-        | Pow(a, b)
-        | Root(a, b)
-        | Binom(a, b)
-        | LogBase(a, b) => mentions_pi(a) || mentions_pi(b),
-    }
+    any_leaf(n, &|l| matches!(l, Node::Pi))
 }
 
 /// The exact value of sin, cos or tan at `k·π` when it is rational (0, ±1/2, ±1); `None`
@@ -790,11 +777,19 @@ fn exact_trig(f: Func, a: &Node) -> Option<BigRational> {
 
 /// True when variable `var` occurs in `n` (`None`: any variable).
 pub fn mentions(n: &Node, var: Option<usize>) -> bool {
+    any_leaf(
+        n,
+        &|l| matches!(l, Node::Var(k) if var.is_none_or(|v| v == *k)),
+    )
+}
+
+/// True when some leaf of `n` (a number, `\pi`, `e`, `\infty` or a variable) is one `leaf`
+/// accepts: the one walk over the tree that `mentions` and its kin share.
+pub fn any_leaf(n: &Node, leaf: &dyn Fn(&Node) -> bool) -> bool {
     use Node::*;
     match n {
-        Var(k) => var.is_none_or(|v| v == *k),
-        Lit(_) | Pi | E | Infinity => false,
-        Neg(a) | Call(_, a) | Fact(a) => mentions(a, var),
+        Lit(_) | Pi | E | Infinity | Var(_) => leaf(n),
+        Neg(a) | Call(_, a) | Fact(a) => any_leaf(a, leaf),
         Add(a, b)
         | Sub(a, b)
         | Mul(a, b)
@@ -802,7 +797,7 @@ pub fn mentions(n: &Node, var: Option<usize>) -> bool {
         | Pow(a, b)
         | Root(a, b)
         | Binom(a, b)
-        | LogBase(a, b) => mentions(a, var) || mentions(b, var),
+        | LogBase(a, b) => any_leaf(a, leaf) || any_leaf(b, leaf),
     }
 }
 

@@ -101,20 +101,7 @@ fn sqrt_const(r: &BigRational, seed: u64, formal: &mut bool) -> Result<BigRation
 
 /// True when `n` has no variable, `\pi` or `e` in it: its ordinary value is exact or a float.
 fn plain_constant(n: &Node) -> bool {
-    use Node::*;
-    match n {
-        Var(_) | Pi | E => false,
-        Lit(_) | Infinity => true,
-        Neg(a) | Call(_, a) | Fact(a) => plain_constant(a),
-        Add(a, b)
-        | Sub(a, b)
-        | Mul(a, b)
-        | Div(a, b)
-        | Pow(a, b)
-        | Root(a, b)
-        | Binom(a, b)
-        | LogBase(a, b) => plain_constant(a) && plain_constant(b),
-    }
+    !crate::extract::expr::any_leaf(n, &|l| matches!(l, Node::Var(_) | Node::Pi | Node::E))
 }
 
 /// The exact value of `n` at `pt`; `formal` is set when a symbol (`\pi`, `e`, `\sqrt d`) was
