@@ -12,6 +12,7 @@ pub mod band;
 pub mod config;
 pub mod drafts;
 pub mod extract;
+pub mod json;
 pub mod json_keys;
 pub mod jsonl;
 pub mod llm;

@@ -3,14 +3,16 @@
 //! (and in Chinese) because models are inconsistent about that, but anything outside the
 //! contract's vocabulary is a parse error, which triggers the one re-ask.
 //!
-//! Replies are read by the hand-written [`FromReply`] impls below (see `shape` for why).
+//! Replies are read by the [`FromJson`] impls below (the reply has to be parsed as a `Value`
+//! anyway, to find, repair and check the object; a reply of the wrong shape is reported with
+//! the path of the field at fault, which is what the re-ask quotes back to the model).
 //! `Claim`, `Deduction`, `Exempted`, `Severity` and `ErrorType` also implement serde's
 //! `Deserialize`, for reading a saved [`AuditReport`](super::AuditReport) back.
 
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
-use super::shape::{texts, word, Fields, FromReply, Path, ShapeError};
+use crate::json::{word, FieldError, Fields, FromJson, Path, Text};
 
 /// One atomic statement of fact taken from the model output (Phase 1).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -19,12 +21,12 @@ pub struct Claim {
     pub text: String,
 }
 
-impl FromReply for Claim {
-    fn read(value: &Value, path: &Path) -> Result<Self, ShapeError> {
+impl FromJson for Claim {
+    fn from_json(value: &Value, path: Path) -> Result<Self, FieldError> {
         let f = Fields::of(value, path)?;
         Ok(Claim {
-            id: f.required("id")?,
-            text: f.required("text")?,
+            id: f.required::<Text>("id")?.0,
+            text: f.required::<Text>("text")?.0,
         })
     }
 }
@@ -38,15 +40,25 @@ pub struct Deduction {
     pub conclusion: String,
 }
 
-impl FromReply for Deduction {
-    fn read(value: &Value, path: &Path) -> Result<Self, ShapeError> {
+impl FromJson for Deduction {
+    fn from_json(value: &Value, path: Path) -> Result<Self, FieldError> {
         let f = Fields::of(value, path)?;
         Ok(Deduction {
-            id: f.required("id")?,
+            id: f.required::<Text>("id")?.0,
             // One premise is often written as a bare string.
             premises: f.get("premises").map(texts).unwrap_or_default(),
-            conclusion: f.required("conclusion")?,
+            conclusion: f.required::<Text>("conclusion")?.0,
         })
+    }
+}
+
+/// A list of texts, as leniently as models write one: a single text is a list of one and
+/// `null` is an empty list.
+fn texts(value: &Value) -> Vec<String> {
+    match value {
+        Value::Array(items) => items.iter().map(crate::jsonl::text_of).collect(),
+        Value::Null => Vec::new(),
+        other => vec![crate::jsonl::text_of(other)],
     }
 }
 
@@ -57,12 +69,12 @@ pub struct DecomposeReply {
     pub deductions: Vec<Deduction>,
 }
 
-impl FromReply for DecomposeReply {
-    fn read(value: &Value, path: &Path) -> Result<Self, ShapeError> {
+impl FromJson for DecomposeReply {
+    fn from_json(value: &Value, path: Path) -> Result<Self, FieldError> {
         let f = Fields::of(value, path)?;
         Ok(DecomposeReply {
             claims: f.required("claims")?,
-            deductions: f.optional("deductions")?,
+            deductions: f.or_default("deductions")?,
         })
     }
 }
@@ -85,12 +97,14 @@ impl Severity {
     fn unknown(word: &str) -> String {
         format!("severity `{word}` is neither High nor Low")
     }
+
+    const EXPECTED: &'static str = "High or Low";
 }
 
-impl FromReply for Severity {
-    fn read(value: &Value, path: &Path) -> Result<Self, ShapeError> {
+impl FromJson for Severity {
+    fn from_json(value: &Value, path: Path) -> Result<Self, FieldError> {
         let w = word(value, path)?;
-        Severity::from_word(w).ok_or_else(|| ShapeError::invalid(path, Severity::unknown(w)))
+        Severity::from_word(w).ok_or_else(|| FieldError::wrong(path, Severity::EXPECTED, value))
     }
 }
 
@@ -124,12 +138,15 @@ impl ErrorType {
              (a reasonable inference belongs in reasonable_inferences)"
         )
     }
+
+    const EXPECTED: &'static str =
+        "contradiction or unsupported (a reasonable inference belongs in reasonable_inferences)";
 }
 
-impl FromReply for ErrorType {
-    fn read(value: &Value, path: &Path) -> Result<Self, ShapeError> {
+impl FromJson for ErrorType {
+    fn from_json(value: &Value, path: Path) -> Result<Self, FieldError> {
         let w = word(value, path)?;
-        ErrorType::from_word(w).ok_or_else(|| ShapeError::invalid(path, ErrorType::unknown(w)))
+        ErrorType::from_word(w).ok_or_else(|| FieldError::wrong(path, ErrorType::EXPECTED, value))
     }
 }
 
@@ -151,15 +168,15 @@ pub struct ReportedError {
     pub explanation: String,
 }
 
-impl FromReply for ReportedError {
-    fn read(value: &Value, path: &Path) -> Result<Self, ShapeError> {
+impl FromJson for ReportedError {
+    fn from_json(value: &Value, path: Path) -> Result<Self, FieldError> {
         let f = Fields::of(value, path)?;
         Ok(ReportedError {
-            target: f.optional("target")?,
+            target: f.or_default::<Text>("target")?.0,
             error_type: f.required("type")?,
             severity: f.required("severity")?,
-            evidence: f.optional("evidence")?,
-            explanation: f.optional("explanation")?,
+            evidence: f.or_default::<Text>("evidence")?.0,
+            explanation: f.or_default::<Text>("explanation")?.0,
         })
     }
 }
@@ -195,8 +212,8 @@ impl Exempted {
     }
 }
 
-impl FromReply for Exempted {
-    fn read(value: &Value, _: &Path) -> Result<Self, ShapeError> {
+impl FromJson for Exempted {
+    fn from_json(value: &Value, _: Path) -> Result<Self, FieldError> {
         Ok(Exempted::from_value(value))
     }
 }
@@ -215,12 +232,12 @@ pub struct Derivation {
     pub explanation: String,
 }
 
-impl FromReply for Derivation {
-    fn read(value: &Value, path: &Path) -> Result<Self, ShapeError> {
+impl FromJson for Derivation {
+    fn from_json(value: &Value, path: Path) -> Result<Self, FieldError> {
         let f = Fields::of(value, path)?;
         Ok(Derivation {
-            number: f.required("number")?,
-            explanation: f.optional("explanation")?,
+            number: f.required::<Text>("number")?.0,
+            explanation: f.or_default::<Text>("explanation")?.0,
         })
     }
 }
@@ -233,13 +250,13 @@ pub struct FactCheckReply {
     pub number_derivations: Vec<Derivation>,
 }
 
-impl FromReply for FactCheckReply {
-    fn read(value: &Value, path: &Path) -> Result<Self, ShapeError> {
+impl FromJson for FactCheckReply {
+    fn from_json(value: &Value, path: Path) -> Result<Self, FieldError> {
         let f = Fields::of(value, path)?;
         Ok(FactCheckReply {
             factual_errors: f.required("factual_errors")?,
-            reasonable_inferences: f.optional("reasonable_inferences")?,
-            number_derivations: f.optional("number_derivations")?,
+            reasonable_inferences: f.or_default("reasonable_inferences")?,
+            number_derivations: f.or_default("number_derivations")?,
         })
     }
 }
@@ -251,12 +268,12 @@ pub struct LogicCheckReply {
     pub reasonable_inferences: Vec<Exempted>,
 }
 
-impl FromReply for LogicCheckReply {
-    fn read(value: &Value, path: &Path) -> Result<Self, ShapeError> {
+impl FromJson for LogicCheckReply {
+    fn from_json(value: &Value, path: Path) -> Result<Self, FieldError> {
         let f = Fields::of(value, path)?;
         Ok(LogicCheckReply {
             logic_errors: f.required("logic_errors")?,
-            reasonable_inferences: f.optional("reasonable_inferences")?,
+            reasonable_inferences: f.or_default("reasonable_inferences")?,
         })
     }
 }
@@ -267,8 +284,8 @@ pub struct ReverseReply {
     pub decisions: Vec<ReverseDecision>,
 }
 
-impl FromReply for ReverseReply {
-    fn read(value: &Value, path: &Path) -> Result<Self, ShapeError> {
+impl FromJson for ReverseReply {
+    fn from_json(value: &Value, path: Path) -> Result<Self, FieldError> {
         let f = Fields::of(value, path)?;
         Ok(ReverseReply {
             decisions: f.required("decisions")?,
@@ -283,13 +300,13 @@ pub struct ReverseDecision {
     pub reason: String,
 }
 
-impl FromReply for ReverseDecision {
-    fn read(value: &Value, path: &Path) -> Result<Self, ShapeError> {
+impl FromJson for ReverseDecision {
+    fn from_json(value: &Value, path: Path) -> Result<Self, FieldError> {
         let f = Fields::of(value, path)?;
         Ok(ReverseDecision {
             index: f.required("index")?,
             severity: f.required("severity")?,
-            reason: f.optional("reason")?,
+            reason: f.or_default::<Text>("reason")?.0,
         })
     }
 }
@@ -297,13 +314,11 @@ impl FromReply for ReverseDecision {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::audit::shape::read_reply;
-
-    fn read<T: FromReply>(json: &str) -> Result<T, ShapeError> {
-        read_reply(serde_json::from_str(json).unwrap())
+    fn read<T: FromJson>(json: &str) -> Result<T, FieldError> {
+        crate::json::read(&serde_json::from_str(json).unwrap(), "the reply")
     }
 
-    fn error<T: FromReply + std::fmt::Debug>(json: &str) -> String {
+    fn error<T: FromJson + std::fmt::Debug>(json: &str) -> String {
         read::<T>(json).unwrap_err().to_string()
     }
 
@@ -347,11 +362,11 @@ mod tests {
             r#"{"factual_errors":[{"target":"C1","type":"contradiction","severity":"Medium"}]}"#;
         assert_eq!(
             error::<FactCheckReply>(bad),
-            "factual_errors[0].severity: severity `Medium` is neither High nor Low"
+            "factual_errors[0].severity: expected High or Low, found the string \"Medium\""
         );
         let bad = r#"{"logic_errors":[{"type":"reasonable","severity":"Low"}]}"#;
         assert!(error::<LogicCheckReply>(bad)
-            .starts_with("logic_errors[0].type: error type `reasonable` is neither"));
+            .starts_with("logic_errors[0].type: expected contradiction or unsupported"));
     }
 
     #[test]
@@ -364,21 +379,21 @@ mod tests {
             ),
             (
                 r#"{"factual_errors":null}"#,
-                "factual_errors must be a list, found null",
+                "factual_errors: expected a list, found null",
             ),
             (
                 r#"{"factual_errors":[], "reasonable_inferences": {}}"#,
-                "reasonable_inferences must be a list, found an object",
+                "reasonable_inferences: expected a list, found an object",
             ),
             (
                 r#"{"factual_errors":["C1 is wrong"]}"#,
-                "factual_errors[0] must be an object, found a string",
+                "factual_errors[0]: expected an object, found the string \"C1 is wrong\"",
             ),
             (
                 r#"{"factual_errors":[{"type":1,"severity":"High"}]}"#,
-                "factual_errors[0].type must be a string, found a number",
+                "factual_errors[0].type: expected a string, found the number 1",
             ),
-            (r#"[]"#, "the reply must be an object, found a list"),
+            (r#"[]"#, "the reply: expected an object, found a list"),
         ];
         for (json, want) in cases {
             assert_eq!(error::<FactCheckReply>(json), want, "{json}");
@@ -389,11 +404,11 @@ mod tests {
         );
         assert_eq!(
             error::<DecomposeReply>(r#"{"claims":[], "deductions": null}"#),
-            "deductions must be a list, found null"
+            "deductions: expected a list, found null"
         );
         assert_eq!(
             error::<ReverseReply>(r#"{"decisions":[{"index":"1","severity":"Low"}]}"#),
-            "decisions[0].index must be a whole number >= 0, found a string"
+            "decisions[0].index: expected a whole number >= 0, found the string \"1\""
         );
     }
 

@@ -13,7 +13,6 @@ pub mod prompts;
 pub mod report;
 pub mod run;
 pub mod score;
-pub mod shape;
 pub mod testing;
 
 pub use report::{AuditReport, Band, CouldNotAudit, FailureKind, Finding, Phase};

@@ -6,7 +6,7 @@
 
 use serde_json::Value;
 
-use super::shape::{read_reply, FromReply, ShapeError};
+use crate::json::{self, FieldError, FromJson};
 use crate::llm::Boundary;
 
 /// A reply read into its contract type, with the repairs it needed.
@@ -50,7 +50,7 @@ pub enum ParseError {
     #[error("the reply contains no JSON object (no `{{` found)")]
     NoObject,
     #[error("the JSON does not match the required shape: {0}")]
-    Shape(ShapeError),
+    Shape(FieldError),
     #[error("the reply is not valid JSON even after repair: {0}")]
     Syntax(String),
     /// The reply stopped mid-object and closing it did not give the required shape (say,
@@ -349,10 +349,10 @@ fn truncated_candidates(text: &str) -> impl Iterator<Item = String> + '_ {
 /// Read a model reply as the contract type `T`: only the answer the model wrote between this
 /// call's answer markers, or a reply that is nothing but the answer (docs/audit.md, "Reading
 /// replies").
-pub fn parse_reply<T: FromReply>(raw: &str, boundary: &Boundary) -> Result<Parsed<T>, ParseError> {
+pub fn parse_reply<T: FromJson>(raw: &str, boundary: &Boundary) -> Result<Parsed<T>, ParseError> {
     let mut value = None;
     let repairs = parse_value(raw, boundary, &mut |v| {
-        value = Some(read_reply::<T>(v)?);
+        value = Some(json::read::<T>(&v, "the reply")?);
         Ok(())
     })?;
     match value {
@@ -367,7 +367,7 @@ pub fn parse_reply<T: FromReply>(raw: &str, boundary: &Boundary) -> Result<Parse
 fn parse_value(
     raw: &str,
     boundary: &Boundary,
-    read: &mut dyn FnMut(Value) -> Result<(), ShapeError>,
+    read: &mut dyn FnMut(Value) -> Result<(), FieldError>,
 ) -> Result<Vec<Repair>, ParseError> {
     let mut repairs = Vec::new();
     let raw = raw.trim_start_matches('\u{feff}');
@@ -424,7 +424,7 @@ fn parse_value(
 fn checked(
     value: Value,
     repairs: Vec<Repair>,
-    read: &mut dyn FnMut(Value) -> Result<(), ShapeError>,
+    read: &mut dyn FnMut(Value) -> Result<(), FieldError>,
 ) -> Result<Vec<Repair>, ParseError> {
     match read(value) {
         Ok(()) => Ok(repairs),

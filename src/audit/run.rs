@@ -24,7 +24,7 @@ use super::report::{
     ReverseCheck, SeverityChange,
 };
 use super::score;
-use super::shape::FromReply;
+use crate::json::FromJson;
 
 /// One model as a phase uses it: its `llms` name and where to reach it.
 #[derive(Debug, Clone, PartialEq)]
@@ -151,7 +151,7 @@ type PhaseFailure = (FailureKind, String);
 /// `quoted` are the untrusted texts it quotes, which the boundary must not occur in.
 /// Every text that leaves here (progress, record, error) has `secrets` redacted.
 #[allow(clippy::too_many_arguments)]
-async fn ask<T: FromReply>(
+async fn ask<T: FromJson>(
     transport: &dyn ChatTransport,
     plan: &AuditPlan,
     model: &PlannedModel,

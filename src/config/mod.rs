@@ -12,7 +12,6 @@
 
 mod edit;
 mod endpoint;
-mod fields;
 mod import;
 mod strategy;
 pub mod yaml;
@@ -20,9 +19,9 @@ pub mod yaml;
 use serde_json::{Map, Value};
 
 use crate::extract::{AnswerPatternSpec, AnswerPatterns, PatternError};
+use crate::json::{FieldError, Fields, Path};
 use crate::llm::{Endpoint, JsonMode};
 use crate::sorted_map::SortedMap;
-use fields::Obj;
 
 pub use edit::{document_kind, DocumentKind};
 pub use endpoint::{check_base_url, CheckedUrl};
@@ -43,14 +42,9 @@ pub enum ConfigError {
         format: &'static str,
         message: String,
     },
-    #[error("{path}: expected {expected}, found {found}")]
-    WrongType {
-        path: String,
-        expected: &'static str,
-        found: String,
-    },
-    #[error("{path}: missing (required)")]
-    Missing { path: String },
+    /// A value of the wrong kind, or a required one missing.
+    #[error(transparent)]
+    Field(#[from] FieldError),
     #[error("{path}: {message}")]
     Invalid { path: String, message: String },
     #[error("{path}: no LLM named `{name}` under `llms`")]
@@ -261,50 +255,39 @@ const PATTERN_KEYS: &[&str] = &["name", "regex"];
 
 /// `answer_patterns: [{name, regex}, …]`. An entry's unknown key is refused rather than kept:
 /// a misspelt option (`flags:`) silently ignored would change what a pattern matches.
-fn read_answer_patterns(root: &Obj<'_>) -> Result<Vec<AnswerPatternSpec>, ConfigError> {
-    let items = match root.map.get("answer_patterns") {
-        None | Some(Value::Null) => return Ok(Vec::new()),
-        Some(Value::Array(items)) => items,
-        Some(other) => {
-            return Err(ConfigError::WrongType {
-                path: "answer_patterns".into(),
-                expected: "a list of {name, regex}",
-                found: fields::describe(other),
-            })
-        }
+fn read_answer_patterns(root: &Fields<'_>) -> Result<Vec<AnswerPatternSpec>, ConfigError> {
+    let Some(value) = root.present("answer_patterns") else {
+        return Ok(Vec::new());
+    };
+    let path = root.path.key("answer_patterns");
+    let items = match value {
+        Value::Array(items) => items,
+        other => return Err(FieldError::wrong(path, "a list of {name, regex}", other).into()),
     };
     let mut specs = Vec::with_capacity(items.len());
     for (i, item) in items.iter().enumerate() {
-        let path = format!("answer_patterns[{i}]");
-        let Value::Object(map) = item else {
-            return Err(ConfigError::WrongType {
-                path,
-                expected: "a mapping with name and regex",
-                found: fields::describe(item),
-            });
-        };
-        let obj = Obj { map, path };
-        if let Some(key) = obj.extra(PATTERN_KEYS).keys().next() {
+        let obj = Fields::of(item, path.index(i))?;
+        if let Some(key) = obj.others(PATTERN_KEYS).keys().next() {
             return Err(ConfigError::Invalid {
-                path: fields::join(&obj.path, key),
+                path: obj.path.key(key).to_string(),
                 message: "unknown key (an answer pattern has only name and regex)".into(),
             });
         }
         specs.push(AnswerPatternSpec {
-            name: obj.required_string("name")?,
-            regex: obj.required_string("regex")?,
+            name: obj.not_null("name")?,
+            regex: obj.not_null("regex")?,
         });
     }
     Ok(specs)
 }
 
-fn json_mode_from(obj: &Obj<'_>) -> Result<JsonMode, ConfigError> {
-    match obj.string("json_mode")?.as_deref() {
+fn json_mode_from(obj: &Fields<'_>) -> Result<JsonMode, ConfigError> {
+    match obj.optional::<String>("json_mode")?.as_deref() {
         None => Ok(JsonMode::None),
         Some(name) => name
             .parse()
             .map_err(|e: crate::names::UnknownName| ConfigError::Invalid {
-                path: fields::join(&obj.path, "json_mode"),
+                path: obj.path.key("json_mode").to_string(),
                 message: e.to_string(),
             }),
     }
@@ -312,9 +295,9 @@ fn json_mode_from(obj: &Obj<'_>) -> Result<JsonMode, ConfigError> {
 
 impl LlmConfig {
     /// Reads one entry; corrections made to its base URL are added to `notes`.
-    fn read(obj: &Obj<'_>, notes: &mut Vec<String>) -> Result<Self, ConfigError> {
-        let url_path = fields::join(&obj.path, "base_url");
-        let checked = check_base_url(&obj.required_string("base_url")?).map_err(|message| {
+    fn read(obj: &Fields<'_>, notes: &mut Vec<String>) -> Result<Self, ConfigError> {
+        let url_path = obj.path.key("base_url").to_string();
+        let checked = check_base_url(&obj.not_null::<String>("base_url")?).map_err(|message| {
             ConfigError::Invalid {
                 path: url_path.clone(),
                 message,
@@ -323,29 +306,27 @@ impl LlmConfig {
         notes.extend(checked.notes.iter().map(|n| format!("{url_path}: {n}")));
         // A key of the wrong type (say, a number) is not quoted back in the message.
         let api_key = obj
-            .string("api_key")
-            .map_err(|e| match e {
-                ConfigError::WrongType { path, expected, .. } => ConfigError::WrongType {
-                    path,
-                    expected,
-                    found: "another type (not shown: it may be a key)".into(),
-                },
-                other => other,
+            .optional::<String>("api_key")
+            .map_err(|e| FieldError {
+                found: Some("another type (not shown: it may be a key)".into()),
+                ..e
             })?
             .filter(|k| !k.is_empty());
         if let Some(message) = api_key.as_deref().and_then(crate::llm::redact::key_problem) {
             return Err(ConfigError::Invalid {
-                path: fields::join(&obj.path, "api_key"),
+                path: obj.path.key("api_key").to_string(),
                 message,
             });
         }
         Ok(Self {
             base_url: checked.url,
-            model: obj.required_string("model")?,
+            model: obj.not_null("model")?,
             api_key,
-            api_key_env: obj.string("api_key_env")?.filter(|k| !k.is_empty()),
+            api_key_env: obj
+                .optional::<String>("api_key_env")?
+                .filter(|k| !k.is_empty()),
             json_mode: json_mode_from(obj)?,
-            extra: obj.extra(LLM_KEYS),
+            extra: obj.others(LLM_KEYS),
         })
     }
 
@@ -390,33 +371,33 @@ impl Settings {
 
     pub fn from_value_with_notes(value: &Value) -> Result<(Self, Vec<String>), ConfigError> {
         let mut notes = Vec::new();
-        let root = Obj::root(value, "settings")?;
+        let root = Fields::of(value, Path::Root("the settings"))?;
         let mut settings = Settings {
-            extra: root.extra(SETTINGS_KEYS),
+            extra: root.others(SETTINGS_KEYS),
             ..Settings::default()
         };
-        if let Some(d) = root.obj("defaults")? {
+        if let Some(d) = root.object("defaults")? {
             settings.defaults = Defaults {
-                max_tokens: d.u32("max_tokens")?.unwrap_or(4000),
-                temperature: d.f64("temperature")?.unwrap_or(0.1),
-                extra: d.extra(DEFAULTS_KEYS),
+                max_tokens: d.optional("max_tokens")?.unwrap_or(4000),
+                temperature: d.optional("temperature")?.unwrap_or(0.1),
+                extra: d.others(DEFAULTS_KEYS),
             };
         }
-        if let Some(llms) = root.obj("llms")? {
-            for (name, obj) in llms.entries()? {
+        if let Some(llms) = root.object("llms")? {
+            for (name, obj) in llms.objects()? {
                 settings
                     .llms
-                    .insert(name, LlmConfig::read(&obj, &mut notes)?);
+                    .insert(name.to_string(), LlmConfig::read(&obj, &mut notes)?);
             }
         }
-        if let Some(profiles) = root.obj("profiles")? {
-            for (name, obj) in profiles.entries()? {
+        if let Some(profiles) = root.object("profiles")? {
+            for (name, obj) in profiles.objects()? {
                 let profile = Profile {
-                    run: obj.required_string("run")?,
-                    verify: obj.required_string("verify")?,
-                    extra: obj.extra(PROFILE_KEYS),
+                    run: obj.not_null("run")?,
+                    verify: obj.not_null("verify")?,
+                    extra: obj.others(PROFILE_KEYS),
                 };
-                settings.profiles.insert(name, profile);
+                settings.profiles.insert(name.to_string(), profile);
             }
         }
         settings.answer_patterns = read_answer_patterns(&root)?;
@@ -783,7 +764,7 @@ profiles:
         let err = Settings::from_text(bad, Format::Yaml).unwrap_err();
         assert!(err.to_string().starts_with("llms.a.json_mode:"), "{err}");
         let err = Settings::from_text("- 1\n- 2\n", Format::Yaml).unwrap_err();
-        assert!(matches!(err, ConfigError::WrongType { .. }));
+        assert!(matches!(err, ConfigError::Field(_)));
     }
 
     #[test]
@@ -863,7 +844,7 @@ profiles:
             .starts_with("answer_patterns: answer pattern `p`: not a valid regex"));
         assert_eq!(
             err("answer_patterns:\n  - {name: p}\n"),
-            "answer_patterns[0].regex: missing (required)"
+            "missing field `answer_patterns[0].regex`"
         );
         assert!(
             err("answer_patterns:\n  - {name: p, regex: \"(x)\", flags: i}\n")

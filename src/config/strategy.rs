@@ -6,8 +6,8 @@ use serde_json::{Map, Value};
 
 use crate::sorted_map::SortedMap;
 
-use super::fields::{join, Obj};
 use super::{parse_document, write_document, ConfigError, Format};
+use crate::json::{Fields, Path};
 
 /// How many errors of each severity move the credit score down (docs/audit.md, "Score (Phase 4)").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -218,24 +218,24 @@ const PARAM_KEYS: &[&str] = &[
 const THRESHOLD_KEYS: &[&str] = &["high_for_1", "high_for_2", "low_for_3", "low_for_4"];
 
 impl ParamOverrides {
-    fn read(obj: &Obj<'_>) -> Result<Self, ConfigError> {
+    fn read(obj: &Fields<'_>) -> Result<Self, ConfigError> {
         let mut p = ParamOverrides {
-            numeric_deviation_threshold: obj.f64("numeric_deviation_threshold")?,
-            max_errors_per_phase: obj.u32("max_errors_per_phase")?,
-            max_claims: obj.u32("max_claims")?,
-            max_deductions: obj.u32("max_deductions")?,
-            reverse_verify: obj.bool("reverse_verify")?,
-            unsupported_number_is_high: obj.bool("unsupported_number_is_high")?,
-            direction_check: obj.bool("direction_check")?,
-            extra: obj.extra(PARAM_KEYS),
+            numeric_deviation_threshold: obj.optional("numeric_deviation_threshold")?,
+            max_errors_per_phase: obj.optional("max_errors_per_phase")?,
+            max_claims: obj.optional("max_claims")?,
+            max_deductions: obj.optional("max_deductions")?,
+            reverse_verify: obj.optional("reverse_verify")?,
+            unsupported_number_is_high: obj.optional("unsupported_number_is_high")?,
+            direction_check: obj.optional("direction_check")?,
+            extra: obj.others(PARAM_KEYS),
             ..Default::default()
         };
-        if let Some(t) = obj.obj("score_thresholds")? {
-            p.high_for_1 = t.u32("high_for_1")?;
-            p.high_for_2 = t.u32("high_for_2")?;
-            p.low_for_3 = t.u32("low_for_3")?;
-            p.low_for_4 = t.u32("low_for_4")?;
-            p.thresholds_extra = t.extra(THRESHOLD_KEYS);
+        if let Some(t) = obj.object("score_thresholds")? {
+            p.high_for_1 = t.optional("high_for_1")?;
+            p.high_for_2 = t.optional("high_for_2")?;
+            p.low_for_3 = t.optional("low_for_3")?;
+            p.low_for_4 = t.optional("low_for_4")?;
+            p.thresholds_extra = t.others(THRESHOLD_KEYS);
         }
         Ok(p)
     }
@@ -322,7 +322,7 @@ impl ParamOverrides {
 fn check(params: &AuditParams, path: &str) -> Result<(), ConfigError> {
     let bad = |key: &str, message: &str| {
         Err(ConfigError::Invalid {
-            path: join(path, key),
+            path: format!("{path}.{key}"),
             message: message.into(),
         })
     };
@@ -379,25 +379,26 @@ impl Strategy {
     }
 
     pub fn from_value(value: &Value) -> Result<Self, ConfigError> {
-        let root = Obj::root(value, "strategy")?;
+        let root = Fields::of(value, Path::Root("the strategy"))?;
         let mut s = Strategy {
-            extra: root.extra(&["defaults", "profiles"]),
+            extra: root.others(&["defaults", "profiles"]),
             ..Default::default()
         };
-        if let Some(d) = root.obj("defaults")? {
-            s.defaults_extra = d.extra(&["params"]);
-            if let Some(p) = d.obj("params")? {
+        if let Some(d) = root.object("defaults")? {
+            s.defaults_extra = d.others(&["params"]);
+            if let Some(p) = d.object("params")? {
                 s.defaults = ParamOverrides::read(&p)?;
             }
         }
-        if let Some(profiles) = root.obj("profiles")? {
-            for (name, obj) in profiles.entries()? {
-                let params = match obj.obj("params")? {
+        if let Some(profiles) = root.object("profiles")? {
+            for (name, obj) in profiles.objects()? {
+                let params = match obj.object("params")? {
                     Some(p) => ParamOverrides::read(&p)?,
                     None => ParamOverrides::default(),
                 };
-                let extra = obj.extra(&["params"]);
-                s.profiles.insert(name, StrategyProfile { params, extra });
+                let extra = obj.others(&["params"]);
+                s.profiles
+                    .insert(name.to_string(), StrategyProfile { params, extra });
             }
         }
         check(&s.params_for(""), "defaults.params")?;

@@ -4,8 +4,8 @@
 //!
 //! The reader is lenient and honest: a part that is missing or unreadable in the stored JSON
 //! is left empty and named in [`ReportShown::not_stored`], never filled with a made-up value.
-//! It reads through the hand-written [`FromReply`] readers (as model replies are): a derived
-//! `Deserialize` for the whole report tree cost ~28 KB of the gzipped wasm.
+//! It reads through the [`FromJson`] readers (as model replies are): a derived `Deserialize`
+//! for the whole report tree cost ~28 KB of the gzipped wasm.
 
 use serde_json::{Map, Value};
 
@@ -24,11 +24,12 @@ use crate::audit::report::Band;
 use crate::audit::report::CouldNotAudit;
 use crate::audit::report::FailureKind;
 use crate::audit::report::Phase;
-use crate::audit::shape::word;
-use crate::audit::shape::Fields;
-use crate::audit::shape::FromReply;
-use crate::audit::shape::Path;
-use crate::audit::shape::ShapeError;
+use crate::json::word;
+use crate::json::FieldError;
+use crate::json::Fields;
+use crate::json::FromJson;
+use crate::json::Path;
+use crate::json::Text;
 
 /// One error of Phase 2 or 3, as the page lists it.
 #[derive(Debug, Clone, PartialEq)]
@@ -159,7 +160,7 @@ impl ReportShown {
             _ => r.field::<Named<Band>>("band").map(|b| b.0),
         };
         let could_not_audit = map.get("could_not_audit").and_then(|v| {
-            CouldNotAudit::read(v, &Path::Key(&Path::Root, "could_not_audit"))
+            CouldNotAudit::from_json(v, Path::Key(&ROOT, "could_not_audit"))
                 .map_err(|e| r.gaps.push(e.to_string()))
                 .ok()
         });
@@ -318,6 +319,9 @@ impl ReportShown {
     }
 }
 
+/// The report as a whole, for the paths of its fields.
+const ROOT: Path<'static> = Path::Root("the report");
+
 /// A report's fields, read one by one; what is missing or unreadable is written down.
 struct Reader<'a> {
     map: &'a Map<String, Value>,
@@ -330,11 +334,11 @@ impl Reader<'_> {
         None
     }
 
-    fn field<T: FromReply>(&mut self, key: &'static str) -> Option<T> {
+    fn field<T: FromJson>(&mut self, key: &'static str) -> Option<T> {
         let Some(value) = self.map.get(key) else {
             return self.gap(key, "not stored");
         };
-        T::read(value, &Path::Key(&Path::Root, key))
+        T::from_json(value, Path::Key(&ROOT, key))
             .map_err(|e| self.gaps.push(e.to_string()))
             .ok()
     }
@@ -347,8 +351,8 @@ trait Names: Sized + Copy + 'static {
     const NAMES: &'static [(&'static str, Self)];
 }
 
-impl<T: Names> FromReply for Named<T> {
-    fn read(value: &Value, path: &Path) -> Result<Self, ShapeError> {
+impl<T: Names> FromJson for Named<T> {
+    fn from_json(value: &Value, path: Path) -> Result<Self, FieldError> {
         let mut names = T::NAMES.iter().map(|(n, _)| *n);
         name_index(value, path, &mut names).map(|i| Named(T::NAMES[i].1))
     }
@@ -358,16 +362,22 @@ impl<T: Names> FromReply for Named<T> {
 /// vocabulary, not one copy per type).
 fn name_index(
     value: &Value,
-    path: &Path,
+    path: Path,
     names: &mut dyn Iterator<Item = &'static str>,
-) -> Result<usize, ShapeError> {
+) -> Result<usize, FieldError> {
     let w = word(value, path)?;
+    let mut known = Vec::new();
     for (i, n) in names.enumerate() {
         if n == w {
             return Ok(i);
         }
+        known.push(n);
     }
-    Err(ShapeError::invalid(path, format!("unknown value `{w}`")))
+    Err(FieldError::wrong(
+        path,
+        format!("one of {}", known.join(", ")),
+        value,
+    ))
 }
 
 impl Names for Band {
@@ -436,16 +446,8 @@ impl Names for Status {
     ];
 }
 
-impl FromReply for bool {
-    fn read(value: &Value, path: &Path) -> Result<Self, ShapeError> {
-        value
-            .as_bool()
-            .ok_or_else(|| ShapeError::wrong_type(path, "true or false", value))
-    }
-}
-
-impl FromReply for CouldNotAudit {
-    fn read(value: &Value, path: &Path) -> Result<Self, ShapeError> {
+impl FromJson for CouldNotAudit {
+    fn from_json(value: &Value, path: Path) -> Result<Self, FieldError> {
         let f = Fields::of(value, path)?;
         Ok(CouldNotAudit {
             phase: f.required::<Named<Phase>>("phase")?.0,
@@ -453,7 +455,7 @@ impl FromReply for CouldNotAudit {
                 Some(_) => f.required::<Named<FailureKind>>("kind")?.0,
                 None => FailureKind::default(),
             },
-            reason: f.required("reason")?,
+            reason: f.required::<Text>("reason")?.0,
         })
     }
 }
@@ -469,15 +471,15 @@ struct FindingRead {
     evidence: String,
 }
 
-impl FromReply for FindingRead {
-    fn read(value: &Value, path: &Path) -> Result<Self, ShapeError> {
+impl FromJson for FindingRead {
+    fn from_json(value: &Value, path: Path) -> Result<Self, FieldError> {
         let f = Fields::of(value, path)?;
-        let status: String = f.optional("status")?;
+        let status = f.or_default::<Text>("status")?.0;
         Ok(FindingRead {
             phase: f.required::<Named<Phase>>("phase")?.0,
             severity: f.required("severity")?,
             kind: f.required("type")?,
-            target: f.optional("target")?,
+            target: f.or_default::<Text>("target")?.0,
             note: match status.as_str() {
                 "duplicate" => " (same target as another error: counted once)",
                 "over_cap" => " (over the per-phase cap: not counted)",
@@ -486,8 +488,8 @@ impl FromReply for FindingRead {
                 }
                 _ => "",
             },
-            explanation: f.optional("explanation")?,
-            evidence: f.optional("evidence")?,
+            explanation: f.or_default::<Text>("explanation")?.0,
+            evidence: f.or_default::<Text>("evidence")?.0,
         })
     }
 }
@@ -528,22 +530,22 @@ struct ChangeRead {
     reason: String,
 }
 
-impl FromReply for ChangeRead {
-    fn read(value: &Value, path: &Path) -> Result<Self, ShapeError> {
+impl FromJson for ChangeRead {
+    fn from_json(value: &Value, path: Path) -> Result<Self, FieldError> {
         let f = Fields::of(value, path)?;
         Ok(ChangeRead {
             error: f.required("error")?,
             from: f.required("from")?,
             to: f.required("to")?,
-            reason: f.optional("reason")?,
+            reason: f.or_default::<Text>("reason")?.0,
         })
     }
 }
 
 struct ReverseRead(Vec<ChangeRead>);
 
-impl FromReply for ReverseRead {
-    fn read(value: &Value, path: &Path) -> Result<Self, ShapeError> {
+impl FromJson for ReverseRead {
+    fn from_json(value: &Value, path: Path) -> Result<Self, FieldError> {
         Ok(ReverseRead(Fields::of(value, path)?.required("changes")?))
     }
 }
@@ -556,29 +558,28 @@ pub fn tokens_per_s(tokens: usize, ms: usize) -> String {
     format!("{:.1}", tokens as f64 * 1000.0 / ms as f64)
 }
 
-impl FromReply for PhaseRow {
-    fn read(value: &Value, path: &Path) -> Result<Self, ShapeError> {
+impl FromJson for PhaseRow {
+    fn from_json(value: &Value, path: Path) -> Result<Self, FieldError> {
         let f = Fields::of(value, path)?;
-        let tokens_path = Path::Key(path, "tokens");
-        let tokens = Fields::of(f.get("tokens").unwrap_or(&Value::Null), &tokens_path)?;
+        let tokens = Fields::of(f.get("tokens").unwrap_or(&Value::Null), path.key("tokens"))?;
         let latency_ms = f.required("latency_ms")?;
-        let repairs: Vec<Named<Repair>> = f.optional("repairs")?;
-        let cut = match f.optional::<usize>("truncated_replies")? {
+        let repairs: Vec<Named<Repair>> = f.or_default("repairs")?;
+        let cut = match f.or_default::<usize>("truncated_replies")? {
             0 => String::new(),
-            n => format!("{n} (max_tokens {})", f.optional::<usize>("max_tokens")?),
+            n => format!("{n} (max_tokens {})", f.or_default::<usize>("max_tokens")?),
         };
         let error = match f.get("error") {
             None | Some(Value::Null) => None,
-            Some(_) => Some(f.required("error")?),
+            Some(_) => Some(f.required::<Text>("error")?.0),
         };
         Ok(PhaseRow {
             phase: f.required::<Named<Phase>>("phase")?.0,
-            llm: f.optional("llm")?,
-            calls: f.optional("calls")?,
+            llm: f.or_default::<Text>("llm")?.0,
+            calls: f.or_default("calls")?,
             latency_ms,
             tokens: tokens.required("total_tokens")?,
-            tokens_per_s: tokens_per_s(tokens.optional("completion_tokens")?, latency_ms),
-            reasked: f.optional("reasked")?,
+            tokens_per_s: tokens_per_s(tokens.or_default("completion_tokens")?, latency_ms),
+            reasked: f.or_default("reasked")?,
             cut,
             repairs: repairs
                 .iter()
@@ -591,23 +592,15 @@ impl FromReply for PhaseRow {
     }
 }
 
-impl FromReply for f64 {
-    fn read(value: &Value, path: &Path) -> Result<Self, ShapeError> {
-        value
-            .as_f64()
-            .ok_or_else(|| ShapeError::wrong_type(path, "a number", value))
-    }
-}
-
-impl FromReply for CheckedNumber {
-    fn read(value: &Value, path: &Path) -> Result<Self, ShapeError> {
+impl FromJson for CheckedNumber {
+    fn from_json(value: &Value, path: Path) -> Result<Self, FieldError> {
         let f = Fields::of(value, path)?;
         let optional_text = |key: &'static str| match f.get(key) {
             None | Some(Value::Null) => Ok(None),
-            Some(_) => f.required::<String>(key).map(Some),
+            Some(_) => f.required::<Text>(key).map(|t| Some(t.0)),
         };
         Ok(CheckedNumber {
-            text: f.required("text")?,
+            text: f.required::<Text>("text")?.0,
             kind: f.required::<Named<NumberKind>>("kind")?.0,
             value: f.required("value")?,
             status: f.required::<Named<Status>>("status")?.0,
@@ -620,13 +613,13 @@ impl FromReply for CheckedNumber {
     }
 }
 
-impl FromReply for NumberGrounding {
-    fn read(value: &Value, path: &Path) -> Result<Self, ShapeError> {
+impl FromJson for NumberGrounding {
+    fn from_json(value: &Value, path: Path) -> Result<Self, FieldError> {
         let f = Fields::of(value, path)?;
         Ok(NumberGrounding {
             numbers: f.required("numbers")?,
             context_numbers: f.required("context_numbers")?,
-            unchecked: f.optional("unchecked")?,
+            unchecked: f.or_default("unchecked")?,
         })
     }
 }
@@ -794,7 +787,7 @@ mod tests {
             "number_grounding: not stored",
             "phases: not stored",
             "models.run: not stored",
-            "claims must be a list, found a string",
+            "claims: expected a list, found the string \"not a list\"",
         ] {
             assert!(
                 r.not_stored.iter().any(|g| g == part),
