@@ -11,6 +11,7 @@
 use serde_json::{Map, Value};
 
 use crate::config::{KeyExport, Settings, Strategy};
+use crate::json::{FieldError, Fields, Path};
 
 crate::names::named_enum! {
     /// What produced a run.
@@ -219,46 +220,34 @@ impl RunMeta {
         if version != FORMAT_VERSION {
             return Err(RunError::UnsupportedVersion(version));
         }
-        let text = |h: &Map<String, Value>, field: &'static str| match h.get(field) {
-            Some(Value::String(s)) if !s.is_empty() => Ok(s.clone()),
-            _ => Err(RunError::BadField {
-                field,
-                expected: "a non-empty string",
-            }),
+        let f = Fields {
+            map: &h,
+            path: Path::Root("the header"),
         };
-        let id = text(&h, "id")?;
-        let name = text(&h, "name")?;
-        let kind = RunKind::from_name(&text(&h, "kind")?).ok_or(RunError::BadField {
-            field: "kind",
-            expected: "one of audit, batch, grade, report",
+        let text = |key: &'static str| -> Result<String, FieldError> {
+            match f.get(key) {
+                Some(Value::String(s)) if !s.is_empty() => Ok(s.clone()),
+                Some(other) => Err(FieldError::wrong(
+                    f.path.key(key),
+                    "a non-empty string",
+                    other,
+                )),
+                None => Err(FieldError::missing(f.path.key(key), "a non-empty string")),
+            }
+        };
+        let id = text("id")?;
+        let name = text("name")?;
+        let kind_name = text("kind")?;
+        let kind = RunKind::from_name(&kind_name).ok_or_else(|| {
+            FieldError::wrong(
+                f.path.key("kind"),
+                "one of audit, batch, grade, report",
+                &Value::String(kind_name),
+            )
         })?;
-        let created_ms = h
-            .get("created_ms")
-            .and_then(Value::as_f64)
-            .ok_or(RunError::BadField {
-                field: "created_ms",
-                expected: "a number",
-            })?;
-        let finished_ms = match h.get("finished_ms") {
-            None | Some(Value::Null) => None,
-            Some(v) => Some(v.as_f64().ok_or(RunError::BadField {
-                field: "finished_ms",
-                expected: "a number or null",
-            })?),
-        };
-        let bad_profiles = RunError::BadField {
-            field: "profiles",
-            expected: "a list of strings",
-        };
-        let profiles = match h.get("profiles") {
-            None | Some(Value::Null) => Vec::new(),
-            Some(Value::Array(a)) => a
-                .iter()
-                .map(|p| p.as_str().map(str::to_string))
-                .collect::<Option<Vec<_>>>()
-                .ok_or(bad_profiles)?,
-            Some(_) => return Err(bad_profiles),
-        };
+        let created_ms: f64 = f.required("created_ms")?;
+        let finished_ms: Option<f64> = f.optional("finished_ms")?;
+        let profiles: Vec<String> = f.optional("profiles")?.unwrap_or_default();
         let announced = h.get("result_count").and_then(Value::as_u64);
         let mut settings = h.remove("settings").unwrap_or(Value::Null);
         let mut strategy = h.remove("strategy").unwrap_or(Value::Null);
@@ -513,11 +502,9 @@ pub enum RunError {
         "this run file has format version {0}; this VerifyFast reads version {FORMAT_VERSION}"
     )]
     UnsupportedVersion(u64),
-    #[error("header field `{field}` must be {expected}")]
-    BadField {
-        field: &'static str,
-        expected: &'static str,
-    },
+    /// A header field missing or of the wrong kind.
+    #[error("line 1 (the header): {0}")]
+    Header(#[from] FieldError),
     #[error("line {line}: {why}")]
     BadResult { line: usize, why: String },
     #[error("the file is cut short: the header announces {announced} results, {found} are there")]
@@ -837,10 +824,11 @@ mod tests {
         );
         assert_eq!(
             Run::from_jsonl(&text.replacen("\"kind\":\"batch\"", "\"kind\":\"dance\"", 1)),
-            Err(RunError::BadField {
-                field: "kind",
-                expected: "one of audit, batch, grade, report"
-            })
+            Err(RunError::Header(FieldError {
+                path: "kind".into(),
+                expected: "one of audit, batch, grade, report".into(),
+                found: Some("the string \"dance\"".into()),
+            }))
         );
         let cut: String = text.lines().take(2).map(|l| format!("{l}\n")).collect();
         assert_eq!(

@@ -10,6 +10,7 @@ use std::rc::Rc;
 use futures::stream::{self, StreamExt};
 use serde_json::{Map, Value};
 
+use crate::json::{FieldError, Path};
 use crate::llm::ChatTransport;
 use crate::sorted_map::SortedMap;
 
@@ -38,13 +39,9 @@ pub enum CaseError {
     NotJson(String),
     #[error("a case must be a JSON object")]
     NotObject,
-    #[error("missing field `{0}`")]
-    Missing(&'static str),
-    #[error("field `{field}` must be {expected}")]
-    WrongType {
-        field: &'static str,
-        expected: &'static str,
-    },
+    /// A field missing or of the wrong kind.
+    #[error(transparent)]
+    Field(#[from] FieldError),
     #[error("duplicate id {0}: an earlier line has it (resume needs unique ids)")]
     DuplicateId(String),
     #[error(transparent)]
@@ -60,14 +57,16 @@ pub fn id_key(id: &Value) -> Option<String> {
     }
 }
 
+/// A case line as a whole, for the paths of its fields.
+const CASE: Path<'static> = Path::Root("the case");
+
+/// A text field, moved out of the line rather than copied (`json::Fields` borrows): a case
+/// may hold 1.5 MB of text (docs/audit.md, "Size limits").
 fn text_field(m: &mut Map<String, Value>, field: &'static str) -> Result<String, CaseError> {
     match m.get_mut(field) {
         Some(Value::String(s)) => Ok(std::mem::take(s)),
-        None | Some(Value::Null) => Err(CaseError::Missing(field)),
-        Some(_) => Err(CaseError::WrongType {
-            field,
-            expected: "a string",
-        }),
+        None | Some(Value::Null) => Err(FieldError::missing(CASE.key(field), "a string").into()),
+        Some(other) => Err(FieldError::wrong(CASE.key(field), "a string", other).into()),
     }
 }
 
@@ -78,10 +77,9 @@ pub fn parse_case(line: &str) -> Result<Case, CaseError> {
         return Err(CaseError::NotObject);
     };
     let key = match fields.get("id") {
-        None | Some(Value::Null) => return Err(CaseError::Missing("id")),
-        Some(id) => id_key(id).ok_or(CaseError::WrongType {
-            field: "id",
-            expected: "a number or a non-empty string",
+        None | Some(Value::Null) => return Err(FieldError::missing(CASE.key("id"), "an id").into()),
+        Some(id) => id_key(id).ok_or_else(|| {
+            FieldError::wrong(CASE.key("id"), "a number or a non-empty string", id)
         })?,
     };
     let input = AuditInput {

@@ -9,6 +9,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::Value;
 
+use crate::json::{FieldError, Fields, Path};
+
 /// Why an input line could not be used.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RecordError {
@@ -16,10 +18,9 @@ pub enum RecordError {
     Json { line: usize, detail: String },
     #[error("line {line}: expected a JSON object")]
     NotObject { line: usize },
-    #[error("line {line}: missing field `{field}`")]
-    Missing { line: usize, field: &'static str },
-    #[error("line {line}: field `{field}` must be a string or a number")]
-    NotText { line: usize, field: &'static str },
+    /// A field missing or of the wrong kind.
+    #[error("line {line}: {error}")]
+    Field { line: usize, error: FieldError },
     #[error("{0}")]
     Unreadable(String),
 }
@@ -59,9 +60,9 @@ pub struct GradeInput {
     pub question: Option<String>,
 }
 
-fn object(text: &str, line: usize) -> Result<serde_json::Map<String, Value>, RecordError> {
+fn object(text: &str, line: usize) -> Result<Value, RecordError> {
     match serde_json::from_str::<Value>(text) {
-        Ok(Value::Object(m)) => Ok(m),
+        Ok(v @ Value::Object(_)) => Ok(v),
         Ok(_) => Err(RecordError::NotObject { line }),
         Err(e) => Err(RecordError::Json {
             line,
@@ -97,35 +98,57 @@ impl RawFields<'_> {
     }
 }
 
-/// One line's object, with its raw text for number fields.
-struct Fields<'a> {
-    map: serde_json::Map<String, Value>,
+/// One line's fields, with its raw text for number fields and its number for errors.
+struct Line<'a> {
+    fields: Fields<'a>,
     raw: &'a str,
+    number: usize,
 }
 
-/// A text field; numbers are accepted (`"ground_truth": 72`) with exactly the digits written.
-fn text_field(f: &Fields, field: &'static str, line: usize) -> Result<Option<String>, RecordError> {
-    match f.map.get(field) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s.clone())),
-        Some(Value::Number(n)) => {
-            let written = serde_json::from_str::<RawFields>(f.raw)
-                .ok()
-                .and_then(|r| r.get(field).map(|v| v.get().trim().to_string()));
-            Ok(Some(written.unwrap_or_else(|| n.to_string())))
+impl Line<'_> {
+    /// A text field (absent or `null` is `None`); numbers are accepted (`"ground_truth": 72`)
+    /// with exactly the digits written.
+    fn text(&self, field: &'static str) -> Result<Option<String>, RecordError> {
+        match self.fields.present(field) {
+            None => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s.clone())),
+            Some(Value::Number(n)) => {
+                let written = serde_json::from_str::<RawFields>(self.raw)
+                    .ok()
+                    .and_then(|r| r.get(field).map(|v| v.get().trim().to_string()));
+                Ok(Some(written.unwrap_or_else(|| n.to_string())))
+            }
+            Some(other) => Err(self.error(FieldError::wrong(
+                self.fields.path.key(field),
+                "a string or a number",
+                other,
+            ))),
         }
-        Some(_) => Err(RecordError::NotText { line, field }),
+    }
+
+    fn required(&self, field: &'static str) -> Result<String, RecordError> {
+        self.text(field)?
+            .ok_or_else(|| self.error(self.fields.missing(field)))
+    }
+
+    fn error(&self, error: FieldError) -> RecordError {
+        RecordError::Field {
+            line: self.number,
+            error,
+        }
+    }
+
+    /// The id of a line, or its line number when it has none.
+    fn id(&self) -> Value {
+        self.fields
+            .get("id")
+            .cloned()
+            .unwrap_or_else(|| Value::from(self.number))
     }
 }
 
-fn required(f: &Fields, field: &'static str, line: usize) -> Result<String, RecordError> {
-    text_field(f, field, line)?.ok_or(RecordError::Missing { line, field })
-}
-
-/// The id of a line, or its line number when it has none.
-fn id_of(m: &serde_json::Map<String, Value>, line: usize) -> Value {
-    m.get("id").cloned().unwrap_or_else(|| Value::from(line))
-}
+/// The whole line, for the paths of its fields.
+const LINE: Path<'static> = Path::Root("the line");
 
 /// Best-effort id of a bad line, so its error record can still be matched up.
 pub fn id_hint(text: &str) -> Option<Value> {
@@ -136,27 +159,31 @@ pub fn id_hint(text: &str) -> Option<Value> {
 }
 
 pub fn parse_extract_line(text: &str, line: usize) -> Result<ExtractInput, RecordError> {
-    let f = Fields {
-        map: object(text, line)?,
+    let value = object(text, line)?;
+    let l = Line {
+        fields: Fields::of(&value, LINE).map_err(|error| RecordError::Field { line, error })?,
         raw: text,
+        number: line,
     };
     Ok(ExtractInput {
-        id: id_of(&f.map, line),
-        text: required(&f, "text", line)?,
-        question: text_field(&f, "question", line)?,
+        id: l.id(),
+        text: l.required("text")?,
+        question: l.text("question")?,
     })
 }
 
 pub fn parse_grade_line(text: &str, line: usize) -> Result<GradeInput, RecordError> {
-    let f = Fields {
-        map: object(text, line)?,
+    let value = object(text, line)?;
+    let l = Line {
+        fields: Fields::of(&value, LINE).map_err(|error| RecordError::Field { line, error })?,
         raw: text,
+        number: line,
     };
     Ok(GradeInput {
-        id: id_of(&f.map, line),
-        output: required(&f, "output", line)?,
-        ground_truth: required(&f, "ground_truth", line)?,
-        question: text_field(&f, "question", line)?,
+        id: l.id(),
+        output: l.required("output")?,
+        ground_truth: l.required("ground_truth")?,
+        question: l.text("question")?,
     })
 }
 
@@ -438,11 +465,11 @@ mod tests {
         let e = parse_extract_line(r#"{"text":{"a":1}}"#, 5).unwrap_err();
         assert_eq!(
             e.to_string(),
-            "line 5: field `text` must be a string or a number"
+            "line 5: text: expected a string or a number, found an object"
         );
         assert_eq!(
             e.record(5, Some(Value::from("x"))),
-            r#"{"id":"x","line":5,"error":"line 5: field `text` must be a string or a number"}"#
+            r#"{"id":"x","line":5,"error":"line 5: text: expected a string or a number, found an object"}"#
         );
     }
 
