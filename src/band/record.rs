@@ -1,13 +1,9 @@
 //! One results line → the few fields a band report needs. Everything else in the line
 //! (long contexts, outputs, errors) is skipped without being copied.
 
-use std::fmt;
-
-use serde::de::{self, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::json_keys::KeyIndex;
 use crate::jsonl::compact;
 
 /// What the report needs from one results line.
@@ -30,79 +26,28 @@ pub enum ParsedLine {
     Bad(String),
 }
 
-/// The fields of a results line the report reads; the line's other keys are skipped.
-#[derive(Default)]
+/// The fields of a results line the report reads. A derive reads this shape as it is, and
+/// reads the line straight from its text: the line's other keys (long contexts and outputs)
+/// are skipped without being copied, which reading it into a `Value` first would not do.
+#[derive(Default, Deserialize)]
 struct Raw {
     /// A string or a number; read as a generic value and checked in [`id_text`] rather than
     /// through an untagged enum, which serde decodes by buffering the value in a private
     /// tree (a few KB of wasm for one field).
+    #[serde(default)]
     id: Option<Value>,
+    #[serde(default)]
     expected_credit_score: Option<Value>,
+    #[serde(default)]
     credit_score: Option<Value>,
+    #[serde(default)]
     profile: Option<String>,
+    #[serde(default)]
     tag: Option<String>,
+    #[serde(default)]
     difficulty: Option<String>,
+    #[serde(default)]
     error: Option<Value>,
-}
-
-/// Where a key's value goes in [`Raw`].
-#[derive(Clone, Copy)]
-enum Slot {
-    Value(fn(&mut Raw) -> &mut Option<Value>),
-    Text(fn(&mut Raw) -> &mut Option<String>),
-}
-
-/// The keys read, in one table. The visitor is written by hand rather than derived: a
-/// derived one inlines the reading code for each field, and also accepts a list of values
-/// in field order, which no results line is.
-const KEYS: [(&str, Slot); 7] = [
-    ("id", Slot::Value(|r| &mut r.id)),
-    (
-        "expected_credit_score",
-        Slot::Value(|r| &mut r.expected_credit_score),
-    ),
-    ("credit_score", Slot::Value(|r| &mut r.credit_score)),
-    ("profile", Slot::Text(|r| &mut r.profile)),
-    ("tag", Slot::Text(|r| &mut r.tag)),
-    ("difficulty", Slot::Text(|r| &mut r.difficulty)),
-    ("error", Slot::Value(|r| &mut r.error)),
-];
-
-impl<'de> Deserialize<'de> for Raw {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_map(RawVisitor)
-    }
-}
-
-struct RawVisitor;
-
-impl<'de> Visitor<'de> for RawVisitor {
-    type Value = Raw;
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a results line")
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Raw, A::Error> {
-        let mut raw = Raw::default();
-        // A key given twice is an error, as it was with the derived reader.
-        let mut seen = [false; KEYS.len()];
-        while let Some(key) = map.next_key_seed(KeyIndex(&KEYS))? {
-            let Some(i) = key else {
-                map.next_value::<IgnoredAny>()?;
-                continue;
-            };
-            let (name, slot) = KEYS[i];
-            if std::mem::replace(&mut seen[i], true) {
-                return Err(de::Error::duplicate_field(name));
-            }
-            match slot {
-                Slot::Value(field) => *field(&mut raw) = map.next_value()?,
-                Slot::Text(field) => *field(&mut raw) = map.next_value()?,
-            }
-        }
-        Ok(raw)
-    }
 }
 
 /// Most characters of a line's `error` quoted in its bad-line reason.
