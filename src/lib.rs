@@ -1,6 +1,6 @@
 //! VerifyFast: pure domain logic shared by the browser app and the native CLI.
 //!
-//! Pure modules (no `leptos`, no `web-sys`): `mathtext`, `jsonl`, `json_keys`, `sorted_map`, `route`,
+//! Pure modules (no `leptos`, no `web-sys`): `mathtext`, `jsonl`, `json`, `sorted_map`, `route`,
 //! `search`, `table`, `tex`, `runs`, `drafts`, `extract`, `audit`, `band`, `logic`, `config`, and the transport-independent half of
 //! `llm`. (`extract::real` takes `sin`, `exp`, … from JavaScript's `Math` through `js-sys` in the
 //! browser build, to keep libm out of the wasm.)
@@ -13,7 +13,6 @@ pub mod config;
 pub mod drafts;
 pub mod extract;
 pub mod json;
-pub mod json_keys;
 pub mod jsonl;
 pub mod llm;
 pub mod logic;
