@@ -830,6 +830,23 @@ mod tests {
                 found: Some("the string \"dance\"".into()),
             }))
         );
+        let header = text.lines().next().unwrap_or_default();
+        let profiles = header
+            .find("\"profiles\":[")
+            .map(|at| at + "\"profiles\":[".len());
+        let bad = profiles.map(|at| format!("{}7,{}", &header[..at], &header[at..]));
+        assert_eq!(
+            bad.map(|h| Run::from_jsonl(&format!("{h}\n"))
+                .map(|_| ())
+                .unwrap_err()
+                .to_string()),
+            Some("line 1 (the header): profiles[0]: expected a string, found the number 7".into())
+        );
+        let no_name = text.replacen("\"name\":", "\"label\":", 1);
+        assert_eq!(
+            Run::from_jsonl(&no_name).unwrap_err().to_string(),
+            "line 1 (the header): missing field `name`"
+        );
         let cut: String = text.lines().take(2).map(|l| format!("{l}\n")).collect();
         assert_eq!(
             Run::from_jsonl(&cut),
