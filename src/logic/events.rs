@@ -15,7 +15,7 @@ pub use decode::EventError;
 /// Who emits engine verdicts in the log (logs write `"source": "system"`).
 pub const SYSTEM: &str = "system";
 
-/// Written by the derived `Serialize`; read through `crate::json` (see `decode`).
+/// Written by the derived `Serialize`; read by a hand-written `Deserialize` (see `decode`).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "eventType")]
 pub enum Event {
@@ -62,8 +62,8 @@ pub enum Event {
 
 impl<'de> Deserialize<'de> for Event {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let value = serde_json::Value::deserialize(deserializer)?;
-        decode::read_event(&value).map_err(serde::de::Error::custom)
+        let wire = decode::WireEvent::deserialize(deserializer)?;
+        wire.into_event().map_err(serde::de::Error::custom)
     }
 }
 

@@ -390,7 +390,7 @@ mod tests {
             err(&log(&format!(
                 r#"{good},{good},{{"eventType":"GOAL_PROVED","source":"s","content":{{"goalId":7}}}}"#
             ))),
-            "event 3: GOAL_PROVED event: content.goalId: expected a string, found the number 7"
+            "event 3: invalid type: integer `7`, expected a string"
         );
         assert!(err(r#"{"problem":{"hypotheses":3},"events":[]}"#).starts_with("problem: "));
     }
