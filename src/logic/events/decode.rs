@@ -10,8 +10,8 @@
 //! the reading code once per field.
 //!
 //! A streaming visitor, not the JSON reader (`crate::json`, docs/architecture.md): reading each
-//! event through a `Value` made a 100,000-event log (18.7 MB) 4.5 times slower to parse
-//! (`cargo bench --bench logic`: 445 ms against about 100 ms).
+//! event through a `Value` made a 100,000-event log (18.7 MB) 3.3 times slower to parse
+//! (`cargo bench --bench logic`, 2026-11-27: 402 ms against 120 ms).
 //!
 //! The defaults are the log format's: a field a variant may omit gets the value below, and a
 //! field it may not omit is reported as a missing [`FieldError`] naming the event type and the
