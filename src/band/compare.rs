@@ -10,9 +10,10 @@
 
 use serde::Serialize;
 
-use super::metrics::{band_index, is_cross_band, wilson_interval};
+use super::metrics::{is_cross_band, wilson_interval};
 use super::record::{parse_record, ParsedLine, ResultRecord};
 use super::render::csv_field;
+use crate::audit::score::band;
 
 /// Which lines of a run take part: all of them, or one profile's.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -168,10 +169,8 @@ pub struct Comparison {
     pub cases: Vec<PairedCase>,
 }
 
-const BAND_NAMES: [&str; 3] = ["BAD", "MID", "GOOD"];
-
 fn band_name(score: u8) -> &'static str {
-    BAND_NAMES[band_index(score)]
+    band(score).as_str()
 }
 
 /// The selected records of one run keyed for pairing, in the run's order.

@@ -54,16 +54,6 @@ pub struct Dag {
     pub hidden: usize,
 }
 
-fn status_name(status: ItemStatus) -> &'static str {
-    match status {
-        ItemStatus::Pending => "pending",
-        ItemStatus::Accepted => "accepted",
-        ItemStatus::Rejected => "rejected",
-        ItemStatus::Blocked => "blocked",
-        ItemStatus::Retracted => "retracted",
-    }
-}
-
 /// Lay out every hypothesis and item of the state; `focus` is the id the current event is about.
 pub fn layout(state: &WorldState, focus: Option<&str>) -> Dag {
     layout_window(state, focus, usize::MAX)
@@ -158,7 +148,7 @@ fn layout_rows(state: &WorldState, focus: Option<&str>, max_nodes: usize, baryce
             id: item.id.clone(),
             latex: item.latex.clone(),
             rule: item.rule.clone(),
-            status: status_name(item.status),
+            status: item.status.as_str(),
             mark: mark_of(&item.id),
             x: 0.0,
             y: 0.0,
