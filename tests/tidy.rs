@@ -8,6 +8,8 @@
 //!   Test code (`#[cfg(test)]` modules) may use anything and is left out.
 //! - Every `src/` folder and top-level file is named in the README's code map and in
 //!   docs/architecture.md's, and every name in the README's map exists.
+//! - The repository paths named in `Cargo.toml`'s comments and the `docs/*.md` files named in
+//!   `src/` exist.
 //! - Enum names are declared once, with `crate::names::named_enum!`: no hand-written `fn as_str`
 //!   and no `match` that spells variants as their own snake_case names, outside [`NAME_TABLES`].
 //!
@@ -754,6 +756,57 @@ fn enum_names_are_declared_once() {
     );
 }
 
+/// Repository paths in `text` (`src/…`, `tests/…`, `docs/….md`, …): runs of path characters
+/// that start with one of the repository's top folders.
+fn repo_paths(text: &str) -> Vec<String> {
+    const TOP: &[&str] = &[
+        "src/", "tests/", "scripts/", "python/", "benches/", "docs/", "public/",
+    ];
+    let is_path = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | '/');
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(at) = rest.find(|c: char| c.is_ascii_alphabetic()) {
+        let before_ok = !rest[..at].ends_with(|c: char| is_path(c) || c == ':');
+        let word_end = rest[at..]
+            .find(|c: char| !is_path(c))
+            .map_or(rest.len(), |e| at + e);
+        let word = rest[at..word_end].trim_end_matches('.');
+        if before_ok && TOP.iter().any(|t| word.starts_with(t)) && word.len() > 5 {
+            out.push(word.to_string());
+        }
+        rest = &rest[word_end.max(at + 1)..];
+    }
+    out
+}
+
+#[test]
+fn named_paths_exist() {
+    let mut wrong = Vec::new();
+    let cargo = fs::read_to_string(root().join("Cargo.toml")).unwrap_or_default();
+    for line in cargo.lines() {
+        if let Some((_, comment)) = line.split_once('#') {
+            for p in repo_paths(comment) {
+                if !root().join(&p).exists() {
+                    wrong.push(format!("Cargo.toml names {p}"));
+                }
+            }
+        }
+    }
+    for path in rust_files(&root().join("src")) {
+        let src = fs::read_to_string(&path).unwrap_or_default();
+        for p in repo_paths(&src) {
+            if p.starts_with("docs/") && p.ends_with(".md") && !root().join(&p).exists() {
+                wrong.push(format!("{} names {p}", rel(&path)));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "paths that do not exist:\n{}",
+        wrong.join("\n")
+    );
+}
+
 #[test]
 fn the_checks_can_fail() {
     // The readers see through comments and strings, and a cycle is found.
@@ -783,4 +836,10 @@ fn the_checks_can_fail() {
                Mode::Slow => \"slow\",\n        }\n    }\n}\n#[cfg(test)]\nmod tests {\n    fn as_str() {}\n}\n";
     let found: Vec<usize> = name_tables(src).iter().map(|(line, _)| *line).collect();
     assert_eq!(found, [2, 4]);
+    assert_eq!(
+        repo_paths(
+            "(src/proof_bundle.rs, scripts/versions.sh). See docs/band.md, not crate::src/x."
+        ),
+        ["src/proof_bundle.rs", "scripts/versions.sh", "docs/band.md"]
+    );
 }
