@@ -3,7 +3,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::world::{ItemStatus, WorldState};
+use super::world::WorldState;
 
 /// Room for an id and a KaTeX-rendered formula of about 20 symbols (longer ones are clipped
 /// and shown whole in the tooltip).
