@@ -10,6 +10,8 @@
 //!   docs/architecture.md's, and every name in the README's map exists.
 //! - The repository paths named in `Cargo.toml`'s comments and the `docs/*.md` files named in
 //!   `src/` exist.
+//! - No type erasure by hand: no `dyn Any` or downcast in `src/` (generics and enums say what a
+//!   value is, so the compiler checks it).
 //! - Enum names are declared once, with `crate::names::named_enum!`: no hand-written `fn as_str`
 //!   and no `match` that spells variants as their own snake_case names, outside [`NAME_TABLES`].
 //!
@@ -801,6 +803,24 @@ fn named_paths_exist() {
     assert!(
         wrong.is_empty(),
         "paths that do not exist:\n{}",
+        wrong.join("\n")
+    );
+}
+
+#[test]
+fn no_type_erasure_by_hand() {
+    let mut wrong = Vec::new();
+    for path in rust_files(&root().join("src")) {
+        let code = code_only(&fs::read_to_string(&path).unwrap_or_default());
+        for bad in ["dyn Any", "any::Any", "downcast"] {
+            if code.contains(bad) {
+                wrong.push(format!("{} uses `{bad}`", rel(&path)));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "type erasure by hand (docs/architecture.md):\n{}",
         wrong.join("\n")
     );
 }
