@@ -172,9 +172,37 @@ fn make_from_capture(text: &str, method: Method, span: (usize, usize)) -> Option
     if !is_prose(&c.answer) {
         return Some(c);
     }
-    let (s, e) = answer_in_prose(&c.raw)?;
+    let (s, e) = stated_value(&c.raw).or_else(|| answer_in_prose(&c.raw))?;
     let inner = trim_span(text, span.0 + s, span.0 + e)?;
     make(text, method, inner)
+}
+
+/// Verbs that state a sentence's value: "The volume of $ABCDEFGH$ is 120".
+const STATING_VERBS: [&str; 6] = [
+    " is ",
+    " are ",
+    " equals ",
+    " was ",
+    " will be ",
+    " would be ",
+];
+
+/// In a sentence captured after a marker ("Final Answer: The largest $n$ is 34."), the value
+/// its verb states, relative to `raw`: what follows the first stating verb that has a value
+/// after it. The math before the verb names the subject (`$n$`, `$f(x)$`), it is not the
+/// answer (docs/extract.md, "What counts as the final answer"). `None` when no verb is
+/// followed by a value ("$x = 5$ is the solution"): the first value then, as before.
+fn stated_value(raw: &str) -> Option<(usize, usize)> {
+    let lower = raw.to_ascii_lowercase();
+    let mut verbs: Vec<usize> = STATING_VERBS
+        .iter()
+        .filter_map(|v| lower.find(v).map(|at| at + v.len()))
+        .collect();
+    verbs.sort_unstable();
+    verbs.into_iter().find_map(|after| {
+        let (s, e) = answer_in_prose(raw.get(after..)?)?;
+        Some((after + s, after + e))
+    })
 }
 
 fn answer_tag(text: &str, lower: &[u8], hidden: &Hidden) -> Option<Candidate> {
