@@ -172,6 +172,12 @@ fn make_from_capture(text: &str, method: Method, span: (usize, usize)) -> Option
     if !is_prose(&c.answer) {
         return Some(c);
     }
+    // "The final answer is "$12$ and $13$"": every value of a list of math spans, not the
+    // first one alone.
+    let spans = math_spans(text, span.0, span.1);
+    if let Some(list) = value_list_line(text, &spans, span.0, span.1) {
+        return Some(Candidate { method, ..list });
+    }
     let (s, e) = stated_value(&c.raw).or_else(|| answer_in_prose(&c.raw))?;
     let inner = trim_span(text, span.0 + s, span.0 + e)?;
     make(text, method, inner)
@@ -833,8 +839,10 @@ fn value_list_line(
     }
     let glue_only = |from: usize, to: usize| {
         text.get(from..to).is_some_and(|g| {
-            g.split(|c: char| c.is_whitespace() || matches!(c, ',' | '$' | '.' | '\\' | '(' | ')'))
-                .all(|w| matches!(w, "" | "and" | "or"))
+            g.split(|c: char| {
+                c.is_whitespace() || matches!(c, ',' | '$' | '.' | '\\' | '(' | ')' | '"')
+            })
+            .all(|w| matches!(w, "" | "and" | "or"))
         })
     };
     let mut at = start;
@@ -1089,7 +1097,7 @@ pub fn find_all(text: &str, side: Side) -> Vec<Candidate> {
     out.extend(answer_tag(text, lower, &hidden));
     // A JSON reply's answer field is the structured answer: before any box in its reasoning.
     out.extend(json_field(text, lower, &hidden));
-    out.extend(boxed(text, &hidden));
+    let boxed = boxed(text, &hidden);
     // The heading first: `# Answer:` is also an "Answer:" marker at the same place, and the
     // stable sort keeps the more specific rule ahead on a tie.
     let mut markers: Vec<Candidate> = answer_heading(text, lower, &hidden)
@@ -1098,7 +1106,13 @@ pub fn find_all(text: &str, side: Side) -> Vec<Candidate> {
         .chain(hash_marker(text, &hidden))
         .collect();
     markers.sort_by_key(|c| std::cmp::Reverse(c.span.0));
-    out.extend(markers);
+    if final_answer_after_box(lower, boxed.as_ref(), markers.first()) {
+        out.extend(markers);
+        out.extend(boxed);
+    } else {
+        out.extend(boxed);
+        out.extend(markers);
+    }
     if !out.is_empty() {
         // An explicit answer wins; the guesses below are its runner-ups (the doubts read them).
         out.extend(whole_text(text, &visible));
@@ -1121,6 +1135,30 @@ pub fn find_all(text: &str, side: Side) -> Vec<Candidate> {
     out.extend(main_clause(text, &visible));
     out.extend(last_visible_number(text, &visible));
     out
+}
+
+/// Whether the last marker is a "final answer" statement written after the last box
+/// ("… = \\boxed{255} … Final Answer: The final answer is $10,455$."): the boxes were
+/// intermediate results and the statement that names itself final is the answer
+/// (docs/extract.md, "What counts as the final answer"). Only "final answer" / "最终答案": a
+/// plain "the answer is" after a box keeps the box.
+fn final_answer_after_box(
+    lower: &[u8],
+    boxed: Option<&Candidate>,
+    last: Option<&Candidate>,
+) -> bool {
+    let (Some(b), Some(m)) = (boxed, last) else {
+        return false;
+    };
+    if m.method != Method::FinalAnswerMarker || m.span.0 < b.span.1 {
+        return false;
+    }
+    // The marker's words sit just before its capture ("The final answer is $10,455$").
+    let before = lower
+        .get(m.span.0.saturating_sub(48)..m.span.0)
+        .unwrap_or(&[]);
+    memchr::memmem::find(before, b"final answer").is_some()
+        || memchr::memmem::find(before, "最终答案".as_bytes()).is_some()
 }
 
 /// Whether the visible text (outside thought blocks) is empty or cut off before it concludes.

@@ -36,3 +36,31 @@ fn marker_sentence_value_follows_its_verb() {
         ("12".into(), marker)
     );
 }
+
+// A statement that names itself the final answer, written after the last box, is the answer:
+// the boxes were intermediate results. A plain "the answer is" after a box keeps the box.
+#[test]
+fn final_answer_statement_after_the_boxes() {
+    let text = "The interest is $0.04 \\cdot 10,000 \\cdot \\frac{1}{2} = \\boxed{200}$, then \
+                $0.05 \\cdot 10,200 \\cdot \\frac{1}{2} = \\boxed{255}$ So she has $10,455. \
+                Final Answer: The final answer is $10,455$. I hope it is correct.";
+    assert_eq!(ans(text), ("10455".into(), Method::FinalAnswerMarker));
+    assert_eq!(
+        ans("So $x = \\boxed{4}$. The answer is 5."),
+        ("4".into(), Method::Boxed)
+    );
+    // The box inside the statement is the statement's own answer.
+    assert_eq!(
+        ans("Step: \\boxed{3}. Final Answer: $\\boxed{7}$"),
+        ("7".into(), Method::Boxed)
+    );
+}
+
+// A marker's capture that lists math values ("$12$ and $13$", quoted or not) is the list.
+#[test]
+fn marker_capture_listing_math_values_is_a_list() {
+    assert_eq!(
+        ans("Final Answer: The final answer is \"$12 $ and $13 $\". I hope it is correct."),
+        ("12,13".into(), Method::FinalAnswerMarker)
+    );
+}
