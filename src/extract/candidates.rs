@@ -672,13 +672,40 @@ fn whole_text(text: &str, visible: &[(usize, usize)]) -> Option<Candidate> {
         return None;
     }
     let mut c = make(text, Method::WholeText, (s, e))?;
-    if is_prose(&c.answer) {
+    if is_prose(&c.answer) && !text_in_math(part) {
         // A list of values joined by "and"/"or" (`19, 46, and 82`, `x>1 \text{ and } x<3`) is
         // one answer, every part of it: read by its last number it made `21, 36, and 82`
         // equal to `19, 46, and 82` (docs/extract.md, "What counts as the final answer").
         c.answer = joined_values(&c.answer)?;
     }
     Some(c)
+}
+
+/// Whether `part` is one math span holding nothing but `\text{…}` (`$$\text{The midpoints
+/// form a regular hexagon}$$`): a conclusion written as text on purpose, so a text answer,
+/// compared as text; prose outside math stays no answer.
+fn text_in_math(part: &str) -> bool {
+    let inner = [("$$", "$$"), ("\\[", "\\]"), ("\\(", "\\)"), ("$", "$")]
+        .iter()
+        .find_map(|(open, close)| part.strip_prefix(open)?.strip_suffix(close));
+    let Some(body) = inner.map(str::trim).and_then(|b| b.strip_prefix("\\text{")) else {
+        return false;
+    };
+    // The `\text{` group closes at the very end: no brace of its own closes before.
+    let mut depth = 1i32;
+    for (i, b) in body.bytes().enumerate() {
+        match b {
+            b'{' => depth += 1,
+            b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return i + 1 == body.len();
+                }
+            }
+            _ => {}
+        }
+    }
+    false
 }
 
 /// `a, b, and c` / `a and b` / `a or b` as the list `a,b,c`, when every part is a value

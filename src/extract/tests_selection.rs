@@ -64,3 +64,26 @@ fn marker_capture_listing_math_values_is_a_list() {
         ("12,13".into(), Method::FinalAnswerMarker)
     );
 }
+
+// A whole text that is one math span of `\text{…}` is a text answer on purpose; the same
+// sentence as plain prose is still no answer.
+#[test]
+fn displayed_text_conclusion_is_a_text_answer() {
+    let shown = "$$\\text{The midpoints form a regular hexagon}$$";
+    let e = extract(shown, None).expect("a text answer");
+    assert_eq!(e.method, Method::WholeText);
+    assert_eq!(e.answer, "The midpoints form a regular hexagon");
+    assert!(grade(shown, shown, None, Preset::Lenient).equivalent);
+    assert!(
+        !grade(
+            shown,
+            "$$\\text{They form a square}$$",
+            None,
+            Preset::Lenient
+        )
+        .equivalent
+    );
+    assert!(extract("The midpoints form a regular hexagon", None).is_none());
+    // `\text{a} + \text{b}` is not one `\text{…}` group.
+    assert!(extract("$\\text{one way} + \\text{another way}$", None).is_none());
+}
