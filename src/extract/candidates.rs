@@ -432,6 +432,24 @@ fn english_marker(lower: &[u8], at: usize, word_len: usize) -> Option<usize> {
     }
 }
 
+/// "Answer \\( (9+1) \\)", "Answer $\\frac{10}{9}$": the word "Answer" opening a line, with
+/// no colon, right before a math span labels that span as the answer. Where the math starts,
+/// if so. Mid-sentence ("the answer $x$ we found") is not a label.
+fn answer_label_before_math(text: &str, at: usize) -> Option<usize> {
+    let line = text.get(..at)?;
+    let line = line.get(line.rfind('\n').map_or(0, |p| p + 1)..)?;
+    if !line.trim_start_matches([' ', '\t', '*', '#']).is_empty()
+        || !text.get(at..)?.starts_with("Answer")
+    {
+        return None;
+    }
+    let after = at + "Answer".len();
+    let rest = text.get(after..)?;
+    let math = rest.trim_start_matches([' ', '\t', '*']);
+    (math.starts_with('$') || math.starts_with("\\(") || math.starts_with("\\["))
+        .then_some(after + rest.len() - math.len())
+}
+
 /// Where the answer starts after a Chinese "答案" at `at`, if it is a marker.
 fn chinese_marker(text: &str, at: usize) -> Option<usize> {
     let after = at + "答案".len();
@@ -451,7 +469,9 @@ fn final_marker(text: &str, lower: &[u8], hidden: &Hidden) -> Option<Candidate> 
     let mut pos = 0;
     while let Some(at) = find_from(lower, b"answer", pos) {
         pos = at + 6;
-        if let Some(s) = english_marker(lower, at, "answer".len()) {
+        if let Some(s) =
+            english_marker(lower, at, "answer".len()).or_else(|| answer_label_before_math(text, at))
+        {
             starts.push((at, s));
         }
     }

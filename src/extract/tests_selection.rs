@@ -87,3 +87,30 @@ fn displayed_text_conclusion_is_a_text_answer() {
     // `\text{a} + \text{b}` is not one `\text{…}` group.
     assert!(extract("$\\text{one way} + \\text{another way}$", None).is_none());
 }
+
+// "Answer" opening a line right before a math span labels it, without a colon; the last side
+// of an equation chain in it is the value (the comparison reads it so).
+#[test]
+fn answer_label_before_math() {
+    let marker = Method::FinalAnswerMarker;
+    assert_eq!(
+        ans("Answer \\( (9+1) \\)"),
+        ("(9+1)".into(), marker.clone())
+    );
+    assert!(grade("Answer \\( (9+1) \\)", "$10$", None, Preset::Lenient).equivalent);
+    assert!(
+        grade(
+            "Answer $ \\frac{1}{2} \\$ = \\frac{10}{9} $",
+            "$10/9$",
+            None,
+            Preset::Lenient
+        )
+        .equivalent
+    );
+    assert_eq!(ans("Work.\n**Answer** $12$"), ("12".into(), marker));
+    // Mid-sentence it is no label.
+    assert_ne!(
+        ans("The answer $x$ we found is wrong; it is 7").1,
+        Method::FinalAnswerMarker
+    );
+}
