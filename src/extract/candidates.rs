@@ -982,20 +982,93 @@ fn concluding_line(text: &str, visible: &[(usize, usize)]) -> Option<(usize, usi
     let end = vs + body.trim_end().len();
     let start = line_start(text, vs, end)?;
     let line = text.get(start..end)?;
-    let remark = !line.is_empty()
-        && line.len() < 200
-        && !line
-            .bytes()
-            .any(|b| b.is_ascii_digit() || matches!(b, b'$' | b'\\' | b'=' | b'^'));
-    if !remark {
-        return Some((start, end));
+    if !is_remark(line) {
+        return Some(concluding_sentence(text, start, end).unwrap_or((start, end)));
     }
     let before = text.get(vs..start)?.trim_end();
     if before.is_empty() {
         return Some((start, end));
     }
     let prev_end = vs + before.len();
-    Some((line_start(text, vs, prev_end)?, prev_end))
+    let prev_start = line_start(text, vs, prev_end)?;
+    Some(concluding_sentence(text, prev_start, prev_end).unwrap_or((prev_start, prev_end)))
+}
+
+/// A closing remark: short, with no value in it (no digit, no math).
+fn is_remark(part: &str) -> bool {
+    !part.is_empty()
+        && part.len() < 200
+        && !part
+            .bytes()
+            .any(|b| b.is_ascii_digit() || matches!(b, b'$' | b'\\' | b'=' | b'^'))
+}
+
+/// Words that open a sentence drawing the conclusion.
+const CONCLUDING_OPENERS: [&str; 6] = [
+    "therefore",
+    "thus",
+    "hence",
+    "so",
+    "in conclusion",
+    "in total",
+];
+
+/// Within a concluding line written as a paragraph of sentences, the sentence that concludes:
+/// the last one (or the one before a closing remark such as "I hope it is correct."), when it
+/// opens with "Therefore", "Thus", "So"… and states a value without an equation ("…, so $d =
+/// \frac{90}{n}$. … Therefore, there are 12 distinct sequences."). The final-equation rule
+/// read the paragraph's last `=`, an intermediate step. `None` keeps the whole line.
+pub(super) fn concluding_sentence(text: &str, start: usize, end: usize) -> Option<(usize, usize)> {
+    let spans = math_spans(text, start, end);
+    let last = sentence_start(text, &spans, start, end)?;
+    let sentence = text.get(last..end)?;
+    let (s, e) = if is_remark(sentence) {
+        let prev_end = start + text.get(start..last)?.trim_end().len();
+        (
+            sentence_start(text, &spans, start, prev_end).unwrap_or(start),
+            prev_end,
+        )
+    } else {
+        (last, end)
+    };
+    let sentence = text.get(s..e)?;
+    let lower = sentence.to_ascii_lowercase();
+    let opens = CONCLUDING_OPENERS.iter().any(|w| {
+        lower
+            .strip_prefix(w)
+            .is_some_and(|r| r.starts_with([',', ' ']))
+    });
+    let states = sentence.bytes().any(|b| b.is_ascii_digit());
+    (s > start && opens && states && last_equals(text, s, e).is_none()).then_some((s, e))
+}
+
+/// Where the last sentence of `text[start..end]` starts: after the last `.`, `?` or `!` that is
+/// followed by a space and lies outside the math spans (`$1, 2, \dots$. We`); `None` when
+/// the part is one sentence.
+fn sentence_start(text: &str, spans: &[(usize, usize)], start: usize, end: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut i = end;
+    while i > start + 1 {
+        i -= 1;
+        if !bytes.get(i).is_some_and(u8::is_ascii_whitespace) {
+            continue;
+        }
+        // A stop may sit just inside the math that closes there (`… \geq 2.$$ Therefore`).
+        let mut j = i;
+        while j > start && bytes.get(j - 1) == Some(&b'$') {
+            j -= 1;
+        }
+        if j == i && j > start + 1 && matches!(bytes.get(j - 2..j), Some(b"\\)" | b"\\]")) {
+            j -= 2;
+        }
+        let closes_math = j < i;
+        let stop = j > start && matches!(bytes.get(j - 1), Some(b'.' | b'?' | b'!'));
+        if stop && (closes_math || !spans.iter().any(|&(s, e)| s < j && j <= e)) {
+            let rest = text.get(i..end)?;
+            return Some(end - rest.trim_start().len());
+        }
+    }
+    None
 }
 
 /// The first number after the last `=` of the last non-empty visible line (or its

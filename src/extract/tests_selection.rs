@@ -114,3 +114,28 @@ fn answer_label_before_math() {
         Method::FinalAnswerMarker
     );
 }
+
+// A paragraph written as one line concludes in its last sentence ("Therefore, there are 12
+// …"), not at its last `=`; a closing remark after it ("I hope it is correct.") is skipped,
+// and a stop just inside closing math (`2.$$ Therefore`) ends a sentence too.
+#[test]
+fn concluding_sentence_of_a_paragraph_line() {
+    let text = "So there is an integer $n$ with $1+nd = 91$. Solving, $d = \\frac{90}{n}$. \
+                The divisors of 90 are 1, 2, 3, 5, 6, 9, 10, 15, 18, 30, 45, and 90. \
+                Therefore, there are 12 distinct sequences. I hope it is correct.";
+    assert_eq!(ans(text), ("12".into(), Method::MainClause));
+    let text = "Dividing, we get: $$\\frac{x'}{x} \\geq \\frac{2}{1}.$$ Therefore, the error \
+                increases by 100%.";
+    assert_eq!(ans(text).0, "100");
+    assert!(grade(text, "$100%$", None, Preset::Lenient).equivalent);
+    // A last sentence that does not open a conclusion keeps the final equation.
+    assert_eq!(
+        ans("He drinks 24 - 18 = 6 sodas. It takes Jerry 3 weeks."),
+        ("6".into(), Method::FinalEquation)
+    );
+    // A concluding sentence with its own equation is the final equation's business.
+    assert_eq!(
+        ans("We have 2 + 3 = 5 apples. So 5 + 1 = 6 in all."),
+        ("6".into(), Method::FinalEquation)
+    );
+}
