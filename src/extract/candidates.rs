@@ -1039,7 +1039,11 @@ pub(super) fn concluding_sentence(text: &str, start: usize, end: usize) -> Optio
             .is_some_and(|r| r.starts_with([',', ' ']))
     });
     let states = sentence.bytes().any(|b| b.is_ascii_digit());
-    (s > start && opens && states && last_equals(text, s, e).is_none()).then_some((s, e))
+    // A sentence cut off inside math (`the midpoint is $\left(\frac{5}{2}, `) concludes
+    // nothing.
+    let count = |c: u8| sentence.bytes().filter(|&b| b == c).count();
+    let closed = count(b'$') % 2 == 0 && count(b'{') == count(b'}');
+    (s > start && opens && states && closed && last_equals(text, s, e).is_none()).then_some((s, e))
 }
 
 /// Where the last sentence of `text[start..end]` starts: after the last `.`, `?` or `!` that is

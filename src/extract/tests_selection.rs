@@ -139,3 +139,12 @@ fn concluding_sentence_of_a_paragraph_line() {
         ("6".into(), Method::FinalEquation)
     );
 }
+
+// A last sentence cut off inside its math concludes nothing: the final equation before it
+// stays the answer.
+#[test]
+fn a_concluding_sentence_cut_off_inside_math_is_not_read() {
+    let text = "Using the distance formula, $d = \\sqrt{25} = 5$. Therefore the distance is 5, \
+                and the midpoint is $\\left(\\frac{5}{2}, ";
+    assert_eq!(ans(text), ("5".into(), Method::FinalEquation));
+}
