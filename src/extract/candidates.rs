@@ -1186,10 +1186,31 @@ fn main_clause(text: &str, visible: &[(usize, usize)]) -> Option<Candidate> {
             }
         }
     }
-    let span = last_number(text, start, start + cut)?;
+    let span =
+        restated_after(text, start + cut, end).or_else(|| last_number(text, start, start + cut))?;
     let spans = math_spans(text, start, end);
     let span = math_value_in(text, &spans, span.0).unwrap_or(span);
     make(text, Method::MainClause, span)
+}
+
+/// "so the number is 10 which is 1,000.99m²": a "which is" clause right after the stated value
+/// that gives one more number and ends there (a unit at most after it) restates the value in
+/// its final form, as [`RESTATEMENTS`] do after an equation. "which is 2 more than Tom's"
+/// goes on, so it is a comparison, not a restatement.
+fn restated_after(text: &str, cut: usize, end: usize) -> Option<(usize, usize)> {
+    let rest = text.get(cut..end)?;
+    let clause = rest.trim_start_matches([',', ' ']);
+    let after = clause.strip_prefix("which is ")?;
+    let from = end - after.len();
+    let number = next_number(text, from, end)?;
+    // Only the number between the verb and it: "which is about 3" is no restatement.
+    if !text.get(from..number.0)?.trim().is_empty() {
+        return None;
+    }
+    let tail = text.get(number.1..end)?.trim_end_matches(['.', '!', ' ']);
+    let unit_at_most =
+        tail.split_whitespace().count() <= 1 && !tail.bytes().any(|b| b.is_ascii_digit());
+    unit_at_most.then_some(number)
 }
 
 fn last_visible_number(text: &str, visible: &[(usize, usize)]) -> Option<Candidate> {

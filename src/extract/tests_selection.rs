@@ -148,3 +148,25 @@ fn a_concluding_sentence_cut_off_inside_math_is_not_read() {
                 and the midpoint is $\\left(\\frac{5}{2}, ";
     assert_eq!(ans(text), ("5".into(), Method::FinalEquation));
 }
+
+// "which is N" right after the stated value, ending there (a unit at most), restates it in its
+// final form; "which is 2 more than …" goes on and is a comparison.
+#[test]
+fn which_is_restates_the_value() {
+    assert_eq!(
+        ans("so the number is 10 which is 1,000.99m²"),
+        ("1000.99".into(), Method::MainClause)
+    );
+    assert_eq!(ans("She waited half an hour, which is 30 minutes.").0, "30");
+    assert_eq!(
+        ans("He has 12 apples, which is 2 more than Tom has.").0,
+        "12"
+    );
+    assert_eq!(ans("He has 12 apples, which is about 3 dozen.").0, "12");
+    // The doubt stays: the line states another value.
+    assert!(
+        extract("the number is not 10 which is 1,000.99€", None)
+            .expect("an answer")
+            .low_confidence
+    );
+}
