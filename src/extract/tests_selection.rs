@@ -170,3 +170,16 @@ fn which_is_restates_the_value() {
             .low_confidence
     );
 }
+
+// A price written with a decimal comma (`2,74 $`, `1000,99€`) is one number; other `a,bc`
+// stay two (a pair, a list, math).
+#[test]
+fn decimal_comma_prices() {
+    assert_eq!(ans("Soucis : 2,74 $ a..").0, "2,74");
+    assert!(grade("Soucis : 2,74 $ a..", "2.74", None, Preset::Lenient).equivalent);
+    assert!(grade("Le total est 1000,99€", "1000.99", None, Preset::Lenient).equivalent);
+    assert_eq!(ans("The rows are 6,12 and the total is 18 apples").0, "18");
+    assert_eq!(ans("So the pair is 1,22").0, "22");
+    // `$1,10$` closes math after the digits: a list, not a price.
+    assert_ne!(ans("The values are $1,10$ here").0, "1,10");
+}
