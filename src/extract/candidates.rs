@@ -436,11 +436,10 @@ fn english_marker(lower: &[u8], at: usize, word_len: usize) -> Option<usize> {
 /// no colon, right before a math span labels that span as the answer. Where the math starts,
 /// if so. Mid-sentence ("the answer $x$ we found") is not a label.
 fn answer_label_before_math(text: &str, at: usize) -> Option<usize> {
-    let line = text.get(..at)?;
-    let line = line.get(line.rfind('\n').map_or(0, |p| p + 1)..)?;
-    if !line.trim_start_matches([' ', '\t', '*', '#']).is_empty()
-        || !text.get(at..)?.starts_with("Answer")
-    {
+    // Only the list marks and blanks just before it are read (never the whole line: a long
+    // line of "answer"s stays linear).
+    let before = text.get(..at)?.trim_end_matches([' ', '\t', '*', '#']);
+    if !(before.is_empty() || before.ends_with('\n')) || !text.get(at..)?.starts_with("Answer") {
         return None;
     }
     let after = at + "Answer".len();
@@ -1067,7 +1066,11 @@ fn sentence_start(text: &str, spans: &[(usize, usize)], start: usize, end: usize
         }
         let closes_math = j < i;
         let stop = j > start && matches!(bytes.get(j - 1), Some(b'.' | b'?' | b'!'));
-        if stop && (closes_math || !spans.iter().any(|&(s, e)| s < j && j <= e)) {
+        // The spans are sorted and disjoint: the one that may hold the stop, by binary search
+        // (a long line of stops inside math stays linear-logarithmic).
+        let k = spans.partition_point(|&(s, _)| s < j);
+        let in_math = k > 0 && spans.get(k - 1).is_some_and(|&(_, e)| j <= e);
+        if stop && (closes_math || !in_math) {
             let rest = text.get(i..end)?;
             return Some(end - rest.trim_start().len());
         }
