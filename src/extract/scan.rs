@@ -1,7 +1,9 @@
 //! Hand-written byte scanners for numbers in running text (the hot path: no regex).
 //!
 //! A number token is `[-]digits[(,ddd)*][.digits][/digits]`; `\,ddd` and `{,}ddd` also group
-//! thousands. A comma only groups when exactly three digits follow, so `(1,2)` stays two numbers.
+//! thousands. A comma only groups when exactly three digits follow, so `(1,2)` stays two numbers;
+//! a comma and exactly two digits before a currency sign (`2,74 $`, `1000,99€`) is a decimal
+//! comma.
 
 const UNICODE_MINUS: &[u8] = "−".as_bytes();
 
