@@ -20,6 +20,7 @@ use super::number::{float_str, parse_decimal, parse_decimal_big, pow10, Num};
 
 mod complex;
 mod exact;
+mod matrix_expr;
 mod numeric;
 mod real_set;
 mod relation;

@@ -276,3 +276,91 @@ fn constants_named_the_other_way_round() {
     );
     assert_ne!(o, Outcome::Equal, "{why}");
 }
+
+/// Math-Verify's suite (issue 27): sums, products and scalar multiples of written matrices are
+/// computed exactly, cell by cell; sizes that do not fit are "could not decide"; the inverse
+/// `^{-1}` and a determinant are not summed or multiplied here.
+#[test]
+fn matrix_arithmetic_is_exact() {
+    let a = "\\begin{pmatrix}1&2\\\\3&4\\end{pmatrix}";
+    let b = "\\begin{pmatrix}5&6\\\\7&8\\end{pmatrix}";
+    let sum = "\\begin{pmatrix}6&8\\\\10&12\\end{pmatrix}";
+    let prod = "\\begin{bmatrix}19&22\\\\43&50\\end{bmatrix}";
+    for preset in [Preset::Strict, Preset::Lenient] {
+        for (p, g, want) in [
+            (format!("{a}+{b}"), sum.to_string(), Outcome::Equal),
+            (format!("{a} {b}"), prod.to_string(), Outcome::Equal),
+            (format!("{a}\\cdot{b}"), prod.to_string(), Outcome::Equal),
+            (format!("{b}{a}"), prod.to_string(), Outcome::Different),
+            (format!("2{a}"), format!("{a}+{a}"), Outcome::Equal),
+            (
+                format!("{b}-{a}"),
+                "\\begin{pmatrix}4&4\\\\4&4\\end{pmatrix}".into(),
+                Outcome::Equal,
+            ),
+            (
+                format!("\\frac12{a}"),
+                "\\begin{pmatrix}0.5&1\\\\1.5&2\\end{pmatrix}".into(),
+                Outcome::Equal,
+            ),
+            (format!("{a}+{b}"), prod.to_string(), Outcome::Different),
+            (
+                format!("{a}\\begin{{pmatrix}}1&2&3\\end{{pmatrix}}"),
+                sum.to_string(),
+                Outcome::Undecided,
+            ),
+        ] {
+            for (x, y) in [(&p, &g), (&g, &p)] {
+                let (o, why) = outcome(x, y, None, preset);
+                assert_eq!(o, want, "{preset:?} `{x}` vs `{y}`: {why}");
+            }
+        }
+    }
+}
+
+/// A relation in `|z|` is the set of reals it describes (Math-Verify's numina case 3), and a
+/// set named with `\in` is read whole, its union included.
+#[test]
+fn absolute_value_relations_are_sets() {
+    for preset in [Preset::Strict, Preset::Lenient] {
+        for (p, g, want) in [
+            (
+                "1\\leq|z|\\leq\\frac{3}{2}",
+                "z\\in[-\\frac32,-1]\\cup[1,\\frac32]",
+                Outcome::Equal,
+            ),
+            ("|x|<2", "(-2,2)", Outcome::Equal),
+            ("|x|\\le 2", "-2\\le x\\le 2", Outcome::Equal),
+            ("|x|>3", "(-\\infty,-3)\\cup(3,\\infty)", Outcome::Equal),
+            ("|x|>0", "(-\\infty,0)\\cup(0,\\infty)", Outcome::Equal),
+            ("|x|<2", "[-2,2]", Outcome::Different),
+            ("1\\le|z|\\le 2", "[1,2]", Outcome::Different),
+            ("x\\in(0,1)\\cup(2,3)", "(2,3)\\cup(0,1)", Outcome::Equal),
+        ] {
+            for (x, y) in [(p, g), (g, p)] {
+                let (o, why) = outcome(x, y, None, preset);
+                assert_eq!(o, want, "{preset:?} `{x}` vs `{y}`: {why}");
+            }
+        }
+    }
+}
+
+/// Solutions separated by `;`, each naming its unknowns (`p=5,q=2;p=7,q=2`), are the tuples
+/// in the order the first one names them (Math-Verify's numina case 9).
+#[test]
+fn labelled_solutions_are_tuples() {
+    for preset in [Preset::Strict, Preset::Lenient] {
+        for (p, g, want) in [
+            ("p=5,q=2;p=7,q=2", "(5,2),(7,2)", Outcome::Equal),
+            ("p=5,q=2;p=7,q=2", "(7,2),(5,2)", Outcome::Equal),
+            ("p=5,q=2;q=2,p=7", "(5,2),(7,2)", Outcome::Equal),
+            ("p=5,q=2;p=7,q=2", "(2,5),(2,7)", Outcome::Different),
+            ("p=5,q=2;p=7,q=3", "(5,2),(7,2)", Outcome::Different),
+        ] {
+            for (x, y) in [(p, g), (g, p)] {
+                let (o, why) = outcome(x, y, None, preset);
+                assert_eq!(o, want, "{preset:?} `{x}` vs `{y}`: {why}");
+            }
+        }
+    }
+}
