@@ -175,6 +175,23 @@ pub(super) fn value(n: &Node, pt: &Point, formal: &mut bool) -> Result<BigRation
             },
         },
         Call(expr::Func::Abs, a) => Ok(value(a, pt, formal)?.abs()),
+        // An unknown function at an exact argument: a value fixed by the function's name and
+        // the argument, so equal arguments give equal values. Formal: a difference proves
+        // nothing (some sequence may satisfy the identity).
+        Apply(name, a) => {
+            let x = value(a, pt, formal)?;
+            *formal = true;
+            let h = x
+                .numer()
+                .to_string()
+                .bytes()
+                .chain([b'/'])
+                .chain(x.denom().to_string().bytes())
+                .fold(*name, |h, b| {
+                    (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+                });
+            Ok(symbol_value(5000 + (h >> 8), pt.seed))
+        }
         // Factorials, binomials, floors, logarithms, trigonometric functions: exact only when
         // their ordinary value is (`5!!`, `\lfloor 2.5 \rfloor`, `\sin\pi`, `\log_2 8`).
         Fact(_) | Binom(..) | Call(..) | LogBase(..) | Root(..) => {
