@@ -69,7 +69,7 @@ pub(crate) use count;
 
 /// A unit enum declared once with its names: the enum (`Clone`, `Copy`, `Debug`, `PartialEq`,
 /// `Eq`, `Hash`), `ALL` in declaration order (pickers list it), `as_str`, `from_name`, `FromStr`
-/// with [`UnknownName`] ("`x` is not one of a, b, c") and serde by name. Extra derives and
+/// with [`UnknownName`] ("`x` is not one of a, b, c"), [`NamedEnum`] and serde by name. Extra derives and
 /// attributes (`#[derive(Default)]`, `#[default]`, docs) pass through.
 ///
 /// ```ignore
@@ -118,10 +118,29 @@ macro_rules! named_enum {
             }
         }
 
+        impl $crate::names::NamedEnum for $name {
+            fn all() -> &'static [$name] {
+                &$name::ALL
+            }
+
+            fn name(self) -> &'static str {
+                self.as_str()
+            }
+        }
+
         $crate::names::serde_by_name!($name);
     };
 }
 pub(crate) use named_enum;
+
+/// What [`named_enum!`] gives every enum it declares, for a reader generic over them (one
+/// reading and one error message for every vocabulary, not a table of names per type).
+pub trait NamedEnum: Copy + 'static {
+    /// Every value, in declaration order.
+    fn all() -> &'static [Self];
+    /// Its name (`as_str`).
+    fn name(self) -> &'static str;
+}
 
 /// A name that is none of an enum's.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

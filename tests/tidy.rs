@@ -8,6 +8,12 @@
 //!   Test code (`#[cfg(test)]` modules) may use anything and is left out.
 //! - Every `src/` folder and top-level file is named in the README's code map and in
 //!   docs/architecture.md's, and every name in the README's map exists.
+//! - The repository paths named in `Cargo.toml`'s comments and the `docs/*.md` files named in
+//!   `src/` exist.
+//! - No type erasure by hand: no `dyn Any` or downcast in `src/` (generics and enums say what a
+//!   value is, so the compiler checks it).
+//! - Enum names are declared once, with `crate::names::named_enum!`: no hand-written `fn as_str`
+//!   and no `match` that spells variants as their own snake_case names, outside [`NAME_TABLES`].
 //!
 //! The module tree is read from `mod` declarations starting at `src/lib.rs`; paths are read from
 //! `use` trees and from `crate::`/`super::`/`self::` paths in the code, with comments, strings
@@ -22,13 +28,18 @@ use std::path::{Path, PathBuf};
 const BROWSER_FILES: &[&str] = &[
     "src/lib.rs",          // the wasm allocator (talc)
     "src/main.rs",         // mounts the app on wasm32
-    "src/proof_bundle.rs", // the Proof page's own wasm bundle
     "src/katex.rs",        // the one JS binding
     "src/llm/browser.rs",  // the browser transport (gloo-net)
-    "src/llm/boundary.rs", // the browser's random source for reply boundaries (js-sys)
     "src/extract/real.rs", // sin, exp, … from JavaScript's Math (js-sys)
     "src/llm/boundary.rs", // a prompt's random boundary from crypto.getRandomValues (js-sys)
 ];
+
+/// Files allowed a hand-written name table (a `fn as_str`, or a `match` whose arms spell each
+/// variant as its snake_case name), each with the reason the enum cannot be a `named_enum!`.
+const NAME_TABLES: &[(&str, &str)] = &[(
+    "src/extract/mod.rs",
+    "`Method::Pattern` carries the user's pattern name, which is its name in records",
+)];
 
 const BROWSER_CRATES: &[&str] = &[
     "leptos",
@@ -671,6 +682,149 @@ fn code_maps_name_the_tree() {
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
+/// `Name` → `name`, `FinalAnswer` → `final_answer`.
+fn snake_case(name: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in name.chars().enumerate() {
+        if c.is_ascii_uppercase() && i > 0 {
+            out.push('_');
+        }
+        out.push(c.to_ascii_lowercase());
+    }
+    out
+}
+
+/// Hand-written name tables in `src` (a file's text; its test module left out): each
+/// `fn as_str`, and each `match` of three or more arms that are all `Enum::Variant =>
+/// "variant",`, spelling each variant's snake_case name (labels that only partly coincide, like
+/// "regressed" beside "new cross-band", are not one). Line numbers, 1-based.
+fn name_tables(src: &str) -> Vec<(usize, String)> {
+    let src = src.split("#[cfg(test)]\nmod ").next().unwrap_or(src);
+    let mut found = Vec::new();
+    // The arms of the `match` being read, while every arm so far spells its own name.
+    let mut run: Option<Vec<(usize, String)>> = None;
+    for (i, line) in src.lines().enumerate() {
+        let t = line.trim();
+        if t.starts_with("//") {
+            continue;
+        }
+        if t.contains("fn as_str(") {
+            found.push((i + 1, t.to_string()));
+        }
+        let own_name = t.split_once(" => \"").is_some_and(|(pattern, name)| {
+            let variant = pattern.rsplit("::").next().unwrap_or("");
+            let name = name.strip_suffix("\",").or_else(|| name.strip_suffix('"'));
+            variant.starts_with(|c: char| c.is_ascii_uppercase())
+                && variant.chars().all(|c| c.is_ascii_alphanumeric())
+                && name == Some(snake_case(variant).as_str())
+        });
+        match run.as_mut() {
+            Some(arms) if own_name => arms.push((i + 1, t.to_string())),
+            Some(arms) => {
+                if t.starts_with('}') && arms.len() >= 3 {
+                    found.push(arms[0].clone());
+                }
+                run = None;
+            }
+            None => {}
+        }
+        if t.contains("match ") && t.ends_with('{') {
+            run = Some(Vec::new());
+        }
+    }
+    found
+}
+
+#[test]
+fn enum_names_are_declared_once() {
+    let mut wrong = Vec::new();
+    for path in rust_files(&root().join("src")) {
+        let r = rel(&path);
+        if r == "src/names.rs" || NAME_TABLES.iter().any(|(f, _)| *f == r) {
+            continue;
+        }
+        let src = fs::read_to_string(&path).unwrap_or_default();
+        for (line, text) in name_tables(&src) {
+            wrong.push(format!("{r}:{line}: {text}"));
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "enum names written by hand; declare the enum with crate::names::named_enum! (or add the \
+         file to NAME_TABLES in tests/tidy.rs with the reason it cannot be one):\n{}",
+        wrong.join("\n")
+    );
+}
+
+/// Repository paths in `text` (`src/…`, `tests/…`, `docs/….md`, …): runs of path characters
+/// that start with one of the repository's top folders.
+fn repo_paths(text: &str) -> Vec<String> {
+    const TOP: &[&str] = &[
+        "src/", "tests/", "scripts/", "python/", "benches/", "docs/", "public/",
+    ];
+    let is_path = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | '/');
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(at) = rest.find(|c: char| c.is_ascii_alphabetic()) {
+        let before_ok = !rest[..at].ends_with(|c: char| is_path(c) || c == ':');
+        let word_end = rest[at..]
+            .find(|c: char| !is_path(c))
+            .map_or(rest.len(), |e| at + e);
+        let word = rest[at..word_end].trim_end_matches('.');
+        if before_ok && TOP.iter().any(|t| word.starts_with(t)) && word.len() > 5 {
+            out.push(word.to_string());
+        }
+        rest = &rest[word_end.max(at + 1)..];
+    }
+    out
+}
+
+#[test]
+fn named_paths_exist() {
+    let mut wrong = Vec::new();
+    let cargo = fs::read_to_string(root().join("Cargo.toml")).unwrap_or_default();
+    for line in cargo.lines() {
+        if let Some((_, comment)) = line.split_once('#') {
+            for p in repo_paths(comment) {
+                if !root().join(&p).exists() {
+                    wrong.push(format!("Cargo.toml names {p}"));
+                }
+            }
+        }
+    }
+    for path in rust_files(&root().join("src")) {
+        let src = fs::read_to_string(&path).unwrap_or_default();
+        for p in repo_paths(&src) {
+            if p.starts_with("docs/") && p.ends_with(".md") && !root().join(&p).exists() {
+                wrong.push(format!("{} names {p}", rel(&path)));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "paths that do not exist:\n{}",
+        wrong.join("\n")
+    );
+}
+
+#[test]
+fn no_type_erasure_by_hand() {
+    let mut wrong = Vec::new();
+    for path in rust_files(&root().join("src")) {
+        let code = code_only(&fs::read_to_string(&path).unwrap_or_default());
+        for bad in ["dyn Any", "any::Any", "downcast"] {
+            if code.contains(bad) {
+                wrong.push(format!("{} uses `{bad}`", rel(&path)));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "type erasure by hand (docs/architecture.md):\n{}",
+        wrong.join("\n")
+    );
+}
+
 #[test]
 fn the_checks_can_fail() {
     // The readers see through comments and strings, and a cycle is found.
@@ -692,4 +846,16 @@ fn the_checks_can_fail() {
         "fn a() {}\n#[cfg(test)]\nmod tests {\n use crate::x;\n}\n#[cfg(test)]\nmod more;\n",
     );
     assert!(!kept.contains("crate::x") && test_files.contains("more"));
+    // A hand-written name table is found; labels and a table's test module are not.
+    let src = "impl Mode {\n    pub fn as_str(self) -> &'static str {\n        match self {\n            \
+               Mode::Off => \"off\",\n            Mode::FastMode => \"fast_mode\",\n            \
+               Self::Slow => \"slow\",\n        }\n    }\n    fn label(self) -> &'static str {\n        \
+               match self {\n            Mode::Off => \"off\",\n            Mode::FastMode => \"fast\",\n            \
+               Mode::Slow => \"slow\",\n        }\n    }\n}\n#[cfg(test)]\nmod tests {\n    fn as_str() {}\n}\n";
+    let found: Vec<usize> = name_tables(src).iter().map(|(line, _)| *line).collect();
+    assert_eq!(found, [2, 4]);
+    assert_eq!(
+        repo_paths("(src/main.rs, scripts/versions.sh). See docs/band.md, not crate::src/x."),
+        ["src/main.rs", "scripts/versions.sh", "docs/band.md"]
+    );
 }

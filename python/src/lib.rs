@@ -84,7 +84,7 @@ fn compile_patterns(items: &Bound<'_, PyAny>) -> PyResult<Patterns> {
 }
 
 fn preset_of(name: &str) -> PyResult<Preset> {
-    Preset::from_name(name).map_err(PyValueError::new_err)
+    Preset::from_flag(name).map_err(PyValueError::new_err)
 }
 
 /// A panic's message, for the exception raised in its place.

@@ -22,53 +22,41 @@ pub const MAX_PAIR_NUMBERS: usize = 200;
 /// At most this many distinct output numbers are checked (a table dump could hold thousands).
 pub const MAX_OUTPUT_NUMBERS: usize = 300;
 
-/// What kind of number the text wrote.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum NumberKind {
-    Number,
-    /// 35%, 百分之三十五, 5 percentage points: `value` is the fraction (0.35).
-    Percent,
-    /// A date or a year (2023年, 2023-05-01, May 2023).
-    Date,
-    /// A number with a scale word (1.2k, 3 million, 4200万): `value` is the full amount.
-    Quantity,
+crate::names::named_enum! {
+    /// What kind of number the text wrote.
+    pub enum NumberKind {
+        Number = "number",
+        /// 35%, 百分之三十五, 5 percentage points: `value` is the fraction (0.35).
+        Percent = "percent",
+        /// A date or a year (2023年, 2023-05-01, May 2023).
+        Date = "date",
+        /// A number with a scale word (1.2k, 3 million, 4200万): `value` is the full amount.
+        Quantity = "quantity",
+    }
 }
 
-/// The one arithmetic step that gives a derived number.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Operation {
-    Sum,
-    Difference,
-    Ratio,
-    PercentChange,
+crate::names::named_enum! {
+    /// The one arithmetic step that gives a derived number.
+    pub enum Operation {
+        Sum = "sum",
+        Difference = "difference",
+        Ratio = "ratio",
+        PercentChange = "percent_change",
+    }
 }
 
-/// How an output number relates to the context.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Status {
-    Verbatim,
-    /// The same value written differently; `source` is the context's writing.
-    Notation,
-    /// The context value rounded to the output's precision.
-    Rounded,
-    /// One arithmetic step; `source` shows it, e.g. "4200 − 3000" or "(5400 − 4200) / 4200".
-    Derived,
-    NotFound,
-}
-
-impl Status {
-    /// Short name, also the CSS class suffix on the page.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Status::Verbatim => "verbatim",
-            Status::Notation => "notation",
-            Status::Rounded => "rounded",
-            Status::Derived => "derived",
-            Status::NotFound => "not_found",
-        }
+crate::names::named_enum! {
+    /// How an output number relates to the context. Its name is also the CSS class suffix on
+    /// the page.
+    pub enum Status {
+        Verbatim = "verbatim",
+        /// The same value written differently; `source` is the context's writing.
+        Notation = "notation",
+        /// The context value rounded to the output's precision.
+        Rounded = "rounded",
+        /// One arithmetic step; `source` shows it, e.g. "4200 − 3000" or "(5400 − 4200) / 4200".
+        Derived = "derived",
+        NotFound = "not_found",
     }
 }
 

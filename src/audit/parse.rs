@@ -16,16 +16,16 @@ pub struct Parsed<T> {
     pub repairs: Vec<Repair>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Repair {
-    RemovedThinking,
-    RemovedCodeFence,
-    RemovedSurroundingText,
-    RemovedTrailingCommas,
-    EscapedControlCharacters,
-    /// The reply stopped mid-object; it was closed (and a cut-off last element dropped).
-    ClosedTruncatedJson,
+crate::names::named_enum! {
+    pub enum Repair {
+        RemovedThinking = "removed_thinking",
+        RemovedCodeFence = "removed_code_fence",
+        RemovedSurroundingText = "removed_surrounding_text",
+        RemovedTrailingCommas = "removed_trailing_commas",
+        EscapedControlCharacters = "escaped_control_characters",
+        /// The reply stopped mid-object; it was closed (and a cut-off last element dropped).
+        ClosedTruncatedJson = "closed_truncated_json",
+    }
 }
 
 impl Repair {

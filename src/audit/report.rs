@@ -10,18 +10,19 @@ use super::contract::{Claim, Deduction, ErrorType, Exempted, Severity};
 use super::grounding::NumberGrounding;
 use super::parse::Repair;
 
-/// The LLM phases of the protocol (Phase 4, the score, calls no model).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Phase {
-    /// Phase 1, run model: claims and deductions.
-    Decompose,
-    /// Phase 2, verify model: claims against the context.
-    FactCheck,
-    /// Phase 3, verify model: deductions.
-    LogicCheck,
-    /// Optional second verify pass over the severities.
-    ReverseCheck,
+crate::names::named_enum! {
+    /// The LLM phases of the protocol (Phase 4, the score, calls no model).
+    #[derive(PartialOrd, Ord)]
+    pub enum Phase {
+        /// Phase 1, run model: claims and deductions.
+        Decompose = "decompose",
+        /// Phase 2, verify model: claims against the context.
+        FactCheck = "fact_check",
+        /// Phase 3, verify model: deductions.
+        LogicCheck = "logic_check",
+        /// Optional second verify pass over the severities.
+        ReverseCheck = "reverse_check",
+    }
 }
 
 impl Phase {
@@ -35,24 +36,12 @@ impl Phase {
     }
 }
 
-/// The user's three-way reading of the score.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Band {
-    #[serde(rename = "BAD")]
-    Bad,
-    #[serde(rename = "MID")]
-    Mid,
-    #[serde(rename = "GOOD")]
-    Good,
-}
-
-impl Band {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Band::Bad => "BAD",
-            Band::Mid => "MID",
-            Band::Good => "GOOD",
-        }
+crate::names::named_enum! {
+    /// The user's three-way reading of the score.
+    pub enum Band {
+        Bad = "BAD",
+        Mid = "MID",
+        Good = "GOOD",
     }
 }
 
@@ -286,22 +275,23 @@ impl PhaseRecord {
     }
 }
 
-/// What stopped a phase.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum FailureKind {
-    /// The call failed after the client's retries (network, HTTP status, bad body).
-    #[default]
-    Endpoint,
-    /// The model's reply could not be read, twice.
-    Unreadable,
-    /// The reply was cut off by `max_tokens`, also after asking with a larger budget.
-    Truncated,
-    /// The user cancelled.
-    Cancelled,
-    /// The reply's verdict could not be told apart from text it quotes, also after asking
-    /// again (docs/audit.md, "Reading replies").
-    Ambiguous,
+crate::names::named_enum! {
+    /// What stopped a phase.
+    #[derive(Default)]
+    pub enum FailureKind {
+        /// The call failed after the client's retries (network, HTTP status, bad body).
+        #[default]
+        Endpoint = "endpoint",
+        /// The model's reply could not be read, twice.
+        Unreadable = "unreadable",
+        /// The reply was cut off by `max_tokens`, also after asking with a larger budget.
+        Truncated = "truncated",
+        /// The user cancelled.
+        Cancelled = "cancelled",
+        /// The reply's verdict could not be told apart from text it quotes, also after asking
+        /// again (docs/audit.md, "Reading replies").
+        Ambiguous = "ambiguous",
+    }
 }
 
 impl FailureKind {

@@ -10,9 +10,10 @@
 
 use serde::Serialize;
 
-use super::metrics::{band_index, is_cross_band, wilson_interval};
+use super::metrics::{is_cross_band, wilson_interval};
 use super::record::{parse_record, ParsedLine, ResultRecord};
 use super::render::csv_field;
+use crate::audit::score::band;
 
 /// Which lines of a run take part: all of them, or one profile's.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -168,10 +169,8 @@ pub struct Comparison {
     pub cases: Vec<PairedCase>,
 }
 
-const BAND_NAMES: [&str; 3] = ["BAD", "MID", "GOOD"];
-
 fn band_name(score: u8) -> &'static str {
-    BAND_NAMES[band_index(score)]
+    band(score).as_str()
 }
 
 /// The selected records of one run keyed for pairing, in the run's order.
@@ -199,6 +198,14 @@ fn find(sorted: &[(&str, usize)], key: &str) -> Option<usize> {
         .binary_search_by(|(k, _)| (*k).cmp(key))
         .ok()
         .map(|at| sorted[at].1)
+}
+
+impl Comparison {
+    /// Whether cases were paired by (id, profile): only then does a case row have a profile
+    /// to show (two profiles of one file pair by id, and each side's label names its profile).
+    pub fn by_profile(&self) -> bool {
+        self.paired_by == "id+profile"
+    }
 }
 
 fn keyed<'a>(run: &'a RunLines, sel: &Selection, with_profile: bool) -> Keyed<'a> {
@@ -545,12 +552,22 @@ pub fn markdown(c: &Comparison) -> String {
         s.push_str("No case changed.\n");
         return s;
     }
-    s.push_str("| id | profile | expected | A | B | change |\n|---|---|---|---|---|---|\n");
+    // The profile column only when cases were paired by profile; the CSV keeps every column.
+    let by_profile = c.by_profile();
+    s.push_str(if by_profile {
+        "| id | profile | expected | A | B | change |\n|---|---|---|---|---|---|\n"
+    } else {
+        "| id | expected | A | B | change |\n|---|---|---|---|---|\n"
+    });
     for p in changed.iter().take(MARKDOWN_CASES) {
+        let id = match (&p.profile, by_profile) {
+            (Some(profile), true) => format!("{} | {}", md_cell(&p.id), md_cell(profile)),
+            (None, true) => format!("{} | ", md_cell(&p.id)),
+            (_, false) => md_cell(&p.id),
+        };
         s.push_str(&format!(
-            "| {} | {} | {} | {} {} | {} {} | {} |\n",
-            md_cell(&p.id),
-            md_cell(p.profile.as_deref().unwrap_or("")),
+            "| {} | {} | {} {} | {} {} | {} |\n",
+            id,
             p.expected,
             p.score_a,
             p.band_a,
@@ -720,8 +737,19 @@ mod tests {
         // Without a selection, each side has two profiles: pairing by (id, profile).
         let c = compare(&run, &Selection::default(), &run, &Selection::default());
         assert_eq!(c.paired_by, "id+profile");
+        assert!(c.by_profile());
         assert_eq!(c.paired, 4);
         assert_eq!(c.unchanged, 4);
+        // Paired by profile, the markdown has a profile column (nothing changed here, so the
+        // table is empty: check with a changed case).
+        let mut changed = c.clone();
+        changed.cases[0].change = Change::Regressed;
+        let md = markdown(&changed);
+        assert!(
+            md.contains("| id | profile | expected | A | B | change |"),
+            "{md}"
+        );
+        assert!(md.contains(" | p | 1 | "), "{md}");
     }
 
     #[test]
@@ -733,9 +761,10 @@ mod tests {
         assert!(md.contains("two-sided p = 1.0000"), "{md}");
         assert!(md.contains("only in B (1): 8"), "{md}");
         assert!(
-            md.contains("| 6 |  | 5 | 5 GOOD | 1 BAD | new cross-band |"),
+            md.contains("| 6 | 5 | 5 GOOD | 1 BAD | new cross-band |"),
             "{md}"
         );
+        assert!(md.contains("| id | expected | A | B | change |"), "{md}");
         assert!(md.contains("## Changed cases (5)"), "{md}");
         let csv = csv(&c);
         let lines: Vec<&str> = csv.lines().collect();

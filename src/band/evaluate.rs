@@ -5,6 +5,7 @@ use std::collections::hash_map::{Entry, HashMap};
 
 use serde::Serialize;
 
+use crate::audit::report::Band;
 use crate::sorted_map::SortedMap;
 
 use super::metrics::{GroupMetrics, ScoreMatrix};
@@ -378,11 +379,12 @@ impl BandReport {
     }
 }
 
-/// The seed's recommended band mix of a test set (by expected score).
-pub const RECOMMENDED_MIX: [(&str, f64, f64); 3] = [
-    ("BAD", 0.30, 0.40),
-    ("MID", 0.15, 0.25),
-    ("GOOD", 0.35, 0.50),
+/// The recommended band mix of a test set (by expected score; docs/band.md, "Warnings"), in
+/// the order of the score matrix's bands.
+pub const RECOMMENDED_MIX: [(Band, f64, f64); 3] = [
+    (Band::Bad, 0.30, 0.40),
+    (Band::Mid, 0.15, 0.25),
+    (Band::Good, 0.35, 0.50),
 ];
 
 fn coverage_warnings(overall: &GroupMetrics) -> Vec<String> {
@@ -396,13 +398,14 @@ fn coverage_warnings(overall: &GroupMetrics) -> Vec<String> {
         .filter_map(|(i, (name, lo, hi))| {
             let share = overall.matrix[i].iter().sum::<u64>() as f64 / n;
             (share < *lo || share > *hi).then(|| {
+                let name = name.as_str();
                 format!("coverage: {name} cases are {:.0} % of the set; the recommended share is {:.0}–{:.0} %", share * 100.0, lo * 100.0, hi * 100.0)
             })
         })
         .collect()
 }
 
-/// The seed's tag table: each tag's expected credit score.
+/// The tag table (docs/band.md, "Warnings"): each tag's expected credit score.
 pub const TAG_TABLE: [(&str, u8); 11] = [
     ("clean", 5),
     ("minor_factual", 4),

@@ -1,6 +1,6 @@
 //! Band report: how often an auditor's credit scores land in the expected band.
 //!
-//! The seed's evaluation framework: scores 1–5 fold into BAD (1–2), MID (3), GOOD (4–5),
+//! The evaluation framework (docs/band.md): scores 1–5 fold into BAD (1–2), MID (3), GOOD (4–5),
 //! and the one unacceptable error is cross-band confusion (BAD↔GOOD). The evaluator
 //! streams a results JSONL, keeps a 5×5 score matrix per group (every metric derives from
 //! it) and a compact index of cases for drill-down, never the records themselves.

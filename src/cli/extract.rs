@@ -86,14 +86,20 @@ pub struct ExtractArgs {
     pub answer_patterns: Vec<String>,
 }
 
-#[derive(clap::ValueEnum, Clone, Copy, Debug, Default)]
-pub enum PresetArg {
-    /// Exact values only.
-    Strict,
-    /// Also decimals that round to the gold (≥ 2 places), case-insensitive text, a bare list
-    /// for a tuple, a fraction for an asked percent.
-    #[default]
-    Lenient,
+/// `--preset` takes the names `Preset` declares (`crate::names::named_enum!`), so the flag, the
+/// Python package and the grade records spell them from one table.
+impl clap::ValueEnum for Preset {
+    fn value_variants<'a>() -> &'a [Self] {
+        &Preset::ALL
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        let help = match self {
+            Preset::Strict => "Exact values only",
+            Preset::Lenient => "Also decimals that round to the gold (≥ 2 places), case-insensitive text, a bare list for a tuple, a fraction for an asked percent",
+        };
+        Some(clap::builder::PossibleValue::new(self.as_str()).help(help))
+    }
 }
 
 #[derive(clap::Args, Debug)]
@@ -102,8 +108,8 @@ pub struct GradeArgs {
     /// JSONL file of {"id"?, "output", "ground_truth", "question"?}; `-` or nothing reads stdin.
     pub file: Option<String>,
     /// Equivalence preset.
-    #[arg(long, value_enum, default_value_t = PresetArg::Lenient)]
-    pub preset: PresetArg,
+    #[arg(long, value_enum, default_value_t = Preset::Lenient)]
+    pub preset: Preset,
     /// A named answer regex with exactly one capture group, tried before the built-in rules
     /// on both sides (repeatable; in the order given; the last match in the text counts).
     #[arg(long = "answer-pattern", value_name = "NAME=REGEX")]
@@ -258,10 +264,7 @@ pub fn run_extract(a: ExtractArgs) -> ExitCode {
 }
 
 pub fn run_grade(a: GradeArgs) -> ExitCode {
-    let preset = match a.preset {
-        PresetArg::Strict => Preset::Strict,
-        PresetArg::Lenient => Preset::Lenient,
-    };
+    let preset = a.preset;
     let patterns = match answer_patterns(&a.answer_patterns, a.settings.as_deref()) {
         Ok(p) => p,
         Err(e) => return super::fail(e),

@@ -22,46 +22,24 @@ impl Row {
     }
 }
 
-/// Which rows the table shows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Show {
-    #[default]
-    All,
-    Equivalent,
-    NotEquivalent,
-    Undecided,
-    NoAnswer,
-    LowConfidence,
-    /// Rows whose verdict the verify model's answer changed (the LLM fallback).
-    ChangedByModel,
-    Bad,
+crate::names::named_enum! {
+    /// Which rows the table shows; its name is the picker's value.
+    #[derive(Default)]
+    pub enum Show {
+        #[default]
+        All = "all",
+        Equivalent = "equivalent",
+        NotEquivalent = "not_equivalent",
+        Undecided = "undecided",
+        NoAnswer = "no_answer",
+        LowConfidence = "low_confidence",
+        /// Rows whose verdict the verify model's answer changed (the LLM fallback).
+        ChangedByModel = "changed_by_model",
+        Bad = "bad",
+    }
 }
 
 impl Show {
-    pub const ALL: [Show; 8] = [
-        Show::All,
-        Show::Equivalent,
-        Show::NotEquivalent,
-        Show::Undecided,
-        Show::NoAnswer,
-        Show::LowConfidence,
-        Show::ChangedByModel,
-        Show::Bad,
-    ];
-
-    pub fn key(self) -> &'static str {
-        match self {
-            Show::All => "all",
-            Show::Equivalent => "equivalent",
-            Show::NotEquivalent => "not_equivalent",
-            Show::Undecided => "undecided",
-            Show::NoAnswer => "no_answer",
-            Show::LowConfidence => "low_confidence",
-            Show::ChangedByModel => "changed_by_model",
-            Show::Bad => "bad",
-        }
-    }
-
     pub fn label(self) -> &'static str {
         match self {
             Show::All => "all rows",
@@ -75,11 +53,9 @@ impl Show {
         }
     }
 
+    /// The picker's value read back (all rows for a value it does not offer).
     pub fn from_key(k: &str) -> Show {
-        Show::ALL
-            .into_iter()
-            .find(|s| s.key() == k)
-            .unwrap_or_default()
+        Show::from_name(k).unwrap_or_default()
     }
 
     fn keeps(self, row: &Row) -> bool {

@@ -29,7 +29,8 @@ pub use equiv::{Comparison, Outcome, Path, Preset};
 pub use patterns::{AnswerPatternSpec, AnswerPatterns, PatternError};
 use serde::Serialize;
 
-/// The rule that produced an answer.
+/// The rule that produced an answer. Not a `crate::names::named_enum!`: `Pattern` carries the
+/// user's pattern name, which is its name in records.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Method {
     /// A user-defined answer pattern, by its name (tried before every built-in rule).

@@ -241,11 +241,11 @@ mod tests {
         let e = AnswerPatterns::from_flags(&["a=(x)"], vec![spec("a", "(y)")]).unwrap_err();
         assert_eq!(e.to_string(), "answer pattern `a`: the name is used twice");
         assert_eq!(
-            crate::extract::Preset::from_name("strict"),
+            crate::extract::Preset::from_flag("strict"),
             Ok(crate::extract::Preset::Strict)
         );
         assert_eq!(
-            crate::extract::Preset::from_name("loose").unwrap_err(),
+            crate::extract::Preset::from_flag("loose").unwrap_err(),
             "invalid value 'loose' for '--preset <PRESET>' [possible values: strict, lenient]"
         );
     }

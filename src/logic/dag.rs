@@ -3,7 +3,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::world::{ItemStatus, WorldState};
+use super::world::WorldState;
 
 /// Room for an id and a KaTeX-rendered formula of about 20 symbols (longer ones are clipped
 /// and shown whole in the tooltip).
@@ -52,16 +52,6 @@ pub struct Dag {
     pub height: f64,
     /// Hypotheses and items left out to keep the drawing readable (see [`layout_window`]).
     pub hidden: usize,
-}
-
-fn status_name(status: ItemStatus) -> &'static str {
-    match status {
-        ItemStatus::Pending => "pending",
-        ItemStatus::Accepted => "accepted",
-        ItemStatus::Rejected => "rejected",
-        ItemStatus::Blocked => "blocked",
-        ItemStatus::Retracted => "retracted",
-    }
 }
 
 /// Lay out every hypothesis and item of the state; `focus` is the id the current event is about.
@@ -158,7 +148,7 @@ fn layout_rows(state: &WorldState, focus: Option<&str>, max_nodes: usize, baryce
             id: item.id.clone(),
             latex: item.latex.clone(),
             rule: item.rule.clone(),
-            status: status_name(item.status),
+            status: item.status.as_str(),
             mark: mark_of(&item.id),
             x: 0.0,
             y: 0.0,

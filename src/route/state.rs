@@ -41,9 +41,8 @@ pub struct ViewState {
     pub unknown: Vec<(String, String)>,
 }
 
+use crate::audit::report::Band;
 use crate::table::Direction;
-
-const BANDS: [&str; 3] = ["bad", "mid", "good"];
 
 /// The fixed key order of [`ViewState::encode`], so equal states give equal URLs.
 const KEYS: [&str; 14] = [
@@ -63,9 +62,18 @@ const KEYS: [&str; 14] = [
     "step",
 ];
 
+/// A band in a URL (`cell=good-bad`) is its name in lower case; its index in `Band::ALL`.
 fn band_of(s: &str) -> Option<u8> {
-    let s = s.to_ascii_lowercase();
-    BANDS.iter().position(|b| *b == s).map(|i| i as u8)
+    Band::ALL
+        .iter()
+        .position(|b| b.as_str().eq_ignore_ascii_case(s))
+        .and_then(|i| u8::try_from(i).ok())
+}
+
+fn band_in_url(index: u8) -> Option<String> {
+    Band::ALL
+        .get(usize::from(index))
+        .map(|b| b.as_str().to_ascii_lowercase())
 }
 
 fn parse_cell(v: &str) -> Option<(u8, u8)> {
@@ -146,8 +154,7 @@ impl ViewState {
     pub fn encode(&self) -> String {
         let cell = self
             .cell
-            .filter(|(e, j)| *e < 3 && *j < 3)
-            .map(|(e, j)| format!("{}-{}", BANDS[e as usize], BANDS[j as usize]));
+            .and_then(|(e, j)| Some(format!("{}-{}", band_in_url(e)?, band_in_url(j)?)));
         let step = self.step.map(|s| s.to_string());
         let regex = self.regex.then(|| "1".to_string());
         let cross = self.cross.then(|| "1".to_string());

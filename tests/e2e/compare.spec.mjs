@@ -42,7 +42,7 @@ describe('compare page', () => {
       'Exact McNemar test: cross-band in A only 3, in B only 0, two-sided p = 0.2500.');
     assert.match(await page.getByTestId('compare-rates').innerText(), /A 3 \(25\.0 %\), B 0 \(0\.0 %\); B − A -25\.0 pt, 95 % CI \[/);
     const rows = page.getByTestId('compare-row');
-    const changes = (await rows.locator('td:nth-child(6)').allInnerTexts()).map((s) => s.trim());
+    const changes = (await rows.getByTestId('compare-change').allInnerTexts()).map((s) => s.trim());
     assert.deepEqual(changes.slice(0, 5), ['fixed cross-band', 'fixed cross-band', 'fixed cross-band', 'regressed', 'improved']);
     assert.equal(await rows.count(), 12);
 
@@ -74,6 +74,10 @@ describe('compare page', () => {
     await page.getByTestId('compare-profile-b').selectOption('new');
     await page.getByTestId('compare-mcnemar').filter({ hasText: 'A only 3, in B only 0' }).waitFor();
     assert.match(page.url(), /compare\?a=old&b=new$/);
+    // Paired by id: each side's label names its profile, so the table has no (empty) profile column.
+    await page.getByTestId('compare-sort-id').waitFor();
+    assert.equal(await page.getByTestId('compare-sort-profile').count(), 0);
+    assert.equal(await page.getByTestId('compare-row').first().locator('td').count(), 5);
   });
 
   app.it('"Compare with…" on Report brings its file along', async (page) => {

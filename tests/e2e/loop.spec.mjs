@@ -151,7 +151,7 @@ describe('workbench loop (issue 14, done when)', () => {
     const mcnemar = page.getByTestId('compare-mcnemar').filter({ hasText: /Exact McNemar test: cross-band in A only \d+, in B only \d+, two-sided p = / });
     await mcnemar.waitFor();
     assert.match(await page.getByTestId('compare-counts').innerText(), /^12 cases paired by id/);
-    const changes = (await page.getByTestId('compare-row').locator('td:nth-child(6)').allInnerTexts()).map((t) => t.trim());
+    const changes = (await page.getByTestId('compare-row').getByTestId('compare-change').allInnerTexts()).map((t) => t.trim());
     const firstOther = changes.findIndex((c) => !/cross-band/.test(c));
     assert.ok(changes.some((c) => /cross-band/.test(c)), changes.join(', '));
     assert.ok(firstOther === -1 || changes.slice(firstOther).every((c) => !/cross-band/.test(c)), `flips first: ${changes.join(', ')}`);

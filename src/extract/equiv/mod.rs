@@ -38,176 +38,88 @@ use structure::*;
 
 pub use structure::answer_count;
 
-/// How forgiving the comparison is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Preset {
-    /// Exact values only; `20%` equals `20` only when the question asks for a percent.
-    Strict,
-    /// Also: a decimal with ≥ 2 places equals a value that rounds to it (`0.33` vs `1/3`),
-    /// a bare list equals a tuple of the same order, case-insensitive text and letters.
-    #[default]
-    Lenient,
+crate::names::named_enum! {
+    /// How forgiving the comparison is. Its names are what users write (`--preset strict`, the
+    /// Python package's `preset="strict"`).
+    #[derive(Default)]
+    pub enum Preset {
+        /// Exact values only; `20%` equals `20` only when the question asks for a percent.
+        Strict = "strict",
+        /// Also: a decimal with ≥ 2 places equals a value that rounds to it (`0.33` vs `1/3`),
+        /// a bare list equals a tuple of the same order, case-insensitive text and letters.
+        #[default]
+        Lenient = "lenient",
+    }
 }
 
 impl Preset {
-    pub const ALL: [Preset; 2] = [Preset::Strict, Preset::Lenient];
-
-    /// The name users write (`--preset strict`, the Python package's `preset="strict"`).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Preset::Strict => "strict",
-            Preset::Lenient => "lenient",
-        }
-    }
-
-    /// The preset a name stands for; the error is the CLI's wording for a bad `--preset`.
-    pub fn from_name(name: &str) -> Result<Preset, String> {
-        Preset::ALL
-            .into_iter()
-            .find(|p| p.as_str() == name)
-            .ok_or_else(|| {
-                format!("invalid value '{name}' for '--preset <PRESET>' [possible values: strict, lenient]")
-            })
+    /// The preset a name stands for; the error is the CLI's wording for a bad `--preset`
+    /// (clap's), so the Python package refuses a name with the same message.
+    pub fn from_flag(name: &str) -> Result<Preset, String> {
+        Preset::from_name(name).ok_or_else(|| {
+            format!(
+                "invalid value '{name}' for '--preset <PRESET>' [possible values: {}]",
+                Preset::ALL.map(Preset::as_str).join(", ")
+            )
+        })
     }
 }
 
-/// The comparison step that decided a verdict.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Path {
-    IdenticalText,
-    Choice,
-    Percent,
-    ExactRational,
-    BigInteger,
-    Float,
-    Rounded,
-    Symbolic,
-    Tuple,
-    Interval,
-    Set,
-    Matrix,
-    Equation,
-    Text,
-    /// One side states a unit the other contradicts (`7 years` vs `7 months`).
-    Unit,
-    /// `\infty` against `\infty`, `-\infty` or a number.
-    Infinity,
-    /// Inequalities, intervals and their unions read as one set of reals (`x<3`, `-x>-1`,
-    /// `(-\infty,3)`, `x \neq 3`, `x<-1 \text{ or } x>2`), compared exactly.
-    RealSet,
-    /// Two equations with the same solutions up to rearrangement and a non-zero factor
-    /// (`2x+4y-3=0` vs `y=-\frac{1}{2}x+\frac{3}{4}`), by evaluation.
-    Rearranged,
-    /// A label before the answer dropped (`(p,q)=(3,2)`, `V_1:V_2=11:21`).
-    Label,
-    /// A chain (`x = 5+5+1 = 11`) or an approximation (`\frac{1}{3} \approx 0.33`) read as
-    /// its final value.
-    Chain,
-    /// A base-n numeral (`2516_8`) compared by value.
-    BaseN,
-    /// `2,74` read with a decimal comma against a decimal gold.
-    DecimalComma,
-    /// Several answers (several `\boxed{}`, "2 or 3", `2; 3`) compared as a set.
-    Several,
-    /// Complex numbers with `i` (or `I`) in exact Gaussian-rational arithmetic.
-    Complex,
-    NoAnswer,
-}
-
-impl Path {
-    /// Every path, for reading a name back (`from_name`); `as_str` is where the names live.
-    pub const ALL: [Path; 25] = [
-        Path::IdenticalText,
-        Path::Choice,
-        Path::Percent,
-        Path::ExactRational,
-        Path::BigInteger,
-        Path::Float,
-        Path::Rounded,
-        Path::Symbolic,
-        Path::Tuple,
-        Path::Interval,
-        Path::Set,
-        Path::Matrix,
-        Path::Equation,
-        Path::Text,
-        Path::Unit,
-        Path::Infinity,
-        Path::RealSet,
-        Path::Rearranged,
-        Path::Label,
-        Path::Chain,
-        Path::BaseN,
-        Path::DecimalComma,
-        Path::Several,
-        Path::Complex,
-        Path::NoAnswer,
-    ];
-
-    /// The path a name written by `as_str` stands for.
-    pub fn from_name(name: &str) -> Option<Path> {
-        Path::ALL.into_iter().find(|p| p.as_str() == name)
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Path::IdenticalText => "identical_text",
-            Path::Choice => "choice",
-            Path::Percent => "percent",
-            Path::ExactRational => "exact_rational",
-            Path::BigInteger => "big_integer",
-            Path::Float => "float",
-            Path::Rounded => "rounded",
-            Path::Symbolic => "symbolic",
-            Path::Tuple => "tuple",
-            Path::Interval => "interval",
-            Path::Set => "set",
-            Path::Matrix => "matrix",
-            Path::Equation => "equation",
-            Path::Text => "text",
-            Path::Unit => "unit",
-            Path::Infinity => "infinity",
-            Path::RealSet => "real_set",
-            Path::Rearranged => "rearranged",
-            Path::Label => "label",
-            Path::Chain => "chain",
-            Path::BaseN => "base_n",
-            Path::DecimalComma => "decimal_comma",
-            Path::Several => "several",
-            Path::Complex => "complex",
-            Path::NoAnswer => "no_answer",
-        }
+crate::names::named_enum! {
+    /// The comparison step that decided a verdict (a grade record's `path`).
+    pub enum Path {
+        IdenticalText = "identical_text",
+        Choice = "choice",
+        Percent = "percent",
+        ExactRational = "exact_rational",
+        BigInteger = "big_integer",
+        Float = "float",
+        Rounded = "rounded",
+        Symbolic = "symbolic",
+        Tuple = "tuple",
+        Interval = "interval",
+        Set = "set",
+        Matrix = "matrix",
+        Equation = "equation",
+        Text = "text",
+        /// One side states a unit the other contradicts (`7 years` vs `7 months`).
+        Unit = "unit",
+        /// `\infty` against `\infty`, `-\infty` or a number.
+        Infinity = "infinity",
+        /// Inequalities, intervals and their unions read as one set of reals (`x<3`, `-x>-1`,
+        /// `(-\infty,3)`, `x \neq 3`, `x<-1 \text{ or } x>2`), compared exactly.
+        RealSet = "real_set",
+        /// Two equations with the same solutions up to rearrangement and a non-zero factor
+        /// (`2x+4y-3=0` vs `y=-\frac{1}{2}x+\frac{3}{4}`), by evaluation.
+        Rearranged = "rearranged",
+        /// A label before the answer dropped (`(p,q)=(3,2)`, `V_1:V_2=11:21`).
+        Label = "label",
+        /// A chain (`x = 5+5+1 = 11`) or an approximation (`\frac{1}{3} \approx 0.33`) read as
+        /// its final value.
+        Chain = "chain",
+        /// A base-n numeral (`2516_8`) compared by value.
+        BaseN = "base_n",
+        /// `2,74` read with a decimal comma against a decimal gold.
+        DecimalComma = "decimal_comma",
+        /// Several answers (several `\boxed{}`, "2 or 3", `2; 3`) compared as a set.
+        Several = "several",
+        /// Complex numbers with `i` (or `I`) in exact Gaussian-rational arithmetic.
+        Complex = "complex",
+        NoAnswer = "no_answer",
     }
 }
 
-/// What a comparison concluded. `Undecided` is its own verdict: counted apart, never as equal.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Outcome {
-    Equal,
-    Different,
-    /// Exact comparison was impossible (see the reason): "could not decide".
-    Undecided,
+crate::names::named_enum! {
+    /// What a comparison concluded. `Undecided` is its own verdict: counted apart, never as equal.
+    pub enum Outcome {
+        Equal = "equal",
+        Different = "different",
+        /// Exact comparison was impossible (see the reason): "could not decide".
+        Undecided = "undecided",
+    }
 }
 
 impl Outcome {
-    pub const ALL: [Outcome; 3] = [Outcome::Equal, Outcome::Different, Outcome::Undecided];
-
-    /// The outcome a name written by `as_str` stands for.
-    pub fn from_name(name: &str) -> Option<Outcome> {
-        Outcome::ALL.into_iter().find(|o| o.as_str() == name)
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Outcome::Equal => "equal",
-            Outcome::Different => "different",
-            Outcome::Undecided => "undecided",
-        }
-    }
-
     /// Both parts must hold: one difference decides, else one undecided part leaves it open.
     pub fn and(self, o: Outcome) -> Outcome {
         match (self, o) {

@@ -104,8 +104,8 @@ pub enum ParsedAction {
 /// Why an action's params cannot be read (all `malformed`).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ActionError {
-    #[error("unknown actionType `{0}` (derive, extend, assume, refute, accept)")]
-    UnknownType(String),
+    #[error("unknown actionType: {0}")]
+    UnknownType(crate::names::UnknownName),
     #[error("extend needs `baseConclusionId`")]
     MissingBase,
     #[error("`{0}` must list ids as strings")]
@@ -130,8 +130,7 @@ pub enum ActionError {
 
 /// The action type named by `actionType`.
 pub fn action_kind(action_type: &str) -> Result<ActionKind, ActionError> {
-    ActionKind::from_name(action_type)
-        .ok_or_else(|| ActionError::UnknownType(action_type.to_string()))
+    action_type.parse().map_err(ActionError::UnknownType)
 }
 
 fn parsed_formula(latex: &str) -> Result<Formula, ActionError> {

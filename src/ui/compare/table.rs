@@ -31,6 +31,11 @@ fn change_class(c: Change) -> &'static str {
 }
 
 pub fn paired_table(c: Arc<Comparison>) -> AnyView {
+    // Column 1 (profile) only when cases were paired by profile; otherwise it would be empty.
+    let by_profile = c.by_profile();
+    let shown: Vec<usize> = (0..COLUMNS.len())
+        .filter(|&col| by_profile || COLUMNS[col] != "profile")
+        .collect();
     let sort = RwSignal::new(None::<(usize, Direction)>);
     let page = RwSignal::new(0usize);
     let text = RwSignal::new(String::new());
@@ -64,11 +69,11 @@ pub fn paired_table(c: Arc<Comparison>) -> AnyView {
                 view! {
                     <tr data-testid="compare-row">
                         {td(None, p.id.clone())}
-                        {td(None, p.profile.clone().unwrap_or_default())}
+                        {by_profile.then(|| td(None, p.profile.clone().unwrap_or_default()))}
                         {td(NUM, p.expected.to_string())}
                         {td(NUM, format!("{} {}", p.score_a, p.band_a))}
                         {td(NUM, format!("{} {}", p.score_b, p.band_b))}
-                        <td><span class=change_class(p.change)>{p.change.label()}</span></td>
+                        <td data-testid="compare-change"><span class=change_class(p.change)>{p.change.label()}</span></td>
                     </tr>
                 }
                 .into_any()
@@ -90,7 +95,7 @@ pub fn paired_table(c: Arc<Comparison>) -> AnyView {
             <p class="muted" data-testid="compare-cases-count">{boxed::text(move || format!("{} case(s)", order.with(Vec::len)))}</p>
             <div class="table-wrap">
                 <table>
-                    <thead><tr>{(0..COLUMNS.len()).map(|c| sort_header("compare-sort", COLUMNS[c], c, (2..5).contains(&c), sort, page)).collect::<Vec<_>>()}</tr></thead>
+                    <thead><tr>{shown.iter().map(|&c| sort_header("compare-sort", COLUMNS[c], c, (2..5).contains(&c), sort, page)).collect::<Vec<_>>()}</tr></thead>
                     <tbody>{part(move || Some(rows().into_any()))}</tbody>
                 </table>
             </div>

@@ -78,7 +78,7 @@ pub fn BatchGrade(patterns: Memo<AnswerPatterns>) -> impl IntoView {
                                 on:change=on_change(move |ev| show.set(Show::from_key(&event_target_value(&ev))))
                             >
                                 {Show::ALL.into_iter().map(|s| view! {
-                                    <option value=s.key() selected=flag(move || show.get() == s)>{s.label()}</option>
+                                    <option value=s.as_str() selected=flag(move || show.get() == s)>{s.label()}</option>
                                 }.into_any()).collect_view()}
                             </select>
                         </label>

@@ -6,6 +6,7 @@
 use leptos::prelude::*;
 
 use crate::logic::document::catalogue_rules;
+use crate::logic::events::ActionKind;
 use crate::view::proof::form_help::action_params;
 use crate::view::proof::form_help::parse_feedback;
 use crate::view::proof::form_help::rule_requirements;
@@ -17,14 +18,14 @@ use super::bind::set_to;
 use super::bind::text_of;
 use crate::ui::options::options;
 
-/// The action kinds the form offers.
-const KINDS: [&str; 5] = ["derive", "extend", "assume", "accept", "refute"];
-
 /// Agent, action kind and params of the action to run; the page answers (accepted?, message).
 pub type ActionRequest = (String, String, serde_json::Value);
 
-fn feedback_view(kind: &str, latex: &str) -> AnyView {
-    if !matches!(kind, "derive" | "extend" | "assume") {
+fn feedback_view(kind: ActionKind, latex: &str) -> AnyView {
+    if !matches!(
+        kind,
+        ActionKind::Derive | ActionKind::Extend | ActionKind::Assume
+    ) {
         return ().into_any();
     }
     match parse_feedback(latex) {
@@ -69,7 +70,9 @@ pub fn ProofForm(
 ) -> impl IntoView {
     let rules = catalogue_rules();
     let agent = RwSignal::new(String::new());
-    let kind = RwSignal::new(String::from("derive"));
+    let kind = RwSignal::new(ActionKind::default().as_str().to_string());
+    // The picker offers only `ActionKind::ALL`'s names.
+    let kind_of = move || ActionKind::from_name(&kind.get()).unwrap_or_default();
     let latex = RwSignal::new(String::new());
     let premises = RwSignal::new(String::new());
     let rule = RwSignal::new(rules.first().cloned().unwrap_or_default());
@@ -79,7 +82,7 @@ pub fn ProofForm(
         ev.prevent_default();
         let k = kind.get_untracked();
         let params = action_params(
-            &k,
+            ActionKind::from_name(&k).unwrap_or_default(),
             latex.get_untracked(),
             &premises.get_untracked(),
             &target.get_untracked(),
@@ -87,14 +90,14 @@ pub fn ProofForm(
         );
         result.set(Some(on_action((agent.get_untracked(), k, params))));
     };
-    let uses_rule = move || matches!(kind.get().as_str(), "derive" | "extend");
+    let uses_rule = move || matches!(kind_of(), ActionKind::Derive | ActionKind::Extend);
     let formula_label = move || {
-        String::from(match kind.get().as_str() {
-            "derive" => "Conclusion (LaTeX)",
-            "extend" => "Extension (LaTeX)",
-            "assume" => "Assumption (LaTeX)",
-            "refute" => "Reason",
-            _ => "Formula (not used by accept)",
+        String::from(match kind_of() {
+            ActionKind::Derive => "Conclusion (LaTeX)",
+            ActionKind::Extend => "Extension (LaTeX)",
+            ActionKind::Assume => "Assumption (LaTeX)",
+            ActionKind::Refute => "Reason",
+            ActionKind::Accept => "Formula (not used by accept)",
         })
     };
     view! {
@@ -108,7 +111,7 @@ pub fn ProofForm(
                 </label>
                 <label>"Action "
                     <select data-testid="proof-form-kind" on:change=set_to(kind)>
-                        {options(KINDS.iter().map(|k| k.to_string()).collect())}
+                        {options(ActionKind::ALL.iter().map(|k| k.as_str().to_string()).collect())}
                     </select>
                 </label>
                 <label>"Rule "
@@ -122,7 +125,7 @@ pub fn ProofForm(
             <label class="stack" for="proof-form-latex">{live(formula_label)}</label>
             <input id="proof-form-latex" data-testid="proof-form-latex" aria-describedby="proof-form-parse"
                 prop:value=text_of(latex) on:input=set_to(latex)/>
-            {live(move || feedback_view(&kind.get(), &latex.get()))}
+            {live(move || feedback_view(kind_of(), &latex.get()))}
             <div class="row">
                 <label class="stack">"Premises (ids, comma-separated)"
                     <input placeholder="H-1, C-002" data-testid="proof-form-premises"

@@ -18,7 +18,8 @@ pub fn JsonModeSelect(name: String) -> impl IntoView {
             <select
                 prop:value=move || {
                     s1.settings
-                        .with(|s| s.llms.get(&n1).map(|l| l.json_mode.as_str()).unwrap_or("none"))
+                        .with(|s| s.llms.get(&n1).map(|l| l.json_mode).unwrap_or_default())
+                        .as_str()
                         .to_string()
                 }
                 on:change=on_change(move |ev| {

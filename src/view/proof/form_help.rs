@@ -1,6 +1,7 @@
 //! What the Proof page's action form says while you type: whether the formula parses (and
 //! where it does not), and what the picked rule needs. Pure, tested natively.
 
+use crate::logic::events::ActionKind;
 use crate::logic::formula::parse_formula;
 use crate::logic::rules::rule_help;
 
@@ -92,11 +93,10 @@ pub fn rule_requirements(rule: &str) -> Option<(String, Vec<HelpPart>)> {
     Some((summary, parts))
 }
 
-/// The params of the action form's action: `kind` (derive, extend, assume, accept, anything
-/// else: refute), the formula field, the comma-separated premise ids, the target id field and
+/// The params of the action form's action: its kind, the formula field, the comma-separated premise ids, the target id field and
 /// the picked rule. Built as a plain map (not `json!`), so the browser carries one copy.
 pub fn action_params(
-    kind: &str,
+    kind: ActionKind,
     text: String,
     premises: &str,
     target: &str,
@@ -115,20 +115,20 @@ pub fn action_params(
     };
     let target = || Value::String(target.trim().to_string());
     let fields: Vec<(&str, Value)> = match kind {
-        "derive" => vec![
+        ActionKind::Derive => vec![
             ("conclusion", Value::String(text)),
             ("premises", cited()),
             ("rule", Value::String(rule)),
         ],
-        "extend" => vec![
+        ActionKind::Extend => vec![
             ("baseConclusionId", target()),
             ("extension", Value::String(text)),
             ("premises", cited()),
             ("rule", Value::String(rule)),
         ],
-        "assume" => vec![("formula", Value::String(text))],
-        "accept" => vec![("proposalId", target())],
-        _ => vec![
+        ActionKind::Assume => vec![("formula", Value::String(text))],
+        ActionKind::Accept => vec![("proposalId", target())],
+        ActionKind::Refute => vec![
             ("targetId", target()),
             ("type", Value::String("invalid_derivation".to_string())),
             ("reason", Value::String(text)),
@@ -194,23 +194,35 @@ mod tests {
     fn action_params_match_the_engine_s_field_names() {
         use serde_json::json;
         assert_eq!(
-            action_params("derive", "p".into(), " H-1, ,C-002 ", " x ", "∧I".into()),
+            action_params(
+                ActionKind::Derive,
+                "p".into(),
+                " H-1, ,C-002 ",
+                " x ",
+                "∧I".into()
+            ),
             json!({"conclusion": "p", "premises": ["H-1", "C-002"], "rule": "∧I"})
         );
         assert_eq!(
-            action_params("extend", "q".into(), "", " C-001 ", "∨I".into()),
+            action_params(ActionKind::Extend, "q".into(), "", " C-001 ", "∨I".into()),
             json!({"baseConclusionId": "C-001", "extension": "q", "premises": [], "rule": "∨I"})
         );
         assert_eq!(
-            action_params("assume", "r".into(), "H-1", "", String::new()),
+            action_params(ActionKind::Assume, "r".into(), "H-1", "", String::new()),
             json!({"formula": "r"})
         );
         assert_eq!(
-            action_params("accept", String::new(), "", " P-1", String::new()),
+            action_params(ActionKind::Accept, String::new(), "", " P-1", String::new()),
             json!({"proposalId": "P-1"})
         );
         assert_eq!(
-            action_params("refute", "wrong".into(), "", "C-3 ", String::new()),
+            action_params(
+                ActionKind::Refute,
+                "wrong".into(),
+                "",
+                "C-3 ",
+                String::new()
+            ),
             json!({"targetId": "C-3", "type": "invalid_derivation", "reason": "wrong"})
         );
     }
