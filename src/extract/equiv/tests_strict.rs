@@ -364,3 +364,29 @@ fn labelled_solutions_are_tuples() {
         }
     }
 }
+
+/// A percent word right after the answer (`$\boxed{28}$ pct`, Math-Verify's percent case 5)
+/// is its `%`, in both presets, against a percent or a number between −1 and 1; the percent
+/// policy then decides as for `28\%`. Against a bare `28` (GSM8K's golds for "28%") it stays
+/// `28`, as before.
+#[test]
+fn percent_word_after_the_answer() {
+    for preset in [Preset::Strict, Preset::Lenient] {
+        for (p, g, want) in [
+            ("$\\boxed{28}$ pct", "$28\\%$", Outcome::Equal),
+            (
+                "The answer is \\boxed{28} percent.",
+                "28\\%",
+                Outcome::Equal,
+            ),
+            ("$\\boxed{28}$ pct", "0.28", Outcome::Equal),
+            ("$\\boxed{28}$ pct", "$29\\%$", Outcome::Different),
+            ("$\\boxed{28}$ pctx", "0.28", Outcome::Different),
+            ("The chance is 10\\% + 20\\% = 30%.", "30", Outcome::Equal),
+            ("$\\boxed{19.19}$ percent", "0.1919", Outcome::Equal),
+        ] {
+            let (o, why) = outcome(p, g, None, preset);
+            assert_eq!(o, want, "{preset:?} `{p}` vs `{g}`: {why}");
+        }
+    }
+}
