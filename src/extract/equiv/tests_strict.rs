@@ -390,3 +390,46 @@ fn percent_word_after_the_answer() {
         }
     }
 }
+
+/// Strict decides more identities exactly (issue 27): sines and cosines of one angle are a
+/// rational point of the unit circle, and functions with no rational value are symbols fixed
+/// by their arguments' exact values (equiv/exact.rs). Pairs that differ stay apart.
+#[test]
+fn strict_identities_beyond_rational_functions() {
+    for (p, g) in [
+        ("\\sec^2(y)", "\\tan^2(y)+1"),
+        ("\\sin^2 x+\\cos^2 x", "1"),
+        ("\\sin 2x", "2\\sin x\\cos x"),
+        ("\\cos 2x", "1-2\\sin^2 x"),
+        ("\\frac{\\cos x}{\\sin x}", "\\cot x"),
+        (
+            "\\frac{\\sqrt{\\sqrt{11}+\\sqrt{194}}}{2\\sqrt{33}+15}",
+            "\\frac{\\sqrt{\\sqrt{11}+\\sqrt{194}}}{15+2\\sqrt{33}}",
+        ),
+        (
+            "10^{\\frac{\\sqrt{13}-5}{6}}",
+            "10^{\\frac{-5+\\sqrt{13}}{6}}",
+        ),
+        ("\\sqrt{x^2}", "|x|"),
+        ("\\ln(x)+1", "1+\\ln x"),
+        ("e^{2x}\\sin x", "\\sin(x) e^{2x}"),
+    ] {
+        for (x, y) in [(p, g), (g, p)] {
+            let (o, why) = outcome(x, y, None, Preset::Strict);
+            assert_eq!(o, Outcome::Equal, "strict `{x}` vs `{y}`: {why}");
+        }
+    }
+    for (p, g) in [
+        ("\\sin 2x", "2\\sin x"),
+        ("\\sqrt{x^2}", "x"),
+        ("\\ln(x^2)", "2\\ln x"),
+        ("\\sin^2 x+\\cos^2 x", "1.0000000001"),
+        ("\\sin(x+\\pi)", "\\sin x"),
+        ("\\sqrt{\\sqrt{2}+1}", "\\sqrt{\\sqrt{2}+1}+10^{-12}"),
+    ] {
+        for (x, y) in [(p, g), (g, p)] {
+            let (o, why) = outcome(x, y, None, Preset::Strict);
+            assert_ne!(o, Outcome::Equal, "strict `{x}` vs `{y}`: {why}");
+        }
+    }
+}
