@@ -180,6 +180,10 @@ pub(super) fn matrix_value(s: &str) -> Option<MatrixValue> {
                 Ok(p) => p,
                 Err(why) => return fail(why),
             };
+            // Checked after each product: cells grow with every factor (bounded memory).
+            if too_long(&m) {
+                return fail("a computed cell past the size bound".into());
+            }
         }
         let scale = match (&t.scalar, t.negative) {
             (Some(k), true) => Some(format!("-({k})")),
@@ -211,10 +215,14 @@ pub(super) fn matrix_value(s: &str) -> Option<MatrixValue> {
         });
     }
     let cells = total?;
-    if cells.iter().flatten().any(|c| c.len() > MAX_CELL) {
+    if too_long(&cells) {
         return fail("a computed cell past the size bound".into());
     }
     Some(MatrixValue::Cells(cells))
+}
+
+fn too_long(m: &Cells) -> bool {
+    m.iter().flatten().any(|c| c.len() > MAX_CELL)
 }
 
 #[cfg(test)]
@@ -261,6 +269,15 @@ mod tests {
         ));
         assert!(matches!(
             matrix_value(&format!("{A}+{row}")),
+            Some(MatrixValue::Undefined(_))
+        ));
+        // Cells grow with every product: stopped at the cell bound, not computed to megabytes.
+        let full = format!(
+            "\\begin{{pmatrix}}{}\\end{{pmatrix}}",
+            vec![["123456789"; MAX_SIDE].join("&"); MAX_SIDE].join("\\\\")
+        );
+        assert!(matches!(
+            matrix_value(&full.repeat(MAX_MATRICES)),
             Some(MatrixValue::Undefined(_))
         ));
         let many = A.repeat(MAX_MATRICES + 1);
