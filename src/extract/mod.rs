@@ -798,12 +798,7 @@ fn suffix_of(e: &Extraction, text: Option<&str>) -> Option<units::Suffix> {
 /// `0.192`): against a bare `40`, GSM8K's golds for "40%", the percent rules would turn an
 /// equal verdict into a different one under strict. `None` when nothing changes.
 fn percent_after(e: &Extraction, text: Option<&str>, other: &Extraction) -> Option<Extraction> {
-    if e.answer.ends_with('%') || exact_number(&e.answer).is_none() {
-        return None;
-    }
-    let one = num_rational::BigRational::from_integer(1.into());
-    let fraction = exact_number(&other.answer).is_some_and(|v| num_traits::Signed::abs(&v) < one);
-    if !(other.answer.ends_with('%') || fraction) {
+    if e.answer.ends_with('%') {
         return None;
     }
     let after: String = text?.get(e.span.1..)?.chars().take(24).collect();
@@ -824,7 +819,16 @@ fn percent_after(e: &Extraction, text: Option<&str>, other: &Extraction) -> Opti
             .strip_prefix(w)
             .is_some_and(|r| !r.starts_with(|c: char| c.is_ascii_alphabetic()))
     });
-    (word || rest.starts_with('%') || rest.starts_with("\\%")).then(|| Extraction {
+    if !(word || rest.starts_with('%') || rest.starts_with("\\%")) {
+        return None;
+    }
+    // Parsed only now: most answers have no percent word after them (the hot path).
+    let one = num_rational::BigRational::from_integer(1.into());
+    let fraction = exact_number(&other.answer).is_some_and(|v| num_traits::Signed::abs(&v) < one);
+    if exact_number(&e.answer).is_none() || !(other.answer.ends_with('%') || fraction) {
+        return None;
+    }
+    Some(Extraction {
         answer: format!("{}%", e.answer),
         ..e.clone()
     })
