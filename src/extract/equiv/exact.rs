@@ -219,7 +219,12 @@ pub(super) fn value(n: &Node, pt: &Point, formal: &mut bool) -> Result<BigRation
 /// equal arguments give equal values and nothing else is assumed. Always formal: a difference
 /// proves nothing. Sines and cosines of one angle lie on the unit circle (below), so
 /// `\sec^2 y` = `\tan^2 y + 1` is exact.
-fn opaque(tag: &str, args: &[&BigRational], seed: u64, formal: &mut bool) -> BigRational {
+pub(super) fn opaque(
+    tag: &str,
+    args: &[&BigRational],
+    seed: u64,
+    formal: &mut bool,
+) -> BigRational {
     *formal = true;
     let mut h = tag.bytes().fold(0xcbf2_9ce4_8422_2325u64, fnv);
     for a in args {
@@ -364,11 +369,11 @@ pub(super) fn constants_equal(ea: &Expr, eb: &Expr) -> Option<bool> {
 }
 
 /// Agreeing rational points needed before two expressions with variables are called equal.
-const EXACT_POINTS: usize = 12;
+pub(super) const EXACT_POINTS: usize = 12;
 
 /// A rational sample point for `n` variables: numerators −40…40, denominators 1…13, or
 /// integers −4…20 (factorials).
-fn rational_point(rng: &mut Xorshift, n: usize, integers: bool) -> Vec<BigRational> {
+pub(super) fn rational_point(rng: &mut Xorshift, n: usize, integers: bool) -> Vec<BigRational> {
     (0..n)
         .map(|_| {
             if integers && rng.next_unit() < 0.5 {

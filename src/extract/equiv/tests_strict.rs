@@ -433,3 +433,37 @@ fn strict_identities_beyond_rational_functions() {
         }
     }
 }
+
+/// Complex answers with other variables (dev long-CoT, Minerva-Math: a phasor) are equal when
+/// they agree exactly as Gaussian rationals at rational points, `e^{i\theta}` a point of the
+/// unit circle; nothing else is decided equal by this reading.
+#[test]
+fn complex_answers_with_variables() {
+    for preset in [Preset::Strict, Preset::Lenient] {
+        for (p, g, want) in [
+            (
+                "\\frac{2 A(1-i)}{3}e^{i t}",
+                "\\frac{4A}{3+3i}e^{it}",
+                Outcome::Equal,
+            ),
+            ("x+iy", "iy+x", Outcome::Equal),
+            ("(x+iy)^2", "x^2-y^2+2ixy", Outcome::Equal),
+        ] {
+            for (x, y) in [(p, g), (g, p)] {
+                let (o, why) = outcome(x, y, None, preset);
+                assert_eq!(o, want, "{preset:?} `{x}` vs `{y}`: {why}");
+            }
+        }
+        // Not shown equal: never "equal" (`e^{2it}` is not computed from `e^{it}`).
+        for (p, g) in [
+            ("\\frac{2A}{3}e^{it}", "\\frac{4A}{3+3i}e^{it}"),
+            ("e^{2it}", "(e^{it})^2"),
+            ("x+iy", "x-iy"),
+        ] {
+            for (x, y) in [(p, g), (g, p)] {
+                let (o, why) = outcome(x, y, None, preset);
+                assert_ne!(o, Outcome::Equal, "{preset:?} `{x}` vs `{y}`: {why}");
+            }
+        }
+    }
+}
