@@ -57,12 +57,12 @@ fn gsm8k_without_hash_line() {
     dump("gsm8k", &items, &scored);
     let t = &report.overall;
     assert!(
-        t.right >= 7453,
+        t.right >= 7454,
         "accuracy {:.2}% ({})",
         t.accuracy(),
         t.right
     );
     assert_eq!(t.false_positives, 0);
-    assert!(t.fired <= 256, "signal fires on {}", t.fired);
+    assert!(t.fired <= 255, "signal fires on {}", t.fired);
     assert_eq!(t.wrong_flagged, t.wrong, "every wrong verdict is flagged");
 }

@@ -172,9 +172,43 @@ fn make_from_capture(text: &str, method: Method, span: (usize, usize)) -> Option
     if !is_prose(&c.answer) {
         return Some(c);
     }
-    let (s, e) = answer_in_prose(&c.raw)?;
+    // "The final answer is "$12$ and $13$"": every value of a list of math spans, not the
+    // first one alone.
+    let spans = math_spans(text, span.0, span.1);
+    if let Some(list) = value_list_line(text, &spans, span.0, span.1) {
+        return Some(Candidate { method, ..list });
+    }
+    let (s, e) = stated_value(&c.raw).or_else(|| answer_in_prose(&c.raw))?;
     let inner = trim_span(text, span.0 + s, span.0 + e)?;
     make(text, method, inner)
+}
+
+/// Verbs that state a sentence's value: "The volume of $ABCDEFGH$ is 120".
+const STATING_VERBS: [&str; 6] = [
+    " is ",
+    " are ",
+    " equals ",
+    " was ",
+    " will be ",
+    " would be ",
+];
+
+/// In a sentence captured after a marker ("Final Answer: The largest $n$ is 34."), the value
+/// its verb states, relative to `raw`: what follows the first stating verb that has a value
+/// after it. The math before the verb names the subject (`$n$`, `$f(x)$`), it is not the
+/// answer (docs/extract.md, "What counts as the final answer"). `None` when no verb is
+/// followed by a value ("$x = 5$ is the solution"): the first value then, as before.
+fn stated_value(raw: &str) -> Option<(usize, usize)> {
+    let lower = raw.to_ascii_lowercase();
+    let mut verbs: Vec<usize> = STATING_VERBS
+        .iter()
+        .filter_map(|v| lower.find(v).map(|at| at + v.len()))
+        .collect();
+    verbs.sort_unstable();
+    verbs.into_iter().find_map(|after| {
+        let (s, e) = answer_in_prose(raw.get(after..)?)?;
+        Some((after + s, after + e))
+    })
 }
 
 fn answer_tag(text: &str, lower: &[u8], hidden: &Hidden) -> Option<Candidate> {
@@ -398,6 +432,23 @@ fn english_marker(lower: &[u8], at: usize, word_len: usize) -> Option<usize> {
     }
 }
 
+/// "Answer \\( (9+1) \\)", "Answer $\\frac{10}{9}$": the word "Answer" opening a line, with
+/// no colon, right before a math span labels that span as the answer. Where the math starts,
+/// if so. Mid-sentence ("the answer $x$ we found") is not a label.
+fn answer_label_before_math(text: &str, at: usize) -> Option<usize> {
+    // Only the list marks and blanks just before it are read (never the whole line: a long
+    // line of "answer"s stays linear).
+    let before = text.get(..at)?.trim_end_matches([' ', '\t', '*', '#']);
+    if !(before.is_empty() || before.ends_with('\n')) || !text.get(at..)?.starts_with("Answer") {
+        return None;
+    }
+    let after = at + "Answer".len();
+    let rest = text.get(after..)?;
+    let math = rest.trim_start_matches([' ', '\t', '*']);
+    (math.starts_with('$') || math.starts_with("\\(") || math.starts_with("\\["))
+        .then_some(after + rest.len() - math.len())
+}
+
 /// Where the answer starts after a Chinese "答案" at `at`, if it is a marker.
 fn chinese_marker(text: &str, at: usize) -> Option<usize> {
     let after = at + "答案".len();
@@ -417,7 +468,9 @@ fn final_marker(text: &str, lower: &[u8], hidden: &Hidden) -> Option<Candidate> 
     let mut pos = 0;
     while let Some(at) = find_from(lower, b"answer", pos) {
         pos = at + 6;
-        if let Some(s) = english_marker(lower, at, "answer".len()) {
+        if let Some(s) =
+            english_marker(lower, at, "answer".len()).or_else(|| answer_label_before_math(text, at))
+        {
             starts.push((at, s));
         }
     }
@@ -638,13 +691,40 @@ fn whole_text(text: &str, visible: &[(usize, usize)]) -> Option<Candidate> {
         return None;
     }
     let mut c = make(text, Method::WholeText, (s, e))?;
-    if is_prose(&c.answer) {
+    if is_prose(&c.answer) && !text_in_math(part) {
         // A list of values joined by "and"/"or" (`19, 46, and 82`, `x>1 \text{ and } x<3`) is
         // one answer, every part of it: read by its last number it made `21, 36, and 82`
         // equal to `19, 46, and 82` (docs/extract.md, "What counts as the final answer").
         c.answer = joined_values(&c.answer)?;
     }
     Some(c)
+}
+
+/// Whether `part` is one math span holding nothing but `\text{…}` (`$$\text{The midpoints
+/// form a regular hexagon}$$`): a conclusion written as text on purpose, so a text answer,
+/// compared as text; prose outside math stays no answer.
+fn text_in_math(part: &str) -> bool {
+    let inner = [("$$", "$$"), ("\\[", "\\]"), ("\\(", "\\)"), ("$", "$")]
+        .iter()
+        .find_map(|(open, close)| part.strip_prefix(open)?.strip_suffix(close));
+    let Some(body) = inner.map(str::trim).and_then(|b| b.strip_prefix("\\text{")) else {
+        return false;
+    };
+    // The `\text{` group closes at the very end: no brace of its own closes before.
+    let mut depth = 1i32;
+    for (i, b) in body.bytes().enumerate() {
+        match b {
+            b'{' => depth += 1,
+            b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return i + 1 == body.len();
+                }
+            }
+            _ => {}
+        }
+    }
+    false
 }
 
 /// `a, b, and c` / `a and b` / `a or b` as the list `a,b,c`, when every part is a value
@@ -805,8 +885,10 @@ fn value_list_line(
     }
     let glue_only = |from: usize, to: usize| {
         text.get(from..to).is_some_and(|g| {
-            g.split(|c: char| c.is_whitespace() || matches!(c, ',' | '$' | '.' | '\\' | '(' | ')'))
-                .all(|w| matches!(w, "" | "and" | "or"))
+            g.split(|c: char| {
+                c.is_whitespace() || matches!(c, ',' | '$' | '.' | '\\' | '(' | ')' | '"')
+            })
+            .all(|w| matches!(w, "" | "and" | "or"))
         })
     };
     let mut at = start;
@@ -899,20 +981,101 @@ fn concluding_line(text: &str, visible: &[(usize, usize)]) -> Option<(usize, usi
     let end = vs + body.trim_end().len();
     let start = line_start(text, vs, end)?;
     let line = text.get(start..end)?;
-    let remark = !line.is_empty()
-        && line.len() < 200
-        && !line
-            .bytes()
-            .any(|b| b.is_ascii_digit() || matches!(b, b'$' | b'\\' | b'=' | b'^'));
-    if !remark {
-        return Some((start, end));
+    if !is_remark(line) {
+        return Some(concluding_sentence(text, start, end).unwrap_or((start, end)));
     }
     let before = text.get(vs..start)?.trim_end();
     if before.is_empty() {
         return Some((start, end));
     }
     let prev_end = vs + before.len();
-    Some((line_start(text, vs, prev_end)?, prev_end))
+    let prev_start = line_start(text, vs, prev_end)?;
+    Some(concluding_sentence(text, prev_start, prev_end).unwrap_or((prev_start, prev_end)))
+}
+
+/// A closing remark: short, with no value in it (no digit, no math).
+fn is_remark(part: &str) -> bool {
+    !part.is_empty()
+        && part.len() < 200
+        && !part
+            .bytes()
+            .any(|b| b.is_ascii_digit() || matches!(b, b'$' | b'\\' | b'=' | b'^'))
+}
+
+/// Words that open a sentence drawing the conclusion.
+const CONCLUDING_OPENERS: [&str; 6] = [
+    "therefore",
+    "thus",
+    "hence",
+    "so",
+    "in conclusion",
+    "in total",
+];
+
+/// Within a concluding line written as a paragraph of sentences, the sentence that concludes:
+/// the last one (or the one before a closing remark such as "I hope it is correct."), when it
+/// opens with "Therefore", "Thus", "So"… and states a value without an equation ("…, so $d =
+/// \frac{90}{n}$. … Therefore, there are 12 distinct sequences."). The final-equation rule
+/// read the paragraph's last `=`, an intermediate step. `None` keeps the whole line.
+pub(super) fn concluding_sentence(text: &str, start: usize, end: usize) -> Option<(usize, usize)> {
+    let spans = math_spans(text, start, end);
+    let last = sentence_start(text, &spans, start, end)?;
+    let sentence = text.get(last..end)?;
+    let (s, e) = if is_remark(sentence) {
+        let prev_end = start + text.get(start..last)?.trim_end().len();
+        (
+            sentence_start(text, &spans, start, prev_end).unwrap_or(start),
+            prev_end,
+        )
+    } else {
+        (last, end)
+    };
+    let sentence = text.get(s..e)?;
+    let lower = sentence.to_ascii_lowercase();
+    let opens = CONCLUDING_OPENERS.iter().any(|w| {
+        lower
+            .strip_prefix(w)
+            .is_some_and(|r| r.starts_with([',', ' ']))
+    });
+    let states = sentence.bytes().any(|b| b.is_ascii_digit());
+    // A sentence cut off inside math (`the midpoint is $\left(\frac{5}{2}, `) concludes
+    // nothing.
+    let count = |c: u8| sentence.bytes().filter(|&b| b == c).count();
+    let closed = count(b'$') % 2 == 0 && count(b'{') == count(b'}');
+    (s > start && opens && states && closed && last_equals(text, s, e).is_none()).then_some((s, e))
+}
+
+/// Where the last sentence of `text[start..end]` starts: after the last `.`, `?` or `!` that is
+/// followed by a space and lies outside the math spans (`$1, 2, \dots$. We`); `None` when
+/// the part is one sentence.
+fn sentence_start(text: &str, spans: &[(usize, usize)], start: usize, end: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut i = end;
+    while i > start + 1 {
+        i -= 1;
+        if !bytes.get(i).is_some_and(u8::is_ascii_whitespace) {
+            continue;
+        }
+        // A stop may sit just inside the math that closes there (`… \geq 2.$$ Therefore`).
+        let mut j = i;
+        while j > start && bytes.get(j - 1) == Some(&b'$') {
+            j -= 1;
+        }
+        if j == i && j > start + 1 && matches!(bytes.get(j - 2..j), Some(b"\\)" | b"\\]")) {
+            j -= 2;
+        }
+        let closes_math = j < i;
+        let stop = j > start && matches!(bytes.get(j - 1), Some(b'.' | b'?' | b'!'));
+        // The spans are sorted and disjoint: the one that may hold the stop, by binary search
+        // (a long line of stops inside math stays linear-logarithmic).
+        let k = spans.partition_point(|&(s, _)| s < j);
+        let in_math = k > 0 && spans.get(k - 1).is_some_and(|&(_, e)| j <= e);
+        if stop && (closes_math || !in_math) {
+            let rest = text.get(i..end)?;
+            return Some(end - rest.trim_start().len());
+        }
+    }
+    None
 }
 
 /// The first number after the last `=` of the last non-empty visible line (or its
@@ -1026,10 +1189,31 @@ fn main_clause(text: &str, visible: &[(usize, usize)]) -> Option<Candidate> {
             }
         }
     }
-    let span = last_number(text, start, start + cut)?;
+    let span =
+        restated_after(text, start + cut, end).or_else(|| last_number(text, start, start + cut))?;
     let spans = math_spans(text, start, end);
     let span = math_value_in(text, &spans, span.0).unwrap_or(span);
     make(text, Method::MainClause, span)
+}
+
+/// "so the number is 10 which is 1,000.99m²": a "which is" clause right after the stated value
+/// that gives one more number and ends there (a unit at most after it) restates the value in
+/// its final form, as [`RESTATEMENTS`] do after an equation. "which is 2 more than Tom's"
+/// goes on, so it is a comparison, not a restatement.
+fn restated_after(text: &str, cut: usize, end: usize) -> Option<(usize, usize)> {
+    let rest = text.get(cut..end)?;
+    let clause = rest.trim_start_matches([',', ' ']);
+    let after = clause.strip_prefix("which is ")?;
+    let from = end - after.len();
+    let number = next_number(text, from, end)?;
+    // Only the number between the verb and it: "which is about 3" is no restatement.
+    if !text.get(from..number.0)?.trim().is_empty() {
+        return None;
+    }
+    let tail = text.get(number.1..end)?.trim_end_matches(['.', '!', ' ']);
+    let unit_at_most =
+        tail.split_whitespace().count() <= 1 && !tail.bytes().any(|b| b.is_ascii_digit());
+    unit_at_most.then_some(number)
 }
 
 fn last_visible_number(text: &str, visible: &[(usize, usize)]) -> Option<Candidate> {
@@ -1061,7 +1245,7 @@ pub fn find_all(text: &str, side: Side) -> Vec<Candidate> {
     out.extend(answer_tag(text, lower, &hidden));
     // A JSON reply's answer field is the structured answer: before any box in its reasoning.
     out.extend(json_field(text, lower, &hidden));
-    out.extend(boxed(text, &hidden));
+    let boxed = boxed(text, &hidden);
     // The heading first: `# Answer:` is also an "Answer:" marker at the same place, and the
     // stable sort keeps the more specific rule ahead on a tie.
     let mut markers: Vec<Candidate> = answer_heading(text, lower, &hidden)
@@ -1070,7 +1254,13 @@ pub fn find_all(text: &str, side: Side) -> Vec<Candidate> {
         .chain(hash_marker(text, &hidden))
         .collect();
     markers.sort_by_key(|c| std::cmp::Reverse(c.span.0));
-    out.extend(markers);
+    if final_answer_after_box(lower, boxed.as_ref(), markers.first()) {
+        out.extend(markers);
+        out.extend(boxed);
+    } else {
+        out.extend(boxed);
+        out.extend(markers);
+    }
     if !out.is_empty() {
         // An explicit answer wins; the guesses below are its runner-ups (the doubts read them).
         out.extend(whole_text(text, &visible));
@@ -1093,6 +1283,30 @@ pub fn find_all(text: &str, side: Side) -> Vec<Candidate> {
     out.extend(main_clause(text, &visible));
     out.extend(last_visible_number(text, &visible));
     out
+}
+
+/// Whether the last marker is a "final answer" statement written after the last box
+/// ("… = \\boxed{255} … Final Answer: The final answer is $10,455$."): the boxes were
+/// intermediate results and the statement that names itself final is the answer
+/// (docs/extract.md, "What counts as the final answer"). Only "final answer" / "最终答案": a
+/// plain "the answer is" after a box keeps the box.
+fn final_answer_after_box(
+    lower: &[u8],
+    boxed: Option<&Candidate>,
+    last: Option<&Candidate>,
+) -> bool {
+    let (Some(b), Some(m)) = (boxed, last) else {
+        return false;
+    };
+    if m.method != Method::FinalAnswerMarker || m.span.0 < b.span.1 {
+        return false;
+    }
+    // The marker's words sit just before its capture ("The final answer is $10,455$").
+    let before = lower
+        .get(m.span.0.saturating_sub(48)..m.span.0)
+        .unwrap_or(&[]);
+    memchr::memmem::find(before, b"final answer").is_some()
+        || memchr::memmem::find(before, "最终答案".as_bytes()).is_some()
 }
 
 /// Whether the visible text (outside thought blocks) is empty or cut off before it concludes.

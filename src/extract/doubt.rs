@@ -9,7 +9,7 @@ use std::fmt;
 
 use serde::Serialize;
 
-use super::candidates::math_spans;
+use super::candidates::{concluding_sentence, math_spans};
 use super::cutoff::{line_at, rfind_ascii_ci};
 use super::normalize::{is_prose, normalize};
 use super::scan::next_number;
@@ -137,7 +137,12 @@ pub(super) fn find(
             out.extend(remark_after_conclusion(text, line, winner));
         }
         Method::MainClause => {
-            out.extend(other_numbers_on_line(text, line, winner, question));
+            // Read from the concluding sentence of a paragraph line: the values of the
+            // sentences before it are the working, not rival answers.
+            let scope = concluding_sentence(text, line.0, line.1)
+                .filter(|&(s, e)| s <= winner.span.0 && winner.span.1 <= e)
+                .unwrap_or(line);
+            out.extend(other_numbers_on_line(text, scope, winner, question));
             out.extend(remark_after_conclusion(text, line, winner));
         }
         Method::LastNumber => out.push(Doubt::OnlyLastNumber),

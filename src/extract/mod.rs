@@ -959,6 +959,8 @@ fn with_units(
 mod tests;
 #[cfg(test)]
 mod tests_answers;
+#[cfg(test)]
+mod tests_selection;
 
 #[cfg(test)]
 mod eaten_backslash_tests {

@@ -1,7 +1,9 @@
 //! Hand-written byte scanners for numbers in running text (the hot path: no regex).
 //!
 //! A number token is `[-]digits[(,ddd)*][.digits][/digits]`; `\,ddd` and `{,}ddd` also group
-//! thousands. A comma only groups when exactly three digits follow, so `(1,2)` stays two numbers.
+//! thousands. A comma only groups when exactly three digits follow, so `(1,2)` stays two numbers;
+//! a comma and exactly two digits before a currency sign (`2,74 $`, `1000,99€`) is a decimal
+//! comma.
 
 const UNICODE_MINUS: &[u8] = "−".as_bytes();
 
@@ -66,8 +68,13 @@ pub fn number_end(bytes: &[u8], i: usize) -> Option<usize> {
             }
         }
     }
+    let grouped = j > start_digits + head_len;
     if bytes.get(j) == Some(&b'.') && is_digit(bytes.get(j + 1)) {
         j = digits_end(bytes, j + 1);
+    } else if has_int && !grouped && decimal_comma_price(bytes, j) {
+        // `2,74 $`, `1000,99€`: a price written with a decimal comma (docs/extract.md, "What
+        // counts as the final answer"); the comparison reads `2,74` as 2.74.
+        j += 3;
     } else if !has_int {
         return None;
     }
@@ -75,6 +82,29 @@ pub fn number_end(bytes: &[u8], i: usize) -> Option<usize> {
         j = digits_end(bytes, j + 1);
     }
     Some(j)
+}
+
+/// Whether `bytes[i..]` is `,` and exactly two digits, then a currency sign (after one space
+/// at most): the cents of a price written with a decimal comma. Elsewhere `1,22` stays a pair
+/// (`(1,22)`, "rows 1,2"): only the currency sign says which it is.
+fn decimal_comma_price(bytes: &[u8], i: usize) -> bool {
+    if bytes.get(i) != Some(&b',')
+        || !is_digit(bytes.get(i + 1))
+        || !is_digit(bytes.get(i + 2))
+        || is_digit(bytes.get(i + 3))
+    {
+        return false;
+    }
+    let spaced = bytes.get(i + 3) == Some(&b' ');
+    let rest = bytes.get(i + 3 + usize::from(spaced)..).unwrap_or(&[]);
+    // A dollar sign right after the digits closes math (`$1,10$` lists 1 and 10); the price
+    // puts a space before it and ends there (`2,74 $ a`).
+    let dollar = spaced
+        && rest.first() == Some(&b'$')
+        && rest
+            .get(1)
+            .is_none_or(|b| b.is_ascii_whitespace() || (b.is_ascii_punctuation() && *b != b'$'));
+    dollar || rest.starts_with("€".as_bytes()) || rest.starts_with("£".as_bytes())
 }
 
 /// Whether a number may start at `i` (so we don't start inside `x2` or the `5` of `1.5`).
