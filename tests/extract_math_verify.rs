@@ -64,6 +64,6 @@ fn math_verify_suite_agreement() {
     );
 }
 
-const FLOOR_LENIENT: f64 = 95.4;
-const FLOOR_STRICT: f64 = 90.9;
+const FLOOR_LENIENT: f64 = 97.7;
+const FLOOR_STRICT: f64 = 95.8;
 const MAX_FALSE_EQUAL: usize = 4;

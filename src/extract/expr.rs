@@ -65,6 +65,11 @@ pub enum Node {
     Binom(Box<Node>, Box<Node>),
     /// `\log_b x`: exact when `x` is an integer power of `b`.
     LogBase(Box<Node>, Box<Node>),
+    /// `F_{n-k-1}`, `F_k`: an unknown sequence or function (named by a hash of its name) at an
+    /// argument. Only [`parse_opaque`] builds it; it has no numeric value, and exact sampling
+    /// gives it a pseudo-random value per exact argument (equiv/exact.rs), so two answers
+    /// agree only when they apply the same functions to equal arguments.
+    Apply(u64, Box<Node>),
 }
 
 /// A parsed expression and the names of its free variables.
@@ -81,10 +86,24 @@ struct Parser<'a> {
     nodes: usize,
     depth: usize,
     vars: Vec<String>,
+    /// Subscripts are arguments of unknown functions (`F_{n-k-1}` is F at n−k−1), not parts
+    /// of a name: see [`parse_opaque`].
+    opaque: bool,
 }
 
 /// Parses a whole normalised answer; `None` when it is not (entirely) an expression.
 pub fn parse(src: &str) -> Option<Expr> {
+    parse_with(src, false)
+}
+
+/// Like [`parse`], but every subscript is the argument of an unknown function: `F_k F_{n-k-1}`
+/// is F(k)·F(n−k−1). For the bodies of sums and products (equiv, "big operators"), whose
+/// index appears in subscripts; such an expression has no float value.
+pub fn parse_opaque(src: &str) -> Option<Expr> {
+    parse_with(src, true)
+}
+
+fn parse_with(src: &str, opaque: bool) -> Option<Expr> {
     if src.is_empty() || src.len() > 2048 {
         return None;
     }
@@ -95,6 +114,7 @@ pub fn parse(src: &str) -> Option<Expr> {
         nodes: 0,
         depth: 0,
         vars: Vec::new(),
+        opaque,
     };
     let root = p.expr()?;
     p.skip_ws();
@@ -549,6 +569,15 @@ impl Parser<'_> {
     }
 
     fn var(&mut self, name: &str) -> Option<Node> {
+        if self.opaque && self.peek() == Some(b'_') {
+            self.i += 1;
+            let arg = self.arg()?;
+            // FNV-1a of the name: the same name is the same function.
+            let h = name.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+                (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+            });
+            return self.node(Node::Apply(h, Box::new(arg)));
+        }
         // A subscript is part of the name: `x_1`, `x_{1}`, `\omega_d`, `C_{12}` (one spelling).
         let mut owned = name.to_string();
         if self.peek() == Some(b'_') {
@@ -789,7 +818,7 @@ pub fn any_leaf(n: &Node, leaf: &dyn Fn(&Node) -> bool) -> bool {
     use Node::*;
     match n {
         Lit(_) | Pi | E | Infinity | Var(_) => leaf(n),
-        Neg(a) | Call(_, a) | Fact(a) => any_leaf(a, leaf),
+        Neg(a) | Call(_, a) | Fact(a) | Apply(_, a) => any_leaf(a, leaf),
         Add(a, b)
         | Sub(a, b)
         | Mul(a, b)
@@ -871,6 +900,7 @@ pub fn eval(n: &Node, vars: &[f64]) -> Num {
         Div(a, b) => eval(a, vars).div(&eval(b, vars)),
         Pow(a, b) => eval(a, vars).pow(&eval(b, vars)),
         Fact(a) => eval(a, vars).factorial(),
+        Apply(..) => Num::Unknown("the value of an unknown function"),
         Binom(a, b) => eval(a, vars).binomial(&eval(b, vars)),
         Root(x, k) => {
             let x = eval(x, vars);

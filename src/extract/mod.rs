@@ -689,6 +689,12 @@ fn grade_read(
     .or_else(|| bare_ground_truth(ground_truth));
     let (outcome, path, reason) = match (&predicted, &gold) {
         (Some(p), Some(g)) => {
+            // `$\boxed{28}$ pct`: a percent word right after the answer is its `%`.
+            let (pp, gp) = (
+                percent_after(p, output, g),
+                percent_after(g, Some(ground_truth), p),
+            );
+            let (p, g) = (pp.as_ref().unwrap_or(p), gp.as_ref().unwrap_or(g));
             let c = with_units(
                 (p, output),
                 (g, Some(ground_truth)),
@@ -783,6 +789,49 @@ fn suffix_of(e: &Extraction, text: Option<&str>) -> Option<units::Suffix> {
         .and_then(|t| t.get(e.span.1..))
         .map(|a| a.chars().take(40).collect::<String>())?;
     units::suffix(&after)
+}
+
+/// The answer with a `%` when the text right after it says percent (`$\boxed{28}$ pct`,
+/// `\boxed{28} percent`, `$28$\%`): read like `28 pct` inside the answer, which the
+/// normaliser writes `28%` (docs/extract.md, "Percent policy"). Only against an `other`
+/// answer that is a percent too, or a number between −1 and 1 (`19.19` then `%` for the gold
+/// `0.192`): against a bare `40`, GSM8K's golds for "40%", the percent rules would turn an
+/// equal verdict into a different one under strict. `None` when nothing changes.
+fn percent_after(e: &Extraction, text: Option<&str>, other: &Extraction) -> Option<Extraction> {
+    if e.answer.ends_with('%') {
+        return None;
+    }
+    let after: String = text?.get(e.span.1..)?.chars().take(24).collect();
+    let mut rest = after.as_str();
+    loop {
+        let next = rest
+            .trim_start_matches(['}', '$', ' '])
+            .trim_start_matches("\\)")
+            .trim_start_matches("\\]");
+        if next.len() == rest.len() {
+            break;
+        }
+        rest = next;
+    }
+    let lower = rest.to_ascii_lowercase();
+    let word = ["percentage", "percent", "pct"].iter().any(|w| {
+        lower
+            .strip_prefix(w)
+            .is_some_and(|r| !r.starts_with(|c: char| c.is_ascii_alphabetic()))
+    });
+    if !(word || rest.starts_with('%') || rest.starts_with("\\%")) {
+        return None;
+    }
+    // Parsed only now: most answers have no percent word after them (the hot path).
+    let one = num_rational::BigRational::from_integer(1.into());
+    let fraction = exact_number(&other.answer).is_some_and(|v| num_traits::Signed::abs(&v) < one);
+    if exact_number(&e.answer).is_none() || !(other.answer.ends_with('%') || fraction) {
+        return None;
+    }
+    Some(Extraction {
+        answer: format!("{}%", e.answer),
+        ..e.clone()
+    })
 }
 
 /// The exact value of a normalised answer that is a plain number (`5`, `\frac12`, `2.5`).

@@ -364,6 +364,9 @@ const UNIT_SPELLINGS: &[(&str, &str)] = &[
 /// The normaliser's steps before unit stripping: annotations, wrappers, rewrites, punctuation.
 fn unwrapped(t: &str) -> String {
     let mut s = strip_annotations(t);
+    if s.contains('{') && s.contains(',') {
+        s = brace_commas(&s);
+    }
     s = single_backslash_commands(&s);
     s = unwrap_commands(&s);
     s = degrees_in_trig(&s);
@@ -378,6 +381,44 @@ fn unwrapped(t: &str) -> String {
     s = s.trim().to_string();
     s = strip_trailing_punct(&s).to_string();
     s.trim_start_matches([':', '=']).trim().to_string()
+}
+
+/// `14 {, }916`, `14{ , }916`: a comma in braces (LaTeX's comma without math spacing, the
+/// thousands separator of MATH's solutions) written with spaces inside or around it is `,`, so
+/// the thousands rule below reads `14,916`. Only between digits; one linear pass.
+fn brace_commas(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = String::with_capacity(s.len());
+    let mut i = 0;
+    while let Some(&c) = b.get(i) {
+        if c == b'{' {
+            let skip = |mut j: usize| {
+                while b.get(j) == Some(&b' ') {
+                    j += 1;
+                }
+                j
+            };
+            let comma = skip(i + 1);
+            let close = skip(comma + 1);
+            let after = skip(close + 1);
+            let digit_before = out.trim_end().ends_with(|d: char| d.is_ascii_digit());
+            if b.get(comma) == Some(&b',')
+                && b.get(close) == Some(&b'}')
+                && digit_before
+                && b.get(after).is_some_and(u8::is_ascii_digit)
+            {
+                let kept = out.trim_end().len();
+                out.truncate(kept);
+                out.push(',');
+                i = after;
+                continue;
+            }
+        }
+        let ch = s.get(i..).and_then(|r| r.chars().next()).unwrap_or(' ');
+        out.push(ch);
+        i += ch.len_utf8();
+    }
+    out
 }
 
 /// Commands written with a doubled backslash (`\\frac`, `\\left(`: text escaped twice, as in
@@ -841,6 +882,10 @@ mod tests {
     fn latex_wrappers_and_spacing() {
         assert_eq!(normalize("$\\boxed{10\\,000}$"), "10000");
         assert_eq!(normalize("10{,}000"), "10000");
+        // Spaces inside or around the braced comma (a Math-Verify case: `$14 {, }916$`).
+        assert_eq!(normalize("14 {, }916"), "14916");
+        assert_eq!(normalize("$14{ , } 916$"), "14916");
+        assert_eq!(normalize("x_{, }"), "x_{,}");
         assert_eq!(normalize("1,234"), "1234");
         assert_eq!(normalize("-1,234,567.5"), "-1234567.5");
         assert_eq!(normalize("1,2345"), "1,2345");

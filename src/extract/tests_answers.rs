@@ -479,8 +479,10 @@ fn symbolic_identities_trig_e_complex() {
         ("\\boxed{\\sqrt{2}i}", "i\\sqrt{2}", E),
         ("\\boxed{\\ln 2+i\\frac{\\pi}{3}}", "\\ln2+i\\pi/3", E),
         ("\\boxed{e^{i\\pi}}", "1", D),
-        // `i` beside another variable: could not decide, never a guess.
-        ("\\boxed{x+i y}", "i y+x", U),
+        // `i` beside another variable: exact at rational points of the real variables
+        // (issue 27, Math-Verify / Minerva phasors); not shown equal is could not decide.
+        ("\\boxed{x+i y}", "i y+x", E),
+        ("\\boxed{x+i y}", "i y+2x", U),
     ]);
     strict(&[
         ("\\boxed{e^{i\\pi}}", "-1", U),

@@ -13,6 +13,16 @@ pub(super) type Gauss = (BigRational, BigRational);
 pub(super) fn complex(a: &str, b: &str, ea: &Expr, eb: &Expr, preset: Preset) -> Comparison {
     let only_i = |e: &Expr| e.vars.iter().all(|v| v == "i" || v == "I");
     if !only_i(ea) || !only_i(eb) {
+        if let Some(n) = sampled(ea, eb) {
+            return verdict(
+                true,
+                Path::Complex,
+                format!(
+                    "`{a}` and `{b}` are exactly equal as complex values at {n} rational points \
+                     (`e^{{i\\theta}}` a point of the unit circle)"
+                ),
+            );
+        }
         return undecided(
             Path::Complex,
             format!("`{a}` vs `{b}`: `i` beside other variables (complex analysis not supported)"),
@@ -121,6 +131,125 @@ pub(super) fn gauss(n: &Node) -> Result<Gauss, &'static str> {
                 .filter(|k| k.abs() <= 256)
                 .ok_or("a power too large")?;
             let mut acc: Gauss = (BigRational::from_integer(1.into()), zero());
+            for _ in 0..k.abs() {
+                acc = mul(&acc, &base)?;
+            }
+            if k < 0 {
+                recip(&acc)
+            } else {
+                Ok(acc)
+            }
+        }
+        _ => Err("a function of `i`"),
+    }
+}
+
+/// Complex answers with other variables (a phasor `\frac{2A(1-i)}{3}e^{it}` vs
+/// `\frac{4A}{3+3i}e^{it}`): both sides computed as Gaussian rationals at rational points of
+/// the real variables, `e^{i\theta}` being a rational point of the unit circle fixed by the
+/// exact value of θ (equiv/exact.rs). `Some(points)` when they agree at every point; a
+/// difference proves nothing (the circle points are symbols), so this only ever decides
+/// *equal*.
+fn sampled(ea: &Expr, eb: &Expr) -> Option<usize> {
+    let names: Vec<&str> = shared_names(ea, eb)
+        .into_iter()
+        .filter(|v| *v != "i" && *v != "I")
+        .collect();
+    let mut rng = Xorshift(0x2545_F491_4F6C_DD1D);
+    let mut agreed = 0;
+    for k in 0..POINTS_TRIED {
+        let point = exact::rational_point(&mut rng, names.len(), false);
+        let vals = |e: &Expr| -> Vec<Option<BigRational>> {
+            e.vars
+                .iter()
+                .map(|v| {
+                    let i = names.iter().position(|n| n == v)?;
+                    point.get(i).cloned()
+                })
+                .collect()
+        };
+        let seed = 301 + k as u64;
+        match (
+            gauss_at(&ea.root, &vals(ea), seed),
+            gauss_at(&eb.root, &vals(eb), seed),
+        ) {
+            (Ok(x), Ok(y)) if x == y => agreed += 1,
+            (Ok(_), Ok(_)) => return None,
+            (Err("a division by zero"), _) | (_, Err("a division by zero")) => continue,
+            _ => return None,
+        }
+        if agreed >= exact::EXACT_POINTS {
+            return Some(agreed);
+        }
+    }
+    None
+}
+
+/// [`gauss`] with values for the real variables (`None`: the variable is `i`), and `e^{z}` for
+/// a purely imaginary `z`.
+fn gauss_at(n: &Node, vals: &[Option<BigRational>], seed: u64) -> Result<Gauss, &'static str> {
+    let bounded = |g: Gauss| {
+        let bits = |r: &BigRational| r.numer().bits() + r.denom().bits();
+        if bits(&g.0) + bits(&g.1) > crate::extract::number::MAX_EXACT_BITS {
+            Err("a value past the exact size bound")
+        } else {
+            Ok(g)
+        }
+    };
+    let zero = BigRational::zero;
+    let one = || BigRational::from_integer(1.into());
+    if !expr::mentions(n, None) {
+        return match expr::eval(n, &[]) {
+            Num::Exact(r) => Ok((r, zero())),
+            _ => Err("a real part that is not an exact rational"),
+        };
+    }
+    let mul =
+        |x: &Gauss, y: &Gauss| bounded((&x.0 * &y.0 - &x.1 * &y.1, &x.0 * &y.1 + &x.1 * &y.0));
+    let recip = |x: &Gauss| {
+        let d = &x.0 * &x.0 + &x.1 * &x.1;
+        if d.is_zero() {
+            return Err("a division by zero");
+        }
+        bounded((&x.0 / &d, -&x.1 / &d))
+    };
+    let at = |x: &Node| gauss_at(x, vals, seed);
+    match n {
+        Node::Var(k) => Ok(match vals.get(*k).cloned().flatten() {
+            Some(r) => (r, zero()),
+            None => (zero(), one()),
+        }),
+        Node::Neg(x) => at(x).map(|g| (-g.0, -g.1)),
+        Node::Add(x, y) => {
+            let (p, q) = (at(x)?, at(y)?);
+            bounded((p.0 + q.0, p.1 + q.1))
+        }
+        Node::Sub(x, y) => {
+            let (p, q) = (at(x)?, at(y)?);
+            bounded((p.0 - q.0, p.1 - q.1))
+        }
+        Node::Mul(x, y) => mul(&at(x)?, &at(y)?),
+        Node::Div(x, y) => mul(&at(x)?, &recip(&at(y)?)?),
+        Node::Pow(x, e) if matches!(x.as_ref(), Node::E) => {
+            let z = at(e)?;
+            if !z.0.is_zero() {
+                return Err("an exponential with a real part");
+            }
+            let mut formal = false;
+            let t = exact::opaque("angle", &[&z.1], seed, &mut formal);
+            let d = one() + &t * &t;
+            bounded(((one() - &t * &t) / &d, (&t + &t) / &d))
+        }
+        Node::Pow(x, e) => {
+            let base = at(x)?;
+            let k = match (expr::mentions(e, None), expr::eval(e, &[])) {
+                (false, Num::Exact(k)) if k.is_integer() => k.to_integer(),
+                _ => return Err("a power that is not an integer"),
+            };
+            let k: i64 = num_traits::ToPrimitive::to_i64(&k)
+                .filter(|k| k.abs() <= 256)
+                .ok_or("a power too large")?;
+            let mut acc: Gauss = (one(), zero());
             for _ in 0..k.abs() {
                 acc = mul(&acc, &base)?;
             }

@@ -140,15 +140,19 @@ pub(super) fn value(n: &Node, pt: &Point, formal: &mut bool) -> Result<BigRation
             // Only an exponent that is an exact integer whatever the point (`x^{2}`,
             // `(1+\sqrt2)^{3}`); `e^{x}`, `2^{\pi}`, `x^{1/2}` are not rational functions.
             if !plain_constant(b) {
-                return Err(NoValue::NotExact);
+                return opaque_pow(a, b, pt, formal);
             }
-            let k = num(expr::eval(b, &[]))?;
+            let k = match expr::eval(b, &[]) {
+                Num::Exact(k) => k,
+                _ => return opaque_pow(a, b, pt, formal),
+            };
             if !k.is_integer() {
                 if k == BigRational::new(BigInt::one(), BigInt::from(2)) && plain_constant(a) {
-                    let r = num(expr::eval(a, &[]))?;
-                    return sqrt_const(&r, pt.seed, formal);
+                    if let Num::Exact(r) = expr::eval(a, &[]) {
+                        return sqrt_const(&r, pt.seed, formal);
+                    }
                 }
-                return Err(NoValue::NotExact);
+                return opaque_pow(a, b, pt, formal);
             }
             let k = k.to_integer().to_i64().filter(|k| k.abs() <= 256);
             let k = k.ok_or(NoValue::NotExact)?;
@@ -159,31 +163,189 @@ pub(super) fn value(n: &Node, pt: &Point, formal: &mut bool) -> Result<BigRation
             }
             bounded(num(Num::Exact(base).pow(&Num::exact_int(k)))?)
         }
-        Call(expr::Func::Sqrt, a) if plain_constant(a) => {
-            let r = num(expr::eval(a, &[]))?;
-            sqrt_const(&r, pt.seed, formal)
-        }
+        Call(expr::Func::Sqrt, a) if plain_constant(a) => match expr::eval(a, &[]) {
+            Num::Exact(r) => sqrt_const(&r, pt.seed, formal),
+            _ => opaque_call(n, pt, formal),
+        },
         Root(x, k) if plain_constant(x) && plain_constant(k) => match expr::eval(n, &[]) {
             Num::Exact(r) => Ok(r),
             Num::Undefined(_) => Err(NoValue::Undefined),
             _ => match expr::eval(k, &[]) {
                 Num::Exact(two) if two == BigRational::from_integer(BigInt::from(2)) => {
-                    let r = num(expr::eval(x, &[]))?;
-                    sqrt_const(&r, pt.seed, formal)
+                    match expr::eval(x, &[]) {
+                        Num::Exact(r) => sqrt_const(&r, pt.seed, formal),
+                        _ => opaque_root(x, k, pt, formal),
+                    }
                 }
-                _ => Err(NoValue::NotExact),
+                _ => opaque_root(x, k, pt, formal),
             },
         },
         Call(expr::Func::Abs, a) => Ok(value(a, pt, formal)?.abs()),
+        // An unknown function at an exact argument: a value fixed by the function's name and
+        // the argument, so equal arguments give equal values. Formal: a difference proves
+        // nothing (some sequence may satisfy the identity).
+        Apply(name, a) => {
+            let x = value(a, pt, formal)?;
+            *formal = true;
+            let h = x
+                .numer()
+                .to_string()
+                .bytes()
+                .chain([b'/'])
+                .chain(x.denom().to_string().bytes())
+                .fold(*name, |h, b| {
+                    (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+                });
+            Ok(symbol_value(5000 + (h >> 8), pt.seed))
+        }
         // Factorials, binomials, floors, logarithms, trigonometric functions: exact only when
         // their ordinary value is (`5!!`, `\lfloor 2.5 \rfloor`, `\sin\pi`, `\log_2 8`).
         Fact(_) | Binom(..) | Call(..) | LogBase(..) | Root(..) => {
-            if expr::mentions(n, None) {
-                return Err(NoValue::NotExact);
+            if !expr::mentions(n, None) {
+                match expr::eval(n, &[]) {
+                    Num::Exact(r) => return Ok(r),
+                    Num::Undefined(_) => return Err(NoValue::Undefined),
+                    _ => {}
+                }
             }
-            num(expr::eval(n, &[]))
+            opaque_call(n, pt, formal)
         }
     }
+}
+
+/// Values past rational functions, as symbols (issue 27, strict): a function with no exact
+/// value at a point (`\sqrt{\sqrt{11}+\sqrt{194}}`, `10^{\frac{\sqrt{13}-5}{6}}`, `\ln x`,
+/// `\sin x`) is a symbol fixed by the function and the exact value of its arguments there, so
+/// equal arguments give equal values and nothing else is assumed. Always formal: a difference
+/// proves nothing. Sines and cosines of one angle lie on the unit circle (below), so
+/// `\sec^2 y` = `\tan^2 y + 1` is exact.
+pub(super) fn opaque(
+    tag: &str,
+    args: &[&BigRational],
+    seed: u64,
+    formal: &mut bool,
+) -> BigRational {
+    *formal = true;
+    let mut h = tag.bytes().fold(0xcbf2_9ce4_8422_2325u64, fnv);
+    for a in args {
+        h = a.numer().to_string().bytes().fold(fnv(h, b'|'), fnv);
+        h = a.denom().to_string().bytes().fold(fnv(h, b'/'), fnv);
+    }
+    symbol_value(10_000 + (h >> 8), seed)
+}
+
+fn fnv(h: u64, b: u8) -> u64 {
+    (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+}
+
+/// `a^b` with no rational value: the symbol of the power at the values of `a` and `b` (a
+/// root `\sqrt[k]{x}` is the power `1/k`, so the two spellings agree).
+fn opaque_pow(a: &Node, b: &Node, pt: &Point, formal: &mut bool) -> Result<BigRational, NoValue> {
+    let (x, k) = (value(a, pt, formal)?, value(b, pt, formal)?);
+    Ok(opaque("pow", &[&x, &k], pt.seed, formal))
+}
+
+fn opaque_root(x: &Node, k: &Node, pt: &Point, formal: &mut bool) -> Result<BigRational, NoValue> {
+    let (x, k) = (value(x, pt, formal)?, value(k, pt, formal)?);
+    if k.is_zero() {
+        return Err(NoValue::Undefined);
+    }
+    Ok(opaque("pow", &[&x, &k.recip()], pt.seed, formal))
+}
+
+/// Largest multiple `m` of one angle computed as `(cos + i sin)^m`.
+const MAX_ANGLE_MULTIPLE: i64 = 16;
+
+fn opaque_call(n: &Node, pt: &Point, formal: &mut bool) -> Result<BigRational, NoValue> {
+    use expr::Func;
+    use Node::*;
+    match n {
+        Call(Func::Sqrt, a) => {
+            let mut own = false;
+            let x = value(a, pt, &mut own)?;
+            *formal |= own;
+            if own {
+                let half = BigRational::new(BigInt::one(), BigInt::from(2));
+                Ok(opaque("pow", &[&x, &half], pt.seed, formal))
+            } else {
+                sqrt_const(&x, pt.seed, formal)
+            }
+        }
+        Call(f @ (Func::Sin | Func::Cos | Func::Tan | Func::Cot | Func::Sec | Func::Csc), a) => {
+            let (c, s) = circle(a, pt, formal)?;
+            let ratio = |p: BigRational, q: BigRational| {
+                if q.is_zero() {
+                    Err(NoValue::Undefined)
+                } else {
+                    bounded(p / q)
+                }
+            };
+            let one = BigRational::one();
+            match f {
+                Func::Sin => Ok(s),
+                Func::Cos => Ok(c),
+                Func::Tan => ratio(s, c),
+                Func::Cot => ratio(c, s),
+                Func::Sec => ratio(one, c),
+                _ => ratio(one, s),
+            }
+        }
+        Call(f, a) => {
+            let x = value(a, pt, formal)?;
+            Ok(opaque(&format!("{f:?}"), &[&x], pt.seed, formal))
+        }
+        Root(x, k) => opaque_root(x, k, pt, formal),
+        Fact(a) => {
+            let x = value(a, pt, formal)?;
+            Ok(opaque("fact", &[&x], pt.seed, formal))
+        }
+        Binom(a, b) | LogBase(a, b) => {
+            let (x, y) = (value(a, pt, formal)?, value(b, pt, formal)?);
+            let tag = if matches!(n, Binom(..)) {
+                "binom"
+            } else {
+                "log"
+            };
+            Ok(opaque(tag, &[&x, &y], pt.seed, formal))
+        }
+        _ => Err(NoValue::NotExact),
+    }
+}
+
+/// (cos θ, sin θ) for the angle `a` as a rational point of the unit circle,
+/// ((1−t²)/(1+t²), 2t/(1+t²)) with `t` a symbol, so cos² + sin² = 1 holds exactly. An angle
+/// `m·x` (one variable, integer `m`, |m| ≤ 16) is the m-th power of the point of `x`, so
+/// `\sin 2x` = `2\sin x\cos x`; any other angle gets its own point, keyed by its value.
+fn circle(a: &Node, pt: &Point, formal: &mut bool) -> Result<(BigRational, BigRational), NoValue> {
+    let mentioned: Vec<usize> = (0..pt.vars.len())
+        .filter(|&i| expr::mentions(a, Some(i)))
+        .collect();
+    let multiple = match mentioned.as_slice() {
+        [i] => expr::linear(a, *i)
+            .filter(|(m, b)| m.is_integer() && b.is_zero())
+            .and_then(|(m, _)| m.to_integer().to_i64())
+            .filter(|m| m.abs() <= MAX_ANGLE_MULTIPLE)
+            .map(|m| (*i, m)),
+        _ => None,
+    };
+    let (key, m) = match multiple {
+        Some((i, m)) => (pt.vars.get(i).cloned().ok_or(NoValue::NotExact)?, m),
+        None => (value(a, pt, formal)?, 1),
+    };
+    let t = opaque("angle", &[&key], pt.seed, formal);
+    let one = BigRational::one();
+    let d = &one + &t * &t;
+    let (c1, s1) = ((&one - &t * &t) / &d, (&t + &t) / &d);
+    let (mut c, mut s) = (one, BigRational::zero());
+    for _ in 0..m.unsigned_abs() {
+        let next_c = bounded(&c * &c1 - &s * &s1)?;
+        s = bounded(&s * &c1 + &c * &s1)?;
+        c = next_c;
+    }
+    if m < 0 {
+        s = -s;
+    }
+    Ok((c, s))
 }
 
 /// The seeds of the symbol values tried for a constant.
@@ -207,11 +369,11 @@ pub(super) fn constants_equal(ea: &Expr, eb: &Expr) -> Option<bool> {
 }
 
 /// Agreeing rational points needed before two expressions with variables are called equal.
-const EXACT_POINTS: usize = 12;
+pub(super) const EXACT_POINTS: usize = 12;
 
 /// A rational sample point for `n` variables: numerators −40…40, denominators 1…13, or
 /// integers −4…20 (factorials).
-fn rational_point(rng: &mut Xorshift, n: usize, integers: bool) -> Vec<BigRational> {
+pub(super) fn rational_point(rng: &mut Xorshift, n: usize, integers: bool) -> Vec<BigRational> {
     (0..n)
         .map(|_| {
             if integers && rng.next_unit() < 0.5 {

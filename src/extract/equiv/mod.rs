@@ -18,14 +18,17 @@ use serde::Serialize;
 use super::expr::{self, Expr, Node};
 use super::number::{float_str, parse_decimal, parse_decimal_big, pow10, Num};
 
+mod big_operator;
 mod complex;
 mod exact;
+mod matrix_expr;
 mod numeric;
 mod real_set;
 mod relation;
 mod sampling;
 mod structure;
 
+use big_operator::*;
 use complex::*;
 use numeric::*;
 use real_set::*;
@@ -438,6 +441,9 @@ fn compare_at(a: &str, b: &str, preset: Preset, depth: usize) -> Comparison {
     }
     if depth > MAX_DEPTH {
         return verdict(false, Path::Text, "nesting too deep to compare");
+    }
+    if let Some(c) = big_operators(a, b, preset, depth) {
+        return c;
     }
     let (ca, cb) = (without_condition(a), without_condition(b));
     if ca != a || cb != b {

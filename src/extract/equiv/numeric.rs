@@ -425,7 +425,11 @@ fn worded(a: &str, b: &str, preset: Preset) -> Comparison {
     let (Some(ea), Some(eb)) = (expr::parse(a), expr::parse(b)) else {
         return t;
     };
-    let c = if ea.vars.is_empty() && eb.vars.is_empty() {
+    let imaginary = |e: &Expr| e.vars.iter().any(|v| v == "i" || v == "I");
+    let c = if imaginary(&ea) || imaginary(&eb) {
+        // `e^{it}` reads as the word `it` until parsed: `i` is still the imaginary unit.
+        complex(a, b, &ea, &eb, preset)
+    } else if ea.vars.is_empty() && eb.vars.is_empty() {
         constant(a, b, &ea, &eb, preset)
     } else {
         symbolic(a, b, &ea, &eb, preset)

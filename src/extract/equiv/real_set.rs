@@ -13,6 +13,10 @@ pub(super) fn as_interval(s: &str) -> Option<String> {
     if !s.contains(['<', '>', '\\', '≤', '≥', '≠', '!', 'o']) {
         return None;
     }
+    // `z \in [a,b] \cup [c,d]`: the set after `\in` first, so its union is read whole.
+    if let Some(rest) = member_of(s) {
+        return Some(rest);
+    }
     let parts = union_parts(s);
     let out = if parts.len() >= 2 {
         let mut all = Vec::new();
@@ -21,10 +25,6 @@ pub(super) fn as_interval(s: &str) -> Option<String> {
         }
         render_union(all)
     } else {
-        // `x \in S`: the set itself, whatever it is (an interval, a union, `\{1,2\}`).
-        if let Some(rest) = member_of(s) {
-            return Some(rest);
-        }
         let ivs = relation_set(s).or_else(|| real_line(s))?;
         render_union(ivs)
     };
@@ -231,6 +231,63 @@ pub(super) fn beyond(a: &End, b: &End) -> bool {
 /// One relation chain over one variable: `x < 3`, `3 \ge x`, `-2 \le x \le 7`, `-x > -1`,
 /// `2x+1 \le 5`, `x \neq 3`.
 pub(super) fn relation_set(s: &str) -> Option<Vec<Iv>> {
+    if s.contains('|') {
+        if let Some(v) = abs_relation(s) {
+            return Some(v);
+        }
+    }
+    plain_relation_set(s)
+}
+
+/// A relation in `|x|` (`1 \le |z| \le \frac32`, `|x| > 2`) as the set of reals `x` it
+/// describes: the set of values of `|x|` (read as if `|x|` were the variable), cut to `|x| ≥ 0`
+/// and mirrored to both signs: `[1,\frac32]` → `[-\frac32,-1]\cup[1,\frac32]`. Only with
+/// exact ends; `None` for anything else (an empty set has no spelling here).
+fn abs_relation(s: &str) -> Option<Vec<Iv>> {
+    let open = s.find('|')?;
+    let close = open + 1 + s.get(open + 1..)?.find('|')?;
+    let name = s.get(open + 1..close)?.trim();
+    if !is_name(name) || s.get(close + 1..)?.contains('|') {
+        return None;
+    }
+    let plain = format!("{}{name}{}", s.get(..open)?, s.get(close + 1..)?);
+    let zero = BigRational::zero();
+    let mut out = Vec::new();
+    for iv in plain_relation_set(&plain)? {
+        // Cut to [0, ∞): a lower end below 0 (or −∞) becomes a closed 0.
+        let lo = match (&iv.lo.exact, iv.lo.inf) {
+            (_, true) => End::value(zero.clone(), true),
+            (Some(v), false) if *v < zero => End::value(zero.clone(), true),
+            (Some(_), false) => iv.lo.clone(),
+            (None, false) => return None,
+        };
+        let hi = iv.hi.clone();
+        if !hi.inf && hi.exact.is_none() {
+            return None;
+        }
+        let (lv, hv) = (
+            lo.exact.clone().unwrap_or_else(|| zero.clone()),
+            hi.exact.clone(),
+        );
+        if let Some(h) = &hv {
+            if *h < lv || (*h == lv && !(lo.closed && hi.closed)) {
+                continue; // empty after the cut
+            }
+        }
+        let mirror = |e: &End| match &e.exact {
+            Some(v) => End::value(-v.clone(), e.closed),
+            None => End::infinite(true),
+        };
+        out.push(Iv {
+            lo: mirror(&hi),
+            hi: mirror(&lo),
+        });
+        out.push(Iv { lo, hi });
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+fn plain_relation_set(s: &str) -> Option<Vec<Iv>> {
     // Split into operands and relations: `3`, `\le`, `x`, `\le`, `5`.
     let mut parts: Vec<&str> = Vec::new();
     let mut rels: Vec<Rel> = Vec::new();

@@ -17,6 +17,8 @@ pub(super) enum Shape {
     /// A bare comma list `1, 2, 3`, compared order-free.
     List(Vec<String>),
     Matrix(Vec<Vec<String>>),
+    /// A matrix expression with no value (`A B` whose sizes do not fit), with why.
+    MatrixUndefined(String),
     /// `A\cup B`: a union of intervals, compared order-free.
     Union(Vec<String>),
     /// `11:21`: a ratio, term by term in order.
@@ -95,6 +97,15 @@ pub(super) fn shape(s: &str) -> Shape {
         }
     }
     if s.contains("\\begin{") && (s.contains("matrix}") || s.contains("\\begin{array}")) {
+        // `A+B`, `AB`, `2A` of written matrices: computed, cell by cell (first: `matrix`
+        // would read `A+B` as one matrix from the first `\begin` to the last `\end`).
+        match super::matrix_expr::matrix_value(s) {
+            Some(super::matrix_expr::MatrixValue::Cells(m)) => return Shape::Matrix(m),
+            Some(super::matrix_expr::MatrixValue::Undefined(why)) => {
+                return Shape::MatrixUndefined(why)
+            }
+            None => {}
+        }
         if let Some(m) = matrix(s) {
             return Shape::Matrix(m);
         }
@@ -139,6 +150,9 @@ pub(super) fn shape(s: &str) -> Shape {
             };
         }
     }
+    if let Some(tuples) = labelled_solutions(s) {
+        return Shape::List(tuples);
+    }
     let items = split_top(s, ",");
     if items.len() >= 2 && items.iter().all(|i| !i.is_empty()) {
         return Shape::List(items);
@@ -160,6 +174,53 @@ pub(super) fn shape(s: &str) -> Shape {
         }
     }
     Shape::Scalar
+}
+
+/// `p=5,q=2;p=7,q=2`: solutions separated by `;`, each naming every unknown, read as the
+/// tuples `(5,2)`, `(7,2)` in the order the first solution names them (a later solution may
+/// name them in another order). `None` unless every solution names the same two or more
+/// unknowns once each.
+pub(super) fn labelled_solutions(s: &str) -> Option<Vec<String>> {
+    if !s.contains(';') || !s.contains('=') {
+        return None;
+    }
+    let solutions = split_top(s, ";");
+    if solutions.len() < 2 || solutions.len() > MAX_ITEMS {
+        return None;
+    }
+    let assignments = |sol: &str| -> Option<Vec<(String, String)>> {
+        split_top(sol, ",")
+            .into_iter()
+            .map(|item| {
+                let i = top_level_eq(&item)?;
+                let (name, value) = (item.get(..i)?.trim(), item.get(i + 1..)?.trim());
+                (is_name(name) && !value.is_empty() && !value.contains('='))
+                    .then(|| (name.to_string(), value.to_string()))
+            })
+            .collect()
+    };
+    let first = assignments(solutions.first()?)?;
+    let names: Vec<&str> = first.iter().map(|(n, _)| n.as_str()).collect();
+    let once = names
+        .iter()
+        .enumerate()
+        .all(|(i, n)| names.get(..i).is_some_and(|seen| !seen.contains(n)));
+    if names.len() < 2 || !once {
+        return None;
+    }
+    let mut out = Vec::with_capacity(solutions.len());
+    for sol in &solutions {
+        let a = assignments(sol)?;
+        if a.len() != names.len() {
+            return None;
+        }
+        let values: Option<Vec<&str>> = names
+            .iter()
+            .map(|n| a.iter().find(|(m, _)| m == n).map(|(_, v)| v.as_str()))
+            .collect();
+        out.push(format!("({})", values?.join(",")));
+    }
+    Some(out)
 }
 
 /// The cells of a matrix in any environment: `pmatrix`, `bmatrix`, `vmatrix`… or `array`
@@ -290,6 +351,10 @@ pub(super) fn compare_shapes(
         Err((o, why)) => with_outcome(o, path, format!("`{a}` vs `{b}`: {why}")),
     };
     match (sa, sb) {
+        (MatrixUndefined(why), _) | (_, MatrixUndefined(why)) => undecided(
+            Path::Matrix,
+            format!("`{a}` vs `{b}`: the matrix expression has no value ({why})"),
+        ),
         (Matrix(x), Matrix(y)) => {
             if x.len() != y.len() {
                 return verdict(

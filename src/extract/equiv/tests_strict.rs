@@ -276,3 +276,194 @@ fn constants_named_the_other_way_round() {
     );
     assert_ne!(o, Outcome::Equal, "{why}");
 }
+
+/// Math-Verify's suite (issue 27): sums, products and scalar multiples of written matrices are
+/// computed exactly, cell by cell; sizes that do not fit are "could not decide"; the inverse
+/// `^{-1}` and a determinant are not summed or multiplied here.
+#[test]
+fn matrix_arithmetic_is_exact() {
+    let a = "\\begin{pmatrix}1&2\\\\3&4\\end{pmatrix}";
+    let b = "\\begin{pmatrix}5&6\\\\7&8\\end{pmatrix}";
+    let sum = "\\begin{pmatrix}6&8\\\\10&12\\end{pmatrix}";
+    let prod = "\\begin{bmatrix}19&22\\\\43&50\\end{bmatrix}";
+    for preset in [Preset::Strict, Preset::Lenient] {
+        for (p, g, want) in [
+            (format!("{a}+{b}"), sum.to_string(), Outcome::Equal),
+            (format!("{a} {b}"), prod.to_string(), Outcome::Equal),
+            (format!("{a}\\cdot{b}"), prod.to_string(), Outcome::Equal),
+            (format!("{b}{a}"), prod.to_string(), Outcome::Different),
+            (format!("2{a}"), format!("{a}+{a}"), Outcome::Equal),
+            (
+                format!("{b}-{a}"),
+                "\\begin{pmatrix}4&4\\\\4&4\\end{pmatrix}".into(),
+                Outcome::Equal,
+            ),
+            (
+                format!("\\frac12{a}"),
+                "\\begin{pmatrix}0.5&1\\\\1.5&2\\end{pmatrix}".into(),
+                Outcome::Equal,
+            ),
+            (format!("{a}+{b}"), prod.to_string(), Outcome::Different),
+            (
+                format!("{a}\\begin{{pmatrix}}1&2&3\\end{{pmatrix}}"),
+                sum.to_string(),
+                Outcome::Undecided,
+            ),
+        ] {
+            for (x, y) in [(&p, &g), (&g, &p)] {
+                let (o, why) = outcome(x, y, None, preset);
+                assert_eq!(o, want, "{preset:?} `{x}` vs `{y}`: {why}");
+            }
+        }
+    }
+}
+
+/// A relation in `|z|` is the set of reals it describes (Math-Verify's numina case 3), and a
+/// set named with `\in` is read whole, its union included.
+#[test]
+fn absolute_value_relations_are_sets() {
+    for preset in [Preset::Strict, Preset::Lenient] {
+        for (p, g, want) in [
+            (
+                "1\\leq|z|\\leq\\frac{3}{2}",
+                "z\\in[-\\frac32,-1]\\cup[1,\\frac32]",
+                Outcome::Equal,
+            ),
+            ("|x|<2", "(-2,2)", Outcome::Equal),
+            ("|x|\\le 2", "-2\\le x\\le 2", Outcome::Equal),
+            ("|x|>3", "(-\\infty,-3)\\cup(3,\\infty)", Outcome::Equal),
+            ("|x|>0", "(-\\infty,0)\\cup(0,\\infty)", Outcome::Equal),
+            ("|x|<2", "[-2,2]", Outcome::Different),
+            ("1\\le|z|\\le 2", "[1,2]", Outcome::Different),
+            ("x\\in(0,1)\\cup(2,3)", "(2,3)\\cup(0,1)", Outcome::Equal),
+        ] {
+            for (x, y) in [(p, g), (g, p)] {
+                let (o, why) = outcome(x, y, None, preset);
+                assert_eq!(o, want, "{preset:?} `{x}` vs `{y}`: {why}");
+            }
+        }
+    }
+}
+
+/// Solutions separated by `;`, each naming its unknowns (`p=5,q=2;p=7,q=2`), are the tuples
+/// in the order the first one names them (Math-Verify's numina case 9).
+#[test]
+fn labelled_solutions_are_tuples() {
+    for preset in [Preset::Strict, Preset::Lenient] {
+        for (p, g, want) in [
+            ("p=5,q=2;p=7,q=2", "(5,2),(7,2)", Outcome::Equal),
+            ("p=5,q=2;p=7,q=2", "(7,2),(5,2)", Outcome::Equal),
+            ("p=5,q=2;q=2,p=7", "(5,2),(7,2)", Outcome::Equal),
+            ("p=5,q=2;p=7,q=2", "(2,5),(2,7)", Outcome::Different),
+            ("p=5,q=2;p=7,q=3", "(5,2),(7,2)", Outcome::Different),
+        ] {
+            for (x, y) in [(p, g), (g, p)] {
+                let (o, why) = outcome(x, y, None, preset);
+                assert_eq!(o, want, "{preset:?} `{x}` vs `{y}`: {why}");
+            }
+        }
+    }
+}
+
+/// A percent word right after the answer (`$\boxed{28}$ pct`, Math-Verify's percent case 5)
+/// is its `%`, in both presets, against a percent or a number between −1 and 1; the percent
+/// policy then decides as for `28\%`. Against a bare `28` (GSM8K's golds for "28%") it stays
+/// `28`, as before.
+#[test]
+fn percent_word_after_the_answer() {
+    for preset in [Preset::Strict, Preset::Lenient] {
+        for (p, g, want) in [
+            ("$\\boxed{28}$ pct", "$28\\%$", Outcome::Equal),
+            (
+                "The answer is \\boxed{28} percent.",
+                "28\\%",
+                Outcome::Equal,
+            ),
+            ("$\\boxed{28}$ pct", "0.28", Outcome::Equal),
+            ("$\\boxed{28}$ pct", "$29\\%$", Outcome::Different),
+            ("$\\boxed{28}$ pctx", "0.28", Outcome::Different),
+            ("The chance is 10\\% + 20\\% = 30%.", "30", Outcome::Equal),
+            ("$\\boxed{19.19}$ percent", "0.1919", Outcome::Equal),
+        ] {
+            let (o, why) = outcome(p, g, None, preset);
+            assert_eq!(o, want, "{preset:?} `{p}` vs `{g}`: {why}");
+        }
+    }
+}
+
+/// Strict decides more identities exactly (issue 27): sines and cosines of one angle are a
+/// rational point of the unit circle, and functions with no rational value are symbols fixed
+/// by their arguments' exact values (equiv/exact.rs). Pairs that differ stay apart.
+#[test]
+fn strict_identities_beyond_rational_functions() {
+    for (p, g) in [
+        ("\\sec^2(y)", "\\tan^2(y)+1"),
+        ("\\sin^2 x+\\cos^2 x", "1"),
+        ("\\sin 2x", "2\\sin x\\cos x"),
+        ("\\cos 2x", "1-2\\sin^2 x"),
+        ("\\frac{\\cos x}{\\sin x}", "\\cot x"),
+        (
+            "\\frac{\\sqrt{\\sqrt{11}+\\sqrt{194}}}{2\\sqrt{33}+15}",
+            "\\frac{\\sqrt{\\sqrt{11}+\\sqrt{194}}}{15+2\\sqrt{33}}",
+        ),
+        (
+            "10^{\\frac{\\sqrt{13}-5}{6}}",
+            "10^{\\frac{-5+\\sqrt{13}}{6}}",
+        ),
+        ("\\sqrt{x^2}", "|x|"),
+        ("\\ln(x)+1", "1+\\ln x"),
+        ("e^{2x}\\sin x", "\\sin(x) e^{2x}"),
+    ] {
+        for (x, y) in [(p, g), (g, p)] {
+            let (o, why) = outcome(x, y, None, Preset::Strict);
+            assert_eq!(o, Outcome::Equal, "strict `{x}` vs `{y}`: {why}");
+        }
+    }
+    for (p, g) in [
+        ("\\sin 2x", "2\\sin x"),
+        ("\\sqrt{x^2}", "x"),
+        ("\\ln(x^2)", "2\\ln x"),
+        ("\\sin^2 x+\\cos^2 x", "1.0000000001"),
+        ("\\sin(x+\\pi)", "\\sin x"),
+        ("\\sqrt{\\sqrt{2}+1}", "\\sqrt{\\sqrt{2}+1}+10^{-12}"),
+    ] {
+        for (x, y) in [(p, g), (g, p)] {
+            let (o, why) = outcome(x, y, None, Preset::Strict);
+            assert_ne!(o, Outcome::Equal, "strict `{x}` vs `{y}`: {why}");
+        }
+    }
+}
+
+/// Complex answers with other variables (dev long-CoT, Minerva-Math: a phasor) are equal when
+/// they agree exactly as Gaussian rationals at rational points, `e^{i\theta}` a point of the
+/// unit circle; nothing else is decided equal by this reading.
+#[test]
+fn complex_answers_with_variables() {
+    for preset in [Preset::Strict, Preset::Lenient] {
+        for (p, g, want) in [
+            (
+                "\\frac{2 A(1-i)}{3}e^{i t}",
+                "\\frac{4A}{3+3i}e^{it}",
+                Outcome::Equal,
+            ),
+            ("x+iy", "iy+x", Outcome::Equal),
+            ("(x+iy)^2", "x^2-y^2+2ixy", Outcome::Equal),
+        ] {
+            for (x, y) in [(p, g), (g, p)] {
+                let (o, why) = outcome(x, y, None, preset);
+                assert_eq!(o, want, "{preset:?} `{x}` vs `{y}`: {why}");
+            }
+        }
+        // Not shown equal: never "equal" (`e^{2it}` is not computed from `e^{it}`).
+        for (p, g) in [
+            ("\\frac{2A}{3}e^{it}", "\\frac{4A}{3+3i}e^{it}"),
+            ("e^{2it}", "(e^{it})^2"),
+            ("x+iy", "x-iy"),
+        ] {
+            for (x, y) in [(p, g), (g, p)] {
+                let (o, why) = outcome(x, y, None, preset);
+                assert_ne!(o, Outcome::Equal, "{preset:?} `{x}` vs `{y}`: {why}");
+            }
+        }
+    }
+}
