@@ -68,7 +68,7 @@ pub(super) fn big_operators(a: &str, b: &str, preset: Preset, depth: usize) -> O
     let what = if x.product { "products" } else { "sums" };
     let open = |why: String| {
         Some(undecided(
-            Path::Symbolic,
+            Path::BigOperator,
             format!("{what} `{a}` vs `{b}`: {why}"),
         ))
     };
@@ -78,7 +78,7 @@ pub(super) fn big_operators(a: &str, b: &str, preset: Preset, depth: usize) -> O
     if let Some(why) = differ_at_integers(&x, &ea, &y, &eb) {
         return Some(verdict(
             false,
-            Path::Symbolic,
+            Path::BigOperator,
             format!("{what} `{a}` vs `{b}`: {why}"),
         ));
     }
@@ -102,7 +102,7 @@ pub(super) fn big_operators(a: &str, b: &str, preset: Preset, depth: usize) -> O
     match exact::sample(&ea, &eb, false, |p, q| Some(p == q)) {
         exact::Sampled::Equal(n) => Some(verdict(
             true,
-            Path::Symbolic,
+            Path::BigOperator,
             format!(
                 "{what} with equal bounds whose bodies `{}` and `{}` are exactly equal at {n} \
                  rational points (subscripts read as unknown sequences)",

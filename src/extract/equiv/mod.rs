@@ -105,6 +105,8 @@ crate::names::named_enum! {
         Several = "several",
         /// Complex numbers with `i` (or `I`) in exact Gaussian-rational arithmetic.
         Complex = "complex",
+        /// Sums and products over an index compared by their bounds and bodies.
+        BigOperator = "big_operator",
         NoAnswer = "no_answer",
     }
 }
@@ -171,7 +173,28 @@ const MAX_DEPTH: usize = 6;
 const MAX_ITEMS: usize = 64;
 
 /// Compares a predicted and a gold answer (both already normalised).
+///
+/// "Different" needs a proof: where either side holds an operator the grader does not evaluate
+/// (a sum, an integral, a limit, a derivative) and no step compared it as such, a difference
+/// in form proves nothing, so the verdict is *could not decide* (docs/extract.md, "Strict
+/// means exact").
 pub fn compare(pred: &str, gold: &str, question: Option<&str>, preset: Preset) -> Comparison {
+    let c = compare_answers(pred, gold, question, preset);
+    if c.outcome == Outcome::Different && c.path != Path::BigOperator {
+        if let Some(op) = unevaluated(pred).or_else(|| unevaluated(gold)) {
+            return undecided(
+                c.path,
+                format!(
+                    "`{op}` is not evaluated here, so a difference in form proves nothing ({})",
+                    c.reason
+                ),
+            );
+        }
+    }
+    c
+}
+
+fn compare_answers(pred: &str, gold: &str, question: Option<&str>, preset: Preset) -> Comparison {
     if pred == gold {
         return verdict(
             true,
@@ -554,6 +577,23 @@ fn same_or_not(eq: bool) -> &'static str {
     } else {
         "different"
     }
+}
+
+/// Operators the grader does not evaluate: text that differs around one of them may still be
+/// the same value (`\sum_{k=1}^{n} k` and `\frac{n(n+1)}{2}`), so unequal text is no proof.
+const UNEVALUATED: [&str; 8] = [
+    "\\sum",
+    "\\prod",
+    "\\int",
+    "\\iint",
+    "\\oint",
+    "\\lim",
+    "\\partial",
+    "\\frac{d",
+];
+
+fn unevaluated(s: &str) -> Option<&'static str> {
+    UNEVALUATED.iter().copied().find(|op| s.contains(op))
 }
 
 fn text(a: &str, b: &str, preset: Preset) -> Comparison {

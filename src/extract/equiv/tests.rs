@@ -111,3 +111,28 @@ fn reasons_name_both_sides() {
         c.reason
     );
 }
+
+#[test]
+fn unevaluated_operators_are_never_different_by_text() {
+    // The grader does not evaluate sums, integrals, limits or derivatives: when the texts
+    // differ, that proves nothing (issue 27: a pair it cannot decide is never "different").
+    for (pred, gold) in [
+        ("\\sum_{k=1}^{n} k", "\\frac{n(n+1)}{2}"),
+        ("\\int_0^1 x\\,dx", "\\frac12"),
+        ("\\lim_{x\\to 0}\\frac{\\sin x}{x}", "1"),
+        ("\\frac{dy}{dx}=2x", "y'=2x"),
+    ] {
+        for preset in [Preset::Lenient, Preset::Strict] {
+            let c = compare(pred, gold, None, preset);
+            assert_eq!(
+                c.outcome,
+                Outcome::Undecided,
+                "{pred} vs {gold}: {}",
+                c.reason
+            );
+        }
+    }
+    // The same text is still equal.
+    let c = compare("\\int_0^1 x dx", "\\int_0^1 x  dx", None, Preset::Strict);
+    assert_eq!(c.outcome, Outcome::Equal, "{}", c.reason);
+}
