@@ -390,7 +390,17 @@ mod tests {
             err(&log(&format!(
                 r#"{good},{good},{{"eventType":"GOAL_PROVED","source":"s","content":{{"goalId":7}}}}"#
             ))),
-            "event 3: invalid type: integer `7`, expected a string"
+            "event 3: content.goalId: invalid type: integer `7`, expected a string"
+        );
+        assert_eq!(
+            err(&log(r#"{"eventType":7,"source":"s","content":{}}"#)),
+            "event 1: eventType: invalid type: integer `7`, expected a string"
+        );
+        assert_eq!(
+            err(&log(
+                r#"{"eventType":"PROPOSAL","source":"s","content":{"premises":["H-1",2]}}"#
+            )),
+            "event 1: content.premises: invalid type: integer `2`, expected a string"
         );
         assert!(err(r#"{"problem":{"hypotheses":3},"events":[]}"#).starts_with("problem: "));
     }

@@ -88,11 +88,16 @@ impl<'de> Visitor<'de> for WireEventVisitor {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<WireEvent, A::Error> {
         let mut event = WireEvent::default();
         while let Some(key) = map.next_key_seed(KeyIndex(&EVENT_KEYS))? {
-            match key.map(|i| EVENT_KEYS[i].1) {
-                Some(EventKey::EventType) => event.event_type = map.next_value()?,
-                Some(EventKey::Source) => event.source = map.next_value()?,
-                Some(EventKey::Content) => event.content = Some(map.next_value()?),
-                None => skip_value(&mut map)?,
+            let Some(i) = key else {
+                skip_value(&mut map)?;
+                continue;
+            };
+            let at = EVENT_KEYS[i].0;
+            match EVENT_KEYS[i].1 {
+                EventKey::EventType => event.event_type = field(&mut map, "", at)?,
+                EventKey::Source => event.source = field(&mut map, "", at)?,
+                // Its fields name their own path (`content.goalId`).
+                EventKey::Content => event.content = Some(map.next_value()?),
             }
         }
         Ok(event)
@@ -213,15 +218,20 @@ impl<'de> Visitor<'de> for ContentVisitor {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Content, A::Error> {
         let mut content = Content::default();
         while let Some(key) = map.next_key_seed(KeyIndex(&CONTENT_KEYS))? {
-            match key.map(|i| CONTENT_KEYS[i].1) {
-                Some(Slot::Text(field)) => *field(&mut content) = map.next_value()?,
-                Some(Slot::List(field)) => *field(&mut content) = map.next_value()?,
-                Some(Slot::OptList(field)) => *field(&mut content) = map.next_value()?,
-                Some(Slot::Kind(field)) => *field(&mut content) = map.next_value()?,
-                Some(Slot::Flag(field)) => *field(&mut content) = map.next_value()?,
-                Some(Slot::Category) => content.category = map.next_value()?,
-                Some(Slot::Code) => content.code = map.next_value()?,
-                None => skip_value(&mut map)?,
+            let Some(i) = key else {
+                skip_value(&mut map)?;
+                continue;
+            };
+            let (at, slot) = (CONTENT_KEYS[i].0, CONTENT_KEYS[i].1);
+            let m = &mut map;
+            match slot {
+                Slot::Text(f) => *f(&mut content) = field(m, "content.", at)?,
+                Slot::List(f) => *f(&mut content) = field(m, "content.", at)?,
+                Slot::OptList(f) => *f(&mut content) = field(m, "content.", at)?,
+                Slot::Kind(f) => *f(&mut content) = field(m, "content.", at)?,
+                Slot::Flag(f) => *f(&mut content) = field(m, "content.", at)?,
+                Slot::Category => content.category = field(m, "content.", at)?,
+                Slot::Code => content.code = field(m, "content.", at)?,
             }
         }
         Ok(content)
@@ -249,6 +259,34 @@ impl<T> Visitor<'_> for KeyIndex<T> {
 
     fn visit_str<E: de::Error>(self, key: &str) -> Result<Option<usize>, E> {
         Ok(self.0.iter().position(|(name, _)| *name == key))
+    }
+}
+
+/// A known key's value, read in place; a value of the wrong type names the field's path
+/// (`content.goalId: invalid type: integer `7`, expected a string`), as a [`FieldError`] does.
+fn field<'de, A: MapAccess<'de>, T: Deserialize<'de>>(
+    map: &mut A,
+    prefix: &str,
+    key: &str,
+) -> Result<T, A::Error> {
+    map.next_value().map_err(|e| {
+        let text = e.to_string();
+        de::Error::custom(format_args!("{prefix}{key}: {}", without_position(&text)))
+    })
+}
+
+/// serde_json's message without its " at line L column C": the outer error adds its own, which
+/// the log reader removes (it points into a re-written event, not the user's file).
+fn without_position(text: &str) -> &str {
+    match text.rfind(" at line ") {
+        Some(at)
+            if text[at + " at line ".len()..]
+                .split(" column ")
+                .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())) =>
+        {
+            &text[..at]
+        }
+        _ => text,
     }
 }
 
