@@ -82,66 +82,10 @@ pub(super) fn complex(a: &str, b: &str, ea: &Expr, eb: &Expr, preset: Preset) ->
     }
 }
 
-/// Exact value of an expression whose variables all stand for `i`.
+/// Exact value of an expression whose variables all stand for `i` (no exponential: `e^{i\pi}`
+/// has no Gaussian-rational value).
 pub(super) fn gauss(n: &Node) -> Result<Gauss, &'static str> {
-    let bounded = |g: Gauss| {
-        let bits = |r: &BigRational| r.numer().bits() + r.denom().bits();
-        if bits(&g.0) + bits(&g.1) > crate::extract::number::MAX_EXACT_BITS {
-            Err("a value past the exact size bound")
-        } else {
-            Ok(g)
-        }
-    };
-    let zero = BigRational::zero;
-    if !expr::mentions(n, None) {
-        return match expr::eval(n, &[]) {
-            Num::Exact(r) => Ok((r, zero())),
-            _ => Err("a real part that is not an exact rational"),
-        };
-    }
-    let mul =
-        |x: &Gauss, y: &Gauss| bounded((&x.0 * &y.0 - &x.1 * &y.1, &x.0 * &y.1 + &x.1 * &y.0));
-    let recip = |x: &Gauss| {
-        let d = &x.0 * &x.0 + &x.1 * &x.1;
-        if d.is_zero() {
-            return Err("a division by zero");
-        }
-        bounded((&x.0 / &d, -&x.1 / &d))
-    };
-    match n {
-        Node::Var(_) => Ok((zero(), BigRational::from_integer(1.into()))),
-        Node::Neg(x) => gauss(x).map(|g| (-g.0, -g.1)),
-        Node::Add(x, y) => {
-            let (p, q) = (gauss(x)?, gauss(y)?);
-            bounded((p.0 + q.0, p.1 + q.1))
-        }
-        Node::Sub(x, y) => {
-            let (p, q) = (gauss(x)?, gauss(y)?);
-            bounded((p.0 - q.0, p.1 - q.1))
-        }
-        Node::Mul(x, y) => mul(&gauss(x)?, &gauss(y)?),
-        Node::Div(x, y) => mul(&gauss(x)?, &recip(&gauss(y)?)?),
-        Node::Pow(x, e) => {
-            let base = gauss(x)?;
-            let k = match (expr::mentions(e, None), expr::eval(e, &[])) {
-                (false, Num::Exact(k)) if k.is_integer() => k.to_integer(),
-                _ => return Err("a power that is not an integer"),
-            };
-            let k: i64 = num_traits::ToPrimitive::to_i64(&k)
-                .filter(|k| k.abs() <= 256)
-                .ok_or("a power too large")?;
-            let mut acc: Gauss = (BigRational::from_integer(1.into()), zero());
-            for _ in 0..k.abs() {
-                acc = mul(&acc, &base)?;
-            }
-            if k < 0 {
-                recip(&acc)
-            } else {
-                Ok(acc)
-            }
-        }
-        _ => Err("a function of `i`"),
-    }
+    gauss_at(n, &[], None)
 }
 
 /// Complex answers with other variables (a phasor `\frac{2A(1-i)}{3}e^{it}` vs
@@ -170,8 +114,8 @@ fn sampled(ea: &Expr, eb: &Expr) -> Option<usize> {
         };
         let seed = 301 + k as u64;
         match (
-            gauss_at(&ea.root, &vals(ea), seed),
-            gauss_at(&eb.root, &vals(eb), seed),
+            gauss_at(&ea.root, &vals(ea), Some(seed)),
+            gauss_at(&eb.root, &vals(eb), Some(seed)),
         ) {
             (Ok(x), Ok(y)) if x == y => agreed += 1,
             (Ok(_), Ok(_)) => return None,
@@ -185,9 +129,14 @@ fn sampled(ea: &Expr, eb: &Expr) -> Option<usize> {
     None
 }
 
-/// [`gauss`] with values for the real variables (`None`: the variable is `i`), and `e^{z}` for
-/// a purely imaginary `z`.
-fn gauss_at(n: &Node, vals: &[Option<BigRational>], seed: u64) -> Result<Gauss, &'static str> {
+/// The exact value with values for the real variables (`None`: the variable is `i`) and, given a
+/// `seed`, `e^{z}` for a purely imaginary `z` as a rational point of the unit circle fixed by
+/// `z` (a symbol: such values only ever show two forms *equal*, see [`sampled`]).
+fn gauss_at(
+    n: &Node,
+    vals: &[Option<BigRational>],
+    seed: Option<u64>,
+) -> Result<Gauss, &'static str> {
     let bounded = |g: Gauss| {
         let bits = |r: &BigRational| r.numer().bits() + r.denom().bits();
         if bits(&g.0) + bits(&g.1) > crate::extract::number::MAX_EXACT_BITS {
@@ -230,13 +179,13 @@ fn gauss_at(n: &Node, vals: &[Option<BigRational>], seed: u64) -> Result<Gauss, 
         }
         Node::Mul(x, y) => mul(&at(x)?, &at(y)?),
         Node::Div(x, y) => mul(&at(x)?, &recip(&at(y)?)?),
-        Node::Pow(x, e) if matches!(x.as_ref(), Node::E) => {
+        Node::Pow(x, e) if matches!(x.as_ref(), Node::E) && seed.is_some() => {
             let z = at(e)?;
             if !z.0.is_zero() {
                 return Err("an exponential with a real part");
             }
             let mut formal = false;
-            let t = exact::opaque("angle", &[&z.1], seed, &mut formal);
+            let t = exact::opaque("angle", &[&z.1], seed.unwrap_or_default(), &mut formal);
             let d = one() + &t * &t;
             bounded(((one() - &t * &t) / &d, (&t + &t) / &d))
         }

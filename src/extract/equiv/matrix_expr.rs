@@ -6,8 +6,6 @@
 //! most [`MAX_SIDE`] rows and columns; a product or sum whose dimensions do not fit has no value,
 //! which is "could not decide", not "different".
 
-use super::structure::matrix;
-
 /// Matrices in one expression, rows or columns of one matrix, and bytes of one computed cell:
 /// past them the expression is not computed (could not decide).
 const MAX_MATRICES: usize = 8;
@@ -223,6 +221,40 @@ pub(super) fn matrix_value(s: &str) -> Option<MatrixValue> {
 
 fn too_long(m: &Cells) -> bool {
     m.iter().flatten().any(|c| c.len() > MAX_CELL)
+}
+
+/// The cells of a matrix in any environment: `pmatrix`, `bmatrix`, `vmatrix`… or `array`
+/// (its column spec `{cc}` skipped) inside `[…]`/`(…)` (`\left[\begin{array}…\right]`).
+pub(super) fn matrix(s: &str) -> Option<Vec<Vec<String>>> {
+    let s = s.trim();
+    let s = match (s.chars().next(), s.chars().last()) {
+        (Some('[' | '('), Some(']' | ')')) if s.len() >= 2 => s.get(1..s.len() - 1)?.trim(),
+        _ => s,
+    };
+    // One environment only: `A\begin{pmatrix}…` with something before it is not a matrix.
+    if !s.starts_with("\\begin{") || !s.ends_with('}') {
+        return None;
+    }
+    let start = if let Some(rest) = s.strip_prefix("\\begin{array}") {
+        let (_, _, end) = crate::extract::normalize::braced(rest, 0)?;
+        s.len() - rest.len() + end
+    } else {
+        s.find("matrix}")? + "matrix}".len()
+    };
+    let end = s.rfind("\\end{")?;
+    // `…\end{pmatrix}^{-1}` is the inverse, not the matrix: nothing may follow the end.
+    let (_, _, after_end) = crate::extract::normalize::braced(s, end + 4)?;
+    if after_end != s.len() {
+        return None;
+    }
+    let body = s.get(start..end)?;
+    let rows: Vec<Vec<String>> = body
+        .split("\\\\")
+        .map(str::trim)
+        .filter(|r| !r.is_empty())
+        .map(|r| r.split('&').map(|c| c.trim().to_string()).collect())
+        .collect();
+    (!rows.is_empty()).then_some(rows)
 }
 
 #[cfg(test)]

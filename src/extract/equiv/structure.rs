@@ -106,7 +106,7 @@ pub(super) fn shape(s: &str) -> Shape {
             }
             None => {}
         }
-        if let Some(m) = matrix(s) {
+        if let Some(m) = super::matrix_expr::matrix(s) {
             return Shape::Matrix(m);
         }
     }
@@ -221,40 +221,6 @@ pub(super) fn labelled_solutions(s: &str) -> Option<Vec<String>> {
         out.push(format!("({})", values?.join(",")));
     }
     Some(out)
-}
-
-/// The cells of a matrix in any environment: `pmatrix`, `bmatrix`, `vmatrix`… or `array`
-/// (its column spec `{cc}` skipped) inside `[…]`/`(…)` (`\left[\begin{array}…\right]`).
-pub(super) fn matrix(s: &str) -> Option<Vec<Vec<String>>> {
-    let s = s.trim();
-    let s = match (s.chars().next(), s.chars().last()) {
-        (Some('[' | '('), Some(']' | ')')) if s.len() >= 2 => s.get(1..s.len() - 1)?.trim(),
-        _ => s,
-    };
-    // One environment only: `A\begin{pmatrix}…` with something before it is not a matrix.
-    if !s.starts_with("\\begin{") || !s.ends_with('}') {
-        return None;
-    }
-    let start = if let Some(rest) = s.strip_prefix("\\begin{array}") {
-        let (_, _, end) = crate::extract::normalize::braced(rest, 0)?;
-        s.len() - rest.len() + end
-    } else {
-        s.find("matrix}")? + "matrix}".len()
-    };
-    let end = s.rfind("\\end{")?;
-    // `…\end{pmatrix}^{-1}` is the inverse, not the matrix: nothing may follow the end.
-    let (_, _, after_end) = crate::extract::normalize::braced(s, end + 4)?;
-    if after_end != s.len() {
-        return None;
-    }
-    let body = s.get(start..end)?;
-    let rows: Vec<Vec<String>> = body
-        .split("\\\\")
-        .map(str::trim)
-        .filter(|r| !r.is_empty())
-        .map(|r| r.split('&').map(|c| c.trim().to_string()).collect())
-        .collect();
-    (!rows.is_empty()).then_some(rows)
 }
 
 /// `a \pm b` → {a+b, a-b}.
