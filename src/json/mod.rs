@@ -15,6 +15,8 @@ use std::fmt;
 
 use serde_json::{Map, Value};
 
+use crate::names::NamedEnum;
+
 /// Where a value sits in a document. Built on the stack while descending and written out
 /// only for an error: `factual_errors[1].severity`, `llms.kimi-k2.model`.
 #[derive(Debug, Clone, Copy)]
@@ -257,6 +259,38 @@ pub fn word<'v>(value: &'v Value, path: Path) -> Result<&'v str, FieldError> {
         Value::String(s) => Ok(s),
         other => Err(FieldError::wrong(path, "a string", other)),
     }
+}
+
+/// A closed vocabulary written as its serialized name.
+pub struct Named<T>(pub T);
+
+impl<T: NamedEnum> FromJson for Named<T> {
+    fn from_json(value: &Value, path: Path) -> Result<Self, FieldError> {
+        let mut names = T::all().iter().map(|v| v.name());
+        name_index(value, path, &mut names).map(|i| Named(T::all()[i]))
+    }
+}
+
+/// Where the word `value` is among `names` (the one reading and error message for every
+/// vocabulary, not one copy per type).
+fn name_index(
+    value: &Value,
+    path: Path,
+    names: &mut dyn Iterator<Item = &'static str>,
+) -> Result<usize, FieldError> {
+    let w = word(value, path)?;
+    let mut known = Vec::new();
+    for (i, n) in names.enumerate() {
+        if n == w {
+            return Ok(i);
+        }
+        known.push(n);
+    }
+    Err(FieldError::wrong(
+        path,
+        format!("one of {}", known.join(", ")),
+        value,
+    ))
 }
 
 /// The fields of one object, looked up by name, each read at its own path. Keys a reader does

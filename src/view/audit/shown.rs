@@ -24,13 +24,12 @@ use crate::audit::report::Band;
 use crate::audit::report::CouldNotAudit;
 use crate::audit::report::FailureKind;
 use crate::audit::report::Phase;
-use crate::json::word;
 use crate::json::FieldError;
 use crate::json::Fields;
 use crate::json::FromJson;
+use crate::json::Named;
 use crate::json::Path;
 use crate::json::Text;
-use crate::names::NamedEnum;
 
 /// One error of Phase 2 or 3, as the page lists it.
 #[derive(Debug, Clone, PartialEq)]
@@ -343,38 +342,6 @@ impl Reader<'_> {
             .map_err(|e| self.gaps.push(e.to_string()))
             .ok()
     }
-}
-
-/// A closed vocabulary written as its serialized name.
-struct Named<T>(T);
-
-impl<T: NamedEnum> FromJson for Named<T> {
-    fn from_json(value: &Value, path: Path) -> Result<Self, FieldError> {
-        let mut names = T::all().iter().map(|v| v.name());
-        name_index(value, path, &mut names).map(|i| Named(T::all()[i]))
-    }
-}
-
-/// Where the word `value` is among `names` (the one reading and error message for every
-/// vocabulary, not one copy per type).
-fn name_index(
-    value: &Value,
-    path: Path,
-    names: &mut dyn Iterator<Item = &'static str>,
-) -> Result<usize, FieldError> {
-    let w = word(value, path)?;
-    let mut known = Vec::new();
-    for (i, n) in names.enumerate() {
-        if n == w {
-            return Ok(i);
-        }
-        known.push(n);
-    }
-    Err(FieldError::wrong(
-        path,
-        format!("one of {}", known.join(", ")),
-        value,
-    ))
 }
 
 impl FromJson for CouldNotAudit {

@@ -6,7 +6,7 @@
 //! which field is wrong; `equivalent` must agree with `verdict`, or the row is refused rather
 //! than shown with a verdict it may not have had.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::extract::batch::GradeBatch;
 use crate::extract::batch::Row;
@@ -14,18 +14,15 @@ use crate::extract::equiv::Outcome;
 use crate::extract::equiv::Path;
 use crate::extract::fallback_batch::{FallbackCounts, LlmFallbackNote};
 use crate::extract::records::GradeRecord;
+use crate::json::{FieldError, Fields, Named, Path as JsonPath};
 
 /// Why a kept line could not be read back.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum KeptLineError {
     #[error("line {line} of the run is not a JSON object")]
     NotObject { line: usize },
-    #[error("line {line} of the run: `{field}` is missing or not {expected}")]
-    Field {
-        line: usize,
-        field: String,
-        expected: &'static str,
-    },
+    #[error("line {line} of the run: {error}")]
+    Field { line: usize, error: FieldError },
     #[error("line {line} of the run: `equivalent` says {equivalent} but `verdict` is {verdict}")]
     Disagrees {
         line: usize,
@@ -77,7 +74,7 @@ pub fn batch_from_kept(lines: &[Value]) -> GradeBatch {
             batch.bad_line(line, error.to_string());
             continue;
         }
-        match record_of(m, position) {
+        match record_of(value, position) {
             Ok(record) => {
                 batch.summary.add(&record);
                 batch.rows.push(Row::Graded { line, record });
@@ -169,112 +166,53 @@ fn unadd(s: &mut crate::extract::records::GradeSummary, r: &GradeRecord) {
     s.no_answer = s.no_answer.saturating_sub(usize::from(r.no_answer()));
 }
 
-struct Reader<'a> {
-    m: &'a Map<String, Value>,
-    line: usize,
-    /// Where `m` is in the line (`llm_fallback.` for the model's part), for messages.
-    path: &'static str,
-}
-
-impl Reader<'_> {
-    fn fail(&self, field: &'static str, expected: &'static str) -> KeptLineError {
-        KeptLineError::Field {
-            line: self.line,
-            field: format!("{}{field}", self.path),
-            expected,
-        }
-    }
-
-    fn text(&self, field: &'static str) -> Result<String, KeptLineError> {
-        match self.m.get(field) {
-            Some(Value::String(s)) => Ok(s.clone()),
-            _ => Err(self.fail(field, "text")),
-        }
-    }
-
-    fn maybe_text(&self, field: &'static str) -> Result<Option<String>, KeptLineError> {
-        match self.m.get(field) {
-            None | Some(Value::Null) => Ok(None),
-            Some(Value::String(s)) => Ok(Some(s.clone())),
-            Some(_) => Err(self.fail(field, "text or null")),
-        }
-    }
-
-    fn flag(&self, field: &'static str) -> Result<bool, KeptLineError> {
-        self.m
-            .get(field)
-            .and_then(Value::as_bool)
-            .ok_or_else(|| self.fail(field, "true or false"))
-    }
-
-    fn count(&self, field: &'static str) -> Result<u64, KeptLineError> {
-        self.m
-            .get(field)
-            .and_then(Value::as_u64)
-            .ok_or_else(|| self.fail(field, "a whole number"))
-    }
-
-    fn outcome(&self, field: &'static str) -> Result<Outcome, KeptLineError> {
-        self.m
-            .get(field)
-            .and_then(Value::as_str)
-            .and_then(Outcome::from_name)
-            .ok_or_else(|| self.fail(field, "equal, different or undecided"))
-    }
-}
-
-fn record_of(m: &Map<String, Value>, line: usize) -> Result<GradeRecord, KeptLineError> {
-    let r = Reader { m, line, path: "" };
-    let verdict = r.outcome("verdict")?;
-    let equivalent = r.flag("equivalent")?;
-    if equivalent != (verdict == Outcome::Equal) {
+/// The line's fields, read through the one JSON reader (`crate::json`); a record whose
+/// `equivalent` contradicts its `verdict` is refused rather than shown with either.
+fn record_of(value: &Value, line: usize) -> Result<GradeRecord, KeptLineError> {
+    let record = read_record(value).map_err(|error| KeptLineError::Field { line, error })?;
+    if record.equivalent != (record.verdict == Outcome::Equal) {
         return Err(KeptLineError::Disagrees {
             line,
-            equivalent,
-            verdict: verdict.as_str(),
+            equivalent: record.equivalent,
+            verdict: record.verdict.as_str(),
         });
     }
-    let method = m
-        .get("method")
-        .and_then(Value::as_str)
-        .and_then(Path::from_name)
-        .ok_or_else(|| r.fail("method", "a comparison path this version knows"))?;
-    let llm_fallback = match m.get("llm_fallback") {
-        None | Some(Value::Null) => None,
-        Some(Value::Object(f)) => Some(Box::new(note_of(f, line)?)),
-        Some(_) => return Err(r.fail("llm_fallback", "an object")),
+    Ok(record)
+}
+
+fn read_record(value: &Value) -> Result<GradeRecord, FieldError> {
+    let f = Fields::of(value, JsonPath::Root("the line"))?;
+    let verdict = f.required::<Named<Outcome>>("verdict")?.0;
+    let llm_fallback = match f.object("llm_fallback")? {
+        Some(note) => Some(Box::new(note_of(&note)?)),
+        None => None,
     };
     Ok(GradeRecord {
-        id: m.get("id").cloned().unwrap_or(Value::Null),
-        predicted_answer: r.maybe_text("predicted_answer")?,
-        ground_truth_answer: r.maybe_text("ground_truth_answer")?,
-        equivalent,
+        id: f.get("id").cloned().unwrap_or(Value::Null),
+        predicted_answer: f.optional("predicted_answer")?,
+        ground_truth_answer: f.optional("ground_truth_answer")?,
+        equivalent: f.required("equivalent")?,
         verdict,
-        method: method.as_str(),
-        reason: r.text("reason")?,
-        predicted_method: r.text("predicted_method")?,
-        ground_truth_method: r.text("ground_truth_method")?,
-        low_confidence: r.flag("low_confidence")?,
+        method: f.required::<Named<Path>>("method")?.0.as_str(),
+        reason: f.required("reason")?,
+        predicted_method: f.required("predicted_method")?,
+        ground_truth_method: f.required("ground_truth_method")?,
+        low_confidence: f.required("low_confidence")?,
         llm_fallback,
     })
 }
 
-fn note_of(m: &Map<String, Value>, line: usize) -> Result<LlmFallbackNote, KeptLineError> {
-    let r = Reader {
-        m,
-        line,
-        path: "llm_fallback.",
-    };
+fn note_of(f: &Fields<'_>) -> Result<LlmFallbackNote, FieldError> {
     Ok(LlmFallbackNote {
-        used: r.flag("used")?,
-        rule_answer: r.maybe_text("rule_answer")?,
-        rule_method: r.text("rule_method")?,
-        rule_verdict: r.outcome("rule_verdict")?,
-        reply: r.maybe_text("reply")?,
-        model_answer: r.maybe_text("model_answer")?,
-        error: r.maybe_text("error")?,
-        latency_ms: r.count("latency_ms")?,
-        total_tokens: r.count("total_tokens")?,
+        used: f.required("used")?,
+        rule_answer: f.optional("rule_answer")?,
+        rule_method: f.required("rule_method")?,
+        rule_verdict: f.required::<Named<Outcome>>("rule_verdict")?.0,
+        reply: f.optional("reply")?,
+        model_answer: f.optional("model_answer")?,
+        error: f.optional("error")?,
+        latency_ms: f.required("latency_ms")?,
+        total_tokens: f.required("total_tokens")?,
     })
 }
 
@@ -387,16 +325,20 @@ mod tests {
         assert!(
             bad[1]
                 .1
-                .contains("`verdict` is missing or not equal, different or undecided"),
+                .contains("line 3 of the run: verdict: expected one of equal, different, undecided, found the string \"maybe\""),
             "{}",
             bad[1].1
         );
-        assert!(bad[2].1.contains("`method`"), "{}", bad[2].1);
+        assert!(
+            bad[2].1.contains("method: expected one of identical_text,"),
+            "{}",
+            bad[2].1
+        );
         assert!(bad[3].1.contains("not a JSON object"), "{}", bad[3].1);
         assert!(
             bad[4]
                 .1
-                .contains("`llm_fallback.used` is missing or not true or false"),
+                .contains("llm_fallback.used: expected true or false, found the string \"yes\""),
             "{}",
             bad[4].1
         );
