@@ -51,7 +51,7 @@ describe('compare page', () => {
     const text = fs.readFileSync(await md.path(), 'utf8');
     assert.match(text, /^# Comparison: a\.jsonl → b\.jsonl/);
     assert.match(text, /two-sided p = 0\.2500/);
-    assert.match(text, /\| q1 \|  \| 1 \| 5 GOOD \| 1 BAD \| fixed cross-band \|/);
+    assert.match(text, /\| q1 \| 1 \| 5 GOOD \| 1 BAD \| fixed cross-band \|/);
     const [csv] = await Promise.all([page.waitForEvent('download'), page.getByTestId('compare-export-csv').click()]);
     assert.equal(fs.readFileSync(await csv.path(), 'utf8').trim().split('\n').length, 13);
 
