@@ -7,7 +7,7 @@ use crate::ui::audit::AuditPage;
 use crate::ui::compare::ComparePage;
 use crate::ui::extract::ExtractPage;
 use crate::ui::not_found::NotFound;
-use crate::ui::proof::ProofPage;
+use crate::ui::proof::host::ProofHost;
 use crate::ui::report::ReportPage;
 use crate::ui::runs::RunsPage;
 use crate::ui::settings::SettingsPage;
@@ -25,7 +25,8 @@ pub fn App() -> impl IntoView {
                     Page::Report => view! { <ReportPage/> }.into_any(),
                     Page::Compare => view! { <ComparePage/> }.into_any(),
                     Page::Extract => view! { <ExtractPage/> }.into_any(),
-                    Page::Proof => view! { <ProofPage/> }.into_any(),
+                    // Its own wasm bundle, loaded on the first visit (ui::proof::host).
+                    Page::Proof => view! { <ProofHost/> }.into_any(),
                     Page::Settings => view! { <SettingsPage/> }.into_any(),
                     Page::Runs => view! { <RunsPage/> }.into_any(),
                     Page::NotFound => view! { <NotFound/> }.into_any(),

@@ -89,6 +89,16 @@ impl SettingsStore {
         }
     }
 
+    /// Read the stored settings again. The Proof page runs in its own wasm bundle
+    /// (`ui::proof::bundle`) with its own copy of this store, which would otherwise keep what
+    /// storage held on its first visit and miss later edits made on the Settings page.
+    pub fn reload(&self) {
+        let fresh = Self::load();
+        self.settings.set(fresh.settings.get_untracked());
+        self.strategy.set(fresh.strategy.get_untracked());
+        self.storage_error.set(fresh.storage_error.get_untracked());
+    }
+
     /// Change the settings and persist them (keys to session storage only).
     pub fn update_settings(&self, f: impl FnOnce(&mut Settings)) {
         self.settings.update(f);

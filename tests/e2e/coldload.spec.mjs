@@ -2,7 +2,7 @@
 // usable over an emulated 10 Mbit/s link with 40 ms round trips (Chromium's network emulation
 // through a CDP session), with the files gzipped as a static host serves them and an empty cache.
 // "Usable" = the page is mounted and its first control takes input (a field takes typed text, or
-// a file picker or button is there and enabled).
+// a file picker or button is there and enabled); the Proof page includes loading its own bundle.
 // The aim is ≤ 1.5 s for every page (README, "Size"). Writes one line per page to
 // target/coldload.txt; scripts/test prints them in its summary.
 import { describe, it, before, after } from 'node:test';

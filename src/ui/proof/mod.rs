@@ -1,10 +1,12 @@
 pub(crate) mod bind;
+pub mod bundle;
 mod controls;
 pub mod dag;
 mod dag_items;
 mod event_card;
 pub mod fitch;
 pub mod form;
+pub mod host;
 mod item_panel;
 mod keys;
 mod loader;
