@@ -23,7 +23,7 @@ use crate::view::proof::stepper_keys::StepKey;
 pub const EXAMPLES: &[(&str, &str, &str)] = &[
     (
         "seed",
-        "Design note: a + b > 0 (two researchers)",
+        "a + b > 0 from a > 0 and b > 0 (two researchers)",
         "proof-seed-a-plus-b.json",
     ),
     ("or-elim", "Proof by cases (∨E)", "proof-or-elim.json"),
