@@ -115,7 +115,8 @@ pub fn open_row(
         preset,
         patterns,
     );
-    let again = GradeRecord::new(input.id.clone(), verdict.clone());
+    // The record `grade` writes for this line (low_confidence weighs the text as the table did).
+    let again = GradeRecord::graded(input.id.clone(), &input.output, verdict.clone());
     // A row the LLM fallback answered holds the model's verdict; grading again gives the
     // rules' one, which is what its note kept from before the call.
     let fallback = shown.and_then(|s| s.llm_fallback.as_deref().cloned());
@@ -176,6 +177,28 @@ mod tests {
         assert_eq!(mark("é", (1, 2)), None);
         assert_eq!(mark("ab", (1, 1)), None);
         assert_eq!(mark("ab", (1, 9)), None);
+    }
+
+    #[test]
+    fn a_row_whose_verdict_is_in_doubt_is_not_stale_when_opened() {
+        // Undecided verdicts are low-confidence in the table's record (GradeRecord::graded);
+        // opening the unchanged line must grade it to the same record, not call it changed.
+        let text = line("$\\sum_{k=1}^{n} k$", "\\frac{n(n+1)}{2}");
+        let shown = grade_record(
+            &parse_grade_line(&text, 1).unwrap_or_else(|e| panic!("{e}")),
+            Preset::Lenient,
+            &AnswerPatterns::NONE,
+        );
+        assert!(shown.undecided() && shown.low_confidence, "{shown:?}");
+        let d = open_row(
+            &text,
+            1,
+            Preset::Lenient,
+            &AnswerPatterns::NONE,
+            Some(&shown),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(d.stale, None);
     }
 
     #[test]
