@@ -156,6 +156,18 @@ fn make(text: &str, method: Method, span: (usize, usize)) -> Option<Candidate> {
     })
 }
 
+/// Like [`make`], for a final equation's list of values already normalised (`2, 3` from
+/// `$x = 2$ and $x = 3$`): one answer, the values joined by commas.
+fn value_list(text: &str, span: (usize, usize), answers: &[String]) -> Option<Candidate> {
+    Some(Candidate {
+        method: Method::FinalEquation,
+        answer: answers.join(","),
+        raw: text.get(span.0..span.1)?.to_string(),
+        span,
+        several: Vec::new(),
+    })
+}
+
 /// Like [`make`], but a sentence-like capture is narrowed to the answer inside it.
 fn make_from_capture(text: &str, method: Method, span: (usize, usize)) -> Option<Candidate> {
     let c = make(text, method.clone(), span)?;
@@ -905,13 +917,7 @@ fn value_list_line(
         return None;
     }
     let span = trim_span(text, start, end)?;
-    Some(Candidate {
-        method: Method::FinalEquation,
-        answer: answers.join(","),
-        raw: text.get(span.0..span.1)?.to_string(),
-        span,
-        several: Vec::new(),
-    })
+    value_list(text, span, &answers)
 }
 
 /// "the solutions are $x = 2$ and $x = 3$": two or more math spans that each give the same
@@ -953,13 +959,7 @@ fn several_solutions(text: &str, spans: &[(usize, usize)], end: usize) -> Option
         .filter_map(|&(s, e)| text.get(s..e).map(normalize))
         .collect();
     let span = (values.first()?.0, values.last()?.1);
-    Some(Candidate {
-        method: Method::FinalEquation,
-        answer: answers.join(","),
-        raw: text.get(span.0..span.1)?.to_string(),
-        span,
-        several: Vec::new(),
-    })
+    value_list(text, span, &answers)
 }
 
 /// The line of `text` that ends at `end` (its start).
