@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { useApp, startMockLlm } from './harness.mjs';
+import { useApp, startMockLlm, FALLBACK_GRADE } from './harness.mjs';
 
 function writeTemp(name, text) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vf-fallback-'));
@@ -109,21 +109,8 @@ describe('extract page: LLM fallback', () => {
   });
 
   app.it('JSONL: only low-confidence lines are sent; sent, changed, failed; exports record the model', async (page) => {
-    await setup(app, page, mock, {
-      rules: [
-        { match: 'not sure what to do', reply: '12' },
-        { match: '3 cats', reply: 'The answer is 5.' },
-        { match: '7 birds', fault: '400' },
-      ],
-      default_reply: '999',
-    });
-    const lines = [
-      { id: 'a', output: 'So the final answer is \\boxed{7}.', ground_truth: '7' },
-      { id: 'b', output: 'I am not sure what to do here.', ground_truth: '12' },
-      { id: 'c', output: 'There were 3 cats and then 5 dogs', ground_truth: '3' },
-      { id: 'd', output: 'The answer is 6.', ground_truth: '6' },
-      { id: 'e', output: 'We saw 7 birds and 2 owls', ground_truth: '7' },
-    ];
+    await setup(app, page, mock, FALLBACK_GRADE.mock);
+    const lines = FALLBACK_GRADE.lines;
     await page.getByTestId('fallback-batch-toggle').check();
     await page.getByTestId('fallback-concurrency').fill('2');
     await page.getByTestId('fallback-concurrency').dispatchEvent('change');

@@ -129,3 +129,24 @@ export function useApp({ it, before, after, beforeEach, afterEach }, { allowCons
   };
   return ctx;
 }
+
+// A grade file for the LLM fallback (fallback.spec, loop.spec) and the mock's rules for it: five
+// lines, three of them low-confidence; the model answers `b` right, changes `c`'s verdict with a
+// wrong answer and fails on `e` (sent 3, used 2, changed 1, failed 1).
+export const FALLBACK_GRADE = {
+  mock: {
+    rules: [
+      { match: 'not sure what to do', reply: '12' },
+      { match: '3 cats', reply: 'The answer is 5.' },
+      { match: '7 birds', fault: '400' },
+    ],
+    default_reply: '999',
+  },
+  lines: [
+    { id: 'a', output: 'So the final answer is \\boxed{7}.', ground_truth: '7' },
+    { id: 'b', output: 'I am not sure what to do here.', ground_truth: '12' },
+    { id: 'c', output: 'There were 3 cats and then 5 dogs', ground_truth: '3' },
+    { id: 'd', output: 'The answer is 6.', ground_truth: '6' },
+    { id: 'e', output: 'We saw 7 birds and 2 owls', ground_truth: '7' },
+  ],
+};

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { useApp, startMockLlm, ROOT } from './harness.mjs';
+import { useApp, startMockLlm, ROOT, FALLBACK_GRADE } from './harness.mjs';
 
 const CASES = path.join(ROOT, 'public', 'examples', 'cases.jsonl');
 
@@ -183,21 +183,8 @@ describe('workbench loop (issue 14, done when)', () => {
     await app.goto('/settings');
     await page.getByTestId('settings-import').setInputFiles(writeTemp('settings.yaml', settings(mock.baseUrl)));
     await page.getByTestId('settings-notice').filter({ hasText: '2 profiles' }).waitFor();
-    await post({
-      rules: [
-        { match: 'not sure what to do', reply: '12' },
-        { match: '3 cats', reply: 'The answer is 5.' },
-        { match: '7 birds', fault: '400' },
-      ],
-      default_reply: '999',
-    });
-    const lines = [
-      { id: 'a', output: 'So the final answer is \\boxed{7}.', ground_truth: '7' },
-      { id: 'b', output: 'I am not sure what to do here.', ground_truth: '12' },
-      { id: 'c', output: 'There were 3 cats and then 5 dogs', ground_truth: '3' },
-      { id: 'd', output: 'The answer is 6.', ground_truth: '6' },
-      { id: 'e', output: 'We saw 7 birds and 2 owls', ground_truth: '7' },
-    ];
+    await post(FALLBACK_GRADE.mock);
+    const lines = FALLBACK_GRADE.lines;
     const file = writeTemp('graded.jsonl', lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
     await page.getByTestId('nav-extract').click();
     await page.getByTestId('fallback-batch-toggle').check();
