@@ -49,6 +49,7 @@ export TRUNK_SKIP_VERSION_CHECK=true
 # its summary), so a slow fresh install shows where its time went.
 mkdir -p "$ROOT/target"
 INSTALL_LOG="$ROOT/target/install-times.txt"
+: > "$INSTALL_LOG"
 timed() {
   local name="$1" start
   shift
@@ -120,43 +121,50 @@ ensure_npm() {
   fi
 }
 
-ensure_chromium() {
-  if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
-    say "installing Debian chromium + chromium-driver for the browser tests"
-    local sudo=""
-    [ "$(id -u)" = 0 ] || sudo="sudo"
-    install_chromium() {
-      $sudo apt-get update
-      DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y chromium chromium-driver
-    }
-    timed "chromium (Debian)" install_chromium
-  fi
+# Debian packages, installed through one apt-get call: two apt-gets at once fail on dpkg's lock
+# ("Could not get lock /var/lib/apt/lists/lock"), so every package a script needs is asked for
+# here, in the foreground, before any background work starts. The lock timeout covers an
+# apt-get that something else on the machine (unattended upgrades) is running.
+apt_install() {
+  local sudo=""
+  [ "$(id -u)" = 0 ] || sudo="sudo"
+  $sudo apt-get -o DPkg::Lock::Timeout=300 update
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get -o DPkg::Lock::Timeout=300 install -y "$@"
 }
 
-# The Python package's suite builds it into a fresh virtualenv: `python3 -m venv` needs
-# ensurepip, which Debian ships apart in python3-venv. Installed when a trial venv fails.
-ensure_python_venv() {
+# What scripts/test needs from Debian, by what each is for; prints the missing package names.
+#   chromium, chromium-driver: the browser tests (npx playwright install cannot download here)
+#   cmake:                     building llama.cpp for the real-server tier (when it runs)
+#   python3-venv:              `python3 -m venv` for the Python package's suite (ensurepip)
+missing_debian_packages() {
+  local with_real_llm="$1" missing=()
+  [ -x /usr/bin/chromium ] || missing+=(chromium)
+  [ -x /usr/bin/chromedriver ] || missing+=(chromium-driver)
+  if [ "$with_real_llm" = 1 ] && ! command -v cmake >/dev/null; then missing+=(cmake); fi
+  if command -v python3 >/dev/null; then
+    local probe
+    probe="$(mktemp -d "${TMPDIR:-/tmp}/verifyfast-venv-probe.XXXXXX")"
+    python3 -m venv "$probe/venv" >/dev/null 2>&1 || missing+=(python3-venv)
+    rm -rf "$probe"
+  fi
+  echo "${missing[*]}"
+}
+
+ensure_debian_packages() {
+  local missing
+  missing="$(missing_debian_packages "$1")"
+  if [ -n "$missing" ]; then
+    say "installing Debian packages in one step: $missing"
+    # shellcheck disable=SC2086 # a list of package names
+    timed "Debian packages ($missing)" apt_install $missing
+  fi
   if ! command -v python3 >/dev/null; then
     echo "python3 is needed for the Python package's tests (Debian: apt-get install python3)" >&2
     exit 1
   fi
-  local probe
-  probe="$(mktemp -d "${TMPDIR:-/tmp}/verifyfast-venv-probe.XXXXXX")"
-  if ! python3 -m venv "$probe/venv" >/dev/null 2>&1; then
-    say "installing Debian's python3-venv (python3 -m venv needs ensurepip)"
-    local sudo=""
-    [ "$(id -u)" = 0 ] || sudo="sudo"
-    install_python_venv() {
-      $sudo apt-get update
-      DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y python3-venv
-    }
-    timed "python3-venv (Debian)" install_python_venv
-  fi
-  rm -rf "$probe"
 }
 
 ensure_build_tools() {
-  : > "$INSTALL_LOG"
   ensure_toolchain
   ensure_npm
   ensure_wasm_bindgen
