@@ -37,6 +37,16 @@ fn special_token(rest: &[u8]) -> Option<usize> {
     ok.then_some(end + 4)
 }
 
+/// Closing tokens that are no part of an answer (lower case): GAOKAO-Bench's end-of-answer
+/// and end-of-explanation marks (`【答案】: A <eoa>`), and end-of-sequence debris of chat
+/// templates (`</s><s>`, `[/INST]`). docs/extract.md, "Exam outputs".
+const CLOSING_TOKENS: [&[u8]; 5] = [b"<eoa>", b"<eoe>", b"</s>", b"<s>", b"[/inst]"];
+
+/// The length of a closing token that `rest` (lower case) starts with.
+fn closing_token(rest: &[u8]) -> Option<usize> {
+    tag_at(rest, &CLOSING_TOKENS)
+}
+
 impl Hidden {
     fn of(lower: &[u8]) -> Hidden {
         let mut h = Hidden {
@@ -47,6 +57,9 @@ impl Hidden {
         // walking every `<` slow).
         if memchr::memmem::find(lower, b"hink>").is_none()
             && memchr::memmem::find(lower, b"<|").is_none()
+            && !CLOSING_TOKENS
+                .iter()
+                .any(|t| memchr::memmem::find(lower, t).is_some())
         {
             return h;
         }
@@ -90,10 +103,21 @@ impl Hidden {
                 // solution.
                 h.ranges.push((i, lower.len()));
                 return h;
-            } else if let Some(len) = special_token(rest) {
+            } else if let Some(len) = special_token(rest).or_else(|| closing_token(rest)) {
                 h.ranges.push((i, i + len));
                 skip_to = i + len;
             }
+        }
+        // `[INST]` opens the next user turn of a Llama-style template: what follows is not
+        // the model's solution.
+        if let Some(at) = memchr::memmem::find(lower, b"[inst]") {
+            let at = h
+                .ranges
+                .iter()
+                .find(|&&(s, e)| at >= s && at < e)
+                .map_or(at, |&(s, _)| s);
+            h.ranges.retain(|&(s, _)| s < at);
+            h.ranges.push((at, lower.len()));
         }
         if let Some(o) = open {
             // An unclosed thought runs to the end: the model never concluded.
@@ -171,8 +195,14 @@ fn value_list(text: &str, span: (usize, usize), answers: &[String]) -> Option<Ca
 /// Like [`make`], but a sentence-like capture is narrowed to the answer inside it.
 fn make_from_capture(text: &str, method: Method, span: (usize, usize)) -> Option<Candidate> {
     let c = make(text, method.clone(), span)?;
+    // `1和3`, `A、B`: a Chinese list of values is one answer, all of them.
+    if c.answer.contains(CHINESE_CONNECTORS) {
+        if let Some(list) = joined_values(&c.answer) {
+            return Some(Candidate { answer: list, ..c });
+        }
+    }
     let computed = c.raw.contains("<<") || is_prose(&c.answer);
-    if computed {
+    if computed && !equation_answer(text, span) {
         // "the final answer is 15 gallons * 8 = <<15*8=120>>120 pints": the result of the
         // capture's last equation, not its first number.
         if let Some(eq) = last_equals(text, span.0, span.1) {
@@ -193,6 +223,40 @@ fn make_from_capture(text: &str, method: Method, span: (usize, usize)) -> Option
     let (s, e) = stated_value(&c.raw).or_else(|| answer_in_prose(&c.raw))?;
     let inner = trim_span(text, span.0 + s, span.0 + e)?;
     make(text, method, inner)
+}
+
+/// Words and marks that join a list of values in Chinese ("and", "or", the enumeration comma).
+const CHINESE_CONNECTORS: [char; 5] = ['和', '与', '或', '及', '、'];
+
+/// Whether the last `=` of a capture sits in a math span whose right side has a variable
+/// (`切线方程为 $y=5x+2$`): the equation is the answer (a line, a circle), not a computation
+/// whose result follows the `=` (docs/extract.md, "Exam outputs").
+fn equation_answer(text: &str, span: (usize, usize)) -> bool {
+    let Some(eq) = last_equals(text, span.0, span.1) else {
+        return false;
+    };
+    math_spans(text, span.0, span.1)
+        .into_iter()
+        .find(|&(s, e)| s <= eq && eq < e)
+        .and_then(|(_, e)| text.get(eq + 1..e))
+        .is_some_and(has_variable)
+}
+
+/// Whether `math` has a letter outside `\commands` (`\frac` is no variable, `x` is).
+fn has_variable(math: &str) -> bool {
+    let mut in_command = false;
+    for c in math.chars() {
+        if c == '\\' {
+            in_command = true;
+        } else if c.is_ascii_alphabetic() {
+            if !in_command {
+                return true;
+            }
+        } else {
+            in_command = false;
+        }
+    }
+    false
 }
 
 /// Verbs that state a sentence's value: "The volume of $ABCDEFGH$ is 120".
@@ -331,6 +395,13 @@ fn boxed(text: &str, hidden: &Hidden) -> Option<Candidate> {
 
 const FULLWIDTH_STOPS: [&str; 4] = ["。", "，", "；", "！"];
 
+/// Whether a closing token or `[INST]` starts at `i` (any case).
+fn closing_at(bytes: &[u8], i: usize) -> bool {
+    let rest = bytes.get(i..).unwrap_or(&[]);
+    let head: Vec<u8> = rest.iter().take(7).map(u8::to_ascii_lowercase).collect();
+    closing_token(&head).is_some() || head.starts_with(b"[inst]")
+}
+
 /// End of an answer captured after a marker: the end of its sentence or line.
 fn capture_end(text: &str, start: usize) -> usize {
     let bytes = text.as_bytes();
@@ -342,8 +413,9 @@ fn capture_end(text: &str, start: usize) -> usize {
         let b = bytes.get(i).copied().unwrap_or(b'\n');
         match b {
             b'\n' => return i,
-            // A chat-template token (`27.<|end_of_solution|>`) ends the answer.
-            b'<' if bytes.get(i + 1) == Some(&b'|') => return i,
+            // A chat-template token (`27.<|end_of_solution|>`) or a closing token
+            // (`A <eoa>`, `5</s>`, `[INST]`) ends the answer.
+            b'<' | b'[' if bytes.get(i + 1) == Some(&b'|') || closing_at(bytes, i) => return i,
             b'$' => in_math = !in_math,
             b'(' | b'[' | b'{' => depth += 1,
             b')' | b']' | b'}' => depth -= 1,
@@ -385,6 +457,13 @@ fn capture_end(text: &str, start: usize) -> usize {
                 let rest = text.get(i..).unwrap_or("");
                 if FULLWIDTH_STOPS.iter().any(|s| rest.starts_with(s)) {
                     return i;
+                }
+                // A full-width full stop (`2．`) ends the answer, unless it is a decimal point
+                // between digits (`2．5`).
+                if let Some(after) = rest.strip_prefix('．') {
+                    if !after.starts_with(|c: char| c.is_ascii_digit()) {
+                        return i;
+                    }
                 }
             }
             _ => {}
@@ -467,12 +546,39 @@ fn chinese_marker(text: &str, at: usize) -> Option<usize> {
     let rest = text.get(after..)?.trim_start();
     let ws = text.get(after..)?.len() - rest.len();
     let final_marker = text.get(..at)?.ends_with("最终");
+    // `【答案】`, GAOKAO-Bench's answer section (and `[答案]`): the bracket closes the label.
+    let before = text.get(..at)?;
+    if (before.ends_with('【') && rest.starts_with('】'))
+        || (before.ends_with('[') && rest.starts_with(']'))
+    {
+        let close = if rest.starts_with('】') {
+            "】".len()
+        } else {
+            1
+        };
+        return Some(after + ws + close);
+    }
     for glue in ["是", "为", "：", ":"] {
         if rest.starts_with(glue) {
             return Some(after + ws + glue.len());
         }
     }
     final_marker.then_some(after + ws)
+}
+
+/// Words before `选` ("choose") that make it the conclusion of a multiple-choice solution.
+const CHOOSING_OPENERS: [&str; 8] = ["故", "应", "所以", "因此", "因而", "则", "即", "答案"];
+
+/// Whether `rest` starts (after blanks, `:`, `$`, `*`) with option letters A–J that are not
+/// the start of a word or a variable (`故选 B`, `故选：$ D $`, `故选AC`; not `故选 Alice`).
+fn starts_with_letters(rest: &str) -> bool {
+    let t = rest.trim_start_matches([' ', ':', '：', '$', '*', '(', '（', '\t']);
+    let letters = t.bytes().take_while(|b| (b'A'..=b'J').contains(b)).count();
+    letters > 0
+        && !t
+            .as_bytes()
+            .get(letters)
+            .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_' || *b == b'^')
 }
 
 fn final_marker(text: &str, lower: &[u8], hidden: &Hidden) -> Option<Candidate> {
@@ -493,12 +599,17 @@ fn final_marker(text: &str, lower: &[u8], hidden: &Hidden) -> Option<Candidate> 
         while let Some(at) = find_from(lower, word, pos) {
             pos = at + word.len();
             if let Some(s) = english_marker(lower, at, word.len()) {
-                let rest = text.get(s..).unwrap_or("").trim_start();
+                let rest = text.get(s..).unwrap_or("").trim_start_matches([' ', '\t']);
+                // The letter on the marker's own line: "each option:\n\n**A. …" lists them.
+                if rest.starts_with(['\n', '\r']) {
+                    continue;
+                }
                 let head = rest
                     .split(|c: char| c.is_whitespace() || c == ',')
                     .next()
                     .unwrap_or("")
-                    .trim_end_matches(['.', '。']);
+                    .trim_end_matches(['.', '。', '．'])
+                    .trim_matches(['$', '*']);
                 if choice_letter(head).is_some() {
                     starts.push((at, s));
                 }
@@ -511,6 +622,18 @@ fn final_marker(text: &str, lower: &[u8], hidden: &Hidden) -> Option<Candidate> 
         pos = at + 6;
         if let Some(s) = chinese_marker(text, at) {
             starts.push((at, s));
+        }
+    }
+    // `故选：$ D $．`, `所以选 B`, `故答案选C`: a choosing verb after a concluding word, with
+    // option letters right after it.
+    pos = 0;
+    while let Some(at) = find_from(bytes, "选".as_bytes(), pos) {
+        pos = at + "选".len();
+        let before = text.get(..at).unwrap_or("");
+        if CHOOSING_OPENERS.iter().any(|w| before.ends_with(w))
+            && starts_with_letters(text.get(pos..).unwrap_or(""))
+        {
+            starts.push((at, pos));
         }
     }
     starts.sort_unstable();
@@ -747,6 +870,11 @@ fn joined_values(answer: &str) -> Option<String> {
         return None;
     }
     let plain = answer.replace("\\text{", " ").replace('}', " ");
+    let plain = if plain.contains(CHINESE_CONNECTORS) {
+        plain.replace(CHINESE_CONNECTORS, " and ")
+    } else {
+        plain
+    };
     let mut parts: Vec<Vec<&str>> = Vec::new();
     let mut connectors = 0;
     // Commas and the connector words split; spaces inside one value (`2 \sqrt 3`) do not.

@@ -8,6 +8,7 @@
 
 pub mod batch;
 mod candidates;
+pub mod choice;
 mod cutoff;
 pub mod doubt;
 pub mod equiv;
@@ -651,10 +652,33 @@ pub fn grade_with(
     grade_read(
         predicted,
         Some(output),
-        ground_truth,
-        question,
+        (ground_truth, question),
         preset,
         patterns,
+        false,
+    )
+}
+
+/// [`grade_with`] in multiple-choice mode, asked for by the caller (`verifyfast grade
+/// --choices`, a record's `"answer_type": "choice"`): the answer is the set of option letters
+/// the output commits to, and an answer that is one option's text (the question's option list)
+/// counts as that option's letter ([`choice`]; docs/extract.md, "Multiple choice"). A gold that
+/// names no option is graded as a value, as by [`grade_with`].
+pub fn grade_choices(
+    output: &str,
+    ground_truth: &str,
+    question: Option<&str>,
+    preset: Preset,
+    patterns: &AnswerPatterns,
+) -> Verdict {
+    let predicted = extract_with(output, question, patterns);
+    grade_read(
+        predicted,
+        Some(output),
+        (ground_truth, question),
+        preset,
+        patterns,
+        true,
     )
 }
 
@@ -667,18 +691,27 @@ pub fn grade_predicted(
     preset: Preset,
     patterns: &AnswerPatterns,
 ) -> Verdict {
-    grade_read(predicted, None, ground_truth, question, preset, patterns)
+    grade_read(
+        predicted,
+        None,
+        (ground_truth, question),
+        preset,
+        patterns,
+        false,
+    )
 }
 
 /// [`grade_predicted`] with the output's text when there is one: the words right after each
-/// answer (`5 million`, `3 GHz`) are part of its value (see [`with_units`]).
+/// answer (`5 million`, `3 GHz`) are part of its value (see [`with_units`]). `choices`: the
+/// caller asked for multiple-choice grading (without it, it applies when the gold names options
+/// the question lists: [`choice::auto`]).
 fn grade_read(
     predicted: Option<Extraction>,
     output: Option<&str>,
-    ground_truth: &str,
-    question: Option<&str>,
+    (ground_truth, question): (&str, Option<&str>),
     preset: Preset,
     patterns: &AnswerPatterns,
+    choices: bool,
 ) -> Verdict {
     let gold = extract_side(
         ground_truth,
@@ -687,7 +720,25 @@ fn grade_read(
         candidates::Side::GroundTruth,
     )
     .or_else(|| bare_ground_truth(ground_truth));
+    let by_letters = match (&predicted, &gold) {
+        (Some(p), Some(g)) if choices || choice::auto(g, question) => {
+            choice::compare(p, g, question, choices)
+        }
+        _ => None,
+    };
     let (outcome, path, reason) = match (&predicted, &gold) {
+        (Some(p), Some(g)) if by_letters.is_some() => {
+            let c = by_letters.unwrap_or_else(|| compare_answers(p, g, question, preset));
+            let how = format!(
+                "predicted `{}` ({}) vs ground truth `{}` ({}): {}",
+                p.answer,
+                p.method.as_str(),
+                g.answer,
+                g.method.as_str(),
+                c.reason
+            );
+            (c.outcome, c.path, how)
+        }
         (Some(p), Some(g)) => {
             // `$\boxed{28}$ pct`: a percent word right after the answer is its `%`.
             let (pp, gp) = (
