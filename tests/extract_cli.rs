@@ -299,3 +299,55 @@ fn grade_uses_flag_patterns_then_settings_patterns() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("answer pattern `bad`"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+// Multiple choice: a value is not a letter unless the user asks for choices (`--choices` or
+// the line's `"answer_type": "choice"`); asked, the one option whose text it is gives the
+// letter. Letter sets compare as sets; two letters never earn a single-choice point.
+#[test]
+fn grade_multiple_choice_mode() {
+    let q = r#""question":"X 的期望为（ ）\nA. -\\frac{1}{21}\nB. -\\frac{1}{63}\nC. 0\nD. \\frac{1}{7}""#;
+    let lines = [
+        format!(
+            r#"{{"id":1,"output":"故 $E=-\\frac{{1}}{{21}}$。\n\n\\boxed{{-\\frac{{1}}{{21}}}}","ground_truth":"A",{q}}}"#
+        ),
+        format!(
+            r#"{{"id":2,"output":"\\boxed{{-\\frac{{1}}{{21}}}}","ground_truth":"A",{q},"answer_type":"choice"}}"#
+        ),
+        format!(r#"{{"id":3,"output":"【答案】: A, B <eoa>","ground_truth":"A",{q}}}"#),
+        format!(
+            r#"{{"id":4,"output":"综上，正确选项为 A、C。\n\n\\boxed{{A, C}}","ground_truth":"AC",{q}}}"#
+        ),
+        format!(r#"{{"id":5,"output":"故选：$ A $．","ground_truth":"A",{q}}}"#),
+    ];
+    let input = lines.join("\n") + "\n";
+    let out = run(&["grade"], &input);
+    let r = records(&out);
+    let verdicts: Vec<&str> = r
+        .iter()
+        .map(|v| v["verdict"].as_str().unwrap_or(""))
+        .collect();
+    assert_eq!(
+        verdicts,
+        ["different", "equal", "different", "equal", "equal"],
+        "{r:?}"
+    );
+    assert!(
+        r[2]["reason"]
+            .as_str()
+            .unwrap_or("")
+            .contains("single-choice"),
+        "{}",
+        r[2]
+    );
+    let out = run(&["grade", "--choices"], &input);
+    let r = records(&out);
+    assert_eq!(r[0]["verdict"], "equal", "{}", r[0]);
+    assert!(
+        r[0]["reason"]
+            .as_str()
+            .unwrap_or("")
+            .contains("option A's text"),
+        "{}",
+        r[0]
+    );
+}

@@ -50,7 +50,7 @@ fn exam_dev_set() {
     assert_eq!(tune.labelled + held.labelled, 468);
     // Floors: the figures measured when the rules were last changed (raise them as rules pay).
     assert!(tune.right >= 320, "tuning part: {}", tune.line());
-    assert!(held.right >= 136, "held-out part: {}", held.line());
+    assert!(held.right >= 137, "held-out part: {}", held.line());
     assert!(
         all.false_positives <= 1,
         "{} false positives",

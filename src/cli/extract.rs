@@ -42,8 +42,12 @@ Example:
   echo '{\"id\":1,\"text\":\"So he bought 80-26=54 more\"}' | verifyfast extract";
 
 const GRADE_HELP: &str = "\
-Input: one JSON object per line, {\"id\"?, \"output\", \"ground_truth\", \"question\"?}; each side may
-be a full solution text or a bare answer (numbers are accepted too).
+Input: one JSON object per line, {\"id\"?, \"output\", \"ground_truth\", \"question\"?,
+\"answer_type\"?}; each side may be a full solution text or a bare answer (numbers are accepted too).
+Multiple choice (`\"answer_type\": \"choice\"` or --choices; also, unasked, when the gold names options
+the question lists): the answer is the set of option letters the output commits to (`\\boxed{A, C, D}`
+= `ACD`; two letters never earn a single-choice point; answers naming different options are
+undecided); asked for, an answer that is one listed option's text counts as its letter.
 Output (stdout): {\"id\", \"predicted_answer\", \"ground_truth_answer\", \"equivalent\": bool,
   \"verdict\", \"method\", \"reason\", \"predicted_method\", \"ground_truth_method\", \"low_confidence\"}
 `verdict` is equal, different or undecided: undecided (\"could not decide\") means an exact
@@ -105,7 +109,7 @@ impl clap::ValueEnum for Preset {
 #[derive(clap::Args, Debug)]
 #[command(after_long_help = GRADE_HELP, after_help = "Run with --help for record formats, the equivalence paths and exit codes.")]
 pub struct GradeArgs {
-    /// JSONL file of {"id"?, "output", "ground_truth", "question"?}; `-` or nothing reads stdin.
+    /// JSONL file of {"id"?, "output", "ground_truth", "question"?, "answer_type"?}; `-` or nothing reads stdin.
     pub file: Option<String>,
     /// Equivalence preset.
     #[arg(long, value_enum, default_value_t = Preset::Lenient)]
@@ -117,6 +121,13 @@ pub struct GradeArgs {
     /// settings.yaml / .json whose `answer_patterns` are tried after the flags' patterns.
     #[arg(long)]
     pub settings: Option<std::path::PathBuf>,
+    /// Grade every line as multiple choice: the answer is the set of option letters the output
+    /// commits to (`\boxed{A, C, D}` = `ACD`), and an answer that is the text of one option the
+    /// question lists counts as its letter. A line's `"answer_type": "choice"` asks the same for
+    /// that line; without either, lines whose gold names options the question lists are graded
+    /// this way too, values never read as letters.
+    #[arg(long)]
+    pub choices: bool,
 }
 
 /// The flags' patterns, then the settings' ones, compiled once for the whole run.
@@ -271,7 +282,8 @@ pub fn run_grade(a: GradeArgs) -> ExitCode {
     };
     let mut summary = GradeSummary::default();
     let result = run_lines(a.file.as_deref(), |text, line| {
-        let input = parse_grade_line(text, line)?;
+        let mut input = parse_grade_line(text, line)?;
+        input.choices |= a.choices;
         let record = grade_record(&input, preset, &patterns);
         summary.add(&record);
         Ok(to_json(&record))

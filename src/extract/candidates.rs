@@ -220,9 +220,44 @@ fn make_from_capture(text: &str, method: Method, span: (usize, usize)) -> Option
     if let Some(list) = value_list_line(text, &spans, span.0, span.1) {
         return Some(Candidate { method, ..list });
     }
-    let (s, e) = stated_value(&c.raw).or_else(|| answer_in_prose(&c.raw))?;
+    let Some((s, e)) = stated_value(&c.raw).or_else(|| answer_in_prose(&c.raw)) else {
+        return text_answer(text, method, span);
+    };
     let inner = trim_span(text, span.0 + s, span.0 + e)?;
     make(text, method, inner)
+}
+
+/// Truth values that answer a question when a marker's sentence starts with them.
+const TRUTH_VALUES: [&str; 4] = ["true", "false", "yes", "no"];
+
+/// A marker's capture that holds no value: a truth value opening it ("the answer is True: the
+/// function is convex"), or a short Chinese text answer (`【答案】分层抽样。`), compared as text
+/// (docs/extract.md, "Exam outputs"). Other prose stays no answer.
+fn text_answer(text: &str, method: Method, span: (usize, usize)) -> Option<Candidate> {
+    let raw = text.get(span.0..span.1)?;
+    let lead = raw.len() - raw.trim_start_matches(['*', ' ']).len();
+    let word_len = raw
+        .get(lead..)?
+        .bytes()
+        .take_while(u8::is_ascii_alphabetic)
+        .count();
+    let word = raw.get(lead..lead + word_len)?.to_ascii_lowercase();
+    if TRUTH_VALUES.contains(&word.as_str()) {
+        return make(text, method, (span.0 + lead, span.0 + lead + word_len));
+    }
+    // `【答案】见解析` / `如上所述` points at the explanation: no answer itself, the other rules
+    // read the explanation's conclusion.
+    if ["解析", "见", "如上", "上述", "略"]
+        .iter()
+        .any(|w| raw.contains(w))
+    {
+        return None;
+    }
+    let chinese_only = raw.chars().count() <= 20
+        && raw
+            .chars()
+            .all(|c| ('\u{4e00}'..='\u{9fff}').contains(&c) || c == '、' || c == ' ');
+    chinese_only.then(|| make(text, method, span)).flatten()
 }
 
 /// Words and marks that join a list of values in Chinese ("and", "or", the enumeration comma).
@@ -449,7 +484,15 @@ fn capture_end(text: &str, start: usize) -> usize {
             b',' if !in_math && depth <= 0 => {
                 let next = bytes.get(i + 1).copied();
                 let after = bytes.get(i + 2).copied();
-                if next == Some(b' ') && after.is_some_and(|a| a.is_ascii_alphabetic()) {
+                // `A, B <eoa>`: a list of option letters goes on; `5, which is` ends.
+                let letter_list = after.is_some_and(|a| (b'A'..=b'J').contains(&a))
+                    && !bytes
+                        .get(i + 3)
+                        .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_');
+                if next == Some(b' ')
+                    && after.is_some_and(|a| a.is_ascii_alphabetic())
+                    && !letter_list
+                {
                     return i;
                 }
             }
@@ -1309,6 +1352,9 @@ fn main_clause(text: &str, visible: &[(usize, usize)]) -> Option<Candidate> {
     if last_equals(text, start, end).is_some() {
         return None;
     }
+    if let Some(span) = subject_is_value(text, start, end) {
+        return make(text, Method::MainClause, span);
+    }
     let mut cut = line.len();
     for q in QUALIFIERS {
         if let Some(j) = line.get(..cut).and_then(|l| l.find(q)) {
@@ -1322,6 +1368,30 @@ fn main_clause(text: &str, visible: &[(usize, usize)]) -> Option<Candidate> {
     let spans = math_spans(text, start, end);
     let span = math_value_in(text, &spans, span.0).unwrap_or(span);
     make(text, Method::MainClause, span)
+}
+
+/// "The value of 6.5 kilograms in grams is 6500 grams.": a line that names its subject ("The
+/// …") and states it with a verb right before a number gives that number; the numbers in the
+/// subject name what is asked, they are not its value (docs/extract.md, "Exam outputs").
+fn subject_is_value(text: &str, start: usize, end: usize) -> Option<(usize, usize)> {
+    let line = text.get(start..end)?;
+    let lead = line.len() - line.trim_start_matches(['*', ' ', '#']).len();
+    if !line.get(lead..lead + 4)?.eq_ignore_ascii_case("the ") {
+        return None;
+    }
+    let verb_end = [" is ", " are ", " equals "]
+        .iter()
+        .filter_map(|v| line.find(v).map(|at| at + v.len()))
+        .min()?;
+    let number = next_number(text, start + verb_end, end)?;
+    let between = text.get(start + verb_end..number.0)?;
+    if !between.trim_matches([' ', '$']).is_empty() {
+        return None;
+    }
+    // The subject holds a number (else the usual rule reads the same value).
+    next_number(text, start, start + verb_end)?;
+    let spans = math_spans(text, start, end);
+    Some(math_value_in(text, &spans, number.0).unwrap_or(number))
 }
 
 /// "so the number is 10 which is 1,000.99m²": a "which is" clause right after the stated value

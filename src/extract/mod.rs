@@ -1011,6 +1011,8 @@ mod tests;
 #[cfg(test)]
 mod tests_answers;
 #[cfg(test)]
+mod tests_exam;
+#[cfg(test)]
 mod tests_selection;
 
 #[cfg(test)]

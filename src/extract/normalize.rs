@@ -248,6 +248,43 @@ fn needs_slow_path(s: &str) -> bool {
         .any(|b| !(b.is_ascii_digit() || b == b'.' || b == b'-' || b == b'/'))
 }
 
+/// `1.28 x 10^-6` → `1.28*10^{-6}`: scientific notation written in plain text (the number
+/// scanner reads it as one number, `scan::number_end`), in the notation the evaluator reads.
+fn plain_scientific(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = String::with_capacity(s.len() + 4);
+    let mut copied = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        let starts = bytes.get(i).is_some_and(u8::is_ascii_digit)
+            && (i == 0
+                || !bytes
+                    .get(i - 1)
+                    .is_some_and(|p| p.is_ascii_alphanumeric() || *p == b'.'));
+        let token = starts
+            .then(|| scan::number_end(bytes, i))
+            .flatten()
+            .and_then(|e| Some((e, s.get(i..e)?)));
+        let Some((end, token)) = token else {
+            i += 1;
+            continue;
+        };
+        if let Some(p) = token.find("10^") {
+            let mantissa = token
+                .get(..p)
+                .unwrap_or("")
+                .trim_end_matches([' ', 'x', 'X', '*']);
+            let exponent = token.get(p + 3..).unwrap_or("").trim_matches(['{', '}']);
+            out.push_str(s.get(copied..i).unwrap_or(""));
+            out.push_str(&format!("{mantissa}*10^{{{exponent}}}"));
+            copied = end;
+        }
+        i = end.max(i + 1);
+    }
+    out.push_str(s.get(copied..).unwrap_or(""));
+    out
+}
+
 /// Canonical answer string for a raw span.
 pub fn normalize(raw: &str) -> String {
     let t = raw.trim();
@@ -257,6 +294,9 @@ pub fn normalize(raw: &str) -> String {
     let mut s = unwrapped(t);
     if let Some(letter) = choice_letter(&s) {
         return letter.to_string();
+    }
+    if s.contains("10^") {
+        s = plain_scientific(&s);
     }
     s = percent_word(&s);
     s = strip_units(&s);
@@ -620,6 +660,19 @@ fn is_word_byte(b: u8) -> bool {
     b.is_ascii_alphabetic()
 }
 
+/// `1.28*10^{-6} V/K`, `3 m/s`: a unit written as a ratio of two short symbols after a number
+/// and a blank. The number before it, if so.
+fn ratio_unit(s: &str) -> Option<&str> {
+    let (number, unit) = s.rsplit_once(' ')?;
+    let (top, bottom) = unit.split_once('/')?;
+    let symbol = |w: &str| (1..=3).contains(&w.len()) && w.bytes().all(|b| b.is_ascii_alphabetic());
+    let ends_in_value = number
+        .as_bytes()
+        .last()
+        .is_some_and(|b| b.is_ascii_digit() || *b == b'}');
+    (symbol(top) && symbol(bottom) && ends_in_value).then_some(number.trim_end())
+}
+
 /// Units that count only with a power after them (`12 m^2`).
 const AREA_UNITS: &[&str] = &["m", "in", "yd"];
 
@@ -629,6 +682,9 @@ const UNIT_POWERS: &[&str] = &["^{2}", "^{3}", "^2", "^3", "²", "³"];
 /// Drops trailing unit words (`18 dollars`, `5cm`, `3 square feet` stays prose).
 fn strip_units(s: &str) -> String {
     let mut out = s.trim_start_matches("USD").trim().to_string();
+    if let Some(number) = ratio_unit(&out) {
+        return number.to_string();
+    }
     if let Some(power) = UNIT_POWERS.iter().find(|p| out.ends_with(*p)) {
         let base = out[..out.len() - power.len()].trim_end();
         // `m`, `in`, `yd` are units only with a power after a number (`12 m^2`); alone they

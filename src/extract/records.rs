@@ -58,6 +58,9 @@ pub struct GradeInput {
     pub output: String,
     pub ground_truth: String,
     pub question: Option<String>,
+    /// Graded as multiple choice (`"answer_type": "choice"` on the line, or the caller's
+    /// `--choices`): docs/extract.md, "Multiple choice".
+    pub choices: bool,
 }
 
 fn object(text: &str, line: usize) -> Result<Value, RecordError> {
@@ -184,6 +187,8 @@ pub fn parse_grade_line(text: &str, line: usize) -> Result<GradeInput, RecordErr
         output: l.required("output")?,
         ground_truth: l.required("ground_truth")?,
         question: l.text("question")?,
+        // Other answer types (the data sets' `integer`, `expression`, …) grade as values.
+        choices: l.text("answer_type")?.is_some_and(|t| t.trim() == "choice"),
     })
 }
 
@@ -341,7 +346,12 @@ impl GradeRecord {
 }
 
 pub fn grade_record(input: &GradeInput, preset: Preset, patterns: &AnswerPatterns) -> GradeRecord {
-    let v = grade_with(
+    let grade = if input.choices {
+        super::grade_choices
+    } else {
+        grade_with
+    };
+    let v = grade(
         &input.output,
         &input.ground_truth,
         input.question.as_deref(),

@@ -80,8 +80,49 @@ pub fn number_end(bytes: &[u8], i: usize) -> Option<usize> {
     }
     if bytes.get(j) == Some(&b'/') && is_digit(bytes.get(j + 1)) {
         j = digits_end(bytes, j + 1);
+    } else if let Some(end) = times_ten_power(bytes, j) {
+        j = end;
     }
     Some(j)
+}
+
+/// Scientific notation written in plain text after a mantissa ending at `i`: `1.28 x 10^-6`,
+/// `3×10^{5}`, `2 X 10^8` (a power of ten after `x`, `X` or `×`). The end of the power, if one
+/// follows. LaTeX's `\times 10^{…}` lives in math spans, read there.
+fn times_ten_power(bytes: &[u8], i: usize) -> Option<usize> {
+    let mut j = i;
+    let skip_space = |mut k: usize| {
+        while bytes.get(k) == Some(&b' ') {
+            k += 1;
+        }
+        k
+    };
+    j = skip_space(j);
+    j += match bytes.get(j)? {
+        b'x' | b'X' => 1,
+        _ if bytes.get(j..j + 2) == Some("×".as_bytes()) => 2,
+        _ => return None,
+    };
+    j = skip_space(j);
+    if bytes.get(j..j + 3) != Some(b"10^") {
+        return None;
+    }
+    j += 3;
+    let braced = bytes.get(j) == Some(&b'{');
+    j += usize::from(braced);
+    if matches!(bytes.get(j), Some(b'-' | b'+')) {
+        j += 1;
+    }
+    let end = digits_end(bytes, j);
+    if end == j {
+        return None;
+    }
+    if braced {
+        (bytes.get(end) == Some(&b'}')).then_some(end + 1)
+    } else {
+        // `10^-6x` is no power of ten alone.
+        (!bytes.get(end).is_some_and(u8::is_ascii_alphanumeric)).then_some(end)
+    }
 }
 
 /// Whether `bytes[i..]` is `,` and exactly two digits, then a currency sign (after one space
