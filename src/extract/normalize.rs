@@ -660,16 +660,14 @@ fn is_word_byte(b: u8) -> bool {
     b.is_ascii_alphabetic()
 }
 
-/// `1.28*10^{-6} V/K`, `3 m/s`: a unit written as a ratio of two short symbols after a number
-/// and a blank. The number before it, if so.
+/// `1.28*10^{-6} V/K`: a unit written as a ratio of two short symbols after a number in
+/// scientific notation and a blank. The number before it, if so. (After a plain number the
+/// unit stays: the comparison reads `299.4 km/s` with its unit.)
 fn ratio_unit(s: &str) -> Option<&str> {
     let (number, unit) = s.rsplit_once(' ')?;
     let (top, bottom) = unit.split_once('/')?;
     let symbol = |w: &str| (1..=3).contains(&w.len()) && w.bytes().all(|b| b.is_ascii_alphabetic());
-    let ends_in_value = number
-        .as_bytes()
-        .last()
-        .is_some_and(|b| b.is_ascii_digit() || *b == b'}');
+    let ends_in_value = number.ends_with('}') && number.contains("*10^{");
     (symbol(top) && symbol(bottom) && ends_in_value).then_some(number.trim_end())
 }
 
