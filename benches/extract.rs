@@ -58,6 +58,20 @@ fn real_sets() {
             passes
         );
     }
+    // The exam outputs: per language, per answer type and per subset, on both parts of the
+    // hold-out split, with the doubt signal on the held-out part (tests/extract_exam.rs).
+    let exam = real::exam();
+    let start = Instant::now();
+    let cpu_start = cpu_ns();
+    let (figures, _) = real::measure_exam(&exam);
+    let secs = start.elapsed().as_secs_f64();
+    let cpu = cpu_secs_since(cpu_start, secs);
+    print!("{}", figures.text);
+    println!(
+        "  graded {:.0} items/s wall-clock, {:.0} per CPU-second (one pass)",
+        exam.len() as f64 / secs,
+        exam.len() as f64 / cpu.max(1e-9)
+    );
     let (long, gold) = real::long_output(&dev, 160 * 1024);
     let mut sink = 0usize;
     let runs = 200usize;

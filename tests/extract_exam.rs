@@ -13,30 +13,10 @@ mod common;
 
 use common::real::{dump, exam, held_out, measure_exam};
 
-/// Labels this test does not score (counted, like a label a careful human could not decide):
-/// the output's final answer is checked against the gold here, and these labels say otherwise.
-const DISPUTED: [(&str, &str); 2] = [
-    // `【答案】2√2` for the gold `$2 \sqrt{2}$` (b² = a² + c² − ac = 12 − 4 = 8): the final
-    // answer equals the gold; the LLM teacher's "wrong" judged the reasoning before it.
-    ("gaokaobench/gpt-4-0314/186", "final answer equals the gold"),
-    // `0.975` for the gold `0.98`: the data's own policy credits a more precise number that
-    // rounds to the gold; the human teacher did not (the exact mean is 0.98, so 0.975 is a
-    // wrong computation). Either reading is defensible; not scored.
-    (
-        "gaokaobench/gpt-3.5-turbo-run-2/26",
-        "rounds to the gold; the teacher said wrong",
-    ),
-];
-
 #[test]
 fn exam_dev_set() {
-    let mut items = exam();
+    let items = exam();
     assert_eq!(items.len(), 470, "tests/fixtures/exam_dev.jsonl");
-    for it in &mut items {
-        if DISPUTED.iter().any(|(id, _)| *id == it.id) {
-            it.label = None;
-        }
-    }
     let (figures, scored) = measure_exam(&items);
     print!("{}", figures.text);
     let (tuning, tuning_scored): (Vec<_>, Vec<_>) = items

@@ -56,9 +56,24 @@ pub fn dev() -> Vec<Labelled> {
         .collect()
 }
 
+/// Labels the exam measurement does not score (counted, like a label a careful human could not decide):
+/// the output's final answer is checked against the gold here, and these labels say otherwise.
+const DISPUTED: [(&str, &str); 2] = [
+    // `【答案】2√2` for the gold `$2 \sqrt{2}$` (b² = a² + c² − ac = 12 − 4 = 8): the final
+    // answer equals the gold; the LLM teacher's "wrong" judged the reasoning before it.
+    ("gaokaobench/gpt-4-0314/186", "final answer equals the gold"),
+    // `0.975` for the gold `0.98`: the data's own policy credits a more precise number that
+    // rounds to the gold; the human teacher did not (the exact mean is 0.98, so 0.975 is a
+    // wrong computation). Either reading is defensible; not scored.
+    (
+        "gaokaobench/gpt-3.5-turbo-run-2/26",
+        "rounds to the gold; the teacher said wrong",
+    ),
+];
+
 /// tests/fixtures/exam_dev.jsonl: 470 real outputs on Chinese college-entrance exam math
 /// (GAOKAO-Bench, Apache-2.0; iamyb/llm-gaokao-math-eval, MIT; tests/fixtures/README.md).
-/// `benchmark` is the subset (source, model family and scoring).
+/// `benchmark` is the subset (source, model family and scoring); [`DISPUTED`] labels are unset.
 pub fn exam() -> Vec<Labelled> {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/exam_dev.jsonl");
     let data = std::fs::read_to_string(path).unwrap_or_default();
@@ -72,7 +87,14 @@ pub fn exam() -> Vec<Labelled> {
                 output: s("output")?,
                 gold: s("gold")?,
                 question: s("question"),
-                label: v.get("label").and_then(serde_json::Value::as_bool),
+                label: v
+                    .get("label")
+                    .and_then(serde_json::Value::as_bool)
+                    .filter(|_| {
+                        !DISPUTED
+                            .iter()
+                            .any(|(id, _)| Some(*id) == s("id").as_deref())
+                    }),
                 language: s("language"),
                 answer_type: s("answer_type"),
             })
