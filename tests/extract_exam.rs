@@ -29,7 +29,7 @@ fn exam_dev_set() {
     assert_eq!(all.labelled, 468);
     assert_eq!(tune.labelled + held.labelled, 468);
     // Floors: the figures measured when the rules were last changed (raise them as rules pay).
-    assert!(tune.right >= 320, "tuning part: {}", tune.line());
+    assert!(tune.right >= 321, "tuning part: {}", tune.line());
     assert!(held.right >= 137, "held-out part: {}", held.line());
     assert!(
         all.false_positives <= 1,

@@ -628,6 +628,29 @@ fn bare_ground_truth(text: &str) -> Option<Extraction> {
     })
 }
 
+/// Words of a gold's closing remark saying other answers are accepted too ("any value that
+/// satisfies … will do", "the answer is not unique").
+const OTHERS_ACCEPTED: [&str; 5] = ["皆可", "均可", "即可", "不唯一", "都可"];
+
+/// A ground truth that ends in a remark in brackets accepting other answers (`2 (满足 … 皆可)`,
+/// `x=1（答案不唯一）`): the gold without it, and the remark. A different answer may be another
+/// accepted one, so it is not called different (docs/extract.md, "Exam outputs").
+fn one_of_many(gold: &str) -> (&str, Option<&str>) {
+    let t = gold.trim_end().trim_end_matches(['.', '。']);
+    let Some(body) = t.strip_suffix(')').or_else(|| t.strip_suffix('）')) else {
+        return (gold, None);
+    };
+    let Some(open) = body.rfind(['(', '（']) else {
+        return (gold, None);
+    };
+    let note = body.get(open..).unwrap_or("");
+    let head = body.get(..open).unwrap_or("").trim_end();
+    if head.is_empty() || !OTHERS_ACCEPTED.iter().any(|w| note.contains(w)) {
+        return (gold, None);
+    }
+    (head, Some(note.trim_start_matches(['(', '（'])))
+}
+
 /// Extracts both sides (each may be a full solution or a bare answer) and compares them.
 pub fn grade(output: &str, ground_truth: &str, question: Option<&str>, preset: Preset) -> Verdict {
     grade_with(
@@ -713,6 +736,8 @@ fn grade_read(
     patterns: &AnswerPatterns,
     choices: bool,
 ) -> Verdict {
+    // `2 (满足 $1<e \leq \sqrt{5}$ 皆可)`: a gold that gives one of many accepted answers.
+    let (ground_truth, others_accepted) = one_of_many(ground_truth);
     let gold = extract_side(
         ground_truth,
         question,
@@ -777,6 +802,15 @@ fn grade_read(
             Path::NoAnswer,
             "no answer found on either side".to_string(),
         ),
+    };
+    let (outcome, reason) = match others_accepted {
+        Some(note) if outcome == Outcome::Different && predicted.is_some() => (
+            Outcome::Undecided,
+            format!(
+                "{reason}; but the ground truth accepts other answers ({note}): could not decide"
+            ),
+        ),
+        _ => (outcome, reason),
     };
     Verdict {
         predicted,

@@ -57,3 +57,16 @@ fn truth_values_and_notation() {
     assert!(equal("The value of 6.5 kilograms in grams is 6500 grams.", "6500").equivalent);
     assert!(equal("【答案】1和3<eoa>", "1 和 3").equivalent);
 }
+
+// A gold that gives one of many accepted answers: its example matches, another value is not
+// called different.
+#[test]
+fn gold_that_accepts_other_answers() {
+    let gold = "2 (满足 $1<e \\leq \\sqrt{5}$ 皆可)";
+    assert!(equal("【答案】2<eoa>", gold).equivalent);
+    let v = equal("【答案】1.5<eoa>", gold);
+    assert_eq!(v.outcome, Outcome::Undecided, "{}", v.reason);
+    assert!(v.reason.contains("accepts other answers"), "{}", v.reason);
+    // A remark that accepts nothing stays part of the gold's text.
+    assert_eq!(one_of_many("3 (cm)"), ("3 (cm)", None));
+}

@@ -332,8 +332,8 @@ pub fn measure_exam(items: &[Labelled]) -> (ExamFigures, Vec<Scored>) {
             .zip(&scored)
             .filter(|(it, _)| held_out(&it.id) == keep)
             .unzip();
-        let its: Vec<Labelled> = its.into_iter().map(Labelled::clone).collect();
-        let sc: Vec<Scored> = sc.into_iter().map(Scored::clone).collect();
+        let its: Vec<Labelled> = its.into_iter().cloned().collect();
+        let sc: Vec<Scored> = sc.into_iter().cloned().collect();
         let lang = |it: &Labelled| it.language.clone().unwrap_or_else(|| "?".into());
         let kind = |it: &Labelled| it.answer_type.clone().unwrap_or_else(|| "?".into());
         let by_lang = tally_by(&its, &sc, lang);
