@@ -110,12 +110,9 @@ impl Hidden {
         }
         // `[INST]` opens the next user turn of a Llama-style template: what follows is not
         // the model's solution.
-        if let Some(at) = memchr::memmem::find(lower, b"[inst]") {
-            let at = h
-                .ranges
-                .iter()
-                .find(|&&(s, e)| at >= s && at < e)
-                .map_or(at, |&(s, _)| s);
+        // One inside a thought block or a hidden token is quoted, not a new turn.
+        let turn = memchr::memmem::find_iter(lower, b"[inst]").find(|&at| !h.covers(at));
+        if let Some(at) = turn {
             h.ranges.retain(|&(s, _)| s < at);
             h.ranges.push((at, lower.len()));
         }

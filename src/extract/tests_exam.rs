@@ -70,3 +70,16 @@ fn gold_that_accepts_other_answers() {
     // A remark that accepts nothing stays part of the gold's text.
     assert_eq!(one_of_many("3 (cm)"), ("3 (cm)", None));
 }
+
+// `[INST]` after the answer opens the next user turn; inside a thought it is quoted text.
+#[test]
+fn next_turn_after_the_answer_is_hidden() {
+    assert_eq!(
+        ans("The answer is 7.</s>[INST] Now solve 2+2 = 4 [/INST]").0,
+        "7"
+    );
+    assert_eq!(
+        ans("<think>the template uses [INST] tags; 3</think>\nThe answer is 5.").0,
+        "5"
+    );
+}
