@@ -448,10 +448,6 @@ fn stray_list_marker(predicted: &Extraction, text: &str) -> Option<String> {
 /// where the gold itself is written rounded (`3.14` as the gold of `\pi` or of `3.14159`).
 /// Called only when the strict comparison did not find the pair equal.
 pub(super) fn rounded_answer(predicted: &str, gold: &str) -> Option<String> {
-    let has_decimal = |s: &str| {
-        let b = s.as_bytes();
-        b.windows(2).any(|w| w[0] == b'.' && w[1].is_ascii_digit())
-    };
     if !has_decimal(predicted) {
         return None;
     }
@@ -483,6 +479,15 @@ pub(super) fn rounded_answer(predicted: &str, gold: &str) -> Option<String> {
         _ if has_decimal(gold) => None,
         _ => refuse(),
     }
+}
+
+/// Whether an answer writes a decimal point followed by a digit (`3.14`, `.5`): only such an
+/// answer can be a rounding (the reward preset's extra comparison runs only then).
+pub(super) fn has_decimal(answer: &str) -> bool {
+    answer
+        .as_bytes()
+        .windows(2)
+        .any(|w| w[0] == b'.' && w[1].is_ascii_digit())
 }
 
 /// The number an answer starts with when a unit or word follows it (`299.4 km/s` → `299.4`).

@@ -784,7 +784,7 @@ fn compare_answers(
         };
     }
     let c = equiv::compare(&p.answer, &g.answer, question, preset);
-    if preset != Preset::Reward || c.outcome != Outcome::Equal {
+    if preset != Preset::Reward || c.outcome != Outcome::Equal || !guards::has_decimal(&p.answer) {
         return c;
     }
     // The reward preset pays lenient's rounding only where the gold is written rounded.
