@@ -39,7 +39,7 @@ def test_undecided_is_none_not_false():
 def test_presets_differ_where_the_docs_say():
     assert grade("0.33", "\\frac13").equivalent is True
     assert grade("0.33", "\\frac13", preset="strict").equivalent is False
-    assert verifyfast.PRESETS == ("strict", "lenient")
+    assert verifyfast.PRESETS == ("strict", "lenient", "reward")
 
 
 def test_question_decides_the_percent_policy():
@@ -120,7 +120,7 @@ def test_bad_patterns_raise_the_cli_message(patterns, message):
 
 
 def test_a_bad_preset_raises_the_cli_message():
-    with pytest.raises(ValueError, match=r"invalid value 'loose' for '--preset <PRESET>' \[possible values: strict, lenient\]"):
+    with pytest.raises(ValueError, match=r"invalid value 'loose' for '--preset <PRESET>' \[possible values: strict, lenient, reward\]"):
         grade("1", "1", preset="loose")
     with pytest.raises(ValueError, match="invalid value"):
         grade_many(["1"], ["1"], preset="Strict")

@@ -16,9 +16,13 @@ def test_verl_loads_the_reward_file_by_path():
     spec.loader.exec_module(module)
     fn = getattr(module, "compute_score")
     # verl wraps it with the config's reward_kwargs (verl_config.yaml).
-    kwargs = {"preset": "lenient", "answer_patterns": ["gsm8k=#### (\\-?[0-9.,]+)"]}
-    assert fn(data_source="openai/gsm8k", solution_str="So 3. #### 42", ground_truth="42", extra_info=None, **kwargs) == 1.0
-    assert fn("openai/gsm8k", "So 3. #### 41", "42", None, **kwargs) == 0.0
+    kwargs = {"answer_patterns": ["gsm8k=#### (\\-?[0-9.,]+)"]}
+    got = fn(data_source="openai/gsm8k", solution_str="So 3. #### 42", ground_truth="42", extra_info=None, **kwargs)
+    assert got == {"score": 1.0, "acc": True, "pred": "42"}
+    assert fn("openai/gsm8k", "So 3. #### 41", "42", None, **kwargs)["score"] == 0.0
+    # verl's batch reward manager calls the same function with the batch's lists.
+    got = fn(data_sources=["a", "b"], solution_strs=["#### 42", "#### 41"], ground_truths=["42", "42"], extra_infos=[None, None], **kwargs)
+    assert [d["score"] for d in got] == [1.0, 0.0]
 
 
 def test_verl_config_names_the_file_and_function():

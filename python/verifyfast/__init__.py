@@ -387,3 +387,8 @@ def extract(
         ),
         several=tuple(several),
     )
+
+
+# The reward modules are part of the package's surface (`verifyfast.rewards.accuracy_reward`
+# after `import verifyfast`); imported last, since they use the names above.
+from . import rewards, verl  # noqa: E402,F401

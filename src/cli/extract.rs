@@ -101,6 +101,7 @@ impl clap::ValueEnum for Preset {
         let help = match self {
             Preset::Strict => "Exact values only",
             Preset::Lenient => "Also decimals that round to the gold (≥ 2 places), case-insensitive text, a bare list for a tuple, a fraction for an asked percent",
+            Preset::Reward => "For RL rewards: lenient, but rounding only where the gold is rounded; several different final answers, a negated answer, a cut-off list marker are no answer",
         };
         Some(clap::builder::PossibleValue::new(self.as_str()).help(help))
     }

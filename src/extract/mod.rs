@@ -14,6 +14,7 @@ pub mod doubt;
 pub mod equiv;
 pub mod expr;
 pub mod fallback_batch;
+mod guards;
 pub mod normalize;
 pub mod number;
 pub mod patterns;
@@ -745,14 +746,26 @@ fn grade_read(
         candidates::Side::GroundTruth,
     )
     .or_else(|| bare_ground_truth(ground_truth));
+    let refused = match (&predicted, &gold) {
+        (Some(p), Some(g)) => guards::restates_question(p, g, question).or_else(|| {
+            (preset == Preset::Reward)
+                .then(|| guards::reward_refusal(p, g, output))
+                .flatten()
+        }),
+        _ => None,
+    };
     let by_letters = match (&predicted, &gold) {
         (Some(p), Some(g)) if choices || choice::auto(g, question) => {
             choice::compare(p, g, question, choices)
         }
         _ => None,
     };
-    let (outcome, path, reason) = match (&predicted, &gold) {
-        (Some(p), Some(g)) if by_letters.is_some() => {
+    let (outcome, path, reason) = match (&predicted, &gold, refused) {
+        // An answer that is no answer (the question copied back; under the reward preset,
+        // what a policy would learn to game): see `guards`.
+        (Some(_), Some(_), Some(r)) => (Outcome::Different, Path::NoAnswer, r),
+        // Option letters, compared as sets of letters: see `choice`.
+        (Some(p), Some(g), None) if by_letters.is_some() => {
             let c = by_letters.unwrap_or_else(|| compare_answers(p, g, question, preset));
             let how = format!(
                 "predicted `{}` ({}) vs ground truth `{}` ({}): {}",
@@ -764,7 +777,7 @@ fn grade_read(
             );
             (c.outcome, c.path, how)
         }
-        (Some(p), Some(g)) => {
+        (Some(p), Some(g), None) => {
             // `$\boxed{28}$ pct`: a percent word right after the answer is its `%`.
             let (pp, gp) = (
                 percent_after(p, output, g),
@@ -787,17 +800,17 @@ fn grade_read(
             );
             (c.outcome, c.path, how)
         }
-        (None, Some(_)) => (
+        (None, Some(_), _) => (
             Outcome::Different,
             Path::NoAnswer,
             "no answer found in the output".to_string(),
         ),
-        (Some(_), None) => (
+        (Some(_), None, _) => (
             Outcome::Different,
             Path::NoAnswer,
             "no answer found in the ground truth".to_string(),
         ),
-        (None, None) => (
+        (None, None, _) => (
             Outcome::Different,
             Path::NoAnswer,
             "no answer found on either side".to_string(),
@@ -856,7 +869,23 @@ fn compare_answers(
             ..c
         };
     }
-    equiv::compare(&p.answer, &g.answer, question, preset)
+    let c = equiv::compare(&p.answer, &g.answer, question, preset);
+    if preset != Preset::Reward || c.outcome != Outcome::Equal || !guards::has_decimal(&p.answer) {
+        return c;
+    }
+    // The reward preset pays lenient's rounding only where the gold is written rounded.
+    if equiv::compare(&p.answer, &g.answer, question, Preset::Strict).outcome == Outcome::Equal {
+        return c;
+    }
+    match guards::rounded_answer(&p.answer, &g.answer) {
+        Some(reason) => Comparison {
+            equivalent: false,
+            outcome: Outcome::Different,
+            reason,
+            ..c
+        },
+        None => c,
+    }
 }
 
 /// The scale word and unit of an answer: written before it (`\$5`), inside it

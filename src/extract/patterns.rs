@@ -246,7 +246,7 @@ mod tests {
         );
         assert_eq!(
             crate::extract::Preset::from_flag("loose").unwrap_err(),
-            "invalid value 'loose' for '--preset <PRESET>' [possible values: strict, lenient]"
+            "invalid value 'loose' for '--preset <PRESET>' [possible values: strict, lenient, reward]"
         );
     }
 

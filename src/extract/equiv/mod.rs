@@ -49,6 +49,11 @@ crate::names::named_enum! {
         /// a bare list equals a tuple of the same order, case-insensitive text and letters.
         #[default]
         Lenient = "lenient",
+        /// For a reward function (RL): lenient's comparison, but what a policy could learn to
+        /// game scores nothing: rounding is paid only where the gold is written rounded,
+        /// several different final answers, a negated statement and a cut-off text's stray
+        /// list marker are no answer (`extract::grade`; docs/extract.md, "Reward preset").
+        Reward = "reward",
     }
 }
 
@@ -179,6 +184,13 @@ const MAX_ITEMS: usize = 64;
 /// in form proves nothing, so the verdict is *could not decide* (docs/extract.md, "Strict
 /// means exact").
 pub fn compare(pred: &str, gold: &str, question: Option<&str>, preset: Preset) -> Comparison {
+    // The reward preset compares as lenient does; its refusals are the grader's, which sees
+    // both texts (`extract::grade`).
+    let preset = if preset == Preset::Reward {
+        Preset::Lenient
+    } else {
+        preset
+    };
     let c = compare_answers(pred, gold, question, preset);
     if c.outcome == Outcome::Different && c.path != Path::BigOperator {
         if let Some(op) = unevaluated(pred).or_else(|| unevaluated(gold)) {

@@ -1,0 +1,619 @@
+//! Answers that are no answer, whatever they compare equal to: the question copied back
+//! (under every preset), and, under the reward preset, what a policy trained on the verdict
+//! would learn to write (docs/extract.md, "Reward preset"): several different final answers,
+//! a negated statement of the answer, a cut-off text's stray list marker, and a decimal that
+//! is equal to an exact gold only by rounding.
+//!
+//! Each guard returns the reason in words, written into the verdict ("no answer (restates the
+//! question): …"); `None` lets the comparison decide. They read the extracted answers and the
+//! output's text only: no verdict comes from here, only the refusal of one.
+
+use super::expr::{self, Node};
+use super::number::Num;
+use super::{equiv, normalize, Extraction, Method, Preset};
+
+/// Words a question uses to ask for a value or a simpler form of an expression it states
+/// (lowercase; the Chinese verbs too). A question without one of them asks something else
+/// (solve, prove, how many), and its expressions are not answers copied back.
+const ASKS_TO_COMPUTE: &[&str] = &[
+    "simplif",
+    "compute",
+    "evaluate",
+    "calculate",
+    "value of",
+    "what is",
+    "expand",
+    "factor",
+    "rationaliz",
+    "express",
+    "化简",
+    "计算",
+    "求值",
+    "的值",
+    "展开",
+    "因式分解",
+];
+
+/// At most this many expressions of a question are tried (bounded work on hostile questions).
+const MAX_QUESTION_EXPRESSIONS: usize = 16;
+/// A longer math segment is not read as one expression.
+const MAX_EXPRESSION_BYTES: usize = 400;
+
+/// "No answer (restates the question)": the output's answer is, after normalisation, an
+/// expression the question asks to simplify, compute or evaluate (`\sqrt{8}` for "Simplify
+/// $\sqrt{8}$", `\tan(100\pi/180)+4\sin(100\pi/180)` for "Simplify tan 100° + 4 sin 100°").
+/// Such an answer equals the gold's value, so the comparison would pay for copying the
+/// question. A plain number is never a restatement, and neither is an answer that the gold
+/// itself writes the same way.
+pub(super) fn restates_question(
+    predicted: &Extraction,
+    gold: &Extraction,
+    question: Option<&str>,
+) -> Option<String> {
+    let question = question?;
+    if plain_number(&predicted.answer) {
+        return None;
+    }
+    let lower = question.to_lowercase();
+    if !ASKS_TO_COMPUTE.iter().any(|w| lower.contains(w)) {
+        return None;
+    }
+    let answer = Shape::of(&predicted.answer);
+    let gold_shape = Shape::of(&gold.answer);
+    if answer.same(&gold_shape) {
+        return None;
+    }
+    question_expressions(question)
+        .into_iter()
+        .find(|q| answer.same(&Shape::of(q)))
+        .map(|q| {
+            format!(
+                "no answer (restates the question): `{}` is the question's own `{q}`",
+                predicted.answer
+            )
+        })
+}
+
+/// A normalised answer that is one number (`5`, `-2.5`, `\frac{1}{3}`): an answer, never a
+/// copy of an expression to compute.
+fn plain_number(answer: &str) -> bool {
+    match expr::parse(answer).map(|e| e.root) {
+        Some(Node::Lit(_)) => true,
+        Some(Node::Neg(a)) => matches!(*a, Node::Lit(_)),
+        Some(Node::Div(a, b)) => matches!((*a, *b), (Node::Lit(_), Node::Lit(_))),
+        _ => false,
+    }
+}
+
+/// The expressions a question states, normalised: its math segments (`$…$`, `\(…\)`,
+/// `\[…\]`) and, for a question written without math delimiters ("Simplify tan 100° + 4 sin
+/// 100°."), the rest of the sentence after the verb.
+fn question_expressions(question: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut push = |raw: &str| {
+        let raw = raw.trim();
+        if raw.is_empty()
+            || raw.len() > MAX_EXPRESSION_BYTES
+            || out.len() >= MAX_QUESTION_EXPRESSIONS
+        {
+            return;
+        }
+        let n = normalize::normalize(&as_tex(raw));
+        if !n.is_empty() && !out.contains(&n) {
+            out.push(n);
+        }
+    };
+    let mut rest = question;
+    let mut any_math = false;
+    while let Some(open) = rest.find(['$', '\\']) {
+        let after = &rest[open..];
+        let (opener, closer) = if after.starts_with("$$") {
+            ("$$", "$$")
+        } else if after.starts_with('$') {
+            ("$", "$")
+        } else if after.starts_with("\\(") {
+            ("\\(", "\\)")
+        } else if after.starts_with("\\[") {
+            ("\\[", "\\]")
+        } else {
+            rest = &after[1..];
+            continue;
+        };
+        let body = &after[opener.len()..];
+        let Some(close) = body.find(closer) else {
+            break;
+        };
+        any_math = true;
+        push(&body[..close]);
+        rest = &body[close + closer.len()..];
+    }
+    if !any_math {
+        let lower = question.to_ascii_lowercase();
+        for verb in ["simplify", "compute", "evaluate", "calculate", "value of"] {
+            if let Some(at) = lower.find(verb) {
+                let tail = question.get(at + verb.len()..).unwrap_or("");
+                let end = sentence_end(tail);
+                push(tail.get(..end).unwrap_or(""));
+            }
+        }
+    }
+    out
+}
+
+/// A question's expression written as plain text (`tan 100° + 4 sin 100°`) in TeX, as an answer
+/// writes it (`\tan 100^\circ + 4\sin 100^\circ`): function names get their backslash and
+/// the degree sign is `^\circ`, so that both normalise alike.
+fn as_tex(raw: &str) -> String {
+    const FUNCTIONS: [&str; 10] = [
+        "sin", "cos", "tan", "cot", "sec", "csc", "log", "ln", "sqrt", "arctan",
+    ];
+    let mut out = String::with_capacity(raw.len() + 8);
+    let mut rest = raw;
+    'outer: while !rest.is_empty() {
+        let prev = out.chars().last();
+        let word_start = prev.is_none_or(|c| !c.is_ascii_alphabetic() && c != '\\');
+        if word_start {
+            for f in FUNCTIONS {
+                let follows = rest.as_bytes().get(f.len()).copied();
+                if rest.starts_with(f) && follows.is_none_or(|b| !b.is_ascii_alphabetic()) {
+                    out.push('\\');
+                    out.push_str(f);
+                    rest = &rest[f.len()..];
+                    continue 'outer;
+                }
+            }
+        }
+        let Some(c) = rest.chars().next() else { break };
+        if c == '°' {
+            out.push_str("^\\circ");
+        } else {
+            out.push(c);
+        }
+        rest = &rest[c.len_utf8()..];
+    }
+    out
+}
+
+/// Where the sentence that starts `text` ends: `?`, a newline, `:` or `,`, or a `.` that does
+/// not sit between two digits (`2.5` goes on).
+fn sentence_end(text: &str) -> usize {
+    let bytes = text.as_bytes();
+    for (i, &b) in bytes.iter().enumerate() {
+        let decimal_point = b == b'.'
+            && i > 0
+            && bytes[i - 1].is_ascii_digit()
+            && bytes.get(i + 1).is_some_and(u8::is_ascii_digit);
+        if matches!(b, b'?' | b'\n' | b':' | b',' | b';') || (b == b'.' && !decimal_point) {
+            return i;
+        }
+    }
+    text.len()
+}
+
+/// What an answer is as a restatement sees it: its text without spaces and braces, and its
+/// expression with every constant part that no function touches folded to its value, so that
+/// `\tan(100\pi/180)` and `\tan 100°` (the normaliser writes degrees as `\pi/180`) are one
+/// shape while `-\sqrt{3}` (the value computed) is another.
+struct Shape {
+    text: String,
+    folded: Option<Folded>,
+}
+
+/// An expression with its function-free constant parts folded to numbers.
+#[derive(Debug, PartialEq)]
+enum Folded {
+    Value(f64),
+    Var(usize),
+    /// An operation or function and its operands: the shape is kept where a function (or a
+    /// factorial, a binomial, a root, a logarithm) is still to be evaluated.
+    Op(&'static str, Vec<Folded>),
+}
+
+impl Shape {
+    fn of(answer: &str) -> Shape {
+        let text: String = answer
+            .chars()
+            .filter(|c| !c.is_whitespace() && !matches!(c, '{' | '}'))
+            .collect();
+        let folded = expr::parse(answer).and_then(|e| fold(&e.root));
+        Shape { text, folded }
+    }
+
+    /// The same text, or the same expression with a function still to evaluate in it.
+    fn same(&self, other: &Shape) -> bool {
+        if !self.text.is_empty() && self.text == other.text {
+            return true;
+        }
+        match (&self.folded, &other.folded) {
+            (Some(a), Some(b)) => has_op(a) && close(a, b),
+            _ => false,
+        }
+    }
+}
+
+fn has_op(f: &Folded) -> bool {
+    matches!(f, Folded::Op(..))
+}
+
+fn close(a: &Folded, b: &Folded) -> bool {
+    match (a, b) {
+        (Folded::Value(x), Folded::Value(y)) => {
+            (x - y).abs() <= 1e-9 * x.abs().max(y.abs()).max(1.0)
+        }
+        (Folded::Var(x), Folded::Var(y)) => x == y,
+        (Folded::Op(p, xs), Folded::Op(q, ys)) => {
+            p == q && xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| close(x, y))
+        }
+        _ => false,
+    }
+}
+
+/// Whether `n` holds something left to evaluate: a function call, factorial, binomial, root
+/// or logarithm.
+fn unevaluated(n: &Node) -> bool {
+    use Node::*;
+    match n {
+        Call(..) | Fact(_) | Binom(..) | Root(..) | LogBase(..) | Apply(..) => true,
+        Neg(a) => unevaluated(a),
+        Add(a, b) | Sub(a, b) | Mul(a, b) | Div(a, b) | Pow(a, b) => {
+            unevaluated(a) || unevaluated(b)
+        }
+        _ => false,
+    }
+}
+
+/// [`Folded`] of a node; `None` when a constant part has no finite value.
+fn fold(n: &Node) -> Option<Folded> {
+    use Node::*;
+    if !unevaluated(n) && !expr::mentions(n, None) {
+        return match expr::eval(n, &[]) {
+            Num::Exact(r) => num_traits::ToPrimitive::to_f64(&r).map(Folded::Value),
+            Num::Real(x) => Some(Folded::Value(x)),
+            _ => None,
+        };
+    }
+    let op = |name: &'static str, parts: &[&Node]| -> Option<Folded> {
+        let parts = parts.iter().map(|p| fold(p)).collect::<Option<Vec<_>>>()?;
+        Some(Folded::Op(name, parts))
+    };
+    match n {
+        Var(i) => Some(Folded::Var(*i)),
+        Neg(a) => op("neg", &[a]),
+        Add(a, b) => op("+", &[a, b]),
+        Sub(a, b) => op("-", &[a, b]),
+        Mul(a, b) => op("*", &[a, b]),
+        Div(a, b) => op("/", &[a, b]),
+        Pow(a, b) => op("^", &[a, b]),
+        Fact(a) => op("!", &[a]),
+        Call(f, a) => op(func_name(*f), &[a]),
+        Root(a, b) => op("root", &[a, b]),
+        Binom(a, b) => op("binom", &[a, b]),
+        LogBase(a, b) => op("log_base", &[a, b]),
+        // Unknown functions and constants with no number: compared by text instead.
+        _ => None,
+    }
+}
+
+fn func_name(f: expr::Func) -> &'static str {
+    use expr::Func::*;
+    match f {
+        Sin => "sin",
+        Cos => "cos",
+        Tan => "tan",
+        Cot => "cot",
+        Sec => "sec",
+        Csc => "csc",
+        Asin => "asin",
+        Acos => "acos",
+        Atan => "atan",
+        Ln => "ln",
+        Log => "log",
+        Exp => "exp",
+        Sqrt => "sqrt",
+        Abs => "abs",
+        Sinh => "sinh",
+        Cosh => "cosh",
+        Tanh => "tanh",
+        Floor => "floor",
+        Ceil => "ceil",
+        DoubleFact => "!!",
+    }
+}
+
+/// Under the reward preset, the reason an output's answer is not paid for even if it equals
+/// the gold: several different final answers (the grader would keep the last; a policy learns
+/// to box every candidate), a negated statement ("The answer is not 5."), or a list marker
+/// that a cut-off text stopped on. `None` when none applies.
+pub(super) fn reward_refusal(
+    predicted: &Extraction,
+    gold: &Extraction,
+    output: Option<&str>,
+) -> Option<String> {
+    if let Some(r) = several_answers(predicted, gold, output) {
+        return Some(r);
+    }
+    let text = output?;
+    if let Some(r) = negated(predicted, text) {
+        return Some(r);
+    }
+    stray_list_marker(predicted, text)
+}
+
+/// Two or more boxed answers that do not all agree in the paragraph of the final one (`It is
+/// \boxed{1} or \boxed{2}.`), against a gold with one answer (a gold with several answers is
+/// compared as a set, see `compare_answers`). Boxes in earlier paragraphs are the parts of a
+/// multi-part solution or intermediate results (on the long-CoT dev file, 8 right answers box
+/// each subproblem's result in its own paragraph), not alternatives offered at the end.
+fn several_answers(
+    predicted: &Extraction,
+    gold: &Extraction,
+    output: Option<&str>,
+) -> Option<String> {
+    if predicted.several.len() < 2
+        || predicted.method != Method::Boxed
+        || gold.several.len() >= 2
+        || equiv::answer_count(&gold.answer) >= 2
+    {
+        return None;
+    }
+    let paragraph_boxes = output.and_then(|text| {
+        let (s, e) = predicted.span;
+        let start = text.get(..s)?.rfind("\n\n").map_or(0, |i| i + 2);
+        let end = text.get(e..)?.find("\n\n").map_or(text.len(), |i| e + i);
+        let paragraph = text.get(start..end)?;
+        Some(super::extract(paragraph, None).map_or_else(Vec::new, |x| x.several))
+    });
+    let several = paragraph_boxes.as_ref().unwrap_or(&predicted.several);
+    let last = several.last()?;
+    let all_agree = several
+        .iter()
+        .all(|a| a == last || equiv::compare(a, last, None, Preset::Strict).equivalent);
+    (!all_agree).then(|| {
+        format!(
+            "no answer (several different final answers: {})",
+            several
+                .iter()
+                .map(|a| format!("`{a}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    })
+}
+
+/// Words that negate what follows them (lowercase), looked for between the statement's start
+/// and the answer.
+const NEGATIONS: &[&str] = &[
+    " not ",
+    "n't ",
+    " never ",
+    "\\neq",
+    "\\ne ",
+    "≠",
+    "不是",
+    "不等于",
+    "不为",
+];
+
+/// "The answer is not 5.": a negation right before the answer, nothing but a few words
+/// (`equal to`) and markup between them. A negation earlier in the sentence ("has not sold
+/// them yet, so 50 - 27 = 23") is not about the answer.
+fn negated(predicted: &Extraction, text: &str) -> Option<String> {
+    let start = predicted.span.0.min(text.len());
+    let mut from = start.saturating_sub(48);
+    while !text.is_char_boundary(from) {
+        from += 1;
+    }
+    let before = text.get(from..start)?.to_lowercase();
+    let padded = format!(" {before}");
+    // The raw capture of a marker may start with the negation itself ("not 5").
+    let raw = format!(" {}", predicted.raw.to_lowercase());
+    let hit = NEGATIONS.iter().find(|n| {
+        if raw.starts_with(*n) {
+            return true;
+        }
+        padded.rfind(*n).is_some_and(|at| {
+            let gap = padded.get(at + n.len()..).unwrap_or("");
+            let gap = gap.trim_matches(|c: char| {
+                c.is_whitespace() || matches!(c, '$' | '*' | '{' | '(' | '\\')
+            });
+            gap.len() <= 16 && gap.chars().all(|c| c.is_alphabetic() || c == ' ')
+        })
+    })?;
+    Some(format!(
+        "no answer (a negated statement: `{}` after `{}`)",
+        predicted.answer,
+        hit.trim()
+    ))
+}
+
+/// `Let me compute the cases:\n\n1.`: the answer is the item number of a list the text
+/// stopped at, found by a rule that guesses from position (not an explicit statement).
+fn stray_list_marker(predicted: &Extraction, text: &str) -> Option<String> {
+    if predicted.method.is_explicit() || matches!(predicted.method, Method::Fallback) {
+        return None;
+    }
+    let last = text.trim_end().rsplit('\n').next()?.trim();
+    let marker = last
+        .strip_suffix(['.', ')'])
+        .map(|m| m.trim_start_matches(['(', '*', '#', ' ']))
+        .is_some_and(|m| !m.is_empty() && m.len() <= 3 && m.bytes().all(|b| b.is_ascii_digit()));
+    let in_last_line = predicted.span.0 >= text.trim_end().len().saturating_sub(last.len());
+    (marker && in_last_line).then(|| {
+        format!("no answer (the text stops at the list marker `{last}`: cut off before its answer)")
+    })
+}
+
+/// Under the reward preset, whether a lenient "equal" rests on rounding the output's answer
+/// where the gold is exact (`3.14` for `\pi`, `0.33` for `\frac13`): rounding is accepted only
+/// where the gold itself is written rounded (`3.14` as the gold of `\pi` or of `3.14159`).
+/// Called only when the strict comparison did not find the pair equal.
+pub(super) fn rounded_answer(predicted: &str, gold: &str) -> Option<String> {
+    if !has_decimal(predicted) {
+        return None;
+    }
+    let refuse = || {
+        Some(format!(
+            "different: `{predicted}` equals `{gold}` only rounded, and the ground truth is not \
+             written rounded (the reward preset pays rounding only where the gold is)"
+        ))
+    };
+    let value = |s: &str| {
+        expr::parse(s)
+            .and_then(|e| expr::eval(&e.root, &[]).to_f64())
+            .or_else(|| leading_number(s).and_then(|n| n.parse().ok()))
+    };
+    let places = leading_number(predicted).and_then(decimal_places);
+    match (places, value(predicted), value(gold)) {
+        // Two values: refused when the output's is the gold rounded to the output's places
+        // (`3.14` for `\pi`, `0.33` for `0.333`); where the gold is the coarser side (`300` for
+        // `299.4`, `3.14` for `3.14159`) the gold is written rounded and lenient's rule stands.
+        (Some(places), Some(p), Some(g)) => {
+            let half_unit = 0.5 * 10f64.powi(-i32::try_from(places).unwrap_or(i32::MAX));
+            if (p - g).abs() <= half_unit * (1.0 + 1e-9) {
+                refuse()
+            } else {
+                None
+            }
+        }
+        // A tuple, a set, an interval: rounding stays where the gold has decimals itself.
+        _ if has_decimal(gold) => None,
+        _ => refuse(),
+    }
+}
+
+/// Whether an answer writes a decimal point followed by a digit (`3.14`, `.5`): only such an
+/// answer can be a rounding (the reward preset's extra comparison runs only then).
+pub(super) fn has_decimal(answer: &str) -> bool {
+    answer
+        .as_bytes()
+        .windows(2)
+        .any(|w| w[0] == b'.' && w[1].is_ascii_digit())
+}
+
+/// The number an answer starts with when a unit or word follows it (`299.4 km/s` → `299.4`).
+fn leading_number(answer: &str) -> Option<&str> {
+    let t = answer.trim();
+    let sign = usize::from(t.starts_with('-'));
+    let end = t
+        .char_indices()
+        .skip(sign)
+        .find(|&(_, c)| !(c.is_ascii_digit() || c == '.'))
+        .map_or(t.len(), |(i, _)| i);
+    let (number, rest) = t.split_at(end);
+    let unit = rest.trim_start();
+    (end > sign && (unit.is_empty() || rest.starts_with(' ') || unit.starts_with("\\text")))
+        .then_some(number)
+}
+
+/// The number of decimal places of an answer that is one decimal number (`3.14` → 2).
+fn decimal_places(answer: &str) -> Option<usize> {
+    let t = answer.trim().trim_start_matches('-');
+    let (int, frac) = t.split_once('.')?;
+    (int.bytes().all(|b| b.is_ascii_digit())
+        && !frac.is_empty()
+        && frac.bytes().all(|b| b.is_ascii_digit()))
+    .then_some(frac.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{grade, Outcome, Path, Preset};
+
+    const RESTATE_Q: &str = "Simplify tan 100° + 4 sin 100°.";
+
+    #[test]
+    fn a_copied_question_is_no_answer_under_every_preset() {
+        for preset in Preset::ALL {
+            for out in [
+                r"So the answer is $\boxed{\tan(100\pi/180)+4\sin(100\pi/180)}$.",
+                r"\boxed{\tan 100^\circ + 4 \sin 100^\circ}",
+            ] {
+                let v = grade(out, r"-\sqrt{3}", Some(RESTATE_Q), preset);
+                assert_eq!(
+                    v.outcome,
+                    Outcome::Different,
+                    "{preset:?} {out}: {}",
+                    v.reason
+                );
+                assert_eq!(v.path, Path::NoAnswer);
+                assert!(v.reason.contains("restates the question"), "{}", v.reason);
+            }
+            let v = grade(
+                r"\boxed{\sqrt{8}}",
+                r"2\sqrt{2}",
+                Some(r"Simplify $\sqrt{8}$."),
+                preset,
+            );
+            assert!(v.reason.contains("restates the question"), "{}", v.reason);
+            // The computed value is an answer.
+            let v = grade(r"\boxed{-\sqrt{3}}", r"-\sqrt{3}", Some(RESTATE_Q), preset);
+            assert!(v.equivalent, "{}", v.reason);
+            let v = grade(
+                r"\boxed{2\sqrt{2}}",
+                r"2\sqrt{2}",
+                Some(r"Simplify $\sqrt{8}$."),
+                preset,
+            );
+            assert!(v.equivalent, "{}", v.reason);
+        }
+    }
+
+    #[test]
+    fn an_expression_that_is_the_answer_is_not_a_restatement() {
+        // A number is an answer even when the question writes it.
+        let v = grade(
+            r"\boxed{5}",
+            "5",
+            Some("What is $5$ plus $0$?"),
+            Preset::Lenient,
+        );
+        assert!(v.equivalent, "{}", v.reason);
+        // The gold itself is written as the question's expression.
+        let v = grade(
+            r"\boxed{\sqrt{2}}",
+            r"\sqrt{2}",
+            Some(r"Simplify $\sqrt{2}$ if you can."),
+            Preset::Lenient,
+        );
+        assert!(v.equivalent, "{}", v.reason);
+        // Asked to solve, not to compute: the question's expressions are not copies.
+        let v = grade(
+            r"\boxed{x^2+1}",
+            r"x^2+1",
+            Some(r"Find $f$ such that $f' = 2x$ and $f(0)=1$; it is $x^2+1$."),
+            Preset::Lenient,
+        );
+        assert!(v.equivalent, "{}", v.reason);
+    }
+
+    #[test]
+    fn the_reward_preset_refuses_what_a_policy_would_learn() {
+        let zero = |out: &str, gold: &str| {
+            let v = grade(out, gold, None, Preset::Reward);
+            assert!(!v.equivalent, "{out} vs {gold}: {}", v.reason);
+            v.reason
+        };
+        assert!(zero(r"It is \boxed{1} or \boxed{2}.", "2").contains("several different"));
+        assert!(zero("The answer is not 5.", "5").contains("negated"));
+        assert!(zero("Let me compute the cases:\n\n1.", "1").contains("list marker"));
+        assert!(zero(r"\boxed{3.14}", r"\pi").contains("rounded"));
+        assert!(zero(r"\boxed{1.41}", r"\sqrt2").contains("rounded"));
+        assert!(zero(r"\boxed{0.33}", r"\frac13").contains("rounded"));
+        zero(r"\boxed{0.33}", "0.333");
+        // What stays paid: the gold written rounded, one answer boxed twice, a plain statement.
+        let one = |out: &str, gold: &str| {
+            let v = grade(out, gold, None, Preset::Reward);
+            assert!(v.equivalent, "{out} vs {gold}: {}", v.reason);
+        };
+        one(r"\boxed{\pi}", "3.14");
+        one(r"\boxed{3.14159}", "3.14");
+        one(r"\boxed{0.5}", r"\frac12");
+        one(r"First \boxed{2}, checked: \boxed{2}.", "2");
+        one(r"The roots are \boxed{1} and \boxed{2}.", "1, 2");
+        one("The answer is 5.", "5");
+        one("The answer is 5, not 6.", "5");
+        one("Steps:\n1. add\n2. done\nSo the total is 12.", "12");
+        // The lenient preset keeps its documented tolerance.
+        assert!(grade(r"\boxed{0.33}", r"\frac13", None, Preset::Lenient).equivalent);
+    }
+}
