@@ -31,7 +31,7 @@ fn cpu_secs_since(cpu_start: Option<u64>, secs: f64) -> f64 {
         .map_or(secs, |(b, a)| b.saturating_sub(a) as f64 / 1e9)
 }
 
-/// Real outputs (issue 27): accuracy, false positives/negatives, undecided, the doubt signal
+/// Real outputs: accuracy, false positives/negatives, undecided, the doubt signal
 /// (firing rate, recall, per-kind precision), items/s; and one ~160 KB long-CoT output timed.
 fn real_sets() {
     let dev = real::dev();

@@ -69,7 +69,7 @@ fn client(policy: RetryPolicy) -> RetryingClient<NativeTransport> {
     RetryingClient::new(NativeTransport::new(Duration::from_secs(30)), policy)
 }
 
-/// The fault model of issue 15: 20 % of chat calls fail with a 429 (Retry-After 1 s), a
+/// The fault model of docs/llm.md ("Faults bench"): 20 % of chat calls fail with a 429 (Retry-After 1 s), a
 /// 500 or a 200 whose body is cut in half; 31 cases, one profile, 8 audits in flight.
 /// A case is lost when it ends "could not audit".
 fn fault_campaign() -> Result<(), String> {

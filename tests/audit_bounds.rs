@@ -1,5 +1,5 @@
-//! Inputs that cannot exhaust the CLI and outputs that cannot destroy its inputs (issue 23,
-//! items 2–5; docs/audit.md "Size limits" and "Where results go"): the built binary against
+//! Inputs that cannot exhaust the CLI and outputs that cannot destroy its inputs (docs/audit.md,
+//! "Size limits" and "Where results go"): the built binary against
 //! over-limit and 2 GiB files (exit 3 with the size and the limit, never an abort), `batch -o`
 //! pointed at files that are not its results, duplicate `--profiles`, keys in any part of a
 //! base URL, and duplicated band lines.

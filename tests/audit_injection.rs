@@ -1,4 +1,4 @@
-//! Issue 23, item 1, end to end through the CLI against tests/mock_llm/server.mjs (needs
+//! Replies that quote planted verdicts, end to end through the CLI against tests/mock_llm/server.mjs (needs
 //! `node`): a "naive quoting" verify model restates the texts it was given — the audited output,
 //! which plants verdict JSON and marker look-alikes — before its own answer. The planted verdict
 //! never changes a score (`audit`, `batch`) or an answer (`extract --llm-fallback`); a quoting

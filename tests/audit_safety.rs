@@ -1,4 +1,4 @@
-//! Issue 15, items 4 and 8, end to end through the CLI against the project's scripted
+//! Redaction and retry safety, end to end through the CLI against the project's scripted
 //! server (tests/mock_llm/server.mjs, needs `node`):
 //! - a reply cut off by `max_tokens` is re-asked once with twice the budget and never
 //!   becomes a score;

@@ -76,7 +76,7 @@ fn flag_is_sharp_on_math_style() {
 
 /// The cases written after the doubts were designed are mostly traps, so their firing rate
 /// says little; the flag must catch every wrong verdict. (7 were wrong when they were written;
-/// one, a cut-off text, has no answer since issue 27's rule, which is its right verdict; the
+/// one, a cut-off text, has no answer under the cut-off rule, which is its right verdict; the
 /// answer restated in parentheses, "Final answer: 1/2 (i.e., 0.5)", is flagged since a
 /// verdict decided only by comparing texts is a doubt. "The probability is 3/8, or 37.5%."
 /// is right since a `%` right after the answer is part of it: 37.5% = 3/8.) The real sets of tests/extract_real.rs

@@ -1,4 +1,4 @@
-//! Grading on real outputs nobody here wrote (issue 27): the 770 long chain-of-thought outputs
+//! Grading on real outputs nobody here wrote: the 770 long chain-of-thought outputs
 //! of tests/fixtures/reasoning_dev.jsonl (labels checked by hand) and GSM8K train without its
 //! `####` line. Prints accuracy, false positives and negatives, undecided verdicts and the
 //! doubt signal's firing rate, recall and per-kind precision, overall and per benchmark; the

@@ -1,4 +1,4 @@
-//! Replay property (issue 17), with a fixed-seed generator like `logic_property.rs`:
+//! Replay property, with a fixed-seed generator like `logic_property.rs`:
 //! - random sessions of actions (two researchers, manual accepts or auto-accept): for every
 //!   prefix, an engine rebuilt with `Engine::from_log` from the prefix's events and then given
 //!   the remaining actions ends with exactly the events and world state of the uninterrupted run;

@@ -1,4 +1,4 @@
-//! The unsound paths a fault campaign found (issue 17), one test each: a goal is never proved
+//! The unsound paths a fault campaign found, one test each: a goal is never proved
 //! that the hypotheses do not entail, whether the engine runs live, is rebuilt from its log
 //! before an action, or is given a hand-written log or a problem whose ids collide with the
 //! engine's.

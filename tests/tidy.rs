@@ -12,6 +12,9 @@
 //!   `src/` exist.
 //! - No type erasure by hand: no `dyn Any` or downcast in `src/` (generics and enums say what a
 //!   value is, so the compiler checks it).
+//! - Every file under `src/` opens with a module doc (`//!`), and no comment in the code, tests or
+//!   scripts cites an issue number, which a reader of the repository cannot look up: a comment
+//!   says the reason, or points at docs.
 //! - Enum names are declared once, with `crate::names::named_enum!`: no hand-written `fn as_str`
 //!   and no `match` that spells variants as their own snake_case names, outside [`NAME_TABLES`].
 //!
@@ -828,7 +831,94 @@ fn no_type_erasure_by_hand() {
 }
 
 #[test]
+fn every_source_file_has_a_module_doc() {
+    let wrong: Vec<String> = rust_files(&root().join("src"))
+        .into_iter()
+        .filter(|p| !fs::read_to_string(p).unwrap_or_default().starts_with("//!"))
+        .map(|p| rel(&p))
+        .collect();
+    assert!(
+        wrong.is_empty(),
+        "files without a module doc (`//!` on the first line):\n{}",
+        wrong.join("\n")
+    );
+}
+
+/// "issue 27", "Issue #5", "issues 16 and 18": a tracker's number, which the repository does not
+/// hold. Words that merely end in "issue" ("tissue 3") do not count.
+fn cites_issue(line: &str) -> bool {
+    let lower = line.to_ascii_lowercase();
+    lower.match_indices("issue").any(|(at, _)| {
+        let before_ok = at == 0 || !lower.as_bytes()[at - 1].is_ascii_alphanumeric();
+        let rest = lower[at + "issue".len()..].trim_start_matches('s');
+        let rest = rest.trim_start_matches([' ', '#']);
+        before_ok && rest.starts_with(|c: char| c.is_ascii_digit())
+    })
+}
+
+/// Every file a maintainer reads as code: Rust, the browser suite, the Python package, scripts.
+fn code_files() -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut todo = ["src", "tests", "python", "scripts", "benches"]
+        .map(|d| root().join(d))
+        .to_vec();
+    while let Some(d) = todo.pop() {
+        let Ok(entries) = fs::read_dir(&d) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            if p.is_dir() {
+                if !matches!(
+                    name,
+                    "fixtures" | "node_modules" | "target" | "__pycache__" | ".venv"
+                ) {
+                    todo.push(p);
+                }
+            } else if matches!(
+                p.extension().and_then(|x| x.to_str()),
+                Some("rs" | "mjs" | "js" | "py" | "pyi" | "sh") | None
+            ) {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn comments_cite_no_issue_numbers() {
+    let mut wrong = Vec::new();
+    for path in code_files() {
+        // This file spells the pattern out to test it.
+        let Ok(text) = fs::read_to_string(&path) else {
+            continue;
+        };
+        if rel(&path) == "tests/tidy.rs" {
+            continue;
+        }
+        for (i, line) in text.lines().enumerate() {
+            if cites_issue(line) {
+                wrong.push(format!("{}:{}: {}", rel(&path), i + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "an issue number a reader cannot look up: say the reason, or point at docs:\n{}",
+        wrong.join("\n")
+    );
+}
+
+#[test]
 fn the_checks_can_fail() {
+    // An issue number is found in any spelling; words ending in "issue" are not.
+    for cited in ["// see ISSUE 27", "(issues 16 and 18)", "issue #5's rule"] {
+        assert!(cites_issue(cited), "{cited}");
+    }
+    assert!(!cites_issue("tissue 3, an issue with no number"));
     // The readers see through comments and strings, and a cycle is found.
     let code = code_only(
         "// use crate::a;\nlet s = \"crate::b\"; let c = '{'; use crate::c::{d, e::f as g};",

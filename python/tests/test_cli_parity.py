@@ -1,5 +1,5 @@
 """The Python verdicts equal `verifyfast grade`'s, item by item, on the GSM8K fixture and the
-770 real long-CoT outputs (issue 26, point 5): one core, two front ends."""
+770 real long-CoT outputs: one core, two front ends."""
 
 from __future__ import annotations
 

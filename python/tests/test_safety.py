@@ -1,5 +1,5 @@
 """Safe wherever trainers call it: threads, asyncio, thread pools, forked and spawned worker
-processes, and the GIL released while `grade_many` computes (issue 26, point 4). Math-Verify's
+processes, and the GIL released while `grade_many` computes. Math-Verify's
 SIGALRM timeouts fail in exactly these places ("signal only works in main thread")."""
 
 from __future__ import annotations

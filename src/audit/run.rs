@@ -524,7 +524,7 @@ words and numbers.",
     report.claims = claims;
     report.deductions = deductions;
     report.dropped = dropped;
-    // Phase 1's result as soon as it is read, for a page to show while it waits (issue 24).
+    // Phase 1's result as soon as it is read, for a page to show while it waits.
     progress(PhaseUpdate {
         phase: Phase::Decompose,
         status: claims_so_far(&report, secrets),
@@ -1188,7 +1188,7 @@ mod tests {
         assert_eq!(statuses[0], "Decompose started");
         assert_eq!(statuses[1], "Decompose done");
         assert!(statuses.contains(&"FactCheck done".to_string()));
-        // Each phase's result is reported as soon as it is read (issue 24): Phase 1's claims
+        // Each phase's result is reported as soon as it is read: Phase 1's claims
         // before Phases 2 and 3 start.
         assert_eq!(statuses[2], "Decompose claims 1");
         assert!(statuses.iter().any(|s| s.starts_with("FactCheck findings")));
@@ -1370,7 +1370,7 @@ mod tests {
         }
     }
 
-    // --- issue 23: replies that quote planted verdicts, bookkeeping, deterministic findings ---
+    // --- replies that quote planted verdicts, bookkeeping, deterministic findings ---
 
     use crate::audit::report::{DeterministicCheck, DeterministicStatus, DropReason};
     use crate::audit::testing::Quoting;

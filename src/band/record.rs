@@ -92,7 +92,7 @@ pub fn parse_record(line: &str) -> ParsedLine {
             Err(why) => return ParsedLine::Bad(format!("credit_score {why}")),
         },
         None if raw.error.as_ref().is_some_and(|e| !e.is_null()) => {
-            // The line's own reason, so Report's bad-lines list says why (issue 24).
+            // The line's own reason, so Report's bad-lines list says why.
             let why = raw.error.as_ref().map(error_text).unwrap_or_default();
             return ParsedLine::Bad(format!(
                 "not audited: {why} (the line has an `error` and no credit_score)"

@@ -1,3 +1,4 @@
+//! `verifyfast band`: the band report of a results file, and the comparison of two runs.
 use std::io::Read;
 use std::process::ExitCode;
 

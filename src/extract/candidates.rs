@@ -459,7 +459,7 @@ fn capture_end(text: &str, start: usize) -> usize {
                     && bytes.get(i - 1).is_some_and(u8::is_ascii_digit);
                 // `Final Answer: 7!` ends on a factorial, not an exclamation: after a colon
                 // marker, a `!` right after the digits of a bare value at the end of the line
-                // is kept (issue 27: read as `7` it made `7!` equal to `7`). In a sentence
+                // is kept (read as `7` it made `7!` equal to `7`). In a sentence
                 // ("The answer is 42!") it stays punctuation.
                 let factorial = b == b'!'
                     && text

@@ -1,8 +1,9 @@
 //! The confidence signal: the reasons to doubt an extracted answer, each a [`Doubt`]. Any
 //! doubt makes the answer low-confidence, which is what asks the LLM fallback. Designed from
-//! what goes wrong (issues 16 and 18): rules that disagree, a text that goes on after its
-//! answer, an answer sentence with several values, a last line that is a remark and not a
-//! conclusion, a truncated text, unfinished thinking, an asked unit the answer is not in.
+//! what goes wrong on real outputs (docs/extract.md, "Confidence signal"): rules that disagree,
+//! a text that goes on after its answer, an answer sentence with several values, a last line
+//! that is a remark and not a conclusion, a truncated text, unfinished thinking, an asked unit
+//! the answer is not in.
 //! Every check looks at the answer's line, its neighbours or one pass over the text: linear.
 
 use std::fmt;

@@ -264,7 +264,7 @@ impl Parser<'_> {
         let mut a = self.atom()?;
         if self.peek() == Some(b'!') {
             self.i += 1;
-            // `5!!` is a double factorial (15), not (5!)! and not 5! (issue 27).
+            // `5!!` is a double factorial (15), not (5!)! and not 5!.
             if self.peek() == Some(b'!') {
                 self.i += 1;
                 if self.peek() == Some(b'!') {
@@ -1070,7 +1070,7 @@ mod tests {
         // Cause: \infty was a variable, so \infty-\infty was 0.
         assert!(matches!(val("\\infty-\\infty"), Num::Undefined(_)));
         assert!(parse("\\overline{AB}").is_none());
-        // Cause: `5!!` was read as `5!` (issue 27); it is the double factorial 15.
+        // Cause: `5!!` was read as `5!`; it is the double factorial 15.
         assert_eq!(val("5!!"), exact(15, 1));
         assert_eq!(val("\\lfloor 2.5 \\rfloor"), exact(2, 1));
         assert_eq!(val("\\lceil 2.5 \\rceil"), exact(3, 1));

@@ -957,7 +957,7 @@ fn exact_number(answer: &str) -> Option<num_rational::BigRational> {
     }
 }
 
-/// Units and scale words are part of the value (issue 27; docs/extract.md, "Units"). The
+/// Units and scale words are part of the value (docs/extract.md, "Units"). The
 /// normaliser drops them so that a unit-less gold matches (`7 years` vs `7`: the values
 /// decide); but a scale word changes the number (`5 million` ≠ `5`), units convert exactly
 /// (`2 L` = `2000 mL`), and units that differ and do not convert are different (`5 kB` vs

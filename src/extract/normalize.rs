@@ -582,7 +582,7 @@ fn strip_trailing_punct(s: &str) -> &str {
 fn factorial_operand(before: &str) -> bool {
     let mut rev = before.chars().rev();
     match rev.next() {
-        // `5!!`: a double factorial, not `5!` and punctuation (issue 27).
+        // `5!!`: a double factorial, not `5!` and punctuation.
         Some('!') => before
             .strip_suffix('!')
             .is_some_and(|b| !b.ends_with('!') && factorial_operand(b)),

@@ -66,7 +66,7 @@ fn boxed_nested_last_and_shorthand() {
     assert_eq!(ans("$\\boxed 5$"), ("5".into(), Method::Boxed));
     assert_eq!(ans("\\fbox{7}"), ("7".into(), Method::Boxed));
     assert_eq!(answer("\\boxed{C}"), "C");
-    // unbalanced: not a box, and the text is cut off inside it: no answer (issue 27)
+    // unbalanced: not a box, and the text is cut off inside it: no answer
     assert!(extract("\\boxed{3 and then 4", None).is_none());
     assert_eq!(ans("\\boxed{3 and then 4}").0, "3 and then 4");
 }
@@ -167,7 +167,7 @@ fn last_number_when_the_last_line_has_none() {
     let e = extract("It had 4 legs.\nThen we ate.\nThat is all", None).unwrap();
     assert_eq!((e.answer.as_str(), e.method), ("4", Method::LastNumber));
     assert!(e.low_confidence);
-    // A last line with no value is a closing remark: the line before concludes (issue 27).
+    // A last line with no value is a closing remark: the line before concludes.
     let e = extract("It had 4 legs.\nThat is all", None).unwrap();
     assert_eq!((e.answer.as_str(), e.method), ("4", Method::MainClause));
     assert!(!e.low_confidence);
@@ -656,7 +656,7 @@ fn unclosed_boxes_are_linear() {
     }
 }
 
-/// Issue 27: the final answer a careful human would take (docs/extract.md, "What counts as the
+/// The final answer a careful human would take (docs/extract.md, "What counts as the
 /// final answer"). Each rule paid on the real dev outputs; these pin it.
 #[test]
 fn final_answer_is_the_last_conclusion() {

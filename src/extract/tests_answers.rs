@@ -1,4 +1,4 @@
-//! Issue 16's answer formats and equivalence classes, one table per category. Every row says
+//! The answer formats and equivalence classes, one table per category. Every row says
 //! why its verdict is right; the cases are our own (no acceptance-suite fixtures). Each table
 //! reports every failing row at once, so a regression names all the cases it breaks.
 
@@ -474,13 +474,13 @@ fn symbolic_identities_trig_e_complex() {
         ("\\boxed{3+4I}", "3+4i", E),
         ("\\boxed{3+4i}", "3-4i", D),
         ("\\boxed{i^3}", "i", D),
-        // Beyond Gaussian rationals: in floating point (issue 27), equal in lenient only.
+        // Beyond Gaussian rationals: in floating point, equal in lenient only.
         ("\\boxed{e^{i\\pi}}", "-1", E),
         ("\\boxed{\\sqrt{2}i}", "i\\sqrt{2}", E),
         ("\\boxed{\\ln 2+i\\frac{\\pi}{3}}", "\\ln2+i\\pi/3", E),
         ("\\boxed{e^{i\\pi}}", "1", D),
         // `i` beside another variable: exact at rational points of the real variables
-        // (issue 27, Math-Verify / Minerva phasors); not shown equal is could not decide.
+        // (Math-Verify's suite, Minerva phasors); not shown equal is could not decide.
         ("\\boxed{x+i y}", "i y+x", E),
         ("\\boxed{x+i y}", "i y+2x", U),
     ]);

@@ -1,4 +1,4 @@
-//! Which text is the final answer: one test per selection rule of issue 27's Math-Verify work
+//! Which text is the final answer: one test per selection rule found on Math-Verify's suite
 //! (docs/extract.md, "What counts as the final answer"). Each pins a rule on a short text
 //! written here; the real outputs of tests/extract_real.rs are the yardstick.
 

@@ -1,3 +1,4 @@
+//! The app shell: navigation, the page the router picked, the footer.
 use leptos::prelude::*;
 
 use super::footer::Footer;

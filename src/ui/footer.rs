@@ -1,3 +1,4 @@
+//! The footer: the version and the promise that nothing but LLM calls leaves the page.
 use leptos::prelude::*;
 
 /// The "about" footer: version and the privacy promise.

@@ -1,3 +1,4 @@
+//! Model text on a page: prose as escaped text, `$…$` math through the one KaTeX binding.
 use leptos::prelude::*;
 
 use crate::katex;

@@ -1,3 +1,4 @@
+//! The top navigation: one link per page of `route::PAGES`, a menu on a phone.
 use leptos::prelude::*;
 
 use super::router::{CurrentPage, Page};

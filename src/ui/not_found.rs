@@ -1,3 +1,4 @@
+//! The page shown for a path that names no page.
 use leptos::prelude::*;
 
 /// Shown for unknown paths.

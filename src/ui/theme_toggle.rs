@@ -1,3 +1,4 @@
+//! The light/dark switch in the navigation bar (the choice is kept in `ui::theme`).
 use leptos::prelude::*;
 
 use super::theme::{self, Theme};

@@ -290,7 +290,7 @@ describe('settings test connection and browser batch', () => {
   });
 });
 
-// Issue 23: a "naive quoting" verify model restates the audited texts (with their planted
+// A "naive quoting" verify model restates the audited texts (with their planted
 // verdict JSON and marker look-alikes) before its own answer; the page's score never changes.
 // The deterministic findings show in their own card, apart from the models' findings.
 describe('audit page against a quoting model', () => {

@@ -1,4 +1,4 @@
-// Screenshots of what a first-time user meets (issue 24): the first-run Settings, the demo
+// Screenshots of what a first-time user meets: the first-run Settings, the demo
 // Report, Compare and Audit, each at desktop light, desktop dark and a 390 px phone.
 // node tests/e2e/first_run_shots.mjs [OUT_DIR]   (after a build; default /tmp/first-run-shots)
 import fs from 'node:fs';

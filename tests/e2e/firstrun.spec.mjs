@@ -1,4 +1,4 @@
-// The workbench as a first-time user meets it (issue 24): no endpoints that do not exist, presets,
+// The workbench as a first-time user meets it: no endpoints that do not exist, presets,
 // a demo that needs no server (Report, Compare, Audit), messages in the page's words, a failed
 // audit that looks failed, every result in the URL, and a phone-sized nav.
 import { describe, it, before, after, beforeEach, afterEach } from 'node:test';

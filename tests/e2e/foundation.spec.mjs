@@ -27,7 +27,7 @@ describe('app shell', () => {
     await app.goto('/audit');
     // A marker on window survives client-side routing, not a reload.
     await page.evaluate(() => { window.__sameDocument = true; });
-    // With no batch run yet, "Open the band report" opens nothing (issue 24); the nav links route.
+    // With no batch run yet, "Open the band report" opens nothing; the nav links route.
     assert.equal(await page.getByTestId('batch-open-report').getAttribute('href'), null);
     await page.getByTestId('nav-report').click();
     await page.getByTestId('page-report').waitFor();

@@ -1,4 +1,4 @@
-// Issue 14's "Done when": the whole workbench loop in one browser session, without uploading
+// The whole workbench loop in one browser session, without uploading
 // anything twice: configure an endpoint → single audit → batch with injected faults → retry
 // failed (good results untouched) → open the run on Report → drill into a cross-band cell →
 // open a case in Audit and re-run it → run again with a second profile → compare the two runs →
@@ -37,7 +37,7 @@ function script({ failFirst = 0, clean = false } = {}) {
   return { rules };
 }
 
-describe('workbench loop (issue 14, done when)', () => {
+describe('workbench loop', () => {
   const app = useApp({ it, before, after, beforeEach, afterEach }, { allowConsoleErrors: [/Failed to load resource/i] });
   let mock;
   before(async () => { mock = await startMockLlm(); });
@@ -175,7 +175,7 @@ describe('workbench loop (issue 14, done when)', () => {
     assert.match(page.url(), new RegExp(`report\\?run=${runA}&cell=good-bad$`));
   });
 
-  // Issue 24, item 3: nothing the model said is lost. A grade upload's LLM fallback answers are
+  // Nothing the model said is lost. A grade upload's LLM fallback answers are
   // part of its kept run: the Extract nav link and a reload reopen it with the same summary,
   // rows and exports; the rule answer sits beside the model's; "changed by the model" filters;
   // Runs shows the accuracy; the same file uploaded again reuses the run.

@@ -1,4 +1,4 @@
-// Runs (issue 14, item 1): an audit and a batch against the scripted server become runs kept
+// Runs: an audit and a batch against the scripted server become runs kept
 // in IndexedDB and listed on Runs; rename survives a reload; delete asks first; export then
 // import round-trips (a new id, never an overwrite; no API key in the file); a batch run
 // opens on Report by its id after a reload; a full store (quota shrunk through the DevTools

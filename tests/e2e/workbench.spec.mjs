@@ -1,4 +1,4 @@
-// Issue 14, the browser half: batch → retry failed (good results untouched) → Open the band
+// The browser half of the workbench loop: batch → retry failed (good results untouched) → Open the band
 // report shows that run → drill into a cell and a case → reload lands on the same view →
 // Back closes the drill-down; drafts survive navigation and reload; long tokens wrap; the
 // Report page says when a file is empty or not JSONL.

@@ -1,4 +1,4 @@
-// Issue 24, items 4, 5 and 7 (items 3 and 6 are in loop.spec.mjs): tables people expect (search
+// Tables people expect (fallback answers and uploads are in loop.spec.mjs): search
 // covers every visible column, `^`/`$` anchor per column, a matrix cell brings its cases into
 // view, a whole case row opens, findings shown as the Audit page shows them); run store hygiene
 // (each run's outcome, failed audits marked failed, multi-select delete); results as they
@@ -33,7 +33,7 @@ function script({ slow = 0, failPhase1 = false } = {}) {
   return { rules };
 }
 
-describe('workbench data (issue 24: items 4, 5, 7)', () => {
+describe('workbench data', () => {
   const app = useApp({ it, before, after, beforeEach, afterEach }, { allowConsoleErrors: [/Failed to load resource/i] });
   let mock;
   before(async () => { mock = await startMockLlm(); });

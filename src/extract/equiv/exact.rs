@@ -213,7 +213,7 @@ pub(super) fn value(n: &Node, pt: &Point, formal: &mut bool) -> Result<BigRation
     }
 }
 
-/// Values past rational functions, as symbols (issue 27, strict): a function with no exact
+/// Values past rational functions, as symbols (strict): a function with no exact
 /// value at a point (`\sqrt{\sqrt{11}+\sqrt{194}}`, `10^{\frac{\sqrt{13}-5}{6}}`, `\ln x`,
 /// `\sin x`) is a symbol fixed by the function and the exact value of its arguments there, so
 /// equal arguments give equal values and nothing else is assumed. Always formal: a difference

@@ -374,7 +374,7 @@ fn fast_decimal(a: &str, b: &str, preset: Preset) -> Option<Comparison> {
 }
 
 /// True when the question asks for a percentage ("what percent", "percentage", "in %"), not
-/// when it only mentions one ("What is 20% of 50?" asks for a number: issue 27).
+/// when it only mentions one ("What is 20% of 50?" asks for a number).
 pub fn asks_percent(question: Option<&str>) -> bool {
     question.is_some_and(|q| {
         let q = q.to_lowercase();

@@ -151,7 +151,7 @@ pub(super) fn constant(a: &str, b: &str, ea: &Expr, eb: &Expr, preset: Preset) -
     }
 }
 
-/// Lenient rounding, which forgives only the side written as a rounded decimal (issue 27):
+/// Lenient rounding, which forgives only the side written as a rounded decimal:
 /// the predicted answer written as a decimal with ≥ 2 places that an exact gold rounds to
 /// (`0.33` for `\frac13`), or a gold given to N ≥ 2 significant figures as a decimal (`0.15`,
 /// `3.3e12`) that a more precise answer rounds to (physics-style, `0.1476`). Two written

@@ -1,3 +1,4 @@
+//! Equivalence tests under `lenient`: each pair checked both ways (equality is symmetric).
 use super::*;
 
 fn eq(a: &str, b: &str) -> bool {
@@ -115,7 +116,7 @@ fn reasons_name_both_sides() {
 #[test]
 fn unevaluated_operators_are_never_different_by_text() {
     // The grader does not evaluate sums, integrals, limits or derivatives: when the texts
-    // differ, that proves nothing (issue 27: a pair it cannot decide is never "different").
+    // differ, that proves nothing (a pair it cannot decide is never "different").
     for (pred, gold) in [
         ("\\sum_{k=1}^{n} k", "\\frac{n(n+1)}{2}"),
         ("\\int_0^1 x\\,dx", "\\frac12"),

@@ -1,4 +1,4 @@
-//! Issue 27, item 4: under `strict` no tolerance yields "equal". Every pair the issue lists as
+//! Under `strict` no tolerance yields "equal". Every pair the issue lists as
 //! graded equal for different answers is here, each different or undecided; the equal pairs
 //! it lists are equal or undecided, never different (docs/extract.md, "Strict").
 
@@ -277,7 +277,7 @@ fn constants_named_the_other_way_round() {
     assert_ne!(o, Outcome::Equal, "{why}");
 }
 
-/// Math-Verify's suite (issue 27): sums, products and scalar multiples of written matrices are
+/// Math-Verify's suite: sums, products and scalar multiples of written matrices are
 /// computed exactly, cell by cell; sizes that do not fit are "could not decide"; the inverse
 /// `^{-1}` and a determinant are not summed or multiplied here.
 #[test]
@@ -391,7 +391,7 @@ fn percent_word_after_the_answer() {
     }
 }
 
-/// Strict decides more identities exactly (issue 27): sines and cosines of one angle are a
+/// Strict decides more identities exactly: sines and cosines of one angle are a
 /// rational point of the unit circle, and functions with no rational value are symbols fixed
 /// by their arguments' exact values (equiv/exact.rs). Pairs that differ stay apart.
 #[test]

@@ -1,3 +1,4 @@
+//! Tests of the grade-upload fallback queue: which lines ask the model, and what its answers change.
 use super::*;
 use crate::extract::{AnswerPatterns, Outcome};
 use crate::search::SearchQuery;

@@ -1,3 +1,4 @@
+//! Formula parser tests: what parses, how it prints back, what is refused and why.
 use super::*;
 
 fn p(s: &str) -> Formula {

@@ -1,3 +1,4 @@
+//! Rule checker tests: each rule's valid and invalid uses.
 use super::*;
 use crate::logic::formula::parse_formula;
 

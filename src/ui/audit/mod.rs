@@ -1,3 +1,4 @@
+//! The Audit page: one audit or a batch of cases against the configured profiles.
 pub mod batch;
 pub mod finding_group;
 mod form;

@@ -1,3 +1,4 @@
+//! An extracted answer in a grade row: a number as text, anything else through KaTeX.
 use leptos::prelude::*;
 
 use crate::katex;

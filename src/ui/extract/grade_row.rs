@@ -1,3 +1,4 @@
+//! One row of the grade table, with keyboard movement between rows.
 use leptos::prelude::*;
 
 use crate::ui::boxed::{on_click, on_key, text};

@@ -1,3 +1,4 @@
+//! An opened grade row: the verdict, both normal forms, the texts with their answers marked.
 use leptos::prelude::*;
 
 use crate::ui::boxed::{effect, on_click, on_key};

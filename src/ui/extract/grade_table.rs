@@ -1,3 +1,4 @@
+//! The Extract page's table of a graded JSONL upload: paged rows, search, filters, exports.
 use std::sync::Arc;
 
 use leptos::prelude::*;

@@ -1,3 +1,4 @@
+//! The Extract page's scratchpad: pasted model text with its LaTeX rendered.
 use leptos::prelude::*;
 
 use crate::ui::math_text::MathText;

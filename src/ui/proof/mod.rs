@@ -1,3 +1,4 @@
+//! The Proof page: a logic world's derivations stepped through, drawn as a DAG.
 pub(crate) mod bind;
 pub mod bundle;
 mod controls;
