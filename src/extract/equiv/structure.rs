@@ -347,10 +347,12 @@ pub(super) fn compare_shapes(
             }
         }
         (Set(x) | List(x), Set(y) | List(y)) => {
-            // A set lists an element once: `(3,17,3,7)` written twice is one solution.
+            // A set lists an element once: `(3,17,3,7)` written twice is one solution. Two
+            // bare lists are multisets (`1, 1, 2` is not `1, 2, 2`: roots with multiplicity).
+            let sets = matches!(sa, Set(_)) || matches!(sb, Set(_));
             let once = |v: &[String]| {
                 // Bounded: a list past the item limit is refused by `compare_items` anyway.
-                if v.len() > MAX_ITEMS {
+                if !sets || v.len() > MAX_ITEMS {
                     return v.to_vec();
                 }
                 let mut out: Vec<String> = Vec::new();
