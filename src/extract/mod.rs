@@ -857,7 +857,12 @@ fn with_units(
     let (mut sp, mut sg) = (suffix_of(p, p_text), suffix_of(g, g_text));
     // A word the unit table cannot convert, against a different one: no verdict either way
     // (`3 dozen` vs `3` or `36`, `5 mmol` vs `5 mol`).
-    if let Some(word) = units::unread(sp.as_ref(), sg.as_ref()) {
+    // A question that counts in the word ("how many dozen") has bare answers in it.
+    let asked_in = |w: &str| {
+        let stem = w.trim_end_matches('s').to_lowercase();
+        question.is_some_and(|q| q.to_lowercase().contains(&stem))
+    };
+    if let Some(word) = units::unread(sp.as_ref(), sg.as_ref()).filter(|w| !asked_in(w)) {
         return Comparison {
             equivalent: false,
             outcome: Outcome::Undecided,
