@@ -168,11 +168,10 @@ fn different_answers_are_never_equal() {
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
-/// Pairs the normaliser (src/extract/normalize.rs, outside this module) decides before any
-/// comparison: it drops `°` and reads `\text{ and }` / `\text{ or }` between inequalities as
-/// a comma, so both sides are one text. Open.
+/// Pairs decided before any comparison: a `°` inside a trigonometric answer is the angle unit
+/// (src/extract/normalize.rs), and inequalities joined by `\text{ and }` / `\text{ or }` keep
+/// their connective (src/extract/candidates.rs) instead of becoming a comma list.
 #[test]
-#[ignore = "the normaliser drops `°` and the connective between inequalities"]
 fn normaliser_side_pairs() {
     for preset in [Preset::Strict, Preset::Lenient] {
         for (a, b) in [
