@@ -870,7 +870,18 @@ fn whole_text(text: &str, visible: &[(usize, usize)]) -> Option<Candidate> {
         // A list of values joined by "and"/"or" (`19, 46, and 82`, `x>1 \text{ and } x<3`) is
         // one answer, every part of it: read by its last number it made `21, 36, and 82`
         // equal to `19, 46, and 82` (docs/extract.md, "What counts as the final answer").
-        c.answer = joined_values(&c.answer)?;
+        let list = joined_values(&c.answer)?;
+        // Inequalities joined by "and"/"or" are one condition, not a list: the connective
+        // is the answer (`x>1 \text{ and } x<3` is not `x>1 \text{ or } x<3`;
+        // equiv/real_set.rs reads both).
+        let relation = |p: &str| {
+            ["<", ">", "\\le", "\\ge", "\\neq"]
+                .iter()
+                .any(|r| p.contains(r))
+        };
+        if !list.split(',').all(relation) {
+            c.answer = list;
+        }
     }
     Some(c)
 }

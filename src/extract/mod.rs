@@ -969,6 +969,25 @@ fn with_units(
     c: Comparison,
 ) -> Comparison {
     let (mut sp, mut sg) = (suffix_of(p, p_text), suffix_of(g, g_text));
+    // A word the unit table cannot convert, against a different one: no verdict either way
+    // (`3 dozen` vs `3` or `36`, `5 mmol` vs `5 mol`).
+    // A question that counts in the word ("how many dozen") has bare answers in it.
+    let asked_in = |w: &str| {
+        let stem = w.trim_end_matches('s').to_lowercase();
+        question.is_some_and(|q| q.to_lowercase().contains(&stem))
+    };
+    if let Some(word) = units::unread(sp.as_ref(), sg.as_ref()).filter(|w| !asked_in(w)) {
+        return Comparison {
+            equivalent: false,
+            outcome: Outcome::Undecided,
+            path: Path::Unit,
+            reason: format!(
+                "`{word}` is not a unit or scale word this grader converts, and the other \
+                 answer does not say the same ({}): could not decide",
+                c.reason
+            ),
+        };
+    }
     // A question that counts in a scale ("how many million …") has bare answers in it: the
     // side without the word is read with it (GSM8K: `4 million` for gold `4`).
     let (op, og) = (sp.clone(), sg.clone());
@@ -1016,7 +1035,16 @@ fn with_units(
                 ),
             );
         }
-        let values = exact_number(&p.answer).zip(exact_number(&g.answer));
+        // The value without its unit word (`60 s`: the `s` is the unit read above).
+        let number = |answer: &str| {
+            exact_number(answer).or_else(|| {
+                let bare = answer.trim_end_matches(|c: char| c.is_alphabetic() || c == ' ');
+                (bare.len() < answer.len())
+                    .then(|| exact_number(bare))
+                    .flatten()
+            })
+        };
+        let values = number(&p.answer).zip(number(&g.answer));
         // One side without a unit is read in the other's unit (`5 million` vs `5000000`).
         let one_unit = a.unit.is_none() || b.unit.is_none();
         let based = values.and_then(|(x, y)| {

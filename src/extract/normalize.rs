@@ -498,11 +498,15 @@ fn single_backslash_commands(s: &str) -> String {
 /// radians). Elsewhere `90^\circ` stays the number 90 (the rewrites drop the sign).
 fn degrees_in_trig(s: &str) -> String {
     const TRIG: &[&str] = &["\\sin", "\\cos", "\\tan", "\\cot", "\\sec", "\\csc"];
-    if !s.contains("\\circ") || !TRIG.iter().any(|t| s.contains(t)) {
+    let degree = ["\\circ", "°", "\\degree"].iter().any(|d| s.contains(d));
+    if !degree || !TRIG.iter().any(|t| s.contains(t)) {
         return s.to_string();
     }
-    // One spelling, then one linear pass.
-    let s = s.replace("^{\\circ}", "^\\circ");
+    // One spelling (`°` and `\degree` too), then one linear pass.
+    let s = s
+        .replace("^{\\circ}", "^\\circ")
+        .replace('°', "^\\circ")
+        .replace("\\degree", "^\\circ");
     let mut out = String::with_capacity(s.len() + 16);
     let mut rest = s.as_str();
     let len = "^\\circ".len();

@@ -126,10 +126,91 @@ const UNITS: &[Unit] = &[
 
 /// Scale words: part of the number (`5 million` = 5,000,000).
 const SCALES: &[(&str, i64)] = &[
+    ("hundred", 2),
     ("thousand", 3),
     ("million", 6),
     ("billion", 9),
     ("trillion", 12),
+];
+
+/// Scale words that are not powers of ten (`3 dozen`): against anything else written after
+/// the number, or nothing, the pair is "could not decide" (dropping the word made `3 dozen`
+/// equal `3`; docs/extract.md, "Units").
+const UNREAD_SCALES: &[&str] = &["dozen", "dozens"];
+
+/// Units the table does not convert (`mol`, `euros`, `acres`) and unit modifiers (`square`,
+/// `cubic`, `light`): against a bare number they are read like any unit (the number is in
+/// that unit: `12 square units` for `12`), but against another unit they are "could not
+/// decide" (`5 mmol` vs `5 mol`, `5 euros` vs `5 dollars`, `4 square meters` vs `4 meters`,
+/// `3 light years` vs `3 years`).
+const UNREAD_UNITS: &[&str] = &[
+    "square",
+    "sq",
+    "cubic",
+    "cu",
+    "light",
+    "mol",
+    "mole",
+    "moles",
+    "mmol",
+    "umol",
+    "µmol",
+    "nmol",
+    "kmol",
+    "mmol/mol",
+    "mol/l",
+    "euro",
+    "euros",
+    "eur",
+    "€",
+    "yen",
+    "yuan",
+    "rmb",
+    "gbp",
+    "jpy",
+    "cny",
+    "rupee",
+    "rupees",
+    "acre",
+    "acres",
+    "hectare",
+    "hectares",
+    "ppm",
+    "ppb",
+    "knot",
+    "knots",
+    "calorie",
+    "calories",
+    "cal",
+    "kcal",
+    "joule",
+    "joules",
+    "kj",
+    "watt",
+    "watts",
+    "kw",
+    "volt",
+    "volts",
+    "ampere",
+    "amperes",
+    "ohm",
+    "ohms",
+    "pa",
+    "kpa",
+    "atm",
+    "bar",
+    "psi",
+    "newton",
+    "newtons",
+    "kelvin",
+    "celsius",
+    "fahrenheit",
+    "parsec",
+    "parsecs",
+    "au",
+    "ly",
+    "lightyear",
+    "lightyears",
 ];
 
 /// Whether the question counts in the scale word of power `k` ("how many million people").
@@ -149,6 +230,11 @@ pub struct Suffix {
     pub unit: Option<(&'static str, &'static str)>,
     /// The unit's exact factor to its dimension's base unit.
     factor: Option<&'static str>,
+    /// A scale word the table cannot convert (`dozen`): see [`UNREAD_SCALES`].
+    pub unread_scale: Option<&'static str>,
+    /// A unit or unit modifier the table cannot convert (`mmol`, `euros`, `square`): see
+    /// [`UNREAD_UNITS`].
+    pub unread_unit: Option<&'static str>,
 }
 
 fn lookup(word: &str) -> Option<&'static Unit> {
@@ -177,6 +263,16 @@ pub fn suffix(after: &str) -> Option<Suffix> {
         .filter(|w| !w.is_empty());
     let mut out = Suffix::default();
     let mut word = words.next()?;
+    let unread =
+        |list: &[&'static str], w: &str| list.iter().copied().find(|n| n.eq_ignore_ascii_case(w));
+    if let Some(s) = unread(UNREAD_SCALES, word) {
+        out.unread_scale = Some(s);
+        return Some(out);
+    }
+    if let Some(u) = unread(UNREAD_UNITS, word) {
+        out.unread_unit = Some(u);
+        return Some(out);
+    }
     if let Some((_, k)) = SCALES.iter().find(|(w, _)| word.eq_ignore_ascii_case(w)) {
         out.scale = *k;
         word = match words.next() {
@@ -187,8 +283,13 @@ pub fn suffix(after: &str) -> Option<Suffix> {
     if let Some(u) = lookup(word) {
         out.unit = Some((u.names.first().copied().unwrap_or(""), u.dimension));
         out.factor = Some(u.factor);
+    } else if let Some(s) = unread(UNREAD_SCALES, word) {
+        out.unread_scale = Some(s);
+    } else {
+        out.unread_unit = unread(UNREAD_UNITS, word);
     }
-    (out.scale != 0 || out.unit.is_some()).then_some(out)
+    let read = out.scale != 0 || out.unit.is_some();
+    (read || out.unread_scale.is_some() || out.unread_unit.is_some()).then_some(out)
 }
 
 /// The unit written before a number: `\$5`, `$5` (not `$5$`, LaTeX math) is dollars.
@@ -200,9 +301,9 @@ pub fn prefix_unit(raw: &str) -> Option<Suffix> {
     })?;
     rest.starts_with(|c: char| c.is_ascii_digit() || c == '.')
         .then_some(Suffix {
-            scale: 0,
             unit: Some(("dollar", "money")),
             factor: Some("1"),
+            ..Suffix::default()
         })
 }
 
@@ -213,6 +314,26 @@ pub fn base_value(value: &BigRational, s: &Suffix) -> Option<BigRational> {
         None => BigRational::from_integer(BigInt::from(1)),
     };
     Some(value * pow10(s.scale) * factor)
+}
+
+/// Why two suffixes cannot be compared at all, when a word the table does not convert stands
+/// against a different one: such a scale word against anything else (`3 dozen` vs `3` or
+/// `36`), or an unconverted unit or modifier against another unit (`5 mmol` vs `5 mol`,
+/// `5 euros` vs `5 dollars`, `4 square meters` vs `4 meters`). A bare number against `5 euros` is read
+/// in euros, as against any unit.
+pub fn unread(a: Option<&Suffix>, b: Option<&Suffix>) -> Option<&'static str> {
+    let scale = |s: Option<&Suffix>| s.and_then(|s| s.unread_scale);
+    let unit = |s: Option<&Suffix>| s.and_then(|s| s.unread_unit);
+    let any_unit =
+        |s: Option<&Suffix>| s.is_some_and(|s| s.unit.is_some() || s.unread_unit.is_some());
+    if scale(a) != scale(b) {
+        return scale(a).or(scale(b));
+    }
+    let differ = unit(a).map(str::to_lowercase) != unit(b).map(str::to_lowercase);
+    if differ && any_unit(a) && any_unit(b) {
+        return unit(a).or(unit(b));
+    }
+    None
 }
 
 /// Whether two suffixes can be compared by value: same dimension (or no unit on one side).
@@ -240,6 +361,18 @@ mod tests {
             Some(("km/h", "speed"))
         );
         assert_eq!(suffix(" apples"), None);
+        assert_eq!(suffix(" hundred").map(|s| s.scale), Some(2));
+        let dozen = suffix(" dozen eggs");
+        assert_eq!(dozen.as_ref().and_then(|s| s.unread_scale), Some("dozen"));
+        assert_eq!(unread(dozen.as_ref(), None), Some("dozen"));
+        let (mmol, mol) = (suffix(" mmol"), suffix(" mol"));
+        assert_eq!(unread(mmol.as_ref(), mol.as_ref()), Some("mmol"));
+        assert_eq!(unread(mmol.as_ref(), None), None);
+        let dollars = suffix(" dollars");
+        assert_eq!(
+            unread(suffix(" euros").as_ref(), dollars.as_ref()),
+            Some("euros")
+        );
         assert_eq!(suffix(""), None);
         assert!(prefix_unit("\\$5").is_some());
         assert!(prefix_unit("$5$").is_none());

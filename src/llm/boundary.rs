@@ -25,8 +25,10 @@ pub fn random_token() -> String {
     out
 }
 
+/// 64 random bits (natively std's OS-keyed `RandomState`, in the browser `crypto`): also the
+/// key of the answer grader's random sample points (extract/equiv/exact.rs).
 #[cfg(not(target_arch = "wasm32"))]
-fn random_u64() -> u64 {
+pub fn random_u64() -> u64 {
     use std::hash::{BuildHasher, Hasher};
     use std::sync::atomic::{AtomicU64, Ordering};
     static COUNTER: AtomicU64 = AtomicU64::new(0);
@@ -40,8 +42,9 @@ fn random_u64() -> u64 {
     h.finish()
 }
 
+/// 64 random bits from `crypto.getRandomValues` (or `Math.random`).
 #[cfg(target_arch = "wasm32")]
-fn random_u64() -> u64 {
+pub fn random_u64() -> u64 {
     use wasm_bindgen::JsCast;
     let crypto = || -> Option<u64> {
         let global = js_sys::global();

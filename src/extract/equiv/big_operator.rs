@@ -99,7 +99,7 @@ pub(super) fn big_operators(a: &str, b: &str, preset: Preset, depth: usize) -> O
             *v = x.index.to_string();
         }
     }
-    match exact::sample(&ea, &eb, false, |p, q| Some(p == q)) {
+    match exact::sample(&ea, &eb, |p, q| Some(p == q)) {
         exact::Sampled::Equal(n) => Some(verdict(
             true,
             Path::BigOperator,
@@ -181,7 +181,7 @@ fn differ_at_integers(x: &BigOp, ea: &Expr, y: &BigOp, eb: &Expr) -> Option<Stri
                 })
                 .collect();
             let mut formal = false;
-            exact::value(&e.root, &exact::Point { vars: &vars, seed }, &mut formal).ok()
+            exact::value(&e.root, &exact::Point::new(&vars, seed), &mut formal).ok()
         };
         let total = |op: &BigOp, body: &Expr, lo: &Expr, hi: &Expr| -> Option<BigRational> {
             let bound = |b: &Expr| {

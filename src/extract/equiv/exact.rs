@@ -5,6 +5,15 @@
 //! function of those symbols, hence equal; a tolerance never decides. Where the symbols stand
 //! in for real numbers, a difference at a point proves nothing (`\sqrt2\sqrt2` vs `2`), so the
 //! callers then fall back to floats, which under strict can only prove a difference.
+//!
+//! The points and the symbols' values are drawn at random, from a key drawn once per process
+//! from the operating system (the browser's `crypto`), never from a fixed public list: a
+//! polynomial built to vanish at known points (`x(x+4)(x-34)…` vs `0`) would otherwise be
+//! "equal". Schwartz–Zippel bounds the error: two different rational functions of total degree
+//! D agree at one point drawn here with probability at most D/2^40 (every coordinate takes
+//! any one value with probability at most 2^-40), so at [`EXACT_POINTS`] independent points
+//! with probability at most (D/2^40)^12. An identity agrees at every point, so the draw never
+//! changes its verdict (docs/extract.md, "Identity testing").
 
 use num_bigint::BigInt;
 use num_traits::{One, Signed, ToPrimitive};
@@ -24,17 +33,89 @@ pub(super) enum NoValue {
 pub(super) struct Point<'a> {
     pub(super) vars: &'a [BigRational],
     pub(super) seed: u64,
+    /// Set when `|u|` of a variable was taken: the value is then piecewise rational, and
+    /// agreement at random points proves equality only on the sign regions they fell in
+    /// (`|x^2-1|` vs `x^2-1`), so it is no proof of equality.
+    pub(super) piecewise: std::cell::Cell<bool>,
 }
 
-/// A rational stand-in for a symbol (`\pi`, `e`, `\sqrt d`) at a seed: far from small
-/// rationals so that no accidental identity holds, and different per symbol and per seed.
+impl<'a> Point<'a> {
+    pub(super) fn new(vars: &'a [BigRational], seed: u64) -> Point<'a> {
+        Point {
+            vars,
+            seed,
+            piecewise: std::cell::Cell::new(false),
+        }
+    }
+}
+
+/// The process's secret key for the random draws: 64 bits from the operating system (the
+/// browser's `crypto.getRandomValues`), drawn once, so no answer can be written for the
+/// points it leads to, while one process grades the same pair the same way every time.
+fn process_key() -> u64 {
+    #[cfg(test)]
+    if let Some(k) = TEST_KEY.with(std::cell::Cell::get) {
+        return k;
+    }
+    static KEY: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *KEY.get_or_init(crate::llm::boundary::random_u64)
+}
+
+#[cfg(test)]
+thread_local! {
+    static TEST_KEY: std::cell::Cell<Option<u64>> = const { std::cell::Cell::new(None) };
+}
+
+/// Runs `f` with the draws keyed by `key` on this thread (tests: the verdicts must not depend
+/// on the key).
+#[cfg(test)]
+pub(super) fn with_key<T>(key: u64, f: impl FnOnce() -> T) -> T {
+    TEST_KEY.with(|k| k.set(Some(key)));
+    let out = f();
+    TEST_KEY.with(|k| k.set(None));
+    out
+}
+
+/// SplitMix64's output function: a bijection of 64-bit words that mixes every bit.
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// A stream of random words: SplitMix64 started from the process key and a stream number
+/// (each comparison step draws its own stream).
+pub(super) struct Draw(u64);
+
+impl Draw {
+    pub(super) fn new(stream: u64) -> Draw {
+        Draw(mix(process_key() ^ mix(stream)))
+    }
+
+    pub(super) fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        mix(self.0)
+    }
+}
+
+/// The common denominator of the drawn values: a prime, so `m/Q` and `m'/Q` are the same
+/// number only when `m = m'` (every value has probability at most 2^-40).
+const POINT_DENOM: i64 = 1_048_573;
+
+/// Draws one coordinate: `±m/Q` with `m` uniform in 1…2^40 (magnitudes up to 2^20).
+fn coordinate(d: &mut Draw) -> BigRational {
+    let r = d.next_u64();
+    let m = (r >> 24) as i64 + 1;
+    let m = if r & 1 == 1 { -m } else { m };
+    BigRational::new(BigInt::from(m), BigInt::from(POINT_DENOM))
+}
+
+/// A rational stand-in for a symbol (`\pi`, `e`, `\sqrt d`) at a seed: positive, `(2^40+m)/Q`
+/// with `m` a hash of the symbol and the seed (the seed is drawn at random per point, so each
+/// value has probability at most 2^-40), different per symbol and per seed.
 fn symbol_value(symbol: u64, seed: u64) -> BigRational {
-    let mut x = Xorshift(
-        (symbol.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ seed.wrapping_mul(0xD1B5_4A32_D192_ED03)) | 1,
-    );
-    let num = 1_000_003 + (x.next_unit() * 9_000_000.0) as i64;
-    let den = 999_983 + (x.next_unit() * 1_000.0) as i64;
-    BigRational::new(BigInt::from(num), BigInt::from(den))
+    let m = (mix(mix(symbol) ^ seed) >> 24) as i64;
+    BigRational::new(BigInt::from((1i64 << 40) + m), BigInt::from(POINT_DENOM))
 }
 
 const PI_SYMBOL: u64 = 1;
@@ -42,7 +123,8 @@ const E_SYMBOL: u64 = 2;
 
 /// Size bound of every intermediate value at a sample point (bits of numerator and
 /// denominator): 60 points of a 512-node expression stay cheap; past it, no exact verdict.
-const SAMPLE_BITS: u64 = 4096;
+/// A drawn coordinate takes about 61 bits, so this admits `x^{130}`.
+const SAMPLE_BITS: u64 = 8192;
 
 fn bounded(r: BigRational) -> Result<BigRational, NoValue> {
     let bits = r.numer().bits() + r.denom().bits();
@@ -180,7 +262,18 @@ pub(super) fn value(n: &Node, pt: &Point, formal: &mut bool) -> Result<BigRation
                 _ => opaque_root(x, k, pt, formal),
             },
         },
-        Call(expr::Func::Abs, a) => Ok(value(a, pt, formal)?.abs()),
+        Call(expr::Func::Abs, a) => {
+            let mut own = false;
+            let x = value(a, pt, &mut own)?;
+            // A stand-in's sign is not the number's (`|\pi-4|`): no exact value.
+            if own {
+                return Err(NoValue::NotExact);
+            }
+            if expr::mentions(a, None) {
+                pt.piecewise.set(true);
+            }
+            Ok(x.abs())
+        }
         // An unknown function at an exact argument: a value fixed by the function's name and
         // the argument, so equal arguments give equal values. Formal: a difference proves
         // nothing (some sequence may satisfy the identity).
@@ -264,11 +357,20 @@ fn opaque_call(n: &Node, pt: &Point, formal: &mut bool) -> Result<BigRational, N
             let mut own = false;
             let x = value(a, pt, &mut own)?;
             *formal |= own;
+            let half = || BigRational::new(BigInt::one(), BigInt::from(2));
             if own {
-                let half = BigRational::new(BigInt::one(), BigInt::from(2));
-                Ok(opaque("pow", &[&x, &half], pt.seed, formal))
+                Ok(opaque("pow", &[&x, &half()], pt.seed, formal))
             } else {
-                sqrt_const(&x, pt.seed, formal)
+                // `\sqrt{x^2}` is `|x|`: piecewise, as `|·|` is.
+                if expr::mentions(a, None) {
+                    pt.piecewise.set(true);
+                }
+                // A drawn point is too big to split into a square and a square-free part:
+                // `\sqrt{x}` is then the symbol of `x^{1/2}`, as the power is.
+                match sqrt_const(&x, pt.seed, formal) {
+                    Err(NoValue::NotExact) => Ok(opaque("pow", &[&x, &half()], pt.seed, formal)),
+                    r => r,
+                }
             }
         }
         Call(f @ (Func::Sin | Func::Cos | Func::Tan | Func::Cot | Func::Sec | Func::Csc), a) => {
@@ -348,8 +450,9 @@ fn circle(a: &Node, pt: &Point, formal: &mut bool) -> Result<(BigRational, BigRa
     Ok((c, s))
 }
 
-/// The seeds of the symbol values tried for a constant.
-const CONSTANT_SEEDS: [u64; 3] = [11, 23, 37];
+/// Random seeds of the symbol values tried for a constant: a false "equal" needs the
+/// stand-ins to be roots of the difference at every one (Schwartz–Zippel, above).
+const CONSTANT_SEEDS: usize = 4;
 
 /// Two constants compared exactly with `\pi`, `e` and square roots as symbols: `Some(true)`
 /// when they agree at every seed (the same rational function of the symbols, so equal),
@@ -357,10 +460,11 @@ const CONSTANT_SEEDS: [u64; 3] = [11, 23, 37];
 /// `None` otherwise (not exact, or a difference that may vanish for the real symbols).
 pub(super) fn constants_equal(ea: &Expr, eb: &Expr) -> Option<bool> {
     let mut formal = false;
-    for seed in CONSTANT_SEEDS {
-        let pt = Point { vars: &[], seed };
-        let x = value(&ea.root, &pt, &mut formal).ok()?;
-        let y = value(&eb.root, &pt, &mut formal).ok()?;
+    let mut draw = Draw::new(3);
+    for _ in 0..CONSTANT_SEEDS {
+        let seed = draw.next_u64();
+        let x = value(&ea.root, &Point::new(&[], seed), &mut formal).ok()?;
+        let y = value(&eb.root, &Point::new(&[], seed), &mut formal).ok()?;
         if x != y {
             return (!formal).then_some(false);
         }
@@ -371,20 +475,9 @@ pub(super) fn constants_equal(ea: &Expr, eb: &Expr) -> Option<bool> {
 /// Agreeing rational points needed before two expressions with variables are called equal.
 pub(super) const EXACT_POINTS: usize = 12;
 
-/// A rational sample point for `n` variables: numerators −40…40, denominators 1…13, or
-/// integers −4…20 (factorials).
-pub(super) fn rational_point(rng: &mut Xorshift, n: usize, integers: bool) -> Vec<BigRational> {
-    (0..n)
-        .map(|_| {
-            if integers && rng.next_unit() < 0.5 {
-                let k = (rng.next_unit() * 25.0).floor() as i64 - 4;
-                return BigRational::from_integer(BigInt::from(k));
-            }
-            let p = (rng.next_unit() * 81.0).floor() as i64 - 40;
-            let q = 1 + (rng.next_unit() * 13.0).floor() as i64;
-            BigRational::new(BigInt::from(p), BigInt::from(q))
-        })
-        .collect()
+/// A random rational point for `n` variables (see [`coordinate`]).
+pub(super) fn rational_point(draw: &mut Draw, n: usize) -> Vec<BigRational> {
+    (0..n).map(|_| coordinate(draw)).collect()
 }
 
 /// The outcome of sampling two expressions exactly.
@@ -403,14 +496,13 @@ pub(super) enum Sampled {
 pub(super) fn sample(
     ea: &Expr,
     eb: &Expr,
-    integers: bool,
     mut same: impl FnMut(&BigRational, &BigRational) -> Option<bool>,
 ) -> Sampled {
     let names = shared_names(ea, eb);
-    let mut rng = Xorshift(0x2545_F491_4F6C_DD1D);
-    let mut agreed = 0;
-    for k in 0..POINTS_TRIED {
-        let point = rational_point(&mut rng, names.len(), integers);
+    let mut draw = Draw::new(1);
+    let (mut agreed, mut seen_piecewise) = (0, false);
+    for _ in 0..POINTS_TRIED {
+        let point = rational_point(&mut draw, names.len());
         let pick = |e: &Expr| -> Vec<BigRational> {
             e.vars
                 .iter()
@@ -422,14 +514,17 @@ pub(super) fn sample(
         };
         let (va, vb) = (pick(ea), pick(eb));
         let mut formal = false;
-        let seed = 101 + k as u64;
-        let x = value(&ea.root, &Point { vars: &va, seed }, &mut formal);
-        let y = value(&eb.root, &Point { vars: &vb, seed }, &mut formal);
+        let seed = draw.next_u64();
+        let (pa, pb) = (Point::new(&va, seed), Point::new(&vb, seed));
+        let x = value(&ea.root, &pa, &mut formal);
+        let y = value(&eb.root, &pb, &mut formal);
+        let piecewise = pa.piecewise.get() || pb.piecewise.get();
         let (x, y) = match (x, y) {
             (Ok(x), Ok(y)) => (x, y),
             (Err(NoValue::NotExact), _) | (_, Err(NoValue::NotExact)) => return Sampled::Open,
             _ => continue,
         };
+        seen_piecewise |= piecewise;
         match same(&x, &y) {
             Some(true) => agreed += 1,
             Some(false) if !formal => {
@@ -448,6 +543,11 @@ pub(super) fn sample(
             _ => return Sampled::Open,
         }
         if agreed >= EXACT_POINTS {
+            // Agreement of piecewise values proves nothing (see `Point::piecewise`); a
+            // difference above still did.
+            if seen_piecewise {
+                return Sampled::Open;
+            }
             return Sampled::Equal(agreed);
         }
     }

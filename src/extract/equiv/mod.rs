@@ -192,6 +192,31 @@ pub fn compare(pred: &str, gold: &str, question: Option<&str>, preset: Preset) -
         preset
     };
     let c = compare_answers(pred, gold, question, preset);
+    // `60 s` vs `1` (the gold's `\text{ min}` read as its unit): the `s` is a unit, not a
+    // variable, so a difference found by giving it values proves nothing.
+    let unit_as_variable = |s: &str| unit_tail(s).is_some();
+    if c.outcome == Outcome::Different
+        && c.path == Path::Symbolic
+        && (unit_as_variable(pred) || unit_as_variable(gold))
+    {
+        return undecided(
+            c.path,
+            format!(
+                "a unit after a number read as a variable proves no difference ({})",
+                c.reason
+            ),
+        );
+    }
+    if c.outcome == Outcome::Different && (unsolved(pred, gold) || unsolved(gold, pred)) {
+        return undecided(
+            c.path,
+            format!(
+                "an equation against values for its unknown: equations are not solved here, \
+                 so a difference in form proves nothing ({})",
+                c.reason
+            ),
+        );
+    }
     if c.outcome == Outcome::Different && c.path != Path::BigOperator {
         if let Some(op) = unevaluated(pred).or_else(|| unevaluated(gold)) {
             return undecided(
@@ -410,6 +435,16 @@ fn percent(pred: &str, gold: &str, question: Option<&str>, preset: Preset) -> Op
     let asked = asks_percent(question);
     let same_number = compare_at(p, g, preset, 1);
     let describe = |how: &str, c: &Comparison| format!("{how}: {}", c.reason);
+    if asked && p_pct != g_pct && same_number.outcome == Outcome::Different {
+        // Asked for a percent, one side gave the fraction (`0.5` for `50\%`): the same
+        // value, but not the number asked for: could not decide, under both presets.
+        let (bare, pct) = if p_pct { (g, p) } else { (p, g) };
+        let scaled = compare_at(&format!("100({bare})"), pct, preset, 1);
+        if scaled.outcome == Outcome::Equal {
+            let why = describe("the fraction of the percent asked for", &scaled);
+            return Some(undecided(Path::Percent, why));
+        }
+    }
     if asked || (p_pct && g_pct) {
         return Some(with_outcome(
             same_number.outcome,
@@ -432,7 +467,11 @@ fn percent(pred: &str, gold: &str, question: Option<&str>, preset: Preset) -> Op
             describe("as values (x% = x/100)", &by_value),
         ));
     }
-    if preset == Preset::Lenient && same_number.equivalent {
+    // Not when the question computes with a percent ("What is 20% of 50?"): there `10\%`
+    // for `10` is a wrong value, not a dropped sign.
+    let computes =
+        question.is_some_and(|q| q.contains('%') || q.to_lowercase().contains("percent"));
+    if preset == Preset::Lenient && same_number.equivalent && !computes {
         return Some(verdict(
             true,
             Path::Percent,
@@ -604,8 +643,44 @@ const UNEVALUATED: [&str; 8] = [
     "\\frac{d",
 ];
 
+/// Matrix operations and the complex conjugate are not evaluated either (`A^{T}`, a
+/// `vmatrix` determinant, `\overline{2+3i}`): their values may equal the other side's.
+const UNEVALUATED_FORMS: [&str; 7] = [
+    "^{T}",
+    "^T",
+    "^{\\top}",
+    "^\\top",
+    "vmatrix",
+    "\\det",
+    "\\overline{",
+];
+
+/// `eq` is an equation with a power on its left (`x^2 = 4`) and `other` gives
+/// several values (`x = \pm 2`, `x=2, x=-2`): its solutions, perhaps.
+fn unsolved(eq: &str, other: &str) -> bool {
+    let Some((left, _)) = eq.split_once('=') else {
+        return false;
+    };
+    let several = other.contains("\\pm") || other.contains(',') || other.contains("\\text{ or }");
+    eq.matches('=').count() == 1 && left.contains('^') && several
+}
+
 fn unevaluated(s: &str) -> Option<&'static str> {
-    UNEVALUATED.iter().copied().find(|op| s.contains(op))
+    if let Some(op) = UNEVALUATED.iter().copied().find(|op| s.contains(op)) {
+        return Some(op);
+    }
+    // `\overline` over digits is a repeating decimal, which is evaluated.
+    let conjugate = |s: &str| {
+        s.match_indices("\\overline{").any(|(i, m)| {
+            let body = s.get(i + m.len()..).unwrap_or("");
+            let body = body.split('}').next().unwrap_or("");
+            body.bytes().any(|c| c.is_ascii_alphabetic())
+        })
+    };
+    UNEVALUATED_FORMS
+        .iter()
+        .copied()
+        .find(|op| s.contains(op) && (*op != "\\overline{" || conjugate(s)))
 }
 
 fn text(a: &str, b: &str, preset: Preset) -> Comparison {
@@ -621,5 +696,7 @@ fn text(a: &str, b: &str, preset: Preset) -> Comparison {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_identity;
 #[cfg(test)]
 mod tests_strict;

@@ -481,7 +481,7 @@ const UNIT_LETTERS: &[&str] = &["m", "s", "g", "K", "A", "V", "W", "J", "N", "L"
 
 /// `(number, unit)` when `s` is a constant followed by a space and a unit-like tail: words of
 /// letters with `/`, powers and products (`rad/s`, `kcal m^{-2}yr^{-1}`, `ergs/s`, `Å`).
-fn unit_tail(s: &str) -> Option<(&str, &str)> {
+pub(super) fn unit_tail(s: &str) -> Option<(&str, &str)> {
     // After a space, or where letters follow a digit or a brace (`10^{35}ergs/s`).
     // Linear: only before the first command (`\\frac{10^4\\pi}{648}microns` is no number).
     let b = s.as_bytes();

@@ -404,7 +404,7 @@ fn strict_rearranged(fa: &Expr, fb: &Expr, ta: &str, tb: &str) -> Comparison {
             Some(k) => (k == &r).then_some(true),
         }
     };
-    match exact::sample(fa, fb, false, same) {
+    match exact::sample(fa, fb, same) {
         exact::Sampled::Equal(n) => verdict(
             true,
             Path::Rearranged,

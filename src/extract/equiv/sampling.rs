@@ -72,7 +72,7 @@ pub(super) fn symbolic(a: &str, b: &str, ea: &Expr, eb: &Expr, preset: Preset) -
     // Exact first (rational functions at rational points, exact.rs): a proof either way. The
     // float sampling below decides only what this leaves open, and under strict it can prove
     // a difference but never an equality.
-    match exact::sample(ea, eb, integers, |x, y| Some(x == y)) {
+    match exact::sample(ea, eb, |x, y| Some(x == y)) {
         exact::Sampled::Equal(n) => {
             return verdict(
                 true,

@@ -347,10 +347,22 @@ pub(super) fn compare_shapes(
             }
         }
         (Set(x) | List(x), Set(y) | List(y)) => {
-            // A set lists an element once: `(3,17,3,7)` written twice is one solution.
+            // A set lists an element once: `(3,17,3,7)` written twice is one solution. Two
+            // bare lists that both repeat an element are multisets (`1, 1, 2` is not
+            // `1, 2, 2`: roots with multiplicity).
+            let repeats = |v: &[String]| {
+                v.iter()
+                    .enumerate()
+                    .any(|(i, a)| v.iter().skip(i + 1).any(|b| a == b))
+            };
+            let sets = matches!(sa, Set(_))
+                || matches!(sb, Set(_))
+                || x.len() > MAX_ITEMS
+                || y.len() > MAX_ITEMS
+                || !(repeats(x) && repeats(y));
             let once = |v: &[String]| {
                 // Bounded: a list past the item limit is refused by `compare_items` anyway.
-                if v.len() > MAX_ITEMS {
+                if !sets || v.len() > MAX_ITEMS {
                     return v.to_vec();
                 }
                 let mut out: Vec<String> = Vec::new();
