@@ -25,7 +25,8 @@ const DIR: &str = "../shared/data/audit";
 
 fn findings(context: &str, output: &str) -> Vec<DeterministicFinding> {
     let threshold = AuditParams::default().numeric_deviation_threshold;
-    let mut f = unsupported_number_findings(context, &ground_numbers(context, output), threshold);
+    let mut f =
+        unsupported_number_findings(context, output, &ground_numbers(context, output), threshold);
     f.extend(direction_findings(context, output));
     f
 }
@@ -107,6 +108,10 @@ fn run(cases: &[Value], keep: &dyn Fn(&Value) -> bool, want_bad: bool) -> (Tally
             println!("  output: {}", field(c, "model_output"));
             for d in &f {
                 println!("  finding: {}", d.explanation);
+            }
+            let g = ground_numbers(field(c, "context_input"), field(c, "model_output"));
+            for n in &g.numbers {
+                println!("  number {:?} {:?}: {}", n.text, n.kind, n.describe());
             }
         }
     }

@@ -13,7 +13,9 @@
 //! Pure and linear: one scan of each text by `grounding::scan`, then lookups per number.
 
 use super::contract::Severity;
-use super::grounding::{same, scan, Num, NumberGrounding, NumberKind};
+use super::grounding::{
+    same, same_unit, scan, significant_digits, year_like, Num, NumberGrounding, NumberKind,
+};
 use super::report::{DeterministicCheck, DeterministicFinding, DeterministicStatus};
 
 /// Which way a quantity moved ("rose", "下降") or compares ("more", "fewer"). Comparatives are
@@ -467,25 +469,20 @@ pub fn direction_findings(context: &str, output: &str) -> Vec<DeterministicFindi
 /// and not within `threshold` (relative) of a context number of the same kind.
 pub fn unsupported_number_findings(
     context: &str,
+    output: &str,
     grounding: &NumberGrounding,
     threshold: f64,
 ) -> Vec<DeterministicFinding> {
     let ctx = scan(context);
+    let out = scan(output);
     grounding
         .not_found()
         .filter(|n| {
-            n.kind == NumberKind::Date
-                || !ctx.iter().any(|c| {
-                    let kinds = match (c.kind, n.kind) {
-                        (NumberKind::Percent, NumberKind::Percent) => true,
-                        (NumberKind::Percent, _) | (_, NumberKind::Percent) => false,
-                        (NumberKind::Date, _) | (_, NumberKind::Date) => false,
-                        _ => true,
-                    };
-                    kinds
-                        && c.value != 0.0
-                        && ((n.value - c.value) / c.value).abs() <= threshold + 1e-12
-                })
+            // The output's own reading of the number (its unit, its hedge), by its writing.
+            let Some(o) = out.iter().find(|o| o.text == n.text) else {
+                return true;
+            };
+            !ctx.iter().any(|c| slightly_changed(c, o, threshold))
         })
         .map(|n| DeterministicFinding {
             check: DeterministicCheck::UnsupportedNumber,
@@ -503,6 +500,28 @@ fabricated specific is High",
             also_reported_by: None,
         })
         .collect()
+}
+
+/// Whether the output number `o` is the context number `c` slightly changed (the rubric's Low,
+/// left to the fact check): the same quantity — one kind, one unit, neither a year or a date
+/// (years and dates are exact) — within `threshold`, and written as an approximation: hedged
+/// ("about", "约", "300多"), less precise than the context's writing, or a round figure of at
+/// most two significant digits. A number written as precisely as the context's (3066.36 for
+/// 3075.91 points) is a different specific, not a slight change of this one.
+fn slightly_changed(c: &Num, o: &Num, threshold: f64) -> bool {
+    let kinds = match (c.kind, o.kind) {
+        (NumberKind::Percent, NumberKind::Percent) => true,
+        (NumberKind::Percent, _) | (_, NumberKind::Percent) => false,
+        (NumberKind::Date, _) | (_, NumberKind::Date) => false,
+        _ => true,
+    };
+    kinds
+        && !year_like(c)
+        && !year_like(o)
+        && same_unit(c, o)
+        && c.value != 0.0
+        && ((o.value - c.value) / c.value).abs() <= threshold + 1e-12
+        && (o.hedged || significant_digits(o) < significant_digits(c) || significant_digits(o) <= 2)
 }
 
 /// Whether `explanation` names at least one number of the context: a derivation from the
@@ -680,7 +699,12 @@ mod tests {
     fn unsupported_numbers_leave_small_deviations_to_the_model() {
         let ctx = "该市2022年常住人口为842万人，毛利率为38%。";
         let g = ground_numbers(ctx, "常住人口约为870万人，毛利率41%，净利率12%。");
-        let f = unsupported_number_findings(ctx, &g, 0.10);
+        let f = unsupported_number_findings(
+            ctx,
+            "常住人口约为870万人，毛利率41%，净利率12%。",
+            &g,
+            0.10,
+        );
         let texts: Vec<&str> = f.iter().map(|f| f.output_text.as_str()).collect();
         // 870万 is 3.3 % off 842万 and 41% is 7.9 % off 38% (the rubric's Low); 12% is made up.
         assert_eq!(texts, vec!["12%"]);

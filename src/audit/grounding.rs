@@ -214,6 +214,11 @@ pub(crate) struct Num<'t> {
     /// Half a unit of the last written digit (scaled): the rounding tolerance.
     pub(crate) half_step: f64,
     date: Option<DateParts>,
+    /// The unit written right after the number ("点", "万人" → "人", "people", "$" before it),
+    /// as written; compared by [`same_unit`].
+    pub(crate) unit: &'t str,
+    /// Written as an approximation ("about 12.9 billion", "约870万", "300多").
+    pub(crate) hedged: bool,
     pub(crate) start: usize,
     pub(crate) end: usize,
 }
@@ -292,6 +297,18 @@ impl<'a> ContextIndex<'a> {
         if let Some(d) = n.date {
             return self.ground_date(n, d);
         }
+        // A bare year ("in 2013", "(1708-1765)") is the year of a full date of the context
+        // ("28 June 2013", "8 December 1708").
+        if year_like(n) {
+            if let Some(c) = self.nums.iter().find(|c| {
+                c.date
+                    .is_some_and(|d| d.year.is_some_and(|y| same(f64::from(y), n.value)))
+            }) {
+                return Grounding::Notation {
+                    source: c.text.to_string(),
+                };
+            }
+        }
         let tol = 1e-9 * n.value.abs().max(1e-12);
         if let Some(c) = self.within(n.value - tol, n.value + tol).next() {
             return Grounding::Notation {
@@ -315,9 +332,30 @@ impl<'a> ContextIndex<'a> {
     }
 
     fn ground_date(&self, n: &Num, d: DateParts) -> Grounding {
+        // A part the context's date leaves out is the one the context states elsewhere (a
+        // dateline's year or month): "2015年7月5日" is "7月5日电" of a text that says 2015年,
+        // "4月17日" is "17日" of a text dated 4月12日. The most precise part written must match.
+        let stated = |of: fn(&DateParts) -> Option<u32>, year: bool, v: u32| {
+            self.nums.iter().any(|c| {
+                c.date.as_ref().and_then(of) == Some(v)
+                    || (year && year_like(c) && same(c.value, f64::from(v)))
+            })
+        };
         let fits = |c: &DateParts| {
-            let part = |o: Option<u32>, c: Option<u32>| o.is_none() || o == c;
-            part(d.year, c.year) && part(d.month, c.month) && part(d.day, c.day)
+            let part = |o: Option<u32>, c: Option<u32>, of: fn(&DateParts) -> Option<u32>, y| {
+                o.is_none() || o == c || (c.is_none() && o.is_some_and(|v| stated(of, y, v)))
+            };
+            let finest = if d.day.is_some() {
+                d.day == c.day
+            } else if d.month.is_some() {
+                d.month == c.month
+            } else {
+                d.year == c.year
+            };
+            finest
+                && part(d.year, c.year, |x| x.year, true)
+                && part(d.month, c.month, |x| x.month, false)
+                && part(d.day, c.day, |x| x.day, false)
         };
         for c in self.nums {
             let matched = match (c.date, d) {
@@ -366,10 +404,12 @@ impl<'a> ContextIndex<'a> {
     /// one output number costs O(pool · log pool), ~200 × 8 window probes.
     fn derive(&self, n: &Num) -> Option<Grounding> {
         let t = n.value.abs();
-        let half = n.half_step.max(1e-9 * t);
+        // Strictly inside the output's precision: 598 − 565.5 = 32.5 is not "32".
+        let half = n.half_step.max(1e-9 * t) * (1.0 - 1e-6);
         let slack = |v: f64| v.abs() * 1e-12;
         let out_percent = n.kind == NumberKind::Percent;
         let out_year = n.year_only().is_some();
+        let out_year_like = year_like(n);
         let plain = |x: &Num| matches!(x.kind, NumberKind::Number | NumberKind::Quantity);
         let other = |a: &Num, b: &Num| !std::ptr::eq(a, b);
         for &ai in &self.pool {
@@ -389,11 +429,17 @@ impl<'a> ContextIndex<'a> {
                     plain(a) && plain(b)
                 }
             };
+            // A year and a number of years (the rest decided by `plausible_derivation`).
+            let year_and_years = |b: &Num| out_year_like && year_like(a) != year_like(b);
             // a + b = t
             let (lo, hi) = (t - a.value - half, t - a.value + half);
             if let Some(b) = self
                 .pooled_within(lo - slack(lo), hi + slack(hi))
-                .find(|b| other(a, b) && additive(b))
+                .find(|b| {
+                    other(a, b)
+                        && (additive(b) || year_and_years(b))
+                        && plausible_derivation(Operation::Sum, a, b, n)
+                })
             {
                 return Some(derived(Operation::Sum, format!("{} + {}", a.text, b.text)));
             }
@@ -401,7 +447,11 @@ impl<'a> ContextIndex<'a> {
             for centre in [a.value - t, a.value + t] {
                 let (lo, hi) = (centre - half, centre + half);
                 let fits = |b: &Num| {
-                    other(a, b) && (additive(b) || (a_year && b.date.is_some() && !out_percent))
+                    other(a, b)
+                        && (additive(b)
+                            || (a_year && b.date.is_some() && !out_percent)
+                            || year_and_years(b))
+                        && plausible_derivation(Operation::Difference, a, b, n)
                 };
                 if let Some(b) = self
                     .pooled_within(lo - slack(lo), hi + slack(hi))
@@ -441,6 +491,7 @@ impl<'a> ContextIndex<'a> {
                 self.pooled_within(lo - slack(lo), hi + slack(hi))
                     .find(|b| ok(b))
             };
+            let ratio_ok = |b: &Num| ratio_ok(b) && plausible_derivation(Operation::Ratio, a, b, n);
             if let Some(b) = find(by(t), &ratio_ok) {
                 return Some(derived(
                     Operation::Ratio,
@@ -454,7 +505,12 @@ impl<'a> ContextIndex<'a> {
                 ));
             }
             // Percent change |x − y| / y = t  ⇔  x / y = 1 ± t.
-            let plains = |b: &Num| ratio_ok(b) && plain(a) && plain(b);
+            let plains = |b: &Num| {
+                ratio_ok(b)
+                    && plain(a)
+                    && plain(b)
+                    && plausible_derivation(Operation::PercentChange, a, b, n)
+            };
             for r in [1.0 + t, 1.0 - t] {
                 if let Some(b) = find(by(r), &plains) {
                     return Some(derived(
@@ -471,6 +527,57 @@ impl<'a> ContextIndex<'a> {
             }
         }
         None
+    }
+}
+
+/// Whether one arithmetic step from the context numbers `a` and `b` is a plausible source of
+/// the output number `out` for the rules alone (no model vouches for it). A dense context makes
+/// some step from two of its numbers land near almost any value, so a step counts only between
+/// numbers of one kind and unit that give a result of that kind and unit:
+/// - a sum or difference: `a`, `b` and `out` of one kind and one unit, none of them a year;
+///   except the difference of two years, an elapsed time (a bare number or years), and a year
+///   plus or minus a number of years (2015 − 150周年 = 1865; never 2005 + 11 goals);
+/// - a ratio: `a` and `b` of one kind and unit, none a year, giving a percentage or a bare
+///   number (never an amount with a unit: 3 % / 0.12 % is not 25 yuan);
+/// - a percent change: two amounts of one unit, no year, giving a percentage.
+///
+/// The one decision of what a derivation may combine, for the number check and for anything
+/// that accepts a derivation on the rules' behalf.
+pub(crate) fn plausible_derivation(op: Operation, a: &Num, b: &Num, out: &Num) -> bool {
+    let class = |x: &Num| match x.kind {
+        NumberKind::Percent => 0u8,
+        NumberKind::Number | NumberKind::Quantity => 1,
+        NumberKind::Date => 2,
+    };
+    let years = [a, b, out].iter().filter(|x| year_like(x)).count();
+    let one_kind = class(a) == class(b) && class(a) != 2;
+    let one_unit = same_unit(a, b);
+    let bare = |x: &Num| x.kind == NumberKind::Percent || unit_key(x.unit).is_empty();
+    // A number of years: bare, or written with years (年, 周年, years).
+    let in_years = |x: &Num| {
+        x.kind == NumberKind::Number
+            && !year_like(x)
+            && ["", "year", "年", "周"].contains(&unit_key(x.unit).as_str())
+    };
+    match op {
+        // A year and a number of years: "诞辰150周年" of 2015 is 1865.
+        Operation::Sum | Operation::Difference if year_like(out) => {
+            years == 2 && (in_years(a) || in_years(b))
+        }
+        Operation::Sum => {
+            years == 0 && one_kind && class(out) == class(a) && one_unit && same_unit(a, out)
+        }
+        Operation::Difference => {
+            if year_like(a) || year_like(b) {
+                year_like(a) && year_like(b) && in_years(out)
+            } else {
+                years == 0 && one_kind && class(out) == class(a) && one_unit && same_unit(a, out)
+            }
+        }
+        Operation::Ratio => years == 0 && one_kind && one_unit && bare(out) && class(out) != 2,
+        Operation::PercentChange => {
+            years == 0 && one_kind && class(a) == 1 && one_unit && out.kind == NumberKind::Percent
+        }
     }
 }
 
@@ -595,7 +702,9 @@ pub(crate) fn scan(text: &str) -> Vec<Num<'_>> {
         months: Vec::new(),
     };
     s.run();
-    merge_dates(text, s.out, &s.months)
+    let mut nums = merge_dates(text, s.out, &s.months);
+    annotate(text, &mut nums);
+    nums
 }
 
 impl<'t> Scanner<'t> {
@@ -794,6 +903,8 @@ impl<'t> Scanner<'t> {
             value: f64::from(value),
             half_step: 0.5,
             date: Some(d),
+            unit: "",
+            hedged: false,
             start: self.byte(start),
             end: self.byte(end),
         });
@@ -821,6 +932,8 @@ impl<'t> Scanner<'t> {
                 value,
                 half_step,
                 date: None,
+                unit: "",
+                hedged: false,
                 start: s.byte(start),
                 end: end_byte,
             });
@@ -1012,6 +1125,8 @@ impl<'t> Scanner<'t> {
             value,
             half_step,
             date: None,
+            unit: "",
+            hedged: false,
             start: self.byte(start),
             end,
         });
@@ -1205,8 +1320,219 @@ fn date_num<'t>(
         value: f64::from(year.or(month).unwrap_or(0)),
         half_step: 0.5,
         date: Some(DateParts { year, month, day }),
+        unit: "",
+        hedged: false,
         start,
         end,
+    }
+}
+
+/// Measure words of Chinese counts (三个月, 32名选手): the unit is the word after them.
+const CN_CLASSIFIERS: &str = "个名位只家项条种座台辆架艘批";
+/// Characters after a number that say it is approximate (300多人, 20余家, 十来个).
+const CN_APPROX_AFTER: &str = "多余来";
+/// Characters after a Chinese number that are not a unit (grammar, not what is counted).
+const CN_NOT_UNITS: &str = "的和与及至到在是为了而或比较同中以从、";
+/// English words after a number that are not a unit.
+const EN_NOT_UNITS: [&str; 22] = [
+    "of", "and", "to", "in", "the", "a", "an", "per", "more", "than", "or", "on", "at", "for",
+    "from", "by", "with", "as", "is", "was", "were", "times",
+];
+/// Written right before a number: it is an approximation.
+const HEDGES_BEFORE: [&str; 22] = [
+    "about",
+    "around",
+    "approximately",
+    "nearly",
+    "almost",
+    "roughly",
+    "some",
+    "over",
+    "more than",
+    "less than",
+    "under",
+    "close to",
+    "up to",
+    "an estimated",
+    "~",
+    "约",
+    "约为",
+    "大约",
+    "近",
+    "将近",
+    "接近",
+    "超过",
+];
+/// Written right after a number: it is an approximation.
+const HEDGES_AFTER: [&str; 6] = ["多", "余", "左右", "上下", "以上", "来"];
+
+fn is_cjk(c: char) -> bool {
+    ('\u{4e00}'..='\u{9fff}').contains(&c)
+}
+
+/// The unit written with a number: a currency sign before it, else the word after it (Chinese:
+/// the character after an approximation mark and a measure word; 美元/港元/英镑 as two). Empty
+/// for percentages (the percent is the unit) and dates.
+fn unit_of<'t>(text: &'t str, n: &Num<'t>) -> &'t str {
+    if matches!(n.kind, NumberKind::Percent | NumberKind::Date) {
+        return "";
+    }
+    let before = text.get(..n.start).unwrap_or("");
+    if let Some(c) = before.chars().next_back() {
+        if matches!(c, '$' | '£' | '€' | '¥' | '￥') {
+            return before.get(before.len() - c.len_utf8()..).unwrap_or("");
+        }
+    }
+    let after = text.get(n.end..).unwrap_or("");
+    let Some(first) = after.chars().next() else {
+        return "";
+    };
+    if is_cjk(first) {
+        let mut rest = after;
+        for strip in [CN_APPROX_AFTER, CN_CLASSIFIERS] {
+            if let Some(c) = rest.chars().next().filter(|c| strip.contains(*c)) {
+                rest = &rest[c.len_utf8()..];
+            }
+        }
+        let mut chars = rest.char_indices();
+        let Some((_, c)) = chars.next().filter(|(_, c)| is_cjk(*c)) else {
+            return "";
+        };
+        if CN_NOT_UNITS.contains(c) {
+            return "";
+        }
+        let two = rest.chars().nth(1).is_some_and(|d| "元镑".contains(d))
+            && "美欧港日英澳加韩".contains(c);
+        let len = c.len_utf8() + if two { "元".len() } else { 0 };
+        return rest.get(..len).unwrap_or("");
+    }
+    // English: the next word ("3 points", "3-year"), unless it is grammar.
+    let rest = after.strip_prefix([' ', '\u{a0}', '-']).unwrap_or(after);
+    let len = rest.bytes().take_while(u8::is_ascii_alphabetic).count();
+    let word = &rest[..len];
+    if len < 2 || EN_NOT_UNITS.iter().any(|w| w.eq_ignore_ascii_case(word)) {
+        return "";
+    }
+    word
+}
+
+/// One spelling per unit: lower case, no plural "s", currencies by sign.
+fn unit_key(unit: &str) -> String {
+    let u = unit.to_ascii_lowercase();
+    let u = match u.as_str() {
+        "dollar" | "dollars" | "usd" | "美元" => "$",
+        "pound" | "pounds" | "英镑" => "£",
+        "euro" | "euros" | "欧元" => "€",
+        "yuan" | "rmb" | "元" | "¥" | "￥" => "元",
+        "percentage" | "pct" => "%",
+        _ => u.as_str(),
+    };
+    u.strip_suffix('s')
+        .filter(|s| s.len() > 2)
+        .unwrap_or(u)
+        .to_string()
+}
+
+/// Whether two numbers can be of one unit: both written with the same unit ("3 points" and "5
+/// points"; "240元" and "241.2元"), or, in English, one of them bare (English leaves most
+/// units to the sentence: "1,470 were exported" of "4,200 units").
+pub(crate) fn same_unit(a: &Num, b: &Num) -> bool {
+    let (x, y) = (unit_key(a.unit), unit_key(b.unit));
+    // Chinese writes the unit with the number (240元, 15名): a bare one is another quantity.
+    let written = |u: &str| u.chars().next().is_some_and(is_cjk);
+    x == y || (x.is_empty() && !written(&y)) || (y.is_empty() && !written(&x))
+}
+
+/// A year, written as one (2023年, May 2023) or as a bare four-digit number 1000–2100 with no
+/// Chinese unit after it ("in 2016", "the 2014 election"; 1500人 is a count).
+pub(crate) fn year_like(n: &Num) -> bool {
+    if n.year_only().is_some() {
+        return true;
+    }
+    n.kind == NumberKind::Number
+        && n.text.len() == 4
+        && n.text.bytes().all(|b| b.is_ascii_digit())
+        && (1000.0..=2100.0).contains(&n.value)
+        && !n.unit.chars().next().is_some_and(is_cjk)
+}
+
+/// Significant digits as written (3066.36 → 6, 12.9 billion → 3, 870万 → 2, 41% → 2).
+pub(crate) fn significant_digits(n: &Num) -> u32 {
+    let step = 2.0 * n.half_step;
+    if step <= 0.0 || n.value == 0.0 {
+        return 1;
+    }
+    let digits = (n.value.abs() / step).log10().floor() + 1.0;
+    digits.clamp(1.0, 30.0) as u32
+}
+
+fn hedged(text: &str, n: &Num) -> bool {
+    let before = text.get(..n.start).unwrap_or("");
+    let mut from = before.len().saturating_sub(16);
+    while !before.is_char_boundary(from) {
+        from += 1;
+    }
+    let near = before[from..]
+        .trim_end_matches(['$', '£', '€', '¥', ' '])
+        .to_ascii_lowercase();
+    let after = text.get(n.end..).unwrap_or("");
+    HEDGES_BEFORE.iter().any(|h| {
+        near.ends_with(h)
+            && (!h.is_ascii()
+                || !near[..near.len() - h.len()].ends_with(|c: char| c.is_ascii_alphabetic()))
+    }) || HEDGES_AFTER.iter().any(|h| after.starts_with(h))
+}
+
+/// The scale word a quantity ends with (4.2 billion → 1e9), if any.
+fn scale_of(text: &str) -> Option<f64> {
+    let lower = text.to_ascii_lowercase();
+    EN_SCALES
+        .iter()
+        .find(|(w, _)| lower.ends_with(w))
+        .map(|&(_, s)| s)
+        .or_else(|| {
+            EN_ABBREVIATIONS
+                .iter()
+                .find(|(w, _)| text.ends_with(w))
+                .map(|&(_, s)| s)
+        })
+        .or_else(|| {
+            CN_SCALES
+                .iter()
+                .find(|(w, _)| text.ends_with(w))
+                .map(|&(_, s)| s)
+        })
+}
+
+/// Units and approximation marks, then a scale word shared by a range or a pair: "from 3.9 to
+/// 4.2 billion", "3至4亿" — the first number is 3.9 billion too.
+fn annotate<'t>(text: &'t str, nums: &mut [Num<'t>]) {
+    for k in 0..nums.len() {
+        let n = nums[k];
+        nums[k].unit = unit_of(text, &n);
+        nums[k].hedged = hedged(text, &n);
+    }
+    for k in (1..nums.len()).rev() {
+        let (a, b) = (nums[k - 1], nums[k]);
+        if a.kind != NumberKind::Number || b.kind != NumberKind::Quantity || a.end > b.start {
+            continue;
+        }
+        let gap = text
+            .get(a.end..b.start)
+            .unwrap_or("")
+            .trim()
+            .to_ascii_lowercase();
+        if !["to", "and", "or", "-", "–", "至", "到", "和", "与", "、"].contains(&gap.as_str())
+        {
+            continue;
+        }
+        if let Some(scale) = scale_of(b.text) {
+            let a = &mut nums[k - 1];
+            a.kind = NumberKind::Quantity;
+            a.value *= scale;
+            a.half_step *= scale;
+            a.unit = b.unit;
+        }
     }
 }
 
