@@ -482,7 +482,13 @@ pub fn unsupported_number_findings(
             let Some(o) = out.iter().find(|o| o.text == n.text) else {
                 return true;
             };
-            !ctx.iter().any(|c| slightly_changed(c, o, threshold))
+            let subject = clause_tokens(output, o);
+            !ctx.iter().any(|c| {
+                slightly_changed(c, o, threshold)
+                    && clause_tokens(context, c)
+                        .iter()
+                        .any(|t| subject.binary_search(t).is_ok())
+            })
         })
         .map(|n| DeterministicFinding {
             check: DeterministicCheck::UnsupportedNumber,
@@ -502,12 +508,44 @@ fabricated specific is High",
         .collect()
 }
 
+/// Words that say nothing about what a number counts (grammar, direction, time).
+const NOT_SUBJECTS: &[&str] = &[
+    "the", "and", "was", "were", "from", "with", "that", "this", "for", "year", "than", "about",
+    "同比", "比上", "上年", "去年", "今年", "分别", "其中", "达到", "约为", "左右", "收于",
+];
+
+/// What a number is about: the words of its clause (see [`tokens`]), grammar and direction
+/// words left out, sorted.
+fn clause_tokens(text: &str, n: &Num) -> Vec<String> {
+    let before = text.get(..n.start).unwrap_or("");
+    let after = text.get(n.end..).unwrap_or("");
+    let start = before
+        .char_indices()
+        .rev()
+        .find(|&(_, c)| is_clause_end(c) || c == '.')
+        .map_or(0, |(i, c)| i + c.len_utf8());
+    let end = after
+        .char_indices()
+        .find(|&(_, c)| is_clause_end(c) || c == '.')
+        .map_or(after.len(), |(i, _)| i);
+    let clause = format!("{} {}", &before[start..], &after[..end]);
+    let mut t = tokens(&clause);
+    t.retain(|w| {
+        !NOT_SUBJECTS.contains(&w.as_str())
+            && ![UP_EN, DOWN_EN, UP_ZH, DOWN_ZH, MORE_EN, LESS_EN]
+                .iter()
+                .any(|l| l.contains(&w.as_str()))
+    });
+    t
+}
+
 /// Whether the output number `o` is the context number `c` slightly changed (the rubric's Low,
 /// left to the fact check): the same quantity — one kind, one unit, neither a year or a date
 /// (years and dates are exact) — within `threshold`, and written as an approximation: hedged
 /// ("about", "约", "300多"), less precise than the context's writing, or a round figure of at
 /// most two significant digits. A number written as precisely as the context's (3066.36 for
-/// 3075.91 points) is a different specific, not a slight change of this one.
+/// 3075.91 points) is a different specific, not a slight change of this one. The caller also
+/// asks for a word of the two clauses in common (what the numbers count: "revenue", "出口").
 fn slightly_changed(c: &Num, o: &Num, threshold: f64) -> bool {
     let kinds = match (c.kind, o.kind) {
         (NumberKind::Percent, NumberKind::Percent) => true,

@@ -219,6 +219,8 @@ pub(crate) struct Num<'t> {
     pub(crate) unit: &'t str,
     /// Written as an approximation ("about 12.9 billion", "约870万", "300多").
     pub(crate) hedged: bool,
+    /// Which sentence of its text the number is in (counted from 0).
+    pub(crate) sentence: u32,
     pub(crate) start: usize,
     pub(crate) end: usize,
 }
@@ -533,7 +535,8 @@ impl<'a> ContextIndex<'a> {
 /// Whether one arithmetic step from the context numbers `a` and `b` is a plausible source of
 /// the output number `out` for the rules alone (no model vouches for it). A dense context makes
 /// some step from two of its numbers land near almost any value, so a step counts only between
-/// numbers of one kind and unit that give a result of that kind and unit:
+/// numbers of one kind and unit, stated together (in one sentence or two adjacent ones), that
+/// give a result of that kind and unit:
 /// - a sum or difference: `a`, `b` and `out` of one kind and one unit, none of them a year;
 ///   except the difference of two years, an elapsed time (a bare number or years), and a year
 ///   plus or minus a number of years (2015 − 150周年 = 1865; never 2005 + 11 goals);
@@ -544,6 +547,9 @@ impl<'a> ContextIndex<'a> {
 /// The one decision of what a derivation may combine, for the number check and for anything
 /// that accepts a derivation on the rules' behalf.
 pub(crate) fn plausible_derivation(op: Operation, a: &Num, b: &Num, out: &Num) -> bool {
+    if a.sentence.abs_diff(b.sentence) > 1 {
+        return false;
+    }
     let class = |x: &Num| match x.kind {
         NumberKind::Percent => 0u8,
         NumberKind::Number | NumberKind::Quantity => 1,
@@ -905,6 +911,7 @@ impl<'t> Scanner<'t> {
             date: Some(d),
             unit: "",
             hedged: false,
+            sentence: 0,
             start: self.byte(start),
             end: self.byte(end),
         });
@@ -934,6 +941,7 @@ impl<'t> Scanner<'t> {
                 date: None,
                 unit: "",
                 hedged: false,
+                sentence: 0,
                 start: s.byte(start),
                 end: end_byte,
             });
@@ -1127,6 +1135,7 @@ impl<'t> Scanner<'t> {
             date: None,
             unit: "",
             hedged: false,
+            sentence: 0,
             start: self.byte(start),
             end,
         });
@@ -1322,6 +1331,7 @@ fn date_num<'t>(
         date: Some(DateParts { year, month, day }),
         unit: "",
         hedged: false,
+        sentence: 0,
         start,
         end,
     }
@@ -1507,10 +1517,22 @@ fn scale_of(text: &str) -> Option<f64> {
 /// Units and approximation marks, then a scale word shared by a range or a pair: "from 3.9 to
 /// 4.2 billion", "3至4亿" — the first number is 3.9 billion too.
 fn annotate<'t>(text: &'t str, nums: &mut [Num<'t>]) {
+    let mut sentence = 0u32;
+    let mut from = 0;
     for k in 0..nums.len() {
         let n = nums[k];
         nums[k].unit = unit_of(text, &n);
         nums[k].hedged = hedged(text, &n);
+        let between = text.get(from..n.start).unwrap_or("");
+        sentence += between
+            .char_indices()
+            .filter(|&(i, c)| {
+                matches!(c, '。' | '！' | '？' | '!' | '?' | '\n')
+                    || (c == '.' && between[i + 1..].starts_with(char::is_whitespace))
+            })
+            .count() as u32;
+        nums[k].sentence = sentence;
+        from = n.start.max(from);
     }
     for k in (1..nums.len()).rev() {
         let (a, b) = (nums[k - 1], nums[k]);
