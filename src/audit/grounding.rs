@@ -170,7 +170,7 @@ pub fn ground_numbers(context: &str, output: &str) -> NumberGrounding {
     let mut unchecked = 0;
     for n in &out {
         // Each distinct writing once: a number repeated in the output is one fact to check.
-        if seen.contains(&n.text) {
+        if n.soft || seen.contains(&n.text) {
             continue;
         }
         if numbers.len() >= MAX_OUTPUT_NUMBERS {
@@ -221,6 +221,9 @@ pub(crate) struct Num<'t> {
     pub(crate) hedged: bool,
     /// Which sentence of its text the number is in (counted from 0).
     pub(crate) sentence: u32,
+    /// A loose reading (an ordinal, "half", "doubled", 三成, 三分之一): it supports an output
+    /// number when it is in the context but is not itself checked when it is in the output.
+    pub(crate) soft: bool,
     pub(crate) start: usize,
     pub(crate) end: usize,
 }
@@ -672,6 +675,60 @@ const PERCENT_WORDS: [&str; 5] = [
     "percent",
     "pct",
 ];
+/// two … twenty, then the tens (`one` is left out: "one of", "no one").
+const EN_CARDINALS: [(&str, f64); 26] = [
+    ("two", 2.0),
+    ("three", 3.0),
+    ("four", 4.0),
+    ("five", 5.0),
+    ("six", 6.0),
+    ("seven", 7.0),
+    ("eight", 8.0),
+    ("nine", 9.0),
+    ("ten", 10.0),
+    ("eleven", 11.0),
+    ("twelve", 12.0),
+    ("thirteen", 13.0),
+    ("fourteen", 14.0),
+    ("fifteen", 15.0),
+    ("sixteen", 16.0),
+    ("seventeen", 17.0),
+    ("eighteen", 18.0),
+    ("nineteen", 19.0),
+    ("twenty", 20.0),
+    ("thirty", 30.0),
+    ("forty", 40.0),
+    ("fifty", 50.0),
+    ("sixty", 60.0),
+    ("seventy", 70.0),
+    ("eighty", 80.0),
+    ("ninety", 90.0),
+];
+/// The last word of "twenty-one" … "ninety-nine".
+const EN_UNITS: [&str; 9] = [
+    "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+];
+/// third … twentieth (`first` and `second` are left out: "at first", "a second").
+const EN_ORDINALS: [&str; 18] = [
+    "third",
+    "fourth",
+    "fifth",
+    "sixth",
+    "seventh",
+    "eighth",
+    "ninth",
+    "tenth",
+    "eleventh",
+    "twelfth",
+    "thirteenth",
+    "fourteenth",
+    "fifteenth",
+    "sixteenth",
+    "seventeenth",
+    "eighteenth",
+    "nineteenth",
+    "twentieth",
+];
 const MONTHS: [&str; 12] = [
     "january",
     "february",
@@ -774,6 +831,9 @@ impl<'t> Scanner<'t> {
                 j += 1;
             }
             return j;
+        }
+        if let Some(end) = self.number_word(i, j, &word) {
+            return end;
         }
         let month = MONTHS.iter().position(|m| {
             word == *m
@@ -912,6 +972,7 @@ impl<'t> Scanner<'t> {
             unit: "",
             hedged: false,
             sentence: 0,
+            soft: false,
             start: self.byte(start),
             end: self.byte(end),
         });
@@ -942,6 +1003,7 @@ impl<'t> Scanner<'t> {
                 unit: "",
                 hedged: false,
                 sentence: 0,
+                soft: false,
                 start: s.byte(start),
                 end: end_byte,
             });
@@ -1089,6 +1151,11 @@ impl<'t> Scanner<'t> {
         }
         let run: Vec<char> = self.chars[i..j].iter().map(|&(_, c)| c).collect();
         let has_unit = run.iter().any(|&c| cn_unit(c).is_some());
+        if !forced && run.len() == 1 {
+            if let Some(end) = self.chinese_word(i, j, run[0]) {
+                return end;
+            }
+        }
         if !forced && (run.len() < 2 || !has_unit) {
             return j;
         }
@@ -1103,6 +1170,99 @@ impl<'t> Scanner<'t> {
             .filter(|_| run.last().and_then(|&c| cn_unit(c)).is_some())
             .unwrap_or(1.0);
         self.suffix_cn(i, j, value, unit)
+    }
+
+    /// A number written in English words: a cardinal ("three children", "twenty-five",
+    /// "four million") is a number; an ordinal ("eighth") and a fraction or multiple ("half",
+    /// "a quarter", "a third", "doubled", "tripled") are soft readings (see [`Num::soft`]).
+    /// `one`, `first` and `second` are left alone ("one of", "a second").
+    fn number_word(&mut self, i: usize, j: usize, word: &str) -> Option<usize> {
+        let at = |list: &[&str]| list.iter().position(|w| *w == word);
+        if let Some(&(_, mut value)) = EN_CARDINALS.iter().find(|(w, _)| *w == word) {
+            let mut end = j;
+            // twenty-five
+            if value >= 20.0 && self.ch(j) == Some('-') {
+                let mut e = j + 1;
+                while self.ch(e).is_some_and(|c| c.is_ascii_alphabetic()) {
+                    e += 1;
+                }
+                let last = self.text[self.byte(j + 1)..self.byte(e)].to_ascii_lowercase();
+                if let Some(u) = EN_UNITS.iter().position(|w| *w == last) {
+                    value += u as f64 + 1.0;
+                    end = e;
+                }
+            }
+            return Some(self.suffix(i, end, value, 1.0, false, ""));
+        }
+        let soft = |s: &mut Self, kind, value: f64, half_step: f64| {
+            let (start, end) = (s.byte(i), s.byte(j));
+            s.push_plain(i, end, kind, value, half_step);
+            if let Some(n) = s.out.last_mut() {
+                n.soft = true;
+                n.start = start;
+            }
+            Some(j)
+        };
+        if let Some(k) = at(&EN_ORDINALS) {
+            return soft(self, NumberKind::Number, k as f64 + 3.0, 0.5);
+        }
+        let fraction = match word {
+            "half" | "halved" => Some(0.5),
+            "quarter" => Some(0.25),
+            "third"
+                if self.text[..self.byte(i)]
+                    .to_ascii_lowercase()
+                    .ends_with("a ") =>
+            {
+                Some(1.0 / 3.0)
+            }
+            "doubled" => Some(1.0),
+            "tripled" => Some(2.0),
+            _ => None,
+        };
+        fraction.and_then(|f| soft(self, NumberKind::Percent, f, 0.0005))
+    }
+
+    /// One Chinese digit that is a number by what follows it: a count (三个月, 两名, 五倍,
+    /// 三年), or a soft reading — a tenth (三成 = 30 %), a fraction (三分之一), 一倍 (100 %),
+    /// 一半 (50 %). 一 alone is an article (一个, 一家), not a number.
+    fn chinese_word(&mut self, i: usize, j: usize, c: char) -> Option<usize> {
+        let d = f64::from(cn_digit(c)?);
+        let rest = self.rest(j);
+        let soft = |s: &mut Self, end: usize, value: f64, half_step: f64| {
+            s.push_plain(i, s.byte(end), NumberKind::Percent, value, half_step);
+            if let Some(n) = s.out.last_mut() {
+                n.soft = true;
+            }
+            Some(end)
+        };
+        if rest.starts_with('成') && !rest.starts_with("成不变") && d > 0.0 {
+            return soft(self, j + 1, d / 10.0, 0.05);
+        }
+        if let Some(after) = rest.strip_prefix("分之") {
+            let num = after.chars().next().and_then(cn_digit)?;
+            if d > 0.0 {
+                return soft(self, j + 3, f64::from(num) / d, 0.0005);
+            }
+        }
+        if c == '一' {
+            if rest.starts_with('倍') {
+                return soft(self, j + 1, 1.0, 0.005);
+            }
+            if rest.starts_with('半') {
+                return soft(self, j + 1, 0.5, 0.005);
+            }
+            return None;
+        }
+        let counted = [
+            "个", "名", "位", "家", "项", "只", "条", "种", "次", "年", "天", "周", "倍", "人",
+            "届", "场", "轮", "份",
+        ];
+        if d >= 2.0 && counted.iter().any(|w| rest.starts_with(w)) {
+            self.push_plain(i, self.byte(j), NumberKind::Number, d, 0.5);
+            return Some(j);
+        }
+        None
     }
 
     fn suffix_cn(&mut self, start: usize, j: usize, value: f64, unit: f64) -> usize {
@@ -1136,6 +1296,7 @@ impl<'t> Scanner<'t> {
             unit: "",
             hedged: false,
             sentence: 0,
+            soft: false,
             start: self.byte(start),
             end,
         });
@@ -1332,6 +1493,7 @@ fn date_num<'t>(
         unit: "",
         hedged: false,
         sentence: 0,
+        soft: false,
         start,
         end,
     }
@@ -1451,6 +1613,12 @@ pub(crate) fn same_unit(a: &Num, b: &Num) -> bool {
     // Chinese writes the unit with the number (240元, 15名): a bare one is another quantity.
     let written = |u: &str| u.chars().next().is_some_and(is_cjk);
     x == y || (x.is_empty() && !written(&y)) || (y.is_empty() && !written(&x))
+}
+
+/// Whether both numbers are written with one unit word ("three children", "four children").
+pub(crate) fn same_written_unit(a: &Num, b: &Num) -> bool {
+    let key = unit_key(a.unit);
+    !key.is_empty() && key == unit_key(b.unit)
 }
 
 /// A year, written as one (2023年, May 2023) or as a bare four-digit number 1000–2100 with no
