@@ -413,7 +413,7 @@ pub fn direction_findings(context: &str, output: &str) -> Vec<DeterministicFindi
         }
     }
     let out = directed_numbers(output);
-    let mut findings: Vec<DeterministicFinding> = Vec::new();
+    let mut findings: Vec<DeterministicFinding> = subject_direction_findings(context, output);
     let mut seen = std::collections::BTreeSet::new();
     for o in &out {
         let Some(dir) = o.direction.filter(is_change) else {
@@ -457,6 +457,94 @@ pub fn direction_findings(context: &str, output: &str) -> Vec<DeterministicFindi
                 o.phrase,
                 word(first.direction),
                 first.phrase
+            ),
+            status: DeterministicStatus::Counted,
+            derivation: None,
+            also_reported_by: None,
+        });
+    }
+    findings
+}
+
+/// Words between a subject and its direction word that are not the subject ("股指双双收跌",
+/// "股价小幅上涨", "沥青期货领涨"), stripped from the end of the subject, longest first.
+const ZH_BETWEEN: &[&str] = &[
+    "同比", "环比", "小幅", "大幅", "全线", "纷纷", "集体", "双双", "普遍", "整体", "明显", "略有",
+    "有所", "出现", "呈现", "再度", "持续", "逆势", "收盘", "盘中", "继续", "股价", "价格", "均",
+    "也", "则", "都", "收", "领", "微", "大", "再", "已", "将", "仍", "还",
+];
+
+/// The subject of a Chinese direction word: up to four CJK characters right before it, once the
+/// words of [`ZH_BETWEEN`] are stripped ("沪深两市股指双双收跌" → "两市股指"). None when fewer
+/// than two are left.
+fn zh_subject(text: &str, at: usize) -> Option<String> {
+    let mut before = text.get(..at)?;
+    loop {
+        let stripped = ZH_BETWEEN.iter().find_map(|w| before.strip_suffix(w));
+        match stripped {
+            Some(b) => before = b,
+            None => break,
+        }
+    }
+    let subject: Vec<char> = before
+        .chars()
+        .rev()
+        .take_while(|c| ('\u{4e00}'..='\u{9fff}').contains(c))
+        .take(4)
+        .collect();
+    (subject.len() >= 2).then(|| subject.into_iter().rev().collect())
+}
+
+/// The subject-direction check: a Chinese direction word with no number ("沪指收涨", "沥青期货
+/// 领跌", "涨幅居前") whose subject the context states only with the opposite direction. Two
+/// subjects are one when one ends with the other (at least two characters: "股指" and
+/// "两市股指"). A subject the context states both ways is not decided.
+fn subject_direction_findings(context: &str, output: &str) -> Vec<DeterministicFinding> {
+    let said = |text: &str| -> Vec<(String, Direction, String)> {
+        direction_words(text)
+            .into_iter()
+            .filter(|w| {
+                matches!(w.direction, Direction::Up | Direction::Down) && !w.word.is_ascii()
+            })
+            .filter_map(|w| {
+                let subject = zh_subject(text, w.start)?;
+                let mut from = w.start.saturating_sub(subject.len() + 12);
+                while !text.is_char_boundary(from) {
+                    from += 1;
+                }
+                Some((subject, w.direction, bounded(&text[from..w.end])))
+            })
+            .collect()
+    };
+    let ctx = said(context);
+    let one = |a: &str, b: &str| a.ends_with(b) || b.ends_with(a);
+    let mut findings: Vec<DeterministicFinding> = Vec::new();
+    for (subject, dir, phrase) in said(output) {
+        let of: Vec<&(String, Direction, String)> =
+            ctx.iter().filter(|(s, _, _)| one(s, &subject)).collect();
+        if of.is_empty() || of.iter().any(|(_, d, _)| *d == dir) {
+            continue;
+        }
+        if findings.iter().any(|f| f.output_text == phrase) {
+            continue;
+        }
+        let word = |d: Direction| {
+            if d == Direction::Up {
+                "a rise"
+            } else {
+                "a fall"
+            }
+        };
+        findings.push(DeterministicFinding {
+            check: DeterministicCheck::Direction,
+            severity: Severity::High,
+            output_text: phrase.clone(),
+            context_text: of[0].2.clone(),
+            explanation: format!(
+                "{subject} is {} in the output (\"{phrase}\") but {} in the context (\"{}\")",
+                word(dir),
+                word(of[0].1),
+                of[0].2
             ),
             status: DeterministicStatus::Counted,
             derivation: None,
