@@ -495,16 +495,25 @@ fn zh_subject(text: &str, at: usize) -> Option<String> {
     (subject.len() >= 2).then(|| subject.into_iter().rev().collect())
 }
 
+fn ascii_or_cn_digit(c: char) -> bool {
+    c.is_ascii_digit() || ('０'..='９').contains(&c) || "一二两三四五六七八九十百千万".contains(c)
+}
+
 /// The subject-direction check: a Chinese direction word with no number ("沪指收涨", "沥青期货
 /// 领跌", "涨幅居前") whose subject the context states only with the opposite direction. Two
 /// subjects are one when one ends with the other (at least two characters: "股指" and
 /// "两市股指"). A subject the context states both ways is not decided.
 fn subject_direction_findings(context: &str, output: &str) -> Vec<DeterministicFinding> {
-    let said = |text: &str| -> Vec<(String, Direction, String)> {
+    // In the output, a word with its number is the number check's ("增长3%"), not counted
+    // twice; in the context every word says which way its subject went.
+    let said = |text: &str, bare_only: bool| -> Vec<(String, Direction, String)> {
         direction_words(text)
             .into_iter()
             .filter(|w| {
-                matches!(w.direction, Direction::Up | Direction::Down) && !w.word.is_ascii()
+                let next: String = text.get(w.end..).unwrap_or("").chars().take(3).collect();
+                matches!(w.direction, Direction::Up | Direction::Down)
+                    && !w.word.is_ascii()
+                    && !(bare_only && next.contains(ascii_or_cn_digit))
             })
             .filter_map(|w| {
                 let subject = zh_subject(text, w.start)?;
@@ -516,10 +525,10 @@ fn subject_direction_findings(context: &str, output: &str) -> Vec<DeterministicF
             })
             .collect()
     };
-    let ctx = said(context);
+    let ctx = said(context, false);
     let one = |a: &str, b: &str| a.ends_with(b) || b.ends_with(a);
     let mut findings: Vec<DeterministicFinding> = Vec::new();
-    for (subject, dir, phrase) in said(output) {
+    for (subject, dir, phrase) in said(output, true) {
         let of: Vec<&(String, Direction, String)> =
             ctx.iter().filter(|(s, _, _)| one(s, &subject)).collect();
         if of.is_empty() || of.iter().any(|(_, d, _)| *d == dir) {
