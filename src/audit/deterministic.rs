@@ -14,8 +14,8 @@
 
 use super::contract::Severity;
 use super::grounding::{
-    same, same_unit, same_written_unit, scan, significant_digits, year_like, Num, NumberGrounding,
-    NumberKind,
+    same, same_written_unit, same_written_unit_or_bare, scan, significant_digits, year_like, Num,
+    NumberGrounding, NumberKind,
 };
 use super::report::{DeterministicCheck, DeterministicFinding, DeterministicStatus};
 
@@ -649,7 +649,8 @@ fn clause_tokens(text: &str, n: &Num) -> Vec<String> {
 }
 
 /// Whether the output number `o` is the context number `c` slightly changed (the rubric's Low,
-/// left to the fact check): the same quantity — one kind, one unit, neither a year or a date
+/// left to the fact check): the same quantity — one kind, one unit written the same way (or
+/// none on both: a "26-point lead" is not a score of 25), neither a year or a date
 /// (years and dates are exact) — within `threshold`, and written as an approximation: hedged
 /// ("about", "约", "300多"), less precise than the context's writing, or a round figure of at
 /// most two significant digits. A number written as precisely as the context's (3066.36 for
@@ -665,7 +666,7 @@ fn slightly_changed(c: &Num, o: &Num, threshold: f64) -> bool {
     kinds
         && !year_like(c)
         && !year_like(o)
-        && same_unit(c, o)
+        && same_written_unit_or_bare(c, o)
         && c.value != 0.0
         && ((o.value - c.value) / c.value).abs() <= threshold + 1e-12
         && (o.hedged || significant_digits(o) < significant_digits(c) || significant_digits(o) <= 2)
@@ -855,6 +856,69 @@ mod tests {
         let texts: Vec<&str> = f.iter().map(|f| f.output_text.as_str()).collect();
         // 870万 is 3.3 % off 842万 and 41% is 7.9 % off 38% (the rubric's Low); 12% is made up.
         assert_eq!(texts, vec!["12%"]);
+    }
+
+    fn flagged(ctx: &str, out: &str) -> Vec<String> {
+        let g = ground_numbers(ctx, out);
+        unsupported_number_findings(ctx, out, &g, 0.10)
+            .into_iter()
+            .map(|f| f.output_text)
+            .collect()
+    }
+
+    #[test]
+    fn the_leniency_is_for_the_same_quantity_written_as_an_approximation() {
+        // Years are exact: every year is within 10 % of every other.
+        assert_eq!(
+            flagged("The band formed in 2000.", "They broke up in 1997."),
+            vec!["1997"]
+        );
+        // A score is not a lead.
+        assert_eq!(
+            flagged("Widnes built a 26-point lead.", "Widnes won 38-25."),
+            vec!["38", "25"]
+        );
+        // A number as precise as the context's is another specific, not a slight change.
+        assert_eq!(
+            flagged("上证综指收报3075.91点。", "上证综指报3066.36点。"),
+            vec!["3066.36"]
+        );
+        // Another unit, or another subject, is another quantity.
+        assert_eq!(flagged("每克240.1元", "每公斤241元"), vec!["241"]);
+        assert_eq!(
+            flagged("DAX指数涨幅为1.04%。", "英国石油公司股价上涨0.94%。"),
+            vec!["0.94%"]
+        );
+        // The same quantity, hedged or rounder: the rubric's Low, left to the fact check.
+        assert!(flagged(
+            "Revenue was $12.4 billion.",
+            "Revenue was about $12.9 billion."
+        )
+        .is_empty());
+        assert!(flagged("出口同比下降12%。", "出口同比下降13%。").is_empty());
+        // A count in words counts against the context's count of the same thing only.
+        assert_eq!(
+            flagged("He had four children.", "He had three children."),
+            vec!["three"]
+        );
+        assert!(flagged("Francis I of France; Francis I, emperor.", "two people").is_empty());
+    }
+
+    #[test]
+    fn a_subject_stated_with_the_opposite_direction_without_a_number() {
+        let ctx = "截至收盘，沪深两市股指双双收跌。沥青期货领涨，强麦期货领跌。";
+        let f = direction_findings(ctx, "沪深两市股指收涨。");
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert!(f[0].explanation.contains("股指"), "{}", f[0].explanation);
+        assert_eq!(direction_findings(ctx, "强麦期货领涨。").len(), 1);
+        assert!(direction_findings(ctx, "沥青期货领涨。").is_empty());
+        // Both ways in the context: not decided.
+        assert!(direction_findings("沪指早盘下跌，沪指午后上涨。", "沪指上涨。").is_empty());
+        // A word with its number is the number's check, counted once.
+        assert_eq!(
+            direction_findings("净利润同比下降3%。", "净利润同比增长3%。").len(),
+            1
+        );
     }
 
     #[test]

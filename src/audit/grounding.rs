@@ -320,6 +320,27 @@ impl<'a> ContextIndex<'a> {
                 source: c.text.to_string(),
             };
         }
+        // "0.5 points" of a rate is "0.5 percentage points" (and the other way round).
+        let points = |x: &Num| unit_key(x.unit) == "point" || x.text.ends_with("points");
+        let as_points = match n.kind {
+            NumberKind::Number if points(n) => Some((n.value / 100.0, NumberKind::Percent)),
+            NumberKind::Percent if n.text.contains("point") => {
+                Some((n.value * 100.0, NumberKind::Number))
+            }
+            _ => None,
+        };
+        if let Some((v, kind)) = as_points {
+            if let Some(c) = self.nums.iter().find(|c| {
+                c.kind == kind
+                    && same(c.value, v)
+                    && (kind == NumberKind::Number && points(c)
+                        || kind == NumberKind::Percent && c.text.contains("point"))
+            }) {
+                return Grounding::Notation {
+                    source: c.text.to_string(),
+                };
+            }
+        }
         // The closest context value inside the output's rounding interval.
         if let Some(c) = self
             .within(n.value - n.half_step, n.value + n.half_step)
@@ -856,6 +877,7 @@ impl<'t> Scanner<'t> {
         let mut j = start;
         let mut int = String::new();
         let mut grouped = false;
+        let mut space_grouped = false;
         while let Some(d) = self.ch(j).and_then(ascii_digit) {
             int.push(char::from_digit(d, 10).unwrap_or('0'));
             j += 1;
@@ -865,6 +887,18 @@ impl<'t> Scanner<'t> {
                 && self.ch(j + 4).and_then(ascii_digit).is_none()
             {
                 grouped = true;
+                j += 1;
+            }
+            // "1 234 567": a space (or a narrow one) between groups of three after a first
+            // group of at most three digits.
+            if matches!(self.ch(j), Some(' ' | '\u{a0}' | '\u{202f}' | '\u{2009}'))
+                && (int.len() <= 3 || space_grouped)
+                && (1..=3).all(|k| self.ch(j + k).and_then(ascii_digit).is_some())
+                && self.ch(j + 4).and_then(ascii_digit).is_none()
+                && !self.ch(j + 4).is_some_and(is_point)
+            {
+                grouped = true;
+                space_grouped = true;
                 j += 1;
             }
         }
@@ -1621,6 +1655,11 @@ pub(crate) fn same_written_unit(a: &Num, b: &Num) -> bool {
     !key.is_empty() && key == unit_key(b.unit)
 }
 
+/// Whether both numbers are written with one unit, or both with none.
+pub(crate) fn same_written_unit_or_bare(a: &Num, b: &Num) -> bool {
+    unit_key(a.unit) == unit_key(b.unit)
+}
+
 /// A year, written as one (2023年, May 2023) or as a bare four-digit number 1000–2100 with no
 /// Chinese unit after it ("in 2016", "the 2014 election"; 1500人 is a count).
 pub(crate) fn year_like(n: &Num) -> bool {
@@ -1814,6 +1853,118 @@ mod tests {
         assert_eq!(values("百分之三十五")[0], ("百分之三十五".into(), 0.35));
         // Words, not numbers.
         assert!(values("一个统一的想法，十分重要，千万不要，万一失败").is_empty());
+    }
+
+    #[test]
+    fn a_number_the_context_states_in_any_notation_is_supported() {
+        // A bare year is the year of a full date; a range of years too.
+        let ctx = "Francis I (8 December 1708 -- 18 August 1765) was emperor.";
+        assert_eq!(
+            status(ctx, "Francis I (1708-1765)"),
+            vec![
+                ("1708".to_string(), "notation 8 December 1708".to_string()),
+                ("1765".to_string(), "notation 18 August 1765".to_string())
+            ]
+        );
+        assert_eq!(
+            one("It ended on 28 June 2013.", "in 2013"),
+            "notation 28 June 2013"
+        );
+        // A date's missing parts from the context's other dates (a dateline).
+        let ctx = "新华社北京7月5日电 在5日结束的2015年公开赛中";
+        assert_eq!(one(ctx, "2015年7月5日，"), "notation 7月5日");
+        let ctx = "新华社汉诺威4月12日电 展会将从13日持续到17日。";
+        assert_eq!(one(ctx, "展会将持续至4月17日"), "notation 17日");
+        assert_eq!(one(ctx, "展会将持续至5月17日"), "not_found");
+        // Space thousands.
+        assert_eq!(
+            values("1 234 567 people"),
+            vec![("1 234 567".into(), 1_234_567.0)]
+        );
+        assert_eq!(
+            one("a crowd of 1 234 567", "1,234,567 people"),
+            "notation 1 234 567"
+        );
+        // A scale word shared by a range: 3.9 is 3.9 billion.
+        assert_eq!(
+            one("Sales rose from 3.9 to 4.2 billion.", "sales rose 7.7%"),
+            "derived (4.2 billion − 3.9) / 3.9"
+        );
+        // Points of a rate are percentage points.
+        assert_eq!(
+            one("The rate rose 0.5 percentage points.", "up 0.5 points"),
+            "notation 0.5 percentage points"
+        );
+    }
+
+    #[test]
+    fn numbers_in_words_are_read() {
+        assert_eq!(
+            values("had three children and twenty-five cousins, four million fans"),
+            vec![
+                ("three".into(), 3.0),
+                ("twenty-five".into(), 25.0),
+                ("four million".into(), 4e6)
+            ]
+        );
+        assert_eq!(
+            one("He had four children.", "had three children"),
+            "not_found"
+        );
+        assert_eq!(
+            one("in the eighth round", "quit in the 8th round"),
+            "notation eighth"
+        );
+        assert_eq!(one("sales fell by half", "sales fell 50%"), "notation half");
+        assert_eq!(
+            one("profits doubled", "profits rose 100%"),
+            "notation doubled"
+        );
+        assert_eq!(
+            one("比上届增加了将近三成。", "增加了近30%"),
+            "notation 三成"
+        );
+        assert_eq!(one("约占三分之一", "约占33%"), "rounded 三分之一");
+        assert_eq!(one("营收增长了一倍", "增长100%"), "notation 一倍");
+        assert_eq!(one("为期两个月", "为期三个月"), "not_found");
+        // Soft readings are never checked in the output themselves.
+        assert!(ground_numbers("nothing", "the second half, in the eighth")
+            .numbers
+            .is_empty());
+        // 一 alone is an article.
+        assert!(values("一个统一的想法").is_empty());
+    }
+
+    #[test]
+    fn chance_derivations_are_not_plausible() {
+        // A year plus a count is no year; a year minus a number of years is.
+        assert_eq!(
+            one(
+                "He scored 11 goals. The club was founded in 2005.",
+                "the 2016 Games"
+            ),
+            "not_found"
+        );
+        assert_eq!(
+            one("今年是2015年，黄宾虹诞辰150周年。", "黄宾虹（1865年生）"),
+            "derived 2015年 − 150"
+        );
+        // Percentages divided into money.
+        assert_eq!(one("涨幅3%，占比0.12%。", "下跌25元"), "not_found");
+        // Numbers of different units.
+        assert_eq!(one("有15名选手和17个项目。", "共32名选手"), "not_found");
+        assert_eq!(
+            one("15名选手来自北京，17名选手来自上海。", "共32名选手"),
+            "derived 15 + 17"
+        );
+        // Strictly inside the output's precision: 598 − 565.5 = 32.5 is not 32.
+        assert_eq!(
+            one("他考了598分，一本线565.5分。", "超出一本线32分"),
+            "not_found"
+        );
+        // Operands stated far apart are not combined.
+        let far = "A had 20 cars. Nothing else. Still nothing. B had 12 cars.";
+        assert_eq!(one(far, "32 cars"), "not_found");
     }
 
     #[test]
