@@ -191,10 +191,22 @@ fn rules_alone_on_real_annotated_hallucinations() {
         }
     }
     if let Some(c) = load("en_clean") {
-        print("en: clean", "GOOD", run(&c, &all, false), false, (98.3, 96.2));
+        print(
+            "en: clean",
+            "GOOD",
+            run(&c, &all, false),
+            false,
+            (98.3, 96.2),
+        );
     }
     if let Some(c) = load("zh_clean") {
-        print("zh: clean", "GOOD", run(&c, &all, false), false, (97.0, 93.6));
+        print(
+            "zh: clean",
+            "GOOD",
+            run(&c, &all, false),
+            false,
+            (97.0, 93.6),
+        );
     }
     for l in &lines {
         assert!(

@@ -12,6 +12,8 @@
 //!
 //! Pure and linear: one scan of each text by `grounding::scan`, then lookups per number.
 
+use std::collections::HashMap;
+
 use super::contract::Severity;
 use super::grounding::{
     same, same_written_unit, same_written_unit_or_bare, scan, significant_digits, year_like, Num,
@@ -479,7 +481,8 @@ const ZH_BETWEEN: &[&str] = &[
 /// than two are left.
 fn zh_subject(text: &str, at: usize) -> Option<String> {
     let mut before = text.get(..at)?;
-    loop {
+    // A few strips at most: a run of them is no subject anyway (and stays linear).
+    for _ in 0..6 {
         let stripped = ZH_BETWEEN.iter().find_map(|w| before.strip_suffix(w));
         match stripped {
             Some(b) => before = b,
@@ -525,18 +528,49 @@ fn subject_direction_findings(context: &str, output: &str) -> Vec<DeterministicF
             })
             .collect()
     };
+    // The context's subjects by their whole text and by each ending of two characters or more,
+    // so each output subject is looked up a few times (linear in both texts, whatever they hold).
+    type Seen<'p> = (Directions, &'p (String, Direction, String));
     let ctx = said(context, false);
-    let one = |a: &str, b: &str| a.ends_with(b) || b.ends_with(a);
+    let mut whole: HashMap<&str, Seen> = HashMap::new();
+    let mut endings: HashMap<&str, Seen> = HashMap::new();
+    fn add<'p>(
+        map: &mut HashMap<&'p str, Seen<'p>>,
+        key: &'p str,
+        item: &'p (String, Direction, String),
+    ) {
+        map.entry(key)
+            .and_modify(|(d, _)| d.push_unique(item.1))
+            .or_insert((Directions::of(item.1), item));
+    }
+    for item in &ctx {
+        let subject = item.0.as_str();
+        add(&mut whole, subject, item);
+        for (i, _) in subject.char_indices().filter(|&(i, _)| i > 0) {
+            if subject[i..].chars().count() >= 2 {
+                add(&mut endings, &subject[i..], item);
+            }
+        }
+    }
     let mut findings: Vec<DeterministicFinding> = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
     for (subject, dir, phrase) in said(output, true) {
-        let of: Vec<&(String, Direction, String)> =
-            ctx.iter().filter(|(s, _, _)| one(s, &subject)).collect();
-        if of.is_empty() || of.iter().any(|(_, d, _)| *d == dir) {
+        // Context subjects that end with this one, or that this one ends with.
+        let mut of: Vec<Seen> = Vec::new();
+        of.extend(whole.get(subject.as_str()).copied());
+        of.extend(endings.get(subject.as_str()).copied());
+        for (i, _) in subject.char_indices().filter(|&(i, _)| i > 0) {
+            if subject[i..].chars().count() >= 2 {
+                of.extend(whole.get(&subject[i..]).copied());
+            }
+        }
+        if of.is_empty() || of.iter().any(|(d, _)| d.has(dir)) {
             continue;
         }
-        if findings.iter().any(|f| f.output_text == phrase) {
+        if !seen.insert(phrase.clone()) {
             continue;
         }
+        let first = of[0].1;
         let word = |d: Direction| {
             if d == Direction::Up {
                 "a rise"
@@ -548,12 +582,12 @@ fn subject_direction_findings(context: &str, output: &str) -> Vec<DeterministicF
             check: DeterministicCheck::Direction,
             severity: Severity::High,
             output_text: phrase.clone(),
-            context_text: of[0].2.clone(),
+            context_text: first.2.clone(),
             explanation: format!(
                 "{subject} is {} in the output (\"{phrase}\") but {} in the context (\"{}\")",
                 word(dir),
-                word(of[0].1),
-                of[0].2
+                word(first.1),
+                first.2
             ),
             status: DeterministicStatus::Counted,
             derivation: None,
@@ -592,12 +626,16 @@ pub fn unsupported_number_findings(
                 return false;
             }
             let subject = clause_tokens(output, o);
-            !ctx.iter().any(|c| {
-                slightly_changed(c, o, threshold)
-                    && clause_tokens(context, c)
+            // The first 64 candidates: a context of one value repeated is not read once per
+            // repetition.
+            !ctx.iter()
+                .filter(|c| slightly_changed(c, o, threshold))
+                .take(64)
+                .any(|c| {
+                    clause_tokens(context, c)
                         .iter()
                         .any(|t| subject.binary_search(t).is_ok())
-            })
+                })
         })
         .map(|n| DeterministicFinding {
             check: DeterministicCheck::UnsupportedNumber,
@@ -637,6 +675,16 @@ fn clause_tokens(text: &str, n: &Num) -> Vec<String> {
         .char_indices()
         .find(|&(_, c)| is_clause_end(c) || c == '.')
         .map_or(after.len(), |(i, _)| i);
+    // At most ~120 bytes each side: a text without punctuation is not one long clause to read
+    // again for every number.
+    let mut start = start.max(before.len().saturating_sub(120));
+    while !before.is_char_boundary(start) {
+        start += 1;
+    }
+    let mut end = end.min(120);
+    while !after.is_char_boundary(end) {
+        end -= 1;
+    }
     let clause = format!("{} {}", &before[start..], &after[..end]);
     let mut t = tokens(&clause);
     t.retain(|w| {
@@ -947,6 +995,19 @@ mod tests {
         let out = "profit fell 3% and ".repeat(40_000);
         let f = direction_findings(&ctx, &out);
         assert_eq!(f.len(), 1, "one distinct phrase");
+        // The same for subjects without numbers: one lookup per word, one finding per phrase.
+        let ctx = "股指收跌".repeat(50_000);
+        let out = "股指收涨".repeat(50_000);
+        assert!(direction_findings(&ctx, &out).len() <= 3);
+        let out = "均".repeat(100_000) + "涨";
+        assert!(direction_findings(&ctx, &out).is_empty());
+        // A context of one value repeated, no punctuation: the leniency reads a few clauses.
+        let ctx = "营收约100亿元 ".repeat(20_000);
+        let out: String = (0..300)
+            .map(|k| format!("营收约{}亿元 ", 101 + k % 9))
+            .collect();
+        let g = ground_numbers(&ctx, &out);
+        assert!(unsupported_number_findings(&ctx, &out, &g, 0.10).is_empty());
         let words = "not ".repeat(100_000) + "rose 5%";
         assert_eq!(directed_numbers(&words).len(), 1);
     }

@@ -1726,10 +1726,10 @@ fn scale_of(text: &str) -> Option<f64> {
 fn annotate<'t>(text: &'t str, nums: &mut [Num<'t>]) {
     let mut sentence = 0u32;
     let mut from = 0;
-    for k in 0..nums.len() {
-        let n = nums[k];
-        nums[k].unit = unit_of(text, &n);
-        nums[k].hedged = hedged(text, &n);
+    for slot in nums.iter_mut() {
+        let n = *slot;
+        slot.unit = unit_of(text, &n);
+        slot.hedged = hedged(text, &n);
         let between = text.get(from..n.start).unwrap_or("");
         sentence += between
             .char_indices()
@@ -1738,7 +1738,7 @@ fn annotate<'t>(text: &'t str, nums: &mut [Num<'t>]) {
                     || (c == '.' && between[i + 1..].starts_with(char::is_whitespace))
             })
             .count() as u32;
-        nums[k].sentence = sentence;
+        slot.sentence = sentence;
         from = n.start.max(from);
     }
     for k in (1..nums.len()).rev() {
