@@ -14,7 +14,8 @@ use verifyfast::config::AuditParams;
 
 fn findings(context: &str, output: &str) -> Vec<DeterministicFinding> {
     let threshold = AuditParams::default().numeric_deviation_threshold;
-    let mut f = unsupported_number_findings(context, &ground_numbers(context, output), threshold);
+    let mut f =
+        unsupported_number_findings(context, output, &ground_numbers(context, output), threshold);
     f.extend(direction_findings(context, output));
     f
 }

@@ -12,8 +12,13 @@
 //!
 //! Pure and linear: one scan of each text by `grounding::scan`, then lookups per number.
 
+use std::collections::HashMap;
+
 use super::contract::Severity;
-use super::grounding::{same, scan, Num, NumberGrounding, NumberKind};
+use super::grounding::{
+    same, same_written_unit, same_written_unit_or_bare, scan, significant_digits, year_like, Num,
+    NumberGrounding, NumberKind,
+};
 use super::report::{DeterministicCheck, DeterministicFinding, DeterministicStatus};
 
 /// Which way a quantity moved ("rose", "下降") or compares ("more", "fewer"). Comparatives are
@@ -410,7 +415,7 @@ pub fn direction_findings(context: &str, output: &str) -> Vec<DeterministicFindi
         }
     }
     let out = directed_numbers(output);
-    let mut findings: Vec<DeterministicFinding> = Vec::new();
+    let mut findings: Vec<DeterministicFinding> = subject_direction_findings(context, output);
     let mut seen = std::collections::BTreeSet::new();
     for o in &out {
         let Some(dir) = o.direction.filter(is_change) else {
@@ -463,28 +468,173 @@ pub fn direction_findings(context: &str, output: &str) -> Vec<DeterministicFindi
     findings
 }
 
+/// Words between a subject and its direction word that are not the subject ("股指双双收跌",
+/// "股价小幅上涨", "沥青期货领涨"), stripped from the end of the subject, longest first.
+const ZH_BETWEEN: &[&str] = &[
+    "同比", "环比", "小幅", "大幅", "全线", "纷纷", "集体", "双双", "普遍", "整体", "明显", "略有",
+    "有所", "出现", "呈现", "再度", "持续", "逆势", "收盘", "盘中", "继续", "股价", "价格", "均",
+    "也", "则", "都", "收", "领", "微", "大", "再", "已", "将", "仍", "还",
+];
+
+/// The subject of a Chinese direction word: up to four CJK characters right before it, once the
+/// words of [`ZH_BETWEEN`] are stripped ("沪深两市股指双双收跌" → "两市股指"). None when fewer
+/// than two are left.
+fn zh_subject(text: &str, at: usize) -> Option<String> {
+    let mut before = text.get(..at)?;
+    // A few strips at most: a run of them is no subject anyway (and stays linear).
+    for _ in 0..6 {
+        let stripped = ZH_BETWEEN.iter().find_map(|w| before.strip_suffix(w));
+        match stripped {
+            Some(b) => before = b,
+            None => break,
+        }
+    }
+    let subject: Vec<char> = before
+        .chars()
+        .rev()
+        .take_while(|c| ('\u{4e00}'..='\u{9fff}').contains(c))
+        .take(4)
+        .collect();
+    (subject.len() >= 2).then(|| subject.into_iter().rev().collect())
+}
+
+fn ascii_or_cn_digit(c: char) -> bool {
+    c.is_ascii_digit() || ('０'..='９').contains(&c) || "一二两三四五六七八九十百千万".contains(c)
+}
+
+/// The subject-direction check: a Chinese direction word with no number ("沪指收涨", "沥青期货
+/// 领跌", "涨幅居前") whose subject the context states only with the opposite direction. Two
+/// subjects are one when one ends with the other (at least two characters: "股指" and
+/// "两市股指"). A subject the context states both ways is not decided.
+fn subject_direction_findings(context: &str, output: &str) -> Vec<DeterministicFinding> {
+    // In the output, a word with its number is the number check's ("增长3%"), not counted
+    // twice; in the context every word says which way its subject went.
+    let said = |text: &str, bare_only: bool| -> Vec<(String, Direction, String)> {
+        direction_words(text)
+            .into_iter()
+            .filter(|w| {
+                let next: String = text.get(w.end..).unwrap_or("").chars().take(3).collect();
+                matches!(w.direction, Direction::Up | Direction::Down)
+                    && !w.word.is_ascii()
+                    && !(bare_only && next.contains(ascii_or_cn_digit))
+            })
+            .filter_map(|w| {
+                let subject = zh_subject(text, w.start)?;
+                let mut from = w.start.saturating_sub(subject.len() + 12);
+                while !text.is_char_boundary(from) {
+                    from += 1;
+                }
+                Some((subject, w.direction, bounded(&text[from..w.end])))
+            })
+            .collect()
+    };
+    // The context's subjects by their whole text and by each ending of two characters or more,
+    // so each output subject is looked up a few times (linear in both texts, whatever they hold).
+    type Seen<'p> = (Directions, &'p (String, Direction, String));
+    let ctx = said(context, false);
+    let mut whole: HashMap<&str, Seen> = HashMap::new();
+    let mut endings: HashMap<&str, Seen> = HashMap::new();
+    fn add<'p>(
+        map: &mut HashMap<&'p str, Seen<'p>>,
+        key: &'p str,
+        item: &'p (String, Direction, String),
+    ) {
+        map.entry(key)
+            .and_modify(|(d, _)| d.push_unique(item.1))
+            .or_insert((Directions::of(item.1), item));
+    }
+    for item in &ctx {
+        let subject = item.0.as_str();
+        add(&mut whole, subject, item);
+        for (i, _) in subject.char_indices().filter(|&(i, _)| i > 0) {
+            if subject[i..].chars().count() >= 2 {
+                add(&mut endings, &subject[i..], item);
+            }
+        }
+    }
+    let mut findings: Vec<DeterministicFinding> = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
+    for (subject, dir, phrase) in said(output, true) {
+        // Context subjects that end with this one, or that this one ends with.
+        let mut of: Vec<Seen> = Vec::new();
+        of.extend(whole.get(subject.as_str()).copied());
+        of.extend(endings.get(subject.as_str()).copied());
+        for (i, _) in subject.char_indices().filter(|&(i, _)| i > 0) {
+            if subject[i..].chars().count() >= 2 {
+                of.extend(whole.get(&subject[i..]).copied());
+            }
+        }
+        if of.is_empty() || of.iter().any(|(d, _)| d.has(dir)) {
+            continue;
+        }
+        if !seen.insert(phrase.clone()) {
+            continue;
+        }
+        let first = of[0].1;
+        let word = |d: Direction| {
+            if d == Direction::Up {
+                "a rise"
+            } else {
+                "a fall"
+            }
+        };
+        findings.push(DeterministicFinding {
+            check: DeterministicCheck::Direction,
+            severity: Severity::High,
+            output_text: phrase.clone(),
+            context_text: first.2.clone(),
+            explanation: format!(
+                "{subject} is {} in the output (\"{phrase}\") but {} in the context (\"{}\")",
+                word(dir),
+                word(first.1),
+                first.2
+            ),
+            status: DeterministicStatus::Counted,
+            derivation: None,
+            also_reported_by: None,
+        });
+    }
+    findings
+}
+
 /// The unsupported-number rule: every number the number check found nowhere in the context
 /// and not within `threshold` (relative) of a context number of the same kind.
 pub fn unsupported_number_findings(
     context: &str,
+    output: &str,
     grounding: &NumberGrounding,
     threshold: f64,
 ) -> Vec<DeterministicFinding> {
     let ctx = scan(context);
+    let out = scan(output);
     grounding
         .not_found()
         .filter(|n| {
-            n.kind == NumberKind::Date
-                || !ctx.iter().any(|c| {
-                    let kinds = match (c.kind, n.kind) {
-                        (NumberKind::Percent, NumberKind::Percent) => true,
-                        (NumberKind::Percent, _) | (_, NumberKind::Percent) => false,
-                        (NumberKind::Date, _) | (_, NumberKind::Date) => false,
-                        _ => true,
-                    };
-                    kinds
-                        && c.value != 0.0
-                        && ((n.value - c.value) / c.value).abs() <= threshold + 1e-12
+            // The output's own reading of the number (its unit, its hedge), by its writing.
+            let Some(o) = out.iter().find(|o| o.text == n.text) else {
+                return true;
+            };
+            // A count in words ("two individuals named Francis I") is often the summary's own
+            // count of what the context lists, which no rule can check: it counts only against
+            // a number the context writes with the same unit ("three children" / "four children").
+            if o.kind != NumberKind::Date
+                && o.text.starts_with(|c: char| c.is_ascii_alphabetic())
+                && !ctx
+                    .iter()
+                    .any(|c| c.kind == o.kind && !year_like(c) && same_written_unit(c, o))
+            {
+                return false;
+            }
+            let subject = clause_tokens(output, o);
+            // The first 64 candidates: a context of one value repeated is not read once per
+            // repetition.
+            !ctx.iter()
+                .filter(|c| slightly_changed(c, o, threshold))
+                .take(64)
+                .any(|c| {
+                    clause_tokens(context, c)
+                        .iter()
+                        .any(|t| subject.binary_search(t).is_ok())
                 })
         })
         .map(|n| DeterministicFinding {
@@ -503,6 +653,71 @@ fabricated specific is High",
             also_reported_by: None,
         })
         .collect()
+}
+
+/// Words that say nothing about what a number counts (grammar, direction, time).
+const NOT_SUBJECTS: &[&str] = &[
+    "the", "and", "was", "were", "from", "with", "that", "this", "for", "year", "than", "about",
+    "同比", "比上", "上年", "去年", "今年", "分别", "其中", "达到", "约为", "左右", "收于",
+];
+
+/// What a number is about: the words of its clause (see [`tokens`]), grammar and direction
+/// words left out, sorted.
+fn clause_tokens(text: &str, n: &Num) -> Vec<String> {
+    let before = text.get(..n.start).unwrap_or("");
+    let after = text.get(n.end..).unwrap_or("");
+    let start = before
+        .char_indices()
+        .rev()
+        .find(|&(_, c)| is_clause_end(c) || c == '.')
+        .map_or(0, |(i, c)| i + c.len_utf8());
+    let end = after
+        .char_indices()
+        .find(|&(_, c)| is_clause_end(c) || c == '.')
+        .map_or(after.len(), |(i, _)| i);
+    // At most ~120 bytes each side: a text without punctuation is not one long clause to read
+    // again for every number.
+    let mut start = start.max(before.len().saturating_sub(120));
+    while !before.is_char_boundary(start) {
+        start += 1;
+    }
+    let mut end = end.min(120);
+    while !after.is_char_boundary(end) {
+        end -= 1;
+    }
+    let clause = format!("{} {}", &before[start..], &after[..end]);
+    let mut t = tokens(&clause);
+    t.retain(|w| {
+        !NOT_SUBJECTS.contains(&w.as_str())
+            && ![UP_EN, DOWN_EN, UP_ZH, DOWN_ZH, MORE_EN, LESS_EN]
+                .iter()
+                .any(|l| l.contains(&w.as_str()))
+    });
+    t
+}
+
+/// Whether the output number `o` is the context number `c` slightly changed (the rubric's Low,
+/// left to the fact check): the same quantity — one kind, one unit written the same way (or
+/// none on both: a "26-point lead" is not a score of 25), neither a year or a date
+/// (years and dates are exact) — within `threshold`, and written as an approximation: hedged
+/// ("about", "约", "300多"), less precise than the context's writing, or a round figure of at
+/// most two significant digits. A number written as precisely as the context's (3066.36 for
+/// 3075.91 points) is a different specific, not a slight change of this one. The caller also
+/// asks for a word of the two clauses in common (what the numbers count: "revenue", "出口").
+fn slightly_changed(c: &Num, o: &Num, threshold: f64) -> bool {
+    let kinds = match (c.kind, o.kind) {
+        (NumberKind::Percent, NumberKind::Percent) => true,
+        (NumberKind::Percent, _) | (_, NumberKind::Percent) => false,
+        (NumberKind::Date, _) | (_, NumberKind::Date) => false,
+        _ => true,
+    };
+    kinds
+        && !year_like(c)
+        && !year_like(o)
+        && same_written_unit_or_bare(c, o)
+        && c.value != 0.0
+        && ((o.value - c.value) / c.value).abs() <= threshold + 1e-12
+        && (o.hedged || significant_digits(o) < significant_digits(c) || significant_digits(o) <= 2)
 }
 
 /// Whether `explanation` names at least one number of the context: a derivation from the
@@ -680,10 +895,78 @@ mod tests {
     fn unsupported_numbers_leave_small_deviations_to_the_model() {
         let ctx = "该市2022年常住人口为842万人，毛利率为38%。";
         let g = ground_numbers(ctx, "常住人口约为870万人，毛利率41%，净利率12%。");
-        let f = unsupported_number_findings(ctx, &g, 0.10);
+        let f = unsupported_number_findings(
+            ctx,
+            "常住人口约为870万人，毛利率41%，净利率12%。",
+            &g,
+            0.10,
+        );
         let texts: Vec<&str> = f.iter().map(|f| f.output_text.as_str()).collect();
         // 870万 is 3.3 % off 842万 and 41% is 7.9 % off 38% (the rubric's Low); 12% is made up.
         assert_eq!(texts, vec!["12%"]);
+    }
+
+    fn flagged(ctx: &str, out: &str) -> Vec<String> {
+        let g = ground_numbers(ctx, out);
+        unsupported_number_findings(ctx, out, &g, 0.10)
+            .into_iter()
+            .map(|f| f.output_text)
+            .collect()
+    }
+
+    #[test]
+    fn the_leniency_is_for_the_same_quantity_written_as_an_approximation() {
+        // Years are exact: every year is within 10 % of every other.
+        assert_eq!(
+            flagged("The band formed in 2000.", "They broke up in 1997."),
+            vec!["1997"]
+        );
+        // A score is not a lead.
+        assert_eq!(
+            flagged("Widnes built a 26-point lead.", "Widnes won 38-25."),
+            vec!["38", "25"]
+        );
+        // A number as precise as the context's is another specific, not a slight change.
+        assert_eq!(
+            flagged("上证综指收报3075.91点。", "上证综指报3066.36点。"),
+            vec!["3066.36"]
+        );
+        // Another unit, or another subject, is another quantity.
+        assert_eq!(flagged("每克240.1元", "每公斤241元"), vec!["241"]);
+        assert_eq!(
+            flagged("DAX指数涨幅为1.04%。", "英国石油公司股价上涨0.94%。"),
+            vec!["0.94%"]
+        );
+        // The same quantity, hedged or rounder: the rubric's Low, left to the fact check.
+        assert!(flagged(
+            "Revenue was $12.4 billion.",
+            "Revenue was about $12.9 billion."
+        )
+        .is_empty());
+        assert!(flagged("出口同比下降12%。", "出口同比下降13%。").is_empty());
+        // A count in words counts against the context's count of the same thing only.
+        assert_eq!(
+            flagged("He had four children.", "He had three children."),
+            vec!["three"]
+        );
+        assert!(flagged("Francis I of France; Francis I, emperor.", "two people").is_empty());
+    }
+
+    #[test]
+    fn a_subject_stated_with_the_opposite_direction_without_a_number() {
+        let ctx = "截至收盘，沪深两市股指双双收跌。沥青期货领涨，强麦期货领跌。";
+        let f = direction_findings(ctx, "沪深两市股指收涨。");
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert!(f[0].explanation.contains("股指"), "{}", f[0].explanation);
+        assert_eq!(direction_findings(ctx, "强麦期货领涨。").len(), 1);
+        assert!(direction_findings(ctx, "沥青期货领涨。").is_empty());
+        // Both ways in the context: not decided.
+        assert!(direction_findings("沪指早盘下跌，沪指午后上涨。", "沪指上涨。").is_empty());
+        // A word with its number is the number's check, counted once.
+        assert_eq!(
+            direction_findings("净利润同比下降3%。", "净利润同比增长3%。").len(),
+            1
+        );
     }
 
     #[test]
@@ -712,6 +995,19 @@ mod tests {
         let out = "profit fell 3% and ".repeat(40_000);
         let f = direction_findings(&ctx, &out);
         assert_eq!(f.len(), 1, "one distinct phrase");
+        // The same for subjects without numbers: one lookup per word, one finding per phrase.
+        let ctx = "股指收跌".repeat(50_000);
+        let out = "股指收涨".repeat(50_000);
+        assert!(direction_findings(&ctx, &out).len() <= 3);
+        let out = "均".repeat(100_000) + "涨";
+        assert!(direction_findings(&ctx, &out).is_empty());
+        // A context of one value repeated, no punctuation: the leniency reads a few clauses.
+        let ctx = "营收约100亿元 ".repeat(20_000);
+        let out: String = (0..300)
+            .map(|k| format!("营收约{}亿元 ", 101 + k % 9))
+            .collect();
+        let g = ground_numbers(&ctx, &out);
+        assert!(unsupported_number_findings(&ctx, &out, &g, 0.10).is_empty());
         let words = "not ".repeat(100_000) + "rose 5%";
         assert_eq!(directed_numbers(&words).len(), 1);
     }

@@ -170,7 +170,7 @@ pub fn ground_numbers(context: &str, output: &str) -> NumberGrounding {
     let mut unchecked = 0;
     for n in &out {
         // Each distinct writing once: a number repeated in the output is one fact to check.
-        if seen.contains(&n.text) {
+        if n.soft || seen.contains(&n.text) {
             continue;
         }
         if numbers.len() >= MAX_OUTPUT_NUMBERS {
@@ -214,6 +214,16 @@ pub(crate) struct Num<'t> {
     /// Half a unit of the last written digit (scaled): the rounding tolerance.
     pub(crate) half_step: f64,
     date: Option<DateParts>,
+    /// The unit written right after the number ("点", "万人" → "人", "people", "$" before it),
+    /// as written; compared by [`same_unit`].
+    pub(crate) unit: &'t str,
+    /// Written as an approximation ("about 12.9 billion", "约870万", "300多").
+    pub(crate) hedged: bool,
+    /// Which sentence of its text the number is in (counted from 0).
+    pub(crate) sentence: u32,
+    /// A loose reading (an ordinal, "half", "doubled", 三成, 三分之一): it supports an output
+    /// number when it is in the context but is not itself checked when it is in the output.
+    pub(crate) soft: bool,
     pub(crate) start: usize,
     pub(crate) end: usize,
 }
@@ -292,11 +302,44 @@ impl<'a> ContextIndex<'a> {
         if let Some(d) = n.date {
             return self.ground_date(n, d);
         }
+        // A bare year ("in 2013", "(1708-1765)") is the year of a full date of the context
+        // ("28 June 2013", "8 December 1708").
+        if year_like(n) {
+            if let Some(c) = self.nums.iter().find(|c| {
+                c.date
+                    .is_some_and(|d| d.year.is_some_and(|y| same(f64::from(y), n.value)))
+            }) {
+                return Grounding::Notation {
+                    source: c.text.to_string(),
+                };
+            }
+        }
         let tol = 1e-9 * n.value.abs().max(1e-12);
         if let Some(c) = self.within(n.value - tol, n.value + tol).next() {
             return Grounding::Notation {
                 source: c.text.to_string(),
             };
+        }
+        // "0.5 points" of a rate is "0.5 percentage points" (and the other way round).
+        let points = |x: &Num| unit_key(x.unit) == "point" || x.text.ends_with("points");
+        let as_points = match n.kind {
+            NumberKind::Number if points(n) => Some((n.value / 100.0, NumberKind::Percent)),
+            NumberKind::Percent if n.text.contains("point") => {
+                Some((n.value * 100.0, NumberKind::Number))
+            }
+            _ => None,
+        };
+        if let Some((v, kind)) = as_points {
+            if let Some(c) = self.nums.iter().find(|c| {
+                c.kind == kind
+                    && same(c.value, v)
+                    && (kind == NumberKind::Number && points(c)
+                        || kind == NumberKind::Percent && c.text.contains("point"))
+            }) {
+                return Grounding::Notation {
+                    source: c.text.to_string(),
+                };
+            }
         }
         // The closest context value inside the output's rounding interval.
         if let Some(c) = self
@@ -315,9 +358,30 @@ impl<'a> ContextIndex<'a> {
     }
 
     fn ground_date(&self, n: &Num, d: DateParts) -> Grounding {
+        // A part the context's date leaves out is the one the context states elsewhere (a
+        // dateline's year or month): "2015年7月5日" is "7月5日电" of a text that says 2015年,
+        // "4月17日" is "17日" of a text dated 4月12日. The most precise part written must match.
+        let stated = |of: fn(&DateParts) -> Option<u32>, year: bool, v: u32| {
+            self.nums.iter().any(|c| {
+                c.date.as_ref().and_then(of) == Some(v)
+                    || (year && year_like(c) && same(c.value, f64::from(v)))
+            })
+        };
         let fits = |c: &DateParts| {
-            let part = |o: Option<u32>, c: Option<u32>| o.is_none() || o == c;
-            part(d.year, c.year) && part(d.month, c.month) && part(d.day, c.day)
+            let part = |o: Option<u32>, c: Option<u32>, of: fn(&DateParts) -> Option<u32>, y| {
+                o.is_none() || o == c || (c.is_none() && o.is_some_and(|v| stated(of, y, v)))
+            };
+            let finest = if d.day.is_some() {
+                d.day == c.day
+            } else if d.month.is_some() {
+                d.month == c.month
+            } else {
+                d.year == c.year
+            };
+            finest
+                && part(d.year, c.year, |x| x.year, true)
+                && part(d.month, c.month, |x| x.month, false)
+                && part(d.day, c.day, |x| x.day, false)
         };
         for c in self.nums {
             let matched = match (c.date, d) {
@@ -366,10 +430,12 @@ impl<'a> ContextIndex<'a> {
     /// one output number costs O(pool · log pool), ~200 × 8 window probes.
     fn derive(&self, n: &Num) -> Option<Grounding> {
         let t = n.value.abs();
-        let half = n.half_step.max(1e-9 * t);
+        // Strictly inside the output's precision: 598 − 565.5 = 32.5 is not "32".
+        let half = n.half_step.max(1e-9 * t) * (1.0 - 1e-6);
         let slack = |v: f64| v.abs() * 1e-12;
         let out_percent = n.kind == NumberKind::Percent;
         let out_year = n.year_only().is_some();
+        let out_year_like = year_like(n);
         let plain = |x: &Num| matches!(x.kind, NumberKind::Number | NumberKind::Quantity);
         let other = |a: &Num, b: &Num| !std::ptr::eq(a, b);
         for &ai in &self.pool {
@@ -389,11 +455,17 @@ impl<'a> ContextIndex<'a> {
                     plain(a) && plain(b)
                 }
             };
+            // A year and a number of years (the rest decided by `plausible_derivation`).
+            let year_and_years = |b: &Num| out_year_like && year_like(a) != year_like(b);
             // a + b = t
             let (lo, hi) = (t - a.value - half, t - a.value + half);
             if let Some(b) = self
                 .pooled_within(lo - slack(lo), hi + slack(hi))
-                .find(|b| other(a, b) && additive(b))
+                .find(|b| {
+                    other(a, b)
+                        && (additive(b) || year_and_years(b))
+                        && plausible_derivation(Operation::Sum, a, b, n)
+                })
             {
                 return Some(derived(Operation::Sum, format!("{} + {}", a.text, b.text)));
             }
@@ -401,7 +473,11 @@ impl<'a> ContextIndex<'a> {
             for centre in [a.value - t, a.value + t] {
                 let (lo, hi) = (centre - half, centre + half);
                 let fits = |b: &Num| {
-                    other(a, b) && (additive(b) || (a_year && b.date.is_some() && !out_percent))
+                    other(a, b)
+                        && (additive(b)
+                            || (a_year && b.date.is_some() && !out_percent)
+                            || year_and_years(b))
+                        && plausible_derivation(Operation::Difference, a, b, n)
                 };
                 if let Some(b) = self
                     .pooled_within(lo - slack(lo), hi + slack(hi))
@@ -441,6 +517,7 @@ impl<'a> ContextIndex<'a> {
                 self.pooled_within(lo - slack(lo), hi + slack(hi))
                     .find(|b| ok(b))
             };
+            let ratio_ok = |b: &Num| ratio_ok(b) && plausible_derivation(Operation::Ratio, a, b, n);
             if let Some(b) = find(by(t), &ratio_ok) {
                 return Some(derived(
                     Operation::Ratio,
@@ -454,7 +531,12 @@ impl<'a> ContextIndex<'a> {
                 ));
             }
             // Percent change |x − y| / y = t  ⇔  x / y = 1 ± t.
-            let plains = |b: &Num| ratio_ok(b) && plain(a) && plain(b);
+            let plains = |b: &Num| {
+                ratio_ok(b)
+                    && plain(a)
+                    && plain(b)
+                    && plausible_derivation(Operation::PercentChange, a, b, n)
+            };
             for r in [1.0 + t, 1.0 - t] {
                 if let Some(b) = find(by(r), &plains) {
                     return Some(derived(
@@ -471,6 +553,61 @@ impl<'a> ContextIndex<'a> {
             }
         }
         None
+    }
+}
+
+/// Whether one arithmetic step from the context numbers `a` and `b` is a plausible source of
+/// the output number `out` for the rules alone (no model vouches for it). A dense context makes
+/// some step from two of its numbers land near almost any value, so a step counts only between
+/// numbers of one kind and unit, stated together (in one sentence or two adjacent ones), that
+/// give a result of that kind and unit:
+/// - a sum or difference: `a`, `b` and `out` of one kind and one unit, none of them a year;
+///   except the difference of two years, an elapsed time (a bare number or years), and a year
+///   plus or minus a number of years (2015 − 150周年 = 1865; never 2005 + 11 goals);
+/// - a ratio: `a` and `b` of one kind and unit, none a year, giving a percentage or a bare
+///   number (never an amount with a unit: 3 % / 0.12 % is not 25 yuan);
+/// - a percent change: two amounts of one unit, no year, giving a percentage.
+///
+/// The one decision of what a derivation may combine, for the number check and for anything
+/// that accepts a derivation on the rules' behalf.
+pub(crate) fn plausible_derivation(op: Operation, a: &Num, b: &Num, out: &Num) -> bool {
+    if a.sentence.abs_diff(b.sentence) > 1 {
+        return false;
+    }
+    let class = |x: &Num| match x.kind {
+        NumberKind::Percent => 0u8,
+        NumberKind::Number | NumberKind::Quantity => 1,
+        NumberKind::Date => 2,
+    };
+    let years = [a, b, out].iter().filter(|x| year_like(x)).count();
+    let one_kind = class(a) == class(b) && class(a) != 2;
+    let one_unit = same_unit(a, b);
+    let bare = |x: &Num| x.kind == NumberKind::Percent || unit_key(x.unit).is_empty();
+    // A number of years: bare, or written with years (年, 周年, years).
+    let in_years = |x: &Num| {
+        x.kind == NumberKind::Number
+            && !year_like(x)
+            && ["", "year", "年", "周"].contains(&unit_key(x.unit).as_str())
+    };
+    match op {
+        // A year and a number of years: "诞辰150周年" of 2015 is 1865.
+        Operation::Sum | Operation::Difference if year_like(out) => {
+            years == 2 && (in_years(a) || in_years(b))
+        }
+        Operation::Sum => {
+            years == 0 && one_kind && class(out) == class(a) && one_unit && same_unit(a, out)
+        }
+        Operation::Difference => {
+            if year_like(a) || year_like(b) {
+                year_like(a) && year_like(b) && in_years(out)
+            } else {
+                years == 0 && one_kind && class(out) == class(a) && one_unit && same_unit(a, out)
+            }
+        }
+        Operation::Ratio => years == 0 && one_kind && one_unit && bare(out) && class(out) != 2,
+        Operation::PercentChange => {
+            years == 0 && one_kind && class(a) == 1 && one_unit && out.kind == NumberKind::Percent
+        }
     }
 }
 
@@ -559,6 +696,60 @@ const PERCENT_WORDS: [&str; 5] = [
     "percent",
     "pct",
 ];
+/// two … twenty, then the tens (`one` is left out: "one of", "no one").
+const EN_CARDINALS: [(&str, f64); 26] = [
+    ("two", 2.0),
+    ("three", 3.0),
+    ("four", 4.0),
+    ("five", 5.0),
+    ("six", 6.0),
+    ("seven", 7.0),
+    ("eight", 8.0),
+    ("nine", 9.0),
+    ("ten", 10.0),
+    ("eleven", 11.0),
+    ("twelve", 12.0),
+    ("thirteen", 13.0),
+    ("fourteen", 14.0),
+    ("fifteen", 15.0),
+    ("sixteen", 16.0),
+    ("seventeen", 17.0),
+    ("eighteen", 18.0),
+    ("nineteen", 19.0),
+    ("twenty", 20.0),
+    ("thirty", 30.0),
+    ("forty", 40.0),
+    ("fifty", 50.0),
+    ("sixty", 60.0),
+    ("seventy", 70.0),
+    ("eighty", 80.0),
+    ("ninety", 90.0),
+];
+/// The last word of "twenty-one" … "ninety-nine".
+const EN_UNITS: [&str; 9] = [
+    "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+];
+/// third … twentieth (`first` and `second` are left out: "at first", "a second").
+const EN_ORDINALS: [&str; 18] = [
+    "third",
+    "fourth",
+    "fifth",
+    "sixth",
+    "seventh",
+    "eighth",
+    "ninth",
+    "tenth",
+    "eleventh",
+    "twelfth",
+    "thirteenth",
+    "fourteenth",
+    "fifteenth",
+    "sixteenth",
+    "seventeenth",
+    "eighteenth",
+    "nineteenth",
+    "twentieth",
+];
 const MONTHS: [&str; 12] = [
     "january",
     "february",
@@ -595,7 +786,9 @@ pub(crate) fn scan(text: &str) -> Vec<Num<'_>> {
         months: Vec::new(),
     };
     s.run();
-    merge_dates(text, s.out, &s.months)
+    let mut nums = merge_dates(text, s.out, &s.months);
+    annotate(text, &mut nums);
+    nums
 }
 
 impl<'t> Scanner<'t> {
@@ -660,6 +853,9 @@ impl<'t> Scanner<'t> {
             }
             return j;
         }
+        if let Some(end) = self.number_word(i, j, &word) {
+            return end;
+        }
         let month = MONTHS.iter().position(|m| {
             word == *m
                 || (word.len() == 3 && m.starts_with(word.as_str()))
@@ -681,6 +877,7 @@ impl<'t> Scanner<'t> {
         let mut j = start;
         let mut int = String::new();
         let mut grouped = false;
+        let mut space_grouped = false;
         while let Some(d) = self.ch(j).and_then(ascii_digit) {
             int.push(char::from_digit(d, 10).unwrap_or('0'));
             j += 1;
@@ -690,6 +887,18 @@ impl<'t> Scanner<'t> {
                 && self.ch(j + 4).and_then(ascii_digit).is_none()
             {
                 grouped = true;
+                j += 1;
+            }
+            // "1 234 567": a space (or a narrow one) between groups of three after a first
+            // group of at most three digits.
+            if matches!(self.ch(j), Some(' ' | '\u{a0}' | '\u{202f}' | '\u{2009}'))
+                && (int.len() <= 3 || space_grouped)
+                && (1..=3).all(|k| self.ch(j + k).and_then(ascii_digit).is_some())
+                && self.ch(j + 4).and_then(ascii_digit).is_none()
+                && !self.ch(j + 4).is_some_and(is_point)
+            {
+                grouped = true;
+                space_grouped = true;
                 j += 1;
             }
         }
@@ -794,6 +1003,10 @@ impl<'t> Scanner<'t> {
             value: f64::from(value),
             half_step: 0.5,
             date: Some(d),
+            unit: "",
+            hedged: false,
+            sentence: 0,
+            soft: false,
             start: self.byte(start),
             end: self.byte(end),
         });
@@ -821,6 +1034,10 @@ impl<'t> Scanner<'t> {
                 value,
                 half_step,
                 date: None,
+                unit: "",
+                hedged: false,
+                sentence: 0,
+                soft: false,
                 start: s.byte(start),
                 end: end_byte,
             });
@@ -968,6 +1185,11 @@ impl<'t> Scanner<'t> {
         }
         let run: Vec<char> = self.chars[i..j].iter().map(|&(_, c)| c).collect();
         let has_unit = run.iter().any(|&c| cn_unit(c).is_some());
+        if !forced && run.len() == 1 {
+            if let Some(end) = self.chinese_word(i, j, run[0]) {
+                return end;
+            }
+        }
         if !forced && (run.len() < 2 || !has_unit) {
             return j;
         }
@@ -982,6 +1204,99 @@ impl<'t> Scanner<'t> {
             .filter(|_| run.last().and_then(|&c| cn_unit(c)).is_some())
             .unwrap_or(1.0);
         self.suffix_cn(i, j, value, unit)
+    }
+
+    /// A number written in English words: a cardinal ("three children", "twenty-five",
+    /// "four million") is a number; an ordinal ("eighth") and a fraction or multiple ("half",
+    /// "a quarter", "a third", "doubled", "tripled") are soft readings (see [`Num::soft`]).
+    /// `one`, `first` and `second` are left alone ("one of", "a second").
+    fn number_word(&mut self, i: usize, j: usize, word: &str) -> Option<usize> {
+        let at = |list: &[&str]| list.iter().position(|w| *w == word);
+        if let Some(&(_, mut value)) = EN_CARDINALS.iter().find(|(w, _)| *w == word) {
+            let mut end = j;
+            // twenty-five
+            if value >= 20.0 && self.ch(j) == Some('-') {
+                let mut e = j + 1;
+                while self.ch(e).is_some_and(|c| c.is_ascii_alphabetic()) {
+                    e += 1;
+                }
+                let last = self.text[self.byte(j + 1)..self.byte(e)].to_ascii_lowercase();
+                if let Some(u) = EN_UNITS.iter().position(|w| *w == last) {
+                    value += u as f64 + 1.0;
+                    end = e;
+                }
+            }
+            return Some(self.suffix(i, end, value, 1.0, false, ""));
+        }
+        let soft = |s: &mut Self, kind, value: f64, half_step: f64| {
+            let (start, end) = (s.byte(i), s.byte(j));
+            s.push_plain(i, end, kind, value, half_step);
+            if let Some(n) = s.out.last_mut() {
+                n.soft = true;
+                n.start = start;
+            }
+            Some(j)
+        };
+        if let Some(k) = at(&EN_ORDINALS) {
+            return soft(self, NumberKind::Number, k as f64 + 3.0, 0.5);
+        }
+        let fraction = match word {
+            "half" | "halved" => Some(0.5),
+            "quarter" => Some(0.25),
+            "third"
+                if self.text[..self.byte(i)]
+                    .to_ascii_lowercase()
+                    .ends_with("a ") =>
+            {
+                Some(1.0 / 3.0)
+            }
+            "doubled" => Some(1.0),
+            "tripled" => Some(2.0),
+            _ => None,
+        };
+        fraction.and_then(|f| soft(self, NumberKind::Percent, f, 0.0005))
+    }
+
+    /// One Chinese digit that is a number by what follows it: a count (三个月, 两名, 五倍,
+    /// 三年), or a soft reading — a tenth (三成 = 30 %), a fraction (三分之一), 一倍 (100 %),
+    /// 一半 (50 %). 一 alone is an article (一个, 一家), not a number.
+    fn chinese_word(&mut self, i: usize, j: usize, c: char) -> Option<usize> {
+        let d = f64::from(cn_digit(c)?);
+        let rest = self.rest(j);
+        let soft = |s: &mut Self, end: usize, value: f64, half_step: f64| {
+            s.push_plain(i, s.byte(end), NumberKind::Percent, value, half_step);
+            if let Some(n) = s.out.last_mut() {
+                n.soft = true;
+            }
+            Some(end)
+        };
+        if rest.starts_with('成') && !rest.starts_with("成不变") && d > 0.0 {
+            return soft(self, j + 1, d / 10.0, 0.05);
+        }
+        if let Some(after) = rest.strip_prefix("分之") {
+            let num = after.chars().next().and_then(cn_digit)?;
+            if d > 0.0 {
+                return soft(self, j + 3, f64::from(num) / d, 0.0005);
+            }
+        }
+        if c == '一' {
+            if rest.starts_with('倍') {
+                return soft(self, j + 1, 1.0, 0.005);
+            }
+            if rest.starts_with('半') {
+                return soft(self, j + 1, 0.5, 0.005);
+            }
+            return None;
+        }
+        let counted = [
+            "个", "名", "位", "家", "项", "只", "条", "种", "次", "年", "天", "周", "倍", "人",
+            "届", "场", "轮", "份",
+        ];
+        if d >= 2.0 && counted.iter().any(|w| rest.starts_with(w)) {
+            self.push_plain(i, self.byte(j), NumberKind::Number, d, 0.5);
+            return Some(j);
+        }
+        None
     }
 
     fn suffix_cn(&mut self, start: usize, j: usize, value: f64, unit: f64) -> usize {
@@ -1012,6 +1327,10 @@ impl<'t> Scanner<'t> {
             value,
             half_step,
             date: None,
+            unit: "",
+            hedged: false,
+            sentence: 0,
+            soft: false,
             start: self.byte(start),
             end,
         });
@@ -1205,8 +1524,244 @@ fn date_num<'t>(
         value: f64::from(year.or(month).unwrap_or(0)),
         half_step: 0.5,
         date: Some(DateParts { year, month, day }),
+        unit: "",
+        hedged: false,
+        sentence: 0,
+        soft: false,
         start,
         end,
+    }
+}
+
+/// Measure words of Chinese counts (三个月, 32名选手): the unit is the word after them.
+const CN_CLASSIFIERS: &str = "个名位只家项条种座台辆架艘批";
+/// Characters after a number that say it is approximate (300多人, 20余家, 十来个).
+const CN_APPROX_AFTER: &str = "多余来";
+/// Characters after a Chinese number that are not a unit (grammar, not what is counted).
+const CN_NOT_UNITS: &str = "的和与及至到在是为了而或比较同中以从、";
+/// English words after a number that are not a unit.
+const EN_NOT_UNITS: [&str; 22] = [
+    "of", "and", "to", "in", "the", "a", "an", "per", "more", "than", "or", "on", "at", "for",
+    "from", "by", "with", "as", "is", "was", "were", "times",
+];
+/// Written right before a number: it is an approximation.
+const HEDGES_BEFORE: [&str; 22] = [
+    "about",
+    "around",
+    "approximately",
+    "nearly",
+    "almost",
+    "roughly",
+    "some",
+    "over",
+    "more than",
+    "less than",
+    "under",
+    "close to",
+    "up to",
+    "an estimated",
+    "~",
+    "约",
+    "约为",
+    "大约",
+    "近",
+    "将近",
+    "接近",
+    "超过",
+];
+/// Written right after a number: it is an approximation.
+const HEDGES_AFTER: [&str; 6] = ["多", "余", "左右", "上下", "以上", "来"];
+
+fn is_cjk(c: char) -> bool {
+    ('\u{4e00}'..='\u{9fff}').contains(&c)
+}
+
+/// The unit written with a number: a currency sign before it, else the word after it (Chinese:
+/// the character after an approximation mark and a measure word; 美元/港元/英镑 as two). Empty
+/// for percentages (the percent is the unit) and dates.
+fn unit_of<'t>(text: &'t str, n: &Num<'t>) -> &'t str {
+    if matches!(n.kind, NumberKind::Percent | NumberKind::Date) {
+        return "";
+    }
+    let before = text.get(..n.start).unwrap_or("");
+    if let Some(c) = before.chars().next_back() {
+        if matches!(c, '$' | '£' | '€' | '¥' | '￥') {
+            return before.get(before.len() - c.len_utf8()..).unwrap_or("");
+        }
+    }
+    let after = text.get(n.end..).unwrap_or("");
+    let Some(first) = after.chars().next() else {
+        return "";
+    };
+    if is_cjk(first) {
+        let mut rest = after;
+        for strip in [CN_APPROX_AFTER, CN_CLASSIFIERS] {
+            if let Some(c) = rest.chars().next().filter(|c| strip.contains(*c)) {
+                rest = &rest[c.len_utf8()..];
+            }
+        }
+        let mut chars = rest.char_indices();
+        let Some((_, c)) = chars.next().filter(|(_, c)| is_cjk(*c)) else {
+            return "";
+        };
+        if CN_NOT_UNITS.contains(c) {
+            return "";
+        }
+        let two = rest.chars().nth(1).is_some_and(|d| "元镑".contains(d))
+            && "美欧港日英澳加韩".contains(c);
+        let len = c.len_utf8() + if two { "元".len() } else { 0 };
+        return rest.get(..len).unwrap_or("");
+    }
+    // English: the next word ("3 points", "3-year"), unless it is grammar.
+    let rest = after.strip_prefix([' ', '\u{a0}', '-']).unwrap_or(after);
+    let len = rest.bytes().take_while(u8::is_ascii_alphabetic).count();
+    let word = &rest[..len];
+    if len < 2 || EN_NOT_UNITS.iter().any(|w| w.eq_ignore_ascii_case(word)) {
+        return "";
+    }
+    word
+}
+
+/// One spelling per unit: lower case, no plural "s", currencies by sign.
+fn unit_key(unit: &str) -> String {
+    let u = unit.to_ascii_lowercase();
+    let u = match u.as_str() {
+        "dollar" | "dollars" | "usd" | "美元" => "$",
+        "pound" | "pounds" | "英镑" => "£",
+        "euro" | "euros" | "欧元" => "€",
+        "yuan" | "rmb" | "元" | "¥" | "￥" => "元",
+        "percentage" | "pct" => "%",
+        _ => u.as_str(),
+    };
+    u.strip_suffix('s')
+        .filter(|s| s.len() > 2)
+        .unwrap_or(u)
+        .to_string()
+}
+
+/// Whether two numbers can be of one unit: both written with the same unit ("3 points" and "5
+/// points"; "240元" and "241.2元"), or, in English, one of them bare (English leaves most
+/// units to the sentence: "1,470 were exported" of "4,200 units").
+pub(crate) fn same_unit(a: &Num, b: &Num) -> bool {
+    let (x, y) = (unit_key(a.unit), unit_key(b.unit));
+    // Chinese writes the unit with the number (240元, 15名): a bare one is another quantity.
+    let written = |u: &str| u.chars().next().is_some_and(is_cjk);
+    x == y || (x.is_empty() && !written(&y)) || (y.is_empty() && !written(&x))
+}
+
+/// Whether both numbers are written with one unit word ("three children", "four children").
+pub(crate) fn same_written_unit(a: &Num, b: &Num) -> bool {
+    let key = unit_key(a.unit);
+    !key.is_empty() && key == unit_key(b.unit)
+}
+
+/// Whether both numbers are written with one unit, or both with none.
+pub(crate) fn same_written_unit_or_bare(a: &Num, b: &Num) -> bool {
+    unit_key(a.unit) == unit_key(b.unit)
+}
+
+/// A year, written as one (2023年, May 2023) or as a bare four-digit number 1000–2100 with no
+/// Chinese unit after it ("in 2016", "the 2014 election"; 1500人 is a count).
+pub(crate) fn year_like(n: &Num) -> bool {
+    if n.year_only().is_some() {
+        return true;
+    }
+    n.kind == NumberKind::Number
+        && n.text.len() == 4
+        && n.text.bytes().all(|b| b.is_ascii_digit())
+        && (1000.0..=2100.0).contains(&n.value)
+        && !n.unit.chars().next().is_some_and(is_cjk)
+}
+
+/// Significant digits as written (3066.36 → 6, 12.9 billion → 3, 870万 → 2, 41% → 2).
+pub(crate) fn significant_digits(n: &Num) -> u32 {
+    let step = 2.0 * n.half_step;
+    if step <= 0.0 || n.value == 0.0 {
+        return 1;
+    }
+    let digits = (n.value.abs() / step).log10().floor() + 1.0;
+    digits.clamp(1.0, 30.0) as u32
+}
+
+fn hedged(text: &str, n: &Num) -> bool {
+    let before = text.get(..n.start).unwrap_or("");
+    let mut from = before.len().saturating_sub(16);
+    while !before.is_char_boundary(from) {
+        from += 1;
+    }
+    let near = before[from..]
+        .trim_end_matches(['$', '£', '€', '¥', ' '])
+        .to_ascii_lowercase();
+    let after = text.get(n.end..).unwrap_or("");
+    HEDGES_BEFORE.iter().any(|h| {
+        near.ends_with(h)
+            && (!h.is_ascii()
+                || !near[..near.len() - h.len()].ends_with(|c: char| c.is_ascii_alphabetic()))
+    }) || HEDGES_AFTER.iter().any(|h| after.starts_with(h))
+}
+
+/// The scale word a quantity ends with (4.2 billion → 1e9), if any.
+fn scale_of(text: &str) -> Option<f64> {
+    let lower = text.to_ascii_lowercase();
+    EN_SCALES
+        .iter()
+        .find(|(w, _)| lower.ends_with(w))
+        .map(|&(_, s)| s)
+        .or_else(|| {
+            EN_ABBREVIATIONS
+                .iter()
+                .find(|(w, _)| text.ends_with(w))
+                .map(|&(_, s)| s)
+        })
+        .or_else(|| {
+            CN_SCALES
+                .iter()
+                .find(|(w, _)| text.ends_with(w))
+                .map(|&(_, s)| s)
+        })
+}
+
+/// Units and approximation marks, then a scale word shared by a range or a pair: "from 3.9 to
+/// 4.2 billion", "3至4亿" — the first number is 3.9 billion too.
+fn annotate<'t>(text: &'t str, nums: &mut [Num<'t>]) {
+    let mut sentence = 0u32;
+    let mut from = 0;
+    for slot in nums.iter_mut() {
+        let n = *slot;
+        slot.unit = unit_of(text, &n);
+        slot.hedged = hedged(text, &n);
+        let between = text.get(from..n.start).unwrap_or("");
+        sentence += between
+            .char_indices()
+            .filter(|&(i, c)| {
+                matches!(c, '。' | '！' | '？' | '!' | '?' | '\n')
+                    || (c == '.' && between[i + 1..].starts_with(char::is_whitespace))
+            })
+            .count() as u32;
+        slot.sentence = sentence;
+        from = n.start.max(from);
+    }
+    for k in (1..nums.len()).rev() {
+        let (a, b) = (nums[k - 1], nums[k]);
+        if a.kind != NumberKind::Number || b.kind != NumberKind::Quantity || a.end > b.start {
+            continue;
+        }
+        let gap = text
+            .get(a.end..b.start)
+            .unwrap_or("")
+            .trim()
+            .to_ascii_lowercase();
+        if !["to", "and", "or", "-", "–", "至", "到", "和", "与", "、"].contains(&gap.as_str())
+        {
+            continue;
+        }
+        if let Some(scale) = scale_of(b.text) {
+            let a = &mut nums[k - 1];
+            a.kind = NumberKind::Quantity;
+            a.value *= scale;
+            a.half_step *= scale;
+            a.unit = b.unit;
+        }
     }
 }
 
@@ -1298,6 +1853,118 @@ mod tests {
         assert_eq!(values("百分之三十五")[0], ("百分之三十五".into(), 0.35));
         // Words, not numbers.
         assert!(values("一个统一的想法，十分重要，千万不要，万一失败").is_empty());
+    }
+
+    #[test]
+    fn a_number_the_context_states_in_any_notation_is_supported() {
+        // A bare year is the year of a full date; a range of years too.
+        let ctx = "Francis I (8 December 1708 -- 18 August 1765) was emperor.";
+        assert_eq!(
+            status(ctx, "Francis I (1708-1765)"),
+            vec![
+                ("1708".to_string(), "notation 8 December 1708".to_string()),
+                ("1765".to_string(), "notation 18 August 1765".to_string())
+            ]
+        );
+        assert_eq!(
+            one("It ended on 28 June 2013.", "in 2013"),
+            "notation 28 June 2013"
+        );
+        // A date's missing parts from the context's other dates (a dateline).
+        let ctx = "新华社北京7月5日电 在5日结束的2015年公开赛中";
+        assert_eq!(one(ctx, "2015年7月5日，"), "notation 7月5日");
+        let ctx = "新华社汉诺威4月12日电 展会将从13日持续到17日。";
+        assert_eq!(one(ctx, "展会将持续至4月17日"), "notation 17日");
+        assert_eq!(one(ctx, "展会将持续至5月17日"), "not_found");
+        // Space thousands.
+        assert_eq!(
+            values("1 234 567 people"),
+            vec![("1 234 567".into(), 1_234_567.0)]
+        );
+        assert_eq!(
+            one("a crowd of 1 234 567", "1,234,567 people"),
+            "notation 1 234 567"
+        );
+        // A scale word shared by a range: 3.9 is 3.9 billion.
+        assert_eq!(
+            one("Sales rose from 3.9 to 4.2 billion.", "sales rose 7.7%"),
+            "derived (4.2 billion − 3.9) / 3.9"
+        );
+        // Points of a rate are percentage points.
+        assert_eq!(
+            one("The rate rose 0.5 percentage points.", "up 0.5 points"),
+            "notation 0.5 percentage points"
+        );
+    }
+
+    #[test]
+    fn numbers_in_words_are_read() {
+        assert_eq!(
+            values("had three children and twenty-five cousins, four million fans"),
+            vec![
+                ("three".into(), 3.0),
+                ("twenty-five".into(), 25.0),
+                ("four million".into(), 4e6)
+            ]
+        );
+        assert_eq!(
+            one("He had four children.", "had three children"),
+            "not_found"
+        );
+        assert_eq!(
+            one("in the eighth round", "quit in the 8th round"),
+            "notation eighth"
+        );
+        assert_eq!(one("sales fell by half", "sales fell 50%"), "notation half");
+        assert_eq!(
+            one("profits doubled", "profits rose 100%"),
+            "notation doubled"
+        );
+        assert_eq!(
+            one("比上届增加了将近三成。", "增加了近30%"),
+            "notation 三成"
+        );
+        assert_eq!(one("约占三分之一", "约占33%"), "rounded 三分之一");
+        assert_eq!(one("营收增长了一倍", "增长100%"), "notation 一倍");
+        assert_eq!(one("为期两个月", "为期三个月"), "not_found");
+        // Soft readings are never checked in the output themselves.
+        assert!(ground_numbers("nothing", "the second half, in the eighth")
+            .numbers
+            .is_empty());
+        // 一 alone is an article.
+        assert!(values("一个统一的想法").is_empty());
+    }
+
+    #[test]
+    fn chance_derivations_are_not_plausible() {
+        // A year plus a count is no year; a year minus a number of years is.
+        assert_eq!(
+            one(
+                "He scored 11 goals. The club was founded in 2005.",
+                "the 2016 Games"
+            ),
+            "not_found"
+        );
+        assert_eq!(
+            one("今年是2015年，黄宾虹诞辰150周年。", "黄宾虹（1865年生）"),
+            "derived 2015年 − 150"
+        );
+        // Percentages divided into money.
+        assert_eq!(one("涨幅3%，占比0.12%。", "下跌25元"), "not_found");
+        // Numbers of different units.
+        assert_eq!(one("有15名选手和17个项目。", "共32名选手"), "not_found");
+        assert_eq!(
+            one("15名选手来自北京，17名选手来自上海。", "共32名选手"),
+            "derived 15 + 17"
+        );
+        // Strictly inside the output's precision: 598 − 565.5 = 32.5 is not 32.
+        assert_eq!(
+            one("他考了598分，一本线565.5分。", "超出一本线32分"),
+            "not_found"
+        );
+        // Operands stated far apart are not combined.
+        let far = "A had 20 cars. Nothing else. Still nothing. B had 12 cars.";
+        assert_eq!(one(far, "32 cars"), "not_found");
     }
 
     #[test]

@@ -437,6 +437,7 @@ pub async fn run_audit(
             .deterministic_findings
             .extend(deterministic::unsupported_number_findings(
                 ctx,
+                out,
                 &report.number_grounding,
                 params.numeric_deviation_threshold,
             ));
