@@ -1,8 +1,9 @@
 //! `verifyfast._native`: the Python binding of VerifyFast's grader (README, "Python";
 //! python/README.md). It wraps the library's public functions (`extract::extract_with`,
 //! `extract::grade_with`) and its record builders (`extract::records`), so a Python verdict
-//! is the line `verifyfast grade` writes: no grading logic lives here. The Python package
-//! (python/verifyfast/) turns the tuples returned here into typed dataclasses.
+//! is the line `verifyfast grade` writes: no grading logic lives here. Results are typed
+//! (frozen classes read by attribute name: `GradeResult`, `ExtractResult`, `CandidateResult`);
+//! the Python package (python/verifyfast/) copies them, by name, into its public dataclasses.
 //!
 //! Safe wherever trainers call it: no signals, no global state, bounded work (the extractor
 //! cuts texts to their last 1 MiB; values past the exact size bound are "could not decide");
@@ -16,11 +17,11 @@ use std::sync::Mutex;
 use pyo3::create_exception;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::{PyDict, PyList, PyTuple};
 use serde_json::Value;
-use verifyfast::extract::records::{ExtractRecord, GradeRecord};
+use verifyfast::extract::records::{grade_line, ExtractRecord, GradeInput, GradeRecord};
 use verifyfast::extract::{
-    extract_with, grade_with, AnswerPatternSpec, AnswerPatterns, Candidate, Doubt, Preset,
+    extract_with, AnswerPatternSpec, AnswerPatterns, Candidate, Doubt, Outcome, Path, Preset,
 };
 
 create_exception!(
@@ -152,20 +153,23 @@ fn to_py(py: Python<'_>, v: &Value) -> PyResult<Py<PyAny>> {
     })
 }
 
-fn doubts_to_py(py: Python<'_>, doubts: &[Doubt]) -> PyResult<Py<PyAny>> {
+/// The doubts as the CLI writes them (`{"kind": "rules_disagree", …}`), a tuple of dicts.
+fn doubts_to_py(py: Python<'_>, doubts: &[Doubt]) -> PyResult<Py<PyTuple>> {
     let items = doubts
         .iter()
         .map(|d| to_py(py, &serde_json::to_value(d).unwrap_or(Value::Null)))
         .collect::<PyResult<Vec<_>>>()?;
-    Ok(PyList::new(py, items)?.into_any().unbind())
+    Ok(PyTuple::new(py, items)?.unbind())
 }
 
-/// What `grade` computes without the GIL: the CLI's record and the predicted side's doubts.
+/// What `grade` computes without the GIL: the CLI's record and the predicted side's doubts
+/// (the record does not carry them).
 struct Graded {
     record: GradeRecord,
     doubts: Vec<Doubt>,
 }
 
+/// The one composition of a grade line (`records::grade_line`, as `verifyfast grade`).
 fn grade_one(
     output: &str,
     ground_truth: &str,
@@ -173,36 +177,96 @@ fn grade_one(
     preset: Preset,
     patterns: &AnswerPatterns,
 ) -> Graded {
-    let verdict = grade_with(output, ground_truth, question, preset, patterns);
-    let doubts = verdict
-        .predicted
-        .as_ref()
-        .map(|p| p.doubts.clone())
-        .unwrap_or_default();
+    let input = GradeInput {
+        id: Value::Null,
+        output: output.to_string(),
+        ground_truth: ground_truth.to_string(),
+        question: question.map(str::to_string),
+        choices: false,
+    };
+    let line = grade_line(&input, preset, patterns);
     Graded {
-        record: GradeRecord::graded(Value::Null, output, verdict),
-        doubts,
+        record: line.record,
+        doubts: line.verdict.predicted.map(|p| p.doubts).unwrap_or_default(),
     }
 }
 
-/// `(equivalent, verdict, predicted, gold, method, reason, low_confidence, doubts,
-/// predicted_method, gold_method)`: the fields of the CLI's grade line, and the doubts.
-fn graded_to_py(py: Python<'_>, g: Graded) -> PyResult<Py<PyAny>> {
-    let r = g.record;
-    let doubts = doubts_to_py(py, &g.doubts)?;
-    let t = (
-        r.equivalent,
-        r.verdict.as_str(),
-        r.predicted_answer,
-        r.ground_truth_answer,
-        r.method,
-        r.reason,
-        r.low_confidence,
-        doubts,
-        r.predicted_method,
-        r.ground_truth_method,
-    );
-    Ok(t.into_pyobject(py)?.into_any().unbind())
+/// One grading verdict, by name: the attributes of `verifyfast.Verdict` (python/verifyfast/),
+/// read from the CLI's grade record.
+#[pyclass(frozen, get_all, module = "verifyfast._native", name = "GradeResult")]
+struct GradeResult {
+    /// `None` when the grader could not decide (the record's `equivalent` is then `false`).
+    equivalent: Option<bool>,
+    verdict: String,
+    predicted: Option<String>,
+    gold: Option<String>,
+    method: String,
+    reason: String,
+    low_confidence: bool,
+    doubts: Py<PyTuple>,
+    predicted_method: String,
+    gold_method: String,
+}
+
+impl GradeResult {
+    fn new(py: Python<'_>, g: Graded) -> PyResult<GradeResult> {
+        let r = g.record;
+        Ok(GradeResult {
+            equivalent: (r.verdict != Outcome::Undecided).then_some(r.equivalent),
+            verdict: r.verdict.as_str().to_string(),
+            predicted: r.predicted_answer,
+            gold: r.ground_truth_answer,
+            method: r.method.to_string(),
+            reason: r.reason,
+            low_confidence: r.low_confidence,
+            doubts: doubts_to_py(py, &g.doubts)?,
+            predicted_method: r.predicted_method,
+            gold_method: r.ground_truth_method,
+        })
+    }
+}
+
+/// A record field read from a Python object's attribute of that name.
+fn attr<'py, T: pyo3::conversion::FromPyObjectOwned<'py>>(
+    v: &Bound<'py, PyAny>,
+    name: &str,
+) -> PyResult<T> {
+    v.getattr(name)?.extract::<T>().map_err(|e| {
+        let e: PyErr = e.into();
+        pyo3::exceptions::PyTypeError::new_err(format!("{name}: {e}"))
+    })
+}
+
+/// The line `verifyfast grade` writes for a verdict (anything with `verifyfast.Verdict`'s
+/// attributes), as JSON text, its `id` null: the CLI's own record type, serialised by the CLI's
+/// code, so the Python record cannot drift from the CLI's (its keys in the CLI's order, which
+/// `json.loads` keeps and a `serde_json::Value` would sort). A verdict or method name the
+/// grader does not have is a `ValueError`.
+#[pyfunction]
+fn grade_record_json(verdict: &Bound<'_, PyAny>) -> PyResult<String> {
+    let outcome: String = attr(verdict, "verdict")?;
+    let outcome = Outcome::from_name(&outcome)
+        .ok_or_else(|| PyValueError::new_err(format!("verdict: no verdict named `{outcome}`")))?;
+    let method: String = attr(verdict, "method")?;
+    let method = Path::from_name(&method)
+        .ok_or_else(|| PyValueError::new_err(format!("method: no comparison named `{method}`")))?;
+    let equivalent: Option<bool> = attr(verdict, "equivalent")?;
+    let record = GradeRecord {
+        id: Value::Null,
+        predicted_answer: attr(verdict, "predicted")?,
+        ground_truth_answer: attr(verdict, "gold")?,
+        // The CLI's `equivalent` is true only for an equal verdict: undecided writes false.
+        equivalent: equivalent == Some(true),
+        verdict: outcome,
+        method: method.as_str(),
+        reason: attr(verdict, "reason")?,
+        predicted_method: attr(verdict, "predicted_method")?,
+        ground_truth_method: attr(verdict, "gold_method")?,
+        low_confidence: attr(verdict, "low_confidence")?,
+        llm_fallback: None,
+    };
+    serde_json::to_string(&record)
+        .map_err(|e| PyValueError::new_err(format!("the grade record: {e}")))
 }
 
 /// Grades one output against its ground truth; see `verifyfast.grade`.
@@ -215,7 +279,7 @@ fn grade(
     question: Option<String>,
     preset: &str,
     patterns: Option<&Bound<'_, Patterns>>,
-) -> PyResult<Py<PyAny>> {
+) -> PyResult<GradeResult> {
     let preset = preset_of(preset)?;
     let patterns = patterns.map(|p| p.get());
     let g = py
@@ -232,23 +296,55 @@ fn grade(
             }))
         })
         .map_err(|p| internal("grading", &*p))?;
-    graded_to_py(py, g)
+    GradeResult::new(py, g)
 }
 
-fn candidate_to_py(py: Python<'_>, c: &Candidate, chars: (usize, usize)) -> PyResult<Py<PyAny>> {
-    let t = (
-        c.method.as_str(),
-        c.answer.as_str(),
-        c.raw.as_str(),
-        c.span,
-        chars,
-    );
-    Ok(t.into_pyobject(py)?.into_any().unbind())
+/// An answer another rule found: the attributes of `verifyfast.Candidate`.
+#[pyclass(
+    frozen,
+    get_all,
+    module = "verifyfast._native",
+    name = "CandidateResult"
+)]
+struct CandidateResult {
+    method: String,
+    answer: String,
+    raw: String,
+    /// Characters (Python's `str` indexes), and the CLI's UTF-8 bytes.
+    span: (usize, usize),
+    byte_span: (usize, usize),
 }
 
-/// `(answer, raw, byte_span, span, method, confidence, low_confidence, confidence_reason,
-/// doubts, candidates, several)`, the fields of the CLI's extract line (spans also in
-/// characters); the answer, raw and spans are `None` when no rule found an answer.
+impl CandidateResult {
+    fn new(c: &Candidate, chars: (usize, usize)) -> CandidateResult {
+        CandidateResult {
+            method: c.method.as_str().to_string(),
+            answer: c.answer.clone(),
+            raw: c.raw.clone(),
+            span: chars,
+            byte_span: c.span,
+        }
+    }
+}
+
+/// The final answer of a text, by name: the attributes of `verifyfast.Extraction`, read from
+/// the CLI's extract record (spans also in characters). The answer, raw and spans are `None`
+/// when no rule found an answer.
+#[pyclass(frozen, get_all, module = "verifyfast._native", name = "ExtractResult")]
+struct ExtractResult {
+    answer: Option<String>,
+    raw: Option<String>,
+    span: Option<(usize, usize)>,
+    byte_span: Option<(usize, usize)>,
+    method: String,
+    confidence: f64,
+    low_confidence: bool,
+    confidence_reason: String,
+    doubts: Py<PyTuple>,
+    candidates: Py<PyTuple>,
+    several: Py<PyTuple>,
+}
+
 #[pyfunction]
 #[pyo3(signature = (text, question=None, patterns=None))]
 fn extract(
@@ -256,7 +352,7 @@ fn extract(
     text: String,
     question: Option<String>,
     patterns: Option<&Bound<'_, Patterns>>,
-) -> PyResult<Py<PyAny>> {
+) -> PyResult<ExtractResult> {
     let patterns = patterns.map(|p| p.get());
     let r = py
         .detach(|| {
@@ -286,23 +382,22 @@ fn extract(
         .enumerate()
         .map(|(i, c)| {
             let at = skip + 2 * i;
-            candidate_to_py(py, c, (chars[at], chars[at + 1]))
+            Py::new(py, CandidateResult::new(c, (chars[at], chars[at + 1])))
         })
         .collect::<PyResult<Vec<_>>>()?;
-    let t = (
-        r.answer,
-        r.raw,
-        r.span,
-        span_chars,
-        r.method,
-        r.confidence,
-        r.low_confidence,
-        r.confidence_reason,
-        doubts_to_py(py, &r.doubts)?,
-        PyList::new(py, candidates)?,
-        r.several,
-    );
-    Ok(t.into_pyobject(py)?.into_any().unbind())
+    Ok(ExtractResult {
+        answer: r.answer,
+        raw: r.raw,
+        byte_span: r.span,
+        span: span_chars,
+        method: r.method,
+        confidence: r.confidence,
+        low_confidence: r.low_confidence,
+        confidence_reason: r.confidence_reason,
+        doubts: doubts_to_py(py, &r.doubts)?,
+        candidates: PyTuple::new(py, candidates)?.unbind(),
+        several: PyTuple::new(py, r.several)?.unbind(),
+    })
 }
 
 /// How many threads `grade_many` starts for `n` items.
@@ -394,7 +489,7 @@ fn grade_many(
     preset: &str,
     patterns: Option<&Bound<'_, Patterns>>,
     threads: Option<usize>,
-) -> PyResult<Py<PyAny>> {
+) -> PyResult<Vec<GradeResult>> {
     let preset = preset_of(preset)?;
     if outputs.len() != ground_truths.len() {
         return Err(PyValueError::new_err(format!(
@@ -430,11 +525,10 @@ fn grade_many(
             "internal error while grading item {i}: {msg} (a bug in VerifyFast; please report it with the input)"
         ))
     })?;
-    let items = graded
+    graded
         .into_iter()
-        .map(|g| graded_to_py(py, g))
-        .collect::<PyResult<Vec<_>>>()?;
-    Ok(PyList::new(py, items)?.into_any().unbind())
+        .map(|g| GradeResult::new(py, g))
+        .collect()
 }
 
 /// The preset names, in the CLI's order.
@@ -444,7 +538,9 @@ fn presets() -> Vec<&'static str> {
 }
 
 /// Panics on purpose, inside the same `catch_unwind` guard as `grade` (tests only: proves a
-/// panic becomes `InternalError` and the interpreter lives on).
+/// panic becomes `InternalError` and the interpreter lives on). Built only with the
+/// `test-hooks` feature, which the wheels leave out (python/README.md, "Tests").
+#[cfg(feature = "test-hooks")]
 #[pyfunction]
 fn _panic_for_tests() -> PyResult<()> {
     catch_unwind(|| -> () { panic!("deliberate test panic") })
@@ -452,6 +548,7 @@ fn _panic_for_tests() -> PyResult<()> {
 }
 
 /// `_panic_for_tests` on `grade_many`'s worker threads, with the GIL released.
+#[cfg(feature = "test-hooks")]
 #[pyfunction]
 fn _panic_in_threads_for_tests(py: Python<'_>) -> PyResult<()> {
     let r = py.detach(|| {
@@ -468,12 +565,19 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("InternalError", m.py().get_type::<InternalError>())?;
     m.add("VERSION", verifyfast::VERSION)?;
     m.add_class::<Patterns>()?;
+    m.add_class::<GradeResult>()?;
+    m.add_class::<ExtractResult>()?;
+    m.add_class::<CandidateResult>()?;
     m.add_function(wrap_pyfunction!(compile_patterns, m)?)?;
+    m.add_function(wrap_pyfunction!(grade_record_json, m)?)?;
     m.add_function(wrap_pyfunction!(grade, m)?)?;
     m.add_function(wrap_pyfunction!(extract, m)?)?;
     m.add_function(wrap_pyfunction!(grade_many, m)?)?;
     m.add_function(wrap_pyfunction!(presets, m)?)?;
-    m.add_function(wrap_pyfunction!(_panic_for_tests, m)?)?;
-    m.add_function(wrap_pyfunction!(_panic_in_threads_for_tests, m)?)?;
+    #[cfg(feature = "test-hooks")]
+    {
+        m.add_function(wrap_pyfunction!(_panic_for_tests, m)?)?;
+        m.add_function(wrap_pyfunction!(_panic_in_threads_for_tests, m)?)?;
+    }
     Ok(())
 }

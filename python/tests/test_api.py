@@ -159,7 +159,52 @@ def test_grade_many_bad_arguments():
         grade_many(["1"], ["1"], threads="2")  # type: ignore[arg-type]
 
 
+def test_grade_many_refuses_a_str_for_a_sequence():
+    # A str is a sequence of characters: "12" vs "12" would grade "1"/"1" and "2"/"2".
+    with pytest.raises(TypeError, match="outputs must be a sequence of str"):
+        grade_many("12", ["1", "2"])  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="ground_truths must be a sequence of str"):
+        grade_many(["1", "2"], "12")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="questions must be a sequence of str"):
+        grade_many(["1", "2"], ["1", "2"], questions="ab")  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        grade_many([b"1"], ["1"])  # type: ignore[list-item]
+    assert [v.verdict for v in grade_many(("1", "2"), iter(["1", "3"]))] == ["equal", "different"]
+
+
+def test_as_record_is_the_cli_record_of_the_attributes():
+    import dataclasses
+
+    v = grade("so the answer is \\boxed{1/2}", "0.5")
+    rec = v.as_record()
+    assert list(rec) == [
+        "predicted_answer",
+        "ground_truth_answer",
+        "equivalent",
+        "verdict",
+        "method",
+        "reason",
+        "predicted_method",
+        "ground_truth_method",
+        "low_confidence",
+    ]
+    assert (rec["predicted_answer"], rec["equivalent"], rec["method"]) == ("1/2", True, "exact_rational")
+    # Read from the attributes, so a changed copy writes its own record.
+    w = dataclasses.replace(v, predicted="7", verdict="undecided", equivalent=None)
+    assert (w.as_record()["predicted_answer"], w.as_record()["equivalent"]) == ("7", False)
+    with pytest.raises(ValueError, match="no verdict named `maybe`"):
+        dataclasses.replace(v, verdict="maybe").as_record()
+    with pytest.raises(ValueError, match="no comparison named `vibes`"):
+        dataclasses.replace(v, method="vibes").as_record()
+
+
 def test_a_panic_is_an_exception_not_an_abort():
+    # The panic hooks are built only with the `test-hooks` feature (the wheels leave them out).
+    assert hasattr(verifyfast._native, "_panic_for_tests"), (
+        "build the test build with the test hooks: "
+        'MATURIN_PEP517_ARGS="--features test-hooks" pip install ./python[test] '
+        "(or maturin develop --features test-hooks)"
+    )
     with pytest.raises(InternalError, match="deliberate test panic"):
         verifyfast._native._panic_for_tests()
     with pytest.raises(InternalError, match="deliberate thread panic"):

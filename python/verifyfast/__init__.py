@@ -24,7 +24,8 @@ read from their last 1 MiB; values past the exact size bound are "could not deci
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import json
+from dataclasses import dataclass, field, fields
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import _native
@@ -165,34 +166,24 @@ class Verdict:
         return self.equivalent is True
 
     def as_record(self) -> Dict[str, Any]:
-        """The line ``verifyfast grade`` writes for this item (without its ``id``)."""
-        return {
-            "predicted_answer": self.predicted,
-            "ground_truth_answer": self.gold,
-            "equivalent": self.equivalent is True,
-            "verdict": self.verdict,
-            "method": self.method,
-            "reason": self.reason,
-            "predicted_method": self.predicted_method,
-            "ground_truth_method": self.gold_method,
-            "low_confidence": self.low_confidence,
-        }
+        """The line ``verifyfast grade`` writes for this item (without its ``id``).
+
+        Written by the CLI's own record type (``extract::records::GradeRecord``), read from
+        this verdict's attributes by name: the same keys, order and values as the CLI's line.
+        """
+        record: Dict[str, Any] = json.loads(_native.grade_record_json(self))
+        del record["id"]
+        return record
 
 
-def _verdict(t: Tuple[Any, ...]) -> Verdict:
-    equal, verdict, predicted, gold, method, reason, low, doubts, pm, gm = t
-    return Verdict(
-        equivalent=None if verdict == "undecided" else equal,
-        verdict=verdict,
-        predicted=predicted,
-        gold=gold,
-        method=method,
-        reason=reason,
-        low_confidence=low,
-        doubts=tuple(doubts),
-        predicted_method=pm,
-        gold_method=gm,
-    )
+def _copy(cls: Any, native: Any, **converted: Any) -> Any:
+    """``cls`` (a dataclass here) with every field read from ``native`` by its name.
+
+    The native result types (``_native.GradeResult``, ...) have exactly the fields of the
+    public dataclasses, by name (tests/test_stubs.py checks both against the stub): no field
+    order is written anywhere. ``converted`` gives the fields that need converting.
+    """
+    return cls(**{f.name: converted[f.name] if f.name in converted else getattr(native, f.name) for f in fields(cls)})
 
 
 @dataclass(frozen=True)
@@ -302,14 +293,15 @@ def grade(
     >>> grade("so the answer is \\\\boxed{1/2}", "0.5").verdict
     'equal'
     """
-    return _verdict(
+    return _copy(
+        Verdict,
         _native.grade(
             _text(output, "output"),
             _text(ground_truth, "ground_truth"),
             _question(question),
             preset,
             _patterns(answer_patterns),
-        )
+        ),
     )
 
 
@@ -339,6 +331,11 @@ def grade_many(
         ValueError: lengths differ, ``threads < 1``, an unknown preset or a bad pattern.
         InternalError: a bug (a Rust panic) on some item, named by its index.
     """
+    # A str is a sequence of characters: grading "12" against "12" item by item would grade
+    # "1" against "1" and "2" against "2", silently.
+    for name, value in (("outputs", outputs), ("ground_truths", ground_truths), ("questions", questions)):
+        if isinstance(value, (str, bytes)):
+            raise TypeError(f"{name} must be a sequence of str (one per item), not a single {type(value).__name__}")
     outs = [_text(o, "output") for o in outputs]
     golds = [_text(g, "ground_truth") for g in ground_truths]
     qs = None if questions is None else [_question(q) for q in questions]
@@ -347,7 +344,7 @@ def grade_many(
     if threads is not None and threads < 1:
         raise ValueError("threads must be at least 1")
     raw = _native.grade_many(outs, golds, qs, preset, _patterns(answer_patterns), threads)
-    return [_verdict(t) for t in raw]
+    return [_copy(Verdict, n) for n in raw]
 
 
 def extract(
@@ -369,24 +366,8 @@ def extract(
     >>> extract("So he bought 80-26=54 more").answer
     '54'
     """
-    t = _native.extract(_text(text, "text"), _question(question), _patterns(answer_patterns))
-    (answer, raw, byte_span, span, method, conf, low, reason, doubts, cands, several) = t
-    return Extraction(
-        answer=answer,
-        raw=raw,
-        span=span,
-        byte_span=byte_span,
-        method=method,
-        confidence=conf,
-        low_confidence=low,
-        confidence_reason=reason,
-        doubts=tuple(doubts),
-        candidates=tuple(
-            Candidate(method=m, answer=a, raw=r, span=cs, byte_span=bs)
-            for (m, a, r, bs, cs) in cands
-        ),
-        several=tuple(several),
-    )
+    n = _native.extract(_text(text, "text"), _question(question), _patterns(answer_patterns))
+    return _copy(Extraction, n, candidates=tuple(_copy(Candidate, c) for c in n.candidates))
 
 
 # The reward modules are part of the package's surface (`verifyfast.rewards.accuracy_reward`

@@ -1,42 +1,91 @@
 """Type stub of the Rust extension ``verifyfast._native`` (python/src/lib.rs).
 
 Use the typed wrappers in :mod:`verifyfast` (``grade``, ``grade_many``, ``extract``); these
-functions return the CLI's record fields as plain tuples.
+functions return frozen result objects whose attributes are, by name, the fields of
+:class:`verifyfast.Verdict`, :class:`verifyfast.Extraction` and :class:`verifyfast.Candidate`.
+python/tests/test_stubs.py checks this file against the built module, both ways.
 """
 
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union, final
 
 VERSION: str
 
 class InternalError(RuntimeError):
     """A bug in VerifyFast (a Rust panic), raised instead of aborting the process."""
 
+@final
 class Patterns:
     """Compiled answer patterns."""
 
     def names(self) -> List[str]: ...
     def __len__(self) -> int: ...
 
-# (equivalent, verdict, predicted, gold, method, reason, low_confidence, doubts,
-#  predicted_method, gold_method)
-GradeTuple = Tuple[bool, str, Optional[str], Optional[str], str, str, bool, List[Dict[str, Any]], str, str]
-# (method, answer, raw, byte_span, span)
-CandidateTuple = Tuple[str, str, str, Tuple[int, int], Tuple[int, int]]
-# (answer, raw, byte_span, span, method, confidence, low_confidence, confidence_reason, doubts,
-#  candidates, several)
-ExtractTuple = Tuple[
-    Optional[str],
-    Optional[str],
-    Optional[Tuple[int, int]],
-    Optional[Tuple[int, int]],
-    str,
-    float,
-    bool,
-    str,
-    List[Dict[str, Any]],
-    List[CandidateTuple],
-    List[str],
-]
+@final
+class GradeResult:
+    """One grading verdict: the CLI's grade record, and the predicted side's doubts."""
+
+    @property
+    def equivalent(self) -> Optional[bool]: ...
+    @property
+    def verdict(self) -> str: ...
+    @property
+    def predicted(self) -> Optional[str]: ...
+    @property
+    def gold(self) -> Optional[str]: ...
+    @property
+    def method(self) -> str: ...
+    @property
+    def reason(self) -> str: ...
+    @property
+    def low_confidence(self) -> bool: ...
+    @property
+    def doubts(self) -> Tuple[Dict[str, Any], ...]: ...
+    @property
+    def predicted_method(self) -> str: ...
+    @property
+    def gold_method(self) -> str: ...
+
+@final
+class CandidateResult:
+    """An answer another rule found; ``span`` in characters, ``byte_span`` in UTF-8 bytes."""
+
+    @property
+    def method(self) -> str: ...
+    @property
+    def answer(self) -> str: ...
+    @property
+    def raw(self) -> str: ...
+    @property
+    def span(self) -> Tuple[int, int]: ...
+    @property
+    def byte_span(self) -> Tuple[int, int]: ...
+
+@final
+class ExtractResult:
+    """The final answer of a text: the CLI's extract record (spans also in characters)."""
+
+    @property
+    def answer(self) -> Optional[str]: ...
+    @property
+    def raw(self) -> Optional[str]: ...
+    @property
+    def span(self) -> Optional[Tuple[int, int]]: ...
+    @property
+    def byte_span(self) -> Optional[Tuple[int, int]]: ...
+    @property
+    def method(self) -> str: ...
+    @property
+    def confidence(self) -> float: ...
+    @property
+    def low_confidence(self) -> bool: ...
+    @property
+    def confidence_reason(self) -> str: ...
+    @property
+    def doubts(self) -> Tuple[Dict[str, Any], ...]: ...
+    @property
+    def candidates(self) -> Tuple[CandidateResult, ...]: ...
+    @property
+    def several(self) -> Tuple[str, ...]: ...
 
 def compile_patterns(items: Sequence[Union[str, Tuple[str, str]]]) -> Patterns: ...
 def grade(
@@ -45,7 +94,7 @@ def grade(
     question: Optional[str] = None,
     preset: str = "lenient",
     patterns: Optional[Patterns] = None,
-) -> GradeTuple: ...
+) -> GradeResult: ...
 def grade_many(
     outputs: Sequence[str],
     ground_truths: Sequence[str],
@@ -53,8 +102,8 @@ def grade_many(
     preset: str = "lenient",
     patterns: Optional[Patterns] = None,
     threads: Optional[int] = None,
-) -> List[GradeTuple]: ...
-def extract(text: str, question: Optional[str] = None, patterns: Optional[Patterns] = None) -> ExtractTuple: ...
+) -> List[GradeResult]: ...
+def grade_record_json(verdict: Any) -> str:
+    """The ``verifyfast grade`` line (``id`` null) of anything with :class:`verifyfast.Verdict`'s attributes."""
+def extract(text: str, question: Optional[str] = None, patterns: Optional[Patterns] = None) -> ExtractResult: ...
 def presets() -> List[str]: ...
-def _panic_for_tests() -> None: ...
-def _panic_in_threads_for_tests() -> None: ...

@@ -317,18 +317,23 @@ impl LlmFallbackNote {
 
 impl GradeRecord {
     pub fn new(id: Value, v: Verdict) -> GradeRecord {
+        GradeRecord::of(id, &v)
+    }
+
+    /// The record of `v`, its answers copied (the verdict stays whole for the caller).
+    fn of(id: Value, v: &Verdict) -> GradeRecord {
         let method_of =
             |e: &Option<Extraction>| e.as_ref().map_or("none", |x| x.method.as_str()).to_string();
         GradeRecord {
             predicted_method: method_of(&v.predicted),
             ground_truth_method: method_of(&v.ground_truth),
             low_confidence: v.predicted.as_ref().is_none_or(|p| p.low_confidence),
-            predicted_answer: v.predicted.map(|p| p.answer),
-            ground_truth_answer: v.ground_truth.map(|g| g.answer),
+            predicted_answer: v.predicted_answer().map(str::to_string),
+            ground_truth_answer: v.ground_truth_answer().map(str::to_string),
             equivalent: v.equivalent,
             verdict: v.outcome,
             method: v.path.as_str(),
-            reason: v.reason,
+            reason: v.reason.clone(),
             id,
             llm_fallback: None,
         }
@@ -345,32 +350,52 @@ impl GradeRecord {
     }
 }
 
-pub fn grade_record(input: &GradeInput, preset: Preset, patterns: &AnswerPatterns) -> GradeRecord {
+/// One line graded: the record `verifyfast grade` writes for it, and the verdict it was made
+/// from (both extractions whole: the spans the Extract page marks, the doubts the Python
+/// package returns; the record keeps neither).
+#[derive(Debug, Clone, PartialEq)]
+pub struct GradedLine {
+    pub record: GradeRecord,
+    pub verdict: Verdict,
+}
+
+/// Grades one line. The only place a grade record is composed from a text: `verifyfast grade`
+/// ([`grade_record`]), the Extract page's opened row and the Python package's `grade` /
+/// `grade_many` all call it, so an unchanged line always gets the same record (a row opened
+/// again is compared with the table's record to tell whether its file changed).
+pub fn grade_line(input: &GradeInput, preset: Preset, patterns: &AnswerPatterns) -> GradedLine {
     let grade = if input.choices {
         super::grade_choices
     } else {
         grade_with
     };
-    let v = grade(
+    let verdict = grade(
         &input.output,
         &input.ground_truth,
         input.question.as_deref(),
         preset,
         patterns,
     );
-    GradeRecord::graded(input.id.clone(), &input.output, v)
+    GradedLine {
+        record: GradeRecord::graded(input.id.clone(), &input.output, &verdict),
+        verdict,
+    }
+}
+
+/// The record of one `grade` input line ([`grade_line`]).
+pub fn grade_record(input: &GradeInput, preset: Preset, patterns: &AnswerPatterns) -> GradeRecord {
+    grade_line(input, preset, patterns).record
 }
 
 impl GradeRecord {
-    /// The record of `output` graded as `v`, as `verifyfast grade` writes it (the Python
-    /// package's `grade` too): `low_confidence` also weighs the text itself. A text cut off
-    /// before any conclusion has no answer, surely: not a doubt. A verdict decided only by
-    /// comparing texts is one (docs/extract.md, "Confidence signal").
-    pub fn graded(id: Value, output: &str, v: Verdict) -> GradeRecord {
-        let low = needs_fallback_for(output, v.predicted.as_ref()) || verdict_in_doubt(&v);
+    /// The record of `output` graded as `v`: `low_confidence` also weighs the text itself. A
+    /// text cut off before any conclusion has no answer, surely: not a doubt. A verdict
+    /// decided only by comparing texts is one (docs/extract.md, "Confidence signal").
+    fn graded(id: Value, output: &str, v: &Verdict) -> GradeRecord {
+        let low = needs_fallback_for(output, v.predicted.as_ref()) || verdict_in_doubt(v);
         GradeRecord {
             low_confidence: low,
-            ..GradeRecord::new(id, v)
+            ..GradeRecord::of(id, v)
         }
     }
 }
@@ -462,6 +487,33 @@ mod tests {
             (g.output.as_str(), g.ground_truth.as_str()),
             ("-0.10", "1e-1")
         );
+    }
+
+    #[test]
+    fn grade_line_is_the_record_grade_writes_and_keeps_the_verdict() {
+        // A cut-off text with no answer is low-confidence only through the text itself, an
+        // undecided verdict only through the verdict: both are weighed by the one composition.
+        for (output, gold) in [
+            ("so the answer is \\boxed{1/2}", "0.5"),
+            ("Let me compute the cases:", "1"),
+            ("$\\sum_{k=1}^{n} k$", "\\frac{n(n+1)}{2}"),
+        ] {
+            let input = GradeInput {
+                id: Value::from("x"),
+                output: output.into(),
+                ground_truth: gold.into(),
+                question: None,
+                choices: false,
+            };
+            let line = grade_line(&input, Preset::Lenient, &AnswerPatterns::NONE);
+            let record = grade_record(&input, Preset::Lenient, &AnswerPatterns::NONE);
+            assert_eq!(line.record, record);
+            assert_eq!(
+                line.record.predicted_answer.as_deref(),
+                line.verdict.predicted_answer()
+            );
+            assert_eq!(line.record.verdict, line.verdict.outcome);
+        }
     }
 
     #[test]

@@ -10,9 +10,8 @@
 use serde_json::Value;
 
 use crate::extract::fallback_batch::LlmFallbackNote;
-use crate::extract::grade_with;
 use crate::extract::records::parse_grade_line;
-use crate::extract::records::GradeRecord;
+use crate::extract::records::{grade_line, GradeRecord, GradedLine};
 use crate::extract::AnswerPatterns;
 use crate::extract::Extraction;
 use crate::extract::Preset;
@@ -108,15 +107,11 @@ pub fn open_row(
     shown: Option<&GradeRecord>,
 ) -> Result<RowDetail, DetailError> {
     let input = parse_grade_line(text, line).map_err(|e| DetailError::Unreadable(e.to_string()))?;
-    let verdict = grade_with(
-        &input.output,
-        &input.ground_truth,
-        input.question.as_deref(),
-        preset,
-        patterns,
-    );
-    // The record `grade` writes for this line (low_confidence weighs the text as the table did).
-    let again = GradeRecord::graded(input.id.clone(), &input.output, verdict.clone());
+    // The record `grade` wrote for this line when the table was filled, if the line is unchanged.
+    let GradedLine {
+        record: again,
+        verdict,
+    } = grade_line(&input, preset, patterns);
     // A row the LLM fallback answered holds the model's verdict; grading again gives the
     // rules' one, which is what its note kept from before the call.
     let fallback = shown.and_then(|s| s.llm_fallback.as_deref().cloned());
@@ -181,7 +176,7 @@ mod tests {
 
     #[test]
     fn a_row_whose_verdict_is_in_doubt_is_not_stale_when_opened() {
-        // Undecided verdicts are low-confidence in the table's record (GradeRecord::graded);
+        // Undecided verdicts are low-confidence in the table's record (records::grade_line);
         // opening the unchanged line must grade it to the same record, not call it changed.
         let text = line("$\\sum_{k=1}^{n} k$", "\\frac{n(n+1)}{2}");
         let shown = grade_record(
