@@ -8,7 +8,6 @@ pub mod contract;
 pub mod deterministic;
 pub mod grounding;
 pub mod limits;
-pub mod parse;
 pub mod prompts;
 pub mod report;
 pub mod run;
