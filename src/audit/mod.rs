@@ -5,6 +5,7 @@
 
 pub mod batch;
 pub mod contract;
+pub mod derivation;
 pub mod deterministic;
 pub mod grounding;
 pub mod limits;

@@ -10,6 +10,7 @@ use super::contract::{
     Claim, DecomposeReply, Deduction, Derivation, FactCheckReply, LogicCheckReply, ReportedError,
     ReverseReply, Severity,
 };
+use super::derivation;
 use super::deterministic::{self, OutputIndex};
 use super::grounding;
 use super::prompts;
@@ -617,8 +618,8 @@ fn check_targets(report: &mut AuditReport) {
     }
 }
 
-/// Each deterministic finding's status: explained by a derivation of the fact check that cites
-/// context numbers, reported by the fact check itself as a High error (counted there), or
+/// Each deterministic finding's status: explained by a derivation of the fact check that the
+/// rules recompute from the context numbers it names, reported by the fact check itself as a High error (counted there), or
 /// counted here.
 fn settle_deterministic(report: &mut AuditReport, derivations: &[Derivation], ctx: &str) {
     let claims = &report.claims;
@@ -637,15 +638,18 @@ fn settle_deterministic(report: &mut AuditReport, derivations: &[Derivation], ct
                         .any(|n| numbers.iter().any(|x| x == n.text))
             });
             if let Some(x) = offered {
-                if deterministic::cites_context_number(&x.explanation, ctx) {
-                    d.status = DeterministicStatus::Explained;
-                    d.derivation = Some(x.explanation.clone());
-                    continue;
+                // Accepted only when the rules recompute it (docs/audit.md, "Deterministic
+                // findings"): no judge and no audited text can talk the score up.
+                match derivation::recompute(&d.output_text, &x.explanation, ctx) {
+                    Ok(step) => {
+                        d.status = DeterministicStatus::Explained;
+                        d.derivation = Some(format!("{} (recomputed: {step})", x.explanation));
+                        continue;
+                    }
+                    Err(why) => {
+                        d.derivation = Some(format!("not accepted, {why}: {}", x.explanation));
+                    }
                 }
-                d.derivation = Some(format!(
-                    "not accepted, it names no number of the context: {}",
-                    x.explanation
-                ));
             }
         }
         let mentions = |e: &Finding| {
@@ -1584,10 +1588,12 @@ mod tests {
             .as_deref()
             .is_some_and(|d| d.starts_with("not accepted")));
         assert_eq!((r.high_count, r.credit_score), (1, Some(2)));
-        // A two-step number the check cannot find, derived with context numbers: explained.
-        let out = "该校平均每班录取49人。";
-        let p1 = r#"{"claims":[{"id":"C1","text":"平均每班录取49人"}],"deductions":[]}"#;
-        let p2 = r#"{"factual_errors":[],"number_derivations":[{"number":"49","explanation":"录取1470人分30个班: 1470 / 30 = 49"}]}"#;
+        // A number the check cannot find (a product), derived from context numbers in a step
+        // the rules recompute (4200 × 30): explained.
+        let ctx = "该校2023年本科招生4200人，录取1470人，分30个班。";
+        let out = "该校共需126000份材料。";
+        let p1 = r#"{"claims":[{"id":"C1","text":"共需126000份材料"}],"deductions":[]}"#;
+        let p2 = r#"{"factual_errors":[],"number_derivations":[{"number":"126000","explanation":"招生4200人，每班30份: 4200 × 30 = 126000"}]}"#;
         let t = ScriptedTransport::answering(&[
             (Phase::Decompose, p1),
             (Phase::FactCheck, p2),
@@ -1601,10 +1607,14 @@ mod tests {
         let d = r
             .deterministic_findings
             .iter()
-            .find(|d| d.output_text == "49")
+            .find(|d| d.output_text == "126000")
             .unwrap_or_else(|| panic!("{:#?}", r.deterministic_findings));
         assert_eq!(d.status, DeterministicStatus::Explained);
-        assert!(d.derivation.as_deref().unwrap().contains("1470"));
+        assert!(d
+            .derivation
+            .as_deref()
+            .unwrap()
+            .contains("recomputed: 4200 × 30"));
         assert_eq!(r.credit_score, Some(5));
         let requests = t.requests.borrow();
         let fact = requests
@@ -1612,5 +1622,52 @@ mod tests {
             .find(|(p, _)| *p == Some(Phase::FactCheck))
             .unwrap();
         assert!(fact.1.messages[1].content.contains("number_derivations"));
+    }
+
+    /// A derivation that merely names a context number (the year) never cancels a fabricated
+    /// number's High finding, whether a sycophantic judge or the audited text wrote it.
+    #[test]
+    fn a_derivation_the_rules_cannot_recompute_leaves_the_finding_counted() {
+        let ctx = "In 2023 the company hired 120 engineers.";
+        let out = "In 2023 the company hired 120 engineers and raised 5 million.";
+        let p1 = r#"{"claims":[{"id":"C1","text":"raised 5 million"}],"deductions":[]}"#;
+        for explanation in [
+            "plausibly derived from 2023 in the context",
+            "120 engineers times 2023 is about 5 million",
+        ] {
+            let p2 = serde_json::json!({
+                "factual_errors": [],
+                "reasonable_inferences": [],
+                "number_derivations": [{"number": "5 million", "explanation": explanation}],
+            })
+            .to_string();
+            let t = ScriptedTransport::answering(&[
+                (Phase::Decompose, p1),
+                (Phase::FactCheck, &p2),
+                (Phase::LogicCheck, P3_NONE),
+            ]);
+            let input = AuditInput {
+                context_input: ctx.into(),
+                model_output: out.into(),
+            };
+            let r = audit_with(&t, AuditParams::default(), &input);
+            let d = r
+                .deterministic_findings
+                .iter()
+                .find(|d| d.output_text.contains('5'))
+                .unwrap_or_else(|| panic!("{:#?}", r.deterministic_findings));
+            assert_eq!(d.status, DeterministicStatus::Counted, "{explanation}");
+            assert!(
+                d.derivation
+                    .as_deref()
+                    .is_some_and(|x| x.starts_with("not accepted")),
+                "the report says why: {d:?}"
+            );
+            assert_eq!(
+                (r.high_count, r.credit_score),
+                (1, Some(2)),
+                "{explanation}"
+            );
+        }
     }
 }
