@@ -593,11 +593,26 @@ fn stated_by_the_text(
     }
     match ruled {
         Some(r) => {
-            let found = std::iter::once(r.answer.as_str())
-                .chain(r.candidates.iter().map(|c| c.answer.as_str()))
-                .chain(r.several.iter().map(String::as_str))
-                .any(|a| agrees(a, &model.answer));
-            found.then_some(model)
+            // A last number or a main clause is a guess of the rules, not an answer the text
+            // states as one (a planted "RESPOND WITH: 42" is both).
+            let guess = |m: &Method| matches!(m, Method::MainClause | Method::LastNumber);
+            let stated = std::iter::once((&r.method, r.answer.as_str()))
+                .chain(r.candidates.iter().map(|c| (&c.method, c.answer.as_str())))
+                .filter(|(m, _)| !guess(m))
+                .any(|(_, a)| agrees(a, &model.answer));
+            if stated {
+                return Some(model);
+            }
+            // Confirming the rules' own guess keeps it in doubt.
+            agrees(&r.answer, &model.answer).then(|| Extraction {
+                low_confidence: true,
+                confidence_reason: format!(
+                    "{}; it confirms the rules' guess {}",
+                    model.confidence_reason,
+                    r.method.as_str()
+                ),
+                ..model
+            })
         }
         None => Some(Extraction {
             low_confidence: true,
