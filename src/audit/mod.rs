@@ -4,6 +4,7 @@
 //! grades its own findings.
 
 pub mod batch;
+pub mod check;
 pub mod contract;
 pub mod derivation;
 pub mod deterministic;

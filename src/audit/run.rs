@@ -11,7 +11,7 @@ use super::contract::{
     ReverseReply, Severity,
 };
 use super::derivation;
-use super::deterministic::{self, OutputIndex};
+use super::deterministic::OutputIndex;
 use super::grounding;
 use super::prompts;
 use super::report::{
@@ -297,20 +297,14 @@ pub async fn run_audit(
     let quoted = [ctx, out];
     // No model involved: computed first so even a case that fails in Phase 1 reports them.
     report.number_grounding = grounding::ground_numbers(ctx, out);
-    if params.unsupported_number_is_high {
-        report
-            .deterministic_findings
-            .extend(deterministic::unsupported_number_findings(
-                ctx,
-                &report.number_grounding,
-                params.numeric_deviation_threshold,
-            ));
-    }
-    if params.direction_check {
-        report
-            .deterministic_findings
-            .extend(deterministic::direction_findings(ctx, out));
-    }
+    report.deterministic_findings = super::check::deterministic_findings(
+        ctx,
+        out,
+        &report.number_grounding,
+        params,
+        params.unsupported_number_is_high,
+        params.direction_check,
+    );
 
     let decompose = |b: &Boundary| prompts::decompose(b, params, ctx, out);
     let (mut record, phase1) = ask::<DecomposeReply>(

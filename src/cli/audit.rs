@@ -102,7 +102,7 @@ pub(super) fn load_settings(path: &Path) -> Result<Settings, String> {
     Ok(settings)
 }
 
-fn load_strategy(path: Option<&Path>) -> Result<Strategy, String> {
+pub(super) fn load_strategy(path: Option<&Path>) -> Result<Strategy, String> {
     let Some(path) = path else {
         return Ok(Strategy::default());
     };
@@ -810,6 +810,25 @@ pub fn run_batch_cmd(a: BatchArgs) -> Result<ExitCode, String> {
         // One write per line, flushed at once: a crash loses at most the audits in flight.
         if let Err(e) = out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
             write_error = Some(format!("cannot write {}: {e}", journal.display()));
+        }
+        // Each case's deterministic findings on stderr, as `audit` prints them.
+        let found: Vec<crate::audit::report::DeterministicFinding> = line
+            .get("deterministic_findings")
+            .and_then(|v| serde_json::from_value(v.clone()).ok())
+            .unwrap_or_default();
+        if !found.is_empty() {
+            let who = |k: &str| line.get(k).map(|v| v.to_string()).unwrap_or_default();
+            if tty {
+                eprint!("\r\x1b[2K");
+            }
+            for d in &found {
+                eprintln!(
+                    "id {} · profile {}: deterministic finding: {}",
+                    who("id"),
+                    who("profile"),
+                    d.describe()
+                );
+            }
         }
         draw(progress, tty);
     };
