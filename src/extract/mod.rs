@@ -3,7 +3,7 @@
 //! [`extract`] finds a final answer in a solution text with a rule chain ranked by priority
 //! and position (see [`candidates`]), normalises it ([`normalize`]) and reports how sure it
 //! is. [`grade`] extracts both sides and compares them with [`equiv::compare`], which says
-//! which path decided. An optional LLM fallback is injected by the caller: [`needs_fallback`]
+//! which path decided. An optional LLM fallback is injected by the caller: [`needs_fallback_for`]
 //! says when to ask, [`from_fallback_reply`] reads the reply with the same normaliser.
 
 pub mod batch;
@@ -541,7 +541,7 @@ pub trait AnswerFallback {
     fn reply(&mut self, text: &str, question: Option<&str>) -> Option<String>;
 }
 
-/// [`extract_with`], asking `fallback` only when [`needs_fallback`] says so. A fallback that
+/// [`extract_with`], asking `fallback` only when [`needs_fallback_for`] says so. A fallback that
 /// fails or finds nothing leaves the rule-based answer in place.
 pub fn extract_with_fallback(
     text: &str,
