@@ -9,7 +9,7 @@
 
 use serde_json::Value;
 
-use super::ask::{ask, Exchange, Question};
+use super::ask::{ask, Exchange, FailureKind, Question};
 use super::{Boundary, ChatMessage, ChatTransport, Endpoint, Secrets, Usage};
 use crate::extract::{self, AnswerFallback, Extraction};
 use crate::json::{FieldError, Fields, FromJson, Path, Text};
@@ -119,6 +119,11 @@ pub async fn ask_final_answer(
             usage: exchange.tokens,
             latency_ms: exchange.latency_ms,
         }),
+        // A failed call says what the server said (the page prefixes "The verify model call
+        // failed"); a reply that could not be used says why.
+        Err((FailureKind::Endpoint | FailureKind::Cancelled, why)) => Err(why
+            .split_once("): ")
+            .map_or(why.clone(), |(_, said)| said.to_string())),
         Err((kind, why)) => Err(format!("{}: {why}", kind.label())),
     }
 }
@@ -361,7 +366,10 @@ mod tests {
         );
         let out = block_on(extract_with_llm(&t, &endpoint(), DOUBTFUL, None));
         assert!(out.asked);
-        assert!(out.error.as_deref().is_some_and(|e| e.contains("HTTP 401")));
+        assert!(out
+            .error
+            .as_deref()
+            .is_some_and(|e| e.starts_with("the endpoint refused the API key (HTTP 401)")));
         assert!(out.extraction.is_some_and(|e| e.method != Method::Fallback));
     }
 
