@@ -122,7 +122,7 @@ fn plans(profiles: &[&str]) -> SortedMap<String, AuditPlan> {
             base_url: "http://127.0.0.1:9/v1".into(),
             model: "mock".into(),
             api_key: None,
-            json_mode: JsonMode::None,
+            json_mode: JsonMode::JsonObject,
         },
     };
     profiles
@@ -432,7 +432,7 @@ mod cli {
         std::fs::write(
             &path,
             format!(
-                "llms:\n  mock:\n    base_url: \"{base_url}\"\n    model: mock-model\nprofiles:\n  p1:\n    run: mock\n    verify: mock\n  p2:\n    run: mock\n    verify: mock\n"
+                "llms:\n  mock:\n    base_url: \"{base_url}\"\n    model: mock-model\n    json_mode: json_object\nprofiles:\n  p1:\n    run: mock\n    verify: mock\n  p2:\n    run: mock\n    verify: mock\n"
             ),
         )
         .unwrap();

@@ -105,3 +105,48 @@ fn invalid_strategy_is_refused() {
         "{err}"
     );
 }
+
+/// `verifyfast check`: the rules alone, no settings and no model; exit 5 when a finding counts,
+/// 0 when none, one JSON line per case with `--batch` and each finding on stderr.
+#[test]
+fn check_needs_no_model_and_gates_on_counted_findings() {
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_verifyfast"))
+            .arg("check")
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let flipped = run(&[
+        "--context",
+        "Exports fell 12% in March.",
+        "--output",
+        "Exports rose 12% in March.",
+    ]);
+    assert_eq!(flipped.status.code(), Some(5), "{flipped:?}");
+    let stderr = String::from_utf8_lossy(&flipped.stderr);
+    assert!(stderr.contains("deterministic finding"), "{stderr}");
+    let report: serde_json::Value = serde_json::from_slice(&flipped.stdout).unwrap();
+    assert_eq!(report["deterministic_findings"][0]["check"], "direction");
+    let clean = run(&[
+        "--context",
+        "Exports fell 12%.",
+        "--output",
+        "Exports fell 12%.",
+    ]);
+    assert_eq!(clean.status.code(), Some(0), "{clean:?}");
+    let d = std::env::temp_dir().join(format!("vf-check-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    let cases = d.join("cases.jsonl");
+    std::fs::write(
+        &cases,
+        "{\"id\":1,\"context_input\":\"Sales rose 5%.\",\"model_output\":\"Sales rose 5%.\"}\n\
+{\"id\":2,\"context_input\":\"Sales rose 5%.\",\"model_output\":\"Sales fell 5%.\"}\n",
+    )
+    .unwrap();
+    let batch = run(&["--batch", cases.to_str().unwrap()]);
+    assert_eq!(batch.status.code(), Some(5), "{batch:?}");
+    assert_eq!(String::from_utf8_lossy(&batch.stdout).lines().count(), 2);
+    assert!(String::from_utf8_lossy(&batch.stderr).contains("id 2: deterministic finding"));
+    let _ = std::fs::remove_dir_all(&d);
+}

@@ -318,7 +318,9 @@ fn a_truncated_reply_never_yields_a_score() {
     let stderr = String::from_utf8_lossy(&a.stderr);
     assert!(stderr.contains("truncated"), "{stderr}");
 
-    // The same reply with finish_reason `stop` but JSON that needed closing: the same.
+    // The same reply with finish_reason `stop`: the model ended its answer, so the open JSON is
+    // no cut (it may be quoted text ending inside a string) and is never closed: unreadable,
+    // asked again with the same budget, never scored.
     let node = start(&json!({
         "default_reply": {"factual_errors": [], "logic_errors": []},
         "rules": [{"match_any": DECOMPOSE, "reply": cut}]
@@ -327,7 +329,8 @@ fn a_truncated_reply_never_yields_a_score() {
     let (_, report) = audit(&d, &s);
     let v: Value = serde_json::from_str(&report).unwrap();
     assert_eq!(v["credit_score"], Value::Null);
-    assert_eq!(v["could_not_audit"]["kind"], "truncated");
+    assert_eq!(v["could_not_audit"]["kind"], "unreadable");
+    assert_eq!(v["phases"][0]["truncated_replies"], 0);
 
     // Cut off once, complete with the larger budget: scored, and the cut is recorded.
     let node = start(&json!({

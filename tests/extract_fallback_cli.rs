@@ -7,7 +7,9 @@ use std::process::{Command, Stdio};
 
 #[test]
 fn asks_the_model_only_for_low_confidence_texts() {
-    let script = r#"{"default_reply": "The final answer is 8."}"#;
+    // The model answers `{"final_answer": "3"}` between the call's answer lines (the mock's
+    // default without JSON mode).
+    let script = r#"{"default_reply": {"final_answer": "3"}}"#;
     let mut server = Command::new("node")
         .args([
             concat!(env!("CARGO_MANIFEST_DIR"), "/tests/mock_llm/server.mjs"),
@@ -46,7 +48,7 @@ fn asks_the_model_only_for_low_confidence_texts() {
         .stderr(Stdio::piped())
         .spawn()
         .expect("spawn verifyfast");
-    let input = "{\"id\": 1, \"text\": \"She had 3 apples and 5 pears, gave some away and kept the rest in a basket.\"}\n\
+    let input = "{\"id\": 1, \"text\": \"\\\\boxed{5}\\nThe answer is 3\"}\n\
                  {\"id\": 2, \"text\": \"So the final answer is \\\\boxed{42}.\"}\n";
     cli.stdin
         .take()
@@ -64,8 +66,9 @@ fn asks_the_model_only_for_low_confidence_texts() {
         .collect();
     assert_eq!(lines.len(), 2, "{stdout}\n{stderr}");
     assert_eq!(
-        lines[0]["answer"], "8",
-        "low confidence → the model's answer: {stdout}\n{stderr}"
+        (&lines[0]["answer"], &lines[0]["method"]),
+        (&serde_json::json!("3"), &serde_json::json!("fallback")),
+        "low confidence → the model's answer, one the text states: {stdout}\n{stderr}"
     );
     assert_eq!(lines[1]["answer"], "42");
     assert!(

@@ -10,8 +10,8 @@ use proptest::prelude::*;
 
 use verifyfast::audit::contract::DecomposeReply;
 use verifyfast::audit::grounding::{ground_numbers, Status};
-use verifyfast::audit::parse::parse_reply;
 use verifyfast::jsonl::{lines_of, LineSplitter};
+use verifyfast::llm::reply::{parse_reply, ReadRules};
 use verifyfast::llm::Boundary;
 use verifyfast::logic::document::load;
 use verifyfast::logic::formula::parse_formula;
@@ -122,11 +122,13 @@ proptest! {
     #[test]
     fn llm_reply_parser_returns_or_errs(input in any_input()) {
         let b = Boundary::fixed("t0k3n");
+        let input_quoted = [input.as_str()];
+        let b = ReadRules { json_mode: true, quoted: &input_quoted, ..ReadRules::new(&b) };
         let _ = timed("parse_reply", &input, || parse_reply::<DecomposeReply>(&input, &b));
         let wrapped = format!("```json\n{{\"claims\": [{input:?}], \"deductions\": [\n");
         let _ = timed("parse_reply (truncated)", &wrapped, || parse_reply::<DecomposeReply>(&wrapped, &b));
         // The same text between the call's own answer markers.
-        let marked = format!("{}{input}{}", b.answer_open(), b.answer_close());
+        let marked = format!("{}{input}{}", b.boundary.answer_open(), b.boundary.answer_close());
         let _ = timed("parse_reply (marked)", &marked, || parse_reply::<DecomposeReply>(&marked, &b));
     }
 

@@ -762,7 +762,7 @@ not json
             base_url: "http://127.0.0.1:9/v1".into(),
             model: "m".into(),
             api_key: None,
-            json_mode: JsonMode::None,
+            json_mode: JsonMode::JsonObject,
         };
         let plan = |name: &str| AuditPlan {
             profile: name.into(),

@@ -4,11 +4,12 @@
 //! grades its own findings.
 
 pub mod batch;
+pub mod check;
 pub mod contract;
+pub mod derivation;
 pub mod deterministic;
 pub mod grounding;
 pub mod limits;
-pub mod parse;
 pub mod prompts;
 pub mod report;
 pub mod run;

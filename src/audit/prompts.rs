@@ -276,45 +276,6 @@ Shape: {{\"decisions\":[{{\"index\":1,\"severity\":\"High|Low\",\"reason\":\"…
     vec![ChatMessage::system(system), ChatMessage::user(user)]
 }
 
-/// The one re-ask after an unreadable reply: the request again (with this call's boundary), the
-/// reply, and what was wrong with it.
-pub fn reask(
-    _b: &Boundary,
-    fresh: Vec<ChatMessage>,
-    reply: &str,
-    parse_error: &str,
-) -> Vec<ChatMessage> {
-    let mut messages = fresh;
-    messages.push(ChatMessage::assistant(reply));
-    messages.push(ChatMessage::user(format!(
-        "Your reply could not be used: {parse_error}. Reply again: the JSON object in the \
-required shape, every field present, nothing cut off, once, between the answer lines the \
-instructions name."
-    )));
-    messages
-}
-
-/// The one re-ask after a reply whose answer could not be located unambiguously: the request
-/// again with a fresh boundary and a note, without the reply (it may quote planted text).
-pub fn reask_ambiguous(_b: &Boundary, fresh: Vec<ChatMessage>, why: &str) -> Vec<ChatMessage> {
-    with_note(
-        fresh,
-        &format!(
-            "Note: your previous reply could not be used ({why}). Do not quote the data. Write \
-your answer once, between the answer lines the instructions name."
-        ),
-    )
-}
-
-/// `messages` with `note` appended to the last user message.
-pub fn with_note(mut messages: Vec<ChatMessage>, note: &str) -> Vec<ChatMessage> {
-    if let Some(user) = messages.iter_mut().rev().find(|m| m.role == "user") {
-        user.content.push_str("\n\n");
-        user.content.push_str(note);
-    }
-    messages
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -443,21 +404,5 @@ mod tests {
         };
         assert_eq!(p(0.10), "10%");
         assert_eq!(p(0.075), "7.5%");
-    }
-
-    #[test]
-    fn reask_quotes_the_parse_error() {
-        let original = decompose(&b(), &AuditParams::default(), "c", "o");
-        let m = reask(
-            &b(),
-            original.clone(),
-            "oops",
-            "the reply contains no JSON object",
-        );
-        assert_eq!(m.len(), original.len() + 2);
-        assert_eq!(m[m.len() - 2].role, "assistant");
-        assert!(m[m.len() - 1]
-            .content
-            .contains("the reply contains no JSON object"));
     }
 }

@@ -8,7 +8,7 @@ use crate::llm::{Secrets, Usage};
 
 use super::contract::{Claim, Deduction, ErrorType, Exempted, Severity};
 use super::grounding::NumberGrounding;
-use super::parse::Repair;
+use crate::llm::reply::Repair;
 
 crate::names::named_enum! {
     /// The LLM phases of the protocol (Phase 4, the score, calls no model).
@@ -275,47 +275,8 @@ impl PhaseRecord {
     }
 }
 
-crate::names::named_enum! {
-    /// What stopped a phase.
-    #[derive(Default)]
-    pub enum FailureKind {
-        /// The call failed after the client's retries (network, HTTP status, bad body).
-        #[default]
-        Endpoint = "endpoint",
-        /// The model's reply could not be read, twice.
-        Unreadable = "unreadable",
-        /// The reply was cut off by `max_tokens`, also after asking with a larger budget.
-        Truncated = "truncated",
-        /// The user cancelled.
-        Cancelled = "cancelled",
-        /// The reply's verdict could not be told apart from text it quotes, also after asking
-        /// again (docs/audit.md, "Reading replies").
-        Ambiguous = "ambiguous",
-    }
-}
-
-impl FailureKind {
-    pub fn label(self) -> &'static str {
-        match self {
-            FailureKind::Endpoint => "endpoint error",
-            FailureKind::Unreadable => "unreadable reply",
-            FailureKind::Truncated => "truncated",
-            FailureKind::Cancelled => "cancelled",
-            FailureKind::Ambiguous => "ambiguous reply",
-        }
-    }
-
-    /// What the user can do about it, shown first on the page.
-    pub fn fix(self) -> &'static str {
-        match self {
-            FailureKind::Endpoint => "Check the LLM in Settings (base URL, model, API key) and use Test connection; the reason above says what the server answered.",
-            FailureKind::Unreadable => "The model did not answer in the required JSON shape: set its JSON mode to json_object in Settings, or use a stronger model.",
-            FailureKind::Truncated => "The reply did not fit in max_tokens: raise defaults.max_tokens in Settings, shorten the context or output, or lower max_claims in the strategy.",
-            FailureKind::Cancelled => "Run the audit again when ready.",
-            FailureKind::Ambiguous => "The model did not give its verdict once between the answer markers (it may have quoted the texts): set its JSON mode to json_object in Settings, or use a model that follows the format.",
-        }
-    }
-}
+/// What stopped a phase: the reader's failure kinds (one name table).
+pub use crate::llm::ask::FailureKind;
 
 /// Why an audit gave no score: it is reported as such, never as a default score.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

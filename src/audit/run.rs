@@ -3,28 +3,25 @@
 //! phase gets one re-ask when its reply cannot be read; a phase that still fails makes
 //! the whole case "could not audit" while keeping everything computed so far.
 
-use futures::future::LocalBoxFuture;
-
 use crate::config::{AuditParams, ConfigError, Settings, Strategy};
-use crate::llm::{
-    Boundary, ChatMessage, ChatRequest, ChatTransport, Endpoint, LlmError, Secrets, Usage,
-};
+use crate::llm::{Boundary, ChatMessage, ChatTransport, Endpoint, Secrets, Usage};
 
 use super::contract::{
     Claim, DecomposeReply, Deduction, Derivation, FactCheckReply, LogicCheckReply, ReportedError,
     ReverseReply, Severity,
 };
-use super::deterministic::{self, OutputIndex};
+use super::derivation;
+use super::deterministic::OutputIndex;
 use super::grounding;
-use super::parse::{parse_reply, ParseError, Repair};
 use super::prompts;
 use super::report::{
     AuditReport, Contradiction, CouldNotAudit, Counting, DeterministicCheck, DeterministicStatus,
-    DropReason, Dropped, FailureKind, Finding, ModelRef, ModelsUsed, Phase, PhaseRecord,
-    ReverseCheck, SeverityChange,
+    DropReason, Dropped, Finding, ModelRef, ModelsUsed, Phase, PhaseRecord, ReverseCheck,
+    SeverityChange,
 };
 use super::score;
 use crate::json::FromJson;
+use crate::llm::ask::{Exchange, Question};
 
 /// One model as a phase uses it: its `llms` name and where to reach it.
 #[derive(Debug, Clone, PartialEq)]
@@ -136,16 +133,12 @@ fn add_usage(total: &mut Usage, u: &Usage) {
 }
 
 /// Why a phase gave no usable reply.
-type PhaseFailure = (FailureKind, String);
+type PhaseFailure = crate::llm::ask::Failure;
 
-/// One phase's call(s): ask, read the reply, and
-/// - re-ask once with twice the `max_tokens` when the reply was cut off (finish_reason
-///   `length`, or JSON that needed closing): a cut-off reply never becomes a score;
-/// - re-ask once, quoting the parse error, when the reply cannot be read.
-///
-/// - re-ask once, with a fresh boundary and without the reply, when the reply's verdict cannot
-///   be located unambiguously (it may quote planted text); that and an unreadable reply share
-///   the one re-ask.
+/// One phase's call(s) through the one reply reader and its re-asks ([`crate::llm::ask`]): a
+/// cut-off reply is asked again with twice the `max_tokens` and never becomes a score; an
+/// unreadable one is asked again quoting the error; an ambiguous one (it may quote planted
+/// text) is asked again with a fresh boundary and without the reply.
 ///
 /// `build` writes the request for one call's [`Boundary`] (a fresh one for every call);
 /// `quoted` are the untrusted texts it quotes, which the boundary must not occur in.
@@ -161,180 +154,52 @@ async fn ask<T: FromJson>(
     secrets: &Secrets,
     progress: &dyn Fn(PhaseUpdate),
 ) -> (PhaseRecord, Result<T, PhaseFailure>) {
-    // The reply read last; `ask_any` accepts a reply only right after reading it.
-    let mut value: Option<T> = None;
-    let mut read = |raw: &str, boundary: &Boundary| {
-        parse_reply::<T>(raw, boundary).map(|p| {
-            value = Some(p.value);
-            p.repairs
+    let report = |status| progress(PhaseUpdate { phase, status });
+    report(PhaseStatus::Started);
+    let redact = |t: &str| secrets.redact(t);
+    let question = Question {
+        name: &model.llm,
+        endpoint: &model.endpoint,
+        build,
+        quoted,
+        temperature: plan.temperature,
+        max_tokens: plan.max_tokens,
+        max_tokens_ceiling: MAX_TOKENS_CEILING,
+        close_cut_off: true,
+        redact: &redact,
+    };
+    let mut exchange = Exchange::default();
+    let reasking = |why: &str| {
+        report(PhaseStatus::Reasking {
+            parse_error: why.to_string(),
         })
     };
-    let (record, result) = ask_any(
-        transport, plan, model, phase, build, quoted, secrets, progress, &mut read,
-    )
-    .await;
-    let result = result.and_then(|()| {
-        value.ok_or_else(|| (FailureKind::Unreadable, "no reply was read".to_string()))
-    });
-    (record, result)
-}
-
-/// Reads one reply (with its call's boundary) into the caller's value; returns the repairs.
-type ReadReply<'a> = dyn FnMut(&str, &Boundary) -> Result<Vec<Repair>, ParseError> + 'a;
-
-/// `ask` without its type parameter (the reply's type stays with `read`, which keeps what it
-/// reads); boxed so its state machine is one copy, not one per reply type.
-#[allow(clippy::too_many_arguments)]
-fn ask_any<'a>(
-    transport: &'a dyn ChatTransport,
-    plan: &'a AuditPlan,
-    model: &'a PlannedModel,
-    phase: Phase,
-    build: &'a dyn Fn(&Boundary) -> Vec<ChatMessage>,
-    quoted: &'a [&'a str],
-    secrets: &'a Secrets,
-    progress: &'a dyn Fn(PhaseUpdate),
-    read: &'a mut ReadReply<'a>,
-) -> LocalBoxFuture<'a, (PhaseRecord, Result<(), PhaseFailure>)> {
-    Box::pin(async move {
-        let mut record = PhaseRecord::new(phase, &model.llm);
-        let report = |status| progress(PhaseUpdate { phase, status });
-        let failed = |record: &mut PhaseRecord, kind: FailureKind, reason: String| {
-            let reason = secrets.redact(&reason);
+    let result = crate::llm::ask::ask::<T>(transport, &question, &mut exchange, &reasking).await;
+    let mut record = PhaseRecord::new(phase, &model.llm);
+    record.calls = exchange.calls;
+    record.max_tokens = exchange.max_tokens;
+    record.latency_ms = exchange.latency_ms;
+    record.tokens = exchange.tokens;
+    record.prompts = exchange.prompts;
+    record.raw_responses = exchange.raw_responses;
+    record.truncated_replies = exchange.truncated_replies;
+    record.reasked = exchange.reasked;
+    match &result {
+        Ok(_) => {
+            record.repairs = exchange.repairs;
+            report(PhaseStatus::Done {
+                latency_ms: record.latency_ms,
+                tokens: record.tokens.total_tokens,
+            });
+        }
+        Err((_, reason)) => {
             record.error = Some(reason.clone());
             report(PhaseStatus::Failed {
                 reason: reason.clone(),
             });
-            Err((kind, reason))
-        };
-        report(PhaseStatus::Started);
-        let mut max_tokens = plan.max_tokens;
-        let mut first_error: Option<String> = None;
-        // How the next call differs from the first request: after an unreadable reply, the
-        // reply and the error; after an ambiguous one, a note.
-        let mut reask: Option<(Option<String>, String)> = None;
-        // `max_tokens` of a cut-off reply, once it has been re-asked with more.
-        let mut cut_at: Option<u32> = None;
-        loop {
-            let boundary = Boundary::new(quoted);
-            let mut messages = build(&boundary);
-            match &reask {
-                Some((Some(reply), error)) => {
-                    messages = prompts::reask(&boundary, messages, reply, error)
-                }
-                Some((None, why)) => messages = prompts::reask_ambiguous(&boundary, messages, why),
-                None => {}
-            }
-            let request = ChatRequest {
-                messages,
-                temperature: plan.temperature,
-                max_tokens,
-            };
-            record.calls += 1;
-            record.max_tokens = max_tokens;
-            // The transcript: what this call sends, keys redacted (docs/audit.md).
-            record.prompts.push(
-                request
-                    .messages
-                    .iter()
-                    .map(|m| ChatMessage {
-                        role: m.role.clone(),
-                        content: secrets.redact(&m.content),
-                    })
-                    .collect(),
-            );
-            let reply = match transport.chat(&model.endpoint, &request).await {
-                Ok(reply) => reply,
-                Err(e) => {
-                    let said = format!("{} ({}): {e}", model.llm, model.endpoint.model);
-                    let (kind, reason) = match (&e, cut_at) {
-                    (LlmError::Cancelled, _) => (FailureKind::Cancelled, said),
-                    (_, Some(first)) => (
-                        FailureKind::Truncated,
-                        format!("the reply was cut off at max_tokens {first}, and asking again with {max_tokens} failed: {said}"),
-                    ),
-                    _ => (FailureKind::Endpoint, said),
-                };
-                    let result = failed(&mut record, kind, reason);
-                    return (record, result);
-                }
-            };
-            record.latency_ms += reply.latency_ms;
-            add_usage(&mut record.tokens, &reply.usage);
-            let content = secrets.redact(&reply.content);
-            record.raw_responses.push(content.clone());
-            let parsed = read(&content, &boundary);
-            let cut_off = reply.hit_token_limit()
-                || matches!(&parsed, Err(ParseError::CutOff(_)))
-                || matches!(&parsed, Ok(repairs) if repairs.contains(&Repair::ClosedTruncatedJson));
-            if cut_off {
-                record.truncated_replies += 1;
-                let next = max_tokens.saturating_mul(2).min(MAX_TOKENS_CEILING);
-                match cut_at {
-                    None if next > max_tokens => {
-                        cut_at = Some(max_tokens);
-                        record.reasked = true;
-                        report(PhaseStatus::Reasking {
-                        parse_error: format!(
-                            "the reply was cut off at max_tokens {max_tokens}; asking again with {next}"
-                        ),
-                    });
-                        max_tokens = next;
-                        continue;
-                    }
-                    _ => {
-                        let first = cut_at.unwrap_or(max_tokens);
-                        let budgets = if first == max_tokens {
-                            format!("max_tokens {max_tokens}")
-                        } else {
-                            format!("max_tokens {first}, then {max_tokens}")
-                        };
-                        let reason = format!(
-                        "the model's reply was cut off ({budgets}); a cut-off reply is never scored"
-                    );
-                        let result = failed(&mut record, FailureKind::Truncated, reason);
-                        return (record, result);
-                    }
-                }
-            }
-            match parsed {
-                Ok(repairs) => {
-                    record.repairs = repairs;
-                    report(PhaseStatus::Done {
-                        latency_ms: record.latency_ms,
-                        tokens: record.tokens.total_tokens,
-                    });
-                    return (record, Ok(()));
-                }
-                Err(e) => {
-                    let ambiguous = matches!(e, ParseError::Ambiguous(_));
-                    let error = secrets.redact(&e.to_string());
-                    if let Some(first) = first_error {
-                        let (kind, what) = if ambiguous {
-                            (FailureKind::Ambiguous, "could not be located unambiguously")
-                        } else {
-                            (FailureKind::Unreadable, "could not be read")
-                        };
-                        let reason = format!(
-                        "the model's verdict {what}, twice (first: {first}; after the re-ask: {error})"
-                    );
-                        let result = failed(&mut record, kind, reason);
-                        return (record, result);
-                    }
-                    record.reasked = true;
-                    report(PhaseStatus::Reasking {
-                        parse_error: error.clone(),
-                    });
-                    reask = Some(if ambiguous {
-                        (None, error.clone())
-                    } else {
-                        (Some(content), error.clone())
-                    });
-                    first_error = Some(error);
-                }
-            }
         }
-    })
+    }
+    (record, result)
 }
 
 fn findings(phase: Phase, errors: Vec<ReportedError>) -> impl Iterator<Item = Finding> {
@@ -432,21 +297,14 @@ pub async fn run_audit(
     let quoted = [ctx, out];
     // No model involved: computed first so even a case that fails in Phase 1 reports them.
     report.number_grounding = grounding::ground_numbers(ctx, out);
-    if params.unsupported_number_is_high {
-        report
-            .deterministic_findings
-            .extend(deterministic::unsupported_number_findings(
-                ctx,
-                out,
-                &report.number_grounding,
-                params.numeric_deviation_threshold,
-            ));
-    }
-    if params.direction_check {
-        report
-            .deterministic_findings
-            .extend(deterministic::direction_findings(ctx, out));
-    }
+    report.deterministic_findings = super::check::deterministic_findings(
+        ctx,
+        out,
+        &report.number_grounding,
+        params,
+        params.unsupported_number_is_high,
+        params.direction_check,
+    );
 
     let decompose = |b: &Boundary| prompts::decompose(b, params, ctx, out);
     let (mut record, phase1) = ask::<DecomposeReply>(
@@ -492,7 +350,7 @@ pub async fn run_audit(
             },
         });
         let again = |b: &Boundary| {
-            prompts::with_note(
+            crate::llm::ask::with_note(
                 prompts::decompose(b, params, ctx, out),
                 &format!(
                     "Note: these claims of an earlier answer are not statements of model_output \
@@ -754,8 +612,8 @@ fn check_targets(report: &mut AuditReport) {
     }
 }
 
-/// Each deterministic finding's status: explained by a derivation of the fact check that cites
-/// context numbers, reported by the fact check itself as a High error (counted there), or
+/// Each deterministic finding's status: explained by a derivation of the fact check that the
+/// rules recompute from the context numbers it names, reported by the fact check itself as a High error (counted there), or
 /// counted here.
 fn settle_deterministic(report: &mut AuditReport, derivations: &[Derivation], ctx: &str) {
     let claims = &report.claims;
@@ -774,15 +632,18 @@ fn settle_deterministic(report: &mut AuditReport, derivations: &[Derivation], ct
                         .any(|n| numbers.iter().any(|x| x == n.text))
             });
             if let Some(x) = offered {
-                if deterministic::cites_context_number(&x.explanation, ctx) {
-                    d.status = DeterministicStatus::Explained;
-                    d.derivation = Some(x.explanation.clone());
-                    continue;
+                // Accepted only when the rules recompute it (docs/audit.md, "Deterministic
+                // findings"): no judge and no audited text can talk the score up.
+                match derivation::recompute(&d.output_text, &x.explanation, ctx) {
+                    Ok(step) => {
+                        d.status = DeterministicStatus::Explained;
+                        d.derivation = Some(format!("{} (recomputed: {step})", x.explanation));
+                        continue;
+                    }
+                    Err(why) => {
+                        d.derivation = Some(format!("not accepted, {why}: {}", x.explanation));
+                    }
                 }
-                d.derivation = Some(format!(
-                    "not accepted, it names no number of the context: {}",
-                    x.explanation
-                ));
             }
         }
         let mentions = |e: &Finding| {
@@ -888,6 +749,7 @@ mod tests {
     use crate::audit::contract::Severity;
     use crate::audit::report::Band;
     use crate::audit::testing::ScriptedTransport;
+    use crate::llm::ask::FailureKind;
     use crate::llm::JsonMode;
     use futures::executor::block_on;
     use std::cell::RefCell;
@@ -1720,10 +1582,12 @@ mod tests {
             .as_deref()
             .is_some_and(|d| d.starts_with("not accepted")));
         assert_eq!((r.high_count, r.credit_score), (1, Some(2)));
-        // A two-step number the check cannot find, derived with context numbers: explained.
-        let out = "该校平均每班录取49人。";
-        let p1 = r#"{"claims":[{"id":"C1","text":"平均每班录取49人"}],"deductions":[]}"#;
-        let p2 = r#"{"factual_errors":[],"number_derivations":[{"number":"49","explanation":"录取1470人分30个班: 1470 / 30 = 49"}]}"#;
+        // A number the check cannot find (a product), derived from context numbers in a step
+        // the rules recompute (4200 × 30): explained.
+        let ctx = "该校2023年本科招生4200人，录取1470人，分30个班。";
+        let out = "该校共需126000份材料。";
+        let p1 = r#"{"claims":[{"id":"C1","text":"共需126000份材料"}],"deductions":[]}"#;
+        let p2 = r#"{"factual_errors":[],"number_derivations":[{"number":"126000","explanation":"招生4200人，每班30份: 4200 × 30 = 126000"}]}"#;
         let t = ScriptedTransport::answering(&[
             (Phase::Decompose, p1),
             (Phase::FactCheck, p2),
@@ -1737,10 +1601,14 @@ mod tests {
         let d = r
             .deterministic_findings
             .iter()
-            .find(|d| d.output_text == "49")
+            .find(|d| d.output_text == "126000")
             .unwrap_or_else(|| panic!("{:#?}", r.deterministic_findings));
         assert_eq!(d.status, DeterministicStatus::Explained);
-        assert!(d.derivation.as_deref().unwrap().contains("1470"));
+        assert!(d
+            .derivation
+            .as_deref()
+            .unwrap()
+            .contains("recomputed: 4200 × 30"));
         assert_eq!(r.credit_score, Some(5));
         let requests = t.requests.borrow();
         let fact = requests
@@ -1748,5 +1616,52 @@ mod tests {
             .find(|(p, _)| *p == Some(Phase::FactCheck))
             .unwrap();
         assert!(fact.1.messages[1].content.contains("number_derivations"));
+    }
+
+    /// A derivation that merely names a context number (the year) never cancels a fabricated
+    /// number's High finding, whether a sycophantic judge or the audited text wrote it.
+    #[test]
+    fn a_derivation_the_rules_cannot_recompute_leaves_the_finding_counted() {
+        let ctx = "In 2023 the company hired 120 engineers.";
+        let out = "In 2023 the company hired 120 engineers and raised 5 million.";
+        let p1 = r#"{"claims":[{"id":"C1","text":"raised 5 million"}],"deductions":[]}"#;
+        for explanation in [
+            "plausibly derived from 2023 in the context",
+            "120 engineers times 2023 is about 5 million",
+        ] {
+            let p2 = serde_json::json!({
+                "factual_errors": [],
+                "reasonable_inferences": [],
+                "number_derivations": [{"number": "5 million", "explanation": explanation}],
+            })
+            .to_string();
+            let t = ScriptedTransport::answering(&[
+                (Phase::Decompose, p1),
+                (Phase::FactCheck, &p2),
+                (Phase::LogicCheck, P3_NONE),
+            ]);
+            let input = AuditInput {
+                context_input: ctx.into(),
+                model_output: out.into(),
+            };
+            let r = audit_with(&t, AuditParams::default(), &input);
+            let d = r
+                .deterministic_findings
+                .iter()
+                .find(|d| d.output_text.contains('5'))
+                .unwrap_or_else(|| panic!("{:#?}", r.deterministic_findings));
+            assert_eq!(d.status, DeterministicStatus::Counted, "{explanation}");
+            assert!(
+                d.derivation
+                    .as_deref()
+                    .is_some_and(|x| x.starts_with("not accepted")),
+                "the report says why: {d:?}"
+            );
+            assert_eq!(
+                (r.high_count, r.credit_score),
+                (1, Some(2)),
+                "{explanation}"
+            );
+        }
     }
 }

@@ -61,6 +61,9 @@ pub struct ScriptedTransport {
     cut_off: RefCell<HashMap<Phase, u32>>,
     /// How replies are wrapped: as scripted, or as a chatty model that quotes the request.
     pub quoting: Quoting,
+    /// Replies not cut off say `finish_reason: "stop"`; otherwise they say none (as some
+    /// servers do), so JSON left open may be a cut.
+    pub says_stop: bool,
 }
 
 /// A "naive quoting" verify model (docs/audit.md, "Reading replies"): it quotes the texts it
@@ -133,6 +136,12 @@ impl ScriptedTransport {
         self
     }
 
+    /// Replies not cut off report `finish_reason: "stop"` (the model ended its answer).
+    pub fn says_stop(mut self) -> Self {
+        self.says_stop = true;
+        self
+    }
+
     /// The next `n` replies of `phase` report `finish_reason: "length"` (cut off by
     /// `max_tokens`), whatever their text.
     pub fn cut_off(self, phase: Phase, n: u32) -> Self {
@@ -201,7 +210,11 @@ impl ChatTransport for ScriptedTransport {
                 content,
                 latency_ms: self.latency_ms,
                 attempts: 1,
-                finish_reason: Some(if cut { "length" } else { "stop" }.to_string()),
+                finish_reason: if cut {
+                    Some("length".to_string())
+                } else {
+                    self.says_stop.then(|| "stop".to_string())
+                },
             })
         })
     }

@@ -102,7 +102,7 @@ pub(super) fn load_settings(path: &Path) -> Result<Settings, String> {
     Ok(settings)
 }
 
-fn load_strategy(path: Option<&Path>) -> Result<Strategy, String> {
+pub(super) fn load_strategy(path: Option<&Path>) -> Result<Strategy, String> {
     let Some(path) = path else {
         return Ok(Strategy::default());
     };
@@ -414,8 +414,29 @@ pub(crate) fn replace_atomically(
     write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> Result<(), String> {
     let tmp = sibling(path, ".tmp");
+    // Never follow a link planted at the temporary name (it would overwrite the file it points
+    // to): refuse it. A regular file left by a crash is ours to replace.
+    match fs::symlink_metadata(&tmp) {
+        Ok(m) if m.file_type().is_symlink() || !m.is_file() => {
+            return Err(format!(
+                "cannot write {}: {} exists and is not a regular file (a link or a directory); \
+remove it and run again",
+                path.display(),
+                tmp.display()
+            ))
+        }
+        Ok(_) => {
+            let _ = fs::remove_file(&tmp);
+        }
+        Err(_) => {}
+    }
     let result = (|| {
-        let file = File::create(&tmp)?;
+        // `create_new` (O_CREAT | O_EXCL) never follows a link, so one planted since the check
+        // above makes the write fail instead of landing elsewhere.
+        let file = fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)?;
         let mut w = std::io::BufWriter::new(file);
         write(&mut w)?;
         let file = w.into_inner().map_err(|e| e.into_error())?;
@@ -790,6 +811,25 @@ pub fn run_batch_cmd(a: BatchArgs) -> Result<ExitCode, String> {
         if let Err(e) = out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
             write_error = Some(format!("cannot write {}: {e}", journal.display()));
         }
+        // Each case's deterministic findings on stderr, as `audit` prints them.
+        let found: Vec<crate::audit::report::DeterministicFinding> = line
+            .get("deterministic_findings")
+            .and_then(|v| serde_json::from_value(v.clone()).ok())
+            .unwrap_or_default();
+        if !found.is_empty() {
+            let who = |k: &str| line.get(k).map(|v| v.to_string()).unwrap_or_default();
+            if tty {
+                eprint!("\r\x1b[2K");
+            }
+            for d in &found {
+                eprintln!(
+                    "id {} · profile {}: deterministic finding: {}",
+                    who("id"),
+                    who("profile"),
+                    d.describe()
+                );
+            }
+        }
         draw(progress, tty);
     };
     let planned = jobs
@@ -930,6 +970,25 @@ mod tests {
         assert!(!sibling(&path, ".tmp").exists(), "temporary file removed");
         replace_atomically(&path, |w| w.write_all(new_text.as_bytes())).unwrap();
         assert_eq!(fs::read_to_string(&path).unwrap(), new_text);
+    }
+
+    /// A link planted at `OUT.tmp` is never followed: the file it points to is untouched and the
+    /// write is refused with a message saying why.
+    #[cfg(unix)]
+    #[test]
+    fn a_link_at_the_temporary_name_is_refused_not_followed() {
+        let d = std::env::temp_dir().join(format!("vf-tmp-link-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&d);
+        fs::create_dir_all(&d).unwrap();
+        let foreign = d.join("foreign.txt");
+        fs::write(&foreign, "precious").unwrap();
+        let out = d.join("out.jsonl");
+        std::os::unix::fs::symlink(&foreign, sibling(&out, ".tmp")).unwrap();
+        let err = replace_atomically(&out, |w| w.write_all(b"new")).unwrap_err();
+        assert!(err.contains("not a regular file"), "{err}");
+        assert_eq!(fs::read_to_string(&foreign).unwrap(), "precious");
+        assert!(!out.exists());
+        let _ = fs::remove_dir_all(&d);
     }
 
     #[test]

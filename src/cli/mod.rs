@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 mod audit;
 mod band;
+mod check;
 mod extract;
 mod prove;
 
@@ -17,7 +18,8 @@ mod prove;
     long_about = "VerifyFast command line. The same pure core as the browser app.\n\n\
 Exit codes: 0 success; 1 a gate failed (e.g. band --max-cross-band); 2 some input lines were bad \
 (each reported with its line number, the rest processed); 3 a usage or I/O error; 4 batch: some \
-(case, profile) pairs could not be audited (rerun with --retry-failed)."
+(case, profile) pairs could not be audited (rerun with --retry-failed); 5 check: a deterministic \
+finding counts."
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -34,6 +36,9 @@ pub enum Command {
     Audit(audit::AuditArgs),
     /// Audit a JSONL of cases for one or more profiles, resumable.
     Batch(audit::BatchArgs),
+    /// The number check and the deterministic findings only, no model: instant, for CI
+    /// (exit 5 when a finding counts).
+    Check(check::CheckArgs),
     /// Band report (confusion matrix, cross-band rate) of a results JSONL.
     Band(band::BandArgs),
     /// Replay logic problems (dev_cases.jsonl format) with the auto-accept protocol.
@@ -68,6 +73,7 @@ pub fn main() -> ExitCode {
         Command::Grade(a) => extract::run_grade(a),
         Command::Audit(a) => audit::run_audit(a),
         Command::Batch(a) => audit::run_batch(a),
+        Command::Check(a) => check::run(a),
         Command::Band(a) => band::run(a),
         Command::Prove(a) => prove::run_prove(a),
         Command::Replay(a) => prove::run_replay(a),

@@ -68,6 +68,7 @@ pub fn to_send(batch: &GradeBatch, pending: &[Pending]) -> Vec<usize> {
 /// One finished call, as the page hands it over.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ModelReply {
+    /// The model's answer as the reply reader read it (between the call's answer lines).
     pub content: String,
     pub latency_ms: u64,
     pub total_tokens: u64,

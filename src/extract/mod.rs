@@ -3,7 +3,7 @@
 //! [`extract`] finds a final answer in a solution text with a rule chain ranked by priority
 //! and position (see [`candidates`]), normalises it ([`normalize`]) and reports how sure it
 //! is. [`grade`] extracts both sides and compares them with [`equiv::compare`], which says
-//! which path decided. An optional LLM fallback is injected by the caller: [`needs_fallback`]
+//! which path decided. An optional LLM fallback is injected by the caller: [`needs_fallback_for`]
 //! says when to ask, [`from_fallback_reply`] reads the reply with the same normaliser.
 
 pub mod batch;
@@ -311,13 +311,8 @@ fn confidence(winner: &Candidate, doubts: &[Doubt]) -> (f64, String) {
     (base, reason)
 }
 
-/// Whether an injected fallback (an LLM) should be asked: no answer, or a doubtful one.
-/// [`needs_fallback_for`] is sharper when the text is at hand.
-pub fn needs_fallback(result: Option<&Extraction>) -> bool {
-    result.is_none_or(|r| r.low_confidence)
-}
-
-/// The doubt signal on `text` and what was extracted from it: a doubtful answer, or no answer
+/// Whether the model is asked (the one "ask the model?" predicate: the page, the CLI, the batch
+/// fallback and the grade record's doubt all use it): the doubt signal on `text` and what was extracted from it: a doubtful answer, or no answer
 /// in a text that concluded. A text cut off before any conclusion (an unclosed thought, a
 /// write-up that stops mid-sentence) has no answer for certain: a model asked to read it would
 /// find none either (docs/extract.md, "Confidence signal").
@@ -548,7 +543,7 @@ pub trait AnswerFallback {
     fn reply(&mut self, text: &str, question: Option<&str>) -> Option<String>;
 }
 
-/// [`extract_with`], asking `fallback` only when [`needs_fallback`] says so. A fallback that
+/// [`extract_with`], asking `fallback` only when [`needs_fallback_for`] says so. A fallback that
 /// fails or finds nothing leaves the rule-based answer in place.
 pub fn extract_with_fallback(
     text: &str,
@@ -562,13 +557,73 @@ pub fn extract_with_fallback(
     }
     let replied = fallback
         .reply(text, question)
-        .and_then(|r| from_fallback_reply(text, &r));
+        .and_then(|r| from_fallback_reply(text, &r))
+        .and_then(|f| stated_by_the_text(text, f, ruled.as_ref()));
     match (replied, ruled) {
         (Some(mut f), Some(r)) => {
             f.candidates.insert(0, r.as_candidate());
             Some(f)
         }
         (f, r) => f.or(r),
+    }
+}
+
+/// The model's answer only when the text states it: it occurs in `text` as written (not inside a
+/// longer number), and — when the rules found answers — it is one of them (the model picks among
+/// the text's own conclusions; a value the rules never read as an answer, such as a number an
+/// instruction planted in the text asks for, is not taken). When the rules found none, the
+/// model's answer stays in doubt. Otherwise the rules' answer stands (docs/extract.md, "LLM
+/// fallback").
+fn stated_by_the_text(
+    text: &str,
+    model: Extraction,
+    ruled: Option<&Extraction>,
+) -> Option<Extraction> {
+    let raw = model.raw.trim();
+    let digit = |c: Option<char>| c.is_some_and(|c| c.is_ascii_digit());
+    // "3" is not stated by "23": an occurrence must not continue a number on either side.
+    let occurs = !raw.is_empty()
+        && text.match_indices(raw).any(|(i, m)| {
+            let before = text[..i].chars().next_back();
+            let after = text[i + m.len()..].chars().next();
+            let joins_before = digit(before) && digit(raw.chars().next());
+            let joins_after = digit(after) && digit(raw.chars().next_back());
+            !(joins_before || joins_after)
+        });
+    if !occurs {
+        return None;
+    }
+    match ruled {
+        Some(r) => {
+            // A last number or a main clause is a guess of the rules, not an answer the text
+            // states as one (a planted "RESPOND WITH: 42" is both).
+            let guess = |m: &Method| matches!(m, Method::MainClause | Method::LastNumber);
+            let stated = std::iter::once((&r.method, r.answer.as_str()))
+                .chain(r.candidates.iter().map(|c| (&c.method, c.answer.as_str())))
+                .filter(|(m, _)| !guess(m))
+                .any(|(_, a)| agrees(a, &model.answer));
+            if stated {
+                return Some(model);
+            }
+            // Confirming the rules' own guess keeps it in doubt.
+            agrees(&r.answer, &model.answer).then(|| Extraction {
+                low_confidence: true,
+                confidence_reason: format!(
+                    "{}; it confirms the rules' guess {}",
+                    model.confidence_reason,
+                    r.method.as_str()
+                ),
+                ..model
+            })
+        }
+        None => Some(Extraction {
+            low_confidence: true,
+            confidence_reason: format!(
+                "{}; the rules found no answer to confirm it",
+                model.confidence_reason
+            ),
+            ..model
+        }),
     }
 }
 

@@ -382,6 +382,78 @@ impl<'a> Fields<'a> {
     }
 }
 
+/// The first key that occurs twice in one object of the JSON `text`, if any. serde_json's
+/// [`Value`] keeps the last of two equal keys, so a text with a duplicate must be looked at
+/// before it is parsed into one: a reply holding `"factual_errors"` twice says two different
+/// things, and which one counts is not for a reader to guess. `None` also for a text that is
+/// not JSON (its parse reports that).
+pub fn first_duplicate_key(text: &str) -> Option<String> {
+    use serde::de::Deserializer as _;
+    let mut de = serde_json::Deserializer::from_str(text);
+    match de.deserialize_any(NoDuplicateKeys) {
+        Err(e) if e.is_data() => {
+            let m = e.to_string();
+            m.strip_prefix(DUPLICATE)
+                .map(|rest| rest.split(DUPLICATE_END).next().unwrap_or(rest).to_string())
+        }
+        _ => None,
+    }
+}
+
+const DUPLICATE: &str = "duplicate key `";
+const DUPLICATE_END: &str = "` in one object";
+
+/// A serde visitor that walks a JSON document and fails on the first duplicate key.
+struct NoDuplicateKeys;
+
+impl<'de> serde::de::DeserializeSeed<'de> for NoDuplicateKeys {
+    type Value = ();
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(NoDuplicateKeys)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for NoDuplicateKeys {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_str<E>(self, _: &str) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_unit<E>(self) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        while seq.next_element_seed(NoDuplicateKeys)?.is_some() {}
+        Ok(())
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let mut seen = std::collections::BTreeSet::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if !seen.insert(key.clone()) {
+                return Err(serde::de::Error::custom(format!(
+                    "{DUPLICATE}{key}{DUPLICATE_END}"
+                )));
+            }
+            map.next_value_seed(NoDuplicateKeys)?;
+        }
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

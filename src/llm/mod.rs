@@ -194,11 +194,13 @@ pub trait ChatTransport {
 // --- Client pipeline (additive to the interface above) ---
 
 pub mod answer_fallback;
+pub mod ask;
 pub mod boundary;
 pub mod cancel;
 pub mod client;
 pub mod connection;
 pub mod redact;
+pub mod reply;
 pub mod retry;
 pub mod wire;
 

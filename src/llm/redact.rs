@@ -51,9 +51,15 @@ impl Secrets {
             if let Some((_, pass)) = info.split_once(':') {
                 self.add(pass);
             }
+            // An HTTP client sends userinfo as `Authorization: Basic base64(user:pass)`; a
+            // server or proxy that echoes the header prints that form.
+            self.add(&base64(info.as_bytes()));
         }
         for secret in query_and_fragment_secrets(url) {
             self.add(secret);
+        }
+        for segment in key_like_path_segments(url) {
+            self.add(segment);
         }
     }
 
@@ -155,6 +161,44 @@ fn userinfo(url: &str) -> Option<&str> {
     authority.rfind('@').map(|at| &authority[..at])
 }
 
+/// Standard base64 (RFC 4648, padded), as HTTP Basic authentication encodes `user:pass`.
+fn base64(bytes: &[u8]) -> String {
+    const ABC: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(ABC[((n >> (18 - 6 * i)) & 63) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+/// Path segments of a URL that look like keys (some gateways take one in the path:
+/// `/v1/sk-…/chat`): a segment starting `sk-`, or 24+ characters mixing letters and digits.
+fn key_like_path_segments(url: &str) -> Vec<&str> {
+    let after = url.find("://").map_or(0, |i| i + 3);
+    let rest = &url[after..];
+    let end = rest.find(['?', '#']).unwrap_or(rest.len());
+    let path = rest[..end].split_once('/').map_or("", |(_, p)| p);
+    path.split('/')
+        .filter(|seg| {
+            let letters = seg.bytes().any(|b| b.is_ascii_alphabetic());
+            let digits = seg.bytes().any(|b| b.is_ascii_digit());
+            seg.starts_with("sk-") || (seg.len() >= 24 && letters && digits)
+        })
+        .collect()
+}
+
 /// The secret-bearing parts of a URL after its authority: every query value and the whole
 /// fragment (`?api-key=…`, `#access_token=…`: some gateways take keys there).
 fn query_and_fragment_secrets(url: &str) -> Vec<&str> {
@@ -188,7 +232,10 @@ fn query_and_fragment_secrets(url: &str) -> Vec<&str> {
 /// settings errors, the page's messages, reports, stored runs and exports all go through it
 /// (docs/llm.md, "Redaction guarantees").
 pub fn redact_url(url: &str) -> String {
-    let url = strip_userinfo(url);
+    let mut url = strip_userinfo(url);
+    for segment in key_like_path_segments(&url.clone()) {
+        url = url.replacen(segment, REDACTED, 1);
+    }
     let (before_fragment, fragment) = match url.split_once('#') {
         Some((b, f)) => (b, Some(f)),
         None => (url.as_str(), None),
@@ -291,6 +338,34 @@ pub fn key_problem(key: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn basic_auth_and_keys_in_the_path_are_redacted() {
+        assert_eq!(super::base64(b"user:pa55word"), "dXNlcjpwYTU1d29yZA==");
+        assert_eq!(super::base64(b"ab"), "YWI=");
+        let mut s = Secrets::new();
+        s.add_url("https://user:pa55word@gw.example/v1");
+        let echoed = "proxy debug: you sent Authorization: Basic dXNlcjpwYTU1d29yZA==";
+        assert!(
+            !s.redact(echoed).contains("dXNlcjpwYTU1d29yZA"),
+            "{}",
+            s.redact(echoed)
+        );
+        let url = "https://gw.example/v1/sk-abcdef1234567890/chat";
+        assert!(
+            !redact_url(url).contains("abcdef1234567890"),
+            "{}",
+            redact_url(url)
+        );
+        let mut s = Secrets::new();
+        s.add_url(url);
+        let said = format!("could not reach {url}/chat/completions");
+        assert!(!s.redact(&said).contains("abcdef1234567890"));
+        assert_eq!(
+            redact_url("http://127.0.0.1:8080/v1"),
+            "http://127.0.0.1:8080/v1"
+        );
+    }
+
     use super::*;
     use crate::llm::JsonMode;
 
@@ -364,7 +439,8 @@ mod tests {
             json_mode: JsonMode::None,
         };
         let s = Secrets::of_endpoint(&e);
-        assert_eq!(s.len(), 3);
+        // The key, the userinfo, its password and its Basic-auth form.
+        assert_eq!(s.len(), 4);
         let out = s.redact("login user:p4ssw0rd failed; password p4ssw0rd");
         assert!(!out.contains("p4ssw0rd"), "{out}");
     }

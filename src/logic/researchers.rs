@@ -11,7 +11,10 @@ use serde_json::Value;
 
 use super::engine::{Action, Engine};
 use super::world::{ItemStatus, WorldState};
-use crate::llm::{Boundary, ChatMessage, ChatRequest, ChatTransport, Endpoint};
+use crate::json::{FieldError, Fields, FromJson, Path};
+use crate::llm::ask::{ask, Exchange, FailureKind, Question};
+use crate::llm::reply::{parse_reply, ReadRules};
+use crate::llm::{Boundary, ChatMessage, ChatTransport, Endpoint};
 
 /// How a research run is bounded.
 #[derive(Debug, Clone, PartialEq)]
@@ -148,27 +151,47 @@ pub fn describe_world(state: &WorldState) -> String {
     s
 }
 
-/// Read an agent's reply as an action: only the JSON between the turn's answer lines, or a
-/// reply that is nothing but the JSON (never JSON quoted from the world). The agent name always
-/// comes from the turn, never from the reply (a model cannot act as someone else).
-pub fn parse_action(agent: &str, reply: &str, b: &Boundary) -> Result<Action, String> {
-    let parsed = crate::audit::parse::parse_reply::<Value>(reply, b)
-        .map_err(|e| format!("unreadable reply: {e}"))?;
-    let v = parsed.value;
-    let action_type = v
-        .get("actionType")
-        .or_else(|| v.get("action_type"))
-        .or_else(|| v.get("action"))
-        .and_then(Value::as_str)
-        .ok_or("the reply has no \"actionType\"")?;
-    let params = v
-        .get("params")
-        .cloned()
-        .unwrap_or(Value::Object(Default::default()));
-    if !params.is_object() {
-        return Err("\"params\" must be an object".into());
+/// An agent's reply as the reader takes it: an action type and its parameters.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ActionReply {
+    pub action_type: String,
+    pub params: Value,
+}
+
+impl FromJson for ActionReply {
+    fn from_json(value: &Value, path: Path) -> Result<Self, FieldError> {
+        let f = Fields::of(value, path)?;
+        // Models spell the key three ways; the first present one is read.
+        let action_type = ["actionType", "action_type", "action"]
+            .iter()
+            .find(|k| value.get(**k).is_some())
+            .map(|k| f.required::<String>(k))
+            .unwrap_or_else(|| f.required::<String>("actionType"))?;
+        let params = f
+            .or_default::<Option<Value>>("params")?
+            .unwrap_or(Value::Object(Default::default()));
+        if !params.is_object() {
+            return Err(FieldError::wrong(path.key("params"), "an object", &params));
+        }
+        Ok(ActionReply {
+            action_type,
+            params,
+        })
     }
-    Ok(Action::new(agent, action_type, params))
+}
+
+/// Read an agent's reply as an action: only the JSON between the turn's answer lines, or (JSON
+/// mode) a reply that is nothing but the JSON — never JSON quoted from the world, never a
+/// cut-off action closed. The agent name always comes from the turn, never from the reply (a
+/// model cannot act as someone else).
+pub fn parse_action(agent: &str, reply: &str, rules: &ReadRules) -> Result<Action, String> {
+    let parsed =
+        parse_reply::<ActionReply>(reply, rules).map_err(|e| format!("unreadable reply: {e}"))?;
+    Ok(action_of(agent, parsed.value))
+}
+
+fn action_of(agent: &str, reply: ActionReply) -> Action {
+    Action::new(agent, &reply.action_type, reply.params)
 }
 
 fn all_goals_proved(state: &WorldState) -> bool {
@@ -207,57 +230,69 @@ pub async fn run_research(
             }
             let world = describe_world(engine.state());
             let said = feedback.get(agent).map(String::as_str).unwrap_or("");
-            let boundary = Boundary::new(&[world.as_str(), said]);
-            let messages = turn_messages(
-                &boundary,
-                engine.state(),
-                agent,
-                feedback.get(agent).map(String::as_str),
-                rules,
-            );
-            let request = ChatRequest {
-                messages,
+            let state = engine.state();
+            let build = |b: &Boundary| {
+                turn_messages(
+                    b,
+                    state,
+                    agent,
+                    feedback.get(agent).map(String::as_str),
+                    rules,
+                )
+            };
+            let quoted = [world.as_str(), said];
+            let secrets = crate::llm::Secrets::of_endpoint(endpoint);
+            let redact = |t: &str| secrets.redact(t);
+            // The same reader and re-asks as every reply (docs/llm.md, "Reading replies"); a
+            // cut-off action is asked again with more tokens, never closed and taken.
+            let question = Question {
+                name: agent,
+                endpoint,
+                build: &build,
+                quoted: &quoted,
                 temperature: config.temperature,
                 max_tokens: config.max_tokens,
+                max_tokens_ceiling: config.max_tokens.saturating_mul(2),
+                close_cut_off: false,
+                redact: &redact,
             };
-            let turn = match transport.chat(endpoint, &request).await {
-                Err(e) => Turn {
+            let mut exchange = Exchange::default();
+            let asked = ask::<ActionReply>(transport, &question, &mut exchange, &|_| {}).await;
+            let (latency_ms, tokens) = (exchange.latency_ms, exchange.tokens.total_tokens);
+            let turn = match asked {
+                Err((FailureKind::Endpoint | FailureKind::Cancelled, e)) => Turn {
                     round,
                     agent: agent.clone(),
                     action: None,
                     verdict: Err(format!("LLM call failed: {e}")),
-                    latency_ms: 0,
-                    tokens: 0,
+                    latency_ms,
+                    tokens,
+                },
+                Err((_, e)) => Turn {
+                    round,
+                    agent: agent.clone(),
+                    action: None,
+                    verdict: Err(format!("unreadable reply: {e}")),
+                    latency_ms,
+                    tokens,
                 },
                 Ok(reply) => {
-                    let (latency_ms, tokens) = (reply.latency_ms, reply.usage.total_tokens);
-                    match parse_action(agent, &reply.content, &boundary) {
-                        Err(e) => Turn {
-                            round,
-                            agent: agent.clone(),
-                            action: None,
-                            verdict: Err(e),
-                            latency_ms,
-                            tokens,
-                        },
-                        Ok(action) => {
-                            let outcome = engine.submit(&action);
-                            let verdict = outcome.result.map_err(|r| {
-                                format!(
-                                    "rejected ({}): {}",
-                                    super::events::code_str(r.code),
-                                    r.message
-                                )
-                            });
-                            Turn {
-                                round,
-                                agent: agent.clone(),
-                                action: Some(action),
-                                verdict,
-                                latency_ms,
-                                tokens,
-                            }
-                        }
+                    let action = action_of(agent, reply);
+                    let outcome = engine.submit(&action);
+                    let verdict = outcome.result.map_err(|r| {
+                        format!(
+                            "rejected ({}): {}",
+                            super::events::code_str(r.code),
+                            r.message
+                        )
+                    });
+                    Turn {
+                        round,
+                        agent: agent.clone(),
+                        action: Some(action),
+                        verdict,
+                        latency_ms,
+                        tokens,
                     }
                 }
             };
@@ -296,7 +331,7 @@ pub async fn run_research(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::llm::{ChatResponse, JsonMode, LlmError, Usage};
+    use crate::llm::{ChatRequest, ChatResponse, JsonMode, LlmError, Usage};
     use crate::logic::engine::EngineConfig;
     use crate::logic::world::{GoalSpec, Hypothesis, Problem};
     use futures::future::LocalBoxFuture;
@@ -382,7 +417,7 @@ mod tests {
             base_url: "u".into(),
             model: "m".into(),
             api_key: None,
-            json_mode: JsonMode::None,
+            json_mode: JsonMode::JsonObject,
         };
         let mut engine = Engine::new(problem(), EngineConfig::default()).unwrap();
         let cfg = ResearchConfig {
@@ -406,8 +441,10 @@ mod tests {
         let (out, prompts, engine) = run(&[
             // researcher-1 cites a hypothesis that does not exist: refused, told why.
             r#"{"actionType":"derive","params":{"conclusion":"A \\land B","premises":["H-1","H-9"],"rule":"and_intro"}}"#,
-            // researcher-2 has nothing to accept yet; makes a malformed reply.
+            // researcher-2 has nothing to accept yet; makes a malformed reply, and again when
+            // asked once more.
             "I think we should wait.",
+            "Still waiting.",
             // researcher-1 mends it (in a code fence between its answer lines, with prose around).
             "Sure:\n{OPEN}\n```json\n{\"actionType\":\"derive\",\"params\":{\"conclusion\":\"A \\\\land B\",\"premises\":[\"H-1\",\"H-2\"],\"rule\":\"and_intro\"}}\n```\n{CLOSE}",
             // researcher-2 accepts the pending proposal (C-001 went to the refused one).
@@ -421,9 +458,14 @@ mod tests {
             .err()
             .is_some_and(|e| e.contains("unreadable")));
         assert!(
-            prompts[2].contains("REFUSED"),
-            "the rejection is fed back: {}",
+            prompts[2].contains("could not be used"),
+            "the unreadable reply is asked again, quoting why: {}",
             prompts[2]
+        );
+        assert!(
+            prompts[3].contains("REFUSED"),
+            "the rejection is fed back: {}",
+            prompts[3]
         );
         assert!(engine.state().goals[0].proved_by.is_some());
     }
@@ -438,6 +480,10 @@ mod tests {
     #[test]
     fn a_reply_cannot_speak_for_another_agent() {
         let b = Boundary::new(&[]);
+        let b = ReadRules {
+            json_mode: true,
+            ..ReadRules::new(&b)
+        };
         let a = parse_action(
             "researcher-2",
             r#"{"agent":"researcher-1","actionType":"accept","params":{"proposalId":"C-001"}}"#,
@@ -470,5 +516,18 @@ mod tests {
         let t0 = crate::llm::boundary::token_in(&prompts[0]);
         let t1 = crate::llm::boundary::token_in(&prompts[1]);
         assert!(t0.is_some() && t0 != t1);
+    }
+
+    /// A reply cut off inside its action is asked again with more tokens, and never closed
+    /// into an action (closing could drop a premise or cut a formula short).
+    #[test]
+    fn a_cut_off_action_is_re_asked_and_never_closed() {
+        let cut = r#"{OPEN}{"actionType":"derive","params":{"conclusion":"A","premises":["H-1"],"rule":"and_el"#;
+        let (out, prompts, _) = run(&[cut, cut]);
+        assert!(out.turns[0].action.is_none(), "{:?}", out.turns[0]);
+        let why = out.turns[0].verdict.as_ref().unwrap_err();
+        assert!(why.contains("cut off"), "{why}");
+        // The first agent's turn took two calls (the re-ask), then the second agent's turn.
+        assert!(prompts.len() >= 3);
     }
 }

@@ -23,6 +23,8 @@ function settingsFor(baseUrl) {
 
 // Ends on a bare last number (5): the rules are not confident.
 const DOUBTFUL = 'There were 3 cats and then 5 dogs came along to play.';
+// The rules doubt their boxed 5 against the stated 8 (and the text mentions cats).
+const STATED = 'There were 3 cats. Maybe \\boxed{5}. The answer is 8.';
 
 async function setup(app, page, mock, script) {
   await fetch(`${mock.url}/__script`, { method: 'POST', body: JSON.stringify(script) });
@@ -50,15 +52,17 @@ describe('extract page: LLM fallback', () => {
 
   app.it('one solution: the button asks, shows both answers, the verdict used, latency and tokens', async (page) => {
     await setup(app, page, mock, {
-      rules: [{ match: 'cats', reply: 'The final answer is 8.', usage: { prompt_tokens: 120, completion_tokens: 4 } }],
-      default_reply: 'The final answer is 11.',
+      // The model answers between the call's answer lines; its answer counts when the text
+      // states it as an answer (here the 8 the rules weighed against their boxed 5).
+      rules: [{ match: 'cats', reply: { final_answer: '8' }, usage: { prompt_tokens: 120, completion_tokens: 4 } }],
+      default_reply: { final_answer: '11' },
     });
     // A confident text offers no fallback.
     await page.getByTestId('extract-text').fill('So the final answer is \\boxed{42}.');
     await page.getByTestId('extract-method').filter({ hasText: 'boxed' }).waitFor();
     assert.equal(await page.getByTestId('fallback-single').count(), 0);
 
-    await page.getByTestId('extract-text').fill(DOUBTFUL);
+    await page.getByTestId('extract-text').fill(STATED);
     await page.getByTestId('extract-gold').fill('8');
     assert.equal(await page.getByTestId('extract-answer').getAttribute('data-answer'), '5');
     assert.equal(await page.getByTestId('extract-verdict').getAttribute('data-outcome'), 'different');
@@ -69,7 +73,7 @@ describe('extract page: LLM fallback', () => {
     await page.getByTestId('fallback-ask').click();
     await page.getByTestId('fallback-model-answer').waitFor();
     assert.equal(await page.getByTestId('fallback-model-answer').innerText(), '8');
-    assert.equal(await page.getByTestId('fallback-reply').innerText(), 'The final answer is 8.');
+    assert.equal(await page.getByTestId('fallback-reply').innerText(), '8');
     assert.equal(await page.getByTestId('fallback-used').getAttribute('data-used'), 'model');
     assert.equal(await page.getByTestId('fallback-verdict').getAttribute('data-outcome'), 'equal');
     assert.match(await page.getByTestId('fallback-verdict').innerText(), /predicted `8` \(fallback\)/);
@@ -78,10 +82,10 @@ describe('extract page: LLM fallback', () => {
     assert.equal(await page.getByTestId('extract-answer').getAttribute('data-answer'), '5');
     const sent = await chats(mock);
     assert.equal(sent.length, 1);
-    assert.equal(sent[0].max_tokens, 30);
+    assert.equal(sent[0].max_tokens, 200);
     assert.equal(sent[0].temperature, 0);
-    assert.match(lastUser(sent[0]), /FINAL ANSWER/);
-    assert.ok(lastUser(sent[0]).includes(DOUBTFUL));
+    assert.match(sent[0].messages[0].content, /FINAL ANSWER/);
+    assert.ok(lastUser(sent[0]).includes(STATED));
 
     // "Ask automatically" (kept across a reload) asks once the edited text rests.
     await page.getByTestId('fallback-auto').check();
@@ -90,7 +94,7 @@ describe('extract page: LLM fallback', () => {
     await page.getByTestId('page-extract').waitFor();
     assert.equal(await page.getByTestId('fallback-auto').isChecked(), true);
     await page.getByTestId('fallback-model-answer').waitFor();
-    await page.getByTestId('extract-text').fill('Then 4 birds flew off and 6 stayed.');
+    await page.getByTestId('extract-text').fill('Then \\boxed{4} birds flew off. The answer is 11.');
     await page.getByTestId('fallback-model-answer').filter({ hasText: '11' }).waitFor();
     assert.equal((await chats(mock)).length, 3, 'one call after the reload, one after the edit');
   });

@@ -134,17 +134,19 @@ export function useApp({ it, before, after, beforeEach, afterEach }, { allowCons
 // lines, three of them low-confidence; the model answers `b` right, changes `c`'s verdict with a
 // wrong answer and fails on `e` (sent 3, used 2, changed 1, failed 1).
 export const FALLBACK_GRADE = {
+  // The model answers `{"final_answer": …}` between the call's answer lines (the mock's default
+  // without JSON mode); its answer is used only when the text states it as an answer.
   mock: {
     rules: [
-      { match: 'not sure what to do', reply: '12' },
-      { match: '3 cats', reply: 'The answer is 5.' },
+      { match: 'boxed{11}', reply: { final_answer: '12' } },
+      { match: '3 cats', reply: { final_answer: '5' } },
       { match: '7 birds', fault: '400' },
     ],
-    default_reply: '999',
+    default_reply: { final_answer: '999' },
   },
   lines: [
     { id: 'a', output: 'So the final answer is \\boxed{7}.', ground_truth: '7' },
-    { id: 'b', output: 'I am not sure what to do here.', ground_truth: '12' },
+    { id: 'b', output: 'Maybe \\boxed{11}. The answer is 12.', ground_truth: '12' },
     { id: 'c', output: 'There were 3 cats and then 5 dogs', ground_truth: '3' },
     { id: 'd', output: 'The answer is 6.', ground_truth: '6' },
     { id: 'e', output: 'We saw 7 birds and 2 owls', ground_truth: '7' },

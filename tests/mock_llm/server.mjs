@@ -33,7 +33,7 @@
 //   "models": ["mock-model"],        // listed by GET /v1/models
 //   "default_reply": "mock reply",   // chat reply when no rule matches (string, or JSON value
 //                                    // which is sent as its JSON text)
-//   "quote": null,                   // "marked" | "bare": every reply quotes first (see rules)
+//   "quote": null,                   // "marked" | "bare" | "raw" | "parrot" (see quoted())
 //   "fault_rate": 0, "fault_kinds": ["503"], "seed": 1,
 //   "rules": [                       // first rule that matches and has uses left wins
 //     {
@@ -51,6 +51,7 @@
 //                                    // audited texts, with whatever they planted) and then
 //                                    // gives `reply` between the answer lines the prompt asks
 //                                    // for ("marked") or with no markers ("bare")
+//       "duplicate_key": {"k": v},   // the reply's object says key k twice (v the second time)
 //       "fault": "429"               // instead of a reply, see below
 //     }
 //   ]
@@ -189,17 +190,44 @@ function normFault(f) {
   return typeof f === 'string' ? { kind: f } : { kind: String(f.kind ?? f.status), ...f };
 }
 
-// A chatty model that restates what it was given before answering (docs/audit.md, "Reading
-// replies"): the request's last user message, then the answer, between the answer lines the
-// prompt names (<answer-TOKEN>) when `mode` is "marked", bare otherwise.
-function quoted(mode, messages, content) {
+// How the scripted reply is sent (docs/audit.md, "Reading replies"):
+// - default: as an obedient model would: between the answer lines the prompt names
+//   (<answer-TOKEN>) when the request did not ask for JSON mode (`response_format`), as
+//   scripted otherwise (or when the prompt names no answer lines, or the reply has them);
+// - "raw": exactly as scripted, never wrapped;
+// - "marked" / "bare": a chatty model that restates what it was given (the request's last user
+//   message) before its answer, between the answer lines or bare;
+// - "parrot": a model that repeats the audited text (the data named model_output) as its
+//   whole reply, whatever was scripted.
+function quoted(mode, messages, content, body) {
   const text = typeof content === 'string' ? content : JSON.stringify(content);
-  if (mode !== 'marked' && mode !== 'bare') return content;
   const all = messages.map((m) => String(m?.content ?? '')).join('\n');
   const token = (all.match(/<answer-([0-9a-f]{16})>/) || [])[1];
+  if (mode === 'raw') return text;
+  if (mode === 'parrot') {
+    const m = lastUser(messages).match(/<data-[0-9a-f]+ name="model_output">\n([\s\S]*?)\n<\/data-[0-9a-f]+>/);
+    return m ? m[1] : text;
+  }
+  if (mode !== 'marked' && mode !== 'bare') {
+    if (token && !body?.response_format && !text.includes('<answer-')) {
+      return `<answer-${token}>\n${text}\n</answer-${token}>`;
+    }
+    return text;
+  }
   const head = `Let me restate what I was given:\n${lastUser(messages)}\n\nMy answer:\n`;
   if (mode === 'marked' && token) return `${head}<answer-${token}>\n${text}\n</answer-${token}>`;
   return `${head}${text}`;
+}
+
+// A reply whose JSON object says one key twice (`"duplicate_key": {"factual_errors": []}`
+// appends `,"factual_errors":[]` before the object's last `}`): a reader that keeps the last
+// one reads a different answer.
+function withDuplicate(text, dup) {
+  if (!dup || typeof dup !== 'object') return text;
+  const end = text.lastIndexOf('}');
+  if (end < 0) return text;
+  const extra = Object.entries(dup).map(([k, v]) => `,${JSON.stringify(k)}:${JSON.stringify(v)}`).join('');
+  return text.slice(0, end) + extra + text.slice(end);
 }
 
 function completion(model, content, usage, prompt, finishReason = 'stop') {
@@ -301,7 +329,8 @@ async function handleV1(req, res, path, entry) {
       return 400;
     }
     const plain = picked && rule.reply !== undefined ? rule.reply : (state.script.default_reply ?? 'mock reply');
-    const content = quoted(rule.quote ?? state.script.quote, entry.body.messages, plain);
+    const scripted = withDuplicate(typeof plain === 'string' ? plain : JSON.stringify(plain), rule.duplicate_key);
+    const content = quoted(rule.quote ?? state.script.quote, entry.body.messages, scripted, entry.body);
     const prompt = entry.body.messages.map((m) => String(m?.content ?? '')).join('\n');
     send(req, res, 200, completion(entry.body.model ?? 'mock', content, rule.usage, prompt, rule.finish_reason ?? 'stop'));
     return 200;

@@ -5,12 +5,13 @@ use crate::search::SearchQuery;
 
 use super::super::batch::Show;
 
-/// Lines 1 and 4 are confident; 2 has no answer; 3 ends on a bare last number; 5 is bad.
+/// Lines 1 and 4 are confident; 2 has no answer; 3's rules doubt their boxed 5 against a
+/// stated 3; 5 is bad.
 fn graded() -> (GradeBatch, FallbackQueue) {
     let lines = [
         r#"{"id":"a","output":"So the final answer is \\boxed{7}.","ground_truth":"7"}"#,
         r#"{"id":"b","output":"I am not sure what to do here.","ground_truth":"12"}"#,
-        r#"{"id":"c","output":"There were 3 cats and then 5 dogs","ground_truth":"3"}"#,
+        r#"{"id":"c","output":"\\boxed{5}\nThe answer is 3","ground_truth":"3"}"#,
         r#"{"id":"d","output":"The answer is 5","ground_truth":"6"}"#,
         "{broken",
     ];
@@ -54,26 +55,34 @@ fn a_used_answer_regrades_the_line_and_the_summary() {
         (b.summary.n, b.summary.equivalent, b.summary.no_answer),
         (4, 1, 1)
     );
-    let got = apply(&mut b, &q.pending[0], reply("The final answer is 12."));
+    let got = apply(&mut b, &q.pending[1], reply("3"));
     assert_eq!(got, Applied::Used { changed: true });
-    let r = record(&b, 1);
-    assert_eq!(r.predicted_answer.as_deref(), Some("12"));
+    let r = record(&b, 2);
+    assert_eq!(r.predicted_answer.as_deref(), Some("3"));
     assert_eq!(r.predicted_method, "fallback");
     assert!(r.equivalent);
     let n = r.llm_fallback.as_ref().unwrap();
     assert!(n.used);
-    assert_eq!(
-        (n.rule_answer.as_deref(), n.rule_method.as_str()),
-        (None, "none")
-    );
+    assert_eq!(n.rule_answer.as_deref(), Some("5"));
     assert_eq!(n.rule_verdict, Outcome::Different);
     assert_eq!((n.latency_ms, n.total_tokens), (12, 104));
     assert_eq!(
         (b.summary.n, b.summary.equivalent, b.summary.no_answer),
-        (4, 2, 0)
+        (4, 2, 1)
     );
     // Done lines are not sent again.
-    assert_eq!(to_send(&b, &q.pending), [1]);
+    assert_eq!(to_send(&b, &q.pending), [0]);
+}
+
+/// The model's answer must be one the text states: a 12 the text never says is not used.
+#[test]
+fn an_answer_the_text_does_not_state_keeps_the_rule_answer() {
+    let (mut b, q) = graded();
+    assert_eq!(
+        apply(&mut b, &q.pending[0], reply("12")),
+        Applied::Unreadable
+    );
+    assert!(record(&b, 1).predicted_answer.is_none());
 }
 
 #[test]
@@ -147,8 +156,8 @@ fn a_stale_pending_line_changes_nothing() {
 #[test]
 fn exports_record_which_lines_used_the_model() {
     let (mut b, q) = graded();
-    apply(&mut b, &q.pending[0], reply("12"));
-    apply(&mut b, &q.pending[1], Err("cancelled".into()));
+    apply(&mut b, &q.pending[1], reply("3"));
+    apply(&mut b, &q.pending[0], Err("cancelled".into()));
     let all = SearchQuery::Everything;
     let jsonl = b.to_jsonl(Show::All, &all);
     let lines: Vec<serde_json::Value> = jsonl
@@ -159,10 +168,10 @@ fn exports_record_which_lines_used_the_model() {
         lines[0].get("llm_fallback").is_none(),
         "confident lines as the CLI writes them"
     );
-    assert_eq!(lines[1]["predicted_method"], "fallback");
-    assert_eq!(lines[1]["llm_fallback"]["used"], true);
-    assert_eq!(lines[1]["llm_fallback"]["model_answer"], "12");
-    assert_eq!(lines[2]["llm_fallback"]["error"], "cancelled");
+    assert_eq!(lines[2]["predicted_method"], "fallback");
+    assert_eq!(lines[2]["llm_fallback"]["used"], true);
+    assert_eq!(lines[2]["llm_fallback"]["model_answer"], "3");
+    assert_eq!(lines[1]["llm_fallback"]["error"], "cancelled");
     let csv = b.to_csv(Show::All, &all);
     let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
     let col = header.iter().position(|h| *h == "llm_fallback").unwrap();
@@ -175,8 +184,8 @@ fn exports_record_which_lines_used_the_model() {
             .unwrap()
             .to_string()
     };
-    assert_eq!(cell(2), "used");
-    assert!(cell(3).starts_with("failed (rule answer kept): cancelled"));
+    assert_eq!(cell(3).trim_end_matches('"'), "used");
+    assert!(cell(2).starts_with("failed (rule answer kept): cancelled"));
     assert_eq!(cell(1), "");
 }
 

@@ -15,7 +15,7 @@ use super::controls::preset_of;
 use super::fallback_single_view::outcome_view;
 use super::verify_model::profile_signal;
 use super::verify_model::ProfilePicker;
-use crate::extract::{needs_fallback, AnswerPatterns};
+use crate::extract::{needs_fallback_for, AnswerPatterns};
 use crate::ui::boxed::part;
 use crate::ui::drafts_store::draft_signal;
 
@@ -42,7 +42,7 @@ pub fn SingleFallback(
         timer: StoredValue::new(None),
     };
     let needs = Memo::new(move |_| {
-        result.with(|(t, rule, _)| !t.trim().is_empty() && needs_fallback(rule.as_ref()))
+        result.with(|(t, rule, _)| !t.trim().is_empty() && needs_fallback_for(t, rule.as_ref()))
     });
     // Ask automatically once the text rests, when the setting is on and the rules are unsure.
     effect(move || {

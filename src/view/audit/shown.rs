@@ -19,7 +19,6 @@ use crate::audit::grounding::NumberGrounding;
 use crate::audit::grounding::NumberKind;
 use crate::audit::grounding::Operation;
 use crate::audit::grounding::Status;
-use crate::audit::parse::Repair;
 use crate::audit::report::Band;
 use crate::audit::report::CouldNotAudit;
 use crate::audit::report::FailureKind;
@@ -30,6 +29,7 @@ use crate::json::FromJson;
 use crate::json::Named;
 use crate::json::Path;
 use crate::json::Text;
+use crate::llm::reply::Repair;
 
 /// One error of Phase 2 or 3, as the page lists it.
 #[derive(Debug, Clone, PartialEq)]

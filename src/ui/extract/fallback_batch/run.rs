@@ -12,7 +12,7 @@ use leptos::task::spawn_local;
 use crate::extract::fallback_batch::{
     apply, concurrency, to_send, Applied, FallbackRun, ModelReply, Pending,
 };
-use crate::llm::answer_fallback::{plain_endpoint, request};
+use crate::llm::answer_fallback::ask_final_answer;
 use crate::llm::{ChatTransport, Endpoint};
 use crate::ui::extract::verify_model::transport;
 use crate::ui::extract::verify_model::verify_endpoint;
@@ -71,7 +71,7 @@ impl BatchFallback {
             return;
         }
         let endpoint = match verify_endpoint(&self.profile.get_untracked()) {
-            Ok(e) => Rc::new(plain_endpoint(&e)),
+            Ok(e) => Rc::new(e),
             Err(e) => return self.error.set(Some(e)),
         };
         let client = transport();
@@ -136,15 +136,13 @@ impl BatchFallback {
                 break;
             };
             let _ = self.counts.try_set(Some(run.borrow().counts));
-            let got = client
-                .chat(&endpoint, &request(&p.input.output))
+            let got = ask_final_answer(client.as_ref(), &endpoint, &p.input.output)
                 .await
                 .map(|r| ModelReply {
-                    content: r.content.trim().to_string(),
+                    content: r.answer,
                     latency_ms: r.latency_ms,
                     total_tokens: r.usage.total_tokens,
-                })
-                .map_err(|e| e.to_string());
+                });
             let mut applied = Applied::Stale;
             let _ = self.batch.try_update(|b| {
                 if let Some(b) = b {
