@@ -6,6 +6,7 @@
 pub mod batch;
 pub mod contract;
 pub mod deterministic;
+pub mod evidence;
 pub mod grounding;
 pub mod limits;
 pub mod parse;
