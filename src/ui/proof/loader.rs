@@ -14,9 +14,9 @@ use crate::ui::drafts_store::draft_signal;
 /// "Discard the N actions you added?" — `false` when the user keeps them (or no dialog opens).
 fn confirm_discard(n: usize) -> bool {
     let what = if n == 1 {
-        "the action".to_string()
+        "The action".to_string()
     } else {
-        format!("the {n} actions")
+        format!("The {n} actions")
     };
     web_sys::window()
         .and_then(|w| {
