@@ -678,7 +678,7 @@ mod project_mock {
             "default_reply": {
                 "claims": [{"id": "C1", "text": "a"}],
                 "deductions": [{"id": "D1", "premises": ["C1"], "conclusion": "b"}],
-                "factual_errors": [{"target": "C1", "type": "contradiction", "severity": "Low", "evidence": "a", "explanation": "off by 5%"}],
+                "factual_errors": [{"target": "C1", "type": "contradiction", "severity": "Low", "evidence": "output", "explanation": "off by 5%"}],
                 "logic_errors": []
             }
         });
@@ -721,7 +721,7 @@ mod project_mock {
         json!({
             "claims": [{"id": "C1", "text": "a"}],
             "deductions": [{"id": "D1", "premises": ["C1"], "conclusion": "b"}],
-            "factual_errors": [{"target": "C1", "type": "contradiction", "severity": "Low", "evidence": "a", "explanation": "off by 5%"}],
+            "factual_errors": [{"target": "C1", "type": "contradiction", "severity": "Low", "evidence": "output", "explanation": "off by 5%"}],
             "logic_errors": []
         })
     }

@@ -824,6 +824,7 @@ not json
             evidence: "营收 \"引号\"\n\t\u{1}".into(),
             explanation: String::new(),
             counting,
+            evidence_not_found: false,
         };
         let errors = vec![
             finding(Counting::Counted),

@@ -8,6 +8,7 @@ pub mod check;
 pub mod contract;
 pub mod derivation;
 pub mod deterministic;
+pub mod evidence;
 pub mod grounding;
 pub mod limits;
 pub mod prompts;

@@ -59,6 +59,9 @@ pub enum Counting {
     /// Aimed at a claim or deduction that is not in the audit (never extracted, or dropped):
     /// listed, never counted (docs/audit.md, "Checks of the model's bookkeeping").
     UnknownTarget,
+    /// Its evidence is in neither the context nor the output (`evidence::mark_unquoted`):
+    /// listed, not counted unless the strategy's `count_unquoted_evidence` says so.
+    EvidenceNotFound,
 }
 
 /// One error found by Phase 2 or 3.
@@ -74,6 +77,10 @@ pub struct Finding {
     pub explanation: String,
     #[serde(flatten)]
     pub counting: Counting,
+    /// The evidence is not a quote of the context or the output (docs/audit.md, "Evidence that
+    /// is not a quote"); set whether or not the strategy counts such a finding.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub evidence_not_found: bool,
 }
 
 /// A severity the reverse check changed.

@@ -211,6 +211,7 @@ fn findings(phase: Phase, errors: Vec<ReportedError>) -> impl Iterator<Item = Fi
         evidence: e.evidence,
         explanation: e.explanation,
         counting: Counting::Counted,
+        evidence_not_found: false,
     })
 }
 
@@ -461,6 +462,7 @@ words and numbers.",
         Err(f) => failure = failure.or(Some((Phase::LogicCheck, f))),
     }
     check_targets(&mut report);
+    super::evidence::mark_unquoted(&mut report.errors, ctx, out, params.count_unquoted_evidence);
     if let Some((phase, f)) = failure {
         score::mark_counting(&mut report.errors, params.max_errors_per_phase);
         return fail(report, phase, f, secrets);
@@ -1363,6 +1365,48 @@ mod tests {
     }
 
     #[test]
+    fn evidence_that_is_not_a_quote_is_marked_and_not_counted_by_default() {
+        // Seen with a real 1.5B judge: the field name, and its own words, as "evidence".
+        let p2 = r#"{"factual_errors":[{"target":"C1","type":"contradiction","severity":"High","evidence":"context_input","explanation":"x"},{"target":"C2","type":"contradiction","severity":"High","evidence":"contradiction: context says profit increased","explanation":"y"}],"reasonable_inferences":[]}"#;
+        let answers = [
+            (Phase::Decompose, P1),
+            (Phase::FactCheck, p2),
+            (Phase::LogicCheck, P3_NONE),
+        ];
+        let r = audit(
+            &ScriptedTransport::answering(&answers),
+            only_model(AuditParams::default()),
+        );
+        assert!(r.errors.iter().all(|e| e.evidence_not_found));
+        assert!(r
+            .errors
+            .iter()
+            .all(|e| e.counting == Counting::EvidenceNotFound));
+        assert_eq!((r.high_count, r.credit_score), (0, Some(5)));
+        // The strategy may count them; the mark stays.
+        let r = audit(
+            &ScriptedTransport::answering(&answers),
+            AuditParams {
+                count_unquoted_evidence: true,
+                ..only_model(AuditParams::default())
+            },
+        );
+        assert!(r.errors.iter().all(|e| e.evidence_not_found));
+        assert_eq!((r.high_count, r.credit_score), (2, Some(2)));
+        // A real quote is counted as before.
+        let r = audit(
+            &ScriptedTransport::answering(&[
+                (Phase::Decompose, P1),
+                (Phase::FactCheck, P2_LOW),
+                (Phase::LogicCheck, P3_NONE),
+            ]),
+            AuditParams::default(),
+        );
+        assert!(!r.errors[0].evidence_not_found);
+        assert_eq!(r.credit_score, Some(4));
+    }
+
+    #[test]
     fn deductions_are_capped_and_errors_on_unknown_targets_never_count() {
         let deductions: Vec<String> = (1..=7)
             .map(|i| format!(r#"{{"id":"D{i}","premises":["C1"],"conclusion":"结论{i}"}}"#))
@@ -1371,7 +1415,7 @@ mod tests {
             r#"{{"claims":[{{"id":"C1","text":"营收增长12%"}}],"deductions":[{}]}}"#,
             deductions.join(",")
         );
-        let p2 = r#"{"factual_errors":[{"target":"C9","type":"unsupported","severity":"High","evidence":"e"},{"target":"C1","type":"unsupported","severity":"Low","evidence":"e"}],"reasonable_inferences":[]}"#;
+        let p2 = r#"{"factual_errors":[{"target":"C9","type":"unsupported","severity":"High","evidence":"营收增长"},{"target":"C1","type":"unsupported","severity":"Low","evidence":"营收增长"}],"reasonable_inferences":[]}"#;
         let p3 = r#"{"logic_errors":[{"target":"D7","type":"unsupported","severity":"High"}]}"#;
         let t = ScriptedTransport::answering(&[
             (Phase::Decompose, p1.as_str()),

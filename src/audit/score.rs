@@ -32,6 +32,47 @@ pub fn band(credit_score: u8) -> Band {
     }
 }
 
+/// Everything the reports say about a band, in one place: its scores, its row or column in the
+/// band matrix, and which confusions are cross-band (docs/band.md).
+impl Band {
+    /// The band of a credit score (`band`).
+    pub fn of(credit_score: u8) -> Band {
+        band(credit_score)
+    }
+
+    /// Its row and column in the 3×3 band matrix: its place in `Band::ALL` (BAD 0, MID 1,
+    /// GOOD 2).
+    pub fn index(self) -> usize {
+        match self {
+            Band::Bad => 0,
+            Band::Mid => 1,
+            Band::Good => 2,
+        }
+    }
+
+    /// The band at a matrix index, `None` beyond GOOD.
+    pub fn at(index: usize) -> Option<Band> {
+        Band::ALL.get(index).copied()
+    }
+
+    /// The name with its scores, as matrix headers say it: "BAD (1–2)".
+    pub fn with_scores(self) -> &'static str {
+        match self {
+            Band::Bad => "BAD (1–2)",
+            Band::Mid => "MID (3)",
+            Band::Good => "GOOD (4–5)",
+        }
+    }
+
+    /// The one unacceptable confusion: BAD judged GOOD or GOOD judged BAD.
+    pub fn crosses(self, actual: Band) -> bool {
+        matches!(
+            (self, actual),
+            (Band::Bad, Band::Good) | (Band::Good, Band::Bad)
+        )
+    }
+}
+
 /// What makes two errors "the same": the phase plus the target they concern. Errors
 /// without a target fall back to their evidence; with neither they are never merged.
 pub(crate) fn norm_target(s: &str) -> String {
@@ -48,11 +89,15 @@ fn identity(f: &Finding) -> Option<(Phase, String)> {
 }
 
 /// Decide which errors count: one per (phase, target), the most severe one kept, then at
-/// most `cap` per phase, High first. Errors marked `UnknownTarget` stay so and never count.
+/// most `cap` per phase, High first. Errors marked `UnknownTarget` or `EvidenceNotFound` stay
+/// so and never count.
 pub fn mark_counting(findings: &mut [Finding], cap: u32) {
     let mut first: SortedMap<(Phase, String), usize> = SortedMap::new();
     for i in 0..findings.len() {
-        if findings[i].counting == Counting::UnknownTarget {
+        if matches!(
+            findings[i].counting,
+            Counting::UnknownTarget | Counting::EvidenceNotFound
+        ) {
             continue;
         }
         findings[i].counting = Counting::Counted;
@@ -112,6 +157,7 @@ mod tests {
             evidence: String::new(),
             explanation: String::new(),
             counting: Counting::Counted,
+            evidence_not_found: false,
         }
     }
 
@@ -144,6 +190,24 @@ mod tests {
         assert_eq!(credit_score(2, 0, &t), 1);
         assert_eq!(credit_score(0, 2, &t), 4);
         assert_eq!(credit_score(0, 3, &t), 3);
+    }
+
+    #[test]
+    fn band_indexes_names_and_crossings_agree() {
+        for (i, b) in Band::ALL.iter().enumerate() {
+            assert_eq!(b.index(), i);
+            assert_eq!(Band::at(i), Some(*b));
+            assert!(b.with_scores().starts_with(b.as_str()));
+        }
+        assert_eq!(Band::at(3), None);
+        let crossing: Vec<(Band, Band)> = Band::ALL
+            .iter()
+            .flat_map(|&e| Band::ALL.iter().map(move |&a| (e, a)))
+            .filter(|(e, a)| e.crosses(*a))
+            .collect();
+        assert_eq!(crossing, [(Band::Bad, Band::Good), (Band::Good, Band::Bad)]);
+        assert_eq!(Band::of(2), Band::Bad);
+        assert_eq!(Band::of(4), Band::Good);
     }
 
     #[test]

@@ -46,20 +46,14 @@ impl ScoreMatrix {
     }
 }
 
+/// The band matrix row or column of a score (`Band::index`).
 pub fn band_index(score: u8) -> usize {
-    match band(score) {
-        Band::Bad => 0,
-        Band::Mid => 1,
-        Band::Good => 2,
-    }
+    Band::of(score).index()
 }
 
-/// Is this the fatal kind of error: BAD judged GOOD or GOOD judged BAD?
+/// Is this the fatal kind of error: BAD judged GOOD or GOOD judged BAD? (`Band::crosses`)
 pub fn is_cross_band(expected: u8, actual: u8) -> bool {
-    matches!(
-        (band(expected), band(actual)),
-        (Band::Bad, Band::Good) | (Band::Good, Band::Bad)
-    )
+    Band::of(expected).crosses(Band::of(actual))
 }
 
 /// The verdict on the cross-band target.

@@ -4,6 +4,7 @@ use std::fmt::Write;
 
 use serde::Serialize;
 
+use crate::audit::Band;
 use crate::sorted_map::SortedMap;
 
 use super::evaluate::{BadLine, BandReport};
@@ -44,8 +45,6 @@ pub fn ci(g: &GroupMetrics) -> String {
     })
 }
 
-const BANDS: [&str; 3] = ["BAD (1–2)", "MID (3)", "GOOD (4–5)"];
-
 pub fn markdown(r: &BandReport, by: By) -> String {
     let mut s = String::new();
     let o = &r.overall;
@@ -67,21 +66,26 @@ pub fn markdown(r: &BandReport, by: By) -> String {
         o.verdict.label()
     );
     let _ = writeln!(s, "## Confusion matrix (rows expected, columns actual)\n");
-    let _ = writeln!(s, "| expected \\ actual | {} |", BANDS.join(" | "));
+    let headers: Vec<&str> = Band::ALL.iter().map(|b| b.with_scores()).collect();
+    let _ = writeln!(s, "| expected \\ actual | {} |", headers.join(" | "));
     let _ = writeln!(s, "|---|---:|---:|---:|");
     for (i, row) in o.matrix.iter().enumerate() {
         let cells: Vec<String> = row
             .iter()
             .enumerate()
             .map(|(j, c)| {
-                if (i, j) == (0, 2) || (i, j) == (2, 0) {
+                if Band::at(i)
+                    .zip(Band::at(j))
+                    .is_some_and(|(e, a)| e.crosses(a))
+                {
                     format!("**{c}** ⚠")
                 } else {
                     c.to_string()
                 }
             })
             .collect();
-        let _ = writeln!(s, "| {} | {} |", BANDS[i], cells.join(" | "));
+        let name = Band::at(i).map_or("?", Band::with_scores);
+        let _ = writeln!(s, "| {name} | {} |", cells.join(" | "));
     }
     let _ = writeln!(s, "\n## Metrics\n");
     let _ = writeln!(s, "{}", metrics_table(&[("overall".to_string(), o)]));

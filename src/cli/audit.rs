@@ -172,6 +172,13 @@ pub fn run_audit_cmd(a: AuditArgs) -> Result<ExitCode, String> {
     for d in &report.deterministic_findings {
         eprintln!("deterministic finding: {}", d.describe());
     }
+    for line in report
+        .errors
+        .iter()
+        .filter_map(crate::audit::evidence::describe)
+    {
+        eprintln!("warning: {line}");
+    }
     for d in &report.dropped {
         eprintln!("warning: {}", d.describe());
     }

@@ -10,13 +10,19 @@
 //! | `…/v1/chat/completions`, `…/v1/completions`, `…/v1/models` | corrected: the suffix is removed (the base URL is the API root) |
 //! | `htps://…`, `htttp://…`, `hhtp://…` | refused: "did you mean `https://…`?" |
 //! | `ftp://…`, `ws://…` | refused: only http and https |
+//! | `javascript:…`, `data:…`, `file:…` (another scheme without `//`) | refused: only http and https |
 //! | empty, spaces inside, no host, `?query` or `#fragment` | refused |
+//! | a host or port a browser cannot parse (`h:99999`, `h:80x`, `[::1`, `a$b`) | refused: not a URL |
+//! | `http://127.0.0.1:8080` (no path) | kept, with a hint: servers usually answer under `/v1` |
 
 /// A usable base URL and what was changed to get it (one note per change).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CheckedUrl {
     pub url: String,
     pub notes: Vec<String>,
+    /// Kept as typed but probably not meant: a base URL with no path (OpenAI-compatible
+    /// servers answer under `/v1`).
+    pub hint: Option<String>,
 }
 
 /// Endpoint paths users paste by mistake: the client appends them itself.
@@ -172,6 +178,20 @@ fn check(text: &str) -> Result<CheckedUrl, String> {
                 "`{word}` is not a scheme: did you mean `{fix}://{rest}`?"
             ));
         }
+        // `javascript:alert(1)`, `data:…`, `mailto:…`: a scheme of its own, not a host to which
+        // `http://` could be added.
+        if after.starts_with(':')
+            && !is_port
+            && word.starts_with(|c: char| c.is_ascii_alphabetic())
+            && word
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+            && !raw.split('/').next().unwrap_or("").contains('@')
+        {
+            return Err(format!(
+                "`{word}:` is not supported: the base URL must start with http:// or https://, e.g. http://127.0.0.1:11434/v1"
+            ));
+        }
         let scheme = if is_local(raw.split('/').next().unwrap_or("")) {
             "http"
         } else {
@@ -194,6 +214,11 @@ fn check(text: &str) -> Result<CheckedUrl, String> {
             "`{raw}` has no host: e.g. http://127.0.0.1:11434/v1"
         ));
     }
+    if let Some(why) = host_problem(host_only) {
+        return Err(format!(
+            "`{raw}` is not a URL a browser can call: {why}; e.g. http://127.0.0.1:11434/v1"
+        ));
+    }
     let mut url = format!("{scheme}://{rest}");
     loop {
         let trimmed = url.trim_end_matches('/');
@@ -209,7 +234,59 @@ fn check(text: &str) -> Result<CheckedUrl, String> {
         ));
         url = root;
     }
-    Ok(CheckedUrl { url, notes })
+    let path = url
+        .split_once("://")
+        .map_or("", |(_, r)| r.split_once('/').map_or("", |(_, p)| p));
+    let hint = path.trim_matches('/').is_empty().then(|| {
+        format!("no path after the host: OpenAI-compatible servers usually answer under /v1 (e.g. {}/v1); kept as typed", url.trim_end_matches('/'))
+    });
+    Ok(CheckedUrl { url, notes, hint })
+}
+
+/// Why a host (with its port, without userinfo) is not one a browser's URL parser takes:
+/// a port that is not a number up to 65535, an unclosed IPv6 bracket, or characters no host
+/// name has. `None` when it parses.
+fn host_problem(host: &str) -> Option<String> {
+    let (name, port) = if let Some(v6) = host.strip_prefix('[') {
+        let Some((addr, after)) = v6.split_once(']') else {
+            return Some("the IPv6 address has no closing `]`".into());
+        };
+        if addr.is_empty()
+            || !addr
+                .chars()
+                .all(|c| c.is_ascii_hexdigit() || matches!(c, ':' | '.'))
+        {
+            return Some("the IPv6 address between `[` and `]` is not one".into());
+        }
+        match after {
+            "" => ("", None),
+            _ => match after.strip_prefix(':') {
+                Some(p) => ("", Some(p)),
+                None => return Some("only `:port` may follow `]`".into()),
+            },
+        }
+    } else {
+        match host.split_once(':') {
+            Some((n, p)) => (n, Some(p)),
+            None => (host, None),
+        }
+    };
+    if let Some(p) = port {
+        if !p.is_empty()
+            && (!p.chars().all(|c| c.is_ascii_digit())
+                || p.parse::<u32>().map_or(true, |n| n > 65_535))
+        {
+            return Some(format!("the port `{p}` is not a number from 0 to 65535"));
+        }
+    }
+    // Letters of any script (internationalised names), digits, `-`, `.`, `_`.
+    if let Some(c) = name
+        .chars()
+        .find(|c| !(c.is_alphanumeric() || matches!(c, '-' | '.' | '_')))
+    {
+        return Some(format!("the host contains `{c}`"));
+    }
+    None
 }
 
 #[cfg(test)]
@@ -323,6 +400,65 @@ mod tests {
         }
         let e = refused(&format!("https://gw.example/v1?api-key={KEY}"));
         assert!(e.contains("api-key=[api key]"), "{e}");
+    }
+
+    #[test]
+    fn other_schemes_and_unparseable_hosts_are_refused() {
+        for url in [
+            "javascript:alert(1)",
+            "JavaScript:alert(document.cookie)",
+            "data:text/html,x",
+            "file:/etc/passwd",
+            "mailto:a",
+        ] {
+            let e = refused(url);
+            assert!(
+                e.contains("must start with http:// or https://"),
+                "{url}: {e}"
+            );
+        }
+        for url in [
+            "http://h:99999/v1",
+            "http://h:80x/v1",
+            "http://[::1/v1",
+            "http://a$b/v1",
+            "http://[zz]/v1",
+            "http://[::1]x/v1",
+        ] {
+            let e = refused(url);
+            assert!(e.contains("is not a URL a browser can call"), "{url}: {e}");
+        }
+        // Still taken: ports, IPv6 with a port, userinfo, internationalised names.
+        for url in [
+            "http://[::1]:8000/v1",
+            "https://user:pass@gw.example/v1",
+            "https://bücher.example/v1",
+            "http://h:/v1",
+        ] {
+            assert!(check_base_url(url).is_ok(), "{url}");
+        }
+    }
+
+    #[test]
+    fn a_base_url_without_a_path_is_kept_with_a_hint() {
+        let c = check_base_url("http://127.0.0.1:8080").unwrap();
+        assert_eq!(
+            (c.url.as_str(), c.notes.len()),
+            ("http://127.0.0.1:8080", 0)
+        );
+        assert!(c.hint.unwrap().contains("http://127.0.0.1:8080/v1"));
+        assert!(check_base_url("http://127.0.0.1:8080/")
+            .unwrap()
+            .hint
+            .is_some());
+        assert_eq!(
+            check_base_url("http://127.0.0.1:8080/v1").unwrap().hint,
+            None
+        );
+        assert_eq!(
+            check_base_url("https://gw.example/openai").unwrap().hint,
+            None
+        );
     }
 
     #[test]

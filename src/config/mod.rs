@@ -211,7 +211,8 @@ impl LlmField {
                     message,
                 })?;
                 l.base_url = checked.url;
-                return Ok((!checked.notes.is_empty()).then(|| checked.notes.join("; ")));
+                let said: Vec<String> = checked.notes.into_iter().chain(checked.hint).collect();
+                return Ok((!said.is_empty()).then(|| said.join("; ")));
             }
             Self::Model => l.model = text,
             Self::ApiKey => {

@@ -56,6 +56,11 @@ pub struct AuditParams {
     /// contradiction, found without a model.
     #[serde(default = "on")]
     pub direction_check: bool,
+    /// Count an error whose evidence is in neither the context nor the output. Off: such an
+    /// error is listed, marked "evidence not found", and not counted (docs/audit.md, "Evidence
+    /// that is not a quote").
+    #[serde(default)]
+    pub count_unquoted_evidence: bool,
 }
 
 fn default_max_deductions() -> u32 {
@@ -77,6 +82,7 @@ impl Default for AuditParams {
             reverse_verify: false,
             unsupported_number_is_high: true,
             direction_check: true,
+            count_unquoted_evidence: false,
         }
     }
 }
@@ -95,6 +101,7 @@ pub struct ParamOverrides {
     pub reverse_verify: Option<bool>,
     pub unsupported_number_is_high: Option<bool>,
     pub direction_check: Option<bool>,
+    pub count_unquoted_evidence: Option<bool>,
     /// Unknown parameters (e.g. from a newer version), kept for the round trip.
     pub extra: Map<String, Value>,
     pub thresholds_extra: Map<String, Value>,
@@ -114,10 +121,11 @@ pub enum EditableParam {
     ReverseVerify,
     UnsupportedNumberIsHigh,
     DirectionCheck,
+    CountUnquotedEvidence,
 }
 
 impl EditableParam {
-    pub const ALL: [EditableParam; 11] = [
+    pub const ALL: [EditableParam; 12] = [
         EditableParam::NumericDeviationThreshold,
         EditableParam::MaxErrorsPerPhase,
         EditableParam::MaxClaims,
@@ -129,6 +137,7 @@ impl EditableParam {
         EditableParam::ReverseVerify,
         EditableParam::UnsupportedNumberIsHigh,
         EditableParam::DirectionCheck,
+        EditableParam::CountUnquotedEvidence,
     ];
 
     pub fn label(self) -> &'static str {
@@ -144,6 +153,9 @@ impl EditableParam {
             Self::ReverseVerify => "Reverse verify (true/false)",
             Self::UnsupportedNumberIsHigh => "Unsupported number is High (true/false)",
             Self::DirectionCheck => "Direction check (true/false)",
+            Self::CountUnquotedEvidence => {
+                "Count errors whose evidence is not a quote (true/false)"
+            }
         }
     }
 
@@ -164,6 +176,7 @@ impl EditableParam {
             Self::ReverseVerify => p.reverse_verify.to_string(),
             Self::UnsupportedNumberIsHigh => p.unsupported_number_is_high.to_string(),
             Self::DirectionCheck => p.direction_check.to_string(),
+            Self::CountUnquotedEvidence => p.count_unquoted_evidence.to_string(),
         }
     }
 
@@ -200,6 +213,7 @@ impl EditableParam {
             Self::ReverseVerify => o.reverse_verify = flag(text)?,
             Self::UnsupportedNumberIsHigh => o.unsupported_number_is_high = flag(text)?,
             Self::DirectionCheck => o.direction_check = flag(text)?,
+            Self::CountUnquotedEvidence => o.count_unquoted_evidence = flag(text)?,
         }
         Ok(())
     }
@@ -214,6 +228,7 @@ const PARAM_KEYS: &[&str] = &[
     "reverse_verify",
     "unsupported_number_is_high",
     "direction_check",
+    "count_unquoted_evidence",
 ];
 const THRESHOLD_KEYS: &[&str] = &["high_for_1", "high_for_2", "low_for_3", "low_for_4"];
 
@@ -227,6 +242,7 @@ impl ParamOverrides {
             reverse_verify: obj.optional("reverse_verify")?,
             unsupported_number_is_high: obj.optional("unsupported_number_is_high")?,
             direction_check: obj.optional("direction_check")?,
+            count_unquoted_evidence: obj.optional("count_unquoted_evidence")?,
             extra: obj.others(PARAM_KEYS),
             ..Default::default()
         };
@@ -263,6 +279,10 @@ impl ParamOverrides {
             self.unsupported_number_is_high.map(Value::from),
         );
         put("direction_check", self.direction_check.map(Value::from));
+        put(
+            "count_unquoted_evidence",
+            self.count_unquoted_evidence.map(Value::from),
+        );
         let mut t = self.thresholds_extra.clone();
         for (k, v) in [
             ("high_for_1", self.high_for_1),
@@ -293,6 +313,9 @@ impl ParamOverrides {
             .unsupported_number_is_high
             .unwrap_or(p.unsupported_number_is_high);
         p.direction_check = self.direction_check.unwrap_or(p.direction_check);
+        p.count_unquoted_evidence = self
+            .count_unquoted_evidence
+            .unwrap_or(p.count_unquoted_evidence);
         t.high_for_1 = self.high_for_1.unwrap_or(t.high_for_1);
         t.high_for_2 = self.high_for_2.unwrap_or(t.high_for_2);
         t.low_for_3 = self.low_for_3.unwrap_or(t.low_for_3);
@@ -314,6 +337,7 @@ impl ParamOverrides {
             reverse_verify: Some(params.reverse_verify),
             unsupported_number_is_high: Some(params.unsupported_number_is_high),
             direction_check: Some(params.direction_check),
+            count_unquoted_evidence: Some(params.count_unquoted_evidence),
             ..Default::default()
         }
     }
@@ -554,6 +578,7 @@ profiles:
                 EditableParam::ReverseVerify => "true",
                 EditableParam::UnsupportedNumberIsHigh => "false",
                 EditableParam::DirectionCheck => "false",
+                EditableParam::CountUnquotedEvidence => "true",
             };
             param.set(&mut s.defaults, &format!(" {value} ")).unwrap();
             let back = Strategy::from_value(&s.to_value()).unwrap();

@@ -329,6 +329,10 @@ pub fn needs_fallback_for(text: &str, result: Option<&Extraction>) -> bool {
 /// own (docs/audit.md, "Reading replies"), and the rules' answer stands.
 pub fn from_fallback_reply(text: &str, reply: &str) -> Option<Extraction> {
     let got = extract(reply, None)?;
+    // "The final answer is none." reports that there is no answer; it is not the answer `none`.
+    if says_no_answer(&got.answer) {
+        return None;
+    }
     // One answer: the rules agree, and every digit run of the reply is part of the answer as
     // written (a quoted "the answer is 99" before or after it makes the reply ambiguous).
     let one_answer = got.several.len() <= 1
@@ -357,6 +361,44 @@ pub fn from_fallback_reply(text: &str, reply: &str) -> Option<Extraction> {
         method,
         ..got
     })
+}
+
+/// A model's way of saying the text has no answer ("none", "N/A", "无"): read as no reply.
+fn says_no_answer(answer: &str) -> bool {
+    let a = answer
+        .trim()
+        .trim_matches(|c: char| {
+            c.is_ascii_punctuation() || c.is_whitespace() || "。．！".contains(c)
+        })
+        .to_lowercase();
+    let a = a
+        .strip_prefix("\\text{")
+        .and_then(|x| x.strip_suffix('}'))
+        .unwrap_or(&a);
+    matches!(
+        a.trim(),
+        "none"
+            | "no answer"
+            | "n/a"
+            | "na"
+            | "null"
+            | "nil"
+            | "unknown"
+            | "undefined"
+            | "nothing"
+            | "not given"
+            | "not found"
+            | "not stated"
+            | "no final answer"
+            | "cannot be determined"
+            | "can't be determined"
+            | "undetermined"
+            | "无"
+            | "没有"
+            | "无答案"
+            | "无法确定"
+            | "不确定"
+    )
 }
 
 /// Whether a verdict may be wrong even though both answers were read: *could not decide*, or

@@ -276,6 +276,33 @@ fn fallback_hooks() {
 }
 
 #[test]
+fn a_reply_saying_there_is_no_answer_is_not_the_answer_none() {
+    for reply in [
+        "The final answer is none.",
+        "none",
+        "N/A",
+        "The answer is: No answer",
+        "最终答案是无。",
+        "\\boxed{\\text{None}}",
+    ] {
+        assert_eq!(
+            from_fallback_reply("no conclusion here", reply),
+            None,
+            "{reply}"
+        );
+    }
+    // A word that merely contains one of them is still an answer.
+    assert_ne!(
+        from_fallback_reply("x", "The answer is nonempty.").map(|r| r.answer),
+        Some("none".into())
+    );
+    assert_eq!(
+        from_fallback_reply("x", "The final answer is 7.").map(|r| r.answer),
+        Some("7".into())
+    );
+}
+
+#[test]
 fn grade_explains_both_sides() {
     let v = grade("So the total is 3+4=7", "#### 7", None, Preset::Lenient);
     assert!(v.equivalent);

@@ -37,6 +37,9 @@ pub struct ViewState {
     pub example: Option<String>,
     /// The proof step shown.
     pub step: Option<u32>,
+    /// The actions typed into the proof example's form, in order (`view::proof::link`'s
+    /// encoding), so a link opens the derivation they made.
+    pub actions: Option<String>,
     /// Keys not listed above, in the order they came, with their decoded values.
     pub unknown: Vec<(String, String)>,
 }
@@ -45,7 +48,7 @@ use crate::audit::report::Band;
 use crate::table::Direction;
 
 /// The fixed key order of [`ViewState::encode`], so equal states give equal URLs.
-const KEYS: [&str; 14] = [
+const KEYS: [&str; 15] = [
     "run",
     "filter",
     "regex",
@@ -60,6 +63,7 @@ const KEYS: [&str; 14] = [
     "case",
     "example",
     "step",
+    "actions",
 ];
 
 /// A band in a URL (`cell=good-bad`) is its name in lower case; its index in `Band::ALL`.
@@ -133,6 +137,7 @@ impl ViewState {
                 "cross" => s.cross |= value == "1",
                 "case" => text(&mut s.case),
                 "example" => text(&mut s.example),
+                "actions" => text(&mut s.actions),
                 "cell" => {
                     if s.cell.is_none() {
                         s.cell = parse_cell(&value);
@@ -178,6 +183,7 @@ impl ViewState {
             &self.case,
             &self.example,
             &step,
+            &self.actions,
         ];
         let mut parts: Vec<String> = KEYS
             .iter()
@@ -274,6 +280,7 @@ mod tests {
             case: Some("case #7/2?x".into()),
             example: Some("two-step proof".into()),
             step: Some(12),
+            actions: Some(r#"[["A","propose",{"x":1}]]"#.into()),
             unknown: vec![("future key".into(), "v=1&2".into())],
         }
     }
@@ -290,7 +297,8 @@ mod tests {
             q.contains("&regex=1&kind=batch&sort=-created&page=2&cell=bad-good&"),
             "{q}"
         );
-        assert!(q.contains("&step=12&future%20key=v%3D1%262"), "{q}");
+        assert!(q.contains("&step=12&actions=%5B"), "{q}");
+        assert!(q.contains("&future%20key=v%3D1%262"), "{q}");
         assert_eq!(ViewState::decode(&q), s);
         assert_eq!(ViewState::decode(&format!("?{q}")), s);
         assert_eq!(ViewState::default().encode(), "");

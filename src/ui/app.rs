@@ -21,6 +21,12 @@ pub fn App() -> impl IntoView {
         <div class="shell">
             <Nav/>
             <main class="page" data-testid="page">
+                {move || crate::ui::drafts_store::not_kept().get().map(|(_, message)| view! {
+                    <div class="card row draft-not-kept" role="status" data-testid="draft-not-kept">
+                        <span>{message}</span>
+                        <button on:click=move |_| crate::ui::drafts_store::dismiss_not_kept()>"Dismiss"</button>
+                    </div>
+                })}
                 {move || match page.get() {
                     Page::Audit => view! { <AuditPage/> }.into_any(),
                     Page::Report => view! { <ReportPage/> }.into_any(),

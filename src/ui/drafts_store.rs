@@ -19,11 +19,59 @@ pub fn read(page: &str, field: &str) -> Option<String> {
         .flatten()
 }
 
+/// Where the last "not kept" notice is kept, so a reload still says why the field is empty:
+/// `page.field` of the draft, a line break, the message.
+const NOT_KEPT: (&str, &str) = ("app", "not_kept");
+
+thread_local! {
+    /// The notice every page shows (`App`): reference counted, so no page's cleanup drops it.
+    static NOTICE: ArcRwSignal<Option<(String, String)>> = ArcRwSignal::new(
+        read(NOT_KEPT.0, NOT_KEPT.1)
+            .and_then(|n| n.split_once('\n').map(|(k, m)| (k.to_string(), m.to_string())))
+    );
+}
+
+/// Why the last draft was not kept (a text over `drafts::MAX_BYTES`), until a draft of that
+/// field is kept again or the user dismisses it.
+pub fn not_kept() -> ArcRwSignal<Option<(String, String)>> {
+    NOTICE.with(Clone::clone)
+}
+
+/// Forget the notice (the user read it).
+pub fn dismiss_not_kept() {
+    if let Some(s) = storage() {
+        let _ = s.remove_item(&drafts::key(NOT_KEPT.0, NOT_KEPT.1));
+    }
+    not_kept().set(None);
+}
+
 /// Keep `value` as the draft of `page.field` now. A refused draft (a secret's name, too
-/// large, storage full) is simply not kept: the page still has it.
+/// large, storage full) is not kept: the page still has it. A text too large to keep also
+/// removes the field's older draft (a reload would otherwise show that older text as if it
+/// were the last one) and says so on every page, also after a reload.
 pub fn write(page: &str, field: &str, value: &str) {
-    if let (Ok((key, value)), Some(s)) = (drafts::to_store(page, field, value), storage()) {
-        let _ = s.set_item(&key, &value);
+    let Some(s) = storage() else { return };
+    let which = format!("{page}.{field}");
+    match drafts::to_store(page, field, value) {
+        Ok((key, value)) => {
+            let _ = s.set_item(&key, &value);
+            let notice = not_kept();
+            if notice.with_untracked(|n| n.as_ref().is_some_and(|(k, _)| *k == which)) {
+                dismiss_not_kept();
+            }
+        }
+        Err(e @ drafts::DraftError::TooLarge { .. }) => {
+            let _ = s.remove_item(&drafts::key(page, field));
+            let message = format!(
+                "Not kept as a draft: {page} {e}; a reload or another visit shows the field empty (the older draft was removed)."
+            );
+            let _ = s.set_item(
+                &drafts::key(NOT_KEPT.0, NOT_KEPT.1),
+                &format!("{which}\n{message}"),
+            );
+            not_kept().set(Some((which, message)));
+        }
+        Err(drafts::DraftError::Secret(_)) => {}
     }
 }
 

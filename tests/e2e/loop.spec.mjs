@@ -27,7 +27,9 @@ function script({ failFirst = 0, clean = false } = {}) {
   const claim = { claims: [{ id: 'C1', text: 'the claim' }], deductions: [] };
   const fact = clean
     ? { factual_errors: [], reasonable_inferences: [] }
-    : { factual_errors: [{ target: 'C1', type: 'unsupported', severity: 'High', evidence: 'the claim', explanation: 'not in the context' }], reasonable_inferences: [] };
+    // No evidence quoted (the cases differ): evidence that is in neither text would be listed,
+    // not counted (docs/audit.md, "Evidence that is not a quote").
+    : { factual_errors: [{ target: 'C1', type: 'unsupported', severity: 'High', evidence: '', explanation: 'not in the context' }], reasonable_inferences: [] };
   const rules = [
     { match_any: 'Do not judge correctness', reply: claim },
     { match_any: 'strict fact checker', reply: fact },

@@ -15,6 +15,8 @@ pub fn finding_view(f: &FindingShown) -> AnyView {
         Severity::Low => "Low",
     };
     let evidence = (!f.evidence.is_empty()).then(|| f.evidence.clone());
+    // Evidence that is not a quote is shown as the judge wrote it, never highlighted.
+    let not_found = f.evidence_not_found;
     view! {
         <li class="stack" data-testid="audit-finding">
             <div class="row">
@@ -25,7 +27,17 @@ pub fn finding_view(f: &FindingShown) -> AnyView {
                 <span class="muted">{f.note}</span>
             </div>
             <div>{f.explanation.clone()}</div>
-            {evidence.map(|e| view! { <blockquote><mark>{e}</mark></blockquote> }.into_any())}
+            {not_found.then(|| view! {
+                <div class="row">
+                    <span class="chip sev-High" data-testid="audit-evidence-not-found">"evidence not found"</span>
+                    <span class="muted">"The judge's evidence is not in the context or the output."</span>
+                </div>
+            }.into_any())}
+            {evidence.map(|e| if not_found {
+                view! { <blockquote class="not-a-quote">{e}</blockquote> }.into_any()
+            } else {
+                view! { <blockquote><mark>{e}</mark></blockquote> }.into_any()
+            })}
         </li>
     }
     .into_any()

@@ -21,7 +21,7 @@ use super::state::AuditState;
 const EXAMPLE_CASES: &str = "cases.jsonl";
 
 /// A plain function rather than a component (each component has its own props code).
-pub fn audit_form(page: AuditState) -> AnyView {
+pub fn audit_form(page: AuditState, checked: super::model_free::Checked) -> AnyView {
     let store = settings_store();
     let AuditState {
         context,
@@ -67,6 +67,10 @@ pub fn audit_form(page: AuditState) -> AnyView {
                 on:click=on_click(move |_| start(page, &store))
             >
                 "Run audit"
+            </button>
+            <button data-testid="audit-check-button" title="Numbers and directions only, at once: no server needed"
+                on:click=on_click(move |_| super::model_free::run_check(page, checked))>
+                "Check without a model"
             </button>
             <button data-testid="audit-cancel" disabled=move || !running.get() on:click=on_click(move |_| page.abort())>
                 "Cancel"

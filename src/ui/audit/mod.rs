@@ -6,6 +6,7 @@ mod kept_from;
 mod kept_note;
 mod landed;
 mod messages;
+mod model_free;
 pub mod number_check;
 mod open_kept;
 mod phase_list;
@@ -61,6 +62,7 @@ pub fn AuditPage() -> impl IntoView {
         move || store.settings.with(|s| s.profiles.is_empty())
     };
     let demo = page.demo;
+    let checked: model_free::Checked = RwSignal::new(None);
     let AuditState {
         shown,
         now,
@@ -87,7 +89,8 @@ pub fn AuditPage() -> impl IntoView {
                     </div>
                 </div>
             })}
-            {audit_form(page)}
+            {audit_form(page, checked)}
+            {model_free::model_free_view(checked)}
             {audit_messages(page)}
             {move || demo.get().then(|| view! {
                 <div class="notice demo" data-testid="audit-demo">

@@ -20,9 +20,13 @@ fn row(n: &CheckedNumber) -> AnyView {
     .into_any()
 }
 
-/// `grounding` is the report's `number_grounding`.
+/// `grounding` is the report's `number_grounding`; `without_model` when no audit ran (the
+/// check without a model), so the card does not say Phase 2 judged anything.
 #[component]
-pub fn NumberCheck(grounding: NumberGrounding) -> impl IntoView {
+pub fn NumberCheck(
+    grounding: NumberGrounding,
+    #[prop(optional)] without_model: bool,
+) -> impl IntoView {
     let missing: Vec<AnyView> = grounding.not_found().map(row).collect();
     let found: Vec<AnyView> = grounding
         .numbers
@@ -46,7 +50,11 @@ pub fn NumberCheck(grounding: NumberGrounding) -> impl IntoView {
             <h3>"Number check (deterministic, no model)"</h3>
             <p class="muted" data-testid="audit-numbers-summary">{summary}</p>
             {has_missing.then(|| view! {
-                <p>"Not found in the context, verbatim, in another notation, rounded or one arithmetic step away; Phase 2 was asked to judge them:"</p>
+                <p>{if without_model {
+                    "Not found in the context, verbatim, in another notation, rounded or one arithmetic step away (an audit asks Phase 2 to judge them):"
+                } else {
+                    "Not found in the context, verbatim, in another notation, rounded or one arithmetic step away; Phase 2 was asked to judge them:"
+                }}</p>
                 <ul data-testid="audit-numbers-missing">{missing}</ul>
             }.into_any())}
             {has_found.then(|| view! {

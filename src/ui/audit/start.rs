@@ -8,7 +8,7 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use super::run;
-use crate::audit::{run_audit, AuditInput, AuditPlan, PhaseUpdate};
+use crate::audit::{run_audit, AuditInput, PhaseUpdate};
 use crate::llm::ChatTransport;
 use crate::ui::settings_store::SettingsStore;
 use crate::view::audit::progress::apply_update;
@@ -48,16 +48,9 @@ pub fn start(page: AuditState, store: &SettingsStore) {
     );
     let chosen = page.profile.get_untracked();
     // Said in the page's words before anything is sent: the missing field, where to click.
-    if let Some(why) = crate::view::settings::profile_problem(&settings, &chosen) {
-        return page.error.set(Some(why));
-    }
-    let plan = match AuditPlan::from_settings(&settings, &strategy, &chosen, &|_| None) {
+    let plan = match crate::view::settings::page_plan(&settings, &strategy, &chosen) {
         Ok(plan) => plan,
-        Err(e) => {
-            return page
-                .error
-                .set(Some(crate::view::settings::page_message(&e)))
-        }
+        Err(why) => return page.error.set(Some(why)),
     };
     let transport = match transport() {
         Ok(t) => t,

@@ -17,12 +17,16 @@ use crate::extract::AnswerPatterns;
 use crate::ui::boxed::part;
 use crate::ui::browser_file::picked_file;
 use crate::ui::search_box::{query_memo, SearchBox};
+use crate::view::extract::table_url::TableView;
 
 #[component]
 pub fn BatchGrade(patterns: Memo<AnswerPatterns>) -> impl IntoView {
     let batch = RwSignal::new(None::<Arc<GradeBatch>>);
-    let search = RwSignal::new(String::new());
-    let regex = RwSignal::new(false);
+    // The table's search, filter and sort start as the URL says, and the URL follows them.
+    let linked = TableView::from_view(&crate::ui::query::current());
+    let search = RwSignal::new(linked.search);
+    let regex = RwSignal::new(linked.regex);
+    let sort = RwSignal::new(linked.sort);
     let st = BatchState {
         patterns,
         batch,
@@ -32,7 +36,7 @@ pub fn BatchGrade(patterns: Memo<AnswerPatterns>) -> impl IntoView {
         error: RwSignal::new(None),
         loading: RwSignal::new(false),
         strict: RwSignal::new(false),
-        show: RwSignal::new(Show::All),
+        show: RwSignal::new(linked.show),
         query: query_memo(search, regex),
         fallback: BatchFallback::new(batch),
         file: StoredValue::new_local(None),
@@ -41,6 +45,20 @@ pub fn BatchGrade(patterns: Memo<AnswerPatterns>) -> impl IntoView {
     };
     st.open_from_url();
     let show = st.show;
+    crate::ui::boxed::effect(move || {
+        let t = TableView {
+            search: search.get(),
+            regex: regex.get(),
+            show: show.get(),
+            sort: sort.get(),
+        };
+        let mut v = crate::ui::query::current();
+        t.to_view(&mut v);
+        // Replaced, not pushed: typing a search does not fill the history.
+        if v != crate::ui::query::current() {
+            crate::ui::query::set(&v, false);
+        }
+    });
 
     view! {
         <div class="card stack">
@@ -93,7 +111,7 @@ pub fn BatchGrade(patterns: Memo<AnswerPatterns>) -> impl IntoView {
                         <button data-testid="extract-download-jsonl" on:click=on_click(move |_| st.export(false))>"Download JSONL"</button>
                         <button data-testid="extract-download-csv" on:click=on_click(move |_| st.export(true))>"Download CSV"</button>
                     </div>
-                    <GradeTable batch=b.clone() show query=st.query file=st.file bom=st.bom/>
+                    <GradeTable batch=b.clone() show query=st.query sort file=st.file bom=st.bom/>
                 }
                 .into_any()
             }))}

@@ -87,7 +87,11 @@ impl BatchState {
         self.kept.set(None);
         // A new file is not the kept run the URL names; its own run id replaces it once kept.
         if query::current().run.is_some() {
-            query::set(&ViewState::default(), false);
+            let v = ViewState {
+                run: None,
+                ..query::current()
+            };
+            query::set(&v, false);
         }
         self.fallback.reset();
         self.batch.set(None);

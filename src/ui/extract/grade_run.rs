@@ -102,13 +102,12 @@ async fn same_upload(file: &str, digest: &str) -> Option<RunMeta> {
 /// when the user has left the Extract page meanwhile.
 fn name_in_url(id: &str) {
     if router::current_page() == Page::Extract {
-        query::set(
-            &ViewState {
-                run: Some(id.to_string()),
-                ..Default::default()
-            },
-            false,
-        );
+        // The table's search, filter and sort in the URL stay.
+        let v = ViewState {
+            run: Some(id.to_string()),
+            ..query::current()
+        };
+        query::set(&v, false);
     }
 }
 

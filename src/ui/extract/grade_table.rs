@@ -32,11 +32,12 @@ pub fn GradeTable(
     batch: Arc<GradeBatch>,
     show: RwSignal<Show>,
     query: Memo<SearchQuery>,
+    /// The column sorted by and its direction (the page keeps it in the URL).
+    sort: RwSignal<Option<(usize, Direction)>>,
     file: SourceFile,
     bom: StoredValue<u64>,
 ) -> impl IntoView {
     let page = RwSignal::new(0usize);
-    let sort = RwSignal::new(None::<(usize, Direction)>);
     let open = RwSignal::new(None::<usize>);
     let opened: RwSignal<Opened> = RwSignal::new(None);
     // Another filter or search starts again at the first page.

@@ -30,13 +30,12 @@ impl BatchState {
                         if self.batch.with_untracked(Option::is_none)
                             && !self.loading.get_untracked() =>
                     {
-                        query::set(
-                            &ViewState {
-                                run: Some(id.clone()),
-                                ..Default::default()
-                            },
-                            false,
-                        );
+                        // The table's search, filter and sort in the URL stay.
+                        let v = ViewState {
+                            run: Some(id.clone()),
+                            ..query::current()
+                        };
+                        query::set(&v, false);
                         id
                     }
                     _ => return,

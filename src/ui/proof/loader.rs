@@ -11,6 +11,23 @@ use super::page_state::ProofState;
 use super::page_state::EXAMPLES;
 use crate::ui::drafts_store::draft_signal;
 
+/// "Discard the N actions you added?" — `false` when the user keeps them (or no dialog opens).
+fn confirm_discard(n: usize) -> bool {
+    let what = if n == 1 {
+        "The action".to_string()
+    } else {
+        format!("The {n} actions")
+    };
+    web_sys::window()
+        .and_then(|w| {
+            w.confirm_with_message(&format!(
+                "Open another example? {what} you added to this one will be discarded."
+            ))
+            .ok()
+        })
+        .unwrap_or(false)
+}
+
 #[component]
 pub fn ProofLoader(page: ProofState) -> impl IntoView {
     let pasted = draft_signal("proof", "pasted", String::new);
@@ -21,10 +38,19 @@ pub fn ProofLoader(page: ProofState) -> impl IntoView {
                     <select data-testid="proof-example" prop:value=live(move || page.example_key.get())
                         on:change=crate::ui::boxed::on_change(move |ev| {
                             // Leave the picker, so ←/→ step the proof rather than pick the next example.
-                            if let Some(el) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok()) {
+                            let picker = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlSelectElement>().ok());
+                            if let Some(el) = &picker {
                                 let _ = el.blur();
                             }
-                            page.open_example(event_target_value(&ev), None)
+                            // Actions typed into the shown example are lost by another pick: ask.
+                            let typed = page.typed.with_untracked(Vec::len);
+                            if typed > 0 && !page.example_key.get_untracked().is_empty() && !confirm_discard(typed) {
+                                if let Some(el) = picker {
+                                    el.set_value(&page.example_key.get_untracked());
+                                }
+                                return;
+                            }
+                            page.open_example(event_target_value(&ev), None, None)
                         })>
                         <option value="">"Choose an example…"</option>
                         {EXAMPLES.iter().map(|(key, title, _)| view! { <option value=*key>{*title}</option> }.into_any()).collect_view()}

@@ -17,6 +17,7 @@ use crate::logic::world::Problem;
 use crate::ui::browser_file::{fetch_example, now_ms};
 use crate::ui::download::download_text;
 use crate::ui::drafts_store;
+use crate::view::proof::link::{decode_actions, encode_actions, TypedAction};
 use crate::view::proof::stepper_keys::StepKey;
 
 /// The examples in `public/examples/`: key, title, file (fetched when picked).
@@ -45,13 +46,22 @@ pub const EXAMPLES: &[(&str, &str, &str)] = &[
     ),
 ];
 
-/// The drafts of the example the user added actions to, and of its log with those actions.
+/// The drafts of the example the user added actions to, and of those actions (as the URL
+/// writes them: `view::proof::link::encode_actions`).
 const ACTED_EXAMPLE: &str = "acted_example";
-const ACTED_LOG: &str = "acted_log";
+const ACTED_ACTIONS: &str = "acted_actions";
 
 fn forget_actions() {
     drafts_store::write("proof", ACTED_EXAMPLE, "");
-    drafts_store::write("proof", ACTED_LOG, "");
+    drafts_store::write("proof", ACTED_ACTIONS, "");
+}
+
+/// The actions kept as a draft for example `key`, if any.
+pub fn kept_actions(key: &str) -> Option<String> {
+    (drafts_store::read("proof", ACTED_EXAMPLE).as_deref() == Some(key))
+        .then(|| drafts_store::read("proof", ACTED_ACTIONS))
+        .flatten()
+        .filter(|a| !a.is_empty())
 }
 
 /// A loaded derivation and its stepper.
@@ -72,6 +82,11 @@ pub struct ProofState {
     pub playing: RwSignal<bool>,
     pub interval: StoredValue<Option<IntervalHandle>, LocalStorage>,
     pub example_key: RwSignal<String>,
+    /// The actions typed into the form since the derivation was loaded, in order (in the URL
+    /// and the draft, so a link or a reload replays them).
+    pub typed: RwSignal<Vec<TypedAction>>,
+    /// What was loaded ("Proof by cases (∨E)", a file name), for the events line.
+    pub loaded_name: StoredValue<String>,
 }
 
 impl ProofState {
@@ -84,6 +99,8 @@ impl ProofState {
             playing: RwSignal::new(false),
             interval: StoredValue::new_local(None),
             example_key: RwSignal::new(String::new()),
+            typed: RwSignal::new(Vec::new()),
+            loaded_name: StoredValue::new(String::new()),
         }
     }
 
@@ -176,34 +193,54 @@ impl ProofState {
         self.error.set(None);
         self.step.set(0);
         self.session.set(Some(Arc::new(s)));
+        self.loaded_name.set_value(name.to_string());
+        self.typed.set(Vec::new());
         true
     }
 
     /// The loaded bundled example and its step are kept as drafts: back on this page (or after
-    /// a reload) the same example opens at the same step.
+    /// a reload) the same example opens at the same step. `actions` (from a link or the draft,
+    /// `encode_actions`' text) are replayed on it, in order, before stepping to `at`.
     #[inline(never)]
-    pub fn open_example(self, key: String, at: Option<usize>) {
+    pub fn open_example(self, key: String, at: Option<usize>, actions: Option<String>) {
+        if key.is_empty() {
+            return;
+        }
         let Some(&(_, title, file)) = EXAMPLES.iter().find(|(k, _, _)| *k == key) else {
+            // A mistyped or outdated link: say so rather than show an empty page.
+            self.error.set(Some(format!(
+                "There is no example named `{key}`: pick one from the list ({}).",
+                EXAMPLES
+                    .iter()
+                    .map(|(k, _, _)| *k)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )));
             return;
         };
         self.example_key.set(key.clone());
         drafts_store::write("proof", "example", &key);
         // Actions typed into this example's form are kept with it (`act`); another example
         // forgets them.
-        let acted = (drafts_store::read("proof", ACTED_EXAMPLE).as_deref() == Some(key.as_str()))
-            .then(|| drafts_store::read("proof", ACTED_LOG))
-            .flatten();
-        if acted.is_none() {
+        let actions = match actions.as_deref().map(decode_actions).transpose() {
+            Ok(actions) => actions.unwrap_or_default(),
+            Err(e) => {
+                self.error.set(Some(e));
+                Vec::new()
+            }
+        };
+        if actions.is_empty() {
             forget_actions();
         }
         leptos::task::spawn_local(async move {
             match fetch_example(file).await {
                 Ok(text) => {
-                    let with_actions = acted.is_some_and(|log| {
-                        self.open(&log, &format!("{title}, with the actions you added"))
-                    });
-                    if !with_actions {
-                        self.open(&text, title);
+                    if self.open(&text, title) {
+                        // Replayed as typed: the engine is deterministic, so a refused action
+                        // is refused again and logged as it was.
+                        for a in actions {
+                            self.act(a.agent, a.kind, a.params);
+                        }
                     }
                     if let Some(at) = at {
                         self.go(at);
@@ -304,7 +341,8 @@ impl ProofState {
         self.step.set(to);
     }
 
-    /// Replace the log (same problem) and show its last step.
+    /// Replace the log (same problem) and show its last step; the events line says the new
+    /// count.
     fn replace_log(self, s: &Session, config: EngineConfig, events: Vec<Event>) {
         let next = Session {
             problem: s.problem.clone(),
@@ -315,6 +353,10 @@ impl ProofState {
         let end = next.replayer.len();
         self.session.set(Some(Arc::new(next)));
         self.step.set(end);
+        let name = self.loaded_name.get_value();
+        self.notice.set(Some(format!(
+            "{name}: {end} events, after the changes made here"
+        )));
     }
 
     /// The action form: continue the loaded derivation with one more action.
@@ -332,29 +374,33 @@ impl ProofState {
             Ok(e) => e,
             Err(e) => return (false, format!("this log cannot be continued: {e}")),
         };
-        let outcome = engine.submit(&Action::new(&agent, &kind, params));
+        let outcome = engine.submit(&Action::new(&agent, &kind, params.clone()));
         let verdict = match &outcome.result {
             Ok(id) => (true, format!("{kind}: {id}")),
             Err(r) => (false, format!("{}: {}", code_str(r.code), r.message)),
         };
         self.replace_log(&s, s.config, engine.events().to_vec());
+        // A refused action is an event of the log too: it is kept, so the link replays it.
+        self.typed.update(|t| {
+            t.push(TypedAction {
+                agent,
+                kind,
+                params,
+            })
+        });
         self.keep_actions();
         verdict
     }
 
-    /// Keep the example's log with the typed actions as a draft, so a reload (whose URL names
-    /// the new last step) shows them. Only for a bundled example: a picked file is not kept.
+    /// Keep the example's typed actions as a draft, so a reload (whose URL names the new last
+    /// step) shows them. Only for a bundled example: a picked file is not kept.
     fn keep_actions(self) {
         let key = self.example_key.get_untracked();
         if key.is_empty() {
             return;
         }
-        let Some(s) = self.session.get_untracked() else {
-            return;
-        };
-        let log = EventLog::new(s.problem.clone(), s.replayer.events().to_vec());
-        if let Ok(text) = serde_json::to_string(&log) {
-            drafts_store::write("proof", ACTED_LOG, &text);
+        if let Some(text) = self.typed.with_untracked(|t| encode_actions(t)) {
+            drafts_store::write("proof", ACTED_ACTIONS, &text);
             drafts_store::write("proof", ACTED_EXAMPLE, &key);
         }
     }

@@ -6,6 +6,7 @@ use leptos::prelude::*;
 
 use crate::ui::{drafts_store, query};
 use crate::view::proof::link::at_step;
+use crate::view::proof::link::encode_actions;
 use crate::view::proof::link::start_at;
 
 use super::page_state::ProofState;
@@ -18,7 +19,12 @@ pub fn open_linked(page: ProofState) {
         drafts_store::read("proof", "step"),
     );
     if let Some((key, at)) = start {
-        page.open_example(key, at);
+        // The link's actions; without any, the ones kept for this example.
+        let actions = query::current()
+            .actions
+            .filter(|_| query::current().example.as_deref() == Some(key.as_str()))
+            .or_else(|| super::page_state::kept_actions(&key));
+        page.open_example(key, at, actions);
     }
 }
 
@@ -32,5 +38,10 @@ pub fn sync_url(page: ProofState) {
     if !key.is_empty() {
         drafts_store::write("proof", "step", &at.to_string());
     }
-    query::set(&at_step(query::current(), key, at), false);
+    let mut v = at_step(query::current(), key, at);
+    v.actions = v
+        .example
+        .as_ref()
+        .and_then(|_| page.typed.with(|t| encode_actions(t)));
+    query::set(&v, false);
 }

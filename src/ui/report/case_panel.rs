@@ -10,12 +10,8 @@ use super::open_in_audit::open_in_audit;
 use super::state::ReportState;
 use crate::ui::audit::finding_group::finding_view;
 
-fn band(s: u8) -> &'static str {
-    match s {
-        1 | 2 => "chip band-BAD",
-        3 => "chip band-MID",
-        _ => "chip band-GOOD",
-    }
+fn band(s: u8) -> String {
+    format!("chip band-{}", crate::audit::Band::of(s).as_str())
 }
 
 fn body(detail: Result<CaseDetail, String>) -> AnyView {

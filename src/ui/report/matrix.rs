@@ -3,13 +3,12 @@
 use crate::ui::boxed::{flag, on_click};
 use leptos::prelude::*;
 
+use crate::audit::Band;
 use crate::band::render::pct;
 use crate::band::BandReport;
 use crate::view::report::drill::is_cross_band_cell;
 use crate::view::report::drill::row_shares;
 use crate::view::report::drill::CaseFilter;
-
-const BANDS: [&str; 3] = ["BAD (1–2)", "MID (3)", "GOOD (4–5)"];
 
 pub fn matrix_view(r: &BandReport, filter: RwSignal<CaseFilter>) -> AnyView {
     let m = r.overall.matrix;
@@ -50,7 +49,7 @@ pub fn matrix_view(r: &BandReport, filter: RwSignal<CaseFilter>) -> AnyView {
                 .collect::<Vec<_>>();
             view! {
                 <tr>
-                    <th>{BANDS[e]}</th>
+                    <th>{Band::at(e).map_or("?", Band::with_scores)}</th>
                     {cells}
                 </tr>
             }
@@ -65,7 +64,7 @@ pub fn matrix_view(r: &BandReport, filter: RwSignal<CaseFilter>) -> AnyView {
                 <thead>
                     <tr>
                         <th>"expected \\ judged"</th>
-                        {BANDS.iter().map(|b| view! { <th class="num">{*b}</th> }.into_any()).collect::<Vec<_>>()}
+                        {Band::ALL.iter().map(|b| view! { <th class="num">{b.with_scores()}</th> }.into_any()).collect::<Vec<_>>()}
                     </tr>
                 </thead>
                 <tbody>{rows}</tbody>

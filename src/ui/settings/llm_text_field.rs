@@ -40,7 +40,8 @@ pub fn LlmTextField(name: String, field: LlmField, feedback: Feedback) -> impl I
                     store.update_llm(&name, |l| outcome = field.set(l, &v));
                     match outcome {
                         Ok(Some(note)) => feedback.result(Ok(format!("{name}: {note}"))),
-                        Ok(None) => {}
+                        // A valid entry clears the error an earlier one left.
+                        Ok(None) => feedback.error.set(None),
                         Err(e) => feedback.result(Err(format!(
                             "llms.{name}.{e} (not saved)"
                         ))),

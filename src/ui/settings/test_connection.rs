@@ -66,7 +66,25 @@ pub fn TestConnection(llm: String) -> impl IntoView {
             };
             let client = RetryingClient::new(BrowserTransport::new(TEST_TIMEOUT_MS), policy);
             let listed = client.list_models(&ep).await;
-            show(report(&ep, &listed));
+            match &listed {
+                // Down, or refused by CORS? A `no-cors` request succeeds whenever anything
+                // answers (the page just may not read the answer).
+                Err(crate::llm::LlmError::Network { .. }) => {
+                    let url = format!("{}/models", ep.base_url.trim_end_matches('/'));
+                    let answered = gloo_net::http::Request::get(&url)
+                        .mode(web_sys::RequestMode::NoCors)
+                        .send()
+                        .await
+                        .is_ok();
+                    let shown = crate::llm::Secrets::of_endpoint(&ep)
+                        .redact(&crate::llm::redact::redact_url(&ep.base_url));
+                    show(ConnectionReport {
+                        status: ConnectionStatus::Failed,
+                        message: crate::view::settings::unreachable_message(&shown, answered),
+                    });
+                }
+                _ => show(report(&ep, &listed)),
+            }
             busy.set(false);
         });
     };

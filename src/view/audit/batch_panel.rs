@@ -41,11 +41,7 @@ pub fn plans_for(
 ) -> Result<SortedMap<String, AuditPlan>, String> {
     let mut plans = SortedMap::new();
     for p in profiles {
-        if let Some(why) = crate::view::settings::profile_problem(settings, p) {
-            return Err(why);
-        }
-        let plan = AuditPlan::from_settings(settings, strategy, p, &|_| None)
-            .map_err(|e| crate::view::settings::page_message(&e))?;
+        let plan = crate::view::settings::page_plan(settings, strategy, p)?;
         plans.insert(p.clone(), plan);
     }
     Ok(plans)

@@ -45,6 +45,9 @@ pub struct FindingShown {
     pub note: &'static str,
     pub explanation: String,
     pub evidence: String,
+    /// The evidence is in neither the context nor the output (`audit::evidence`): shown as
+    /// such, never highlighted as a quote.
+    pub evidence_not_found: bool,
 }
 
 /// One row of the phase table.
@@ -307,7 +310,11 @@ impl ReportShown {
 
     /// The quoted evidence of every error, to mark in the context and the output.
     pub fn evidence(&self) -> Vec<&str> {
-        self.findings.iter().map(|f| f.evidence.as_str()).collect()
+        self.findings
+            .iter()
+            .filter(|f| !f.evidence_not_found)
+            .map(|f| f.evidence.as_str())
+            .collect()
     }
 
     /// The cause and the fix of a could-not-audit, unless it was cancelled.
@@ -367,6 +374,7 @@ struct FindingRead {
     note: &'static str,
     explanation: String,
     evidence: String,
+    evidence_not_found: bool,
 }
 
 impl FromJson for FindingRead {
@@ -384,10 +392,14 @@ impl FromJson for FindingRead {
                 "unknown_target" => {
                     " (aimed at a claim or deduction not in the audit: not counted)"
                 }
+                "evidence_not_found" => {
+                    " (its evidence is not in the context or the output: not counted)"
+                }
                 _ => "",
             },
             explanation: f.or_default::<Text>("explanation")?.0,
             evidence: f.or_default::<Text>("evidence")?.0,
+            evidence_not_found: f.or_default("evidence_not_found")?,
         })
     }
 }
@@ -417,6 +429,7 @@ impl FindingRead {
             note: self.note,
             explanation: self.explanation,
             evidence: self.evidence,
+            evidence_not_found: self.evidence_not_found,
         }
     }
 }

@@ -1,5 +1,6 @@
-//! The Proof page's part of the URL: which example and step a link opens, and what the URL
-//! says as the reader steps. Pure (the page reads and writes the URL and drafts around it).
+//! The Proof page's part of the URL: which example and step a link opens, the actions typed
+//! into the example's form, and what the URL says as the reader steps. Pure (the page reads
+//! and writes the URL and drafts around it).
 
 use crate::route::state::ViewState;
 
@@ -30,9 +31,102 @@ pub fn at_step(mut v: ViewState, key: String, at: usize) -> ViewState {
     v
 }
 
+/// One action typed into the form: agent, kind and parameters, as the engine takes them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TypedAction {
+    pub agent: String,
+    pub kind: String,
+    pub params: serde_json::Value,
+}
+
+/// The actions as the URL and the draft keep them: a JSON list of `[agent, kind, params]`;
+/// `None` for no actions (the key leaves the URL).
+pub fn encode_actions(actions: &[TypedAction]) -> Option<String> {
+    if actions.is_empty() {
+        return None;
+    }
+    let list: Vec<serde_json::Value> = actions
+        .iter()
+        .map(|a| serde_json::json!([a.agent, a.kind, a.params]))
+        .collect();
+    serde_json::to_string(&list).ok()
+}
+
+/// The actions a link or draft carries, or why they cannot be read (a link is user input:
+/// it is read, never trusted; the engine still checks every action).
+pub fn decode_actions(text: &str) -> Result<Vec<TypedAction>, String> {
+    let bad = |why: &str| format!("the link's actions cannot be read: {why}");
+    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| bad(&e.to_string()))?;
+    let serde_json::Value::Array(items) = value else {
+        return Err(bad("not a list"));
+    };
+    items
+        .into_iter()
+        .enumerate()
+        .map(|(i, item)| match item {
+            serde_json::Value::Array(parts) => match parts.as_slice() {
+                [serde_json::Value::String(agent), serde_json::Value::String(kind), params] => {
+                    Ok(TypedAction {
+                        agent: agent.clone(),
+                        kind: kind.clone(),
+                        params: params.clone(),
+                    })
+                }
+                _ => Err(bad(&format!(
+                    "action {} is not [agent, kind, params]",
+                    i + 1
+                ))),
+            },
+            _ => Err(bad(&format!(
+                "action {} is not [agent, kind, params]",
+                i + 1
+            ))),
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn typed_actions_round_trip_through_the_url() {
+        let actions = vec![
+            TypedAction {
+                agent: "R1".into(),
+                kind: "propose".into(),
+                params: serde_json::json!({"formula": "a > 0 \\land b > 0", "premises": ["H-1"]}),
+            },
+            TypedAction {
+                agent: "R2".into(),
+                kind: "accept".into(),
+                params: serde_json::json!({"proposal": "C-001"}),
+            },
+        ];
+        let text = encode_actions(&actions).unwrap();
+        let v = ViewState {
+            actions: Some(text),
+            ..Default::default()
+        };
+        let back = ViewState::decode(&v.encode());
+        assert_eq!(
+            decode_actions(back.actions.as_deref().unwrap()),
+            Ok(actions)
+        );
+        assert_eq!(encode_actions(&[]), None);
+    }
+
+    #[test]
+    fn unreadable_actions_say_why() {
+        for bad in ["", "{}", "[1]", "[[\"a\",\"b\"]]", "[[\"a\",2,{}]]"] {
+            let e = decode_actions(bad).unwrap_err();
+            assert!(
+                e.starts_with("the link's actions cannot be read"),
+                "{bad}: {e}"
+            );
+        }
+        assert_eq!(decode_actions("[]"), Ok(vec![]));
+    }
 
     #[test]
     fn a_link_wins_over_the_draft() {

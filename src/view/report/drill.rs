@@ -6,6 +6,7 @@ use serde_json::Value;
 
 use crate::search::SearchQuery;
 
+use crate::audit::Band;
 use crate::band::evaluate::BandReport;
 use crate::band::evaluate::CaseRef;
 use crate::band::metrics::band_index;
@@ -28,7 +29,9 @@ pub fn row_shares(matrix: &[[u64; 3]; 3]) -> [[Option<f64>; 3]; 3] {
 
 /// The two cells users cannot afford: BAD judged GOOD, GOOD judged BAD.
 pub fn is_cross_band_cell(expected_band: usize, actual_band: usize) -> bool {
-    matches!((expected_band, actual_band), (0, 2) | (2, 0))
+    Band::at(expected_band)
+        .zip(Band::at(actual_band))
+        .is_some_and(|(e, a)| e.crosses(a))
 }
 
 /// How many cases were expected / judged each score 1–5: `[(expected, actual); 5]`.
@@ -175,10 +178,9 @@ impl CaseFilter {
 
     /// A short description for the list heading and export file names.
     pub fn describe(&self) -> String {
-        const BANDS: [&str; 3] = ["BAD", "MID", "GOOD"];
         let mut parts = Vec::new();
         if let Some((e, a)) = self.cell {
-            let name = |i: usize| BANDS.get(i).copied().unwrap_or("?");
+            let name = |i: usize| Band::at(i).map_or("?", Band::as_str);
             parts.push(format!("expected {} → judged {}", name(e), name(a)));
         }
         if self.cross_band_only {

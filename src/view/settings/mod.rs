@@ -3,7 +3,8 @@
 //! LLM is still missing, and the page's words for a settings problem (the command line's words
 //! name environment variables; a page says where to click).
 
-use crate::config::{ConfigError, LlmConfig, Profile, Settings};
+use crate::audit::AuditPlan;
+use crate::config::{ConfigError, LlmConfig, Profile, Settings, Strategy};
 use crate::llm::JsonMode;
 
 /// A model server the Settings page can fill in with one click (docs/llm.md, "Other servers").
@@ -139,9 +140,10 @@ fn and_list(items: &[&str]) -> String {
 /// Why LLM `name` cannot be called from the page yet, naming the missing fields, or `None`.
 pub fn llm_problem(settings: &Settings, name: &str) -> Option<String> {
     let Some(cfg) = settings.llms.get(name) else {
-        return Some(format!(
-            "There is no LLM named `{name}`: add it in Settings (LLMs)."
-        ));
+        return Some(page_message(&ConfigError::UnknownLlm {
+            path: "llms".into(),
+            name: name.to_string(),
+        }));
     };
     let missing = missing_fields(cfg);
     if missing.is_empty() {
@@ -159,25 +161,53 @@ pub fn llm_problem(settings: &Settings, name: &str) -> Option<String> {
     Some(text)
 }
 
-/// Why `profile` cannot run an audit from the page, in the page's words, or `None`.
-pub fn profile_problem(settings: &Settings, profile: &str) -> Option<String> {
-    if settings.profiles.is_empty() {
-        return Some(NO_SERVER.to_string());
-    }
-    let Some(p) = settings.profiles.get(profile) else {
-        return Some(format!(
-            "Pick a profile: there is no profile named `{profile}` (known: {}).",
-            settings
-                .profiles
-                .keys()
-                .cloned()
-                .collect::<Vec<_>>()
-                .join(", ")
-        ));
-    };
-    [&p.run, &p.verify]
+/// The audit plan for `profile` as the page makes it (keys from the settings only, never from
+/// an environment), or why it cannot run, in the page's words. The one place the page decides
+/// this: `AuditPlan::from_settings` plans, `page_message` words its errors, and an LLM the plan
+/// uses with fields still empty is named with them (`llm_problem`), before anything is sent.
+pub fn page_plan(
+    settings: &Settings,
+    strategy: &Strategy,
+    profile: &str,
+) -> Result<AuditPlan, String> {
+    let plan = AuditPlan::from_settings(settings, strategy, profile, &|_| None).map_err(|e| {
+        match &e {
+            // A key the page cannot read: name it with the LLM's other empty fields.
+            ConfigError::MissingKeyEnv { llm, .. } => {
+                llm_problem(settings, llm).unwrap_or_else(|| page_message(&e))
+            }
+            _ => page_message(&e),
+        }
+    })?;
+    let problem = [&plan.run.llm, &plan.verify.llm]
         .into_iter()
-        .find_map(|llm| llm_problem(settings, llm))
+        .find_map(|llm| llm_problem(settings, llm));
+    match problem {
+        Some(why) => Err(why),
+        None => Ok(plan),
+    }
+}
+
+/// Why `profile` cannot run an audit from the page, in the page's words, or `None`
+/// (`page_plan`'s answer).
+pub fn profile_problem(settings: &Settings, profile: &str) -> Option<String> {
+    page_plan(settings, &Strategy::default(), profile).err()
+}
+
+/// What "Test connection" says when the browser could not read the server's answer to the
+/// models list. A browser reports a CORS refusal exactly like a server that is down; a second,
+/// `no-cors` request to the same URL (whose answer the page may not read, but which succeeds
+/// whenever anything answers) tells them apart: `answered` is its outcome. `url` is redacted.
+pub fn unreachable_message(url: &str, answered: bool) -> String {
+    if answered {
+        format!(
+            "Connection failed: the server at {url} answered, but it does not let this page read its replies (CORS: this page's origin is not allowed). Fixes: Ollama: set OLLAMA_ORIGINS (e.g. OLLAMA_ORIGINS=\"*\") and restart it; LM Studio: enable \"CORS\" in the server settings; vLLM: start it with --allowed-origins '[\"*\"]'; llama.cpp answers every origin."
+        )
+    } else {
+        format!(
+            "Connection failed: nothing answered at {url}. The server is not running, or the address or port is wrong: start it (docs/llm.md) or check the base URL."
+        )
+    }
 }
 
 /// What a page says when no model server is configured.
@@ -190,6 +220,12 @@ pub fn page_message(e: &ConfigError) -> String {
             "The LLM `{llm}` needs an API key: paste the key in Settings (LLMs → {llm} → API key). The page cannot read environment variables."
         ),
         ConfigError::UnknownProfile { known, .. } if known.is_empty() => NO_SERVER.to_string(),
+        ConfigError::UnknownProfile { name, known } => {
+            format!("Pick a profile: there is no profile named `{name}` (known: {known}).")
+        }
+        ConfigError::UnknownLlm { name, .. } => {
+            format!("There is no LLM named `{name}`: add it in Settings (LLMs).")
+        }
         other => format!("{other}. Check the profile on the Settings page."),
     }
 }
@@ -250,6 +286,47 @@ mod tests {
         assert_eq!(profile_problem(&s, "").as_deref(), Some(NO_SERVER));
         let e = s.profile("x").unwrap_err();
         assert_eq!(page_message(&e), NO_SERVER);
+    }
+
+    #[test]
+    fn down_and_cors_refused_are_told_apart() {
+        let cors = unreachable_message("http://127.0.0.1:11434/v1", true);
+        assert!(
+            cors.contains("CORS") && cors.contains("OLLAMA_ORIGINS"),
+            "{cors}"
+        );
+        assert!(!cors.contains("not running"), "{cors}");
+        let down = unreachable_message("http://127.0.0.1:11434/v1", false);
+        assert!(
+            down.contains("nothing answered at http://127.0.0.1:11434/v1"),
+            "{down}"
+        );
+        assert!(
+            down.contains("not running") && !down.contains("CORS"),
+            "{down}"
+        );
+    }
+
+    #[test]
+    fn the_page_plan_and_profile_problem_agree() {
+        let mut s = Settings::default();
+        apply_preset(&mut s, &PRESETS[0]);
+        assert!(page_plan(&s, &Strategy::default(), "llama-cpp").is_ok());
+        s.llms.get_mut("llama-cpp").unwrap().model.clear();
+        let why = page_plan(&s, &Strategy::default(), "llama-cpp").unwrap_err();
+        assert_eq!(Some(why), profile_problem(&s, "llama-cpp"));
+        let why = profile_problem(&s, "nope").unwrap();
+        assert!(
+            why.starts_with("Pick a profile: there is no profile named `nope` (known: llama-cpp)"),
+            "{why}"
+        );
+        s.profiles.get_mut("llama-cpp").unwrap().verify = "gone".into();
+        s.llms.get_mut("llama-cpp").unwrap().model = "m".into();
+        let why = profile_problem(&s, "llama-cpp").unwrap();
+        assert_eq!(
+            why,
+            "There is no LLM named `gone`: add it in Settings (LLMs)."
+        );
     }
 
     #[test]

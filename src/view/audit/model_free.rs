@@ -1,0 +1,101 @@
+//! "Check without a model" on the Audit page: the number check and the deterministic findings
+//! (`audit::grounding`, `audit::deterministic`) of the two texts, at once and with no model,
+//! so a first-time user without an endpoint gets value in one click. The page calls
+//! [`check`] only; it is the one place that composes the rules for it.
+
+use crate::audit::deterministic;
+use crate::audit::grounding::{self, NumberGrounding};
+use crate::audit::report::DeterministicFinding;
+use crate::config::AuditParams;
+
+/// What the rules found, with no model.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ModelFree {
+    pub grounding: NumberGrounding,
+    /// Each counts as one High error in an audit (unless the fact check derives the number).
+    pub findings: Vec<DeterministicFinding>,
+}
+
+impl ModelFree {
+    /// The headline: how many findings, and what the check does not cover.
+    pub fn summary(&self) -> String {
+        let found = match self.findings.len() {
+            0 => "The rules found nothing: every number of the output is supported by the context and no direction is reversed".to_string(),
+            1 => "The rules found 1 problem, a High error in an audit".to_string(),
+            n => format!("The rules found {n} problems, each a High error in an audit"),
+        };
+        format!(
+            "{found}. Only numbers and directions are checked: claims and logic need a model (Run audit)."
+        )
+    }
+}
+
+/// The number check and the deterministic findings the strategy's `params` switch on, as an
+/// audit computes them before it asks any model.
+pub fn check(context: &str, output: &str, params: &AuditParams) -> ModelFree {
+    let grounding = grounding::ground_numbers(context, output);
+    let mut findings = Vec::new();
+    if params.unsupported_number_is_high {
+        findings.extend(deterministic::unsupported_number_findings(
+            context,
+            &grounding,
+            params.numeric_deviation_threshold,
+        ));
+    }
+    if params.direction_check {
+        findings.extend(deterministic::direction_findings(context, output));
+    }
+    ModelFree {
+        grounding,
+        findings,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::audit::report::DeterministicCheck;
+
+    const CONTEXT: &str = "Revenue rose 8% to $5 million in 2023.";
+
+    #[test]
+    fn finds_an_unsupported_number_and_a_reversed_direction() {
+        let r = check(
+            CONTEXT,
+            "Revenue fell 8% to $7 million in 2023.",
+            &AuditParams::default(),
+        );
+        let checks: Vec<DeterministicCheck> = r.findings.iter().map(|f| f.check).collect();
+        assert!(
+            checks.contains(&DeterministicCheck::UnsupportedNumber),
+            "{checks:?}"
+        );
+        assert!(
+            checks.contains(&DeterministicCheck::Direction),
+            "{checks:?}"
+        );
+        assert!(
+            r.summary().starts_with("The rules found 2 problems"),
+            "{}",
+            r.summary()
+        );
+    }
+
+    #[test]
+    fn a_faithful_output_finds_nothing_and_the_params_switch_rules_off() {
+        let r = check(CONTEXT, "Revenue rose 8% in 2023.", &AuditParams::default());
+        assert!(r.findings.is_empty(), "{:?}", r.findings);
+        assert!(r.summary().starts_with("The rules found nothing"));
+        let off = AuditParams {
+            unsupported_number_is_high: false,
+            direction_check: false,
+            ..AuditParams::default()
+        };
+        let r = check(CONTEXT, "Revenue fell 8% to $7 million.", &off);
+        assert!(r.findings.is_empty());
+        assert!(
+            !r.grounding.numbers.is_empty(),
+            "the number check still runs"
+        );
+    }
+}
