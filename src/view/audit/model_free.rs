@@ -3,8 +3,8 @@
 //! so a first-time user without an endpoint gets value in one click. The page calls
 //! [`check`] only; it is the one place that composes the rules for it.
 
-use crate::audit::deterministic;
-use crate::audit::grounding::{self, NumberGrounding};
+use crate::audit::check::CheckReport;
+use crate::audit::grounding::NumberGrounding;
 use crate::audit::report::DeterministicFinding;
 use crate::config::AuditParams;
 
@@ -30,24 +30,17 @@ impl ModelFree {
     }
 }
 
-/// The number check and the deterministic findings the strategy's `params` switch on, as an
-/// audit computes them before it asks any model.
+/// The number check and both deterministic rules, as `verifyfast check` runs them
+/// (`audit::check::check`, the one composition; an audit computes the same before it asks any
+/// model), with the strategy's `params` for the deviation threshold.
 pub fn check(context: &str, output: &str, params: &AuditParams) -> ModelFree {
-    let grounding = grounding::ground_numbers(context, output);
-    let mut findings = Vec::new();
-    if params.unsupported_number_is_high {
-        findings.extend(deterministic::unsupported_number_findings(
-            context,
-            &grounding,
-            params.numeric_deviation_threshold,
-        ));
-    }
-    if params.direction_check {
-        findings.extend(deterministic::direction_findings(context, output));
-    }
+    let CheckReport {
+        number_grounding,
+        deterministic_findings,
+    } = crate::audit::check::check(context, output, params);
     ModelFree {
-        grounding,
-        findings,
+        grounding: number_grounding,
+        findings: deterministic_findings,
     }
 }
 
@@ -82,7 +75,7 @@ mod tests {
     }
 
     #[test]
-    fn a_faithful_output_finds_nothing_and_the_params_switch_rules_off() {
+    fn a_faithful_output_finds_nothing_and_the_check_runs_every_rule() {
         let r = check(CONTEXT, "Revenue rose 8% in 2023.", &AuditParams::default());
         assert!(r.findings.is_empty(), "{:?}", r.findings);
         assert!(r.summary().starts_with("The rules found nothing"));
@@ -91,11 +84,10 @@ mod tests {
             direction_check: false,
             ..AuditParams::default()
         };
+        // The strategy's toggles decide what an audit counts; the check is the rules themselves,
+        // as `verifyfast check` runs them.
         let r = check(CONTEXT, "Revenue fell 8% to $7 million.", &off);
-        assert!(r.findings.is_empty());
-        assert!(
-            !r.grounding.numbers.is_empty(),
-            "the number check still runs"
-        );
+        assert_eq!(r.findings.len(), 2, "{:?}", r.findings);
+        assert!(!r.grounding.numbers.is_empty());
     }
 }
