@@ -239,7 +239,15 @@ fn text_answer(text: &str, method: Method, span: (usize, usize)) -> Option<Candi
         .take_while(u8::is_ascii_alphabetic)
         .count();
     let word = raw.get(lead..lead + word_len)?.to_ascii_lowercase();
-    if TRUTH_VALUES.contains(&word.as_str()) {
+    // The word alone, or closed by punctuation ("True: the function is convex", "Yes."):
+    // "No answer", "no real solution" are statements, not the truth value "no".
+    let closed = raw
+        .get(lead + word_len..)?
+        .trim_start_matches([' ', '*'])
+        .chars()
+        .next()
+        .is_none_or(|c| matches!(c, ':' | '.' | ',' | ';' | '!' | '：' | '，' | '。' | '；' | '$'));
+    if closed && TRUTH_VALUES.contains(&word.as_str()) {
         return make(text, method, (span.0 + lead, span.0 + lead + word_len));
     }
     // `【答案】见解析` / `如上所述` points at the explanation: no answer itself, the other rules

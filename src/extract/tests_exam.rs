@@ -53,6 +53,8 @@ fn equation_after_a_marker_is_the_answer() {
 #[test]
 fn truth_values_and_notation() {
     assert_eq!(ans("the answer is True: the function is convex").0, "True");
+    // A statement that opens with the word is not the truth value.
+    assert!(extract("The answer is: No real solution", None).is_none_or(|e| e.answer != "No"));
     assert!(equal("Therefore the answer is 1.28 x 10^-6 V/K.", "1.28e-6").equivalent);
     assert!(equal("The value of 6.5 kilograms in grams is 6500 grams.", "6500").equivalent);
     assert!(equal("【答案】1和3<eoa>", "1 和 3").equivalent);

@@ -528,17 +528,17 @@ pub(super) fn sample(
         match same(&x, &y) {
             Some(true) => agreed += 1,
             Some(false) if !formal => {
-                let at: Vec<String> = names
-                    .iter()
-                    .zip(&point)
-                    .map(|(n, v)| format!("{n} = {}", rational_text(v)))
-                    .collect();
-                return Sampled::Different(format!(
-                    "{} vs {} at {} (exact)",
-                    rational_text(&x),
-                    rational_text(&y),
-                    at.join(", ")
-                ));
+                // The point is drawn at random per process: printing it would make the same
+                // pair's reason differ from run to run (and the CLI's from the Python
+                // package's), so the reason names the evidence, not the draw.
+                return Sampled::Different(if names.is_empty() {
+                    "their exact values differ (exact)".to_string()
+                } else {
+                    format!(
+                        "they differ at a rational point of {} drawn at random (exact)",
+                        names.join(", ")
+                    )
+                });
             }
             _ => return Sampled::Open,
         }
