@@ -10,11 +10,11 @@ use std::rc::Rc;
 use futures::stream::{self, StreamExt};
 use serde_json::{Map, Value};
 
-use crate::json::{FieldError, Path};
+use crate::json::{FieldError, Fields, FromJson, Named, Path, Text};
 use crate::llm::ChatTransport;
 use crate::sorted_map::SortedMap;
 
-use super::report::AuditReport;
+use super::report::{AuditReport, Band};
 use super::run::{run_audit, AuditInput, AuditPlan};
 
 /// One line of the cases format (docs/audit.md, "CLI"). All its fields are kept and echoed into
@@ -145,34 +145,80 @@ pub struct Job {
     pub profile: String,
 }
 
+/// A results line as resume, retry, the run store, the batch panel and the CLI read it: the
+/// reader of what [`result_line`] writes (the case's own fields are not read here).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ResultLine {
+    /// The case's `id` as text ([`id_key`]).
+    pub id: String,
+    pub profile: String,
+    /// 1–5; `None` when the line has none (or one that is not a whole number).
+    pub credit_score: Option<u8>,
+    pub band: Option<Band>,
+    /// Why the pair could not be audited, as written (`None`: no `error`, or `null`).
+    pub error: Option<String>,
+}
+
+impl FromJson for ResultLine {
+    fn from_json(value: &Value, path: Path) -> Result<Self, FieldError> {
+        let f = Fields::of(value, path)?;
+        let id = match f.present("id") {
+            None => return Err(f.missing("id")),
+            Some(v) => id_key(v).ok_or_else(|| {
+                FieldError::wrong(path.key("id"), "a number or a non-empty string", v)
+            })?,
+        };
+        Ok(ResultLine {
+            id,
+            profile: f.required("profile")?,
+            // A score that is not a whole number from 0 to 255 is no score: the line failed.
+            credit_score: f.optional::<u8>("credit_score").unwrap_or(None),
+            band: f
+                .optional::<Named<Band>>("band")
+                .unwrap_or(None)
+                .map(|b| b.0),
+            error: f.optional::<Text>("error")?.map(|t| t.0),
+        })
+    }
+}
+
+impl ResultLine {
+    /// Read one line of a results file; `None` for a line that is not JSON or names no
+    /// (id, profile).
+    pub fn parse(text: &str) -> Option<ResultLine> {
+        let value = serde_json::from_str::<Value>(text).ok()?;
+        crate::json::read(&value, "the results line").ok()
+    }
+
+    /// Whether the audit failed ("could not be audited"): its `error` is set or it has no
+    /// `credit_score`. Both mean no score was produced, and `--retry-failed` re-runs exactly
+    /// those pairs.
+    pub fn failed(&self) -> bool {
+        self.error.is_some() || self.credit_score.is_none()
+    }
+
+    /// Why it failed, in the words the results file, the panel and Report show.
+    pub fn failure(&self) -> Option<String> {
+        self.failed().then(|| {
+            self.error
+                .clone()
+                .unwrap_or_else(|| "the line has no credit_score".into())
+        })
+    }
+
+    pub fn pair(&self) -> (String, String) {
+        (self.id.clone(), self.profile.clone())
+    }
+}
+
 /// The (id, profile) pairs present in an earlier results file. Unreadable lines (say, a
 /// half-written last line after a crash) are ignored: their pair is simply redone.
 pub fn done_pairs<'a>(lines: impl IntoIterator<Item = &'a str>) -> HashSet<(String, String)> {
     lines
         .into_iter()
-        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-        .filter_map(|v| {
-            let id = id_key(v.get("id")?)?;
-            let profile = v.get("profile")?.as_str()?.to_string();
-            Some((id, profile))
-        })
+        .filter_map(ResultLine::parse)
+        .map(|l| l.pair())
         .collect()
-}
-
-/// Whether a results line's audit succeeded. A line is *failed* ("could not be audited")
-/// when its `error` is set or it has no `credit_score`: both mean no score was produced, and
-/// `--retry-failed` re-runs exactly those pairs.
-pub fn line_failed(v: &Value) -> bool {
-    let errored = !matches!(v.get("error"), None | Some(Value::Null));
-    let unscored = matches!(v.get("credit_score"), None | Some(Value::Null));
-    errored || unscored
-}
-
-/// The (id, profile) pair a results line is for, if it names one.
-pub fn line_pair(v: &Value) -> Option<(String, String)> {
-    let id = id_key(v.get("id")?)?;
-    let profile = v.get("profile")?.as_str()?.to_string();
-    Some((id, profile))
 }
 
 /// One line of a results file, kept as the exact text it was read as (so a line that is
@@ -187,11 +233,11 @@ pub struct StoredLine {
 
 impl StoredLine {
     pub fn read(text: &str) -> Self {
-        let value = serde_json::from_str::<Value>(text).ok();
+        let line = ResultLine::parse(text);
         StoredLine {
             text: text.to_string(),
-            pair: value.as_ref().and_then(line_pair),
-            failed: value.as_ref().is_none_or(line_failed),
+            pair: line.as_ref().map(ResultLine::pair),
+            failed: line.as_ref().is_none_or(ResultLine::failed),
         }
     }
 }
@@ -333,9 +379,8 @@ pub fn unscored_pairs(
         for profile in profiles {
             let reason = match state.get(&(case.case_key(), profile.as_str())) {
                 Some(l) if !l.failed => continue,
-                Some(l) => serde_json::from_str::<Value>(&l.text)
-                    .ok()
-                    .and_then(|v| v.get("error").and_then(Value::as_str).map(str::to_string))
+                Some(l) => ResultLine::parse(&l.text)
+                    .and_then(|l| l.error)
                     .unwrap_or_else(|| "no credit_score".into()),
                 None => "no result line".into(),
             };
@@ -618,7 +663,11 @@ async fn audit_planned(
 /// does not depend on which audit happened to finish first. Lines that do not belong to
 /// a known (case, profile) keep their relative order at the end.
 pub fn sort_results(lines: &mut [Value], cases: &[Rc<Case>], profiles: &[String]) {
-    sort_by_pair(lines, cases, profiles, line_pair);
+    sort_by_pair(lines, cases, profiles, |v| {
+        crate::json::read::<ResultLine>(v, "the results line")
+            .ok()
+            .map(|l| l.pair())
+    });
 }
 
 /// [`sort_results`] for lines kept as text.
@@ -1002,6 +1051,28 @@ not json
 
     fn stored(lines: &[&str]) -> Vec<StoredLine> {
         lines.iter().map(|l| StoredLine::read(l)).collect()
+    }
+
+    #[test]
+    fn a_results_line_reads_as_written() {
+        let report = crate::audit::report::KeptReport::read(&serde_json::json!({
+            "profile": "p", "credit_score": 4, "band": "GOOD"
+        }))
+        .report;
+        let case = parse_case(r#"{"id": 7, "context_input": "c", "model_output": "o"}"#).unwrap();
+        let text = crate::jsonl::compact(&Value::Object(result_line(&case, &report)));
+        let line = ResultLine::parse(&text).unwrap();
+        assert_eq!(
+            (line.pair(), line.credit_score, line.band, line.failed()),
+            (("7".into(), "p".into()), Some(4), Some(Band::Good), false)
+        );
+        let failed = ResultLine::parse(r#"{"id":"x","profile":"p","credit_score":"4"}"#).unwrap();
+        assert_eq!(
+            failed.failure().as_deref(),
+            Some("the line has no credit_score")
+        );
+        assert!(ResultLine::parse(r#"{"id":"","profile":"p"}"#).is_none());
+        assert!(ResultLine::parse(r#"{"id":1}"#).is_none());
     }
 
     #[test]

@@ -360,19 +360,16 @@ fn index_lines(path: &Path, file: usize) -> Result<(Vec<Located>, u64), String> 
     let mut lines = Vec::new();
     let mut total = 0u64;
     let locate = |line: crate::jsonl::Line| {
-        let (len, value) = match &line.text {
-            Ok(t) => (t.len(), serde_json::from_str::<Value>(t).ok()),
+        let (len, read) = match &line.text {
+            Ok(t) => (t.len(), batch::ResultLine::parse(t)),
             // Not UTF-8 or too long: kept where it is, byte for byte, never replaced.
             Err(_) => (0, None),
         };
-        let failed = value.as_ref().is_none_or(batch::line_failed);
+        let failed = read.as_ref().is_none_or(batch::ResultLine::failed);
         Located {
-            pair: value.as_ref().and_then(batch::line_pair),
+            pair: read.as_ref().map(batch::ResultLine::pair),
             failed,
-            error: value
-                .as_ref()
-                .filter(|_| failed)
-                .and_then(|v| v.get("error")?.as_str().map(str::to_string)),
+            error: read.and_then(|l| l.error).filter(|_| failed),
             file,
             offset: line.offset + bom,
             len,

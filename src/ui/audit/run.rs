@@ -11,17 +11,7 @@ use crate::config::{Settings, Strategy};
 use crate::runs::{self, RunKind, RunMeta};
 use crate::ui::run_store;
 
-/// The report as the page shows it and the run store keeps it: its pretty JSON (raw view,
-/// copy, download) and that JSON read back as a tree (for `view::audit::shown` and the store). Through
-/// the text rather than `to_value`: a second serializer for the whole report tree would be
-/// compiled into the wasm (batch::as_tree).
-pub fn as_json(report: &AuditReport) -> Result<(String, serde_json::Value), String> {
-    let text = serde_json::to_string_pretty(report).map_err(|e| e.to_string())?;
-    let tree = serde_json::from_str(&text).map_err(|e| e.to_string())?;
-    Ok((text, tree))
-}
-
-/// Keep an audit (`result`: its report from [`as_json`]) as a run; `kept` says where it went
+/// Keep an audit (`report`, and `json`: it as written) as a run; `kept` says where it went
 /// (or why it could not be kept: the report stays on the page either way).
 #[allow(clippy::too_many_arguments)]
 pub fn keep(
@@ -30,12 +20,19 @@ pub fn keep(
     profile: String,
     settings: &Settings,
     strategy: &Strategy,
-    result: serde_json::Value,
+    report: &AuditReport,
+    json: &str,
     started_ms: f64,
     name: String,
     kept: RwSignal<Option<(bool, String)>>,
 ) {
     let (settings, strategy) = runs::snapshot(settings, strategy);
+    let outcome = runs::RunOutcome::of_audit(report);
+    // One line of the run's results: the report without the pretty printer's line breaks.
+    let body = match serde_json::from_str::<serde_json::Value>(json) {
+        Ok(v) => crate::jsonl::compact(&v) + "\n",
+        Err(e) => return kept.set(Some((false, e.to_string()))),
+    };
     spawn_local(async move {
         let meta = RunMeta {
             id: run_store::new_run_id().await,
@@ -48,9 +45,8 @@ pub fn keep(
             strategy,
             inputs: json!({"context_input": context, "model_output": output}),
             result_count: 1,
-            outcome: Some(runs::RunOutcome::of_audit(&result)),
+            outcome: Some(outcome),
         };
-        let body = crate::jsonl::compact(&result) + "\n";
         let saved = run_store::save(&meta, &body).await;
         // The URL names the kept run (replacing the entry: a reload, Back and Forward bring
         // this result back), unless the user has left the page or started another audit.

@@ -90,14 +90,16 @@ pub fn start(page: AuditState, store: &SettingsStore) {
                     }
                     Ended::Scored => {}
                 }
-                match run::as_json(&r) {
-                    Ok((json, tree)) => {
-                        let report = ReportShown::read(&tree);
+                // The page shows the typed report; its pretty JSON is for the raw view, the
+                // download and the run store.
+                match serde_json::to_string_pretty(&r) {
+                    Ok(json) => {
+                        let report = ReportShown::fresh(&r);
                         if end != Ended::Cancelled {
                             let (c, o) = (input.context_input, input.model_output);
                             let (p, s) = (&settings, &strategy);
                             let name = kept_name(&o, &chosen, &end);
-                            run::keep(c, o, chosen, p, s, tree, started, name, page.kept);
+                            run::keep(c, o, chosen, p, s, &r, &json, started, name, page.kept);
                         }
                         shown.update(|s| s.report = Some((report, json)));
                     }

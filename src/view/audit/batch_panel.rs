@@ -8,6 +8,7 @@ use crate::sorted_map::SortedMap;
 
 use crate::audit::batch::CaseSet;
 use crate::audit::batch::Progress;
+use crate::audit::batch::ResultLine;
 use crate::audit::AuditPlan;
 
 /// Bad lines named in the summary; the rest are counted.
@@ -100,29 +101,15 @@ impl CaseRow {
 /// `error`, the same text the results file and Report show), then in line order. A line that
 /// is not JSON is left out (it is not a pair).
 pub fn case_rows(lines: &[String]) -> Vec<CaseRow> {
-    use serde_json::Value;
     let mut rows: Vec<CaseRow> = lines
         .iter()
-        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-        .filter(|v| v.is_object())
-        .map(|v| {
-            let failed = crate::audit::batch::line_failed(&v);
-            let failure = failed.then(|| match v.get("error") {
-                Some(Value::String(e)) => e.clone(),
-                Some(e) if !e.is_null() => e.to_string(),
-                _ => "the line has no credit_score".into(),
-            });
-            CaseRow {
-                id: v.get("id").map(crate::jsonl::text_of).unwrap_or_default(),
-                profile: v
-                    .get("profile")
-                    .and_then(Value::as_str)
-                    .unwrap_or_default()
-                    .to_string(),
-                score: v.get("credit_score").and_then(Value::as_i64),
-                band: v.get("band").and_then(Value::as_str).map(str::to_string),
-                failure,
-            }
+        .filter_map(|l| ResultLine::parse(l))
+        .map(|l| CaseRow {
+            failure: l.failure(),
+            score: l.credit_score.map(i64::from),
+            band: l.band.map(|b| b.as_str().to_string()),
+            id: l.id,
+            profile: l.profile,
         })
         .collect();
     // Stable: failed first, each group in line order.
