@@ -577,11 +577,11 @@ pub fn new_id(now_ms: f64, random: u64, taken: &dyn Fn(&str) -> bool) -> String 
 
 impl Run {
     /// Everything but the results: what the store lists and the export's first line.
-    /// Its count is the results' own, whatever the header said.
+    /// Its count is the results' own, whatever the header said; its outcome is kept (an
+    /// imported run is the run that was exported, outcome included).
     pub fn meta(&self) -> RunMeta {
         RunMeta {
             result_count: self.results.len() as u64,
-            outcome: None,
             ..self.meta.clone()
         }
     }
@@ -794,6 +794,30 @@ mod tests {
         }
         .with_results(vec![]);
         assert_eq!(Run::from_jsonl(&unfinished.to_jsonl()).unwrap(), unfinished);
+    }
+
+    #[test]
+    fn an_exported_run_imports_with_its_outcome() {
+        let mut meta = RunMeta::parse_header(
+            r#"{"verifyfast_run":1,"id":"r-1","name":"n","kind":"batch","created_ms":1}"#,
+        )
+        .unwrap()
+        .0;
+        meta.outcome = Some(RunOutcome {
+            text: "1 scored".into(),
+            failed: false,
+        });
+        let run = Run {
+            meta,
+            results: vec![serde_json::json!({"id": 1, "profile": "a", "credit_score": 4})],
+        };
+        let back = Run::from_jsonl(&run.to_jsonl()).unwrap();
+        assert_eq!(
+            back.meta().outcome,
+            run.meta.outcome,
+            "the stored header keeps it"
+        );
+        assert_eq!(back.meta().name, "n");
     }
 
     #[test]

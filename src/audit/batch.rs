@@ -209,6 +209,14 @@ impl ResultLine {
     pub fn pair(&self) -> (String, String) {
         (self.id.clone(), self.profile.clone())
     }
+
+    /// Only the `error` of a line (the CLI keeps only that much of a failed line in memory:
+    /// `{"error": …}`).
+    pub fn error_of(text: &str) -> Option<String> {
+        let value = serde_json::from_str::<Value>(text).ok()?;
+        let f = Fields::of(&value, Path::Root("the results line")).ok()?;
+        f.optional::<Text>("error").ok().flatten().map(|t| t.0)
+    }
 }
 
 /// The (id, profile) pairs present in an earlier results file. Unreadable lines (say, a
@@ -379,9 +387,9 @@ pub fn unscored_pairs(
         for profile in profiles {
             let reason = match state.get(&(case.case_key(), profile.as_str())) {
                 Some(l) if !l.failed => continue,
-                Some(l) => ResultLine::parse(&l.text)
-                    .and_then(|l| l.error)
-                    .unwrap_or_else(|| "no credit_score".into()),
+                Some(l) => {
+                    ResultLine::error_of(&l.text).unwrap_or_else(|| "no credit_score".into())
+                }
                 None => "no result line".into(),
             };
             out.push(FailedPair {
@@ -495,6 +503,45 @@ pub fn result_line(case: &Case, report: &AuditReport) -> Map<String, Value> {
     m
 }
 
+/// The key under which a results line kept by the browser holds its whole report (claims,
+/// findings, transcript), so any case of a batch can be opened like a single audit without
+/// new calls. The results file written for the user leaves it out ([`without_report`]).
+pub const KEPT_REPORT: &str = "audit_report";
+
+/// `line` with the whole report it was made from, under [`KEPT_REPORT`].
+pub fn with_report(line: &mut Map<String, Value>, report: &AuditReport) {
+    if let Some(tree) = as_tree(report) {
+        line.insert(KEPT_REPORT.into(), tree);
+    }
+}
+
+/// A results line as the results file has it: without the kept report.
+pub fn without_report(line: &mut Value) {
+    if let Value::Object(m) = line {
+        m.remove(KEPT_REPORT);
+    }
+}
+
+/// The case's texts and its kept report, read back from a results line (`None`: the line is
+/// not JSON, or was kept without its report).
+pub fn kept_case(line: &str) -> Option<(AuditInput, super::report::KeptReport)> {
+    let v: Value = serde_json::from_str(line).ok()?;
+    let report = super::report::KeptReport::read(v.get(KEPT_REPORT)?);
+    let text = |k: &str| {
+        v.get(k)
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string()
+    };
+    Some((
+        AuditInput {
+            context_input: text("context_input"),
+            model_output: text("model_output"),
+        },
+        report,
+    ))
+}
+
 /// The number check in a results line: its one-line summary and the numbers not found (the
 /// full per-number record stays in the report; a results line is one row of a table).
 fn number_summary(report: &AuditReport) -> Value {
@@ -523,6 +570,10 @@ fn as_tree<T: serde::Serialize>(part: &T) -> Option<Value> {
     let text = serde_json::to_string_pretty(part).ok()?;
     serde_json::from_str(&text).ok()
 }
+
+/// What a batch hands out per finished pair: the results line, the report it was made from,
+/// and where the run stands.
+pub type OnResult<'a> = dyn FnMut(Map<String, Value>, &AuditReport, &Progress) + 'a;
 
 /// Where the run stands, for the progress bar.
 #[derive(Debug, Clone, PartialEq)]
@@ -581,15 +632,16 @@ impl Progress {
 
 /// Run jobs with at most `concurrency` audits in flight. `audit_one` does one job (`None`:
 /// it could not even start, say its case could no longer be read; the caller says why, and
-/// the pair is left without a line); `on_result` gets each results line as soon as its audit
-/// is done.
+/// the pair is left without a line); `on_result` gets each results line, and the report it
+/// was made from (claims, findings, transcript: for a caller that keeps them), as soon as its
+/// audit is done.
 pub async fn run_jobs<T, F, Fut>(
     jobs: Vec<T>,
     skipped: usize,
     concurrency: usize,
     audit_one: F,
     clock: &dyn Fn() -> f64,
-    on_result: &mut dyn FnMut(Map<String, Value>, &Progress),
+    on_result: &mut OnResult<'_>,
 ) -> Progress
 where
     F: Fn(T) -> Fut,
@@ -619,7 +671,7 @@ where
             progress.failures += 1;
         }
         progress.update(clock(), started);
-        on_result(result_line(&job.case, &report), &progress);
+        on_result(result_line(&job.case, &report), &report, &progress);
     }
     progress
 }
@@ -638,7 +690,7 @@ pub async fn run_batch(
     skipped: usize,
     concurrency: usize,
     clock: &dyn Fn() -> f64,
-    on_result: &mut dyn FnMut(Map<String, Value>, &Progress),
+    on_result: &mut OnResult<'_>,
 ) -> Result<Progress, MissingPlan> {
     let planned = jobs
         .into_iter()
@@ -946,7 +998,7 @@ not json
             0,
             2,
             &clock,
-            &mut |line, p| {
+            &mut |line, _, p| {
                 lines.push(line);
                 last = Some(p.clone());
             },
@@ -1001,7 +1053,16 @@ not json
         let profiles = vec!["p1".to_string(), "p2".to_string()];
         let (jobs, _) = plan_jobs(&set.cases, &profiles, &HashSet::new());
         let t = transport();
-        block_on(run_batch(&t, &plans(), jobs, 0, 2, &|| 0.0, &mut |_, _| {})).unwrap();
+        block_on(run_batch(
+            &t,
+            &plans(),
+            jobs,
+            0,
+            2,
+            &|| 0.0,
+            &mut |_, _, _| {},
+        ))
+        .unwrap();
         // With 2 in flight, the first two Phase 1 calls start before either ends.
         let log = t.log.borrow();
         assert_eq!(log[0], "start:Decompose");
@@ -1023,7 +1084,15 @@ not json
         let set = CaseSet::from_text(CASES);
         let (jobs, _) = plan_jobs(&set.cases, &["p9".to_string()], &HashSet::new());
         let t = transport();
-        let r = block_on(run_batch(&t, &plans(), jobs, 0, 2, &|| 0.0, &mut |_, _| {}));
+        let r = block_on(run_batch(
+            &t,
+            &plans(),
+            jobs,
+            0,
+            2,
+            &|| 0.0,
+            &mut |_, _, _| {},
+        ));
         assert_eq!(r, Err(MissingPlan("p9".into())));
         assert!(t.requests.borrow().is_empty());
     }

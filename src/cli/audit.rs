@@ -772,23 +772,24 @@ pub fn run_batch_cmd(a: BatchArgs) -> Result<ExitCode, String> {
     let clock = move || started.elapsed().as_secs_f64() * 1000.0;
     let tty = std::io::stderr().is_terminal();
     let mut write_error: Option<String> = None;
-    let mut on_result = |line: serde_json::Map<String, Value>, progress: &Progress| {
-        if write_error.is_some() {
-            return;
-        }
-        let text = match serde_json::to_string(&line) {
-            Ok(t) => t + "\n",
-            Err(e) => {
-                write_error = Some(e.to_string());
+    let mut on_result =
+        |line: serde_json::Map<String, Value>, _: &protocol::AuditReport, progress: &Progress| {
+            if write_error.is_some() {
                 return;
             }
+            let text = match serde_json::to_string(&line) {
+                Ok(t) => t + "\n",
+                Err(e) => {
+                    write_error = Some(e.to_string());
+                    return;
+                }
+            };
+            // One write per line, flushed at once: a crash loses at most the audits in flight.
+            if let Err(e) = out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+                write_error = Some(format!("cannot write {}: {e}", journal.display()));
+            }
+            draw(progress, tty);
         };
-        // One write per line, flushed at once: a crash loses at most the audits in flight.
-        if let Err(e) = out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
-            write_error = Some(format!("cannot write {}: {e}", journal.display()));
-        }
-        draw(progress, tty);
-    };
     let planned = jobs
         .into_iter()
         .map(|(entry, profile)| match plans.get(&profile) {

@@ -48,8 +48,9 @@ pub fn keep(
             outcome: Some(outcome),
         };
         let saved = run_store::save(&meta, &body).await;
-        // The URL names the kept run (replacing the entry: a reload, Back and Forward bring
-        // this result back), unless the user has left the page or started another audit.
+        // The URL names the kept run, unless the user has left the page or started another
+        // audit: it replaces a bare `audit` entry (a reload brings this result back) and is
+        // pushed after another kept audit's entry, so Back reaches the earlier audit.
         if saved.is_ok()
             && kept.try_get_untracked() == Some(None)
             && crate::ui::router::current_page() == crate::ui::router::Page::Audit
@@ -58,7 +59,8 @@ pub fn keep(
                 run: Some(meta.id.clone()),
                 ..Default::default()
             };
-            crate::ui::query::set(&v, false);
+            let push = crate::ui::query::current().run.is_some();
+            crate::ui::query::set(&v, push);
         }
         kept.try_set(Some(match saved {
             Ok(()) => (true, meta.id),
@@ -79,10 +81,52 @@ pub struct KeptAudit {
     pub report: serde_json::Value,
 }
 
-/// Read a kept audit. The report stays JSON, read for the page by `view::audit::shown`: a derived
-/// deserializer for the whole report tree would cost ~28 KB of the gzipped wasm.
-pub async fn open(id: &str) -> Result<KeptAudit, String> {
+/// Read a kept audit: an `audit` run, or one case of a `batch` run (`case` and `profile`
+/// name its results line, which keeps the case's report: nothing is called again). The
+/// report stays JSON, read for the page by `view::audit::shown`.
+pub async fn open(
+    id: &str,
+    case: Option<&str>,
+    profile: Option<&str>,
+) -> Result<KeptAudit, String> {
     let run = run_store::load(id).await.map_err(|e| e.to_string())?;
+    if run.meta.kind == RunKind::Batch {
+        let (Some(case), Some(profile)) = (case, profile) else {
+            return Err(format!(
+                "run {id} is a batch run: open one of its cases (from the batch table or Report)"
+            ));
+        };
+        let line = run
+            .results
+            .iter()
+            .find(|v| {
+                crate::json::read::<crate::audit::batch::ResultLine>(v, "the results line")
+                    .is_ok_and(|l| l.id == case && l.profile == profile)
+            })
+            .ok_or_else(|| {
+                format!("run {id} has no result for case {case} with profile {profile}")
+            })?;
+        let report = line
+            .get(crate::audit::batch::KEPT_REPORT)
+            .cloned()
+            .ok_or_else(|| {
+                format!("case {case} of run {id} was kept without its report (a batch run before reports were kept): open it in Report and run it again")
+            })?;
+        let text = |k: &str| {
+            line.get(k)
+                .and_then(|v| v.as_str())
+                .unwrap_or_default()
+                .to_string()
+        };
+        return Ok(KeptAudit {
+            name: format!("{} · case {case}", run.meta.name),
+            created_ms: run.meta.created_ms,
+            context: text("context_input"),
+            output: text("model_output"),
+            profile: profile.to_string(),
+            report,
+        });
+    }
     if run.meta.kind != RunKind::Audit {
         return Err(format!(
             "run {id} is a {} run, not an audit: open it from the Runs page",
@@ -110,4 +154,15 @@ pub async fn open(id: &str) -> Result<KeptAudit, String> {
         profile: run.meta.profiles.first().cloned().unwrap_or_default(),
         report,
     })
+}
+
+/// The Audit page's link to one case of a batch run.
+pub fn case_href(run: &str, case: &str, profile: &str) -> String {
+    crate::route::state::ViewState {
+        run: Some(run.to_string()),
+        case: Some(case.to_string()),
+        profile: Some(profile.to_string()),
+        ..Default::default()
+    }
+    .href("audit")
 }

@@ -15,6 +15,7 @@ pub fn BatchStatus(state: BatchState) -> impl IntoView {
         error,
         notice,
         results,
+        run_id,
         ..
     } = state;
     view! {
@@ -37,14 +38,16 @@ pub fn BatchStatus(state: BatchState) -> impl IntoView {
         }}
         {move || error.get().map(|e| view! { <div class="error" role="alert" data-testid="batch-error">{e}</div> }.into_any())}
         {move || notice.get().map(|n| view! { <div class="notice" data-testid="batch-notice">{n}</div> }.into_any())}
-        {move || results.with(|r| case_table(r))}
+        {move || results.with(|r| case_table(r, run_id.get()))}
     }
 }
 
 /// Rows shown: a table of 50,000 rows would stall the page; the results download has them all.
 const SHOWN_ROWS: usize = 200;
 
-fn case_table(lines: &[String]) -> Option<AnyView> {
+/// The table; with the run's id each case's id opens it on the Audit page (its claims,
+/// findings and transcript, kept with the run: no new calls).
+fn case_table(lines: &[String], run: Option<String>) -> Option<AnyView> {
     let rows = case_rows(lines);
     if rows.is_empty() {
         return None;
@@ -67,9 +70,21 @@ fn case_table(lines: &[String]) -> Option<AnyView> {
         .map(|r| {
             let failed = r.failure.is_some();
             let status = r.status();
+            let id = match &run {
+                Some(run) => {
+                    let href = crate::ui::audit::run::case_href(run, &r.id, &r.profile);
+                    let title = format!(
+                        "Open case {} ({}) like a single audit: claims, findings, transcript",
+                        r.id, r.profile
+                    );
+                    view! { <a href=href title=title data-testid="batch-case-open">{r.id}</a> }
+                        .into_any()
+                }
+                None => r.id.into_any(),
+            };
             view! {
                 <tr data-testid="batch-case-row" data-status=status class:error=failed>
-                    <td>{r.id}</td>
+                    <td>{id}</td>
                     <td>{r.profile}</td>
                     <td>{status}</td>
                     <td class="num">{r.score.map(|s| s.to_string()).unwrap_or_default()}</td>
