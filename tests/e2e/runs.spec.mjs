@@ -253,6 +253,9 @@ describe('runs: kept, listed, renamed, deleted, exported, imported, opened', () 
     await row.getByTestId('run-compare').click();
     await page.waitForURL(new RegExp(`/compare\\?ra=${id}$`));
     await page.waitForFunction((want) => document.querySelector('[data-testid="compare-run-a"]')?.value === want, id);
+    // B is not picked yet: the page says what to do next, not a red "same lines" error.
+    await page.getByTestId('compare-pick-b').waitFor();
+    assert.equal(await page.getByTestId('compare-error').count(), 0);
     await page.goBack();
     await rows(page).first().waitFor();
 
