@@ -220,6 +220,15 @@ describe('workbench loop (issue 14, done when)', () => {
     await page.reload();
     await page.getByTestId('audit-kept-run').waitFor();
     await page.getByTestId('audit-score').filter({ hasText: '2' }).waitFor();
+    // Report's case panel opens the same way.
+    const runId = new URL(page.url()).searchParams.get('run');
+    await app.goto(`/report?run=${runId}`);
+    await page.getByTestId('report-matrix').waitFor();
+    await page.getByTestId('report-case-row').first().getByRole('button').click();
+    await page.getByTestId('report-case-explain').click();
+    await page.waitForURL(new RegExp(`audit\\?run=${runId}&case=`));
+    await page.getByTestId('audit-kept-run').waitFor();
+    assert.ok(await page.getByTestId('audit-claim').count() >= 1);
     assert.equal((await (await fetch(`${mock.url}/__log`)).json()).requests.length, 0, 'no new calls');
 
     // A new run stopped by a reload half way: the panel says so; Run batch resumes it, and the
