@@ -42,6 +42,26 @@ pub fn BatchStatus(state: BatchState) -> impl IntoView {
     }
 }
 
+/// Follow a link to this same page with another query: the router routes on the path only,
+/// so the entry is pushed here and announced as a history move, which the Audit page answers
+/// by showing the run the URL names (as for Back and Forward).
+fn open_here(ev: web_sys::MouseEvent, href: &str) {
+    if ev.button() != 0 || ev.ctrl_key() || ev.meta_key() || ev.shift_key() || ev.alt_key() {
+        return; // a new tab or window: the browser's own
+    }
+    ev.prevent_default();
+    let w = window();
+    let pushed = w
+        .history()
+        .and_then(|h| h.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(href)));
+    if pushed.is_ok() {
+        if let Ok(moved) = web_sys::Event::new("popstate") {
+            let _ = w.dispatch_event(&moved);
+        }
+        w.scroll_to_with_x_and_y(0.0, 0.0);
+    }
+}
+
 /// Rows shown: a table of 50,000 rows would stall the page; the results download has them all.
 const SHOWN_ROWS: usize = 200;
 
@@ -77,8 +97,13 @@ fn case_table(lines: &[String], run: Option<String>) -> Option<AnyView> {
                         "Open case {} ({}) like a single audit: claims, findings, transcript",
                         r.id, r.profile
                     );
-                    view! { <a href=href title=title data-testid="batch-case-open">{r.id}</a> }
-                        .into_any()
+                    let to = href.clone();
+                    view! {
+                        <a href=href title=title data-testid="batch-case-open" on:click=crate::ui::boxed::on_click(move |ev| open_here(ev, &to))>
+                            {r.id}
+                        </a>
+                    }
+                    .into_any()
                 }
                 None => r.id.into_any(),
             };
