@@ -257,6 +257,25 @@ mod tests {
     }
 
     #[test]
+    fn a_batch_that_stopped_without_an_end_says_so() {
+        let (mut meta, _) = crate::runs::RunMeta::parse_header(
+            r#"{"verifyfast_run":1,"id":"r-1","name":"n","kind":"batch","created_ms":1,"result_count":5}"#,
+        )
+        .unwrap();
+        meta.result_count = 5;
+        assert!(stopped_note(&meta)
+            .unwrap()
+            .starts_with("This batch stopped before it finished (the page was left or reloaded"));
+        meta.outcome = Some(crate::runs::RunOutcome {
+            text: "5 scored".into(),
+            failed: false,
+        });
+        assert!(stopped_note(&meta).unwrap().contains("cancelled"));
+        meta.finished_ms = Some(2.0);
+        assert_eq!(stopped_note(&meta), None);
+    }
+
+    #[test]
     fn retry_uses_the_failed_lines_profiles() {
         let lines = [
             r#"{"id":1,"profile":"a","credit_score":4}"#.to_string(),
