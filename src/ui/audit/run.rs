@@ -48,9 +48,9 @@ pub fn keep(
             outcome: Some(outcome),
         };
         let saved = run_store::save(&meta, &body).await;
-        // The URL names the kept run, unless the user has left the page or started another
-        // audit: it replaces a bare `audit` entry (a reload brings this result back) and is
-        // pushed after another kept audit's entry, so Back reaches the earlier audit.
+        // The URL names the kept run (replacing the bare `audit` entry the audit started
+        // from: a reload brings this result back), unless the user has left the page or
+        // started another audit.
         if saved.is_ok()
             && kept.try_get_untracked() == Some(None)
             && crate::ui::router::current_page() == crate::ui::router::Page::Audit
@@ -59,8 +59,7 @@ pub fn keep(
                 run: Some(meta.id.clone()),
                 ..Default::default()
             };
-            let push = crate::ui::query::current().run.is_some();
-            crate::ui::query::set(&v, push);
+            crate::ui::query::set(&v, false);
         }
         kept.try_set(Some(match saved {
             Ok(()) => (true, meta.id),

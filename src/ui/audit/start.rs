@@ -33,8 +33,10 @@ pub fn transport() -> Result<Rc<dyn ChatTransport>, String> {
 
 pub fn start(page: AuditState, store: &SettingsStore) {
     page.clear();
-    // A new audit is no longer the kept run the URL names.
-    crate::ui::query::set(&Default::default(), false);
+    // A new audit is no longer the kept run the URL names: a new entry, so Back still reaches
+    // that one (the new audit's run replaces this entry when it is kept).
+    let after_kept = crate::ui::query::current().run.is_some();
+    crate::ui::query::set(&Default::default(), after_kept);
     let input = AuditInput {
         context_input: page.context.get_untracked(),
         model_output: page.output.get_untracked(),
