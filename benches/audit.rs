@@ -101,7 +101,7 @@ fn batch_wall(cases: &CaseSet, concurrency: usize) -> f64 {
         0,
         concurrency,
         &clock,
-        &mut |_, _| n += 1,
+        &mut |_, _, _| n += 1,
     ));
     assert!(result.is_ok() && n == cases.cases.len());
     start.elapsed().as_secs_f64() * 1000.0

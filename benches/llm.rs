@@ -126,7 +126,7 @@ fn fault_run(seed: u32) -> Result<usize, String> {
         0,
         8,
         &clock,
-        &mut |line, _| {
+        &mut |line, _, _| {
             if let Some(e) = line.get("error").and_then(|e| e.as_str()) {
                 lost.push(e.to_string());
             }

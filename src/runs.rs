@@ -77,38 +77,28 @@ impl RunOutcome {
         })
     }
 
-    /// An audit's outcome from its report (as JSON): `score 4 · GOOD`, or
+    /// An audit's outcome from its report: `score 4 · GOOD`, or
     /// `failed: <why>` when it could not be audited.
-    pub fn of_audit(report: &Value) -> RunOutcome {
-        let score = report.get("credit_score").and_then(Value::as_u64);
-        let band = report.get("band").and_then(Value::as_str);
-        match (score, band) {
+    pub fn of_audit(report: &crate::audit::AuditReport) -> RunOutcome {
+        match (report.credit_score, report.band) {
             (Some(s), Some(b)) => RunOutcome {
-                text: format!("score {s} · {b}"),
+                text: format!("score {s} · {}", b.as_str()),
                 failed: false,
             },
             (Some(s), None) => RunOutcome {
                 text: format!("score {s}"),
                 failed: false,
             },
-            _ => {
-                let why = report
-                    .get("could_not_audit")
-                    .map(|c| match c {
-                        Value::String(t) => t.clone(),
-                        Value::Object(m) => m
-                            .get("reason")
-                            .or_else(|| m.get("message"))
-                            .and_then(Value::as_str)
-                            .map_or_else(|| c.to_string(), str::to_string),
-                        other => other.to_string(),
-                    })
-                    .unwrap_or_else(|| "no score".into());
-                RunOutcome {
-                    text: format!("failed: {why}"),
-                    failed: true,
-                }
-            }
+            _ => RunOutcome {
+                text: format!(
+                    "failed: {}",
+                    report
+                        .could_not_audit
+                        .as_ref()
+                        .map_or_else(|| "no score".into(), |c| c.reason.clone())
+                ),
+                failed: true,
+            },
         }
     }
 
@@ -117,8 +107,8 @@ impl RunOutcome {
     pub fn of_batch(lines: &[String]) -> RunOutcome {
         let (mut scored, mut failed) = (0usize, 0usize);
         for l in lines {
-            match serde_json::from_str::<Value>(l) {
-                Ok(v) if !crate::audit::batch::line_failed(&v) => scored += 1,
+            match crate::audit::batch::ResultLine::parse(l) {
+                Some(line) if !line.failed() => scored += 1,
                 _ => failed += 1,
             }
         }
@@ -587,11 +577,11 @@ pub fn new_id(now_ms: f64, random: u64, taken: &dyn Fn(&str) -> bool) -> String 
 
 impl Run {
     /// Everything but the results: what the store lists and the export's first line.
-    /// Its count is the results' own, whatever the header said.
+    /// Its count is the results' own, whatever the header said; its outcome is kept (an
+    /// imported run is the run that was exported, outcome included).
     pub fn meta(&self) -> RunMeta {
         RunMeta {
             result_count: self.results.len() as u64,
-            outcome: None,
             ..self.meta.clone()
         }
     }
@@ -804,6 +794,30 @@ mod tests {
         }
         .with_results(vec![]);
         assert_eq!(Run::from_jsonl(&unfinished.to_jsonl()).unwrap(), unfinished);
+    }
+
+    #[test]
+    fn an_exported_run_imports_with_its_outcome() {
+        let mut meta = RunMeta::parse_header(
+            r#"{"verifyfast_run":1,"id":"r-1","name":"n","kind":"batch","created_ms":1}"#,
+        )
+        .unwrap()
+        .0;
+        meta.outcome = Some(RunOutcome {
+            text: "1 scored".into(),
+            failed: false,
+        });
+        let run = Run {
+            meta,
+            results: vec![serde_json::json!({"id": 1, "profile": "a", "credit_score": 4})],
+        };
+        let back = Run::from_jsonl(&run.to_jsonl()).unwrap();
+        assert_eq!(
+            back.meta().outcome,
+            run.meta.outcome,
+            "the stored header keeps it"
+        );
+        assert_eq!(back.meta().name, "n");
     }
 
     #[test]
@@ -1041,10 +1055,20 @@ mod tests {
 
     #[test]
     fn outcomes_say_how_a_run_ended_and_read_back() {
-        let a = RunOutcome::of_audit(&serde_json::json!({"credit_score": 4, "band": "GOOD"}));
+        let a = RunOutcome::of_audit(
+            &crate::audit::report::KeptReport::read(
+                &serde_json::json!({"credit_score": 4, "band": "GOOD"}),
+            )
+            .report,
+        );
         assert_eq!((a.text.as_str(), a.failed), ("score 4 · GOOD", false));
-        let f = RunOutcome::of_audit(&serde_json::json!({"credit_score": null, "band": null,
-            "could_not_audit": {"phase": "claim_extraction", "reason": "Failed to fetch"}}));
+        let f = RunOutcome::of_audit(
+            &crate::audit::report::KeptReport::read(
+                &serde_json::json!({"credit_score": null, "band": null,
+            "could_not_audit": {"phase": "decompose", "reason": "Failed to fetch"}}),
+            )
+            .report,
+        );
         assert_eq!(
             (f.text.as_str(), f.failed),
             ("failed: Failed to fetch", true)

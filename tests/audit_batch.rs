@@ -169,12 +169,13 @@ fn run(
     let plans = plans(profiles);
     let (handle, registration) = AbortHandle::new_pair();
     let mut lines = Vec::new();
-    let mut on_result = |line: Map<String, Value>, _: &batch::Progress| {
-        lines.push(line);
-        if stop_after.is_some_and(|k| lines.len() >= k) {
-            handle.abort();
-        }
-    };
+    let mut on_result =
+        |line: Map<String, Value>, _: &verifyfast::audit::AuditReport, _: &batch::Progress| {
+            lines.push(line);
+            if stop_after.is_some_and(|k| lines.len() >= k) {
+                handle.abort();
+            }
+        };
     let work = batch::run_batch(transport, &plans, jobs, 0, 8, &|| 0.0, &mut on_result);
     let _ = block_on(Abortable::new(work, registration));
     lines

@@ -10,11 +10,11 @@ use std::rc::Rc;
 use futures::stream::{self, StreamExt};
 use serde_json::{Map, Value};
 
-use crate::json::{FieldError, Path};
+use crate::json::{FieldError, Fields, FromJson, Named, Path, Text};
 use crate::llm::ChatTransport;
 use crate::sorted_map::SortedMap;
 
-use super::report::AuditReport;
+use super::report::{AuditReport, Band};
 use super::run::{run_audit, AuditInput, AuditPlan};
 
 /// One line of the cases format (docs/audit.md, "CLI"). All its fields are kept and echoed into
@@ -145,34 +145,88 @@ pub struct Job {
     pub profile: String,
 }
 
+/// A results line as resume, retry, the run store, the batch panel and the CLI read it: the
+/// reader of what [`result_line`] writes (the case's own fields are not read here).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ResultLine {
+    /// The case's `id` as text ([`id_key`]).
+    pub id: String,
+    pub profile: String,
+    /// 1–5; `None` when the line has none (or one that is not a whole number).
+    pub credit_score: Option<u8>,
+    pub band: Option<Band>,
+    /// Why the pair could not be audited, as written (`None`: no `error`, or `null`).
+    pub error: Option<String>,
+}
+
+impl FromJson for ResultLine {
+    fn from_json(value: &Value, path: Path) -> Result<Self, FieldError> {
+        let f = Fields::of(value, path)?;
+        let id = match f.present("id") {
+            None => return Err(f.missing("id")),
+            Some(v) => id_key(v).ok_or_else(|| {
+                FieldError::wrong(path.key("id"), "a number or a non-empty string", v)
+            })?,
+        };
+        Ok(ResultLine {
+            id,
+            profile: f.required("profile")?,
+            // A score that is not a whole number from 0 to 255 is no score: the line failed.
+            credit_score: f.optional::<u8>("credit_score").unwrap_or(None),
+            band: f
+                .optional::<Named<Band>>("band")
+                .unwrap_or(None)
+                .map(|b| b.0),
+            error: f.optional::<Text>("error")?.map(|t| t.0),
+        })
+    }
+}
+
+impl ResultLine {
+    /// Read one line of a results file; `None` for a line that is not JSON or names no
+    /// (id, profile).
+    pub fn parse(text: &str) -> Option<ResultLine> {
+        let value = serde_json::from_str::<Value>(text).ok()?;
+        crate::json::read(&value, "the results line").ok()
+    }
+
+    /// Whether the audit failed ("could not be audited"): its `error` is set or it has no
+    /// `credit_score`. Both mean no score was produced, and `--retry-failed` re-runs exactly
+    /// those pairs.
+    pub fn failed(&self) -> bool {
+        self.error.is_some() || self.credit_score.is_none()
+    }
+
+    /// Why it failed, in the words the results file, the panel and Report show.
+    pub fn failure(&self) -> Option<String> {
+        self.failed().then(|| {
+            self.error
+                .clone()
+                .unwrap_or_else(|| "the line has no credit_score".into())
+        })
+    }
+
+    pub fn pair(&self) -> (String, String) {
+        (self.id.clone(), self.profile.clone())
+    }
+
+    /// Only the `error` of a line (the CLI keeps only that much of a failed line in memory:
+    /// `{"error": …}`).
+    pub fn error_of(text: &str) -> Option<String> {
+        let value = serde_json::from_str::<Value>(text).ok()?;
+        let f = Fields::of(&value, Path::Root("the results line")).ok()?;
+        f.optional::<Text>("error").ok().flatten().map(|t| t.0)
+    }
+}
+
 /// The (id, profile) pairs present in an earlier results file. Unreadable lines (say, a
 /// half-written last line after a crash) are ignored: their pair is simply redone.
 pub fn done_pairs<'a>(lines: impl IntoIterator<Item = &'a str>) -> HashSet<(String, String)> {
     lines
         .into_iter()
-        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-        .filter_map(|v| {
-            let id = id_key(v.get("id")?)?;
-            let profile = v.get("profile")?.as_str()?.to_string();
-            Some((id, profile))
-        })
+        .filter_map(ResultLine::parse)
+        .map(|l| l.pair())
         .collect()
-}
-
-/// Whether a results line's audit succeeded. A line is *failed* ("could not be audited")
-/// when its `error` is set or it has no `credit_score`: both mean no score was produced, and
-/// `--retry-failed` re-runs exactly those pairs.
-pub fn line_failed(v: &Value) -> bool {
-    let errored = !matches!(v.get("error"), None | Some(Value::Null));
-    let unscored = matches!(v.get("credit_score"), None | Some(Value::Null));
-    errored || unscored
-}
-
-/// The (id, profile) pair a results line is for, if it names one.
-pub fn line_pair(v: &Value) -> Option<(String, String)> {
-    let id = id_key(v.get("id")?)?;
-    let profile = v.get("profile")?.as_str()?.to_string();
-    Some((id, profile))
 }
 
 /// One line of a results file, kept as the exact text it was read as (so a line that is
@@ -187,11 +241,11 @@ pub struct StoredLine {
 
 impl StoredLine {
     pub fn read(text: &str) -> Self {
-        let value = serde_json::from_str::<Value>(text).ok();
+        let line = ResultLine::parse(text);
         StoredLine {
             text: text.to_string(),
-            pair: value.as_ref().and_then(line_pair),
-            failed: value.as_ref().is_none_or(line_failed),
+            pair: line.as_ref().map(ResultLine::pair),
+            failed: line.as_ref().is_none_or(ResultLine::failed),
         }
     }
 }
@@ -333,10 +387,9 @@ pub fn unscored_pairs(
         for profile in profiles {
             let reason = match state.get(&(case.case_key(), profile.as_str())) {
                 Some(l) if !l.failed => continue,
-                Some(l) => serde_json::from_str::<Value>(&l.text)
-                    .ok()
-                    .and_then(|v| v.get("error").and_then(Value::as_str).map(str::to_string))
-                    .unwrap_or_else(|| "no credit_score".into()),
+                Some(l) => {
+                    ResultLine::error_of(&l.text).unwrap_or_else(|| "no credit_score".into())
+                }
                 None => "no result line".into(),
             };
             out.push(FailedPair {
@@ -450,6 +503,45 @@ pub fn result_line(case: &Case, report: &AuditReport) -> Map<String, Value> {
     m
 }
 
+/// The key under which a results line kept by the browser holds its whole report (claims,
+/// findings, transcript), so any case of a batch can be opened like a single audit without
+/// new calls. The results file written for the user leaves it out ([`without_report`]).
+pub const KEPT_REPORT: &str = "audit_report";
+
+/// `line` with the whole report it was made from, under [`KEPT_REPORT`].
+pub fn with_report(line: &mut Map<String, Value>, report: &AuditReport) {
+    if let Some(tree) = as_tree(report) {
+        line.insert(KEPT_REPORT.into(), tree);
+    }
+}
+
+/// A results line as the results file has it: without the kept report.
+pub fn without_report(line: &mut Value) {
+    if let Value::Object(m) = line {
+        m.remove(KEPT_REPORT);
+    }
+}
+
+/// The case's texts and its kept report, read back from a results line (`None`: the line is
+/// not JSON, or was kept without its report).
+pub fn kept_case(line: &str) -> Option<(AuditInput, super::report::KeptReport)> {
+    let v: Value = serde_json::from_str(line).ok()?;
+    let report = super::report::KeptReport::read(v.get(KEPT_REPORT)?);
+    let text = |k: &str| {
+        v.get(k)
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string()
+    };
+    Some((
+        AuditInput {
+            context_input: text("context_input"),
+            model_output: text("model_output"),
+        },
+        report,
+    ))
+}
+
 /// The number check in a results line: its one-line summary and the numbers not found (the
 /// full per-number record stays in the report; a results line is one row of a table).
 fn number_summary(report: &AuditReport) -> Value {
@@ -478,6 +570,10 @@ fn as_tree<T: serde::Serialize>(part: &T) -> Option<Value> {
     let text = serde_json::to_string_pretty(part).ok()?;
     serde_json::from_str(&text).ok()
 }
+
+/// What a batch hands out per finished pair: the results line, the report it was made from,
+/// and where the run stands.
+pub type OnResult<'a> = dyn FnMut(Map<String, Value>, &AuditReport, &Progress) + 'a;
 
 /// Where the run stands, for the progress bar.
 #[derive(Debug, Clone, PartialEq)]
@@ -536,15 +632,16 @@ impl Progress {
 
 /// Run jobs with at most `concurrency` audits in flight. `audit_one` does one job (`None`:
 /// it could not even start, say its case could no longer be read; the caller says why, and
-/// the pair is left without a line); `on_result` gets each results line as soon as its audit
-/// is done.
+/// the pair is left without a line); `on_result` gets each results line, and the report it
+/// was made from (claims, findings, transcript: for a caller that keeps them), as soon as its
+/// audit is done.
 pub async fn run_jobs<T, F, Fut>(
     jobs: Vec<T>,
     skipped: usize,
     concurrency: usize,
     audit_one: F,
     clock: &dyn Fn() -> f64,
-    on_result: &mut dyn FnMut(Map<String, Value>, &Progress),
+    on_result: &mut OnResult<'_>,
 ) -> Progress
 where
     F: Fn(T) -> Fut,
@@ -574,7 +671,7 @@ where
             progress.failures += 1;
         }
         progress.update(clock(), started);
-        on_result(result_line(&job.case, &report), &progress);
+        on_result(result_line(&job.case, &report), &report, &progress);
     }
     progress
 }
@@ -593,7 +690,7 @@ pub async fn run_batch(
     skipped: usize,
     concurrency: usize,
     clock: &dyn Fn() -> f64,
-    on_result: &mut dyn FnMut(Map<String, Value>, &Progress),
+    on_result: &mut OnResult<'_>,
 ) -> Result<Progress, MissingPlan> {
     let planned = jobs
         .into_iter()
@@ -618,7 +715,11 @@ async fn audit_planned(
 /// does not depend on which audit happened to finish first. Lines that do not belong to
 /// a known (case, profile) keep their relative order at the end.
 pub fn sort_results(lines: &mut [Value], cases: &[Rc<Case>], profiles: &[String]) {
-    sort_by_pair(lines, cases, profiles, line_pair);
+    sort_by_pair(lines, cases, profiles, |v| {
+        crate::json::read::<ResultLine>(v, "the results line")
+            .ok()
+            .map(|l| l.pair())
+    });
 }
 
 /// [`sort_results`] for lines kept as text.
@@ -898,7 +999,7 @@ not json
             0,
             2,
             &clock,
-            &mut |line, p| {
+            &mut |line, _, p| {
                 lines.push(line);
                 last = Some(p.clone());
             },
@@ -953,7 +1054,16 @@ not json
         let profiles = vec!["p1".to_string(), "p2".to_string()];
         let (jobs, _) = plan_jobs(&set.cases, &profiles, &HashSet::new());
         let t = transport();
-        block_on(run_batch(&t, &plans(), jobs, 0, 2, &|| 0.0, &mut |_, _| {})).unwrap();
+        block_on(run_batch(
+            &t,
+            &plans(),
+            jobs,
+            0,
+            2,
+            &|| 0.0,
+            &mut |_, _, _| {},
+        ))
+        .unwrap();
         // With 2 in flight, the first two Phase 1 calls start before either ends.
         let log = t.log.borrow();
         assert_eq!(log[0], "start:Decompose");
@@ -975,7 +1085,15 @@ not json
         let set = CaseSet::from_text(CASES);
         let (jobs, _) = plan_jobs(&set.cases, &["p9".to_string()], &HashSet::new());
         let t = transport();
-        let r = block_on(run_batch(&t, &plans(), jobs, 0, 2, &|| 0.0, &mut |_, _| {}));
+        let r = block_on(run_batch(
+            &t,
+            &plans(),
+            jobs,
+            0,
+            2,
+            &|| 0.0,
+            &mut |_, _, _| {},
+        ));
         assert_eq!(r, Err(MissingPlan("p9".into())));
         assert!(t.requests.borrow().is_empty());
     }
@@ -1003,6 +1121,28 @@ not json
 
     fn stored(lines: &[&str]) -> Vec<StoredLine> {
         lines.iter().map(|l| StoredLine::read(l)).collect()
+    }
+
+    #[test]
+    fn a_results_line_reads_as_written() {
+        let report = crate::audit::report::KeptReport::read(&serde_json::json!({
+            "profile": "p", "credit_score": 4, "band": "GOOD"
+        }))
+        .report;
+        let case = parse_case(r#"{"id": 7, "context_input": "c", "model_output": "o"}"#).unwrap();
+        let text = crate::jsonl::compact(&Value::Object(result_line(&case, &report)));
+        let line = ResultLine::parse(&text).unwrap();
+        assert_eq!(
+            (line.pair(), line.credit_score, line.band, line.failed()),
+            (("7".into(), "p".into()), Some(4), Some(Band::Good), false)
+        );
+        let failed = ResultLine::parse(r#"{"id":"x","profile":"p","credit_score":"4"}"#).unwrap();
+        assert_eq!(
+            failed.failure().as_deref(),
+            Some("the line has no credit_score")
+        );
+        assert!(ResultLine::parse(r#"{"id":"","profile":"p"}"#).is_none());
+        assert!(ResultLine::parse(r#"{"id":1}"#).is_none());
     }
 
     #[test]

@@ -1765,6 +1765,43 @@ fn annotate<'t>(text: &'t str, nums: &mut [Num<'t>]) {
     }
 }
 
+// Read back from a kept report (`AuditReport`'s reader, `audit::report`).
+
+use crate::json::{FieldError, Fields, FromJson, Named, Path, Text};
+use serde_json::Value;
+
+impl FromJson for CheckedNumber {
+    fn from_json(value: &Value, path: Path) -> Result<Self, FieldError> {
+        let f = Fields::of(value, path)?;
+        let optional_text = |key: &'static str| match f.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(_) => f.required::<Text>(key).map(|t| Some(t.0)),
+        };
+        Ok(CheckedNumber {
+            text: f.required::<Text>("text")?.0,
+            kind: f.required::<Named<NumberKind>>("kind")?.0,
+            value: f.required("value")?,
+            status: f.required::<Named<Status>>("status")?.0,
+            source: optional_text("source")?,
+            operation: match f.get("operation") {
+                None | Some(Value::Null) => None,
+                Some(_) => Some(f.required::<Named<Operation>>("operation")?.0),
+            },
+        })
+    }
+}
+
+impl FromJson for NumberGrounding {
+    fn from_json(value: &Value, path: Path) -> Result<Self, FieldError> {
+        let f = Fields::of(value, path)?;
+        Ok(NumberGrounding {
+            numbers: f.required("numbers")?,
+            context_numbers: f.required("context_numbers")?,
+            unchecked: f.or_default("unchecked")?,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -449,3 +449,355 @@ impl AuditReport {
         }
     }
 }
+
+// Reading a report back: the one reader of the format the serializers above write, used by
+// the Audit page (a kept or a demo report), the run store, Report's case panel and the batch
+// results. Through the [`FromJson`] readers rather than a derived `Deserialize`: that one
+// cost ~28 KB of the gzipped wasm for the whole tree.
+
+use serde_json::Value;
+
+use crate::json::{FieldError, Fields, FromJson, Named, Path, Text};
+
+impl FromJson for CouldNotAudit {
+    fn from_json(value: &Value, path: Path) -> Result<Self, FieldError> {
+        let f = Fields::of(value, path)?;
+        Ok(CouldNotAudit {
+            phase: f.required::<Named<Phase>>("phase")?.0,
+            kind: match f.get("kind") {
+                Some(_) => f.required::<Named<FailureKind>>("kind")?.0,
+                None => FailureKind::default(),
+            },
+            reason: f.required::<Text>("reason")?.0,
+        })
+    }
+}
+
+/// `status` (and `of`) as written by [`Counting`]'s tagged serializer; a finding stored
+/// without one counts, as every finding did before it was written.
+fn counting(f: &Fields) -> Result<Counting, FieldError> {
+    Ok(match f.or_default::<Text>("status")?.0.as_str() {
+        "duplicate" => Counting::Duplicate {
+            of: f.or_default("of")?,
+        },
+        "over_cap" => Counting::OverCap,
+        "unknown_target" => Counting::UnknownTarget,
+        "evidence_not_found" => Counting::EvidenceNotFound,
+        _ => Counting::Counted,
+    })
+}
+
+impl FromJson for Finding {
+    fn from_json(value: &Value, path: Path) -> Result<Self, FieldError> {
+        let f = Fields::of(value, path)?;
+        Ok(Finding {
+            phase: f.required::<Named<Phase>>("phase")?.0,
+            target: f.or_default::<Text>("target")?.0,
+            error_type: f.required("type")?,
+            severity: f.required("severity")?,
+            evidence: f.or_default::<Text>("evidence")?.0,
+            explanation: f.or_default::<Text>("explanation")?.0,
+            counting: counting(&f)?,
+            evidence_not_found: f.or_default("evidence_not_found")?,
+        })
+    }
+}
+
+impl FromJson for SeverityChange {
+    fn from_json(value: &Value, path: Path) -> Result<Self, FieldError> {
+        let f = Fields::of(value, path)?;
+        Ok(SeverityChange {
+            error: f.required("error")?,
+            from: f.required("from")?,
+            to: f.required("to")?,
+            reason: f.or_default::<Text>("reason")?.0,
+        })
+    }
+}
+
+impl FromJson for ReverseCheck {
+    fn from_json(value: &Value, path: Path) -> Result<Self, FieldError> {
+        let f = Fields::of(value, path)?;
+        Ok(ReverseCheck {
+            changes: f.required("changes")?,
+            failed: f.optional::<Text>("failed")?.map(|t| t.0),
+        })
+    }
+}
+
+impl FromJson for Usage {
+    fn from_json(value: &Value, path: Path) -> Result<Self, FieldError> {
+        let f = Fields::of(value, path)?;
+        Ok(Usage {
+            prompt_tokens: f.or_default("prompt_tokens")?,
+            completion_tokens: f.or_default("completion_tokens")?,
+            total_tokens: f.required("total_tokens")?,
+        })
+    }
+}
+
+impl FromJson for crate::llm::ChatMessage {
+    fn from_json(value: &Value, path: Path) -> Result<Self, FieldError> {
+        let f = Fields::of(value, path)?;
+        Ok(crate::llm::ChatMessage {
+            role: f.or_default::<Text>("role")?.0,
+            content: f.or_default::<Text>("content")?.0,
+        })
+    }
+}
+
+/// A reply kept as text; anything else (never written so) is no reply.
+struct Reply(Option<String>);
+
+impl FromJson for Reply {
+    fn from_json(value: &Value, _: Path) -> Result<Self, FieldError> {
+        Ok(Reply(value.as_str().map(str::to_string)))
+    }
+}
+
+impl FromJson for PhaseRecord {
+    fn from_json(value: &Value, path: Path) -> Result<Self, FieldError> {
+        let f = Fields::of(value, path)?;
+        let repairs: Vec<Named<Repair>> = f.or_default("repairs")?;
+        let replies: Vec<Reply> = f.or_default("raw_responses")?;
+        let tokens = match f.get("tokens") {
+            Some(t) => Usage::from_json(t, path.key("tokens"))?,
+            None => {
+                return Err(FieldError::missing(
+                    path.key("tokens").key("total_tokens"),
+                    "a value",
+                ))
+            }
+        };
+        Ok(PhaseRecord {
+            phase: f.required::<Named<Phase>>("phase")?.0,
+            llm: f.or_default::<Text>("llm")?.0,
+            calls: f.or_default("calls")?,
+            latency_ms: f.required("latency_ms")?,
+            tokens,
+            reasked: f.or_default("reasked")?,
+            repairs: repairs.into_iter().map(|r| r.0).collect(),
+            truncated_replies: f.or_default("truncated_replies")?,
+            max_tokens: f.or_default("max_tokens")?,
+            tokens_per_s: f.optional("tokens_per_s")?,
+            // A reply that is not text (never written so) keeps its place as an empty one.
+            raw_responses: replies
+                .into_iter()
+                .map(|r| r.0.unwrap_or_default())
+                .collect(),
+            prompts: f.or_default("prompts")?,
+            error: f.optional::<Text>("error")?.map(|t| t.0),
+        })
+    }
+}
+
+impl FromJson for ModelRef {
+    fn from_json(value: &Value, path: Path) -> Result<Self, FieldError> {
+        let f = Fields::of(value, path)?;
+        Ok(ModelRef {
+            llm: f.or_default::<Text>("llm")?.0,
+            model: f.required::<Text>("model")?.0,
+            base_url: f.or_default::<Text>("base_url")?.0,
+        })
+    }
+}
+
+/// A part read through its derived `Deserialize` (small parts whose deserializer the wasm
+/// has anyway).
+struct Serde<T>(T);
+
+impl<T: serde::de::DeserializeOwned> FromJson for Serde<T> {
+    fn from_json(value: &Value, path: Path) -> Result<Self, FieldError> {
+        T::deserialize(value).map(Serde).map_err(|e| FieldError {
+            path: path.to_string(),
+            expected: e.to_string().into(),
+            found: Some(crate::json::describe(value)),
+        })
+    }
+}
+
+/// A report read back, with what it lacks: a part that is missing or unreadable is left
+/// empty (its default) and named in `gaps` (`credit_score: not stored`, `claims: expected a
+/// list, found …`), never filled with a made-up value.
+#[derive(Debug, Clone, PartialEq)]
+pub struct KeptReport {
+    pub report: AuditReport,
+    pub gaps: Vec<String>,
+}
+
+impl KeptReport {
+    /// Whether `key` (a top-level field, or `models.run`) was missing or unreadable.
+    pub fn lacks(&self, key: &str) -> bool {
+        self.gaps.iter().any(|g| {
+            g.strip_prefix(key)
+                .is_some_and(|rest| rest.starts_with(':') || rest.starts_with('.'))
+        })
+    }
+
+    /// Read a report's JSON (an [`AuditReport`] as serialized).
+    pub fn read(value: &Value) -> KeptReport {
+        const ROOT: Path<'static> = Path::Root("the report");
+        let mut gaps = Vec::new();
+        let empty = serde_json::Map::new();
+        let map = value.as_object().unwrap_or(&empty);
+        let mut field = |key: &'static str, required: bool| -> Option<&Value> {
+            match map.get(key) {
+                None if required => {
+                    gaps.push(format!("{key}: not stored"));
+                    None
+                }
+                v => v,
+            }
+        };
+        // Every read below goes through one closure so a part that does not read becomes a
+        // gap and its default, the same way for every field.
+        fn part<T: FromJson + Default>(
+            v: Option<&Value>,
+            key: &'static str,
+            gaps: &mut Vec<String>,
+        ) -> T {
+            match v.map(|v| T::from_json(v, Path::Key(&ROOT, key))) {
+                None => T::default(),
+                Some(Ok(t)) => t,
+                Some(Err(e)) => {
+                    gaps.push(e.to_string());
+                    T::default()
+                }
+            }
+        }
+        let profile = field("profile", false).cloned();
+        let credit = field("credit_score", true).cloned();
+        let band = field("band", true).cloned();
+        let cna = field("could_not_audit", false).cloned();
+        let high = field("high_count", true).cloned();
+        let low = field("low_count", true).cloned();
+        let claims = field("claims", true).cloned();
+        let deductions = field("deductions", true).cloned();
+        let errors = field("errors", true).cloned();
+        let exempted = field("reasonable_inferences", true).cloned();
+        let numbers = field("number_grounding", true).cloned();
+        let rules = field("deterministic_findings", false).cloned();
+        let dropped = field("dropped", false).cloned();
+        let contradictions = field("contradictions", false).cloned();
+        let reverse = field("reverse_check", false).cloned();
+        let phases = field("phases", true).cloned();
+        let latency = field("latency_ms", true).cloned();
+        let tokens = field("tokens", false).cloned();
+        let models = field("models", false).cloned();
+        let params = field("params", false).cloned();
+        let g = &mut gaps;
+        let credit_score = match credit {
+            None | Some(Value::Null) => None,
+            Some(v) => match v.as_u64().and_then(|n| u8::try_from(n).ok()) {
+                Some(n @ 1..=5) => Some(n),
+                _ => {
+                    g.push("credit_score: not a score from 1 to 5".into());
+                    None
+                }
+            },
+        };
+        let band = match band {
+            None | Some(Value::Null) => None,
+            Some(v) => Some(part::<Option<Named<Band>>>(Some(&v), "band", g))
+                .flatten()
+                .map(|b| b.0),
+        };
+        let tokens: Usage = match tokens.as_ref() {
+            Some(v) => match Usage::from_json(v, Path::Key(&ROOT, "tokens")) {
+                Ok(u) => u,
+                Err(_) => {
+                    g.push("tokens: not stored".into());
+                    Usage::default()
+                }
+            },
+            None => {
+                g.push("tokens: not stored".into());
+                Usage::default()
+            }
+        };
+        let models = models.as_ref();
+        let mut model = |role: &'static str| -> ModelRef {
+            let read = models
+                .and_then(|m| m.get(role))
+                .map(|v| ModelRef::from_json(v, Path::Key(&ROOT, "models")));
+            match read {
+                Some(Ok(m)) => m,
+                _ => {
+                    g.push(format!("models.{role}: not stored"));
+                    ModelRef {
+                        llm: String::new(),
+                        model: String::new(),
+                        base_url: String::new(),
+                    }
+                }
+            }
+        };
+        let models = ModelsUsed {
+            run: model("run"),
+            verify: model("verify"),
+        };
+        let could_not_audit = match cna {
+            None | Some(Value::Null) => None,
+            Some(v) => part::<Option<CouldNotAudit>>(Some(&v), "could_not_audit", g),
+        };
+        let reverse_check = match reverse {
+            None | Some(Value::Null) => None,
+            Some(v) => {
+                Some(part::<Option<ReverseCheck>>(Some(&v), "reverse_check", g).unwrap_or_default())
+            }
+        };
+        let report = AuditReport {
+            profile: part::<Text>(profile.as_ref(), "profile", g).0,
+            credit_score,
+            band,
+            could_not_audit,
+            high_count: part(high.as_ref(), "high_count", g),
+            low_count: part(low.as_ref(), "low_count", g),
+            claims: part(claims.as_ref(), "claims", g),
+            deductions: part(deductions.as_ref(), "deductions", g),
+            errors: part(errors.as_ref(), "errors", g),
+            reasonable_inferences: part(exempted.as_ref(), "reasonable_inferences", g),
+            number_grounding: part(numbers.as_ref(), "number_grounding", g),
+            deterministic_findings: part::<Option<Serde<_>>>(
+                rules.as_ref(),
+                "deterministic_findings",
+                g,
+            )
+            .map(|s| s.0)
+            .unwrap_or_default(),
+            dropped: part::<Option<Serde<_>>>(dropped.as_ref(), "dropped", g)
+                .map(|s| s.0)
+                .unwrap_or_default(),
+            contradictions: part::<Option<Serde<_>>>(contradictions.as_ref(), "contradictions", g)
+                .map(|s| s.0)
+                .unwrap_or_default(),
+            reverse_check,
+            phases: part(phases.as_ref(), "phases", g),
+            latency_ms: part(latency.as_ref(), "latency_ms", g),
+            tokens,
+            models,
+            params: part::<Option<Serde<_>>>(params.as_ref(), "params", g)
+                .map(|s| s.0)
+                .unwrap_or_default(),
+        };
+        if !value.is_object() {
+            gaps = vec!["the report: not a JSON object".to_string()];
+        }
+        KeptReport { report, gaps }
+    }
+}
+
+/// A whole report, every part there and readable (the first gap is the error).
+impl FromJson for AuditReport {
+    fn from_json(value: &Value, path: Path) -> Result<Self, FieldError> {
+        let kept = KeptReport::read(value);
+        match kept.gaps.into_iter().next() {
+            None => Ok(kept.report),
+            Some(gap) => Err(FieldError {
+                path: path.to_string(),
+                expected: "a whole audit report".into(),
+                found: Some(gap),
+            }),
+        }
+    }
+}

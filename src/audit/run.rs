@@ -1211,7 +1211,11 @@ mod tests {
         let report = audit(&t, AuditParams::default());
         // Through the JSON the run store keeps.
         let text = serde_json::to_string_pretty(&report).unwrap();
-        let r = crate::view::audit::shown::ReportShown::read(&serde_json::from_str(&text).unwrap());
+        let tree: serde_json::Value = serde_json::from_str(&text).unwrap();
+        // The report's own reader gives back the very report that was written.
+        let back: AuditReport = crate::json::read(&tree, "the report").unwrap();
+        assert_eq!(back, report);
+        let r = crate::view::audit::shown::ReportShown::read(&tree);
         assert_eq!(r.not_stored, Vec::<String>::new());
         assert_eq!(r.credit_score, report.credit_score);
         assert_eq!(r.band, report.band);

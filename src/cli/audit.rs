@@ -367,19 +367,16 @@ fn index_lines(path: &Path, file: usize) -> Result<(Vec<Located>, u64), String> 
     let mut lines = Vec::new();
     let mut total = 0u64;
     let locate = |line: crate::jsonl::Line| {
-        let (len, value) = match &line.text {
-            Ok(t) => (t.len(), serde_json::from_str::<Value>(t).ok()),
+        let (len, read) = match &line.text {
+            Ok(t) => (t.len(), batch::ResultLine::parse(t)),
             // Not UTF-8 or too long: kept where it is, byte for byte, never replaced.
             Err(_) => (0, None),
         };
-        let failed = value.as_ref().is_none_or(batch::line_failed);
+        let failed = read.as_ref().is_none_or(batch::ResultLine::failed);
         Located {
-            pair: value.as_ref().and_then(batch::line_pair),
+            pair: read.as_ref().map(batch::ResultLine::pair),
             failed,
-            error: value
-                .as_ref()
-                .filter(|_| failed)
-                .and_then(|v| v.get("error")?.as_str().map(str::to_string)),
+            error: read.and_then(|l| l.error).filter(|_| failed),
             file,
             offset: line.offset + bom,
             len,
@@ -803,7 +800,9 @@ pub fn run_batch_cmd(a: BatchArgs) -> Result<ExitCode, String> {
     let clock = move || started.elapsed().as_secs_f64() * 1000.0;
     let tty = std::io::stderr().is_terminal();
     let mut write_error: Option<String> = None;
-    let mut on_result = |line: serde_json::Map<String, Value>, progress: &Progress| {
+    let mut on_result = |line: serde_json::Map<String, Value>,
+                         report: &protocol::AuditReport,
+                         progress: &Progress| {
         if write_error.is_some() {
             return;
         }
@@ -819,16 +818,12 @@ pub fn run_batch_cmd(a: BatchArgs) -> Result<ExitCode, String> {
             write_error = Some(format!("cannot write {}: {e}", journal.display()));
         }
         // Each case's deterministic findings on stderr, as `audit` prints them.
-        let found: Vec<crate::audit::report::DeterministicFinding> = line
-            .get("deterministic_findings")
-            .and_then(|v| serde_json::from_value(v.clone()).ok())
-            .unwrap_or_default();
-        if !found.is_empty() {
+        if !report.deterministic_findings.is_empty() {
             let who = |k: &str| line.get(k).map(|v| v.to_string()).unwrap_or_default();
             if tty {
                 eprint!("\r\x1b[2K");
             }
-            for d in &found {
+            for d in &report.deterministic_findings {
                 eprintln!(
                     "id {} · profile {}: deterministic finding: {}",
                     who("id"),

@@ -98,6 +98,9 @@ impl<T: ChatTransport> RetryingClient<T> {
         mut op: impl FnMut() -> LocalBoxFuture<'a, Result<R, LlmError>>,
     ) -> (Result<R, LlmError>, u32) {
         let mut attempt = 0u32;
+        // A 2xx body that is not a chat completion (a proxy's or an overloaded server's
+        // stray answer) is worth one more attempt, as a 5xx is; a second one is final.
+        let mut bad_body_retried = false;
         loop {
             attempt += 1;
             if self.is_cancelled() {
@@ -108,7 +111,15 @@ impl<T: ChatTransport> RetryingClient<T> {
                 Err(e) => e,
             };
             let jitter = self.jitter.borrow_mut().next_unit();
-            let Some(wait) = self.policy.delay_after(attempt, &error, jitter) else {
+            let wait = match error {
+                LlmError::BadResponse { .. } if !bad_body_retried => {
+                    bad_body_retried = true;
+                    (attempt < self.policy.max_attempts)
+                        .then(|| self.policy.backoff(attempt, jitter))
+                }
+                _ => self.policy.delay_after(attempt, &error, jitter),
+            };
+            let Some(wait) = wait else {
                 return (Err(error), attempt);
             };
             let sleep = Box::pin(async move {
@@ -336,6 +347,24 @@ mod tests {
                 .attempts,
             2
         );
+    }
+
+    #[test]
+    fn a_malformed_2xx_body_is_retried_once() {
+        let bad = || {
+            Err(LlmError::BadResponse {
+                detail: "not JSON".into(),
+            })
+        };
+        let t = scripted(vec![bad(), ok("g")]);
+        let client = RetryingClient::new(t, RetryPolicy::default());
+        let r = block_on(client.chat(&endpoint(), &request())).unwrap();
+        assert_eq!((r.content.as_str(), r.attempts), ("g", 2));
+        let t = scripted(vec![bad(), bad(), ok("h")]);
+        let client = RetryingClient::new(t, RetryPolicy::default());
+        let e = block_on(client.chat(&endpoint(), &request())).unwrap_err();
+        assert!(matches!(e, LlmError::BadResponse { .. }), "{e}");
+        assert_eq!(client.stats().attempts, 2, "once, not six times");
     }
 
     #[test]

@@ -68,8 +68,9 @@ describe('compare page', () => {
     const both = [...A.map((l) => l.replace('"profile":"p"', '"profile":"old"')), ...B.map((l) => l.replace('"profile":"p"', '"profile":"new"'))];
     await page.getByTestId('compare-file-a').setInputFiles(writeTemp('both.jsonl', both.join('\n')));
     await page.getByTestId('compare-label-a').filter({ hasText: '24 results' }).waitFor();
-    // Both sides are every line of one file: nothing to compare yet.
-    await page.getByTestId('compare-error').filter({ hasText: 'same lines' }).waitFor();
+    // Only A is picked: the page says what to do next (a profile on each side), not an error.
+    await page.getByTestId('compare-pick-b').filter({ hasText: 'a profile on each side' }).waitFor();
+    assert.equal(await page.getByTestId('compare-error').count(), 0);
     await page.getByTestId('compare-profile-a').selectOption('old');
     await page.getByTestId('compare-profile-b').selectOption('new');
     await page.getByTestId('compare-mcnemar').filter({ hasText: 'A only 3, in B only 0' }).waitFor();

@@ -115,6 +115,21 @@ describe('first run', () => {
     assert.match(await page.getByTestId('report-demo').innerText(), /Demo/);
     // Compare with… from the demo names the demo.
     assert.equal(await page.getByTestId('report-compare').getAttribute('href'), 'compare?example=demo');
+    // A drilled cell and an open case of the demo stay in the URL across a reload.
+    await page.getByTestId('report-cell-0-2').click();
+    await page.waitForURL(/cell=bad-good/);
+    await page.getByTestId('report-case-row').first().getByRole('button').click();
+    await page.getByTestId('report-case').waitFor();
+    await page.waitForURL((u) => u.searchParams.get('example') === 'demo' && u.searchParams.get('cell') === 'bad-good' && u.searchParams.get('case'));
+    const drilled = page.url();
+    await page.reload();
+    await page.getByTestId('report-case').waitFor();
+    assert.equal(page.url(), drilled);
+    // …and Compare with… opens the demo comparison, marked as the demo, not an error.
+    await page.getByTestId('report-compare').click();
+    await page.getByTestId('compare-summary').waitFor();
+    assert.match(await page.getByTestId('compare-demo').innerText(), /Demo/);
+    assert.equal(await page.getByTestId('compare-error').count(), 0);
   });
 
   app.it('the demo comparison opens from the empty Compare page; B − A reads in points', async (page) => {

@@ -106,7 +106,7 @@ describe('workbench loop', () => {
     await post(script());
     await fetch(`${mock.url}/__log`, { method: 'DELETE' });
     await page.getByTestId('batch-retry').click();
-    await page.getByTestId('batch-notice').filter({ hasText: /Done: 3 audited, 0 could not be audited, 9 already done/ }).waitFor({ timeout: 60_000 });
+    await page.getByTestId('batch-notice').filter({ hasText: /Retry done: 3 failed pairs retried: 3 scored, 0 could not be audited again/ }).waitFor({ timeout: 60_000 });
     const log = await (await fetch(`${mock.url}/__log`)).json();
     assert.equal(log.requests.filter((r) => JSON.stringify(r.body || '').includes('Do not judge correctness') && !JSON.stringify(r.body || '').includes('not statements of model_output')).length, 3);
 
@@ -175,6 +175,118 @@ describe('workbench loop', () => {
     await page.goBack();
     await page.getByTestId('report-case').waitFor({ state: 'detached' });
     assert.match(page.url(), new RegExp(`report\\?run=${runA}&cell=good-bad$`));
+  });
+
+  // A batch with failures after a reload: Retry failed retries them as they were (the ticks
+  // are kept with the run), a malformed 200 is retried once, a batch stopped by a reload says
+  // so and a resumed run counts failed pairs apart from done ones, and any case opens on
+  // Audit like a single audit, from what the run kept, without a new call.
+  app.it('batch: malformed 200 retried; reload → Retry failed; reload mid-batch → counts add up; a case opens like an audit without calls', async (page) => {
+    await app.goto('/settings');
+    await page.getByTestId('settings-import').setInputFiles(writeTemp('settings.yaml', settings(mock.baseUrl)));
+    await page.getByTestId('settings-notice').filter({ hasText: '2 profiles' }).waitFor();
+    await page.getByTestId('nav-audit').click();
+    // Two malformed 200 bodies, then three HTTP 400s, on Phase 1: the malformed ones are
+    // retried (once), the 400s are final: 3 pairs fail, not 5.
+    const faulty = script({ failFirst: 3 });
+    faulty.rules.unshift({ match_any: 'Do not judge correctness', fault: 'malformed', times: 2 });
+    await post(faulty);
+    await batch(page, 'first', /Done: 9 audited, 3 could not be audited, 0 already done/);
+
+    // A reload (or a visit to Report) loses nothing: the ticks come back with the run and
+    // Retry failed retries the 3 failed pairs.
+    await page.reload();
+    await page.getByTestId('batch-count').filter({ hasText: '12 results stored' }).waitFor();
+    const ticked = async () => page.getByTestId('batch-profile').evaluateAll((bs) => bs.filter((b) => b.checked).map((b) => b.value));
+    await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="batch-profile"]')].some((b) => b.checked));
+    assert.deepEqual(await ticked(), ['first']);
+    await post(script());
+    await page.getByTestId('batch-retry').filter({ hasText: 'Retry failed (3)' }).click();
+    await page.getByTestId('batch-notice').filter({ hasText: /Retry done: 3 failed pairs retried: 3 scored, 0 could not be audited again/ }).waitFor({ timeout: 60_000 });
+    assert.equal(await page.getByTestId('batch-case-row').filter({ hasText: 'could not be audited' }).count(), 0);
+
+    // Any case opens like a single audit, from what the run kept: claims, findings, transcript,
+    // and no call to the model.
+    await fetch(`${mock.url}/__log`, { method: 'DELETE' });
+    // The table is folded when nothing failed.
+    await page.getByTestId('batch-cases-table').locator('summary').click();
+    const open = page.getByTestId('batch-case-open').first();
+    const caseId = (await open.innerText()).trim();
+    const score = (await page.getByTestId('batch-case-row').first().locator('td').nth(3).innerText()).trim();
+    assert.match(score, /^[1-5]$/);
+    await open.click();
+    await page.waitForURL((u) => /^r-/.test(u.searchParams.get('run') || '') && u.searchParams.get('case') === caseId && u.searchParams.get('profile') === 'first');
+    await page.getByTestId('audit-kept-run').waitFor();
+    // The score, findings and bookkeeping the batch got, and every call's prompt and reply.
+    await page.getByTestId('audit-score').filter({ hasText: score }).waitFor();
+    assert.ok(await page.getByTestId('audit-warning').count() + await page.getByTestId('audit-claim').count() >= 1, 'its claims');
+    assert.ok(await page.getByTestId('audit-transcript-call').count() >= 3, 'its transcript');
+    const cases = fs.readFileSync(CASES, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    assert.equal(await page.getByTestId('audit-context').inputValue(), cases.find((c) => String(c.id) === caseId).context_input);
+    await page.reload();
+    await page.getByTestId('audit-kept-run').waitFor();
+    await page.getByTestId('audit-score').filter({ hasText: score }).waitFor();
+    // Report's case panel opens the same way.
+    const runId = new URL(page.url()).searchParams.get('run');
+    await app.goto(`/report?run=${runId}`);
+    await page.getByTestId('report-matrix').waitFor();
+    await page.getByTestId('report-case-row').first().getByRole('button').click();
+    await page.getByTestId('report-case-explain').click();
+    await page.waitForURL((u) => u.searchParams.get('run') === runId && u.searchParams.get('case'));
+    await page.getByTestId('audit-kept-run').waitFor();
+    await page.getByTestId('audit-score').waitFor();
+    assert.equal((await (await fetch(`${mock.url}/__log`)).json()).requests.length, 0, 'no new calls');
+
+    // A new run stopped by a reload half way: the panel says so; Run batch resumes it, and the
+    // pairs that failed before are not counted as done.
+    await page.getByTestId('batch-new-run').click();
+    const slow = script({ failFirst: 2 });
+    slow.latency_ms = 300;
+    await post(slow);
+    await page.getByTestId('batch-concurrency').fill('1');
+    await page.getByTestId('batch-concurrency').dispatchEvent('change');
+    await page.getByTestId('batch-run').click();
+    await page.waitForFunction(() => /^([6-9]|1[01]) results stored/.test(document.querySelector('[data-testid="batch-count"]')?.textContent || ''), null, { timeout: 60_000 });
+    await page.reload();
+    await page.getByTestId('batch-notice').filter({ hasText: /stopped before it finished/ }).waitFor();
+    const failedBefore = await page.getByTestId('batch-case-row').filter({ hasText: 'could not be audited' }).count();
+    assert.equal(failedBefore, 2);
+    await post(script());
+    await page.getByTestId('batch-run').click();
+    const done = page.getByTestId('batch-notice').filter({ hasText: /^Done: / });
+    await done.waitFor({ timeout: 60_000 });
+    const m = (await done.innerText()).match(/Done: (\d+) audited, (\d+) could not be audited, (\d+) already done\. (\d+) failed in an earlier run and were not retried: use Retry failed\./);
+    assert.ok(m, await done.innerText());
+    const [audited, failed, already, before] = m.slice(1).map(Number);
+    assert.equal(failed, 0);
+    assert.equal(before, failedBefore, 'the failed pairs, as the table says');
+    assert.equal(audited + already + before, 12, 'the counts add up to the pairs');
+    assert.equal(await page.getByTestId('batch-case-row').filter({ hasText: 'could not be audited' }).count(), failedBefore);
+  });
+
+  // Back reaches an earlier audit: each kept audit is its own history entry.
+  app.it('two audits, then Back: the first audit, then the page before', async (page) => {
+    await app.goto('/settings');
+    await page.getByTestId('settings-import').setInputFiles(writeTemp('settings.yaml', settings(mock.baseUrl)));
+    await page.getByTestId('settings-notice').filter({ hasText: '2 profiles' }).waitFor();
+    await page.getByTestId('nav-audit').click();
+    await page.getByTestId('audit-context').fill('The firm hired 40 people in 2023.');
+    await page.getByTestId('audit-output').fill('The firm hired 40 people and the claim.');
+    await post(script());
+    await page.getByTestId('audit-run').click();
+    await page.getByTestId('audit-score').filter({ hasText: '2' }).waitFor({ timeout: 30_000 });
+    await page.waitForURL(/audit\?run=r-/);
+    const first = page.url();
+    await post(script({ clean: true }));
+    await page.getByTestId('audit-run').click();
+    await page.getByTestId('audit-score').filter({ hasText: '5' }).waitFor({ timeout: 30_000 });
+    await page.waitForURL((u) => /audit\?run=r-/.test(u.href) && u.href !== first);
+    await page.goBack({ waitUntil: 'commit' });
+    await page.waitForFunction((want) => location.href === want, first, { timeout: 5_000 }).catch(async () => assert.fail(`Back went to ${page.url()}, not ${first}`));
+    await page.getByTestId('audit-kept-run').waitFor();
+    await page.getByTestId('audit-score').filter({ hasText: '2' }).waitFor();
+    await page.goBack({ waitUntil: 'commit' });
+    await page.getByTestId('page-settings').waitFor();
   });
 
   // Nothing the model said is lost. A grade upload's LLM fallback answers are

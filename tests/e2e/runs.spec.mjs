@@ -194,6 +194,46 @@ describe('runs: kept, listed, renamed, deleted, exported, imported, opened', () 
     for (const k of ['score', 'band', 'claims', 'findings']) assert.deepEqual(rerun[k], fresh[k], k);
   });
 
+  app.it('export → delete → import gives the same run back (name, outcome, results); the same file picked again is a new pick', async (page) => {
+    await configure(app, page, mock);
+    await page.getByTestId('nav-audit').click();
+    await page.getByTestId('audit-context').fill('2023年全国高考报名人数1291万人。');
+    await page.getByTestId('audit-output').fill('985高校录取率达到35%。');
+    await page.getByTestId('audit-run').click();
+    await page.getByTestId('audit-kept').filter({ hasText: 'Kept as a run' }).waitFor({ timeout: 30_000 });
+    await page.getByTestId('nav-runs').click();
+    await rows(page).first().waitFor();
+    const before = {
+      name: await rows(page).first().getByTestId('run-name').innerText(),
+      outcome: await rows(page).first().getByTestId('run-outcome').innerText(),
+    };
+    assert.match(before.outcome, /score 2 · BAD/);
+    const [download] = await Promise.all([page.waitForEvent('download'), rows(page).first().getByTestId('run-export').click()]);
+    const file = await download.path();
+    const exported = fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    // Picked while the run is kept: nothing imported, and it says so.
+    await page.getByTestId('runs-import').setInputFiles(file);
+    await page.getByTestId('runs-import-notice').filter({ hasText: 'no duplicate' }).waitFor();
+    // Deleted: the "already kept" notice is no longer true and goes.
+    page.once('dialog', (d) => d.accept());
+    await rows(page).first().getByTestId('run-delete').click();
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="run-row"]').length === 0);
+    assert.equal(await page.getByTestId('runs-import-notice').count(), 0, 'no stale "already kept" notice');
+    // The same file picked again is imported: the same run, outcome included.
+    await page.getByTestId('runs-import').setInputFiles(file);
+    await page.getByTestId('runs-import-notice').filter({ hasText: /Imported ".+" \(1 results\)/ }).waitFor();
+    await rows(page).first().waitFor();
+    assert.equal(await rows(page).first().getByTestId('run-name').innerText(), before.name);
+    assert.equal(await rows(page).first().getByTestId('run-outcome').innerText(), before.outcome);
+    await page.reload();
+    await rows(page).first().waitFor();
+    assert.equal(await rows(page).first().getByTestId('run-outcome').innerText(), before.outcome, 'kept in the stored header');
+    const [again] = await Promise.all([page.waitForEvent('download'), rows(page).first().getByTestId('run-export').click()]);
+    const back = fs.readFileSync(await again.path(), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    assert.deepEqual(back.slice(1), exported.slice(1), 'the same results');
+    assert.deepEqual(back[0].outcome, exported[0].outcome);
+  });
+
   app.it('a batch run opens on Report by its id after a reload; the kind filter is in the URL', async (page) => {
     await configure(app, page, mock);
     await page.getByTestId('nav-audit').click();
@@ -213,6 +253,9 @@ describe('runs: kept, listed, renamed, deleted, exported, imported, opened', () 
     await row.getByTestId('run-compare').click();
     await page.waitForURL(new RegExp(`/compare\\?ra=${id}$`));
     await page.waitForFunction((want) => document.querySelector('[data-testid="compare-run-a"]')?.value === want, id);
+    // B is not picked yet: the page says what to do next, not a red "same lines" error.
+    await page.getByTestId('compare-pick-b').waitFor();
+    assert.equal(await page.getByTestId('compare-error').count(), 0);
     await page.goBack();
     await rows(page).first().waitFor();
 

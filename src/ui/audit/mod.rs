@@ -57,6 +57,21 @@ pub fn AuditPage() -> impl IntoView {
     } else if url.example.as_deref() == Some(crate::view::report::load::DEMO) {
         open_kept::open_demo(page);
     }
+    // Back and Forward between two kept audits change only the query, which the router does
+    // not route on: the page shows the run the URL names now.
+    let moves = {
+        let names = store.profile_names();
+        window_event_listener(leptos::ev::popstate, move |_| {
+            if crate::ui::router::current_page() != crate::ui::router::Page::Audit {
+                return;
+            }
+            page.clear();
+            if let Some(id) = crate::ui::query::current().run {
+                open_kept::open_kept(page, id, names.clone());
+            }
+        })
+    };
+    on_cleanup(move || moves.remove());
     let no_server = {
         let store = store.clone();
         move || store.settings.with(|s| s.profiles.is_empty())

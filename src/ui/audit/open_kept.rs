@@ -14,7 +14,8 @@ use super::state::Shown;
 
 pub fn open_kept(page: AuditState, id: String, known_profiles: Vec<String>) {
     spawn_local(async move {
-        let k = match run::open(&id).await {
+        let url = crate::ui::query::current();
+        let k = match run::open(&id, url.case.as_deref(), url.profile.as_deref()).await {
             Ok(k) => k,
             Err(e) => {
                 let why = format!("Cannot show kept audit {id}: {e}.");

@@ -11,17 +11,7 @@ use crate::config::{Settings, Strategy};
 use crate::runs::{self, RunKind, RunMeta};
 use crate::ui::run_store;
 
-/// The report as the page shows it and the run store keeps it: its pretty JSON (raw view,
-/// copy, download) and that JSON read back as a tree (for `view::audit::shown` and the store). Through
-/// the text rather than `to_value`: a second serializer for the whole report tree would be
-/// compiled into the wasm (batch::as_tree).
-pub fn as_json(report: &AuditReport) -> Result<(String, serde_json::Value), String> {
-    let text = serde_json::to_string_pretty(report).map_err(|e| e.to_string())?;
-    let tree = serde_json::from_str(&text).map_err(|e| e.to_string())?;
-    Ok((text, tree))
-}
-
-/// Keep an audit (`result`: its report from [`as_json`]) as a run; `kept` says where it went
+/// Keep an audit (`report`, and `json`: it as written) as a run; `kept` says where it went
 /// (or why it could not be kept: the report stays on the page either way).
 #[allow(clippy::too_many_arguments)]
 pub fn keep(
@@ -30,12 +20,19 @@ pub fn keep(
     profile: String,
     settings: &Settings,
     strategy: &Strategy,
-    result: serde_json::Value,
+    report: &AuditReport,
+    json: &str,
     started_ms: f64,
     name: String,
     kept: RwSignal<Option<(bool, String)>>,
 ) {
     let (settings, strategy) = runs::snapshot(settings, strategy);
+    let outcome = runs::RunOutcome::of_audit(report);
+    // One line of the run's results: the report without the pretty printer's line breaks.
+    let body = match serde_json::from_str::<serde_json::Value>(json) {
+        Ok(v) => crate::jsonl::compact(&v) + "\n",
+        Err(e) => return kept.set(Some((false, e.to_string()))),
+    };
     spawn_local(async move {
         let meta = RunMeta {
             id: run_store::new_run_id().await,
@@ -48,12 +45,12 @@ pub fn keep(
             strategy,
             inputs: json!({"context_input": context, "model_output": output}),
             result_count: 1,
-            outcome: Some(runs::RunOutcome::of_audit(&result)),
+            outcome: Some(outcome),
         };
-        let body = crate::jsonl::compact(&result) + "\n";
         let saved = run_store::save(&meta, &body).await;
-        // The URL names the kept run (replacing the entry: a reload, Back and Forward bring
-        // this result back), unless the user has left the page or started another audit.
+        // The URL names the kept run (replacing the bare `audit` entry the audit started
+        // from: a reload brings this result back), unless the user has left the page or
+        // started another audit.
         if saved.is_ok()
             && kept.try_get_untracked() == Some(None)
             && crate::ui::router::current_page() == crate::ui::router::Page::Audit
@@ -83,10 +80,52 @@ pub struct KeptAudit {
     pub report: serde_json::Value,
 }
 
-/// Read a kept audit. The report stays JSON, read for the page by `view::audit::shown`: a derived
-/// deserializer for the whole report tree would cost ~28 KB of the gzipped wasm.
-pub async fn open(id: &str) -> Result<KeptAudit, String> {
+/// Read a kept audit: an `audit` run, or one case of a `batch` run (`case` and `profile`
+/// name its results line, which keeps the case's report: nothing is called again). The
+/// report stays JSON, read for the page by `view::audit::shown`.
+pub async fn open(
+    id: &str,
+    case: Option<&str>,
+    profile: Option<&str>,
+) -> Result<KeptAudit, String> {
     let run = run_store::load(id).await.map_err(|e| e.to_string())?;
+    if run.meta.kind == RunKind::Batch {
+        let (Some(case), Some(profile)) = (case, profile) else {
+            return Err(format!(
+                "run {id} is a batch run: open one of its cases (from the batch table or Report)"
+            ));
+        };
+        let line = run
+            .results
+            .iter()
+            .find(|v| {
+                crate::json::read::<crate::audit::batch::ResultLine>(v, "the results line")
+                    .is_ok_and(|l| l.id == case && l.profile == profile)
+            })
+            .ok_or_else(|| {
+                format!("run {id} has no result for case {case} with profile {profile}")
+            })?;
+        let report = line
+            .get(crate::audit::batch::KEPT_REPORT)
+            .cloned()
+            .ok_or_else(|| {
+                format!("case {case} of run {id} was kept without its report (a batch run before reports were kept): open it in Report and run it again")
+            })?;
+        let text = |k: &str| {
+            line.get(k)
+                .and_then(|v| v.as_str())
+                .unwrap_or_default()
+                .to_string()
+        };
+        return Ok(KeptAudit {
+            name: format!("{} · case {case}", run.meta.name),
+            created_ms: run.meta.created_ms,
+            context: text("context_input"),
+            output: text("model_output"),
+            profile: profile.to_string(),
+            report,
+        });
+    }
     if run.meta.kind != RunKind::Audit {
         return Err(format!(
             "run {id} is a {} run, not an audit: open it from the Runs page",
@@ -114,4 +153,15 @@ pub async fn open(id: &str) -> Result<KeptAudit, String> {
         profile: run.meta.profiles.first().cloned().unwrap_or_default(),
         report,
     })
+}
+
+/// The Audit page's link to one case of a batch run.
+pub fn case_href(run: &str, case: &str, profile: &str) -> String {
+    crate::route::state::ViewState {
+        run: Some(run.to_string()),
+        case: Some(case.to_string()),
+        profile: Some(profile.to_string()),
+        ..Default::default()
+    }
+    .href("audit")
 }

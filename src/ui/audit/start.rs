@@ -33,8 +33,10 @@ pub fn transport() -> Result<Rc<dyn ChatTransport>, String> {
 
 pub fn start(page: AuditState, store: &SettingsStore) {
     page.clear();
-    // A new audit is no longer the kept run the URL names.
-    crate::ui::query::set(&Default::default(), false);
+    // A new audit is no longer the kept run the URL names: a new entry, so Back still reaches
+    // that one (the new audit's run replaces this entry when it is kept).
+    let after_kept = crate::ui::query::current().run.is_some();
+    crate::ui::query::set(&Default::default(), after_kept);
     let input = AuditInput {
         context_input: page.context.get_untracked(),
         model_output: page.output.get_untracked(),
@@ -83,14 +85,16 @@ pub fn start(page: AuditState, store: &SettingsStore) {
                     }
                     Ended::Scored => {}
                 }
-                match run::as_json(&r) {
-                    Ok((json, tree)) => {
-                        let report = ReportShown::read(&tree);
+                // The page shows the typed report; its pretty JSON is for the raw view, the
+                // download and the run store.
+                match serde_json::to_string_pretty(&r) {
+                    Ok(json) => {
+                        let report = ReportShown::fresh(&r);
                         if end != Ended::Cancelled {
                             let (c, o) = (input.context_input, input.model_output);
                             let (p, s) = (&settings, &strategy);
                             let name = kept_name(&o, &chosen, &end);
-                            run::keep(c, o, chosen, p, s, tree, started, name, page.kept);
+                            run::keep(c, o, chosen, p, s, &r, &json, started, name, page.kept);
                         }
                         shown.update(|s| s.report = Some((report, json)));
                     }

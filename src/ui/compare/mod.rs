@@ -93,15 +93,24 @@ pub fn ComparePage() -> impl IntoView {
     // less reactive value type in the wasm; the view is the only reader).
     let comparison = move || {
         let ra = a.run.get()?;
+        let b_picked = b.run.with(Option::is_some);
         let rb = b.run.get().unwrap_or_else(|| ra.clone());
         let (sa, sb) = (selection(a.profile.get()), selection(b.profile.get()));
         if Arc::ptr_eq(&ra, &rb) && sa == sb {
-            return Some(Err("Both sides are the same lines: pick another file for B, or a different profile on each side.".to_string()));
+            // Nothing picked for B yet (say, Compare from Runs): what to do next, not an error.
+            if !b_picked {
+                return Some(Err((
+                    false,
+                    "Now pick B: another results file or kept run, or a profile on each side."
+                        .to_string(),
+                )));
+            }
+            return Some(Err((true, "Both sides are the same lines: pick another file for B, or a different profile on each side.".to_string())));
         }
         Some(
             compare_runs(&ra, &sa, &rb, &sb)
                 .map(Arc::new)
-                .map_err(|e| e.to_string()),
+                .map_err(|e| (true, e.to_string())),
         )
     };
     view! {
@@ -131,7 +140,8 @@ pub fn ComparePage() -> impl IntoView {
                         </div>
                     </div>
                 }.into_any(),
-                Some(Err(e)) => view! { <div class="error" role="alert" data-testid="compare-error">{e}</div> }.into_any(),
+                Some(Err((true, e))) => view! { <div class="error" role="alert" data-testid="compare-error">{e}</div> }.into_any(),
+                Some(Err((false, e))) => view! { <div class="notice" data-testid="compare-pick-b">{e}</div> }.into_any(),
                 Some(Ok(c)) => view! {
                     {summary::summary_view(c.clone(), error)}
                     {table::paired_table(c)}

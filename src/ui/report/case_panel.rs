@@ -58,6 +58,18 @@ pub fn case_panel(s: ReportState, index: usize, detail: Result<CaseDetail, Strin
         r.as_ref()
             .and_then(|r| r.name(c.profile).map(str::to_string))
     });
+    // A case whose run kept its report opens like a single audit (claims, findings,
+    // transcript) without new calls; `batch`, the latest-run alias, names no run to open.
+    let run = crate::ui::query::current()
+        .run
+        .filter(|r| r != crate::ui::audit::batch::BATCH_RUN);
+    let explain = match (&detail, run, &c.id, &profile) {
+        (Ok(d), Some(run), Some(id), Some(p)) if d.kept_report => {
+            let href = crate::ui::audit::run::case_href(&run, id, p);
+            Some(view! { <a class="button" href=href data-testid="report-case-explain">"Why this score: open its audit (no new calls)"</a> }.into_any())
+        }
+        _ => None,
+    };
     let place = text(move || {
         let n = s.order.with(Vec::len);
         s.position(Some(index))
@@ -81,6 +93,7 @@ pub fn case_panel(s: ReportState, index: usize, detail: Result<CaseDetail, Strin
                 <span class=band(c.expected)>{format!("expected {}", c.expected)}</span>
                 <span class=band(c.actual)>{format!("judged {}", c.actual)}</span>
             </div>
+            {explain}
             {body(detail)}
         </aside>
     }

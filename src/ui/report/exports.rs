@@ -85,7 +85,13 @@ pub fn export_buttons(
                 class="button"
                 href=href
                 data-testid="report-compare"
-                on:click=on_click(move |_| crate::ui::compare::handoff::set(s.file.get_value()))
+                // The demo opens on Compare as the demo (its link says so): handing its file
+                // over would show it as an unknown file, without the demo's two profiles.
+                on:click=on_click(move |_| {
+                    if !demo.get_untracked() {
+                        crate::ui::compare::handoff::set(s.file.get_value())
+                    }
+                })
             >
                 "Compare with…"
             </a>

@@ -81,9 +81,12 @@ pub fn loader(
             // The demo is bundled: nothing to keep; its URL says it is the demo.
             l.run.set(None);
             remember_source(DEMO);
+            // A drilled cell or open case of the demo stays in the URL (a reload or a shared
+            // link shows it again); only a kept run's id would not belong to the demo.
             let v = ViewState {
                 example: Some(DEMO.into()),
-                ..ViewState::default()
+                run: None,
+                ..query::current()
             };
             query::set(&v, false);
         } else if let Some(id) = from_run {

@@ -15,10 +15,26 @@ pub fn RunImport(taken: RwSignal<Vec<RunMeta>>, on_import: Callback<()>) -> impl
     // (done, text): a tuple rather than a `Result`, a signal type another component uses
     // too (each signal type costs its own copy of the reactive code in the wasm).
     let message = RwSignal::new(None::<(bool, String)>);
+    // A run deleted since: an "already kept" notice may be about it, and is no longer true.
+    Effect::new(move |before: Option<usize>| {
+        let now = taken.with(Vec::len);
+        if before.is_some_and(|b| now < b) {
+            message.set(None);
+        }
+        now
+    });
     let pick = move |ev: web_sys::Event| {
         let Some(file) = picked_file(&ev) else {
             return;
         };
+        // Emptied at once, so picking the same file again (say, after deleting the run it
+        // holds) is a new pick.
+        if let Some(input) = ev
+            .target()
+            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlInputElement>(t).ok())
+        {
+            input.set_value("");
+        }
         message.set(None);
         spawn_local(async move {
             let name = file.name();

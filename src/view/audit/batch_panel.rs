@@ -8,6 +8,7 @@ use crate::sorted_map::SortedMap;
 
 use crate::audit::batch::CaseSet;
 use crate::audit::batch::Progress;
+use crate::audit::batch::ResultLine;
 use crate::audit::AuditPlan;
 
 /// Bad lines named in the summary; the rest are counted.
@@ -60,15 +61,58 @@ pub fn nothing_to_run(retry: bool, skipped: usize, failed: usize) -> String {
 }
 
 /// The notice at the end of a run that was not cancelled. `p.done` counts every finished
-/// pair, the failed ones too: "audited" is the pairs that got a score, so the three numbers
-/// add up to the pairs of the run.
-pub fn done_summary(p: &Progress) -> String {
-    format!(
-        "Done: {} audited, {} could not be audited, {} already done.",
-        p.done.saturating_sub(p.failures),
+/// pair, the failed ones too: "audited" is the pairs that got a score, so the numbers add up
+/// to the pairs of the run. `failed_before` of the `p.skipped` pairs were skipped because an
+/// earlier line says they could not be audited: they are not "done", Retry failed redoes them.
+pub fn done_summary(p: &Progress, retry: bool, failed_before: usize) -> String {
+    let scored = p.done.saturating_sub(p.failures);
+    if retry {
+        return format!(
+            "Retry done: {} failed pairs retried: {scored} scored, {} could not be audited again (the table says why).",
+            p.done, p.failures
+        );
+    }
+    let mut s = format!(
+        "Done: {scored} audited, {} could not be audited, {} already done.",
         p.failures,
-        p.skipped
-    )
+        p.skipped.saturating_sub(failed_before)
+    );
+    if failed_before > 0 {
+        s.push_str(&format!(
+            " {failed_before} failed in an earlier run and were not retried: use Retry failed."
+        ));
+    }
+    s
+}
+
+/// What the panel says when it finds a kept batch run that did not end: the page was left or
+/// reloaded while it ran (no end was saved), or it was cancelled.
+pub fn stopped_note(meta: &crate::runs::RunMeta) -> Option<String> {
+    if meta.finished_ms.is_some() || meta.result_count == 0 {
+        return None;
+    }
+    Some(match meta.outcome {
+        None => format!(
+            "This batch stopped before it finished (the page was left or reloaded while it ran): {} results are kept. Run batch to resume it.",
+            meta.result_count
+        ),
+        Some(_) => format!(
+            "This batch was cancelled before it finished: {} results are kept. Run batch to resume it.",
+            meta.result_count
+        ),
+    })
+}
+
+/// The profiles Retry failed uses: those of the failed lines, as they were run (the ticks
+/// may have changed, or been lost to a reload), in first-seen order.
+pub fn failed_profiles(lines: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for l in lines.iter().filter_map(|l| ResultLine::parse(l)) {
+        if l.failed() && !out.contains(&l.profile) {
+            out.push(l.profile);
+        }
+    }
+    out
 }
 
 /// One (case, profile) result of the batch, for the per-case table.
@@ -96,29 +140,15 @@ impl CaseRow {
 /// `error`, the same text the results file and Report show), then in line order. A line that
 /// is not JSON is left out (it is not a pair).
 pub fn case_rows(lines: &[String]) -> Vec<CaseRow> {
-    use serde_json::Value;
     let mut rows: Vec<CaseRow> = lines
         .iter()
-        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-        .filter(|v| v.is_object())
-        .map(|v| {
-            let failed = crate::audit::batch::line_failed(&v);
-            let failure = failed.then(|| match v.get("error") {
-                Some(Value::String(e)) => e.clone(),
-                Some(e) if !e.is_null() => e.to_string(),
-                _ => "the line has no credit_score".into(),
-            });
-            CaseRow {
-                id: v.get("id").map(crate::jsonl::text_of).unwrap_or_default(),
-                profile: v
-                    .get("profile")
-                    .and_then(Value::as_str)
-                    .unwrap_or_default()
-                    .to_string(),
-                score: v.get("credit_score").and_then(Value::as_i64),
-                band: v.get("band").and_then(Value::as_str).map(str::to_string),
-                failure,
-            }
+        .filter_map(|l| ResultLine::parse(l))
+        .map(|l| CaseRow {
+            failure: l.failure(),
+            score: l.credit_score.map(i64::from),
+            band: l.band.map(|b| b.as_str().to_string()),
+            id: l.id,
+            profile: l.profile,
         })
         .collect();
     // Stable: failed first, each group in line order.
@@ -177,8 +207,23 @@ mod tests {
             eta_s: None,
         };
         assert_eq!(
-            done_summary(&p),
+            done_summary(&p, false, 0),
             "Done: 24 audited, 1 could not be audited, 0 already done."
+        );
+        // A resumed run: 8 pairs skipped, 4 of them because they failed before.
+        let resumed = Progress {
+            done: 4,
+            failures: 1,
+            skipped: 8,
+            ..p.clone()
+        };
+        assert_eq!(
+            done_summary(&resumed, false, 4),
+            "Done: 3 audited, 1 could not be audited, 4 already done. 4 failed in an earlier run and were not retried: use Retry failed."
+        );
+        assert_eq!(
+            done_summary(&resumed, true, 0),
+            "Retry done: 4 failed pairs retried: 3 scored, 1 could not be audited again (the table says why)."
         );
     }
 
@@ -205,6 +250,36 @@ mod tests {
             (Some(4), Some("GOOD"))
         );
         assert_eq!(rows[2].status(), "scored");
+    }
+
+    #[test]
+    fn a_batch_that_stopped_without_an_end_says_so() {
+        let (mut meta, _) = crate::runs::RunMeta::parse_header(
+            r#"{"verifyfast_run":1,"id":"r-1","name":"n","kind":"batch","created_ms":1,"result_count":5}"#,
+        )
+        .unwrap();
+        meta.result_count = 5;
+        assert!(stopped_note(&meta)
+            .unwrap()
+            .starts_with("This batch stopped before it finished (the page was left or reloaded"));
+        meta.outcome = Some(crate::runs::RunOutcome {
+            text: "5 scored".into(),
+            failed: false,
+        });
+        assert!(stopped_note(&meta).unwrap().contains("cancelled"));
+        meta.finished_ms = Some(2.0);
+        assert_eq!(stopped_note(&meta), None);
+    }
+
+    #[test]
+    fn retry_uses_the_failed_lines_profiles() {
+        let lines = [
+            r#"{"id":1,"profile":"a","credit_score":4}"#.to_string(),
+            r#"{"id":2,"profile":"b","credit_score":null,"error":"HTTP 500"}"#.to_string(),
+            r#"{"id":3,"profile":"b","error":"x"}"#.to_string(),
+            r#"{"id":3,"profile":"c","error":"x"}"#.to_string(),
+        ];
+        assert_eq!(failed_profiles(&lines), vec!["b", "c"]);
     }
 
     #[test]

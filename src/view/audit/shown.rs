@@ -1,35 +1,27 @@
-//! What the Audit page shows of a report, read from the report's JSON. One reader for both a
-//! fresh audit (its report, serialized as the run store keeps it) and a kept one (the stored
-//! line), so a reopened audit is shown exactly as it was when it ran.
+//! What the Audit page shows of a report: a fresh audit's typed report as it is, a kept one
+//! read back by the report's own reader (`audit::report::KeptReport`), so a reopened audit is
+//! shown exactly as it was when it ran.
 //!
-//! The reader is lenient and honest: a part that is missing or unreadable in the stored JSON
+//! The reading is lenient and honest: a part that is missing or unreadable in the stored JSON
 //! is left empty and named in [`ReportShown::not_stored`], never filled with a made-up value.
-//! It reads through the [`FromJson`] readers (as model replies are): a derived `Deserialize`
-//! for the whole report tree cost ~28 KB of the gzipped wasm.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::audit::contract::Claim;
 use crate::audit::contract::Deduction;
 use crate::audit::contract::ErrorType;
 use crate::audit::contract::Exempted;
 use crate::audit::contract::Severity;
-use crate::audit::grounding::CheckedNumber;
 use crate::audit::grounding::NumberGrounding;
-use crate::audit::grounding::NumberKind;
-use crate::audit::grounding::Operation;
-use crate::audit::grounding::Status;
+use crate::audit::report::AuditReport;
 use crate::audit::report::Band;
 use crate::audit::report::CouldNotAudit;
+use crate::audit::report::Counting;
 use crate::audit::report::FailureKind;
+use crate::audit::report::Finding;
+use crate::audit::report::KeptReport;
 use crate::audit::report::Phase;
-use crate::json::FieldError;
-use crate::json::Fields;
-use crate::json::FromJson;
-use crate::json::Named;
-use crate::json::Path;
-use crate::json::Text;
-use crate::llm::reply::Repair;
+use crate::audit::report::PhaseRecord;
 
 /// One error of Phase 2 or 3, as the page lists it.
 #[derive(Debug, Clone, PartialEq)]
@@ -81,29 +73,19 @@ pub struct Exchange {
 
 /// A phase record's transcript: `prompts[i]` with `raw_responses[i]`; replies beyond the
 /// prompts (a report kept before prompts were stored) are listed with no messages.
-fn transcript(record: &Value) -> Vec<Exchange> {
-    let texts = |v: Option<&Value>| -> Vec<Value> {
-        v.and_then(Value::as_array).cloned().unwrap_or_default()
-    };
-    let prompts = texts(record.get("prompts"));
-    let replies = texts(record.get("raw_responses"));
+fn transcript(record: &PhaseRecord) -> Vec<Exchange> {
+    let (prompts, replies) = (&record.prompts, &record.raw_responses);
     (0..prompts.len().max(replies.len()))
         .map(|i| Exchange {
             messages: prompts
                 .get(i)
-                .and_then(Value::as_array)
                 .map(|ms| {
                     ms.iter()
-                        .map(|m| {
-                            let field = |k: &str| {
-                                m.get(k).and_then(Value::as_str).unwrap_or("").to_string()
-                            };
-                            (field("role"), field("content"))
-                        })
+                        .map(|m| (m.role.clone(), m.content.clone()))
                         .collect()
                 })
                 .unwrap_or_default(),
-            reply: replies.get(i).and_then(Value::as_str).map(str::to_string),
+            reply: replies.get(i).cloned(),
         })
         .collect()
 }
@@ -135,138 +117,90 @@ pub struct ReportShown {
 }
 
 impl ReportShown {
-    /// Read a report's JSON (an `AuditReport` as serialized).
+    /// Read a report's JSON (an `AuditReport` as serialized): a kept or a demo one.
     pub fn read(value: &Value) -> ReportShown {
-        let map = match value {
-            Value::Object(m) => m,
-            _ => {
-                return ReportShown {
-                    not_stored: vec!["the report: not a JSON object".into()],
-                    ..ReportShown::default()
-                }
-            }
-        };
-        let mut r = Reader {
-            map,
+        ReportShown::of(&KeptReport::read(value))
+    }
+
+    /// A fresh audit's report, as it is (nothing to read back).
+    pub fn fresh(report: &AuditReport) -> ReportShown {
+        ReportShown::of(&KeptReport {
+            report: report.clone(),
             gaps: Vec::new(),
-        };
-        let credit_score = match map.get("credit_score") {
-            None => r.gap("credit_score", "not stored"),
-            Some(Value::Null) => None,
-            Some(v) => match v.as_u64().and_then(|n| u8::try_from(n).ok()) {
-                Some(n @ 1..=5) => Some(n),
-                _ => r.gap("credit_score", "not a score from 1 to 5"),
-            },
-        };
-        let band = match map.get("band") {
-            Some(Value::Null) => None,
-            _ => r.field::<Named<Band>>("band").map(|b| b.0),
-        };
-        let could_not_audit = map.get("could_not_audit").and_then(|v| {
-            CouldNotAudit::from_json(v, Path::Key(&ROOT, "could_not_audit"))
-                .map_err(|e| r.gaps.push(e.to_string()))
-                .ok()
-        });
-        let high = r.field::<usize>("high_count");
-        let low = r.field::<usize>("low_count");
-        let claims: Vec<Claim> = r.field("claims").unwrap_or_default();
-        let deductions: Vec<Deduction> = r.field("deductions").unwrap_or_default();
-        let errors: Vec<FindingRead> = r.field("errors").unwrap_or_default();
-        let exempted = r.field("reasonable_inferences").unwrap_or_default();
-        let numbers = r.field("number_grounding");
-        let changes = map.get("reverse_check").map(|_| {
-            let read: Vec<ChangeRead> = r
-                .field::<ReverseRead>("reverse_check")
-                .map(|c| c.0)
-                .unwrap_or_default();
-            read.into_iter()
+        })
+    }
+
+    /// The page's view of a report read back, its gaps named.
+    pub fn of(kept: &KeptReport) -> ReportShown {
+        let r = &kept.report;
+        let lacks = |key: &str| kept.lacks(key);
+        let claims = r.claims.clone();
+        let deductions = r.deductions.clone();
+        let changes = r.reverse_check.as_ref().map(|c| {
+            c.changes
+                .iter()
                 .map(|c| {
-                    let target = errors.get(c.error).map(|f| f.target.as_str());
+                    let target = r.errors.get(c.error).map(|f| f.target.as_str());
                     let line = format!("{}: {:?} → {:?}", target.unwrap_or_default(), c.from, c.to);
-                    (line, c.reason)
+                    (line, c.reason.clone())
                 })
                 .collect()
         });
-        let phases: Vec<PhaseRow> = r.field("phases").unwrap_or_default();
-        let latency = r.field::<usize>("latency_ms");
-        let tokens = map
-            .get("tokens")
-            .and_then(|t| t.get("total_tokens"))
-            .and_then(Value::as_u64);
-        let model = |role: &str| {
-            map.get("models")
-                .and_then(|m| m.get(role))
-                .and_then(|m| m.get("model"))
-                .and_then(Value::as_str)
-        };
         let mut totals: Vec<String> = Vec::new();
         // An audit that never got an answer has nothing to count: "0 High · 0 ms · 0 tokens"
         // would read like a clean, instant audit.
-        let failed = could_not_audit.is_some();
+        let failed = r.could_not_audit.is_some();
+        let tokens = (!lacks("tokens")).then_some(r.tokens.total_tokens);
         let answered = tokens.is_some_and(|n| n > 0);
         if !failed {
-            totals.extend(high.map(|n| format!("{n} High")));
-            totals.extend(low.map(|n| format!("{n} Low")));
+            if !lacks("high_count") {
+                totals.push(format!("{} High", r.high_count));
+            }
+            if !lacks("low_count") {
+                totals.push(format!("{} Low", r.low_count));
+            }
         }
-        if !failed || answered {
-            totals.extend(latency.map(|n| format!("{n} ms")));
+        if (!failed || answered) && !lacks("latency_ms") {
+            totals.push(format!("{} ms", r.latency_ms));
         }
         match tokens {
             Some(n) if !failed || n > 0 => totals.push(format!("{n} tokens")),
-            Some(_) => {}
-            None => r.gaps.push("tokens: not stored".into()),
+            _ => {}
         }
-        for role in ["run", "verify"] {
-            match model(role) {
-                Some(m) => totals.push(format!("{role} {m}")),
-                None => r.gaps.push(format!("models.{role}: not stored")),
+        for (role, m) in [("run", &r.models.run), ("verify", &r.models.verify)] {
+            if !lacks(&format!("models.{role}")) {
+                totals.push(format!("{role} {}", m.model));
             }
         }
-        let findings = errors
-            .into_iter()
-            .map(|f| f.shown(&claims, &deductions))
-            .collect();
-        // Parts a report written before them lacks: none to show then.
-        fn part<T: serde::de::DeserializeOwned>(
-            map: &serde_json::Map<String, Value>,
-            key: &str,
-            gaps: &mut Vec<String>,
-        ) -> Vec<T> {
-            match map.get(key).map(|v| serde_json::from_value(v.clone())) {
-                None => Vec::new(),
-                Some(Ok(v)) => v,
-                Some(Err(e)) => {
-                    gaps.push(format!("{key}: {e}"));
-                    Vec::new()
-                }
-            }
-        }
-        let rules: Vec<crate::audit::report::DeterministicFinding> =
-            part(map, "deterministic_findings", &mut r.gaps);
-        let dropped: Vec<crate::audit::report::Dropped> = part(map, "dropped", &mut r.gaps);
-        let contradictions: Vec<crate::audit::report::Contradiction> =
-            part(map, "contradictions", &mut r.gaps);
-        let rules = rules.iter().map(|d| d.describe()).collect();
-        let warnings = dropped
+        let findings = r
+            .errors
             .iter()
-            .map(|d| d.describe())
-            .chain(contradictions.iter().map(|c| c.describe()))
+            .map(|f| shown_finding(f, &claims, &deductions))
             .collect();
         ReportShown {
-            credit_score,
-            band,
-            could_not_audit,
+            credit_score: r.credit_score,
+            band: r.band,
+            could_not_audit: r.could_not_audit.clone(),
             totals: totals.join(" · "),
             claims,
             deductions,
             findings,
-            exempted,
+            exempted: r.reasonable_inferences.clone(),
             changes,
-            phases,
-            numbers,
-            rules,
-            warnings,
-            not_stored: r.gaps,
+            phases: r.phases.iter().map(phase_row).collect(),
+            numbers: (!lacks("number_grounding")).then(|| r.number_grounding.clone()),
+            rules: r
+                .deterministic_findings
+                .iter()
+                .map(|d| d.describe())
+                .collect(),
+            warnings: r
+                .dropped
+                .iter()
+                .map(|d| d.describe())
+                .chain(r.contradictions.iter().map(|c| c.describe()))
+                .collect(),
+            not_stored: kept.gaps.clone(),
         }
     }
 
@@ -326,138 +260,42 @@ impl ReportShown {
     }
 }
 
-/// The report as a whole, for the paths of its fields.
-const ROOT: Path<'static> = Path::Root("the report");
-
-/// A report's fields, read one by one; what is missing or unreadable is written down.
-struct Reader<'a> {
-    map: &'a Map<String, Value>,
-    gaps: Vec<String>,
-}
-
-impl Reader<'_> {
-    fn gap<T>(&mut self, key: &str, why: &str) -> Option<T> {
-        self.gaps.push(format!("{key}: {why}"));
-        None
-    }
-
-    fn field<T: FromJson>(&mut self, key: &'static str) -> Option<T> {
-        let Some(value) = self.map.get(key) else {
-            return self.gap(key, "not stored");
-        };
-        T::from_json(value, Path::Key(&ROOT, key))
-            .map_err(|e| self.gaps.push(e.to_string()))
-            .ok()
-    }
-}
-
-impl FromJson for CouldNotAudit {
-    fn from_json(value: &Value, path: Path) -> Result<Self, FieldError> {
-        let f = Fields::of(value, path)?;
-        Ok(CouldNotAudit {
-            phase: f.required::<Named<Phase>>("phase")?.0,
-            kind: match f.get("kind") {
-                Some(_) => f.required::<Named<FailureKind>>("kind")?.0,
-                None => FailureKind::default(),
-            },
-            reason: f.required::<Text>("reason")?.0,
+/// A finding as the page lists it, with the text of the claim or deduction it is about.
+fn shown_finding(f: &Finding, claims: &[Claim], deductions: &[Deduction]) -> FindingShown {
+    let target_text = claims
+        .iter()
+        .find(|c| c.id == f.target)
+        .map(|c| c.text.clone())
+        .or_else(|| {
+            deductions
+                .iter()
+                .find(|d| d.id == f.target)
+                .map(|d| d.conclusion.clone())
         })
-    }
-}
-
-/// One stored error, before its target's text is looked up.
-struct FindingRead {
-    phase: Phase,
-    severity: Severity,
-    kind: ErrorType,
-    target: String,
-    note: &'static str,
-    explanation: String,
-    evidence: String,
-    evidence_not_found: bool,
-}
-
-impl FromJson for FindingRead {
-    fn from_json(value: &Value, path: Path) -> Result<Self, FieldError> {
-        let f = Fields::of(value, path)?;
-        let status = f.or_default::<Text>("status")?.0;
-        Ok(FindingRead {
-            phase: f.required::<Named<Phase>>("phase")?.0,
-            severity: f.required("severity")?,
-            kind: f.required("type")?,
-            target: f.or_default::<Text>("target")?.0,
-            note: match status.as_str() {
-                "duplicate" => " (same target as another error: counted once)",
-                "over_cap" => " (over the per-phase cap: not counted)",
-                "unknown_target" => {
-                    " (aimed at a claim or deduction not in the audit: not counted)"
-                }
-                "evidence_not_found" => {
-                    " (its evidence is not in the context or the output: not counted)"
-                }
-                _ => "",
-            },
-            explanation: f.or_default::<Text>("explanation")?.0,
-            evidence: f.or_default::<Text>("evidence")?.0,
-            evidence_not_found: f.or_default("evidence_not_found")?,
-        })
-    }
-}
-
-impl FindingRead {
-    fn shown(self, claims: &[Claim], deductions: &[Deduction]) -> FindingShown {
-        let target_text = claims
-            .iter()
-            .find(|c| c.id == self.target)
-            .map(|c| c.text.clone())
-            .or_else(|| {
-                deductions
-                    .iter()
-                    .find(|d| d.id == self.target)
-                    .map(|d| d.conclusion.clone())
-            })
-            .unwrap_or_default();
-        FindingShown {
-            phase: self.phase,
-            severity: self.severity,
-            kind: match self.kind {
-                ErrorType::Contradiction => "contradiction",
-                ErrorType::Unsupported => "unsupported",
-            },
-            target: self.target,
-            target_text,
-            note: self.note,
-            explanation: self.explanation,
-            evidence: self.evidence,
-            evidence_not_found: self.evidence_not_found,
-        }
-    }
-}
-
-struct ChangeRead {
-    error: usize,
-    from: Severity,
-    to: Severity,
-    reason: String,
-}
-
-impl FromJson for ChangeRead {
-    fn from_json(value: &Value, path: Path) -> Result<Self, FieldError> {
-        let f = Fields::of(value, path)?;
-        Ok(ChangeRead {
-            error: f.required("error")?,
-            from: f.required("from")?,
-            to: f.required("to")?,
-            reason: f.or_default::<Text>("reason")?.0,
-        })
-    }
-}
-
-struct ReverseRead(Vec<ChangeRead>);
-
-impl FromJson for ReverseRead {
-    fn from_json(value: &Value, path: Path) -> Result<Self, FieldError> {
-        Ok(ReverseRead(Fields::of(value, path)?.required("changes")?))
+        .unwrap_or_default();
+    FindingShown {
+        phase: f.phase,
+        severity: f.severity,
+        kind: match f.error_type {
+            ErrorType::Contradiction => "contradiction",
+            ErrorType::Unsupported => "unsupported",
+        },
+        target: f.target.clone(),
+        target_text,
+        note: match f.counting {
+            Counting::Duplicate { .. } => " (same target as another error: counted once)",
+            Counting::OverCap => " (over the per-phase cap: not counted)",
+            Counting::UnknownTarget => {
+                " (aimed at a claim or deduction not in the audit: not counted)"
+            }
+            Counting::EvidenceNotFound => {
+                " (its evidence is not in the context or the output: not counted)"
+            }
+            Counting::Counted => "",
+        },
+        explanation: f.explanation.clone(),
+        evidence: f.evidence.clone(),
+        evidence_not_found: f.evidence_not_found,
     }
 }
 
@@ -469,75 +307,36 @@ pub fn tokens_per_s(tokens: usize, ms: usize) -> String {
     format!("{:.1}", tokens as f64 * 1000.0 / ms as f64)
 }
 
-impl FromJson for PhaseRow {
-    fn from_json(value: &Value, path: Path) -> Result<Self, FieldError> {
-        let f = Fields::of(value, path)?;
-        let tokens = Fields::of(f.get("tokens").unwrap_or(&Value::Null), path.key("tokens"))?;
-        let latency_ms = f.required("latency_ms")?;
-        let repairs: Vec<Named<Repair>> = f.or_default("repairs")?;
-        let cut = match f.or_default::<usize>("truncated_replies")? {
-            0 => String::new(),
-            n => format!("{n} (max_tokens {})", f.or_default::<usize>("max_tokens")?),
-        };
-        let error = match f.get("error") {
-            None | Some(Value::Null) => None,
-            Some(_) => Some(f.required::<Text>("error")?.0),
-        };
-        Ok(PhaseRow {
-            phase: f.required::<Named<Phase>>("phase")?.0,
-            llm: f.or_default::<Text>("llm")?.0,
-            calls: f.or_default("calls")?,
-            latency_ms,
-            tokens: tokens.required("total_tokens")?,
-            tokens_per_s: tokens_per_s(tokens.or_default("completion_tokens")?, latency_ms),
-            reasked: f.or_default("reasked")?,
-            cut,
-            repairs: repairs
-                .iter()
-                .map(|r| r.0.label())
-                .collect::<Vec<_>>()
-                .join("; "),
-            error,
-            transcript: transcript(value),
-        })
-    }
-}
-
-impl FromJson for CheckedNumber {
-    fn from_json(value: &Value, path: Path) -> Result<Self, FieldError> {
-        let f = Fields::of(value, path)?;
-        let optional_text = |key: &'static str| match f.get(key) {
-            None | Some(Value::Null) => Ok(None),
-            Some(_) => f.required::<Text>(key).map(|t| Some(t.0)),
-        };
-        Ok(CheckedNumber {
-            text: f.required::<Text>("text")?.0,
-            kind: f.required::<Named<NumberKind>>("kind")?.0,
-            value: f.required("value")?,
-            status: f.required::<Named<Status>>("status")?.0,
-            source: optional_text("source")?,
-            operation: match f.get("operation") {
-                None | Some(Value::Null) => None,
-                Some(_) => Some(f.required::<Named<Operation>>("operation")?.0),
-            },
-        })
-    }
-}
-
-impl FromJson for NumberGrounding {
-    fn from_json(value: &Value, path: Path) -> Result<Self, FieldError> {
-        let f = Fields::of(value, path)?;
-        Ok(NumberGrounding {
-            numbers: f.required("numbers")?,
-            context_numbers: f.required("context_numbers")?,
-            unchecked: f.or_default("unchecked")?,
-        })
+fn phase_row(p: &PhaseRecord) -> PhaseRow {
+    let cut = match p.truncated_replies {
+        0 => String::new(),
+        n => format!("{n} (max_tokens {})", p.max_tokens),
+    };
+    let latency_ms = p.latency_ms as usize;
+    PhaseRow {
+        phase: p.phase,
+        llm: p.llm.clone(),
+        calls: p.calls as usize,
+        latency_ms,
+        tokens: p.tokens.total_tokens as usize,
+        tokens_per_s: tokens_per_s(p.tokens.completion_tokens as usize, latency_ms),
+        reasked: p.reasked,
+        cut,
+        repairs: p
+            .repairs
+            .iter()
+            .map(|r| r.label())
+            .collect::<Vec<_>>()
+            .join("; "),
+        error: p.error.clone(),
+        transcript: transcript(p),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::audit::grounding::Status;
     use serde_json::json;
 
     fn sample() -> Value {
@@ -570,7 +369,7 @@ mod tests {
             "latency_ms": 1010, "tokens": {"prompt_tokens": 12, "completion_tokens": 51, "total_tokens": 63},
             "models": {"run": {"llm": "m", "model": "run-model", "base_url": "u"},
                        "verify": {"llm": "m", "model": "verify-model", "base_url": "u"}},
-            "params": {}
+            "params": serde_json::to_value(crate::config::AuditParams::default()).unwrap()
         })
     }
 

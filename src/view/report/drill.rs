@@ -244,6 +244,9 @@ pub struct CaseDetail {
     pub findings: Vec<crate::view::audit::shown::FindingShown>,
     /// The audit error when the case could not be audited.
     pub error: Option<String>,
+    /// The line keeps the case's whole report (a browser batch run): it opens on the Audit
+    /// page like a single audit, with no new call.
+    pub kept_report: bool,
 }
 
 pub fn case_detail(line: &str) -> Result<CaseDetail, String> {
@@ -275,6 +278,7 @@ pub fn case_detail(line: &str) -> Result<CaseDetail, String> {
         model_output: text("model_output"),
         errors,
         error: text("error"),
+        kept_report: v.get(crate::audit::batch::KEPT_REPORT).is_some(),
     })
 }
 

@@ -20,6 +20,8 @@ impl BatchState {
             .iter()
             .filter_map(|l| serde_json::from_str(l).ok())
             .collect();
+        // The results file holds one row per pair; the kept reports stay with the run.
+        parsed.iter_mut().for_each(batch::without_report);
         if let Some(set) = cases {
             batch::sort_results(&mut parsed, &set.cases, &self.chosen.get_untracked());
         }

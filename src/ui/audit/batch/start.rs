@@ -15,6 +15,7 @@ use crate::llm::ChatTransport;
 use crate::ui::browser_file::now_ms;
 use crate::ui::settings_store::settings_store;
 use crate::view::audit::batch_panel::done_summary;
+use crate::view::audit::batch_panel::failed_profiles;
 use crate::view::audit::batch_panel::nothing_to_run;
 use crate::view::audit::batch_panel::plans_for;
 
@@ -33,7 +34,13 @@ impl BatchState {
             error.set(Some("Upload a cases JSONL first.".into()));
             return;
         };
-        let profiles = s.chosen.get_untracked();
+        // Retry redoes the failed pairs with the profiles they were run with, whatever is
+        // ticked now (the ticks may have changed since, or been lost to a reload).
+        let profiles = if retry {
+            results.with_untracked(|r| failed_profiles(r))
+        } else {
+            s.chosen.get_untracked()
+        };
         if profiles.is_empty() {
             error.set(Some("Tick at least one profile.".into()));
             return;
@@ -49,12 +56,23 @@ impl BatchState {
             Ok(t) => t,
             Err(e) => return error.set(Some(e)),
         };
-        let done = results.with_untracked(|r| {
+        let (done, failed_pairs) = results.with_untracked(|r| {
             let lines: Vec<batch::StoredLine> =
                 r.iter().map(|l| batch::StoredLine::read(l)).collect();
-            batch::settled_pairs(&lines, retry)
+            let done = batch::settled_pairs(&lines, retry);
+            let scored = batch::settled_pairs(&lines, true);
+            let failed: std::collections::HashSet<(String, String)> =
+                done.difference(&scored).cloned().collect();
+            (done, failed)
         });
         let (jobs, skipped) = batch::plan_jobs(&set.cases, &profiles, &done);
+        // Pairs skipped only because an earlier line says they failed: not "already done".
+        let failed_before = set
+            .cases
+            .iter()
+            .flat_map(|c| profiles.iter().map(move |p| (c.key.clone(), p.clone())))
+            .filter(|pair| failed_pairs.contains(pair))
+            .count();
         if jobs.is_empty() {
             let failed = results.with_untracked(|r| batch::failed_count(r));
             notice.set(Some(nothing_to_run(retry, skipped, failed)));
@@ -77,7 +95,11 @@ impl BatchState {
             // shown at once (the results stay on the page either way).
             let save_failed = Rc::new(Cell::new(false));
             let mut last_save = now_ms();
-            let mut on_result = |line: serde_json::Map<String, serde_json::Value>, p: &Progress| {
+            let mut on_result = |mut line: serde_json::Map<String, serde_json::Value>,
+                                 report: &crate::audit::AuditReport,
+                                 p: &Progress| {
+                // Kept with the run, so the case opens like a single audit without new calls.
+                batch::with_report(&mut line, report);
                 let text = crate::jsonl::compact(&serde_json::Value::Object(line));
                 results.update(|r| {
                     merge.add(r, text);
@@ -114,7 +136,7 @@ impl BatchState {
             let saved = run::persist(&mut meta, &lines, true, ended).await;
             *s.run_meta.borrow_mut() = Some(meta);
             match outcome {
-                Ok(Ok(p)) => notice.set(Some(done_summary(&p))),
+                Ok(Ok(p)) => notice.set(Some(done_summary(&p, retry, failed_before))),
                 Ok(Err(e)) => error.set(Some(e.to_string())),
                 Err(_) => notice.set(Some(
                     "Cancelled. Results so far are kept; Run again to resume.".into(),

@@ -58,9 +58,20 @@ impl BatchState {
         };
         s.restore_cases();
         let (resumed, run_id, results, error) = (s.run_meta.clone(), s.run_id, s.results, s.error);
+        let (chosen, notice) = (s.chosen, s.notice);
         spawn_local(async move {
             match run::resume().await {
                 Ok(Some((meta, lines))) => {
+                    // The run keeps its ticks: the profiles it ran with that Settings still has.
+                    let known = crate::ui::settings_store::settings_store().profile_names();
+                    chosen.set(
+                        meta.profiles
+                            .iter()
+                            .filter(|p| known.contains(p))
+                            .cloned()
+                            .collect(),
+                    );
+                    notice.set(crate::view::audit::batch_panel::stopped_note(&meta));
                     run_id.set(Some(meta.id.clone()));
                     *resumed.borrow_mut() = Some(meta);
                     results.set(lines);
