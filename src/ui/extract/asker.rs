@@ -7,12 +7,12 @@ use leptos::task::spawn_local;
 
 use super::verify_model::transport;
 use super::verify_model::verify_endpoint;
-use crate::extract::{AnswerPatterns, Extraction, Verdict};
+use crate::extract::AnswerPatterns;
 use crate::llm::answer_fallback::extract_with_llm_using;
 use crate::llm::answer_fallback::FallbackOutcome;
 
 /// The extraction memo of the page: (text, rule extraction, rule verdict).
-pub type SingleResult = Memo<(String, Option<Extraction>, Option<Verdict>)>;
+pub type SingleResult = Memo<super::single::Evaluated>;
 
 /// One ask: for which text and question, and its state.
 #[derive(Debug, Clone, PartialEq)]
