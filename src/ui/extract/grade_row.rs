@@ -93,7 +93,7 @@ pub fn row_view(
             <td><span class="chip">{record.method}</span></td>
             <td data-testid="extract-row-type">
                 <span data-testid="extract-row-answer-type">{answer_type(choice)}</span>
-                {note.map(|n| view! { " " <span class="chip sev-High" data-testid="extract-row-answer-note">{n}</span> }.into_any())}
+                {note.map(|n| view! { <span class="chip sev-High answer-note" data-testid="extract-row-answer-note">{n}</span> }.into_any())}
             </td>
             <td class="muted">{record.reason.clone()}</td>
         </tr>

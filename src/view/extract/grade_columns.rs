@@ -159,4 +159,35 @@ mod tests {
         let v = page(&kept, &q);
         assert_eq!((v.page, v.pages, v.matching), (1, 2, 4));
     }
+
+    #[test]
+    fn the_answer_type_column_says_choice_and_what_is_wrong_with_the_answer() {
+        let mut b = GradeBatch::new(Preset::Lenient, AnswerPatterns::NONE);
+        b.push_line(
+            1,
+            r#"{"output":"【答案】 C <eoa>","ground_truth":"C","answer_type":"choice"}"#,
+        );
+        b.push_line(2, r#"{"output":"I give up","ground_truth":"9"}"#);
+        b.push_line(
+            3,
+            r#"{"question":"Simplify $\\sqrt{8}$.","output":"$\\boxed{\\sqrt{8}}$","ground_truth":"2\\sqrt{2}"}"#,
+        );
+        let kept: Vec<Kept> = b.rows.iter().map(|r| Kept(r, b.is_choice(r))).collect();
+        let texts: Vec<String> = kept
+            .iter()
+            .map(|k| match table::Row::cell(k, 8) {
+                Cell::Text(t) => t.to_string(),
+                _ => String::new(),
+            })
+            .collect();
+        assert_eq!(
+            texts,
+            [
+                "multiple choice",
+                "other · no answer found",
+                "other · restated the question"
+            ]
+        );
+        assert_eq!(COLUMNS[8], "answer type");
+    }
 }
