@@ -2,27 +2,17 @@
 
 use leptos::prelude::*;
 
+use super::asker::Evaluated;
 use super::controls::{bool_box, preset_of};
 use super::fallback_single::SingleFallback;
 use super::single_result::single_result;
-use crate::extract::{
-    extract_with, grade_choices, grade_with, AnswerPatterns, Extraction, Verdict,
-};
+use crate::extract::{extract_with, grade_choices, grade_with, AnswerPatterns};
 use crate::ui::boxed::part;
 use crate::ui::drafts_store::draft_signal;
 use crate::ui::text_field::TextField;
-use crate::view::extract::single_mode::{choice_found, ChoiceFound, SingleMode};
+use crate::view::extract::single_mode::{choice_found, SingleMode};
 
 const EXAMPLE: &str = "Natalia sold 48/2 = <<48/2=24>>24 clips in May.\nNatalia sold 48+24 = <<48+24=72>>72 clips altogether in April and May.";
-
-/// What the view shows of one solution: its text, the extraction, the verdict (with a ground
-/// truth) and, in multiple-choice grading, the option letters found.
-pub type Evaluated = (
-    String,
-    Option<Extraction>,
-    Option<Verdict>,
-    Option<ChoiceFound>,
-);
 
 /// The memo's body, out of the closure so it is compiled once (wasm size).
 #[inline(never)]
