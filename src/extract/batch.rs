@@ -4,6 +4,8 @@
 
 use crate::search::SearchQuery;
 
+use super::equiv::Path;
+use super::guards::RESTATES_QUESTION;
 use super::records::{grade_record, parse_grade_line, GradeRecord, GradeSummary};
 use super::{AnswerPatterns, Preset};
 
@@ -35,6 +37,10 @@ crate::names::named_enum! {
         LowConfidence = "low_confidence",
         /// Rows whose verdict the verify model's answer changed (the LLM fallback).
         ChangedByModel = "changed_by_model",
+        /// Rows graded as multiple choice ([`GradeBatch::is_choice`]).
+        Choice = "choice",
+        /// Rows whose answer only restates the question ([`restated`]).
+        Restated = "restated",
         Bad = "bad",
     }
 }
@@ -49,6 +55,8 @@ impl Show {
             Show::NoAnswer => "no answer",
             Show::LowConfidence => "low confidence",
             Show::ChangedByModel => "changed by the model",
+            Show::Choice => "multiple choice",
+            Show::Restated => "restated the question",
             Show::Bad => "bad lines",
         }
     }
@@ -58,7 +66,8 @@ impl Show {
         Show::from_name(k).unwrap_or_default()
     }
 
-    fn keeps(self, row: &Row) -> bool {
+    /// `choice`: the row was graded as multiple choice ([`GradeBatch::is_choice`]).
+    fn keeps(self, row: &Row, choice: bool) -> bool {
         match (self, row) {
             (Show::All, _) => true,
             (Show::Bad, Row::Bad { .. }) => true,
@@ -71,6 +80,8 @@ impl Show {
             (Show::NoAnswer, Row::Graded { record, .. }) => record.no_answer(),
             (Show::LowConfidence, Row::Graded { record, .. }) => record.low_confidence,
             (Show::ChangedByModel, Row::Graded { record, .. }) => changed_by_model(record),
+            (Show::Choice, Row::Graded { .. }) => choice,
+            (Show::Restated, Row::Graded { record, .. }) => restated(record),
             _ => false,
         }
     }
@@ -96,6 +107,9 @@ pub struct GradeBatch {
     /// Where each line fed by [`GradeBatch::push_line_at`] is in the file, in line order, so
     /// a row can be read back and opened without keeping every line's text in memory.
     pub sources: Vec<LineSource>,
+    /// The lines that asked for multiple-choice grading (`"answer_type": "choice"`), in line
+    /// order: the record does not say so itself ([`GradeBatch::is_choice`]).
+    pub choice_lines: Vec<usize>,
 }
 
 impl GradeBatch {
@@ -110,6 +124,9 @@ impl GradeBatch {
     pub fn push_line(&mut self, line: usize, text: &str) {
         match parse_grade_line(text, line) {
             Ok(input) => {
+                if input.choices {
+                    self.choice_lines.push(line);
+                }
                 let record = grade_record(&input, self.preset, &self.patterns);
                 self.summary.add(&record);
                 self.rows.push(Row::Graded { line, record });
@@ -144,6 +161,20 @@ impl GradeBatch {
         }
     }
 
+    /// Whether a row was graded as multiple choice: its line asked for it (`"answer_type":
+    /// "choice"`), or the comparison was of option letters (the gold names options the question
+    /// lists; a kept run, which keeps records only, knows this much). docs/extract.md, "Multiple
+    /// choice".
+    pub fn is_choice(&self, row: &Row) -> bool {
+        match row {
+            Row::Graded { line, record } => {
+                record.method == Path::Choice.as_str()
+                    || self.choice_lines.binary_search(line).is_ok()
+            }
+            Row::Bad { .. } => false,
+        }
+    }
+
     pub fn bad_line(&mut self, line: usize, error: String) {
         self.summary.bad_lines += 1;
         self.rows.push(Row::Bad { line, error });
@@ -163,7 +194,8 @@ impl GradeBatch {
         search: &'a SearchQuery,
     ) -> impl Iterator<Item = &'a Row> + 'a {
         self.rows.iter().filter(move |r| {
-            show.keeps(r) && (search.is_everything() || search.matches(&row_text(r)))
+            show.keeps(r, self.is_choice(r))
+                && (search.is_everything() || search.matches(&row_text(r)))
         })
     }
 
@@ -239,6 +271,12 @@ pub fn changed_by_model(record: &GradeRecord) -> bool {
         .llm_fallback
         .as_ref()
         .is_some_and(|n| n.used && n.rule_verdict != record.verdict)
+}
+
+/// The output's answer only restates the question (an expression it asks to compute): graded
+/// as no answer, though an answer was read (`extract::guards`).
+pub fn restated(record: &GradeRecord) -> bool {
+    record.method == Path::NoAnswer.as_str() && record.reason.starts_with(RESTATES_QUESTION)
 }
 
 /// The grade table's verdict column, in users' words.
@@ -323,6 +361,45 @@ mod tests {
             r#"{"id":"f","output":"2^{100000}","ground_truth":"2^{100000}+1"}"#,
         );
         b
+    }
+
+    #[test]
+    fn multiple_choice_and_restated_rows_have_their_filters() {
+        let mut b = GradeBatch::new(Preset::Lenient, AnswerPatterns::NONE);
+        b.push_line(
+            1,
+            r#"{"id":"mc","output":"【解析】故选 C。<eoe>\n【答案】 C <eoa>","ground_truth":"C","answer_type":"choice"}"#,
+        );
+        b.push_line(
+            2,
+            r#"{"id":"r","question":"Simplify $\\sqrt{8}$.","output":"The answer is $\\boxed{\\sqrt{8}}$.","ground_truth":"2\\sqrt{2}"}"#,
+        );
+        b.push_line(
+            3,
+            r#"{"id":"p","output":"so it is 10","ground_truth":"10"}"#,
+        );
+        // Not asked, but the gold names options the question lists: letters compared.
+        b.push_line(
+            4,
+            r#"{"id":"auto","question":"Pick one.\nA. 1\nB. 2","output":"The answer is B","ground_truth":"B"}"#,
+        );
+        // Asked, with no answer found: still a multiple-choice row.
+        b.push_line(
+            5,
+            r#"{"id":"n","output":"I cannot tell.","ground_truth":"A","answer_type":"choice"}"#,
+        );
+        b.bad_line(6, "line 6: not valid JSON".into());
+        let everything = SearchQuery::Everything;
+        let lines =
+            |show: Show| -> Vec<usize> { b.filtered(show, &everything).map(Row::line).collect() };
+        assert_eq!(lines(Show::Choice), [1, 4, 5]);
+        assert_eq!(lines(Show::Restated), [2]);
+        assert_eq!(lines(Show::NoAnswer), [5]);
+        assert_eq!(Show::from_key("restated"), Show::Restated);
+        let Some(Row::Graded { record, .. }) = b.rows.get(1) else {
+            panic!("line 2 is graded");
+        };
+        assert!(restated(record) && !record.no_answer(), "{record:?}");
     }
 
     #[test]

@@ -39,6 +39,10 @@ const MAX_QUESTION_EXPRESSIONS: usize = 16;
 /// A longer math segment is not read as one expression.
 const MAX_EXPRESSION_BYTES: usize = 400;
 
+/// How the reason of a restated answer starts (the Extract page's "restated the question"
+/// filter reads it back).
+pub(super) const RESTATES_QUESTION: &str = "no answer (restates the question)";
+
 /// "No answer (restates the question)": the output's answer is, after normalisation, an
 /// expression the question asks to simplify, compute or evaluate (`\sqrt{8}` for "Simplify
 /// $\sqrt{8}$", `\tan(100\pi/180)+4\sin(100\pi/180)` for "Simplify tan 100° + 4 sin 100°").
@@ -68,7 +72,7 @@ pub(super) fn restates_question(
         .find(|q| answer.same(&Shape::of(q)))
         .map(|q| {
             format!(
-                "no answer (restates the question): `{}` is the question's own `{q}`",
+                "{RESTATES_QUESTION}: `{}` is the question's own `{q}`",
                 predicted.answer
             )
         })

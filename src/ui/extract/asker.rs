@@ -10,9 +10,19 @@ use super::verify_model::verify_endpoint;
 use crate::extract::{AnswerPatterns, Extraction, Verdict};
 use crate::llm::answer_fallback::extract_with_llm_using;
 use crate::llm::answer_fallback::FallbackOutcome;
+use crate::view::extract::single_mode::ChoiceFound;
 
-/// The extraction memo of the page: (text, rule extraction, rule verdict).
-pub type SingleResult = Memo<(String, Option<Extraction>, Option<Verdict>)>;
+/// The extraction memo of the page ([`Evaluated`]).
+pub type SingleResult = Memo<Evaluated>;
+
+/// What the view shows of one solution: its text, the extraction, the verdict (with a ground
+/// truth) and, in multiple-choice grading, the option letters found.
+pub type Evaluated = (
+    String,
+    Option<Extraction>,
+    Option<Verdict>,
+    Option<ChoiceFound>,
+);
 
 /// One ask: for which text and question, and its state.
 #[derive(Debug, Clone, PartialEq)]

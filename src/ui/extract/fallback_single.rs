@@ -42,7 +42,7 @@ pub fn SingleFallback(
         timer: StoredValue::new(None),
     };
     let needs = Memo::new(move |_| {
-        result.with(|(t, rule, _)| !t.trim().is_empty() && needs_fallback_for(t, rule.as_ref()))
+        result.with(|(t, rule, _, _)| !t.trim().is_empty() && needs_fallback_for(t, rule.as_ref()))
     });
     // Ask automatically once the text rests, when the setting is on and the rules are unsure.
     effect(move || {
@@ -67,7 +67,7 @@ pub fn SingleFallback(
         let state = a.current();
         gold.with(|g| {
             question.with(|q| {
-                result.with(|(_, rule, _)| {
+                result.with(|(_, rule, _, _)| {
                     patterns.with(|p| outcome_view(rule.as_ref(), state, g, q, preset, p))
                 })
             })

@@ -8,7 +8,7 @@ use super::grade_row_detail::GradeRowDetail;
 use super::grade_row_detail::Opened;
 use crate::extract::batch::Row;
 use crate::ui::boxed::part;
-use crate::view::extract::grade_columns::verdict_label;
+use crate::view::extract::grade_columns::{answer_note, answer_type, verdict_label};
 
 /// `j` / `k` on a row: focus the next / previous graded row of the page (as on the Report's
 /// case table), past bad lines and an open detail.
@@ -38,8 +38,10 @@ fn focus_row(ev: &web_sys::KeyboardEvent, next: bool) {
 
 /// One row of the grade table. A graded row is focusable and opens (click, or Enter) into
 /// a detail row right under it while `open` holds its line; a bad line shows its error.
+/// `choice`: the row was graded as multiple choice (the answer-type column).
 pub fn row_view(
     r: Row,
+    choice: bool,
     open: RwSignal<Option<usize>>,
     opened: RwSignal<Opened>,
     toggle: Callback<usize>,
@@ -51,7 +53,7 @@ pub fn row_view(
             return view! {
                 <tr class="error">
                     <td class="num">{line}</td>
-                    <td colspan="8">{error}</td>
+                    <td colspan="9">{error}</td>
                 </tr>
             }
             .into_any()
@@ -59,6 +61,7 @@ pub fn row_view(
     };
     let id = crate::jsonl::text_of(&record.id);
     let verdict = verdict_label(&record);
+    let note = answer_note(&record);
     let on_enter = move |ev: web_sys::KeyboardEvent| {
         if ev.ctrl_key() || ev.alt_key() || ev.meta_key() {
             return;
@@ -88,11 +91,15 @@ pub fn row_view(
             <td data-testid="extract-row-gold">{answer_math(record.ground_truth_answer.clone())}</td>
             <td>{verdict}</td>
             <td><span class="chip">{record.method}</span></td>
+            <td data-testid="extract-row-type">
+                <span data-testid="extract-row-answer-type">{answer_type(choice)}</span>
+                {note.map(|n| view! { <span class="chip sev-High answer-note" data-testid="extract-row-answer-note">{n}</span> }.into_any())}
+            </td>
             <td class="muted">{record.reason.clone()}</td>
         </tr>
         {part(move || (open.get() == Some(line)).then(|| view! {
             <tr class="grade-detail-row">
-                <td colspan="9"><GradeRowDetail line opened close/></td>
+                <td colspan="10"><GradeRowDetail line opened close/></td>
             </tr>
         }.into_any()))}
     }

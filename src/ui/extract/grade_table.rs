@@ -99,7 +99,10 @@ pub fn GradeTable(
 
     part(move || {
         query.with(|q| {
-            let kept: Vec<Kept> = batch.filtered(show.get(), q).map(Kept).collect();
+            let kept: Vec<Kept> = batch
+                .filtered(show.get(), q)
+                .map(|r| Kept(r, batch.is_choice(r)))
+                .collect();
             let v = sort.with(|&sort| {
                 let q = Query {
                     sort,
@@ -114,7 +117,7 @@ pub fn GradeTable(
                 .rows
                 .iter()
                 .filter_map(|&i| kept.get(i))
-                .map(|k| row_view(k.0.clone(), open, opened, toggle, close))
+                .map(|k| row_view(k.0.clone(), k.1, open, opened, toggle, close))
                 .collect();
             let matching = if v.matching == 1 {
                 String::from("1 row matches")

@@ -6,6 +6,7 @@ use leptos::prelude::*;
 use crate::extract::batch::highlight;
 use crate::extract::{Extraction, Outcome, Verdict};
 use crate::ui::math_text::MathText;
+use crate::view::extract::single_mode::ChoiceFound;
 
 /// The class and words of a verdict (shared by the fallback's and the opened row's verdicts).
 /// Undecided is neither green nor red: the grader could not compare exactly (the reason says why).
@@ -21,6 +22,7 @@ pub fn single_result(
     text: &str,
     extraction: Option<&Extraction>,
     verdict: Option<&Verdict>,
+    choice: Option<&ChoiceFound>,
 ) -> AnyView {
     if text.trim().is_empty() {
         return view! { <p class="muted">"Paste a solution text above."</p> }.into_any();
@@ -78,6 +80,7 @@ pub fn single_result(
                 {low.then(|| view! { <span class="chip sev-High">" low confidence"</span> }.into_any())}
                 <span class="muted">" — " {e.confidence_reason.clone()}</span>
             </p>
+            {choice.map(choice_view)}
             <pre class="extract-highlight" data-testid="extract-highlight">
                 {before}<mark class="hl">{mid}</mark>{after}
             </pre>
@@ -89,6 +92,27 @@ pub fn single_result(
             }.into_any())}
             {verdict_view}
         </div>
+    }
+    .into_any()
+}
+
+/// The option letters of a multiple-choice answer and the rule (and its matched text) that
+/// found them.
+fn choice_view(c: &ChoiceFound) -> AnyView {
+    let letters = if c.letters.is_empty() {
+        view! { <strong class="notice" data-testid="extract-choice-letters">"none (the answer names no option)"</strong> }.into_any()
+    } else {
+        view! { <strong data-testid="extract-choice-letters">{c.letters.clone()}</strong> }
+            .into_any()
+    };
+    view! {
+        <p data-testid="extract-choice">
+            "Option letters: " {letters}
+            " · found by "
+            <span class="chip" data-testid="extract-choice-rule">{c.rule.clone()}</span>
+            " on the line "
+            <code data-testid="extract-choice-line">{c.line.clone()}</code>
+        </p>
     }
     .into_any()
 }

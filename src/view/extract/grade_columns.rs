@@ -3,11 +3,12 @@
 
 use serde_json::Value;
 
-use crate::extract::batch::Row;
+use crate::extract::batch::{restated, Row};
+use crate::extract::records::GradeRecord;
 use crate::table::{self, Cell, Query, View};
 
 /// Column headers, in order.
-pub const COLUMNS: [&str; 9] = [
+pub const COLUMNS: [&str; 10] = [
     "line",
     "id",
     "predicted",
@@ -16,13 +17,48 @@ pub const COLUMNS: [&str; 9] = [
     "ground truth",
     "verdict",
     "path",
+    "answer type",
     "reason",
 ];
 
 pub use crate::extract::batch::verdict_label;
 
-/// A kept row, by reference (the batch's rows stay where they are).
-pub struct Kept<'a>(pub &'a Row);
+/// A kept row, by reference (the batch's rows stay where they are), and whether it was graded
+/// as multiple choice ([`crate::extract::batch::GradeBatch::is_choice`]).
+pub struct Kept<'a>(pub &'a Row, pub bool);
+
+/// The answer-type column: what the row was graded as.
+pub fn answer_type(choice: bool) -> &'static str {
+    if choice {
+        "multiple choice"
+    } else {
+        "other"
+    }
+}
+
+/// What the answer-type column adds about the answer: none was found, or the one found only
+/// restates the question (graded as no answer). Same words as the table's filters.
+pub fn answer_note(record: &GradeRecord) -> Option<&'static str> {
+    if record.no_answer() {
+        Some("no answer found")
+    } else if restated(record) {
+        Some("restated the question")
+    } else {
+        None
+    }
+}
+
+/// The answer-type cell as one text (sorting): the type, then the note.
+fn answer_type_text(choice: bool, record: &GradeRecord) -> &'static str {
+    match (choice, answer_note(record)) {
+        (true, None) => "multiple choice",
+        (true, Some("no answer found")) => "multiple choice · no answer found",
+        (true, Some(_)) => "multiple choice · restated the question",
+        (false, None) => "other",
+        (false, Some("no answer found")) => "other · no answer found",
+        (false, Some(_)) => "other · restated the question",
+    }
+}
 
 impl table::Row for Kept<'_> {
     fn cell(&self, column: usize) -> Cell<'_> {
@@ -43,13 +79,14 @@ impl table::Row for Kept<'_> {
                 5 => optional(record.ground_truth_answer.as_deref()),
                 6 => Cell::Text(verdict_label(record)),
                 7 => Cell::Text(record.method),
-                8 => Cell::Text(&record.reason),
+                8 => Cell::Text(answer_type_text(self.1, record)),
+                9 => Cell::Text(&record.reason),
                 _ => Cell::Empty,
             },
             // A bad line sorts by its line number and its error (in the reason column).
             Row::Bad { line, error } => match column {
                 0 => Cell::Num(*line as f64),
-                8 => Cell::Text(error),
+                9 => Cell::Text(error),
                 _ => Cell::Empty,
             },
         }
@@ -94,7 +131,7 @@ mod tests {
             4,
             r#"{"id":"case 9","output":"I give up","ground_truth":"9"}"#,
         );
-        let kept: Vec<Kept> = b.rows.iter().map(Kept).collect();
+        let kept: Vec<Kept> = b.rows.iter().map(|r| Kept(r, b.is_choice(r))).collect();
         let lines = |q: &Query| -> Vec<usize> {
             page(&kept, q)
                 .rows
@@ -121,5 +158,36 @@ mod tests {
         assert_eq!(lines(&q), [2, 1]);
         let v = page(&kept, &q);
         assert_eq!((v.page, v.pages, v.matching), (1, 2, 4));
+    }
+
+    #[test]
+    fn the_answer_type_column_says_choice_and_what_is_wrong_with_the_answer() {
+        let mut b = GradeBatch::new(Preset::Lenient, AnswerPatterns::NONE);
+        b.push_line(
+            1,
+            r#"{"output":"【答案】 C <eoa>","ground_truth":"C","answer_type":"choice"}"#,
+        );
+        b.push_line(2, r#"{"output":"I give up","ground_truth":"9"}"#);
+        b.push_line(
+            3,
+            r#"{"question":"Simplify $\\sqrt{8}$.","output":"$\\boxed{\\sqrt{8}}$","ground_truth":"2\\sqrt{2}"}"#,
+        );
+        let kept: Vec<Kept> = b.rows.iter().map(|r| Kept(r, b.is_choice(r))).collect();
+        let texts: Vec<String> = kept
+            .iter()
+            .map(|k| match table::Row::cell(k, 8) {
+                Cell::Text(t) => t.to_string(),
+                _ => String::new(),
+            })
+            .collect();
+        assert_eq!(
+            texts,
+            [
+                "multiple choice",
+                "other · no answer found",
+                "other · restated the question"
+            ]
+        );
+        assert_eq!(COLUMNS[8], "answer type");
     }
 }
