@@ -425,6 +425,7 @@ fn a_key_in_a_base_url_query_fragment_or_userinfo_is_never_printed() {
         format!("https://gw.example/v1#key={KEY}"),
         format!("gw.example/v1?api-key={KEY}"),
         format!("htps://user:{KEY}@gw.example/v1"),
+        format!("https://user:{KEY}@gw.example/v1"),
         format!("https://user:{KEY}@/v1"),
     ] {
         let s = settings(&d, &url);

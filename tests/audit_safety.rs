@@ -197,23 +197,43 @@ fn a_model_reply_echoing_the_key_never_leaks() {
 }
 
 #[test]
-fn credentials_in_the_base_url_are_never_written() {
-    let (report, results) = no_leak(
-        "userinfo",
-        json!({"default_reply": {"claims": [], "deductions": [], "factual_errors": [], "logic_errors": []}}),
-        |base| base.replace("http://", "http://admin:s3cr3t-pass@"),
-        &["s3cr3t-pass", "admin:s3cr3t"],
+fn credentials_in_the_base_url_are_refused_and_never_written() {
+    // A server that echoes the Authorization header: had the userinfo been sent, its Basic
+    // form would come back in the body.
+    let node = start(
+        &json!({"rules": [{"match_any": "Do not judge correctness", "fault": "echo_auth"}],
+                "default_reply": {"claims": [], "deductions": [], "factual_errors": [], "logic_errors": []}}),
     );
-    let v: Value = serde_json::from_str(&report).unwrap();
-    assert!(v["models"]["run"]["base_url"]
-        .as_str()
-        .unwrap()
-        .starts_with("http://127.0.0.1:"));
-    for line in results.lines() {
-        let r: Value = serde_json::from_str(line).unwrap();
-        let url = r["models"]["verify"]["base_url"].as_str().unwrap();
-        assert!(!url.contains('@'), "{url}");
+    let d = dir("userinfo");
+    let base = node.1.replace("http://", "http://admin:s3cr3t-pass@");
+    let s = settings(&d, &base, KEY);
+    let (a, report) = audit(&d, &s);
+    let (b, results) = batch(&d, &s);
+    let a_err = String::from_utf8_lossy(&a.stderr).to_string();
+    let b_err = String::from_utf8_lossy(&b.stderr).to_string();
+    for (name, out, err) in [("audit", &a, &a_err), ("batch", &b, &b_err)] {
+        assert_ne!(out.status.code(), Some(0), "{name}: {err}");
+        assert!(
+            err.contains("base_url") && err.contains("api_key / api_key_env"),
+            "{name}: {err}"
+        );
     }
+    // `admin:s3cr3t-pass` as HTTP Basic authentication would send it.
+    let basic = "YWRtaW46czNjcjN0LXBhc3M=";
+    assert_no_secret(
+        "userinfo",
+        &[
+            ("report JSON", &report),
+            ("audit stdout", &String::from_utf8_lossy(&a.stdout)),
+            ("audit stderr", &a_err),
+            ("results JSONL", &results),
+            ("batch stdout", &String::from_utf8_lossy(&b.stdout)),
+            ("batch stderr", &b_err),
+        ],
+        &[KEY, OTHER, "s3cr3t-pass", "admin:s3cr3t", basic],
+    );
+    // Refused when the settings are read: nothing was sent.
+    assert!(node.log().is_empty(), "{:?}", node.log());
 }
 
 #[test]

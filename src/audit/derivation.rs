@@ -1,105 +1,99 @@
 //! Whether a derivation the fact check offers for an unsupported number is one the rules can
 //! recompute (docs/audit.md, "Deterministic findings"). A model may not talk a finding away: the
 //! explanation must name context numbers from which one arithmetic step gives the number, with
-//! operands of the same kind (never a year or a date in arithmetic, never a percentage added to
-//! a count), and the result within the number's stated precision. Otherwise the finding stays
-//! counted and the report says why.
+//! operands of the same kind and unit (a year only with a number of years, never a percentage
+//! added to a count, never money with anything else), and the result within the number's stated
+//! precision: the number check's own policy (`grounding::plausible_derivation`,
+//! `grounding::precision`), so it lives once. Otherwise the finding stays counted and the report
+//! says why.
 
-use super::grounding::{same, scan, Num, NumberKind};
+use super::grounding::{
+    plausible_derivation, precision, same, scan, year_like, Num, Operation, Vouch,
+};
 
 /// How many numbers of an explanation are tried as operands (a derivation names a few; a reply
 /// listing thousands is not one).
 const MAX_OPERANDS: usize = 12;
+/// How many places of the context one named value is read at (the same value may be written
+/// with different units: "30 students", "30 %").
+const MAX_PLACES: usize = 4;
 
 /// The recomputed step (`1470 / 4200 = 0.35`) when `explanation` derives `number` (the
-/// output's text of it) from numbers of `context`; otherwise why not.
+/// output's text of it) from numbers of `context`; otherwise why not. What a step may combine
+/// (kinds, units, years) and how close its result must be are the number check's own rules
+/// (`grounding::plausible_derivation` with [`Vouch::Named`], `grounding::precision`): one
+/// policy for every derivation.
 pub fn recompute(number: &str, explanation: &str, context: &str) -> Result<String, String> {
     let Some(target) = scan(number).into_iter().next() else {
         return Err("the number could not be read".into());
     };
-    if year_like(&target) {
-        return Err("a date or year is never derived by arithmetic".into());
-    }
     let ctx = scan(context);
-    let in_context = |n: &Num| {
-        ctx.iter()
-            .any(|c| c.kind == n.kind && same(c.value, n.value))
-    };
-    let named: Vec<Num> = scan(explanation)
-        .into_iter()
-        .filter(|n| !year_like(n) && in_context(n))
-        .take(MAX_OPERANDS)
-        .collect();
-    if named.is_empty() {
-        return Err("it names no number of the context (a date or year does not count)".into());
+    // The operands are read where the context writes them (its kind and unit), not as the
+    // explanation describes them.
+    let mut named: Vec<&Num> = Vec::new();
+    let mut names: Vec<&str> = Vec::new();
+    for n in scan(explanation) {
+        if names.len() >= MAX_OPERANDS {
+            break;
+        }
+        let places = ctx
+            .iter()
+            .filter(|c| {
+                (c.kind == n.kind || (year_like(c) && year_like(&n))) && same(c.value, n.value)
+            })
+            .take(MAX_PLACES);
+        let before = named.len();
+        for c in places {
+            if !named.iter().any(|x| std::ptr::eq(*x, c)) {
+                named.push(c);
+            }
+        }
+        if named.len() > before {
+            names.push(n.text);
+        }
     }
-    // Half a unit of the number's last written digit, and a little for the operands' rounding.
-    let tolerance = target.half_step.max(1e-9 * target.value.abs());
+    if named.is_empty() {
+        return Err("it names no number of the context".into());
+    }
+    let tolerance = precision(&target);
     for (i, a) in named.iter().enumerate() {
-        for b in named.iter().skip(i + 1).chain(named.iter().take(i)) {
-            if let Some(step) = one_step(a, b, &target, tolerance) {
-                return Ok(step);
+        for (j, b) in named.iter().enumerate() {
+            if i != j {
+                if let Some(step) = one_step(a, b, &target, tolerance) {
+                    return Ok(step);
+                }
             }
         }
     }
     Err(format!(
         "no single step (sum, difference, product, ratio, percent change) of the context numbers \
-it names ({}) gives {} within its stated precision with operands of the same kind",
-        named.iter().map(|n| n.text).collect::<Vec<_>>().join(", "),
+it names ({}) gives {} within its stated precision with operands of the same kind and unit \
+(a year only with a number of years)",
+        names.join(", "),
         target.text
     ))
 }
 
-/// A date, or a bare four-digit whole number a year could be (`2023`): never an operand or a
-/// result of arithmetic here (adding a year to a count explains nothing).
-fn year_like(n: &Num) -> bool {
-    n.kind == NumberKind::Date
-        || (n.kind == NumberKind::Number
-            && n.text.trim().len() == 4
-            && n.text.trim().bytes().all(|b| b.is_ascii_digit())
-            && (1800.0..=2100.0).contains(&n.value))
-}
-
 /// One arithmetic step from `a` and `b` that gives `target`, in words.
 fn one_step(a: &Num, b: &Num, target: &Num, tolerance: f64) -> Option<String> {
-    use NumberKind::{Number, Percent, Quantity};
-    let amount = |k: NumberKind| matches!(k, Number | Quantity);
     let close = |v: f64| v.is_finite() && (v - target.value).abs() <= tolerance;
+    let allowed = |op| plausible_derivation(op, a, b, target, Vouch::Named);
     let (x, y) = (a.value, b.value);
-    // A sum or a difference of two amounts is an amount; of two percentages, a percentage.
-    let additive = (amount(a.kind) && amount(b.kind) && amount(target.kind))
-        || (a.kind == Percent && b.kind == Percent && target.kind == Percent);
-    if additive {
-        if close(x + y) {
-            return Some(format!("{} + {} = {}", a.text, b.text, target.text));
-        }
-        if close(x - y) {
-            return Some(format!("{} − {} = {}", a.text, b.text, target.text));
-        }
+    let (at, bt, tt) = (a.text, b.text, target.text);
+    if close(x + y) && allowed(Operation::Sum) {
+        return Some(format!("{at} + {bt} = {tt}"));
     }
-    // A ratio of two amounts is an amount (per unit) or a percentage.
-    if amount(a.kind) && amount(b.kind) && y != 0.0 && close(x / y) {
-        return Some(format!("{} / {} = {}", a.text, b.text, target.text));
+    if close(x - y) && allowed(Operation::Difference) {
+        return Some(format!("{at} − {bt} = {tt}"));
     }
-    // A percentage of an amount is an amount.
-    if a.kind == Percent && amount(b.kind) && amount(target.kind) && close(x * y) {
-        return Some(format!("{} × {} = {}", a.text, b.text, target.text));
+    if y != 0.0 && close(x / y) && allowed(Operation::Ratio) {
+        return Some(format!("{at} / {bt} = {tt}"));
     }
-    // The percent change between two amounts.
-    if amount(a.kind)
-        && amount(b.kind)
-        && target.kind == Percent
-        && x != 0.0
-        && (close((y - x) / x) || close((x - y) / x))
-    {
-        return Some(format!(
-            "the change from {} to {} is {}",
-            a.text, b.text, target.text
-        ));
+    if x != 0.0 && (close((y - x) / x) || close((x - y) / x)) && allowed(Operation::PercentChange) {
+        return Some(format!("the change from {at} to {bt} is {tt}"));
     }
-    // A product of two amounts.
-    if amount(a.kind) && amount(b.kind) && amount(target.kind) && close(x * y) {
-        return Some(format!("{} × {} = {}", a.text, b.text, target.text));
+    if close(x * y) && allowed(Operation::Product) {
+        return Some(format!("{at} × {bt} = {tt}"));
     }
     None
 }
@@ -138,5 +132,29 @@ mod tests {
         let ctx = "15 men and 17 women took part.";
         assert!(recompute("32", "15 + 17 = 32", ctx).is_ok());
         assert!(recompute("33", "15 + 17 = 33", ctx).is_err());
+    }
+
+    /// The policy is the number check's own (`grounding::plausible_derivation`): what it
+    /// refuses for chance it refuses when named, and the named step only drops the
+    /// "stated together" condition.
+    #[test]
+    fn a_named_step_follows_the_number_checks_policy() {
+        // Percentages never divide into money, money never adds to a count.
+        let ctx = "去年营收增长3%，存款利率0.12%，股价240元。";
+        assert!(recompute("25元", "3% / 0.12% = 25", ctx).is_err());
+        let ctx = "The firm had $120 in cash and 5 staff.";
+        assert!(recompute("125", "$120 + 5 staff = 125", ctx).is_err());
+        // A year and a number of years give a year, as in the number check.
+        assert!(recompute("1865年", "2015 − 150 = 1865", "2015年是他诞辰150周年。").is_ok());
+        // Operands far apart: the rules' search does not pair them, a named step may.
+        let ctx = "The club had 15 members in May. It met twice. The hall was rented. \
+                   A second club had 17 members.";
+        let g = super::super::grounding::ground_numbers(ctx, "They had 32 members.");
+        assert_eq!(g.not_found().count(), 1, "{g:?}");
+        assert!(recompute("32", "15 + 17 = 32", ctx).is_ok());
+        // The precision is the number check's: strictly inside half a unit.
+        let ctx = "The cut-off was 565.5 points and she scored 598 points.";
+        assert!(recompute("32", "598 − 565.5 = 32", ctx).is_err());
+        assert!(recompute("32.5", "598 − 565.5 = 32.5", ctx).is_ok());
     }
 }

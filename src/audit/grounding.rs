@@ -42,7 +42,30 @@ crate::names::named_enum! {
         Difference = "difference",
         Ratio = "ratio",
         PercentChange = "percent_change",
+        /// Only in a derivation a model names and the rules recompute
+        /// (`audit::derivation`); the rules' own search never multiplies.
+        Product = "product",
     }
+}
+
+/// Who offers a derivation, which decides how much [`plausible_derivation`] asks of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Vouch {
+    /// The rules' own search: a dense context makes some step from two of its numbers land
+    /// near almost any value, so the operands must also be stated together.
+    Chance,
+    /// A model named the operands and the rules recompute the step
+    /// (`audit::derivation::recompute`): no sentence limit, and a step may combine counts of
+    /// different things (15 men + 17 women, 1470 students / 30 classes), never money with
+    /// anything else, into a number the output writes without a unit.
+    Named,
+}
+
+/// How far one step's result may lie from the output number `out`: strictly inside half a
+/// unit of its last written digit (598 − 565.5 = 32.5 is not "32"; 7.69 % is "7.7 %"). The one
+/// precision rule of every derivation.
+pub(crate) fn precision(out: &Num) -> f64 {
+    out.half_step.max(1e-9 * out.value.abs()) * (1.0 - 1e-6)
 }
 
 crate::names::named_enum! {
@@ -431,7 +454,7 @@ impl<'a> ContextIndex<'a> {
     fn derive(&self, n: &Num) -> Option<Grounding> {
         let t = n.value.abs();
         // Strictly inside the output's precision: 598 − 565.5 = 32.5 is not "32".
-        let half = n.half_step.max(1e-9 * t) * (1.0 - 1e-6);
+        let half = precision(n);
         let slack = |v: f64| v.abs() * 1e-12;
         let out_percent = n.kind == NumberKind::Percent;
         let out_year = n.year_only().is_some();
@@ -464,7 +487,7 @@ impl<'a> ContextIndex<'a> {
                 .find(|b| {
                     other(a, b)
                         && (additive(b) || year_and_years(b))
-                        && plausible_derivation(Operation::Sum, a, b, n)
+                        && plausible_derivation(Operation::Sum, a, b, n, Vouch::Chance)
                 })
             {
                 return Some(derived(Operation::Sum, format!("{} + {}", a.text, b.text)));
@@ -477,7 +500,7 @@ impl<'a> ContextIndex<'a> {
                         && (additive(b)
                             || (a_year && b.date.is_some() && !out_percent)
                             || year_and_years(b))
-                        && plausible_derivation(Operation::Difference, a, b, n)
+                        && plausible_derivation(Operation::Difference, a, b, n, Vouch::Chance)
                 };
                 if let Some(b) = self
                     .pooled_within(lo - slack(lo), hi + slack(hi))
@@ -517,7 +540,9 @@ impl<'a> ContextIndex<'a> {
                 self.pooled_within(lo - slack(lo), hi + slack(hi))
                     .find(|b| ok(b))
             };
-            let ratio_ok = |b: &Num| ratio_ok(b) && plausible_derivation(Operation::Ratio, a, b, n);
+            let ratio_ok = |b: &Num| {
+                ratio_ok(b) && plausible_derivation(Operation::Ratio, a, b, n, Vouch::Chance)
+            };
             if let Some(b) = find(by(t), &ratio_ok) {
                 return Some(derived(
                     Operation::Ratio,
@@ -535,7 +560,7 @@ impl<'a> ContextIndex<'a> {
                 ratio_ok(b)
                     && plain(a)
                     && plain(b)
-                    && plausible_derivation(Operation::PercentChange, a, b, n)
+                    && plausible_derivation(Operation::PercentChange, a, b, n, Vouch::Chance)
             };
             for r in [1.0 + t, 1.0 - t] {
                 if let Some(b) = find(by(r), &plains) {
@@ -557,21 +582,34 @@ impl<'a> ContextIndex<'a> {
 }
 
 /// Whether one arithmetic step from the context numbers `a` and `b` is a plausible source of
-/// the output number `out` for the rules alone (no model vouches for it). A dense context makes
-/// some step from two of its numbers land near almost any value, so a step counts only between
-/// numbers of one kind and unit, stated together (in one sentence or two adjacent ones), that
-/// give a result of that kind and unit:
+/// the output number `out`. The one decision of what a derivation may combine (kinds, units,
+/// years), for the rules' own search ([`Vouch::Chance`]) and for a derivation a model names that
+/// the rules recompute ([`Vouch::Named`]); its precision is [`precision`].
+///
+/// A dense context makes some step from two of its numbers land near almost any value, so a
+/// step counts only between numbers of one kind and unit that give a result of that kind and
+/// unit (and, for the rules alone, stated together: in one sentence or two adjacent ones):
 /// - a sum or difference: `a`, `b` and `out` of one kind and one unit, none of them a year;
 ///   except the difference of two years, an elapsed time (a bare number or years), and a year
 ///   plus or minus a number of years (2015 − 150周年 = 1865; never 2005 + 11 goals);
 /// - a ratio: `a` and `b` of one kind and unit, none a year, giving a percentage or a bare
 ///   number (never an amount with a unit: 3 % / 0.12 % is not 25 yuan);
-/// - a percent change: two amounts of one unit, no year, giving a percentage.
+/// - a percent change: two amounts of one unit, no year, giving a percentage;
+/// - a product (named only): two amounts, or a percentage of an amount giving an amount of its
+///   unit, no year.
 ///
-/// The one decision of what a derivation may combine, for the number check and for anything
-/// that accepts a derivation on the rules' behalf.
-pub(crate) fn plausible_derivation(op: Operation, a: &Num, b: &Num, out: &Num) -> bool {
-    if a.sentence.abs_diff(b.sentence) > 1 {
+/// A named step may combine counts of different things (the operands' units are read in the
+/// context, not in the model's explanation), never money with anything else, into a number
+/// written without a unit: the target is read alone, so its unit is compared only when written.
+pub(crate) fn plausible_derivation(
+    op: Operation,
+    a: &Num,
+    b: &Num,
+    out: &Num,
+    vouch: Vouch,
+) -> bool {
+    let named = vouch == Vouch::Named;
+    if !named && a.sentence.abs_diff(b.sentence) > 1 {
         return false;
     }
     let class = |x: &Num| match x.kind {
@@ -581,7 +619,11 @@ pub(crate) fn plausible_derivation(op: Operation, a: &Num, b: &Num, out: &Num) -
     };
     let years = [a, b, out].iter().filter(|x| year_like(x)).count();
     let one_kind = class(a) == class(b) && class(a) != 2;
-    let one_unit = same_unit(a, b);
+    let money = |x: &Num| ["$", "£", "€", "元"].contains(&unit_key(x.unit).as_str());
+    let out_bare = unit_key(out.unit).is_empty();
+    let one_unit =
+        same_unit(a, b) || (named && class(a) == 1 && !money(a) && !money(b) && out_bare);
+    let out_unit = |x: &Num| same_unit(x, out) || (named && out_bare);
     let bare = |x: &Num| x.kind == NumberKind::Percent || unit_key(x.unit).is_empty();
     // A number of years: bare, or written with years (年, 周年, years).
     let in_years = |x: &Num| {
@@ -595,18 +637,29 @@ pub(crate) fn plausible_derivation(op: Operation, a: &Num, b: &Num, out: &Num) -
             years == 2 && (in_years(a) || in_years(b))
         }
         Operation::Sum => {
-            years == 0 && one_kind && class(out) == class(a) && one_unit && same_unit(a, out)
+            years == 0 && one_kind && class(out) == class(a) && one_unit && out_unit(a)
         }
         Operation::Difference => {
             if year_like(a) || year_like(b) {
                 year_like(a) && year_like(b) && in_years(out)
             } else {
-                years == 0 && one_kind && class(out) == class(a) && one_unit && same_unit(a, out)
+                years == 0 && one_kind && class(out) == class(a) && one_unit && out_unit(a)
             }
         }
         Operation::Ratio => years == 0 && one_kind && one_unit && bare(out) && class(out) != 2,
         Operation::PercentChange => {
             years == 0 && one_kind && class(a) == 1 && one_unit && out.kind == NumberKind::Percent
+        }
+        Operation::Product => {
+            named
+                && years == 0
+                && class(out) == 1
+                && match (class(a), class(b)) {
+                    (1, 1) => !(money(a) && money(b)),
+                    (0, 1) => out_unit(b),
+                    (1, 0) => out_unit(a),
+                    _ => false,
+                }
         }
     }
 }

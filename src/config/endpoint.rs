@@ -12,6 +12,7 @@
 //! | `ftp://…`, `ws://…` | refused: only http and https |
 //! | `javascript:…`, `data:…`, `file:…` (another scheme without `//`) | refused: only http and https |
 //! | empty, spaces inside, no host, `?query` or `#fragment` | refused |
+//! | `https://user:pass@host/v1` (userinfo) | refused, not quoted: it would be sent as HTTP Basic authentication; the key goes in `api_key` / `api_key_env` |
 //! | a host or port a browser cannot parse (`h:99999`, `h:80x`, `[::1`, `a$b`) | refused: not a URL |
 //! | `http://127.0.0.1:8080` (no path) | kept, with a hint: servers usually answer under `/v1` |
 
@@ -207,6 +208,9 @@ fn check(text: &str) -> Result<CheckedUrl, String> {
             "`{raw}` has a `?query` or `#fragment`: the base URL is the API root, e.g. https://host/v1"
         ));
     }
+    if let Some(problem) = crate::llm::redact::userinfo_problem(&format!("{scheme}://{rest}")) {
+        return Err(problem);
+    }
     let host = rest.split('/').next().unwrap_or("");
     let host_only = host.rsplit('@').next().unwrap_or("");
     if host_only.is_empty() || host_only.starts_with(':') {
@@ -311,7 +315,6 @@ mod tests {
             "http://127.0.0.1:11434/v1",
             "https://api.openai.com/v1",
             "http://[::1]:8000/v1/",
-            "https://user:pass@gateway.example/v1",
         ] {
             assert_eq!(fixed(url), (url.to_string(), 0), "{url}");
         }
@@ -428,15 +431,39 @@ mod tests {
             let e = refused(url);
             assert!(e.contains("is not a URL a browser can call"), "{url}: {e}");
         }
-        // Still taken: ports, IPv6 with a port, userinfo, internationalised names.
+        // Still taken: ports, IPv6 with a port, internationalised names.
         for url in [
             "http://[::1]:8000/v1",
-            "https://user:pass@gw.example/v1",
             "https://bücher.example/v1",
             "http://h:/v1",
         ] {
             assert!(check_base_url(url).is_ok(), "{url}");
         }
+    }
+
+    #[test]
+    fn userinfo_is_refused_without_being_quoted() {
+        for url in [
+            "https://user:p4ss-secret@gw.example/v1",
+            "http://admin:p4ss-secret@127.0.0.1:8080/v1",
+            "admin:p4ss-secret@127.0.0.1:8080/v1",
+            "http:/admin:p4ss-secret@gw.example/v1",
+            "https://p4ss-secret@gw.example/v1",
+        ] {
+            let e = refused(url);
+            assert!(
+                e.contains("HTTP Basic") && e.contains("api_key / api_key_env"),
+                "{url}: {e}"
+            );
+            assert!(
+                !e.contains("p4ss") && !e.contains("admin") && !e.contains("user:"),
+                "{url}: {e}"
+            );
+        }
+        let e = refused("https://user:p4ss-secret@gw.example/v1");
+        assert!(e.contains("`https://gw.example/v1`"), "{e}");
+        // An `@` after the host is a path, not userinfo.
+        assert!(check_base_url("https://gw.example/v1/@team").is_ok());
     }
 
     #[test]

@@ -677,7 +677,7 @@ mod tests {
     #[test]
     fn keys_from_the_environment_are_checked_and_every_key_is_a_secret() {
         let s = Settings::from_text(
-            "llms:\n  a:\n    base_url: \"https://u:pw-1234@h/v1\"\n    model: m\n    api_key_env: K\n  b:\n    base_url: \"http://h/v1\"\n    model: m\n    api_key: sk-bbbb\n",
+            "llms:\n  a:\n    base_url: \"https://h/v1\"\n    model: m\n    api_key_env: K\n  b:\n    base_url: \"http://h/v1\"\n    model: m\n    api_key: sk-bbbb\n",
             Format::Yaml,
         )
         .unwrap();
@@ -690,8 +690,33 @@ mod tests {
             "{e}"
         );
         let secrets = s.secrets(&|_| Some("sk-from-env".into()));
-        let out = secrets.redact("sk-from-env sk-bbbb pw-1234");
-        assert_eq!(out, "[api key] [api key] [api key]");
+        let out = secrets.redact("sk-from-env sk-bbbb");
+        assert_eq!(out, "[api key] [api key]");
+    }
+
+    #[test]
+    fn userinfo_in_a_base_url_is_refused_at_import_and_when_edited() {
+        let e = Settings::from_text(
+            "llms:\n  a:\n    base_url: \"https://u:pw-1234@h/v1\"\n    model: m\n    api_key_env: K\n",
+            Format::Yaml,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            e.starts_with("llms.a.base_url: ") && e.contains("api_key / api_key_env"),
+            "{e}"
+        );
+        assert!(!e.contains("pw-1234") && !e.contains("u:"), "{e}");
+        let mut l = LlmConfig::default();
+        let e = LlmField::BaseUrl
+            .set(&mut l, "http://admin:pw-1234@127.0.0.1:8080/v1")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("api_key / api_key_env") && !e.contains("pw-1234"),
+            "{e}"
+        );
+        assert!(!l.base_url.contains("pw-1234"));
     }
 
     const SEED: &str = r#"

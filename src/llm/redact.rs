@@ -161,6 +161,21 @@ fn userinfo(url: &str) -> Option<&str> {
     authority.rfind('@').map(|at| &authority[..at])
 }
 
+/// Why a base URL with a user name or password (`https://user:pass@host/v1`) is refused
+/// wherever settings are read and before anything is sent: an HTTP client sends that userinfo
+/// as `Authorization: Basic base64(user:pass)`, which a server or proxy may log or echo back,
+/// and it would compete with the key. The message never quotes the userinfo: it shows the URL
+/// without it ([`redact_url`]) and says where a key belongs. `None` when there is none.
+pub fn userinfo_problem(url: &str) -> Option<String> {
+    userinfo(url.trim())?;
+    Some(format!(
+        "the base URL carries a user name or password before `@` (not shown): it would be sent \
+         as HTTP Basic authentication, which servers and proxies may log or echo; use `{}` and \
+         put the key in api_key / api_key_env",
+        redact_url(url.trim())
+    ))
+}
+
 /// Standard base64 (RFC 4648, padded), as HTTP Basic authentication encodes `user:pass`.
 fn base64(bytes: &[u8]) -> String {
     const ABC: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";

@@ -4,7 +4,7 @@
 
 use serde_json::{json, Value};
 
-use super::redact::{key_problem, redact_url, Secrets};
+use super::redact::{key_problem, redact_url, userinfo_problem, Secrets};
 use super::retry::parse_retry_after;
 use super::{ChatRequest, ChatResponse, Endpoint, JsonMode, LlmError, Usage};
 
@@ -465,7 +465,8 @@ pub fn scrub(error: LlmError, endpoint: &Endpoint) -> LlmError {
 
 /// Refuses, before anything is sent, a base URL the request would not go where the user
 /// means (no `http://`/`https://`: a browser would resolve it against the page's own
-/// origin) and a key the HTTP client would refuse (and echo) as a bad header.
+/// origin), a base URL with userinfo (the client would send it as `Authorization: Basic`,
+/// [`userinfo_problem`]) and a key the HTTP client would refuse (and echo) as a bad header.
 pub fn check_endpoint(endpoint: &Endpoint) -> Result<(), LlmError> {
     let url = endpoint.base_url.trim();
     let lower = url.get(..8).unwrap_or(url).to_ascii_lowercase();
@@ -476,6 +477,9 @@ pub fn check_endpoint(endpoint: &Endpoint) -> Result<(), LlmError> {
                 redact_url(url)
             ),
         });
+    }
+    if let Some(detail) = userinfo_problem(url) {
+        return Err(LlmError::InvalidEndpoint { detail });
     }
     if let Some(problem) = api_key(endpoint).and_then(key_problem) {
         return Err(LlmError::InvalidEndpoint { detail: problem });
@@ -936,6 +940,12 @@ mod tests {
     #[test]
     fn unusable_endpoints_are_refused_before_sending() {
         let mut e = keyed();
+        // Userinfo would go out as `Authorization: Basic base64(user:pass)`.
+        let err = check_endpoint(&e).unwrap_err().to_string();
+        assert!(err.contains("api_key / api_key_env"), "{err}");
+        assert!(err.contains("https://127.0.0.1:1/v1"), "{err}");
+        assert_clean(&err);
+        e.base_url = "https://127.0.0.1:1/v1".into();
         assert_eq!(check_endpoint(&e), Ok(()));
         e.base_url = "127.0.0.1:8080/v1".into();
         assert!(matches!(
