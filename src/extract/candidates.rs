@@ -246,7 +246,12 @@ fn text_answer(text: &str, method: Method, span: (usize, usize)) -> Option<Candi
         .trim_start_matches([' ', '*'])
         .chars()
         .next()
-        .is_none_or(|c| matches!(c, ':' | '.' | ',' | ';' | '!' | '：' | '，' | '。' | '；' | '$'));
+        .is_none_or(|c| {
+            matches!(
+                c,
+                ':' | '.' | ',' | ';' | '!' | '：' | '，' | '。' | '；' | '$'
+            )
+        });
     if closed && TRUTH_VALUES.contains(&word.as_str()) {
         return make(text, method, (span.0 + lead, span.0 + lead + word_len));
     }
