@@ -26,11 +26,11 @@ fn exam_dev_set() {
         .unzip();
     dump("exam", &tuning, &tuning_scored);
     let (all, tune, held) = (&figures.all, &figures.tuning, &figures.held_out);
-    assert_eq!(all.labelled, 468);
-    assert_eq!(tune.labelled + held.labelled, 468);
+    assert_eq!(all.labelled, 467);
+    assert_eq!(tune.labelled + held.labelled, 467);
     // Floors: the figures measured when the rules were last changed (raise them as rules pay).
     assert!(tune.right >= 321, "tuning part: {}", tune.line());
-    assert!(held.right >= 137, "held-out part: {}", held.line());
+    assert!(held.right >= 141, "held-out part: {}", held.line());
     assert!(
         all.false_positives <= 1,
         "{} false positives",
@@ -55,7 +55,7 @@ fn exam_more_set() {
     let (all, tune, held) = (&figures.all, &figures.tuning, &figures.held_out);
     assert_eq!(tune.labelled + held.labelled, all.labelled);
     // Floors: the figures measured when the rules were last changed (raise them as rules pay).
-    assert!(tune.right >= 292, "tuning part: {}", tune.line());
+    assert!(tune.right >= 296, "tuning part: {}", tune.line());
     assert!(held.right >= 118, "held-out part: {}", held.line());
     assert!(
         all.false_positives == 0,
