@@ -11,7 +11,7 @@
 
 mod common;
 
-use common::real::{dump, exam, held_out, measure_exam};
+use common::real::{dump, exam, exam_more, held_out, measure_exam};
 
 #[test]
 fn exam_dev_set() {
@@ -26,13 +26,39 @@ fn exam_dev_set() {
         .unzip();
     dump("exam", &tuning, &tuning_scored);
     let (all, tune, held) = (&figures.all, &figures.tuning, &figures.held_out);
-    assert_eq!(all.labelled, 468);
-    assert_eq!(tune.labelled + held.labelled, 468);
+    assert_eq!(all.labelled, 467);
+    assert_eq!(tune.labelled + held.labelled, 467);
     // Floors: the figures measured when the rules were last changed (raise them as rules pay).
     assert!(tune.right >= 321, "tuning part: {}", tune.line());
-    assert!(held.right >= 137, "held-out part: {}", held.line());
+    assert!(held.right >= 141, "held-out part: {}", held.line());
     assert!(
         all.false_positives <= 1,
+        "{} false positives",
+        all.false_positives
+    );
+}
+
+/// The second exam set, graded first before any rule was tuned on it (docs/extract.md, "Exam
+/// outputs"): the same hold-out split; only its tuning part is dumped.
+#[test]
+fn exam_more_set() {
+    let items = exam_more();
+    assert_eq!(items.len(), 417, "tests/fixtures/exam_more.jsonl");
+    let (figures, scored) = measure_exam(&items);
+    print!("more {}", figures.text.replace("\nexam", "\nmore exam"));
+    let (tuning, tuning_scored): (Vec<_>, Vec<_>) = items
+        .into_iter()
+        .zip(scored)
+        .filter(|(it, _)| !held_out(&it.id))
+        .unzip();
+    dump("exam_more", &tuning, &tuning_scored);
+    let (all, tune, held) = (&figures.all, &figures.tuning, &figures.held_out);
+    assert_eq!(tune.labelled + held.labelled, all.labelled);
+    // Floors: the figures measured when the rules were last changed (raise them as rules pay).
+    assert!(tune.right >= 296, "tuning part: {}", tune.line());
+    assert!(held.right >= 118, "held-out part: {}", held.line());
+    assert!(
+        all.false_positives == 0,
         "{} false positives",
         all.false_positives
     );

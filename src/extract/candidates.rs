@@ -625,7 +625,14 @@ const CHOOSING_OPENERS: [&str; 8] = ["故", "应", "所以", "因此", "因而",
 /// Whether `rest` starts (after blanks, `:`, `$`, `*`) with option letters A–J that are not
 /// the start of a word or a variable (`故选 B`, `故选：$ D $`, `故选AC`; not `故选 Alice`).
 fn starts_with_letters(rest: &str) -> bool {
-    let t = rest.trim_start_matches([' ', ':', '：', '$', '*', '(', '（', '\t']);
+    let mut t = rest.trim_start_matches([' ', ':', '：', '$', '*', '(', '（', '\t']);
+    // Font commands around the letter: `$\mathrm{\mathbf{(B)}}$`, `\textbf{C}`.
+    while let Some(r) = ["\\mathrm", "\\mathbf", "\\textbf", "\\text", "{"]
+        .iter()
+        .find_map(|w| t.strip_prefix(w))
+    {
+        t = r.trim_start_matches([' ', '(', '（']);
+    }
     let letters = t.bytes().take_while(|b| (b'A'..=b'J').contains(b)).count();
     letters > 0
         && !t
@@ -687,6 +694,21 @@ fn final_marker(text: &str, lower: &[u8], hidden: &Hidden) -> Option<Candidate> 
             && starts_with_letters(text.get(pos..).unwrap_or(""))
         {
             starts.push((at, pos));
+        }
+    }
+    // `因此，选项为 $\mathrm{\mathbf{(B)}}$`, `正确选项是 C`: "the option is" with letters right
+    // after it (`选项 A 中…` discusses an option and has no `为`/`是`).
+    pos = 0;
+    while let Some(at) = find_from(bytes, "选项".as_bytes(), pos) {
+        pos = at + "选项".len();
+        let rest = text.get(pos..).unwrap_or("");
+        let glued = ["为", "是", "：", ":"]
+            .iter()
+            .find_map(|g| rest.trim_start_matches(' ').strip_prefix(g));
+        if let Some(after) = glued {
+            if starts_with_letters(after) {
+                starts.push((at, text.len() - after.len()));
+            }
         }
     }
     starts.sort_unstable();

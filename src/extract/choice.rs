@@ -138,6 +138,23 @@ pub fn letter_set(answer: &str) -> Option<BTreeSet<char>> {
             return Some(BTreeSet::from([first]));
         }
     }
+    // `(D)\frac{1}{\cos 50^{\circ}}`, `（B）42`: one bracketed letter, then its option's text.
+    for (open, close) in [('(', ')'), ('（', '）')] {
+        let Some(rest) = s.strip_prefix(open) else {
+            continue;
+        };
+        let mut cs = rest.chars();
+        if let (Some(letter), Some(c)) = (cs.next(), cs.next()) {
+            let text = cs.as_str();
+            if LETTERS.contains(&letter)
+                && c == close
+                && !text.trim().is_empty()
+                && letter_run(text).is_none()
+            {
+                return Some(BTreeSet::from([letter]));
+            }
+        }
+    }
     if let Some(inner) = s
         .strip_prefix('(')
         .and_then(|r| r.strip_suffix(')'))

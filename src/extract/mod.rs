@@ -333,6 +333,15 @@ pub fn from_fallback_reply(text: &str, reply: &str) -> Option<Extraction> {
     if says_no_answer(&got.answer) {
         return None;
     }
+    // "The answer is: No answer": the capture may stop at the second "answer" (`No`); the
+    // phrase on the answer's line is what the reply says.
+    let line_from_answer = reply
+        .rfind(got.raw.as_str())
+        .and_then(|at| reply.get(at..))
+        .and_then(|rest| rest.lines().next());
+    if line_from_answer.is_some_and(says_no_answer) {
+        return None;
+    }
     // One answer: the rules agree, and every digit run of the reply is part of the answer as
     // written (a quoted "the answer is 99" before or after it makes the reply ambiguous).
     let one_answer = got.several.len() <= 1
@@ -726,6 +735,24 @@ fn bare_ground_truth(text: &str) -> Option<Extraction> {
     })
 }
 
+/// A ground truth listing equal forms of one answer separated by `##` (GAOKAO-Bench writes
+/// `$\frac{3}{10} \# \# 0.3$`): each form, in its own `$…$`. Only a gold is read this way: it
+/// is written by the reference, where an output listing forms would be hedging.
+fn gold_alternatives(gold: &str) -> Option<Vec<String>> {
+    let compact: String = gold.split_whitespace().collect::<Vec<_>>().join(" ");
+    let unified = compact.replace("\\# \\#", "##").replace("\\#\\#", "##");
+    if !unified.contains("##") {
+        return None;
+    }
+    let forms: Vec<String> = unified
+        .split("##")
+        .map(|f| f.trim().trim_matches('$').trim())
+        .filter(|f| !f.is_empty())
+        .map(|f| format!("${f}$"))
+        .collect();
+    (2..=4).contains(&forms.len()).then_some(forms)
+}
+
 /// Words of a gold's closing remark saying other answers are accepted too ("any value that
 /// satisfies … will do", "the answer is not unique").
 const OTHERS_ACCEPTED: [&str; 5] = ["皆可", "均可", "即可", "不唯一", "都可"];
@@ -834,6 +861,34 @@ fn grade_read(
     patterns: &AnswerPatterns,
     choices: bool,
 ) -> Verdict {
+    // `$\frac{3}{10} \# \# 0.3$`: a gold listing equal forms of its answer; any one is right.
+    if let Some(forms) = gold_alternatives(ground_truth) {
+        let mut first: Option<Verdict> = None;
+        for form in &forms {
+            let v = grade_read(
+                predicted.clone(),
+                output,
+                (form, question),
+                preset,
+                patterns,
+                choices,
+            );
+            if v.equivalent {
+                return Verdict {
+                    reason: format!(
+                        "{} (one of the ground truth's {} forms)",
+                        v.reason,
+                        forms.len()
+                    ),
+                    ..v
+                };
+            }
+            first.get_or_insert(v);
+        }
+        if let Some(v) = first {
+            return v;
+        }
+    }
     // `2 (满足 $1<e \leq \sqrt{5}$ 皆可)`: a gold that gives one of many accepted answers.
     let (ground_truth, others_accepted) = one_of_many(ground_truth);
     let gold = extract_side(

@@ -85,3 +85,55 @@ fn next_turn_after_the_answer_is_hidden() {
         "5"
     );
 }
+
+/// A gold listing equal forms of its answer with `\# \#` (GAOKAO-Bench's `$\frac{3}{10} \# \#
+/// 0.3$`) accepts each form; an answer matching none stays different, and the same separator in
+/// an output gives it no second chance (only the gold's list counts).
+#[test]
+fn gold_alternatives_after_double_hash() {
+    for preset in [Preset::Strict, Preset::Lenient] {
+        for out in [
+            "【答案】3/10<eoa>",
+            "【答案】0.3<eoa>",
+            "【答案】$\\frac{3}{10}$",
+        ] {
+            let v = grade(out, "$\\frac{3}{10} \\# \\# 0.3$", None, preset);
+            assert!(v.equivalent, "{preset:?} {out}: {}", v.reason);
+        }
+        let v = grade(
+            "【答案】0.4<eoa>",
+            "$\\frac{3}{10} \\# \\# 0.3$",
+            None,
+            preset,
+        );
+        assert_eq!(v.outcome, Outcome::Different, "{}", v.reason);
+        let v = grade("【答案】$0.4 \\# \\# 0.3$", "0.3", None, preset);
+        assert!(!v.equivalent, "{}", v.reason);
+    }
+    assert_eq!(
+        gold_alternatives("$-\\frac{3}{4} \\# \\#-0.75$").map(|v| v.len()),
+        Some(2)
+    );
+    assert_eq!(gold_alternatives("3"), None);
+}
+
+/// "The option is" with the letter in font commands, and one bracketed letter followed by its
+/// option's text, commit to that letter.
+#[test]
+fn option_is_and_bracketed_letter_with_text() {
+    let q = Some("1. 求值 ( )\nA. $1$\nB. $2$\nC. $3$\nD. $4$\n");
+    let out = "所以 $x=\\frac{1+2\\sqrt{5}}{5}$\n因此，选项为 $\\mathrm{\\mathbf{(B)}}$。";
+    assert!(ans(out).0.contains('B'), "{:?}", ans(out));
+    assert!(grade_choices(out, "B", q, Preset::Strict, &AnswerPatterns::NONE).equivalent);
+    assert!(!grade_choices(out, "C", q, Preset::Strict, &AnswerPatterns::NONE).equivalent);
+    assert_eq!(
+        choice::letter_set("(D)\\frac{1}{\\cos 50^{\\circ}}"),
+        Some(std::collections::BTreeSet::from(['D']))
+    );
+    assert_eq!(
+        choice::letter_set("（B）42"),
+        Some(std::collections::BTreeSet::from(['B']))
+    );
+    // `选项 A 中` discusses an option: no marker.
+    assert_eq!(ans("选项 A 中的值为 5，所以答案是 7").0, "7");
+}

@@ -58,7 +58,14 @@ pub fn dev() -> Vec<Labelled> {
 
 /// Labels the exam measurement does not score (counted, like a label a careful human could not decide):
 /// the output's final answer is checked against the gold here, and these labels say otherwise.
-const DISPUTED: [(&str, &str); 2] = [
+const DISPUTED: [(&str, &str); 3] = [
+    // `\boxed{\theta = \frac{3\pi}{2}, f(\frac{2\pi}{3}) = 1}` for the gold `\frac{3\pi}{2}, 1`:
+    // both asked values equal the gold's; the LLM judge's "wrong" judged the reasoning before
+    // them (it lets `a` be ±2, where only ±1 is monotone; f(2π/3) is 1 either way).
+    (
+        "gaokao2026-iamyb/Qwen3.6-27b-UD-Q2-K-XL-MTP/5",
+        "final answer equals the gold",
+    ),
     // `【答案】2√2` for the gold `$2 \sqrt{2}$` (b² = a² + c² − ac = 12 − 4 = 8): the final
     // answer equals the gold; the LLM teacher's "wrong" judged the reasoning before it.
     ("gaokaobench/gpt-4-0314/186", "final answer equals the gold"),
@@ -75,7 +82,25 @@ const DISPUTED: [(&str, &str); 2] = [
 /// (GAOKAO-Bench, Apache-2.0; iamyb/llm-gaokao-math-eval, MIT; tests/fixtures/README.md).
 /// `benchmark` is the subset (source, model family and scoring); [`DISPUTED`] labels are unset.
 pub fn exam() -> Vec<Labelled> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/exam_dev.jsonl");
+    exam_file(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/exam_dev.jsonl"
+    ))
+}
+
+/// tests/fixtures/exam_more.jsonl: 417 more real GAOKAO-Bench outputs (other models and runs
+/// than [`exam`]'s: Gemini-Pro and GPT-3.5-turbo multiple choice, GPT-3.5-turbo fill-in scored
+/// by human teachers, the GPT-4-0314 fill-in items [`exam`] does not hold), first graded before
+/// any rule looked at them (tests/fixtures/README.md).
+pub fn exam_more() -> Vec<Labelled> {
+    exam_file(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/exam_more.jsonl"
+    ))
+}
+
+/// One exam-format JSONL file (the fields of tests/fixtures/README.md's exam sets).
+fn exam_file(path: &str) -> Vec<Labelled> {
     let data = std::fs::read_to_string(path).unwrap_or_default();
     data.lines()
         .filter_map(|l| {

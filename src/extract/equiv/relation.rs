@@ -13,9 +13,92 @@ pub(super) fn sides(s: &str) -> Option<(&str, &str)> {
     Some((l, r))
 }
 
-/// A left side that only names the answer: `x`, `y_1`, `\theta`, `f(x)`, `k`.
+/// A left side that only names the answer: `x`, `y_1`, `\theta`, `λ`, `f(x)`, `k`, and a
+/// function's value at a point, `f(-1)`, `g\left(\frac{1}{2}\right)`.
 pub(super) fn is_name(l: &str) -> bool {
     let l = l.trim();
+    if is_unicode_greek_name(l) || is_function_value(l) {
+        return true;
+    }
+    is_plain_name(l)
+}
+
+/// One Greek letter typed as Unicode (`λ`, `θ_1`), as outputs write `\lambda`; not π, a number.
+fn is_unicode_greek_name(l: &str) -> bool {
+    let mut chars = l.chars();
+    let Some(c) = chars.next() else {
+        return false;
+    };
+    let greek = matches!(c, '\u{391}'..='\u{3A9}' | '\u{3B1}'..='\u{3C9}') && c != 'π' && c != 'Π';
+    let rest = chars.as_str();
+    greek
+        && (rest.is_empty()
+            || rest.strip_prefix('_').is_some_and(|sub| {
+                sub.len() <= 6
+                    && sub
+                        .bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'{' | b'}'))
+            }))
+}
+
+/// A function's value at a point: a short name (`f`, `g_1`, `\varphi`) applied to one
+/// bracketed argument that does not mention the name itself — `x(x+1)` is a product, and the
+/// whole left side must be the call (`f(1)+f(2)` is not one).
+fn is_function_value(l: &str) -> bool {
+    let Some(open) = l.find('(') else {
+        return false;
+    };
+    let (head, call) = l.split_at(open);
+    let head = head.strip_suffix("\\left").unwrap_or(head).trim();
+    let Some(arg) = call
+        .strip_suffix("\\right)")
+        .or_else(|| call.strip_suffix(')'))
+    else {
+        return false;
+    };
+    let Some(arg) = arg.strip_prefix('(') else {
+        return false;
+    };
+    // The argument is balanced on its own: `f(1)+g(2)` splits into two calls.
+    let mut depth = 0i32;
+    for b in arg.bytes() {
+        match b {
+            b'(' | b'{' | b'[' => depth += 1,
+            b')' | b'}' | b']' => depth -= 1,
+            _ => {}
+        }
+        if depth < 0 {
+            return false;
+        }
+    }
+    depth == 0
+        && !arg.trim().is_empty()
+        && arg.len() <= 40
+        && !arg.contains('=')
+        && !head.is_empty()
+        && !head.contains('(')
+        && is_plain_name(head)
+        && !without_commands(arg).contains(head)
+}
+
+/// `s` without its LaTeX command words (`\frac`, `\pi`), so `f` is not found in `\frac`.
+fn without_commands(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            while chars.peek().is_some_and(char::is_ascii_alphabetic) {
+                chars.next();
+            }
+            out.push(' ');
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn is_plain_name(l: &str) -> bool {
     // `\theta` names a value; `\frac12` is one (`\frac12 \approx 7` is not a label).
     let command_ok = l.strip_prefix('\\').is_none_or(|rest| {
         let word: String = rest.chars().take_while(char::is_ascii_alphabetic).collect();

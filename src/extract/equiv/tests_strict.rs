@@ -480,3 +480,28 @@ fn complex_answers_with_variables() {
         }
     }
 }
+
+/// A function's value at a point (`f(-1)`, `f(\tfrac{2\pi}{3})`) and a Greek letter typed as
+/// Unicode (`λ`) name the answer like `x` does: the value side is the answer, under both
+/// presets; a different value stays different.
+#[test]
+fn function_values_and_unicode_names_are_labels() {
+    for preset in [Preset::Strict, Preset::Lenient] {
+        for (p, g) in [
+            ("f(-1)=3", "3"),
+            ("λ=8/5", "\\frac{8}{5}"),
+            ("g\\left(\\frac{1}{2}\\right)=\\sqrt{2}", "\\sqrt{2}"),
+            (
+                "\\theta=\\frac{3\\pi}{2},\\quad f(\\tfrac{2\\pi}{3})=1",
+                "\\frac{3\\pi}{2}, 1",
+            ),
+        ] {
+            let (o, why) = outcome(p, g, None, preset);
+            assert_eq!(o, Outcome::Equal, "{preset:?} `{p}` vs `{g}`: {why}");
+        }
+        for (p, g) in [("f(-1)=3", "4"), ("λ=8/5", "\\frac{5}{8}"), ("f(3)=2", "3")] {
+            let (o, why) = outcome(p, g, None, preset);
+            assert_ne!(o, Outcome::Equal, "{preset:?} `{p}` vs `{g}`: {why}");
+        }
+    }
+}
