@@ -333,15 +333,6 @@ pub fn from_fallback_reply(text: &str, reply: &str) -> Option<Extraction> {
     if says_no_answer(&got.answer) {
         return None;
     }
-    // "The answer is: No answer": the capture may stop at the second "answer" (`No`); the
-    // phrase on the answer's line is what the reply says.
-    let line_from_answer = reply
-        .rfind(got.raw.as_str())
-        .and_then(|at| reply.get(at..))
-        .and_then(|rest| rest.lines().next());
-    if line_from_answer.is_some_and(says_no_answer) {
-        return None;
-    }
     // One answer: the rules agree, and every digit run of the reply is part of the answer as
     // written (a quoted "the answer is 99" before or after it makes the reply ambiguous).
     let one_answer = got.several.len() <= 1
