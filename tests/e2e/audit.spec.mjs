@@ -221,7 +221,7 @@ describe('quick audit page', () => {
     assert.match(await page.getByTestId('audit-failure-fix').innerText(), /JSON mode/);
     assert.equal(await page.getByTestId('audit-score').count(), 0, 'no empty score badge');
     await page.getByTestId('audit-unscored').waitFor();
-    assert.match(await page.getByTestId('audit-report').innerText(), /Failed: the model's verdict could not be read, twice/);
+    assert.match(await page.getByTestId('audit-report').innerText(), /Failed: the model's answer could not be read, twice/);
   });
 
   app.it('asks for both texts before running', async (page) => {

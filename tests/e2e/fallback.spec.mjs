@@ -153,11 +153,13 @@ describe('extract page: LLM fallback', () => {
   });
 
   app.it('JSONL: Cancel stops the run and keeps what was answered; leaving the page stops it too', async (page) => {
-    // No answer at all: always low confidence. Case A answers at once, the others slowly.
+    // Every line is low confidence: the rules doubt a boxed 2 against the stated 1. The model
+    // answers `{"final_answer": …}` between the call's answer lines; Case A's 1, which its
+    // text states as an answer, is used at once, the others answer slowly.
     await setup(app, page, mock, {
-      rules: [{ match: 'Case A:', reply: '1' }, { match: 'Case', reply: '0', latency_ms: 4000 }],
+      rules: [{ match: 'Case A:', reply: { final_answer: '1' } }, { match: 'Case', reply: { final_answer: '0' }, latency_ms: 4000 }],
     });
-    const lines = ['A', 'B', 'C', 'D', 'E', 'F'].map((c) => JSON.stringify({ id: c, output: `Case ${c}: I could not finish it.`, ground_truth: '1' }));
+    const lines = ['A', 'B', 'C', 'D', 'E', 'F'].map((c) => JSON.stringify({ id: c, output: `Case ${c}: Maybe \\boxed{2}. The answer is 1.`, ground_truth: '1' }));
     const file = writeTemp('slow.jsonl', lines.join('\n') + '\n');
     await page.getByTestId('fallback-batch-toggle').check();
     await page.getByTestId('fallback-concurrency').fill('1');

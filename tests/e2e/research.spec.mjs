@@ -42,7 +42,9 @@ describe('proof page: LLM researchers', () => {
     mock = await startMockLlm(['--script-json', JSON.stringify({
       rules: [
         { match_any: 'You are researcher-1', times: 1, reply: derive(['H-1', 'H-9']) },
-        { match_any: 'You are researcher-2', times: 1, reply: 'Nothing to accept yet.' },
+        // Unreadable, and unreadable again when asked once more (docs/llm.md, "Reading
+        // replies"): the turn is an unreadable reply.
+        { match_any: 'You are researcher-2', times: 2, reply: 'Nothing to accept yet.' },
         { match_any: 'You are researcher-1', times: 1, reply: derive(['H-1', 'H-2']) },
         { match_any: 'You are researcher-2', times: 1, reply: JSON.stringify({ actionType: 'accept', params: { proposalId: 'C-002' } }) },
       ],

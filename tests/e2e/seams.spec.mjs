@@ -182,7 +182,7 @@ describe('drafts, Extract, Runs, Audit', () => {
   });
 
   app.it('Extract: a fallback reply "The final answer is none." is no answer, not the answer none', async (page) => {
-    await fetch(`${mock.url}/__script`, { method: 'POST', body: JSON.stringify({ default_reply: 'The final answer is none.' }) });
+    await fetch(`${mock.url}/__script`, { method: 'POST', body: JSON.stringify({ default_reply: { final_answer: 'The final answer is none.' } }) });
     await useSettings(app, page, mock.baseUrl);
     await page.getByTestId('nav-extract').click();
     await page.getByTestId('extract-text').fill('There were 3 cats and then 5 dogs came along to play.');

@@ -92,7 +92,7 @@ describe('workbench: batch → retry failed → report → URL', () => {
     await fetch(`${mock.url}/__log`, { method: 'DELETE' });
     await fetch(`${mock.url}/__script`, { method: 'POST', body: JSON.stringify(script(0)) });
     await page.getByTestId('batch-retry').click();
-    await page.getByTestId('batch-notice').filter({ hasText: /Done: 3 audited, 0 could not be audited, 9 already done/ }).waitFor({ timeout: 60_000 });
+    await page.getByTestId('batch-notice').filter({ hasText: /Retry done: 3 failed pairs retried: 3 scored, 0 could not be audited again/ }).waitFor({ timeout: 60_000 });
     const log = await (await fetch(`${mock.url}/__log`)).json();
     const phase1Calls = log.requests.filter((r) => JSON.stringify(r.body || '').includes('Do not judge correctness') && !JSON.stringify(r.body || '').includes('not statements of model_output')).length;
     assert.equal(phase1Calls, 3, 'only the failed pairs were audited again');
