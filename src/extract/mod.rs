@@ -730,13 +730,14 @@ fn bare_ground_truth(text: &str) -> Option<Extraction> {
 /// `$\frac{3}{10} \# \# 0.3$`): each form, in its own `$…$`. Only a gold is read this way: it
 /// is written by the reference, where an output listing forms would be hedging.
 fn gold_alternatives(gold: &str) -> Option<Vec<String>> {
+    // Only the escaped `\#\#` of a written gold: a bare `####` is GSM8K's answer marker.
     let compact: String = gold.split_whitespace().collect::<Vec<_>>().join(" ");
-    let unified = compact.replace("\\# \\#", "##").replace("\\#\\#", "##");
-    if !unified.contains("##") {
+    let unified = compact.replace("\\# \\#", "\\#\\#");
+    if !unified.contains("\\#\\#") {
         return None;
     }
     let forms: Vec<String> = unified
-        .split("##")
+        .split("\\#\\#")
         .map(|f| f.trim().trim_matches('$').trim())
         .filter(|f| !f.is_empty())
         .map(|f| format!("${f}$"))

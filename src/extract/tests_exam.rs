@@ -137,3 +137,14 @@ fn option_is_and_bracketed_letter_with_text() {
     // `选项 A 中` discusses an option: no marker.
     assert_eq!(ans("选项 A 中的值为 5，所以答案是 7").0, "7");
 }
+
+#[test]
+fn only_an_escaped_double_hash_lists_gold_forms() {
+    // GAOKAO-Bench writes equal forms of one gold as `\# \#`; GSM8K's `####` is its marker.
+    assert_eq!(
+        super::gold_alternatives("$\\frac{3}{10} \\# \\# 0.3$").map(|f| f.len()),
+        Some(2)
+    );
+    assert_eq!(super::gold_alternatives("The answer is #### 42"), None);
+    assert_eq!(super::gold_alternatives("#### 1,000"), None);
+}
