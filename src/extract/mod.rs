@@ -788,15 +788,7 @@ pub fn grade_with(
     preset: Preset,
     patterns: &AnswerPatterns,
 ) -> Verdict {
-    let predicted = extract_with(output, question, patterns);
-    grade_read(
-        predicted,
-        Some(output),
-        (ground_truth, question),
-        preset,
-        patterns,
-        false,
-    )
+    grade_as(output, ground_truth, question, preset, patterns, false)
 }
 
 /// [`grade_with`] in multiple-choice mode, asked for by the caller (`verifyfast grade
@@ -811,6 +803,19 @@ pub fn grade_choices(
     preset: Preset,
     patterns: &AnswerPatterns,
 ) -> Verdict {
+    grade_as(output, ground_truth, question, preset, patterns, true)
+}
+
+/// One output graded, in multiple-choice mode or not: what [`grade_with`], [`grade_choices`]
+/// and a record's line (`records::grade_line`, which knows the mode from the line) share.
+pub(crate) fn grade_as(
+    output: &str,
+    ground_truth: &str,
+    question: Option<&str>,
+    preset: Preset,
+    patterns: &AnswerPatterns,
+    choices: bool,
+) -> Verdict {
     let predicted = extract_with(output, question, patterns);
     grade_read(
         predicted,
@@ -818,7 +823,7 @@ pub fn grade_choices(
         (ground_truth, question),
         preset,
         patterns,
-        true,
+        choices,
     )
 }
 

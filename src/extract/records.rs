@@ -2,8 +2,8 @@
 //! the Extract page so both read and write exactly the same lines.
 
 use super::{
-    extract_with, grade_with, needs_fallback_for, verdict_in_doubt, AnswerPatterns, Candidate,
-    Doubt, Extraction, Outcome, Preset, Verdict,
+    extract_with, needs_fallback_for, verdict_in_doubt, AnswerPatterns, Candidate, Doubt,
+    Extraction, Outcome, Preset, Verdict,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
@@ -364,17 +364,13 @@ pub struct GradedLine {
 /// `grade_many` all call it, so an unchanged line always gets the same record (a row opened
 /// again is compared with the table's record to tell whether its file changed).
 pub fn grade_line(input: &GradeInput, preset: Preset, patterns: &AnswerPatterns) -> GradedLine {
-    let grade = if input.choices {
-        super::grade_choices
-    } else {
-        grade_with
-    };
-    let verdict = grade(
+    let verdict = super::grade_as(
         &input.output,
         &input.ground_truth,
         input.question.as_deref(),
         preset,
         patterns,
+        input.choices,
     );
     GradedLine {
         record: GradeRecord::graded(input.id.clone(), &input.output, &verdict),
