@@ -167,6 +167,19 @@ pub fn side_case(line: Option<&str>, label: &str) -> SideCase {
     }
 }
 
+/// What a side shows when its file could not be read again for the case.
+pub fn unreadable(label: &str, why: &str) -> SideCase {
+    SideCase {
+        context: None,
+        output: None,
+        error: None,
+        profile: None,
+        findings: Findings::NotKept(format!(
+            "{label} could not be read again for this case: {why}."
+        )),
+    }
+}
+
 /// Whether a text is shown once for both sides (equal on both) rather than once per side.
 pub fn shared(a: &Option<String>, b: &Option<String>) -> bool {
     a.is_some() && a == b
@@ -316,6 +329,10 @@ mod tests {
         assert_eq!(
             none.findings,
             Findings::NotKept("run B has no results line for this case.".into())
+        );
+        assert_eq!(
+            unreadable("a.jsonl", "gone").findings,
+            Findings::NotKept("a.jsonl could not be read again for this case: gone.".into())
         );
         assert!(matches!(
             side_case(Some("{"), "x").findings,
