@@ -263,7 +263,7 @@ pub fn case_panel(
                     <span class=band_chip(crate::audit::Band::of(p.expected).as_str())>{format!("expected {}", p.expected)}</span>
                     <span class=band_chip(p.band_a)>{format!("A {} {}", p.score_a, p.band_a)}</span>
                     <span class=band_chip(p.band_b)>{format!("B {} {}", p.score_b, p.band_b)}</span>
-                    <span class="chip">{p.change.label()}</span>
+                    <span class=super::table::change_class(p.change)>{p.change.label()}</span>
                 </div>
                 {body}
             </section>

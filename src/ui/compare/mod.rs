@@ -127,7 +127,7 @@ pub fn ComparePage() -> impl IntoView {
         <section data-testid="page-compare" class="compare">
             <h1>"Compare runs"</h1>
             <p class="lead">
-                "Two runs of the same cases, case by case: which cases crossed bands, which improved or regressed, and whether the cross-band rate really changed (exact McNemar test on the paired cases). Pick two results files or two kept runs, or one of them and a profile on each side. Files never leave your browser."
+                "Two runs of the same cases, case by case: which cases crossed bands, which improved or regressed, and whether the cross-band rate really changed (exact McNemar test on the paired cases). Pick two results files or two kept runs, or one of them and a profile on each side; then open a case to see both runs' texts and findings side by side. Files never leave your browser."
             </p>
             <div class="grid">
                 {side_picker("A", a, None, kept)}

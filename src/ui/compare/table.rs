@@ -25,7 +25,8 @@ use crate::view::report::case_table::pages;
 
 use super::case_panel::PANEL_ID;
 
-fn change_class(c: Change) -> &'static str {
+/// The chip class of a change (also the opened case's).
+pub fn change_class(c: Change) -> &'static str {
     match c {
         Change::NewCrossBand => "chip band-BAD",
         Change::FixedCrossBand => "chip band-GOOD",

@@ -187,7 +187,7 @@ pub fn shared(a: &Option<String>, b: &Option<String>) -> bool {
 
 /// What a side says when it has no text of a kind.
 pub fn no_text(what: &str) -> String {
-    format!("No {what} in this side's results line.")
+    format!("Not in this side's results line (it has no {what}).")
 }
 
 #[cfg(test)]
@@ -345,6 +345,10 @@ mod tests {
         assert!(shared(&Some("c".into()), &Some("c".into())));
         assert!(!shared(&Some("c".into()), &Some("d".into())));
         assert!(!shared(&None, &None));
+        assert_eq!(
+            no_text("context_input"),
+            "Not in this side's results line (it has no context_input)."
+        );
     }
 
     #[test]
