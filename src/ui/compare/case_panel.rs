@@ -14,8 +14,8 @@ use crate::ui::audit::finding_group::{finding_group, finding_view};
 use crate::ui::boxed::{effect, on_click, part};
 use crate::ui::browser_file::read_slice;
 use crate::view::compare::case::{
-    find_line, neighbour_changed, no_text, shared, side_case, unreadable, Findings, OpenCase,
-    SideCase,
+    change_class, find_line, neighbour_changed, no_text, shared, side_case, unreadable, Findings,
+    OpenCase, SideCase,
 };
 
 use super::side::Side;
@@ -263,7 +263,7 @@ pub fn case_panel(
                     <span class=band_chip(crate::audit::Band::of(p.expected).as_str())>{format!("expected {}", p.expected)}</span>
                     <span class=band_chip(p.band_a)>{format!("A {} {}", p.score_a, p.band_a)}</span>
                     <span class=band_chip(p.band_b)>{format!("B {} {}", p.score_b, p.band_b)}</span>
-                    <span class=super::table::change_class(p.change)>{p.change.label()}</span>
+                    <span class=change_class(p.change)>{p.change.label()}</span>
                 </div>
                 {body}
             </section>

@@ -11,7 +11,7 @@ use leptos::prelude::*;
 
 const NUM: Option<&str> = Some("num");
 
-use crate::band::compare::{Change, Comparison};
+use crate::band::compare::Comparison;
 use crate::band::compare_input::{search_text, PairedRow, COLUMNS};
 use crate::search::SearchQuery;
 use crate::table::{self, Direction, Query};
@@ -19,22 +19,11 @@ use crate::ui::boxed::on_click;
 use crate::ui::report::state::focus_soon;
 use crate::ui::search_box::SearchBox;
 use crate::ui::sort_header::sort_header;
-use crate::view::compare::case::OpenCase;
+use crate::view::compare::case::{change_class, OpenCase};
 use crate::view::report::case_table::page_range;
 use crate::view::report::case_table::pages;
 
 use super::case_panel::PANEL_ID;
-
-/// The chip class of a change (also the opened case's).
-pub fn change_class(c: Change) -> &'static str {
-    match c {
-        Change::NewCrossBand => "chip band-BAD",
-        Change::FixedCrossBand => "chip band-GOOD",
-        Change::Regressed => "chip delta-worse",
-        Change::Improved => "chip delta-better",
-        _ => "chip",
-    }
-}
 
 /// `open` is the page's open case: a case's id opens it.
 pub fn paired_table(c: Arc<Comparison>, open: RwSignal<Option<OpenCase>>) -> AnyView {

@@ -18,6 +18,18 @@ pub fn changed(p: &PairedCase) -> bool {
     p.change != Change::Unchanged
 }
 
+/// The chip class of a change, in the table and on the opened case: a flip in the band's
+/// colour, a move by its direction.
+pub fn change_class(c: Change) -> &'static str {
+    match c {
+        Change::NewCrossBand => "chip band-BAD",
+        Change::FixedCrossBand => "chip band-GOOD",
+        Change::Regressed => "chip delta-worse",
+        Change::Improved => "chip delta-better",
+        _ => "chip",
+    }
+}
+
 /// The case opened, as the URL names it: its id, and its profile when the comparison pairs
 /// by (id, profile).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -236,6 +248,8 @@ mod tests {
         assert_eq!(neighbour_changed(&c.cases, 1, false), Some(0));
         assert_eq!(neighbour_changed(&c.cases, 0, false), None);
         assert_eq!(OpenCase::of(by_id("q2")).index_in(&c.cases), Some(1));
+        assert_eq!(change_class(by_id("q1").change), "chip band-GOOD");
+        assert_eq!(change_class(by_id("q2").change), "chip");
     }
 
     #[test]
