@@ -515,6 +515,32 @@ pub fn with_report(line: &mut Map<String, Value>, report: &AuditReport) {
     }
 }
 
+/// How many bytes of results text a browser run keeps with reports. A run's results are one
+/// string, saved whole; the JavaScript engine's longest string is 2^29 characters (V8), which
+/// kept reports reach at about 20,000 cases (docs/runs.md, "How big a kept batch is"). Past this
+/// budget lines are kept without their report: scores are never lost, only the means to open
+/// those cases without new calls.
+pub const KEPT_REPORTS_MAX_BYTES: usize = 128 << 20;
+
+/// A browser results line as text: with its whole report while the run's lines with reports
+/// stay within [`KEPT_REPORTS_MAX_BYTES`] (`kept` counts their bytes so far), else without it.
+/// Returns the text and whether the report was kept.
+pub fn kept_line(
+    mut line: Map<String, Value>,
+    report: &AuditReport,
+    kept: &mut usize,
+) -> (String, bool) {
+    let bare = crate::jsonl::compact(&Value::Object(line.clone()));
+    with_report(&mut line, report);
+    let full = crate::jsonl::compact(&Value::Object(line));
+    if kept.saturating_add(full.len()) <= KEPT_REPORTS_MAX_BYTES {
+        *kept += full.len();
+        (full, true)
+    } else {
+        (bare, false)
+    }
+}
+
 /// A results line as the results file has it: without the kept report.
 pub fn without_report(line: &mut Value) {
     if let Value::Object(m) = line {
@@ -1143,6 +1169,30 @@ not json
         );
         assert!(ResultLine::parse(r#"{"id":"","profile":"p"}"#).is_none());
         assert!(ResultLine::parse(r#"{"id":1}"#).is_none());
+    }
+
+    #[test]
+    fn reports_are_kept_with_lines_until_the_budget_is_spent() {
+        let report = crate::audit::report::KeptReport::read(&serde_json::json!({
+            "profile": "p", "credit_score": 4, "band": "GOOD"
+        }))
+        .report;
+        let case = parse_case(r#"{"id": 7, "context_input": "c", "model_output": "o"}"#).unwrap();
+        let line = result_line(&case, &report);
+        let mut kept = 0;
+        let (text, with) = kept_line(line.clone(), &report, &mut kept);
+        assert!(with && text.contains(KEPT_REPORT) && kept == text.len());
+        assert!(
+            kept_case(&text).is_some(),
+            "the kept line opens like an audit"
+        );
+        // A run whose kept reports have nearly filled the budget keeps the line, not the report.
+        let mut nearly = KEPT_REPORTS_MAX_BYTES - 10;
+        let (bare, with) = kept_line(line, &report, &mut nearly);
+        assert!(!with && !bare.contains(KEPT_REPORT));
+        assert_eq!(nearly, KEPT_REPORTS_MAX_BYTES - 10);
+        let read = ResultLine::parse(&bare).unwrap();
+        assert_eq!(read.credit_score, Some(4), "the score is kept");
     }
 
     #[test]

@@ -85,6 +85,18 @@ pub fn done_summary(p: &Progress, retry: bool, failed_before: usize) -> String {
     s
 }
 
+/// Added to the end-of-batch summary when some cases were kept without their report (the
+/// run's budget for reports, `audit::batch::KEPT_REPORTS_MAX_BYTES`, was spent).
+pub fn reports_not_kept(count: usize) -> String {
+    if count == 0 {
+        return String::new();
+    }
+    format!(
+        " {count} cases were kept without their report (this run holds at most {} MB of them): their scores are kept; to see their findings, audit them again or split the batch.",
+        crate::audit::batch::KEPT_REPORTS_MAX_BYTES >> 20
+    )
+}
+
 /// What the panel says when it finds a kept batch run that did not end: the page was left or
 /// reloaded while it ran (no end was saved), or it was cancelled.
 pub fn stopped_note(meta: &crate::runs::RunMeta) -> Option<String> {
@@ -159,6 +171,13 @@ pub fn case_rows(lines: &[String]) -> Vec<CaseRow> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_summary_says_when_reports_were_not_kept() {
+        assert_eq!(reports_not_kept(0), "");
+        let said = reports_not_kept(3);
+        assert!(said.contains("3 cases were kept without their report") && said.contains("128 MB"));
+    }
 
     #[test]
     fn the_cases_line_names_the_first_bad_lines() {

@@ -18,6 +18,7 @@ use crate::view::audit::batch_panel::done_summary;
 use crate::view::audit::batch_panel::failed_profiles;
 use crate::view::audit::batch_panel::nothing_to_run;
 use crate::view::audit::batch_panel::plans_for;
+use crate::view::audit::batch_panel::reports_not_kept;
 
 use super::state::not_kept;
 use super::state::BatchState;
@@ -95,12 +96,17 @@ impl BatchState {
             // shown at once (the results stay on the page either way).
             let save_failed = Rc::new(Cell::new(false));
             let mut last_save = now_ms();
-            let mut on_result = |mut line: serde_json::Map<String, serde_json::Value>,
+            // Kept with the run, so a case opens like a single audit without new calls, up to
+            // a budget that keeps the run savable (`batch::kept_line`).
+            let mut kept_bytes: usize = results.with_untracked(|r| r.iter().map(String::len).sum());
+            let reports_dropped = Rc::new(Cell::new(0usize));
+            let mut on_result = |line: serde_json::Map<String, serde_json::Value>,
                                  report: &crate::audit::AuditReport,
                                  p: &Progress| {
-                // Kept with the run, so the case opens like a single audit without new calls.
-                batch::with_report(&mut line, report);
-                let text = crate::jsonl::compact(&serde_json::Value::Object(line));
+                let (text, with_report) = batch::kept_line(line, report, &mut kept_bytes);
+                if !with_report {
+                    reports_dropped.set(reports_dropped.get() + 1);
+                }
                 results.update(|r| {
                     merge.add(r, text);
                 });
@@ -136,7 +142,10 @@ impl BatchState {
             let saved = run::persist(&mut meta, &lines, true, ended).await;
             *s.run_meta.borrow_mut() = Some(meta);
             match outcome {
-                Ok(Ok(p)) => notice.set(Some(done_summary(&p, retry, failed_before))),
+                Ok(Ok(p)) => notice.set(Some(
+                    done_summary(&p, retry, failed_before)
+                        + &reports_not_kept(reports_dropped.get()),
+                )),
                 Ok(Err(e)) => error.set(Some(e.to_string())),
                 Err(_) => notice.set(Some(
                     "Cancelled. Results so far are kept; Run again to resume.".into(),
