@@ -163,11 +163,6 @@ const VALUE_LOOKUPS: &[(&str, usize, &str)] = &[
         "merges the stored settings object key by key, whatever keys it has",
     ),
     (
-        "src/view/extract/kept.rs",
-        6,
-        "the grade run's kept line: its `line` and `error` around the grade record",
-    ),
-    (
         "src/view/report/drill.rs",
         3,
         "a results line's case fields, shown as written (user-supplied fields passed through)",
