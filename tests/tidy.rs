@@ -83,11 +83,6 @@ const VALUE_LOOKUPS: &[(&str, usize, &str)] = &[
         "a HashMap of group names looked up by a constant, not JSON",
     ),
     (
-        "src/cli/audit.rs",
-        4,
-        "resume refuses a file that is not this batch's results: checks a line's keys before reading it",
-    ),
-    (
         "src/cli/check.rs",
         1,
         "echoes a case's `id` as the user wrote it (user-supplied fields passed through)",

@@ -159,6 +159,21 @@ pub struct ResultLine {
     pub error: Option<String>,
 }
 
+/// Why a line is not a results line ([`ResultLine::check`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NotAResultLine {
+    NotObject,
+    NoId,
+    /// It has an `id` but no `profile`: a cases line, most likely.
+    NoProfile {
+        id: String,
+    },
+    /// Neither a `credit_score` nor an `error`.
+    NoOutcome {
+        id: String,
+    },
+}
+
 impl FromJson for ResultLine {
     fn from_json(value: &Value, path: Path) -> Result<Self, FieldError> {
         let f = Fields::of(value, path)?;
@@ -208,6 +223,26 @@ impl ResultLine {
 
     pub fn pair(&self) -> (String, String) {
         (self.id.clone(), self.profile.clone())
+    }
+
+    /// Read a line of a file the CLI would write results over, saying what it lacks when it
+    /// is not a results line: a results line is an object with an `id`, a `profile` and an
+    /// outcome (a `credit_score` or an `error` key, `null` included).
+    pub fn check(text: &str) -> Result<ResultLine, NotAResultLine> {
+        let value = serde_json::from_str::<Value>(text).map_err(|_| NotAResultLine::NotObject)?;
+        let path = Path::Root("the results line");
+        let f = Fields::of(&value, path).map_err(|_| NotAResultLine::NotObject)?;
+        let id = f
+            .present("id")
+            .and_then(id_key)
+            .ok_or(NotAResultLine::NoId)?;
+        if !matches!(f.get("profile"), Some(Value::String(_))) {
+            return Err(NotAResultLine::NoProfile { id });
+        }
+        if f.get("credit_score").is_none() && f.get("error").is_none() {
+            return Err(NotAResultLine::NoOutcome { id });
+        }
+        ResultLine::from_json(&value, path).map_err(|_| NotAResultLine::NoOutcome { id })
     }
 
     /// Only the `error` of a line (the CLI keeps only that much of a failed line in memory:
@@ -1143,6 +1178,31 @@ not json
         );
         assert!(ResultLine::parse(r#"{"id":"","profile":"p"}"#).is_none());
         assert!(ResultLine::parse(r#"{"id":1}"#).is_none());
+    }
+
+    #[test]
+    fn a_line_that_is_not_a_result_says_what_it_lacks() {
+        use NotAResultLine::*;
+        let id = || "7".to_string();
+        for (text, want) in [
+            ("[1]", Err(NotObject)),
+            ("not json", Err(NotObject)),
+            (r#"{"id":null,"profile":"p","error":"x"}"#, Err(NoId)),
+            (
+                r#"{"id":7,"context_input":"c"}"#,
+                Err(NoProfile { id: id() }),
+            ),
+            (
+                r#"{"id":7,"profile":3,"error":"x"}"#,
+                Err(NoProfile { id: id() }),
+            ),
+            (r#"{"id":7,"profile":"p"}"#, Err(NoOutcome { id: id() })),
+        ] {
+            assert_eq!(ResultLine::check(text), want, "{text}");
+        }
+        // An outcome written as `null` is still an outcome (a failed line).
+        let line = ResultLine::check(r#"{"id":7,"profile":"p","error":null,"credit_score":null}"#);
+        assert!(line.is_ok_and(|l| l.failed() && l.id == "7"));
     }
 
     #[test]
