@@ -162,11 +162,6 @@ const VALUE_LOOKUPS: &[(&str, usize, &str)] = &[
         1,
         "merges the stored settings object key by key, whatever keys it has",
     ),
-    (
-        "src/view/report/drill.rs",
-        3,
-        "a results line's case fields, shown as written (user-supplied fields passed through)",
-    ),
 ];
 
 const BROWSER_CRATES: &[&str] = &[

@@ -543,6 +543,39 @@ pub fn result_line(case: &Case, report: &AuditReport) -> Map<String, Value> {
 /// new calls. The results file written for the user leaves it out ([`without_report`]).
 pub const KEPT_REPORT: &str = "audit_report";
 
+/// A results line as one case of it is shown (the Report page's case panel): the case's own
+/// texts and fields as written (a string as it is, any other value as JSON; `null` is none),
+/// the line's `errors` entries as written, its `error`, and whether it keeps its whole report.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ResultCase {
+    pub id: Option<String>,
+    pub description: Option<String>,
+    pub context_input: Option<String>,
+    pub model_output: Option<String>,
+    pub errors: Vec<Value>,
+    pub error: Option<String>,
+    pub kept_report: bool,
+}
+
+impl FromJson for ResultCase {
+    fn from_json(value: &Value, path: Path) -> Result<Self, FieldError> {
+        let f = Fields::of(value, path)?;
+        let text = |key: &str| f.present(key).map(crate::jsonl::text_of);
+        Ok(ResultCase {
+            id: text("id"),
+            description: text("description"),
+            context_input: text(TEXT_FIELDS[0]),
+            model_output: text(TEXT_FIELDS[1]),
+            errors: match f.get("errors") {
+                Some(Value::Array(items)) => items.clone(),
+                _ => Vec::new(),
+            },
+            error: text("error"),
+            kept_report: f.get(KEPT_REPORT).is_some(),
+        })
+    }
+}
+
 /// `line` with the whole report it was made from, under [`KEPT_REPORT`].
 pub fn with_report(line: &mut Map<String, Value>, report: &AuditReport) {
     if let Some(tree) = as_tree(report) {
