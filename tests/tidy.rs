@@ -134,17 +134,17 @@ const VALUE_LOOKUPS: &[(&str, usize, &str)] = &[
     ),
     (
         "src/ui/audit/batch/run.rs",
-        1,
+        2,
         "browser page (src/ui/ is being restructured; to move onto the results line's type)",
     ),
     (
         "src/ui/audit/run.rs",
-        1,
+        3,
         "browser page (src/ui/ is being restructured; to move onto the results line's type)",
     ),
     (
         "src/ui/audit/open_kept.rs",
-        1,
+        2,
         "browser page (src/ui/ is being restructured; to move onto the kept report's type)",
     ),
     (
@@ -156,6 +156,11 @@ const VALUE_LOOKUPS: &[(&str, usize, &str)] = &[
         "src/ui/extract/kept_open.rs",
         1,
         "browser page: a grade run's free-form `inputs` (src/ui/ is being restructured)",
+    ),
+    (
+        "src/ui/run_store.rs",
+        2,
+        "JavaScript values (`JsValue::as_bool`, `as_f64` of IndexedDB and storage replies), not JSON",
     ),
     (
         "src/ui/settings_store.rs",
@@ -1106,10 +1111,12 @@ fn the_checks_can_fail() {
                // v.get(\"not code\")\n    \
                let e = Value::Object(Map::new());\n    \
                let f = items.get(0).map(|x| [\"a\", \"b\"]);\n    \
-               let g = \".get(\\\"in a string\\\")\";\n\
+               let g = \".get(\\\"in a string\\\")\";\n    \
+               let h = v.get(k).and_then(|x| x.as_u64());\n    \
+               let i = names.get(k).map(|s| s.as_str()).and_then(|q| q.as_deref());\n\
                }\n#[cfg(test)]\nmod tests {\n    fn t() { v[\"x\"]; }\n}\n";
     let found: Vec<usize> = value_lookups(src).iter().map(|(line, _)| *line).collect();
-    assert_eq!(found, [2, 3, 4, 5, 6, 7]);
+    assert_eq!(found, [2, 3, 4, 5, 6, 7, 12]);
 }
 
 /// `kept` (a file's text, its comments and literals' contents blanked) with the `#[cfg(test)] mod name { … }` blocks
@@ -1163,8 +1170,9 @@ fn without_test_blocks(code: &str, kept: &str) -> String {
 /// Whether `line` (code, comments and literals' contents blanked) looks a field of a parsed JSON value
 /// up by hand: `.get("key")` (also `get_mut`, `remove`, `contains_key`, `pointer`, or a
 /// `CONSTANT` key), `value["key"]`, `as_object()`, `Value::Object(…)` as a pattern (not when
-/// one is built), or `Value::as_str`-style accessors passed as functions. Read per line: a
-/// chain on one line is one lookup.
+/// one is built), or `Value::as_str`-style accessors (passed as functions, or called in an
+/// `and_then` closure). Read per line: a chain on one line is one lookup; a lookup by a
+/// variable key (`v.get(k)`) is seen only by its accessor.
 fn looks_up_a_field(line: &str) -> bool {
     const CALLS: &[&str] = &[
         ".get(",
@@ -1203,9 +1211,23 @@ fn looks_up_a_field(line: &str) -> bool {
             .is_some_and(|l| !before[l..].contains('='));
         in_let || line[at..].contains("=>") || before.contains("matches!(")
     });
+    // `.and_then(|v| v.as_str())` is `Value::as_str` in a closure: only a JSON value's `as_…`
+    // (or a JavaScript value's) returns an `Option`; a `String`'s `as_str` does not.
+    let in_closure = line.match_indices(".and_then(|").any(|(at, _)| {
+        let rest = &line[at + ".and_then(|".len()..];
+        rest.split_once('|').is_some_and(|(name, body)| {
+            let name = name.trim();
+            let body = body.trim_start();
+            !name.is_empty()
+                && ["str", "bool", "u64", "i64", "f64", "array", "object"]
+                    .iter()
+                    .any(|kind| body.starts_with(&format!("{name}.as_{kind}()")))
+        })
+    });
     let accessor = ["Value::as_", "Value::is_"]
         .iter()
-        .any(|p| line.contains(p));
+        .any(|p| line.contains(p))
+        || in_closure;
     by_name || indexed || object || pattern || accessor
 }
 
