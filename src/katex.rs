@@ -1,7 +1,9 @@
 //! The one JavaScript binding of the app: KaTeX's `renderToString`.
 //!
-//! KaTeX is loaded as a classic script from `/vendor/katex/` (copied out of the npm
-//! package by Trunk), which defines the global `katex`. Model text is untrusted, so the
+//! KaTeX is loaded as a classic script from `vendor/katex/` (copied out of the npm
+//! package by Trunk), which defines the global `katex`. [`load`] adds it (and its stylesheet)
+//! once the app has started rather than from `index.html`: its 77 KB gzipped would otherwise
+//! share the cold load's bandwidth with the wasm, and no page needs math to become usable. Model text is untrusted, so the
 //! options are fixed here and nowhere else: `trust: false` (no `\href`, `\includegraphics`,
 //! `\htmlClass`…), `throwOnError: false` (bad LaTeX renders red, it does not throw), and
 //! caps on macro expansion and sizes so hostile input cannot hang or blow up the page.
@@ -21,6 +23,50 @@ const MAX_SIZE_EM: f64 = 20.0;
 extern "C" {
     #[wasm_bindgen(js_namespace = katex, js_name = renderToString, catch)]
     fn render_to_string_js(tex: &str, options: &JsValue) -> Result<String, JsValue>;
+}
+
+// Both wasm bundles (the app and the Proof page's) call this; the marked script element makes
+// the second call wait for the first one's download instead of starting another.
+#[wasm_bindgen(inline_js = r#"
+export function katex_loaded() { return typeof window.katex === 'object' && window.katex !== null; }
+export function load_katex(js, css) {
+  if (katex_loaded()) return Promise.resolve();
+  let s = document.querySelector('script[data-katex]');
+  if (!s) {
+    const l = document.createElement('link');
+    l.rel = 'stylesheet'; l.href = css;
+    document.head.appendChild(l);
+    s = document.createElement('script');
+    s.src = js; s.dataset.katex = '';
+    document.head.appendChild(s);
+  }
+  return new Promise((resolve, reject) => {
+    if (katex_loaded()) { resolve(); return; }
+    if (s.dataset.failed !== undefined) { reject(new Error('KaTeX failed to load')); return; }
+    s.addEventListener('load', () => resolve());
+    s.addEventListener('error', () => { s.dataset.failed = ''; reject(new Error('KaTeX failed to load')); });
+  });
+}
+"#)]
+extern "C" {
+    fn katex_loaded() -> bool;
+    fn load_katex(js: &str, css: &str) -> js_sys::Promise;
+}
+
+/// Whether KaTeX's script has run (then [`render`] can render).
+pub fn is_loaded() -> bool {
+    katex_loaded()
+}
+
+/// Add KaTeX's script and stylesheet to the page (once, whichever bundle asks first) and wait
+/// until the script has run. The paths are relative to the page's `<base>`, so a sub-path
+/// build finds them too.
+pub async fn load() -> Result<(), KatexError> {
+    let promise = load_katex("vendor/katex/katex.min.js", "vendor/katex/katex.min.css");
+    wasm_bindgen_futures::JsFuture::from(promise)
+        .await
+        .map(|_| ())
+        .map_err(|e| KatexError::Js(e.as_string().unwrap_or_else(|| format!("{e:?}"))))
 }
 
 /// Why a formula was not rendered; the caller shows the source as escaped text instead.

@@ -189,3 +189,17 @@ proptest! {
         }
     }
 }
+
+/// A block scalar whose first line is a no-break space: YAML trims only spaces and tabs, so the
+/// line is content and sets the block's indentation (found by `written_trees_read_back`).
+#[test]
+fn a_no_break_space_line_is_content_in_a_block_scalar() {
+    let tree = serde_json::json!({ "": ["\u{a0}\n  -"], "k": "a\u{a0}\nb" });
+    let text = write(&tree).expect("shallow");
+    assert_eq!(parse(&text), Ok(tree), "written as:\n{text}");
+    assert_eq!(
+        parse("k: value\u{a0}"),
+        Ok(serde_json::json!({ "k": "value\u{a0}" })),
+        "a no-break space after a plain value is content"
+    );
+}

@@ -60,6 +60,10 @@ pub enum YamlWriteError {
     TooDeep,
 }
 
+/// YAML's white space is the space and the tab only (YAML 1.2, 5.5 "White Space Characters");
+/// a no-break space or another Unicode space is content, never trimmed.
+const YAML_SPACE: [char; 2] = [' ', '\t'];
+
 fn too_deep<T>(line: usize) -> Result<T, YamlError> {
     fail(line, format!("nesting deeper than {MAX_DEPTH} levels"))
 }
@@ -101,13 +105,13 @@ pub fn parse(text: &str) -> Result<Value, YamlError> {
         let raw = raw.strip_suffix('\r').unwrap_or(raw);
         let body = raw.trim_start_matches(' ');
         let indent = raw.len() - body.len();
-        if body.starts_with('\t') && !body.trim().is_empty() {
+        if body.starts_with('\t') && !body.trim_matches(YAML_SPACE).is_empty() {
             return fail(i + 1, "a tab in the indentation (YAML indents with spaces)");
         }
         lines.push(Line {
             number: i + 1,
             indent,
-            text: body.trim_end(),
+            text: body.trim_end_matches(YAML_SPACE),
             raw,
         });
     }
@@ -119,7 +123,7 @@ pub fn parse(text: &str) -> Result<Value, YamlError> {
     p.skip_blank();
     if let Some(line) = p.peek() {
         if line.indent == 0 && (line.text == "---" || line.text.starts_with("--- ")) {
-            let rest = line.text[3..].trim_start();
+            let rest = line.text[3..].trim_start_matches(YAML_SPACE);
             if !rest.is_empty() && !rest.starts_with('#') {
                 return fail(
                     line.number,
@@ -226,7 +230,7 @@ impl<'a> Parser<'a> {
                 else {
                     return fail(line.number, "expected a `: value` line after this `? key`");
                 };
-                (key, colon.text[1..].trim_start(), colon)
+                (key, colon.text[1..].trim_start_matches(YAML_SPACE), colon)
             } else {
                 let Some((key, rest)) = split_key(line.text, line.number)? else {
                     return fail(line.number, "expected `key: value` here");
@@ -408,7 +412,7 @@ fn explicit_key(text: &str, number: usize) -> Result<String, YamlError> {
     let rest = strip_comment(text[1..].trim_start_matches(' '));
     if rest.starts_with(['"', '\'']) {
         let (key, used) = quoted(rest, number)?;
-        if rest[used..].trim().is_empty() {
+        if rest[used..].trim_matches(YAML_SPACE).is_empty() {
             return Ok(key);
         }
     } else if !rest.is_empty()
@@ -447,7 +451,9 @@ fn strip_comment(text: &str) -> &str {
             Some(q) if c == q => quote = None,
             Some(_) => {}
             None if (c == '"' || c == '\'') && value_start => quote = Some(c),
-            None if c == '#' && (prev == ' ' || prev == '\t') => return text[..i].trim_end(),
+            None if c == '#' && (prev == ' ' || prev == '\t') => {
+                return text[..i].trim_end_matches(YAML_SPACE)
+            }
             None => {}
         }
         if c != ' ' && c != '\t' {
@@ -455,7 +461,7 @@ fn strip_comment(text: &str) -> &str {
         }
         prev = c;
     }
-    text.trim_end()
+    text.trim_end_matches(YAML_SPACE)
 }
 
 /// `key: rest` → the key and what follows the colon; `None` when the line is not a mapping entry.
@@ -466,7 +472,7 @@ fn split_key(text: &str, number: usize) -> Result<Option<(String, &str)>, YamlEr
         return Ok(after
             .strip_prefix(':')
             .filter(|r| r.is_empty() || r.starts_with(' '))
-            .map(|r| (key, r.trim_start())));
+            .map(|r| (key, r.trim_start_matches(YAML_SPACE))));
     }
     if text.starts_with(['[', '{', '#', '|', '>']) {
         return Ok(None);
@@ -477,7 +483,7 @@ fn split_key(text: &str, number: usize) -> Result<Option<(String, &str)>, YamlEr
             return Ok(None);
         }
         if b == b':' && (i + 1 == bytes.len() || bytes[i + 1] == b' ') {
-            let key = text[..i].trim_end();
+            let key = text[..i].trim_end_matches(YAML_SPACE);
             if key.is_empty() {
                 return Ok(None);
             }
@@ -487,7 +493,10 @@ fn split_key(text: &str, number: usize) -> Result<Option<(String, &str)>, YamlEr
                     "anchors, aliases, tags and complex keys are not supported",
                 );
             }
-            return Ok(Some((key.to_string(), text[i + 1..].trim_start())));
+            return Ok(Some((
+                key.to_string(),
+                text[i + 1..].trim_start_matches(YAML_SPACE),
+            )));
         }
     }
     Ok(None)
@@ -730,7 +739,7 @@ impl<'a> Flow<'a> {
 
     fn skip_spaces(&mut self) {
         let rest = self.rest();
-        self.at += rest.len() - rest.trim_start().len();
+        self.at += rest.len() - rest.trim_start_matches(YAML_SPACE).len();
     }
 
     fn value(&mut self, in_flow: bool) -> Result<Value, YamlError> {
@@ -762,7 +771,7 @@ impl<'a> Flow<'a> {
         } else {
             rest.len()
         };
-        let token = rest[..stop].trim_end();
+        let token = rest[..stop].trim_end_matches(YAML_SPACE);
         if in_flow && (token.contains(": ") || token.ends_with(':')) {
             return fail(
                 self.number,
@@ -790,7 +799,7 @@ impl<'a> Flow<'a> {
             }
         }
         self.at += stop;
-        rest[..stop].trim().to_string()
+        rest[..stop].trim_matches(YAML_SPACE).to_string()
     }
 
     fn expect_more(&self, what: &str) -> Result<(), YamlError> {

@@ -52,4 +52,6 @@ pub use app::App;
 pub fn mount() {
     console_error_panic_hook::set_once();
     leptos::mount::mount_to_body(App);
+    // KaTeX downloads once the app runs, not beside its wasm (`katex::load`).
+    math_text::start_loading_katex();
 }

@@ -25,6 +25,36 @@ const A = [line(1, 1, 5), line(2, 2, 4), line(3, 1, 4), line(4, 5, 5), line(5, 3
 const B = [line(1, 1, 1), line(2, 2, 2), line(3, 1, 2), line(4, 5, 4), line(5, 3, 2)];
 for (let i = 6; i <= 12; i++) { A.push(line(i, 4, 4)); B.push(line(i, 4, 4)); }
 
+// A batch line as the browser keeps it: the case's texts, its scores and errors, and the
+// whole report under `audit_report` (so the case opens like a single audit, no new calls).
+const DEMO_REPORT = JSON.parse(fs.readFileSync(new URL('../../public/examples/demo-audit.json', import.meta.url), 'utf8')).report;
+const CONTEXT = 'Average load time went from 2.4 s to 1.8 s after the cache change.';
+const finding = (phase, target, severity, evidence, explanation, notFound = false) => ({
+  phase, target, type: 'unsupported', severity, evidence, explanation, status: 'counted',
+  ...(notFound ? { evidence_not_found: true } : {}),
+});
+function keptLine(id, expected, score, output, errors, rules = []) {
+  const report = { ...DEMO_REPORT, credit_score: score, errors, deterministic_findings: rules };
+  return JSON.stringify({
+    id: `q${id}`, context_input: CONTEXT, model_output: output, profile: 'p',
+    expected_credit_score: expected, credit_score: score, errors, deterministic_findings: rules,
+    audit_report: report,
+  });
+}
+const OUT_A = 'Load time fell to 1.1 s, so the site is now twice as fast.';
+const OUT_B = 'Load time fell from 2.4 s to 1.8 s.';
+const KEPT_A = [
+  keptLine(1, 1, 5, OUT_A, [finding('fact_check', 'C1', 'Low', 'fell to 1.1 s', 'A says: the context has 1.8 s, not 1.1 s.')]),
+  ...A.slice(1),
+];
+const KEPT_B = [
+  keptLine(1, 1, 1, OUT_B, [
+    finding('fact_check', 'C1', 'High', 'fell from 2.4 s to 1.8 s', 'B says: the drop is stated without its cause.'),
+    finding('logic_check', 'D1', 'Low', 'context_input', 'B says: the judge cited a field name.', true),
+  ], [{ check: 'unsupported_number', severity: 'High', output_text: '1.8 s', context_text: '', explanation: 'B rule: 1.8 s checked by the rule.', status: 'counted' }]),
+  ...B.slice(1),
+];
+
 describe('compare page', () => {
   const app = useApp({ it, before, after, beforeEach, afterEach });
 
@@ -150,5 +180,84 @@ describe('compare page', () => {
     await page.getByTestId('compare-mcnemar').filter({ hasText: 'A only 3, in B only 0' }).waitFor();
     assert.equal(await page.getByTestId('compare-run-a').inputValue(), idA);
     assert.equal(await page.getByTestId('compare-run-b').inputValue(), idB);
+  });
+  // Two kept runs in the store through the Runs page's import (a header line, then results).
+  async function importRuns(page, runs) {
+    const ids = [];
+    await app.goto('/runs');
+    await page.getByTestId('page-runs').waitFor();
+    for (const [name, created, lines] of runs) {
+      const file = writeTemp(`${name}.jsonl`, [
+        JSON.stringify({ verifyfast_run: 1, id: `r-${name.replace(' ', '-')}`, name, kind: 'batch', created_ms: created, finished_ms: created, profiles: ['p'], result_count: lines.length }),
+        ...lines,
+      ].join('\n') + '\n');
+      await page.getByTestId('runs-import').setInputFiles(file);
+      await page.getByTestId('runs-import-notice').filter({ hasText: `Imported "${name}"` }).waitFor();
+      ids.push(await page.getByTestId('run-row').filter({ hasText: name }).getAttribute('data-run-id'));
+    }
+    return ids;
+  }
+
+  app.it('a changed case opens with both texts and both sides\' findings, kept in the URL', async (page) => {
+    const [idA, idB] = await importRuns(page, [['kept old', 1_000, KEPT_A], ['kept new', 2_000, KEPT_B]]);
+    await app.goto(`/compare?ra=${idA}&rb=${idB}`);
+    await page.getByTestId('compare-mcnemar').filter({ hasText: 'A only 3, in B only 0' }).waitFor();
+    // Changed cases are marked for opening; any case can be opened.
+    // A case's id opens it.
+    await page.getByTestId('compare-open').filter({ hasText: /^q1$/ }).click();
+    const panel = page.getByTestId('compare-case');
+    await panel.waitFor();
+    await page.waitForURL(/[?&]case=q1(&|$)/);
+    const check = async () => {
+      await panel.getByTestId('compare-case-a').getByTestId('audit-finding').first().waitFor();
+      // The context is the same on both sides: shown once; the outputs differ: one per side.
+      assert.match(await panel.getByTestId('compare-case-context').innerText(), /2\.4 s to 1\.8 s after the cache change/);
+      assert.match(await panel.getByTestId('compare-case-a').innerText(), /twice as fast/);
+      assert.match(await panel.getByTestId('compare-case-b').innerText(), /fell from 2\.4 s to 1\.8 s/);
+      const a = panel.getByTestId('compare-case-a');
+      const b = panel.getByTestId('compare-case-b');
+      assert.equal(await a.getByTestId('audit-finding').count(), 1);
+      assert.match(await a.innerText(), /A says: the context has 1\.8 s/);
+      assert.equal(await b.getByTestId('audit-finding').count(), 2);
+      assert.match(await b.innerText(), /B says: the drop is stated/);
+      assert.equal(await b.getByTestId('audit-evidence-not-found').count(), 1);
+      assert.equal(await a.getByTestId('audit-evidence-not-found').count(), 0);
+      assert.match(await b.getByTestId('audit-rule').innerText(), /B rule: 1\.8 s checked/);
+      // A kept case opens like a single audit, without new calls.
+      assert.match(await b.getByTestId('compare-case-audit').getAttribute('href'), new RegExp(`audit\\?run=${idB}&.*case=q1`));
+    };
+    await check();
+    await page.reload();
+    await panel.waitFor();
+    await check();
+    // Phone width: the sides stack and nothing runs off the screen.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.waitForTimeout(200);
+    const [ba, bb] = [await panel.getByTestId('compare-case-a').boundingBox(), await panel.getByTestId('compare-case-b').boundingBox()];
+    assert.ok(bb.y >= ba.y + ba.height - 1, `B below A on a phone (${JSON.stringify([ba, bb])})`);
+    assert.ok(ba.x >= 0 && ba.x + ba.width <= 390 && bb.x + bb.width <= 390, 'each side fits the screen');
+    const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(wide <= 390, `no sideways scroll (${wide} px)`);
+    // Back closes the case (opening it was a history entry).
+    await page.goBack();
+    await panel.waitFor({ state: 'detached' });
+    assert.doesNotMatch(page.url(), /case=/);
+  });
+
+  app.it('a side from a results file without reports says its findings are not kept', async (page) => {
+    const [idA] = await importRuns(page, [['kept only', 1_000, KEPT_A]]);
+    await app.goto(`/compare?ra=${idA}`);
+    await page.getByTestId('compare-label-a').filter({ hasText: '12 results' }).waitFor();
+    await page.getByTestId('compare-file-b').setInputFiles(writeTemp('plain.jsonl', B.join('\n') + '\n'));
+    await page.getByTestId('compare-mcnemar').filter({ hasText: 'A only 3, in B only 0' }).waitFor();
+    // An unchanged case opens on demand too.
+    await page.getByTestId('compare-open').filter({ hasText: /^q12$/ }).click();
+    await page.getByTestId('compare-case').filter({ hasText: 'q12' }).waitFor();
+    await page.getByTestId('compare-open').filter({ hasText: /^q1$/ }).click();
+    const b = page.getByTestId('compare-case-b');
+    await b.getByTestId('compare-case-not-kept').waitFor();
+    assert.match(await b.innerText(), /findings are not kept/);
+    assert.equal(await b.getByTestId('audit-finding').count(), 0);
+    assert.equal(await page.getByTestId('compare-case-a').getByTestId('audit-finding').count(), 1);
   });
 });

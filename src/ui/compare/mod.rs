@@ -3,8 +3,11 @@
 //! number comes from `crate::band::compare`; inputs are `CompareInput`s, so a stored run
 //! can be a side too: a kept run (batch or report) from the run store. The chosen profiles
 //! and kept runs are in the URL (`compare?a=…&b=…&ra=<id>&rb=<id>`), so a reload or a
-//! shared link shows the same comparison.
+//! shared link shows the same comparison. A case opened from the table (`case=<id>`, and
+//! `profile=<p>` when pairing by profile) shows both sides' texts and findings; opening it
+//! is a history entry, so Back closes it and a reload shows it again.
 
+pub mod case_panel;
 pub mod handoff;
 pub mod side;
 pub mod side_picker;
@@ -23,6 +26,7 @@ use crate::band::compare::Selection;
 use crate::band::compare_input::{compare_runs, kept_choices};
 use crate::ui::query;
 use crate::ui::run_store;
+use crate::view::compare::case::OpenCase;
 use side::Side;
 use side_picker::side_picker;
 
@@ -66,6 +70,8 @@ pub fn ComparePage() -> impl IntoView {
         }
         a.load_demo();
     }
+    let open = RwSignal::new(OpenCase::from_view(&now));
+    query::on_history_move(move |v| open.set(OpenCase::from_view(&v)));
     let kept = RwSignal::new(Vec::new());
     leptos::task::spawn_local(async move {
         match run_store::list().await {
@@ -78,7 +84,11 @@ pub fn ComparePage() -> impl IntoView {
         let (pa, pb) = (a.profile.get(), b.profile.get());
         let (ra, rb) = (a.kept.get(), b.kept.get());
         let demo = a.demo.get();
+        let case = open.get();
         let mut v = query::current();
+        // Opening a case is a new entry (Back closes it); another case or close replaces it.
+        let opened = v.case.is_none() && case.is_some();
+        OpenCase::to_view(case.as_ref(), &mut v);
         v.example = demo.then(|| DEMO.to_string());
         v.unknown
             .retain(|(k, _)| !["a", "b", "ra", "rb"].contains(&k.as_str()));
@@ -87,7 +97,7 @@ pub fn ComparePage() -> impl IntoView {
                 v.unknown.push((k.to_string(), p));
             }
         }
-        query::set(&v, false);
+        query::set(&v, opened);
     });
     // Worked out again by the view below when a side or a profile changes (no memo: one
     // less reactive value type in the wasm; the view is the only reader).
@@ -117,7 +127,7 @@ pub fn ComparePage() -> impl IntoView {
         <section data-testid="page-compare" class="compare">
             <h1>"Compare runs"</h1>
             <p class="lead">
-                "Two runs of the same cases, case by case: which cases crossed bands, which improved or regressed, and whether the cross-band rate really changed (exact McNemar test on the paired cases). Pick two results files or two kept runs, or one of them and a profile on each side. Files never leave your browser."
+                "Two runs of the same cases, case by case: which cases crossed bands, which improved or regressed, and whether the cross-band rate really changed (exact McNemar test on the paired cases). Pick two results files or two kept runs, or one of them and a profile on each side; then open a case to see both runs' texts and findings side by side. Files never leave your browser."
             </p>
             <div class="grid">
                 {side_picker("A", a, None, kept)}
@@ -144,7 +154,8 @@ pub fn ComparePage() -> impl IntoView {
                 Some(Err((false, e))) => view! { <div class="notice" data-testid="compare-pick-b">{e}</div> }.into_any(),
                 Some(Ok(c)) => view! {
                     {summary::summary_view(c.clone(), error)}
-                    {table::paired_table(c)}
+                    {case_panel::case_panel(c.clone(), open, a, b)}
+                    {table::paired_table(c, open)}
                 }
                 .into_any(),
             }))}

@@ -25,6 +25,9 @@ pub struct Side {
     pub error: RwSignal<Option<String>>,
     /// The bundled demo is on this side (`compare?example=demo`).
     pub demo: RwSignal<bool>,
+    /// The file `run` was read from, read again for an opened case's line (its texts and
+    /// kept report), so the whole text is not held while nobody looks at a case.
+    pub file: StoredValue<Option<web_sys::File>, LocalStorage>,
 }
 
 impl Default for Side {
@@ -41,6 +44,7 @@ impl Side {
             kept: RwSignal::new(String::new()),
             error: RwSignal::new(None),
             demo: RwSignal::new(false),
+            file: StoredValue::new_local(None),
         }
     }
 
@@ -49,6 +53,7 @@ impl Side {
         self.demo.set(false);
         self.kept.set(id.clone());
         if id.is_empty() {
+            self.file.set_value(None);
             self.run.set(None);
             self.error.set(None);
             return;
@@ -59,6 +64,7 @@ impl Side {
                 Ok((_, f)) if self.kept.get_untracked() == id => self.load(f),
                 Ok(_) => {}
                 Err(e) => {
+                    self.file.set_value(None);
                     self.run.set(None);
                     self.error.set(Some(format!("Kept run {id}: {e}")));
                 }
@@ -96,9 +102,11 @@ impl Side {
                     if !keeps_profile(&r, &self.profile.get_untracked()) {
                         self.profile.set(String::new());
                     }
+                    self.file.set_value(Some(f));
                     self.run.set(Some(Arc::new(r)));
                 }
                 Err(e) => {
+                    self.file.set_value(None);
                     self.run.set(None);
                     self.error.set(Some(e));
                 }

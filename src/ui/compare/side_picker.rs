@@ -75,7 +75,10 @@ pub fn side_picker(
                     {part(move || Some(kept_options(kept.get(), &side.kept.get()).into_any()))}
                 </select>
             </label>
-            {fallback.map(|_| view! { <p class="muted side-note">"Without a file, B is A's file (pick another profile)."</p> }.into_any())}
+            // Only while B has no run of its own (then it is A's).
+            {fallback.map(|_| view! {
+                {part(move || side.run.with(Option::is_none).then(|| view! { <p class="muted side-note">"Without a file, B is A's file (pick another profile)."</p> }.into_any()))}
+            }.into_any())}
             <p class="muted side-note" data-testid=format!("compare-label-{id}")>{label}</p>
             {bound_select("Profile ", format!("compare-profile-{id}"), side.profile, Some("all"), Box::new(names))}
             {part(move || side.error.get().map(|e| view! { <div class="error" role="alert" data-testid=format!("compare-error-{id}")>{e}</div> }.into_any()))}

@@ -11,26 +11,22 @@ use leptos::prelude::*;
 
 const NUM: Option<&str> = Some("num");
 
-use crate::band::compare::{Change, Comparison};
+use crate::band::compare::Comparison;
 use crate::band::compare_input::{search_text, PairedRow, COLUMNS};
 use crate::search::SearchQuery;
 use crate::table::{self, Direction, Query};
+use crate::ui::boxed::on_click;
+use crate::ui::report::state::focus_soon;
 use crate::ui::search_box::SearchBox;
 use crate::ui::sort_header::sort_header;
+use crate::view::compare::case::{change_class, OpenCase};
 use crate::view::report::case_table::page_range;
 use crate::view::report::case_table::pages;
 
-fn change_class(c: Change) -> &'static str {
-    match c {
-        Change::NewCrossBand => "chip band-BAD",
-        Change::FixedCrossBand => "chip band-GOOD",
-        Change::Regressed => "chip delta-worse",
-        Change::Improved => "chip delta-better",
-        _ => "chip",
-    }
-}
+use super::case_panel::PANEL_ID;
 
-pub fn paired_table(c: Arc<Comparison>) -> AnyView {
+/// `open` is the page's open case: a case's id opens it.
+pub fn paired_table(c: Arc<Comparison>, open: RwSignal<Option<OpenCase>>) -> AnyView {
     // Column 1 (profile) only when cases were paired by profile; otherwise it would be empty.
     let by_profile = c.by_profile();
     let shown: Vec<usize> = (0..COLUMNS.len())
@@ -66,9 +62,17 @@ pub fn paired_table(c: Arc<Comparison>) -> AnyView {
         page_range(o.len(), page.get())
             .map(|pos| {
                 let p = &c.cases[o[pos]];
+                let case = OpenCase::of(p);
+                let this = case.clone();
+                let selected = move || open.with(|o| o.as_ref() == Some(&this));
                 view! {
-                    <tr data-testid="compare-row">
-                        {td(None, p.id.clone())}
+                    <tr data-testid="compare-row" class=boxed::text(move || if selected() { "selected".to_string() } else { String::new() })>
+                        <td>
+                            <button class="link" data-testid="compare-open" title="Show both runs' texts and findings" on:click=on_click(move |_| {
+                                open.set(Some(case.clone()));
+                                focus_soon(PANEL_ID.to_string());
+                            })>{p.id.clone()}</button>
+                        </td>
                         {by_profile.then(|| td(None, p.profile.clone().unwrap_or_default()))}
                         {td(NUM, p.expected.to_string())}
                         {td(NUM, format!("{} {}", p.score_a, p.band_a))}
@@ -92,6 +96,7 @@ pub fn paired_table(c: Arc<Comparison>) -> AnyView {
                 set_text=Callback::new(move |t| text.set(t))
                 set_regex=Callback::new(move |r| regex.set(r))
             />
+            <p class="muted">"Click a case's id to see both runs' texts and findings side by side."</p>
             <p class="muted" data-testid="compare-cases-count">{boxed::text(move || format!("{} case(s)", order.with(Vec::len)))}</p>
             <div class="table-wrap">
                 <table>

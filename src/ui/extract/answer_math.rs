@@ -2,6 +2,7 @@
 use leptos::prelude::*;
 
 use crate::katex;
+use crate::ui::math_text::katex_ready;
 use crate::view::extract::row_detail::is_plain_number;
 
 /// An extracted answer as the grade table and the opened row show it: a plain number as
@@ -15,6 +16,15 @@ pub fn answer_math(answer: Option<String>) -> AnyView {
     let text = a.clone();
     if is_plain_number(&a) {
         return view! { <code data-answer=a>{text}</code> }.into_any();
+    }
+    (move || math_answer(a.clone(), katex_ready())).into_any()
+}
+
+/// A non-number answer: its source until KaTeX has loaded, then KaTeX's rendering.
+fn math_answer(a: String, katex_ready: bool) -> AnyView {
+    let text = a.clone();
+    if !katex_ready {
+        return view! { <code class="math pending" data-answer=a>{text}</code> }.into_any();
     }
     let failed = match katex::render(&a, false) {
         // `throwOnError: false` renders a parse error as a red `katex-error` span of the
