@@ -1122,6 +1122,18 @@ fn the_checks_can_fail() {
                }\n#[cfg(test)]\nmod tests {\n    fn t() { v[\"x\"]; }\n}\n";
     let found: Vec<usize> = value_lookups(src).iter().map(|(line, _)| *line).collect();
     assert_eq!(found, [2, 3, 4, 5, 6, 7, 12]);
+    // A file with one lookup more or less than its entry, or none at all, fails the list.
+    let lookups: BTreeMap<String, Vec<(usize, String)>> =
+        [("src/a.rs".to_string(), value_lookups(src))].into();
+    assert!(unlisted_lookups(&lookups, &[("src/a.rs", 7, "why")]).is_empty());
+    for list in [
+        &[("src/a.rs", 6, "why")][..],
+        &[("src/a.rs", 8, "why")],
+        &[],
+        &[("src/a.rs", 7, "why"), ("src/b.rs", 1, "gone")],
+    ] {
+        assert_eq!(unlisted_lookups(&lookups, list).len(), 1, "{list:?}");
+    }
 }
 
 /// `kept` (a file's text, its comments and literals' contents blanked) with the `#[cfg(test)] mod name { … }` blocks
@@ -1247,6 +1259,40 @@ fn value_lookups(src: &str) -> Vec<(usize, String)> {
         .collect()
 }
 
+/// Where the lookups `found` (by file) and the allow-list `allowed` disagree: a file with more
+/// or fewer lookups than it is allowed, or an entry for a file that has none.
+fn unlisted_lookups(
+    found: &BTreeMap<String, Vec<(usize, String)>>,
+    allowed: &[(&str, usize, &str)],
+) -> Vec<String> {
+    let mut wrong = Vec::new();
+    for (file, lookups) in found {
+        let n = allowed
+            .iter()
+            .find(|(f, ..)| f == file)
+            .map_or(0, |(_, n, _)| *n);
+        if lookups.len() != n {
+            wrong.push(format!(
+                "{file}: {} lookups, {n} allowed:\n  {}",
+                lookups.len(),
+                lookups
+                    .iter()
+                    .map(|(line, l)| format!("{line}: {l}"))
+                    .collect::<Vec<_>>()
+                    .join("\n  ")
+            ));
+        }
+    }
+    for (file, n, _) in allowed {
+        if !found.contains_key(*file) {
+            wrong.push(format!(
+                "{file}: 0 lookups, {n} allowed (take it off VALUE_LOOKUPS)"
+            ));
+        }
+    }
+    wrong
+}
+
 #[test]
 fn json_fields_are_read_by_their_types() {
     let mut found: BTreeMap<String, Vec<(usize, String)>> = BTreeMap::new();
@@ -1273,31 +1319,7 @@ fn json_fields_are_read_by_their_types() {
         found.len(),
         WIRE_TYPES.len()
     );
-    let mut wrong = Vec::new();
-    for (file, lookups) in &found {
-        let allowed = VALUE_LOOKUPS
-            .iter()
-            .find(|(f, ..)| f == file)
-            .map_or(0, |(_, n, _)| *n);
-        if lookups.len() != allowed {
-            wrong.push(format!(
-                "{file}: {} lookups, {allowed} allowed:\n  {}",
-                lookups.len(),
-                lookups
-                    .iter()
-                    .map(|(n, l)| format!("{n}: {l}"))
-                    .collect::<Vec<_>>()
-                    .join("\n  ")
-            ));
-        }
-    }
-    for (file, n, _) in VALUE_LOOKUPS {
-        if !found.contains_key(*file) {
-            wrong.push(format!(
-                "{file}: 0 lookups, {n} allowed (take it off VALUE_LOOKUPS)"
-            ));
-        }
-    }
+    let wrong = unlisted_lookups(&found, VALUE_LOOKUPS);
     assert!(
         wrong.is_empty(),
         "JSON fields looked up by hand outside src/json/ and the wire types: read the value \
