@@ -17,6 +17,9 @@
 //!   says the reason, or points at docs.
 //! - Enum names are declared once, with `crate::names::named_enum!`: no hand-written `fn as_str`
 //!   and no `match` that spells variants as their own snake_case names, outside [`NAME_TABLES`].
+//! - Each JSON format has one reader: no field of a parsed `serde_json::Value` is looked up by
+//!   hand (`.get("key")`, `v["key"]`, `as_object()`, …) outside `src/json/` and the
+//!   [`WIRE_TYPES`], but in the files of [`VALUE_LOOKUPS`], each with its count and reason.
 //!
 //! The module tree is read from `mod` declarations starting at `src/lib.rs`; paths are read from
 //! `use` trees and from `crate::`/`super::`/`self::` paths in the code, with comments, strings
@@ -46,6 +49,131 @@ const NAME_TABLES: &[(&str, &str)] = &[(
     "`Method::Pattern` carries the user's pattern name, which is its name in records",
 )];
 
+/// The wire types: the files where a format's one typed counterpart is read from JSON (its
+/// `FromJson` or its serde reader, beside its `Serialize`), with the format. They, and
+/// `src/json/`, may look fields up by name; everything else reads the typed value.
+const WIRE_TYPES: &[(&str, &str)] = &[
+    ("src/audit/batch.rs", "batch case lines and results lines"),
+    (
+        "src/audit/contract.rs",
+        "the audit model's replies (claims, findings)",
+    ),
+    ("src/audit/grounding.rs", "the number check of a report"),
+    (
+        "src/audit/report.rs",
+        "an audit report (a kept one read back)",
+    ),
+    (
+        "src/extract/records.rs",
+        "extract and grade input and output lines",
+    ),
+    (
+        "src/llm/wire.rs",
+        "an OpenAI-compatible server's requests and replies",
+    ),
+    ("src/runs.rs", "a kept run's header"),
+];
+
+/// Files (of `src/` and `python/src/`) outside the wire types that still look JSON fields up by hand, each with how many
+/// lines do (so a new one fails) and why the value has no type to read it through.
+const VALUE_LOOKUPS: &[(&str, usize, &str)] = &[
+    (
+        "python/src/lib.rs",
+        1,
+        "turns any value (a doubt as the CLI writes it) into Python objects by its shape",
+    ),
+    (
+        "src/band/evaluate.rs",
+        1,
+        "a HashMap of group names looked up by a constant, not JSON",
+    ),
+    (
+        "src/cli/check.rs",
+        1,
+        "echoes a case's `id` as the user wrote it (user-supplied fields passed through)",
+    ),
+    (
+        "src/config/edit.rs",
+        3,
+        "tells settings from a strategy by their top-level keys, before either reader runs",
+    ),
+    (
+        "src/config/yaml.rs",
+        5,
+        "the YAML reader/writer turns any value into text: walks objects by shape, names no field",
+    ),
+    (
+        "src/llm/browser.rs",
+        2,
+        "HTTP response headers (retry-after, content-length), not JSON",
+    ),
+    (
+        "src/logic/document.rs",
+        2,
+        "tells an event log from a problem by its top-level keys, before either reader runs",
+    ),
+    (
+        "src/logic/engine/action.rs",
+        1,
+        "an action's params: JSON whose fields depend on the rule, read by the rule's check",
+    ),
+    (
+        "src/logic/protocol.rs",
+        2,
+        "an action's params as a researcher wrote them, normalised before the engine reads them",
+    ),
+    (
+        "src/logic/replay.rs",
+        3,
+        "splits a log document into its problem and events, each then read by its own reader",
+    ),
+    (
+        "src/logic/rules.rs",
+        2,
+        "an action's params: JSON whose fields depend on the rule, read by the rule's check",
+    ),
+    (
+        "src/view/compare/case.rs",
+        2,
+        "reads a results line's texts, errors and kept report by hand: to move onto audit::batch::ResultCase",
+    ),
+    (
+        "src/ui/audit/batch/run.rs",
+        2,
+        "browser page (src/ui/ is being restructured; to move onto the results line's type)",
+    ),
+    (
+        "src/ui/audit/run.rs",
+        3,
+        "browser page (src/ui/ is being restructured; to move onto the results line's type)",
+    ),
+    (
+        "src/ui/audit/open_kept.rs",
+        2,
+        "browser page (src/ui/ is being restructured; to move onto the kept report's type)",
+    ),
+    (
+        "src/ui/extract/grade_run.rs",
+        2,
+        "browser page: a grade run's free-form `inputs` (src/ui/ is being restructured)",
+    ),
+    (
+        "src/ui/extract/kept_open.rs",
+        1,
+        "browser page: a grade run's free-form `inputs` (src/ui/ is being restructured)",
+    ),
+    (
+        "src/ui/run_store.rs",
+        2,
+        "JavaScript values (`JsValue::as_bool`, `as_f64` of IndexedDB and storage replies), not JSON",
+    ),
+    (
+        "src/ui/settings_store.rs",
+        1,
+        "merges the stored settings object key by key, whatever keys it has",
+    ),
+];
+
 const BROWSER_CRATES: &[&str] = &[
     "leptos",
     "web_sys",
@@ -71,10 +199,26 @@ fn rel(p: &Path) -> String {
 /// `src` with comments, string and character literals blanked (newlines kept), so braces
 /// and paths are read from code only.
 fn code_only(src: &str) -> String {
+    blanked(src, true)
+}
+
+/// `src` with its comments and the contents of its string and character literals blanked, and
+/// if `strings` their quotes too (otherwise a literal still shows as `"   "`, so a lookup by a
+/// literal key can be seen). Every byte keeps its offset (a blanked byte is a space, a newline
+/// stays a newline).
+fn blanked(src: &str, strings: bool) -> String {
     let b = src.as_bytes();
     let mut out = Vec::with_capacity(b.len());
     let mut i = 0;
     let blank = |out: &mut Vec<u8>, c: u8| out.push(if c == b'\n' { b'\n' } else { b' ' });
+    // A literal's delimiter (quotes, `r#`): blanked, or kept to show a literal is there.
+    let delim = |out: &mut Vec<u8>, c: u8| {
+        if strings {
+            blank(out, c)
+        } else {
+            out.push(c)
+        }
+    };
     while i < b.len() {
         let c = b[i];
         let next = b.get(i + 1).copied();
@@ -107,8 +251,10 @@ fn code_only(src: &str) -> String {
             && raw_string_start(b, i).is_some()
         {
             let (hashes, body) = raw_string_start(b, i).unwrap_or((0, i));
-            out.extend(std::iter::repeat_n(b' ', body - i));
-            i = body;
+            while i < body {
+                delim(&mut out, b[i]);
+                i += 1;
+            }
             while i < b.len() {
                 if b[i] == b'"'
                     && b[i + 1..]
@@ -118,7 +264,9 @@ fn code_only(src: &str) -> String {
                         .count()
                         == hashes
                 {
-                    out.extend(std::iter::repeat_n(b' ', hashes + 1));
+                    for &c in &b[i..i + hashes + 1] {
+                        delim(&mut out, c);
+                    }
                     i += hashes + 1;
                     break;
                 }
@@ -126,7 +274,7 @@ fn code_only(src: &str) -> String {
                 i += 1;
             }
         } else if c == b'"' {
-            out.push(b' ');
+            delim(&mut out, c);
             i += 1;
             while i < b.len() && b[i] != b'"' {
                 if b[i] == b'\\' {
@@ -138,7 +286,9 @@ fn code_only(src: &str) -> String {
                     i += 1;
                 }
             }
-            out.push(b' ');
+            if i < b.len() {
+                delim(&mut out, b[i]);
+            }
             i += 1;
         } else if c == b'\'' {
             // A character literal ('x', '\n', '\u{..}', '"'), or a lifetime ('a) left as is.
@@ -153,8 +303,10 @@ fn code_only(src: &str) -> String {
             };
             match end {
                 Some(e) => {
-                    out.extend(std::iter::repeat_n(b' ', e + 1 - i));
-                    i = e + 1;
+                    while i <= e {
+                        blank(&mut out, b[i]);
+                        i += 1;
+                    }
                 }
                 None => {
                     out.push(c);
@@ -951,5 +1103,228 @@ fn the_checks_can_fail() {
             "(src/proof_bundle.rs, scripts/versions.sh). See docs/band.md, not crate::src/x."
         ),
         ["src/proof_bundle.rs", "scripts/versions.sh", "docs/band.md"]
+    );
+    // A JSON field looked up by hand is found in each spelling; building a value, a vector's
+    // index, a comment, a string and a test module are not lookups.
+    let src = "fn read(v: &Value, h: &mut Map<String, Value>) {\n    \
+               let a = v.get(\"answer\").and_then(Value::as_str);\n    \
+               let b = &v[\"id\"];\n    \
+               let c = h.remove(KEPT_REPORT);\n    \
+               let Value::Object(m) = v else { return };\n    \
+               if let Some(m) = v.as_object() {}\n    \
+               let d = v.get(crate::batch::KEPT).is_some();\n    \
+               // v.get(\"not code\")\n    \
+               let e = Value::Object(Map::new());\n    \
+               let f = items.get(0).map(|x| [\"a\", \"b\"]);\n    \
+               let g = \".get(\\\"in a string\\\")\";\n    \
+               let h = v.get(k).and_then(|x| x.as_u64());\n    \
+               let i = names.get(k).map(|s| s.as_str()).and_then(|q| q.as_deref());\n\
+               }\n#[cfg(test)]\nmod tests {\n    fn t() { v[\"x\"]; }\n}\n";
+    let found: Vec<usize> = value_lookups(src).iter().map(|(line, _)| *line).collect();
+    assert_eq!(found, [2, 3, 4, 5, 6, 7, 12]);
+    // A file with one lookup more or less than its entry, or none at all, fails the list.
+    let lookups: BTreeMap<String, Vec<(usize, String)>> =
+        [("src/a.rs".to_string(), value_lookups(src))].into();
+    assert!(unlisted_lookups(&lookups, &[("src/a.rs", 7, "why")]).is_empty());
+    for list in [
+        &[("src/a.rs", 6, "why")][..],
+        &[("src/a.rs", 8, "why")],
+        &[],
+        &[("src/a.rs", 7, "why"), ("src/b.rs", 1, "gone")],
+    ] {
+        assert_eq!(unlisted_lookups(&lookups, list).len(), 1, "{list:?}");
+    }
+}
+
+/// `kept` (a file's text, its comments and literals' contents blanked) with the `#[cfg(test)] mod name { … }` blocks
+/// that `code` (the same text with its literals blanked too, byte for byte) holds blanked.
+fn without_test_blocks(code: &str, kept: &str) -> String {
+    let mut out = kept.as_bytes().to_vec();
+    let mut from = 0;
+    while let Some(found) = code[from..].find("#[cfg(test)]") {
+        let at = from + found;
+        let after = at + "#[cfg(test)]".len();
+        let rest = code[after..].trim_start();
+        let decl = rest
+            .strip_prefix("mod ")
+            .or_else(|| rest.strip_prefix("pub mod "));
+        let open = decl.and_then(|d| {
+            let name_end = d
+                .trim_start()
+                .find(|c: char| !(c.is_alphanumeric() || c == '_'))?;
+            let tail = d.trim_start()[name_end..].trim_start();
+            tail.starts_with('{').then(|| code.len() - tail.len())
+        });
+        let Some(open) = open else {
+            from = after;
+            continue;
+        };
+        let mut depth = 0usize;
+        let mut end = code.len();
+        for (k, ch) in code[open..].char_indices() {
+            match ch {
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = open + k + 1;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        for b in &mut out[at..end] {
+            if *b != b'\n' {
+                *b = b' ';
+            }
+        }
+        from = end;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Whether `line` (code, comments and literals' contents blanked) looks a field of a parsed JSON value
+/// up by hand: `.get("key")` (also `get_mut`, `remove`, `contains_key`, `pointer`, or a
+/// `CONSTANT` key), `value["key"]`, `as_object()`, `Value::Object(…)` as a pattern (not when
+/// one is built), or `Value::as_str`-style accessors (passed as functions, or called in an
+/// `and_then` closure). Read per line: a chain on one line is one lookup; a lookup by a
+/// variable key (`v.get(k)`) is seen only by its accessor.
+fn looks_up_a_field(line: &str) -> bool {
+    const CALLS: &[&str] = &[
+        ".get(",
+        ".get_mut(",
+        ".remove(",
+        ".contains_key(",
+        ".pointer(",
+    ];
+    let by_name = CALLS.iter().any(|call| {
+        line.match_indices(call).any(|(at, _)| {
+            let arg = &line[at + call.len()..];
+            let constant = arg
+                .split_once(')')
+                .map(|(a, _)| a)
+                .map(|a| a.rsplit("::").next().unwrap_or(a))
+                .filter(|a| !a.is_empty())
+                .is_some_and(|a| {
+                    a.starts_with(|c: char| c.is_ascii_uppercase())
+                        && a.chars()
+                            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+                });
+            arg.starts_with('"') || constant
+        })
+    });
+    let indexed = line.match_indices("[\"").any(|(at, _)| {
+        line[..at]
+            .chars()
+            .next_back()
+            .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ')' || c == ']')
+    });
+    let object = line.contains("as_object(") || line.contains("as_object_mut(");
+    let pattern = line.match_indices("Value::Object(").any(|(at, _)| {
+        let before = &line[..at];
+        let in_let = before
+            .rfind("let ")
+            .is_some_and(|l| !before[l..].contains('='));
+        in_let || line[at..].contains("=>") || before.contains("matches!(")
+    });
+    // `.and_then(|v| v.as_str())` is `Value::as_str` in a closure: only a JSON value's `as_…`
+    // (or a JavaScript value's) returns an `Option`; a `String`'s `as_str` does not.
+    let in_closure = line.match_indices(".and_then(|").any(|(at, _)| {
+        let rest = &line[at + ".and_then(|".len()..];
+        rest.split_once('|').is_some_and(|(name, body)| {
+            let name = name.trim();
+            let body = body.trim_start();
+            !name.is_empty()
+                && ["str", "bool", "u64", "i64", "f64", "array", "object"]
+                    .iter()
+                    .any(|kind| body.starts_with(&format!("{name}.as_{kind}()")))
+        })
+    });
+    let accessor = ["Value::as_", "Value::is_"]
+        .iter()
+        .any(|p| line.contains(p))
+        || in_closure;
+    by_name || indexed || object || pattern || accessor
+}
+
+/// The lines of `src` (a file's text) that look a JSON field up by hand, its test modules left
+/// out: 1-based line numbers and the lines.
+fn value_lookups(src: &str) -> Vec<(usize, String)> {
+    let kept = without_test_blocks(&code_only(src), &blanked(src, false));
+    kept.lines()
+        .enumerate()
+        .filter(|(_, line)| looks_up_a_field(line))
+        .map(|(i, line)| (i + 1, line.trim().to_string()))
+        .collect()
+}
+
+/// Where the lookups `found` (by file) and the allow-list `allowed` disagree: a file with more
+/// or fewer lookups than it is allowed, or an entry for a file that has none.
+fn unlisted_lookups(
+    found: &BTreeMap<String, Vec<(usize, String)>>,
+    allowed: &[(&str, usize, &str)],
+) -> Vec<String> {
+    let mut wrong = Vec::new();
+    for (file, lookups) in found {
+        let n = allowed
+            .iter()
+            .find(|(f, ..)| f == file)
+            .map_or(0, |(_, n, _)| *n);
+        if lookups.len() != n {
+            wrong.push(format!(
+                "{file}: {} lookups, {n} allowed:\n  {}",
+                lookups.len(),
+                lookups
+                    .iter()
+                    .map(|(line, l)| format!("{line}: {l}"))
+                    .collect::<Vec<_>>()
+                    .join("\n  ")
+            ));
+        }
+    }
+    for (file, n, _) in allowed {
+        if !found.contains_key(*file) {
+            wrong.push(format!(
+                "{file}: 0 lookups, {n} allowed (take it off VALUE_LOOKUPS)"
+            ));
+        }
+    }
+    wrong
+}
+
+#[test]
+fn json_fields_are_read_by_their_types() {
+    let mut found: BTreeMap<String, Vec<(usize, String)>> = BTreeMap::new();
+    let mut in_wire_types = 0;
+    // The library's modules and the Python binding (a crate of its own over the library).
+    let python = rust_files(&root().join("python/src"));
+    for path in module_tree().keys().chain(&python) {
+        let r = rel(path);
+        if r.starts_with("src/json/") {
+            continue;
+        }
+        let lookups = value_lookups(&fs::read_to_string(path).unwrap_or_default());
+        if WIRE_TYPES.iter().any(|(f, _)| *f == r) {
+            in_wire_types += lookups.len();
+        } else if !lookups.is_empty() {
+            found.insert(r, lookups);
+        }
+    }
+    // The figures (`cargo test --test tidy json_fields -- --nocapture`).
+    println!(
+        "JSON field lookups by hand: {} lines in {} files outside src/json/ and the wire types, \
+         {in_wire_types} in the {} wire types",
+        found.values().map(Vec::len).sum::<usize>(),
+        found.len(),
+        WIRE_TYPES.len()
+    );
+    let wrong = unlisted_lookups(&found, VALUE_LOOKUPS);
+    assert!(
+        wrong.is_empty(),
+        "JSON fields looked up by hand outside src/json/ and the wire types: read the value \
+         through its format's type (its `FromJson` beside its `Serialize`), or list the file in \
+         VALUE_LOOKUPS in tests/tidy.rs with its count and the reason:\n{}",
+        wrong.join("\n")
     );
 }

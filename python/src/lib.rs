@@ -19,10 +19,13 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 use serde_json::Value;
-use verifyfast::extract::records::{grade_line, ExtractRecord, GradeInput, GradeRecord};
-use verifyfast::extract::{
-    extract_with, AnswerPatternSpec, AnswerPatterns, Candidate, Doubt, Outcome, Path, Preset,
+use verifyfast::extract::records::{
+    extract_record, grade_line, ExtractInput, ExtractRecord, GradeInput, GradeRecord,
 };
+use verifyfast::extract::{
+    AnswerPatternSpec, AnswerPatterns, Candidate, Doubt, Method, Outcome, Path, Preset,
+};
+use verifyfast::json::FromJson;
 
 create_exception!(
     _native,
@@ -269,6 +272,52 @@ fn grade_record_json(verdict: &Bound<'_, PyAny>) -> PyResult<String> {
         .map_err(|e| PyValueError::new_err(format!("the grade record: {e}")))
 }
 
+/// The line `verifyfast extract` writes for an extraction (anything with
+/// `verifyfast.Extraction`'s attributes, its candidates with `verifyfast.Candidate`'s), as JSON
+/// text, its `id` null: the CLI's own record type (`ExtractRecord`), serialised by the CLI's
+/// code, keys in the CLI's order. Each doubt must be one the CLI writes (`Doubt`'s reader), so
+/// the record holds exactly what the CLI's would; another is a `ValueError` naming it.
+#[pyfunction]
+fn extract_record_json(py: Python<'_>, extraction: &Bound<'_, PyAny>) -> PyResult<String> {
+    // The doubts are dicts as the CLI writes them: read back through JSON text, by `Doubt`'s
+    // reader (its errors name the doubt: `doubts[1]: expected …`).
+    let doubts: String = py
+        .import("json")?
+        .call_method1("dumps", (extraction.getattr("doubts")?,))?
+        .extract()?;
+    let doubts: Value =
+        serde_json::from_str(&doubts).map_err(|e| PyValueError::new_err(format!("doubts: {e}")))?;
+    let root = verifyfast::json::Path::Root("the extraction");
+    let doubts = Vec::<Doubt>::from_json(&doubts, root.key("doubts"))
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let mut candidates = Vec::new();
+    for c in extraction.getattr("candidates")?.try_iter()? {
+        let c = c?;
+        candidates.push(Candidate {
+            method: Method::named(&attr::<String>(&c, "method")?),
+            answer: attr(&c, "answer")?,
+            raw: attr(&c, "raw")?,
+            span: attr(&c, "byte_span")?,
+            several: attr(&c, "several")?,
+        });
+    }
+    let record = ExtractRecord {
+        id: Value::Null,
+        answer: attr(extraction, "answer")?,
+        raw: attr(extraction, "raw")?,
+        span: attr(extraction, "byte_span")?,
+        method: attr(extraction, "method")?,
+        confidence: attr(extraction, "confidence")?,
+        low_confidence: attr(extraction, "low_confidence")?,
+        confidence_reason: attr(extraction, "confidence_reason")?,
+        doubts,
+        candidates,
+        several: attr(extraction, "several")?,
+    };
+    serde_json::to_string(&record)
+        .map_err(|e| PyValueError::new_err(format!("the extract record: {e}")))
+}
+
 /// Grades one output against its ground truth; see `verifyfast.grade`.
 #[pyfunction]
 #[pyo3(signature = (output, ground_truth, question=None, preset="lenient", patterns=None))]
@@ -313,17 +362,20 @@ struct CandidateResult {
     /// Characters (Python's `str` indexes), and the CLI's UTF-8 bytes.
     span: (usize, usize),
     byte_span: (usize, usize),
+    /// The distinct answers when the rule found several (`\boxed{2}` and `\boxed{3}`).
+    several: Py<PyTuple>,
 }
 
 impl CandidateResult {
-    fn new(c: &Candidate, chars: (usize, usize)) -> CandidateResult {
-        CandidateResult {
+    fn new(py: Python<'_>, c: &Candidate, chars: (usize, usize)) -> PyResult<CandidateResult> {
+        Ok(CandidateResult {
             method: c.method.as_str().to_string(),
             answer: c.answer.clone(),
             raw: c.raw.clone(),
             span: chars,
             byte_span: c.span,
-        }
+            several: PyTuple::new(py, &c.several)?.unbind(),
+        })
     }
 }
 
@@ -354,18 +406,19 @@ fn extract(
     patterns: Option<&Bound<'_, Patterns>>,
 ) -> PyResult<ExtractResult> {
     let patterns = patterns.map(|p| p.get());
+    let input = ExtractInput {
+        id: Value::Null,
+        text,
+        question,
+    };
     let r = py
         .detach(|| {
             let patterns = patterns.map_or(&NO_PATTERNS, |p| &p.compiled);
-            catch_unwind(AssertUnwindSafe(|| {
-                ExtractRecord::new(
-                    Value::Null,
-                    extract_with(&text, question.as_deref(), patterns),
-                )
-            }))
+            // `verifyfast extract`'s own composition of a line, so the two cannot differ.
+            catch_unwind(AssertUnwindSafe(|| extract_record(&input, patterns)))
         })
         .map_err(|p| internal("extracting", &*p))?;
-    let text = text.as_str();
+    let text = input.text.as_str();
     let mut bytes = Vec::with_capacity(2 + 2 * r.candidates.len());
     if let Some((s, e)) = r.span {
         bytes.extend([s, e]);
@@ -382,7 +435,7 @@ fn extract(
         .enumerate()
         .map(|(i, c)| {
             let at = skip + 2 * i;
-            Py::new(py, CandidateResult::new(c, (chars[at], chars[at + 1])))
+            Py::new(py, CandidateResult::new(py, c, (chars[at], chars[at + 1]))?)
         })
         .collect::<PyResult<Vec<_>>>()?;
     Ok(ExtractResult {
@@ -570,6 +623,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<CandidateResult>()?;
     m.add_function(wrap_pyfunction!(compile_patterns, m)?)?;
     m.add_function(wrap_pyfunction!(grade_record_json, m)?)?;
+    m.add_function(wrap_pyfunction!(extract_record_json, m)?)?;
     m.add_function(wrap_pyfunction!(grade, m)?)?;
     m.add_function(wrap_pyfunction!(extract, m)?)?;
     m.add_function(wrap_pyfunction!(grade_many, m)?)?;

@@ -172,6 +172,42 @@ def test_grade_many_refuses_a_str_for_a_sequence():
     assert [v.verdict for v in grade_many(("1", "2"), iter(["1", "3"]))] == ["equal", "different"]
 
 
+def test_extraction_record_is_the_cli_record_of_the_attributes():
+    import dataclasses
+
+    e = extract("<answer>3</answer> \\boxed{2} \\boxed{3}")
+    rec = e.as_record()
+    assert list(rec) == [
+        "answer",
+        "raw",
+        "span",
+        "method",
+        "confidence",
+        "low_confidence",
+        "confidence_reason",
+        "candidates",
+    ]
+    boxed = e.candidates[0]
+    assert (boxed.method, boxed.several) == ("boxed", ("2", "3"))
+    assert rec["candidates"][0] == {"method": "boxed", "answer": "3", "raw": "3", "span": [36, 37], "several": ["2", "3"]}
+    # Read from the attributes, so a changed copy writes its own record.
+    doubt = {"kind": "rules_disagree", "rule": "boxed", "answer": "5", "other_rule": "final_answer_marker", "other_answer": "6"}
+    w = dataclasses.replace(e, answer="4", doubts=(doubt,), candidates=())
+    assert (w.as_record()["answer"], w.as_record()["doubts"], w.as_record()["candidates"]) == ("4", [doubt], [])
+    # A doubt the CLI does not write is refused, naming it.
+    with pytest.raises(ValueError, match=r"doubts\[0\]: expected a doubt"):
+        dataclasses.replace(e, doubts=({"kind": "vibes"},)).as_record()
+    with pytest.raises(ValueError, match=r"doubts\[0\]"):
+        dataclasses.replace(e, doubts=({"kind": "only_last_number", "extra": 1},)).as_record()
+
+
+def test_a_text_cut_off_before_it_concludes_has_no_answer_and_no_doubt():
+    # As `verifyfast extract` writes it: no answer, for certain (no model would find one).
+    e = extract("Let me compute the total. First we add the apples and")
+    assert e.answer is None and not e.low_confidence
+    assert e.confidence_reason == "the text stops before it concludes: no answer"
+
+
 def test_as_record_is_the_cli_record_of_the_attributes():
     import dataclasses
 

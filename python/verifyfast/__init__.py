@@ -191,7 +191,8 @@ class Candidate:
     """An answer another rule found (a runner-up of :class:`Extraction`).
 
     ``span`` is a character range of the text (``text[span[0]:span[1]] == raw``);
-    ``byte_span`` is the CLI's UTF-8 byte range.
+    ``byte_span`` is the CLI's UTF-8 byte range; ``several`` the distinct answers when the
+    rule found several (``\\boxed{2}`` and ``\\boxed{3}``), in order, empty otherwise.
     """
 
     method: str
@@ -199,6 +200,7 @@ class Candidate:
     raw: str
     span: Tuple[int, int]
     byte_span: Tuple[int, int]
+    several: Tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -238,25 +240,15 @@ class Extraction:
         return self.answer is not None
 
     def as_record(self) -> Dict[str, Any]:
-        """The line ``verifyfast extract`` writes for this text (without its ``id``)."""
-        r: Dict[str, Any] = {
-            "answer": self.answer,
-            "raw": self.raw,
-            "span": list(self.byte_span) if self.byte_span is not None else None,
-            "method": self.method,
-            "confidence": self.confidence,
-            "low_confidence": self.low_confidence,
-            "confidence_reason": self.confidence_reason,
-        }
-        if self.doubts:
-            r["doubts"] = [dict(d) for d in self.doubts]
-        r["candidates"] = [
-            {"method": c.method, "answer": c.answer, "raw": c.raw, "span": list(c.byte_span)}
-            for c in self.candidates
-        ]
-        if self.several:
-            r["several"] = list(self.several)
-        return r
+        """The line ``verifyfast extract`` writes for this text (without its ``id``).
+
+        Written by the CLI's own record type (``extract::records::ExtractRecord``), read from
+        this extraction's attributes by name: the same keys, order and values as the CLI's
+        line. A doubt the CLI does not write is a :class:`ValueError`.
+        """
+        record: Dict[str, Any] = json.loads(_native.extract_record_json(self))
+        del record["id"]
+        return record
 
 
 def grade(

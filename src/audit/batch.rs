@@ -159,6 +159,21 @@ pub struct ResultLine {
     pub error: Option<String>,
 }
 
+/// Why a line is not a results line ([`ResultLine::check`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NotAResultLine {
+    NotObject,
+    NoId,
+    /// It has an `id` but no `profile`: a cases line, most likely.
+    NoProfile {
+        id: String,
+    },
+    /// Neither a `credit_score` nor an `error`.
+    NoOutcome {
+        id: String,
+    },
+}
+
 impl FromJson for ResultLine {
     fn from_json(value: &Value, path: Path) -> Result<Self, FieldError> {
         let f = Fields::of(value, path)?;
@@ -208,6 +223,26 @@ impl ResultLine {
 
     pub fn pair(&self) -> (String, String) {
         (self.id.clone(), self.profile.clone())
+    }
+
+    /// Read a line of a file the CLI would write results over, saying what it lacks when it
+    /// is not a results line: a results line is an object with an `id`, a `profile` and an
+    /// outcome (a `credit_score` or an `error` key, `null` included).
+    pub fn check(text: &str) -> Result<ResultLine, NotAResultLine> {
+        let value = serde_json::from_str::<Value>(text).map_err(|_| NotAResultLine::NotObject)?;
+        let path = Path::Root("the results line");
+        let f = Fields::of(&value, path).map_err(|_| NotAResultLine::NotObject)?;
+        let id = f
+            .present("id")
+            .and_then(id_key)
+            .ok_or(NotAResultLine::NoId)?;
+        if !matches!(f.get("profile"), Some(Value::String(_))) {
+            return Err(NotAResultLine::NoProfile { id });
+        }
+        if f.get("credit_score").is_none() && f.get("error").is_none() {
+            return Err(NotAResultLine::NoOutcome { id });
+        }
+        ResultLine::from_json(&value, path).map_err(|_| NotAResultLine::NoOutcome { id })
     }
 
     /// Only the `error` of a line (the CLI keeps only that much of a failed line in memory:
@@ -507,6 +542,39 @@ pub fn result_line(case: &Case, report: &AuditReport) -> Map<String, Value> {
 /// findings, transcript), so any case of a batch can be opened like a single audit without
 /// new calls. The results file written for the user leaves it out ([`without_report`]).
 pub const KEPT_REPORT: &str = "audit_report";
+
+/// A results line as one case of it is shown (the Report page's case panel): the case's own
+/// texts and fields as written (a string as it is, any other value as JSON; `null` is none),
+/// the line's `errors` entries as written, its `error`, and whether it keeps its whole report.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ResultCase {
+    pub id: Option<String>,
+    pub description: Option<String>,
+    pub context_input: Option<String>,
+    pub model_output: Option<String>,
+    pub errors: Vec<Value>,
+    pub error: Option<String>,
+    pub kept_report: bool,
+}
+
+impl FromJson for ResultCase {
+    fn from_json(value: &Value, path: Path) -> Result<Self, FieldError> {
+        let f = Fields::of(value, path)?;
+        let text = |key: &str| f.present(key).map(crate::jsonl::text_of);
+        Ok(ResultCase {
+            id: text("id"),
+            description: text("description"),
+            context_input: text(TEXT_FIELDS[0]),
+            model_output: text(TEXT_FIELDS[1]),
+            errors: match f.get("errors") {
+                Some(Value::Array(items)) => items.clone(),
+                _ => Vec::new(),
+            },
+            error: text("error"),
+            kept_report: f.get(KEPT_REPORT).is_some(),
+        })
+    }
+}
 
 /// `line` with the whole report it was made from, under [`KEPT_REPORT`].
 pub fn with_report(line: &mut Map<String, Value>, report: &AuditReport) {
@@ -1193,6 +1261,31 @@ not json
         assert_eq!(nearly, KEPT_REPORTS_MAX_BYTES - 10);
         let read = ResultLine::parse(&bare).unwrap();
         assert_eq!(read.credit_score, Some(4), "the score is kept");
+    }
+
+    #[test]
+    fn a_line_that_is_not_a_result_says_what_it_lacks() {
+        use NotAResultLine::*;
+        let id = || "7".to_string();
+        for (text, want) in [
+            ("[1]", Err(NotObject)),
+            ("not json", Err(NotObject)),
+            (r#"{"id":null,"profile":"p","error":"x"}"#, Err(NoId)),
+            (
+                r#"{"id":7,"context_input":"c"}"#,
+                Err(NoProfile { id: id() }),
+            ),
+            (
+                r#"{"id":7,"profile":3,"error":"x"}"#,
+                Err(NoProfile { id: id() }),
+            ),
+            (r#"{"id":7,"profile":"p"}"#, Err(NoOutcome { id: id() })),
+        ] {
+            assert_eq!(ResultLine::check(text), want, "{text}");
+        }
+        // An outcome written as `null` is still an outcome (a failed line).
+        let line = ResultLine::check(r#"{"id":7,"profile":"p","error":null,"credit_score":null}"#);
+        assert!(line.is_ok_and(|l| l.failed() && l.id == "7"));
     }
 
     #[test]

@@ -11,7 +11,9 @@ use std::time::Instant;
 
 use serde_json::Value;
 
-use crate::audit::batch::{self, Case, CaseError, CaseKey, FailedPair, Job, Progress, StoredLine};
+use crate::audit::batch::{
+    self, Case, CaseError, CaseKey, FailedPair, Job, NotAResultLine, Progress, StoredLine,
+};
 use crate::audit::limits;
 use crate::audit::{self as protocol, AuditInput, AuditPlan, PhaseStatus, PhaseUpdate};
 use crate::config::{Format, Settings, Strategy};
@@ -615,27 +617,25 @@ pub(crate) fn not_a_result_line(
     case_ids: &HashSet<&str>,
 ) -> Option<String> {
     let head: String = text.chars().take(40).collect();
-    let value = match serde_json::from_str::<Value>(text) {
-        Ok(Value::Object(m)) => m,
-        Ok(_) | Err(_) => {
+    let id = match batch::ResultLine::check(text) {
+        Ok(line) => line.id,
+        Err(NotAResultLine::NotObject) => {
             return Some(format!(
                 "line {number} is not a JSON object (it starts `{head}`)"
             ))
         }
+        Err(NotAResultLine::NoId) => return Some(format!("line {number} has no `id`")),
+        Err(NotAResultLine::NoProfile { id }) => {
+            return Some(format!(
+                "line {number} (id {id}) has no `profile`: a cases line, not a result?"
+            ))
+        }
+        Err(NotAResultLine::NoOutcome { id }) => {
+            return Some(format!(
+                "line {number} (id {id}) has neither `credit_score` nor `error`"
+            ))
+        }
     };
-    let Some(id) = value.get("id").and_then(batch::id_key) else {
-        return Some(format!("line {number} has no `id`"));
-    };
-    if !value.get("profile").is_some_and(Value::is_string) {
-        return Some(format!(
-            "line {number} (id {id}) has no `profile`: a cases line, not a result?"
-        ));
-    }
-    if !(value.contains_key("credit_score") || value.contains_key("error")) {
-        return Some(format!(
-            "line {number} (id {id}) has neither `credit_score` nor `error`"
-        ));
-    }
     if !case_ids.contains(id.as_str()) {
         return Some(format!(
             "line {number} is for id {id}, which is not a case of this cases file (the results of another batch?)"

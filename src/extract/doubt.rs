@@ -8,18 +8,20 @@
 
 use std::fmt;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use super::candidates::{concluding_sentence, math_spans};
 use super::cutoff::{line_at, rfind_ascii_ci};
 use super::normalize::{is_prose, normalize};
 use super::scan::next_number;
 use super::{agrees, Candidate, Method};
+use crate::json::{FieldError, FromJson, Path};
 
 /// Why the extractor doubts its answer. Shown to users as [`Doubt`]'s `Display` (the
 /// `confidence_reason` of the CLI and the Extract page).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Doubt {
     /// Two explicit rules give different answers (`\boxed{5}` and "the answer is 6").
     RulesDisagree {
@@ -48,7 +50,7 @@ pub enum Doubt {
     /// No marker, no equation and no concluding sentence: the last number of the text.
     OnlyLastNumber,
     /// The text stops before it concludes (mid-sentence, inside math, an unclosed brace).
-    Truncated { how: &'static str },
+    Truncated { how: String },
     /// A `<think>` block opened after the answer never closes: the model was still reasoning.
     UnfinishedThinking,
     /// The question asks for cents and the answer is written in dollars (`$0.25`).
@@ -59,6 +61,27 @@ pub enum Doubt {
     PlusMinusAnswer,
     /// The text has a JSON `"answer"` field that could not be read (empty or cut off).
     UnreadableAnswerField,
+}
+
+/// A doubt read back as `verifyfast extract` writes it (`{"kind": "rules_disagree", …}`): by
+/// serde's reader of the attributes that write it, so each kind's name is declared once. Only
+/// what the writer writes reads (serde's tagged reader lets a kind without fields carry any
+/// others): a doubt that would not be written back as it is, is refused.
+impl FromJson for Doubt {
+    fn from_json(value: &Value, path: Path) -> Result<Self, FieldError> {
+        let wrong = |why: String| {
+            FieldError::wrong(
+                path,
+                format!("a doubt as `verifyfast extract` writes it ({why})"),
+                value,
+            )
+        };
+        let doubt = Doubt::deserialize(value).map_err(|e| wrong(e.to_string()))?;
+        match serde_json::to_value(&doubt) {
+            Ok(written) if written == *value => Ok(doubt),
+            _ => Err(wrong("fields it does not have".into())),
+        }
+    }
 }
 
 impl fmt::Display for Doubt {
@@ -628,6 +651,50 @@ mod tests {
         let e = extract(text, question).unwrap();
         assert!(e.doubts.is_empty(), "{text:?}: {:?}", e.doubts);
         assert!(!e.low_confidence, "{text:?}: {}", e.confidence_reason);
+    }
+
+    #[test]
+    fn a_doubt_reads_back_as_written() {
+        use crate::json::read;
+        let all = [
+            Doubt::RulesDisagree {
+                rule: "boxed".into(),
+                answer: "5".into(),
+                other_rule: "final_answer_marker".into(),
+                other_answer: "6".into(),
+            },
+            Doubt::ContinuesAfterAnswer { later: "11".into() },
+            Doubt::OtherValuesInAnswerSentence { other: "7".into() },
+            Doubt::AnswerFromSideClause { stated: "5".into() },
+            Doubt::EquationNotLastNumber { last: "3".into() },
+            Doubt::SentenceAfterEquation { other: "4".into() },
+            Doubt::OtherNumbersOnLastLine { other: "2".into() },
+            Doubt::RemarkAfterConclusion {
+                earlier: "120".into(),
+            },
+            Doubt::OnlyLastNumber,
+            Doubt::Truncated {
+                how: "mid-sentence".into(),
+            },
+            Doubt::UnfinishedThinking,
+            Doubt::AskedCents,
+            Doubt::ProseAnswer,
+            Doubt::PlusMinusAnswer,
+            Doubt::UnreadableAnswerField,
+        ];
+        for d in all {
+            let v = serde_json::to_value(&d).unwrap();
+            assert_eq!(read::<Doubt>(&v, "doubt"), Ok(d), "{v}");
+        }
+        for bad in [
+            serde_json::json!({"kind": "no_such_doubt"}),
+            serde_json::json!({"kind": "continues_after_answer"}),
+            serde_json::json!({"kind": "only_last_number", "extra": 1}),
+            serde_json::json!("only_last_number"),
+        ] {
+            let e = read::<Doubt>(&bad, "doubts[0]").unwrap_err().to_string();
+            assert!(e.starts_with("doubts[0]: expected a doubt"), "{e}");
+        }
     }
 
     #[test]

@@ -70,6 +70,30 @@ impl Serialize for Method {
 }
 
 impl Method {
+    /// The built-in rules (every method but a pattern's).
+    const BUILT_IN: [Method; 11] = [
+        Method::AnswerTag,
+        Method::Boxed,
+        Method::FinalAnswerMarker,
+        Method::AnswerHeading,
+        Method::JsonField,
+        Method::HashMarker,
+        Method::WholeText,
+        Method::FinalEquation,
+        Method::MainClause,
+        Method::LastNumber,
+        Method::Fallback,
+    ];
+
+    /// The method a record names: a built-in rule by its name, otherwise an answer pattern's
+    /// (records write both the same way, so either reads back as written).
+    pub fn named(name: &str) -> Method {
+        Method::BUILT_IN
+            .into_iter()
+            .find(|m| m.as_str() == name)
+            .unwrap_or_else(|| Method::Pattern(name.into()))
+    }
+
     pub fn as_str(&self) -> &str {
         match self {
             Method::Pattern(name) => name,

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::Value;
 
-use crate::json::{FieldError, Fields, Path};
+use crate::json::{FieldError, Fields, FromJson, Named, Path};
 
 /// Why an input line could not be used.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -302,6 +302,46 @@ pub struct LlmFallbackNote {
     pub error: Option<String>,
     pub latency_ms: u64,
     pub total_tokens: u64,
+}
+
+/// A grade line read back (a kept grade run: `view::extract::kept`), field by field as
+/// [`GradeRecord`]'s `Serialize` writes it.
+impl FromJson for GradeRecord {
+    fn from_json(value: &Value, path: Path) -> Result<Self, FieldError> {
+        let f = Fields::of(value, path)?;
+        let verdict = f.required::<Named<Outcome>>("verdict")?.0;
+        let llm_fallback = f.optional::<LlmFallbackNote>("llm_fallback")?.map(Box::new);
+        Ok(GradeRecord {
+            id: f.or_default("id")?,
+            predicted_answer: f.optional("predicted_answer")?,
+            ground_truth_answer: f.optional("ground_truth_answer")?,
+            equivalent: f.required("equivalent")?,
+            verdict,
+            method: f.required::<Named<super::Path>>("method")?.0.as_str(),
+            reason: f.required("reason")?,
+            predicted_method: f.required("predicted_method")?,
+            ground_truth_method: f.required("ground_truth_method")?,
+            low_confidence: f.required("low_confidence")?,
+            llm_fallback,
+        })
+    }
+}
+
+impl FromJson for LlmFallbackNote {
+    fn from_json(value: &Value, path: Path) -> Result<Self, FieldError> {
+        let f = Fields::of(value, path)?;
+        Ok(LlmFallbackNote {
+            used: f.required("used")?,
+            rule_answer: f.optional("rule_answer")?,
+            rule_method: f.required("rule_method")?,
+            rule_verdict: f.required::<Named<Outcome>>("rule_verdict")?.0,
+            reply: f.optional("reply")?,
+            model_answer: f.optional("model_answer")?,
+            error: f.optional("error")?,
+            latency_ms: f.required("latency_ms")?,
+            total_tokens: f.required("total_tokens")?,
+        })
+    }
 }
 
 impl LlmFallbackNote {

@@ -6,15 +6,15 @@
 //! which field is wrong; `equivalent` must agree with `verdict`, or the row is refused rather
 //! than shown with a verdict it may not have had.
 
+use serde::Serialize;
 use serde_json::Value;
 
 use crate::extract::batch::GradeBatch;
 use crate::extract::batch::Row;
 use crate::extract::equiv::Outcome;
-use crate::extract::equiv::Path;
-use crate::extract::fallback_batch::{FallbackCounts, LlmFallbackNote};
+use crate::extract::fallback_batch::FallbackCounts;
 use crate::extract::records::GradeRecord;
-use crate::json::{FieldError, Fields, Named, Path as JsonPath};
+use crate::json::{FieldError, Fields, Path as JsonPath};
 
 /// Why a kept line could not be read back.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -31,27 +31,36 @@ pub enum KeptLineError {
     },
 }
 
+/// A graded row as the run keeps it: the grade line, then the row's `line` in the file.
+#[derive(Serialize)]
+struct KeptRow<'a> {
+    #[serde(flatten)]
+    record: &'a GradeRecord,
+    line: usize,
+}
+
 /// The rows of `batch` as the run keeps them, one JSON object per line.
 pub fn to_kept_jsonl(batch: &GradeBatch) -> String {
     let mut out = String::new();
     for row in &batch.rows {
-        let value = match row {
-            Row::Graded { line, record } => {
-                let mut v = serde_json::to_value(record).unwrap_or(Value::Null);
-                if let Value::Object(m) = &mut v {
-                    m.insert("line".into(), Value::from(*line));
-                }
-                v
-            }
-            Row::Bad { line, error } => {
-                serde_json::json!({ "id": null, "line": line, "error": error })
-            }
+        let text = match row {
+            Row::Graded { line, record } => serde_json::to_string(&KeptRow {
+                record,
+                line: *line,
+            })
+            .unwrap_or_default(),
+            Row::Bad { line, error } => crate::jsonl::compact(
+                &serde_json::json!({ "id": null, "line": line, "error": error }),
+            ),
         };
-        out.push_str(&crate::jsonl::compact(&value));
+        out.push_str(&text);
         out.push('\n');
     }
     out
 }
+
+/// A kept line as a whole, for the paths of its fields.
+const LINE: JsonPath<'static> = JsonPath::Root("the line");
 
 /// The table of a kept run from its lines (`to_kept_jsonl`); `line` is the fallback line
 /// number for a kept line without one (its position among the run's lines).
@@ -59,19 +68,22 @@ pub fn batch_from_kept(lines: &[Value]) -> GradeBatch {
     let mut batch = GradeBatch::default();
     for (i, value) in lines.iter().enumerate() {
         let position = i + 1;
-        let Value::Object(m) = value else {
+        let Ok(f) = Fields::of(value, LINE) else {
             batch.bad_line(
                 position,
                 KeptLineError::NotObject { line: position }.to_string(),
             );
             continue;
         };
-        let line = m
-            .get("line")
-            .and_then(Value::as_u64)
-            .map_or(position, |n| n as usize);
-        if let Some(error) = m.get("error").and_then(Value::as_str) {
-            batch.bad_line(line, error.to_string());
+        // Written by `to_kept_jsonl`: a `line` that does not read is the line's position, an
+        // `error` that is not text is no error (the record's own reader then says what is wrong).
+        let line = f
+            .optional::<usize>("line")
+            .ok()
+            .flatten()
+            .unwrap_or(position);
+        if let Ok(Some(error)) = f.optional::<String>("error") {
+            batch.bad_line(line, error);
             continue;
         }
         match record_of(value, position) {
@@ -169,7 +181,8 @@ fn unadd(s: &mut crate::extract::records::GradeSummary, r: &GradeRecord) {
 /// The line's fields, read through the one JSON reader (`crate::json`); a record whose
 /// `equivalent` contradicts its `verdict` is refused rather than shown with either.
 fn record_of(value: &Value, line: usize) -> Result<GradeRecord, KeptLineError> {
-    let record = read_record(value).map_err(|error| KeptLineError::Field { line, error })?;
+    let record = crate::json::read::<GradeRecord>(value, "the line")
+        .map_err(|error| KeptLineError::Field { line, error })?;
     if record.equivalent != (record.verdict == Outcome::Equal) {
         return Err(KeptLineError::Disagrees {
             line,
@@ -180,45 +193,11 @@ fn record_of(value: &Value, line: usize) -> Result<GradeRecord, KeptLineError> {
     Ok(record)
 }
 
-fn read_record(value: &Value) -> Result<GradeRecord, FieldError> {
-    let f = Fields::of(value, JsonPath::Root("the line"))?;
-    let verdict = f.required::<Named<Outcome>>("verdict")?.0;
-    let llm_fallback = match f.object("llm_fallback")? {
-        Some(note) => Some(Box::new(note_of(&note)?)),
-        None => None,
-    };
-    Ok(GradeRecord {
-        id: f.get("id").cloned().unwrap_or(Value::Null),
-        predicted_answer: f.optional("predicted_answer")?,
-        ground_truth_answer: f.optional("ground_truth_answer")?,
-        equivalent: f.required("equivalent")?,
-        verdict,
-        method: f.required::<Named<Path>>("method")?.0.as_str(),
-        reason: f.required("reason")?,
-        predicted_method: f.required("predicted_method")?,
-        ground_truth_method: f.required("ground_truth_method")?,
-        low_confidence: f.required("low_confidence")?,
-        llm_fallback,
-    })
-}
-
-fn note_of(f: &Fields<'_>) -> Result<LlmFallbackNote, FieldError> {
-    Ok(LlmFallbackNote {
-        used: f.required("used")?,
-        rule_answer: f.optional("rule_answer")?,
-        rule_method: f.required("rule_method")?,
-        rule_verdict: f.required::<Named<Outcome>>("rule_verdict")?.0,
-        reply: f.optional("reply")?,
-        model_answer: f.optional("model_answer")?,
-        error: f.optional("error")?,
-        latency_ms: f.required("latency_ms")?,
-        total_tokens: f.required("total_tokens")?,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::extract::equiv::Path;
+    use crate::extract::records::LlmFallbackNote;
     use crate::extract::{AnswerPatterns, Preset};
 
     fn graded() -> GradeBatch {
@@ -241,6 +220,26 @@ mod tests {
         text.lines()
             .map(|l| serde_json::from_str(l).unwrap())
             .collect()
+    }
+
+    #[test]
+    fn a_kept_line_is_the_grade_line_then_its_line_number() {
+        // The text is what `digest` hashes: a re-upload finds its earlier run only while the
+        // kept lines are written exactly as before.
+        let b = graded();
+        let Row::Graded { line, record } = &b.rows[0] else {
+            panic!("row 1 is graded")
+        };
+        let mut v = serde_json::to_value(record).unwrap();
+        v.as_object_mut()
+            .unwrap()
+            .insert("line".into(), Value::from(*line));
+        let kept = to_kept_jsonl(&b);
+        assert_eq!(
+            kept.lines().next(),
+            Some(crate::jsonl::compact(&v).as_str())
+        );
+        assert!(kept.lines().next().unwrap().ends_with(",\"line\":1}"));
     }
 
     #[test]

@@ -6,6 +6,7 @@ use serde_json::Value;
 
 use crate::search::SearchQuery;
 
+use crate::audit::batch::ResultCase;
 use crate::audit::Band;
 use crate::band::evaluate::BandReport;
 use crate::band::evaluate::CaseRef;
@@ -251,34 +252,25 @@ pub struct CaseDetail {
 
 pub fn case_detail(line: &str) -> Result<CaseDetail, String> {
     let v: Value = serde_json::from_str(line).map_err(|e| format!("line is not JSON: {e}"))?;
-    let text = |key: &str| match v.get(key) {
-        Some(Value::Null) | None => None,
-        Some(other) => Some(crate::jsonl::text_of(other)),
-    };
-    let errors = match v.get("errors") {
-        Some(Value::Array(items)) => items
+    // A line that is JSON but not an object shows no fields; it is not an error here.
+    let case = crate::json::read::<ResultCase>(&v, "the line").unwrap_or_default();
+    let findings = crate::view::audit::shown::ReportShown::read(
+        &serde_json::json!({ "errors": &case.errors }),
+    )
+    .findings;
+    Ok(CaseDetail {
+        findings,
+        errors: case
+            .errors
             .iter()
             .map(|e| serde_json::to_string_pretty(e).unwrap_or_default())
             .collect(),
-        _ => Vec::new(),
-    };
-    let findings = match v.get("errors") {
-        Some(errors @ Value::Array(_)) => {
-            let mut m = serde_json::Map::new();
-            m.insert("errors".into(), errors.clone());
-            crate::view::audit::shown::ReportShown::read(&Value::Object(m)).findings
-        }
-        _ => Vec::new(),
-    };
-    Ok(CaseDetail {
-        findings,
-        id: text("id"),
-        description: text("description"),
-        context_input: text("context_input"),
-        model_output: text("model_output"),
-        errors,
-        error: text("error"),
-        kept_report: v.get(crate::audit::batch::KEPT_REPORT).is_some(),
+        id: case.id,
+        description: case.description,
+        context_input: case.context_input,
+        model_output: case.model_output,
+        error: case.error,
+        kept_report: case.kept_report,
     })
 }
 
@@ -466,6 +458,15 @@ mod tests {
         assert_eq!(d.findings[0].explanation, "not in the context");
         assert_eq!(d.findings[0].evidence, "40 people");
         assert!(case_detail("{oops").is_err());
+        let bare = case_detail("[1]").unwrap();
+        assert!(bare.id.is_none() && bare.errors.is_empty() && !bare.kept_report);
+        let kept =
+            case_detail(r#"{"id":"a","description":{"k":1},"error":null,"audit_report":{}}"#)
+                .unwrap();
+        assert_eq!(
+            (kept.description.as_deref(), kept.error, kept.kept_report),
+            (Some(r#"{"k":1}"#), None, true)
+        );
         assert_eq!(bom_len(b"\xEF\xBB\xBF{"), 3);
         assert_eq!(bom_len(b"{}"), 0);
     }
