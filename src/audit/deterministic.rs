@@ -416,6 +416,8 @@ pub fn direction_findings(context: &str, output: &str) -> Vec<DeterministicFindi
     }
     let out = directed_numbers(output);
     let mut findings: Vec<DeterministicFinding> = subject_direction_findings(context, output);
+    findings.extend(bound_findings(context, output));
+    findings.extend(ranking_findings(context, output));
     let mut seen = std::collections::BTreeSet::new();
     for o in &out {
         let Some(dir) = o.direction.filter(is_change) else {
@@ -464,6 +466,278 @@ pub fn direction_findings(context: &str, output: &str) -> Vec<DeterministicFindi
             derivation: None,
             also_reported_by: None,
         });
+    }
+    findings
+}
+
+/// Which side of its value a bound puts a quantity: "over 400" is above 400, "almost 400"
+/// below it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Bound {
+    Above,
+    Below,
+}
+
+/// Written right before a number: the quantity is above it ("over 400", "超过30%") or below it
+/// ("almost 400", "不到30%"). Whole words; the longest of two that end alike comes first.
+const ABOVE_BEFORE: &[&str] = &[
+    "more than",
+    "in excess of",
+    "upwards of",
+    "at least",
+    "exceeding",
+    "over",
+    "above",
+    "超过",
+    "多于",
+    "逾",
+];
+const BELOW_BEFORE: &[&str] = &[
+    "just short of",
+    "just shy of",
+    "fewer than",
+    "less than",
+    "not quite",
+    "almost",
+    "nearly",
+    "under",
+    "below",
+    "将近",
+    "接近",
+    "不到",
+    "不足",
+    "少于",
+    "近",
+];
+/// Written right after a number: above it ("300多", "300余人", "30%以上").
+const ABOVE_AFTER: &[&str] = &["多", "余", "以上"];
+/// `近` before a span of time is "the last …" (`近3年`), not "almost".
+const ZH_TIME_UNITS: &str = "年日天月周";
+
+/// The bound written with `n` in `text`, if any.
+fn bound_of(text: &str, n: &Num) -> Option<Bound> {
+    let before = text.get(..n.start).unwrap_or("");
+    let mut from = before.len().saturating_sub(20);
+    while !before.is_char_boundary(from) {
+        from += 1;
+    }
+    let near = before[from..]
+        .trim_end_matches(['$', '£', '€', '¥', '￥', ' '])
+        .to_ascii_lowercase();
+    let after = text.get(n.end..).unwrap_or("");
+    let ends_with_word = |w: &str| {
+        near.ends_with(w)
+            && (!w.is_ascii()
+                || !near[..near.len() - w.len()].ends_with(|c: char| c.is_ascii_alphabetic()))
+    };
+    if ABOVE_BEFORE.iter().any(|w| ends_with_word(w))
+        || ABOVE_AFTER.iter().any(|w| after.starts_with(w))
+    {
+        return Some(Bound::Above);
+    }
+    let time = after
+        .trim_start_matches(|c: char| "个多".contains(c))
+        .starts_with(|c: char| ZH_TIME_UNITS.contains(c));
+    BELOW_BEFORE
+        .iter()
+        .find(|w| ends_with_word(w))
+        .filter(|w| !(**w == "近" && time))
+        .map(|_| Bound::Below)
+}
+
+/// The bound check: an output quantity written with a bound ("over 400 people") whose value the
+/// context states, with the same unit, only with the opposite bound ("almost 400 people"). Both
+/// cannot hold of one quantity; a value the context also states exactly or with the same bound
+/// is not decided (it may be another quantity of the same size).
+fn bound_findings(context: &str, output: &str) -> Vec<DeterministicFinding> {
+    // Sorted by kind and value: each output number finds its value by binary search, so any
+    // two texts cost O((n + m) log m).
+    let mut ctx: Vec<(Num, Option<Bound>)> = scan(context)
+        .into_iter()
+        .filter(|c| class(c).is_some() && !year_like(c) && !c.soft)
+        .map(|c| (c, bound_of(context, &c)))
+        .collect();
+    ctx.sort_by(|(a, _), (b, _)| class(a).cmp(&class(b)).then(a.value.total_cmp(&b.value)));
+    let mut findings = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
+    for o in scan(output) {
+        if class(&o).is_none() || year_like(&o) || o.soft {
+            continue;
+        }
+        let Some(b) = bound_of(output, &o) else {
+            continue;
+        };
+        // The first 64 occurrences of the value: a context of one value repeated is read once.
+        let at = ctx.partition_point(|(c, _)| {
+            class(c) < class(&o)
+                || (class(c) == class(&o) && c.value < o.value && !same(c.value, o.value))
+        });
+        let same_quantity: Vec<&(Num, Option<Bound>)> = ctx[at..]
+            .iter()
+            .take_while(|(c, _)| comparable(c, &o))
+            .take(64)
+            .filter(|(c, _)| same_written_unit_or_bare(c, &o))
+            .collect();
+        let Some((c, _)) = same_quantity.first() else {
+            continue;
+        };
+        if same_quantity
+            .iter()
+            .any(|(_, cb)| *cb != Some(opposite_bound(b)))
+        {
+            continue;
+        }
+        let phrase = |text: &str, n: &Num| {
+            let mut from = n.start.saturating_sub(16);
+            while !text.is_char_boundary(from) {
+                from += 1;
+            }
+            bounded(text.get(from..n.end).unwrap_or(n.text).trim_start())
+        };
+        let (out_phrase, ctx_phrase) = (phrase(output, &o), phrase(context, c));
+        if !seen.insert(out_phrase.clone()) {
+            continue;
+        }
+        let side = |b: Bound| match b {
+            Bound::Above => "above",
+            Bound::Below => "below",
+        };
+        findings.push(DeterministicFinding {
+            check: DeterministicCheck::Direction,
+            severity: Severity::High,
+            output_text: out_phrase.clone(),
+            context_text: ctx_phrase.clone(),
+            explanation: format!(
+                "the output puts this quantity {} {} (\"{out_phrase}\") but the context {} it \
+(\"{ctx_phrase}\")",
+                side(b),
+                o.text,
+                side(opposite_bound(b))
+            ),
+            status: DeterministicStatus::Counted,
+            derivation: None,
+            also_reported_by: None,
+        });
+    }
+    findings
+}
+
+fn opposite_bound(b: Bound) -> Bound {
+    match b {
+        Bound::Above => Bound::Below,
+        Bound::Below => Bound::Above,
+    }
+}
+
+/// A ranking's top ("spent the most at £2,956,737") and bottom words.
+const RANK_TOP: &[&str] = &[
+    "the most",
+    "the highest",
+    "the largest",
+    "the biggest",
+    "the greatest",
+];
+const RANK_BOTTOM: &[&str] = &["the least", "the lowest", "the smallest", "the fewest"];
+/// What introduces the next of a ranking ("…, followed by the Tories at £2,980,815").
+const RANK_NEXT: &[&str] = &["followed by", "ahead of"];
+/// How far (bytes) a ranking's value may follow its word, and the next one its "followed by".
+const RANK_REACH: usize = 48;
+
+/// The ranking check: the output names the top (bottom) of a ranking with its value and the
+/// next one with a larger (smaller) value of the same unit ("UKIP spent the most at
+/// £2,956,737, followed by the Tories at £2,980,815"), both values stated in the context: the
+/// context's own figures rank them the other way.
+fn ranking_findings(context: &str, output: &str) -> Vec<DeterministicFinding> {
+    let nums = scan(output);
+    let ctx = scan(context);
+    let lower = output.to_ascii_lowercase();
+    // Sentence ends, found once and looked up by binary search (linear in the text).
+    let mut ends: Vec<usize> = [". ", ".\n", "\n", "。", "; "]
+        .iter()
+        .flat_map(|e| output.match_indices(e).map(|(i, _)| i))
+        .collect();
+    ends.sort_unstable();
+    let sentence_end = |from: usize| {
+        ends.get(ends.partition_point(|&e| e < from))
+            .copied()
+            .unwrap_or(output.len())
+    };
+    // Numbers are in text order: the first one starting in `from..to`, near `from`.
+    let first_after = |from: usize, to: usize| {
+        nums.get(nums.partition_point(|n| n.start < from))
+            .filter(|n| n.start < to && n.start - from <= RANK_REACH)
+    };
+    let in_context = |n: &Num| {
+        ctx.iter()
+            .find(|c| comparable(c, n) && same_written_unit_or_bare(c, n))
+            .copied()
+    };
+    let mut findings = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
+    for (words, top) in [(RANK_TOP, true), (RANK_BOTTOM, false)] {
+        for w in words {
+            // `lower` has the byte offsets of `output` (ASCII lower-casing keeps lengths).
+            for (at, _) in lower.match_indices(w) {
+                let end = at + w.len();
+                if lower[end..].starts_with(|c: char| c.is_ascii_alphabetic()) {
+                    continue;
+                }
+                let stop = sentence_end(end);
+                let Some(a) = first_after(end, stop) else {
+                    continue;
+                };
+                // Right after the value (a bounded window: no scan to the sentence's end).
+                let window = lower.get(a.end..stop.min(a.end + RANK_REACH)).unwrap_or("");
+                let Some((next_at, next)) = RANK_NEXT
+                    .iter()
+                    .filter_map(|n| window.find(n).map(|i| (a.end + i, *n)))
+                    .min()
+                else {
+                    continue;
+                };
+                let Some(b) = first_after(next_at + next.len(), stop) else {
+                    continue;
+                };
+                let reversed = if top {
+                    b.value > a.value
+                } else {
+                    b.value < a.value
+                };
+                if !(reversed
+                    && !same(a.value, b.value)
+                    && class(a).is_some()
+                    && class(a) == class(b)
+                    && same_written_unit_or_bare(a, b))
+                {
+                    continue;
+                }
+                let (Some(_), Some(cb)) = (in_context(a), in_context(b)) else {
+                    continue;
+                };
+                let phrase = bounded(output.get(at..b.end).unwrap_or(w));
+                if !seen.insert(phrase.clone()) {
+                    continue;
+                }
+                findings.push(DeterministicFinding {
+                    check: DeterministicCheck::Direction,
+                    severity: Severity::High,
+                    output_text: phrase.clone(),
+                    context_text: cb.text.to_string(),
+                    explanation: format!(
+                        "the output ranks {} as {w} ahead of {} (\"{phrase}\"), but {} is {} than \
+{} (the context states both)",
+                        a.text,
+                        b.text,
+                        b.text,
+                        if top { "more" } else { "less" },
+                        a.text
+                    ),
+                    status: DeterministicStatus::Counted,
+                    derivation: None,
+                    also_reported_by: None,
+                });
+            }
+        }
     }
     findings
 }
@@ -939,6 +1213,92 @@ mod tests {
         assert!(flagged("Francis I of France; Francis I, emperor.", "two people").is_empty());
     }
 
+    fn direction_texts(ctx: &str, out: &str) -> Vec<String> {
+        direction_findings(ctx, out)
+            .into_iter()
+            .map(|f| f.output_text)
+            .collect()
+    }
+
+    #[test]
+    fn a_bound_opposite_to_the_contexts_is_a_contradiction() {
+        // "over 400" cannot be "almost 400"; nor 超过 / 不到.
+        assert_eq!(
+            direction_texts(
+                "Almost 400 people were evacuated.",
+                "Over 400 people were evacuated."
+            ),
+            vec!["Over 400"]
+        );
+        assert_eq!(
+            direction_texts("不到30%的受访者表示支持。", "超过30%的受访者表示支持。"),
+            vec!["超过30%"]
+        );
+        assert_eq!(
+            direction_texts("More than 1,200 jobs went.", "nearly 1,200 jobs went"),
+            vec!["nearly 1,200"]
+        );
+        // The same bound, another notation: no finding.
+        assert!(direction_texts("nearly 1.2 thousand jobs", "almost 1,200 jobs").is_empty());
+        // The context also states the value without a bound or with the same one: another
+        // quantity of the same size may be meant.
+        assert!(direction_texts(
+            "Almost 400 people left; 400 people stayed.",
+            "Over 400 people left."
+        )
+        .is_empty());
+        assert!(direction_texts(
+            "almost 400 people left and over 400 people arrived",
+            "over 400 people left"
+        )
+        .is_empty());
+        // Another unit is another quantity; 近3年 is "the last three years", not "almost".
+        assert!(direction_texts("almost 400 people", "over 400 cars").is_empty());
+        assert!(direction_texts("近3年来销量下降。", "超过3年").is_empty());
+        // A year is not a bound quantity.
+        assert!(direction_texts("almost 2000 years ago", "over 2000 years ago").is_empty());
+    }
+
+    #[test]
+    fn a_ranking_the_contexts_figures_reverse_is_a_contradiction() {
+        let ctx = "UKIP spent £2,956,737, while the Tories' campaign expenditure was \
+£2,980,815. Labour spent £1,027,339.";
+        let f = direction_findings(
+            ctx,
+            "UKIP spent the most at £2,956,737, followed by the Conservatives (£2,980,815).",
+        );
+        assert_eq!(f.len(), 1);
+        assert_eq!(f[0].check, DeterministicCheck::Direction);
+        assert_eq!(f[0].context_text, "2,980,815");
+        // The right order, and a bottom of a ranking in the right order: no finding.
+        assert!(direction_texts(
+            ctx,
+            "The Tories spent the most at £2,980,815, followed by UKIP at £2,956,737."
+        )
+        .is_empty());
+        assert!(direction_texts(
+            ctx,
+            "Labour spent the least at £1,027,339, followed by UKIP (£2,956,737)."
+        )
+        .is_empty());
+        assert_eq!(
+            direction_texts(
+                ctx,
+                "UKIP spent the least at £2,956,737, followed by Labour (£1,027,339)."
+            )
+            .len(),
+            1
+        );
+        // Values the context does not state are the number check's, not a ranking's.
+        assert!(direction_texts(ctx, "A spent the most at £5, followed by B at £7.").is_empty());
+        // Another unit: not one ranking.
+        assert!(direction_texts(
+            "It has 300 staff and £2,956,737 in debt.",
+            "It has the most debt at £2,956,737, followed by 300 staff."
+        )
+        .is_empty());
+    }
+
     #[test]
     fn a_subject_stated_with_the_opposite_direction_without_a_number() {
         let ctx = "截至收盘，沪深两市股指双双收跌。沥青期货领涨，强麦期货领跌。";
@@ -988,6 +1348,12 @@ mod tests {
         assert!(direction_findings(&ctx, &out).len() <= 3);
         let out = "均".repeat(100_000) + "涨";
         assert!(direction_findings(&ctx, &out).is_empty());
+        // Bounds of distinct values, and rankings without a sentence end.
+        let ctx: String = (0..10_000).map(|k| format!("almost {k} people ")).collect();
+        let out: String = (0..10_000).map(|k| format!("over {k} people ")).collect();
+        assert!(direction_findings(&ctx, &out).len() > 1_000);
+        let out = "the most at £2 followed by £3 ".repeat(10_000);
+        assert_eq!(direction_findings("£2 and £3", &out).len(), 1);
         // A context of one value repeated, no punctuation: the leniency reads a few clauses.
         let ctx = "营收约100亿元 ".repeat(20_000);
         let out: String = (0..300)
