@@ -974,8 +974,8 @@ fn clause_tokens(text: &str, n: &Num) -> Vec<String> {
 /// left to the fact check): the same quantity — one kind, one unit written the same way (or
 /// none on both: a "26-point lead" is not a score of 25), neither a year or a date
 /// (years and dates are exact) — within `threshold`, and written as an approximation: hedged
-/// ("about", "约", "300多"), less precise than the context's writing, or a round figure of at
-/// most two significant digits. A number written as precisely as the context's (3066.36 for
+/// ("about", "约", "300多"), the context's writing cut after fewer digits ([`truncated`]), or a
+/// round figure of at most two significant digits. A number written as precisely as the context's (3066.36 for
 /// 3075.91 points) is a different specific, not a slight change of this one. The caller also
 /// asks for a word of the two clauses in common (what the numbers count: "revenue", "出口").
 fn slightly_changed(c: &Num, o: &Num, threshold: f64) -> bool {
@@ -991,7 +991,18 @@ fn slightly_changed(c: &Num, o: &Num, threshold: f64) -> bool {
         && same_written_unit_or_bare(c, o)
         && c.value != 0.0
         && ((o.value - c.value) / c.value).abs() <= threshold + 1e-12
-        && (o.hedged || significant_digits(o) < significant_digits(c) || significant_digits(o) <= 2)
+        && (o.hedged || truncated(c, o) || significant_digits(o) <= 2)
+}
+
+/// Whether `o` is `c` cut after its own last written digit, not rounded (`£1.5 million` for
+/// £1,580,575; `238.4` for 238.45): fewer digits than the context's, each of them the context's.
+/// A number written with fewer digits that is not `c` cut (236.2 for 233.95) is another
+/// specific, not an approximation of this one.
+fn truncated(c: &Num, o: &Num) -> bool {
+    let (cv, ov) = (c.value.abs(), o.value.abs());
+    significant_digits(o) < significant_digits(c)
+        && cv >= ov * (1.0 - 1e-9)
+        && cv - ov < 2.0 * o.half_step * (1.0 - 1e-6)
 }
 
 /// Word tokens for locating a claim: ASCII words of 3+ letters (lower-cased) and pairs of
@@ -1192,6 +1203,19 @@ mod tests {
             flagged("上证综指收报3075.91点。", "上证综指报3066.36点。"),
             vec!["3066.36"]
         );
+        // Fewer digits are an approximation only when they are the context's number cut
+        // (238.4 for 238.45, £1.5 million for £1,580,575), not another specific (236.2 for
+        // 233.95: written less precisely, yet no writing of 233.95).
+        assert_eq!(
+            flagged("最低探至每克233.95元", "最低探至每克236.2元"),
+            vec!["236.2"]
+        );
+        assert!(flagged("最低探至每克238.45元", "最低探至每克238.4元").is_empty());
+        assert!(flagged(
+            "The Lib Dems spent £1,580,575.",
+            "The Lib Dems spent £1.5 million."
+        )
+        .is_empty());
         // Another unit, or another subject, is another quantity.
         assert_eq!(flagged("每克240.1元", "每公斤241元"), vec!["241"]);
         assert_eq!(
