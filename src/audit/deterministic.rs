@@ -416,6 +416,7 @@ pub fn direction_findings(context: &str, output: &str) -> Vec<DeterministicFindi
     }
     let out = directed_numbers(output);
     let mut findings: Vec<DeterministicFinding> = subject_direction_findings(context, output);
+    findings.extend(en_subject_direction_findings(context, output));
     findings.extend(bound_findings(context, output));
     findings.extend(ranking_findings(context, output));
     let mut seen = std::collections::BTreeSet::new();
@@ -461,6 +462,204 @@ pub fn direction_findings(context: &str, output: &str) -> Vec<DeterministicFindi
                 o.phrase,
                 word(first.direction),
                 first.phrase
+            ),
+            status: DeterministicStatus::Counted,
+            derivation: None,
+            also_reported_by: None,
+        });
+    }
+    findings
+}
+
+/// English verbs of a change that say which way their subject went ("profits rose", "sales
+/// have fallen"); nouns ("growth", "a rise") and near-only words ("up", "higher") name no
+/// subject of their own.
+const EN_SUBJECT_VERBS: &[&str] = &[
+    "increased",
+    "increases",
+    "decreased",
+    "decreases",
+    "declined",
+    "declines",
+    "climbed",
+    "dropped",
+    "drops",
+    "plunged",
+    "slumped",
+    "shrank",
+    "jumped",
+    "surged",
+    "soared",
+    "risen",
+    "rises",
+    "rose",
+    "grew",
+    "fell",
+    "falls",
+    "fallen",
+];
+/// Between a subject and its verb: an auxiliary or adverb, skipped ("sales have fallen",
+/// "profits also rose").
+const EN_BETWEEN: &[&str] = &[
+    "has", "have", "had", "was", "were", "is", "are", "been", "also", "then", "again", "both",
+    "all", "each", "steadily", "sharply", "slightly",
+];
+/// Never a subject: pronouns, determiners, conjunctions, and words that make the change
+/// hypothetical or someone else's ("expected to rise", "if prices fall", "which rose").
+const EN_NOT_SUBJECT: &[&str] = &[
+    "it", "its", "they", "them", "their", "he", "she", "we", "you", "who", "which", "that", "this",
+    "these", "those", "there", "what", "and", "but", "or", "nor", "the", "a", "an", "to", "if",
+    "will", "would", "could", "may", "might", "should", "can", "must", "shall", "when", "while",
+    "as", "than", "one", "ones",
+];
+/// Too general to be a subject alone ("prices rose" of which?): a subject only with the word
+/// before it ("oil prices", "BP shares").
+const EN_GENERIC: &[&str] = &[
+    "number", "figure", "rate", "level", "total", "amount", "price", "value", "index", "market",
+    "share", "stock",
+];
+
+/// The subject of an English change verb at `at`: the one or two words right before it, once
+/// [`EN_BETWEEN`] words are skipped, lower-cased, a plural "s" dropped ("Oil prices rose" → "oil
+/// price"). None when the word right before is no subject ([`EN_NOT_SUBJECT`]) or not a word.
+fn en_subject(text: &str, at: usize) -> Option<Vec<String>> {
+    let before = text.get(..at)?;
+    // A few words back at most (linear whatever the text).
+    let mut from = before.len().saturating_sub(80);
+    while !before.is_char_boundary(from) {
+        from += 1;
+    }
+    let mut words = before[from..]
+        .rsplit(|c: char| c.is_whitespace())
+        .filter(|w| !w.is_empty());
+    let mut subject: Vec<String> = Vec::new();
+    let mut between = 0;
+    for w in words.by_ref() {
+        // A word ending in punctuation closes the clause before it.
+        let clean = w.trim_end_matches(|c: char| !c.is_ascii_alphanumeric());
+        let closed = clean.len() != w.len();
+        if !clean.bytes().all(|b| b.is_ascii_alphabetic()) || clean.len() < 2 {
+            break;
+        }
+        let lower = clean.to_ascii_lowercase();
+        if subject.is_empty() && EN_BETWEEN.contains(&lower.as_str()) && between < 2 && !closed {
+            between += 1;
+            continue;
+        }
+        if EN_NOT_SUBJECT.contains(&lower.as_str())
+            || EN_BETWEEN.contains(&lower.as_str())
+            || (closed && subject.is_empty())
+        {
+            if subject.is_empty() {
+                return None;
+            }
+            break;
+        }
+        if closed {
+            break;
+        }
+        let singular = lower
+            .strip_suffix('s')
+            .filter(|s| s.len() >= 3 && !s.ends_with('s'))
+            .map_or(lower.clone(), str::to_string);
+        subject.insert(0, singular);
+        if subject.len() == 2 {
+            break;
+        }
+    }
+    if subject.len() == 1 && EN_GENERIC.contains(&subject[0].as_str()) {
+        return None;
+    }
+    // One word of three letters or fewer says too little ("oil", "gas" do; a pronoun was
+    // left out above).
+    (!subject.is_empty() && subject.iter().map(String::len).sum::<usize>() >= 3).then_some(subject)
+}
+
+/// The English subject-direction check: a change verb with no number ("profits rose") whose
+/// subject the context states only with the opposite verb ("profits fell"). Subjects are one
+/// when the words of one end the other ("profit" and "net profit"; "oil price" and "gold price"
+/// are two). A subject the context states both ways is not decided; in the output a verb
+/// followed by its number is the number's check.
+fn en_subject_direction_findings(context: &str, output: &str) -> Vec<DeterministicFinding> {
+    let said = |text: &str, bare_only: bool| -> Vec<(Vec<String>, Direction, String)> {
+        direction_words(text)
+            .into_iter()
+            .filter(|w| EN_SUBJECT_VERBS.contains(&w.word.to_ascii_lowercase().as_str()))
+            .filter(|w| {
+                let next = text.get(w.end..).unwrap_or("").trim_start();
+                let next = next
+                    .strip_prefix("by ")
+                    .or_else(|| next.strip_prefix("to "))
+                    .unwrap_or(next);
+                !(bare_only && next.starts_with(|c: char| c.is_ascii_digit() || "$£€¥".contains(c)))
+            })
+            .filter_map(|w| {
+                let subject = en_subject(text, w.start)?;
+                let mut from = w.start.saturating_sub(40);
+                while !text.is_char_boundary(from) {
+                    from += 1;
+                }
+                Some((
+                    subject,
+                    w.direction,
+                    bounded(text[from..w.end].trim_start()),
+                ))
+            })
+            .collect()
+    };
+    // Context subjects by their last word and their whole (at most two words): each output
+    // subject is looked up twice.
+    let ctx = said(context, false);
+    let mut by_key: HashMap<String, Vec<usize>> = HashMap::new();
+    for (k, (subject, _, _)) in ctx.iter().enumerate() {
+        by_key.entry(subject.join(" ")).or_default().push(k);
+        if subject.len() == 2 {
+            by_key.entry(subject[1].clone()).or_default().push(k);
+        }
+    }
+    let mut findings = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
+    for (subject, dir, phrase) in said(output, true) {
+        // The same subject: equal, or one of one word that the other ends with. A subject
+        // stated many times is read a bounded number of times (linear whatever the texts).
+        let mut of: Vec<usize> = Vec::new();
+        if let Some(v) = by_key.get(&subject.join(" ")) {
+            of.extend(
+                v.iter()
+                    .filter(|&&k| ctx[k].0 == subject || subject.len() == 1)
+                    .take(64),
+            );
+        }
+        if subject.len() == 2 {
+            if let Some(v) = by_key.get(&subject[1]) {
+                of.extend(v.iter().filter(|&&k| ctx[k].0.len() == 1).take(64));
+            }
+        }
+        if of.is_empty() || of.iter().any(|&k| ctx[k].1 == dir) {
+            continue;
+        }
+        if !seen.insert(phrase.clone()) {
+            continue;
+        }
+        let first = &ctx[of[0]];
+        let word = |d: Direction| {
+            if d == Direction::Up {
+                "a rise"
+            } else {
+                "a fall"
+            }
+        };
+        findings.push(DeterministicFinding {
+            check: DeterministicCheck::Direction,
+            severity: Severity::High,
+            output_text: phrase.clone(),
+            context_text: first.2.clone(),
+            explanation: format!(
+                "{} is {} in the output (\"{phrase}\") but {} in the context (\"{}\")",
+                subject.join(" "),
+                word(dir),
+                word(first.1),
+                first.2
             ),
             status: DeterministicStatus::Counted,
             derivation: None,
@@ -1245,6 +1444,37 @@ mod tests {
     }
 
     #[test]
+    fn an_english_subject_stated_with_the_opposite_change_without_a_number() {
+        let ctx = "Net profits fell in the quarter, while oil prices rose sharply.";
+        assert_eq!(
+            direction_texts(ctx, "The company's profits rose."),
+            vec!["The company's profits rose"]
+        );
+        assert_eq!(
+            direction_texts(ctx, "Oil prices have fallen."),
+            vec!["Oil prices have fallen"]
+        );
+        // The same direction, another subject, a general word alone, a hypothetical change,
+        // a pronoun: no finding.
+        assert!(direction_texts(ctx, "Net profits declined.").is_empty());
+        assert!(direction_texts(ctx, "Gold prices fell.").is_empty());
+        assert!(direction_texts(ctx, "Prices fell.").is_empty());
+        assert!(direction_texts(ctx, "Profits are expected to rise.").is_empty());
+        assert!(direction_texts(ctx, "It rose.").is_empty());
+        // A subject stated both ways is not decided.
+        assert!(direction_texts(
+            "Exports rose in May. Exports fell in June.",
+            "Exports fell."
+        )
+        .is_empty());
+        // With its number, the verb is the number's check (one finding, not two).
+        assert_eq!(
+            direction_findings("Exports fell 3%.", "Exports rose 3%.").len(),
+            1
+        );
+    }
+
+    #[test]
     fn a_bound_opposite_to_the_contexts_is_a_contradiction() {
         // "over 400" cannot be "almost 400"; nor 超过 / 不到.
         assert_eq!(
@@ -1372,6 +1602,10 @@ mod tests {
         assert!(direction_findings(&ctx, &out).len() <= 3);
         let out = "均".repeat(100_000) + "涨";
         assert!(direction_findings(&ctx, &out).is_empty());
+        // English subjects stated many times.
+        let ctx = "Net profits fell and ".repeat(20_000);
+        let out = "net profits rose and ".repeat(20_000);
+        assert!(direction_findings(&ctx, &out).len() <= 3);
         // Bounds of distinct values, and rankings without a sentence end.
         let ctx: String = (0..10_000).map(|k| format!("almost {k} people ")).collect();
         let out: String = (0..10_000).map(|k| format!("over {k} people ")).collect();
