@@ -198,8 +198,14 @@ fn rules_alone_on_real_annotated_hallucinations() {
             "BAD",
             r,
             true,
-            (0.0, 0.0),
+            (100.0, 100.0),
         );
+        for (part, x) in [("tune", r.0), ("held-out", r.1)] {
+            println!(
+                "  direction check fired ({part}): {}/{}",
+                x.direction_fired, x.cases
+            );
+        }
     }
     if let Some(c) = load("en_clean") {
         print(
