@@ -710,6 +710,10 @@ const BELOW_BEFORE: &[&str] = &[
 ];
 /// Written right after a number: above it ("300多", "300余人", "30%以上").
 const ABOVE_AFTER: &[&str] = &["多", "余", "以上"];
+/// Units of time: "over three years" may be "during three years".
+const EN_TIME_UNITS: &[&str] = &[
+    "year", "month", "week", "day", "hour", "minute", "decade", "season", "quarter", "night",
+];
 /// `近` before a span of time is "the last …" (`近3年`), not "almost".
 const ZH_TIME_UNITS: &str = "年日天月周";
 
@@ -729,7 +733,14 @@ fn bound_of(text: &str, n: &Num) -> Option<Bound> {
             && (!w.is_ascii()
                 || !near[..near.len() - w.len()].ends_with(|c: char| c.is_ascii_alphabetic()))
     };
-    if ABOVE_BEFORE.iter().any(|w| ends_with_word(w))
+    // "over three years" is as often "during" as "more than".
+    let over_a_time = near.ends_with("over")
+        && EN_TIME_UNITS
+            .iter()
+            .any(|u| n.unit.to_ascii_lowercase().starts_with(u));
+    if ABOVE_BEFORE
+        .iter()
+        .any(|w| ends_with_word(w) && !(*w == "over" && over_a_time))
         || ABOVE_AFTER.iter().any(|w| after.starts_with(w))
     {
         return Some(Bound::Above);
@@ -1509,6 +1520,12 @@ mod tests {
         // Another unit is another quantity; 近3年 is "the last three years", not "almost".
         assert!(direction_texts("almost 400 people", "over 400 cars").is_empty());
         assert!(direction_texts("近3年来销量下降。", "超过3年").is_empty());
+        // "over three years" may be "during three years".
+        assert!(direction_texts("almost 3 years ago", "sales grew over 3 years").is_empty());
+        assert_eq!(
+            direction_texts("almost 3 years", "more than 3 years").len(),
+            1
+        );
         // A year is not a bound quantity.
         assert!(direction_texts("almost 2000 years ago", "over 2000 years ago").is_empty());
     }
