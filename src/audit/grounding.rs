@@ -848,7 +848,7 @@ pub(crate) fn scan(text: &str) -> Vec<Num<'_>> {
         months: Vec::new(),
     };
     s.run();
-    let mut nums = merge_dates(text, s.out, &s.months);
+    let mut nums = merge_measures(text, merge_dates(text, s.out, &s.months));
     annotate(text, &mut nums);
     nums
 }
@@ -1572,6 +1572,46 @@ fn put<'t>(nums: &mut [Num<'t>], w: &mut usize, n: Num<'t>) {
     *w += 1;
 }
 
+/// A length in metres and centimetres (`8米10`, a long jump's 8.10 m) is one number, not 8 and
+/// 10: two digits at most before `米`, exactly two after it and nothing numeric or counted
+/// right after those (`5米10次` stays two numbers).
+fn merge_measures<'t>(text: &'t str, nums: Vec<Num<'t>>) -> Vec<Num<'t>> {
+    let digits = |n: &Num, len: std::ops::RangeInclusive<usize>| {
+        n.kind == NumberKind::Number
+            && len.contains(&n.text.len())
+            && n.text.bytes().all(|b| b.is_ascii_digit())
+    };
+    let mut out: Vec<Num<'t>> = Vec::with_capacity(nums.len());
+    let mut it = nums.into_iter().peekable();
+    while let Some(a) = it.next() {
+        let joined = it.peek().copied().filter(|b| {
+            let after = text.get(b.end..).unwrap_or("");
+            digits(&a, 1..=2)
+                && digits(b, 2..=2)
+                && text.get(a.end..b.start) == Some("米")
+                && !after.starts_with(|c: char| {
+                    c.is_ascii_digit()
+                        || matches!(c, '.' | '%' | '米' | '次')
+                        || CN_CLASSIFIERS.contains(c)
+                })
+        });
+        match joined {
+            Some(b) => {
+                it.next();
+                out.push(Num {
+                    text: text.get(a.start..b.end).unwrap_or(a.text),
+                    value: a.value + b.value / 100.0,
+                    half_step: 0.005,
+                    end: b.end,
+                    ..a
+                });
+            }
+            None => out.push(a),
+        }
+    }
+    out
+}
+
 fn date_num<'t>(
     text: &'t str,
     start: usize,
@@ -2032,6 +2072,22 @@ mod tests {
             .is_empty());
         // 一 alone is an article.
         assert!(values("一个统一的想法").is_empty());
+    }
+
+    #[test]
+    fn metres_and_centimetres_are_one_number() {
+        assert_eq!(values("以8米11的成绩夺冠"), vec![("8米11".into(), 8.11)]);
+        assert_eq!(
+            one("李金哲以8米11的成绩夺冠。", "以8米10的成绩"),
+            "not_found"
+        );
+        assert_eq!(
+            one("李金哲以8米11的成绩夺冠。", "跳出8.11米"),
+            "notation 8米11"
+        );
+        // Not a length: a count follows, or three digits.
+        assert_eq!(values("跑5米10次").len(), 2);
+        assert_eq!(values("8米105").len(), 2);
     }
 
     #[test]
