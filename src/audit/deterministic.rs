@@ -5,7 +5,10 @@
 //!   kind (a smaller deviation is the rubric's Low, left to the fact check), is High;
 //! - an opposite direction: the same quantity (one value, in any notation; percentages with
 //!   percentages) stated in the context with one direction (rose, 增长, …) and in the output
-//!   with the other is High;
+//!   with the other is High; so is the same subject with the opposite change and no number
+//!   (`收涨` / `收跌`, "profits rose" / "profits fell"), the opposite bound of one value ("over
+//!   400" / "almost 400"), and a ranking the context's own figures reverse ("the most at X,
+//!   followed by" a larger Y);
 //! - a claim of Phase 1 is located in the output by its numbers (each in the output, in the
 //!   same direction when both texts give one) and its words (a third of its words or Chinese
 //!   character pairs).
