@@ -21,6 +21,7 @@ pub mod boxed;
 pub mod browser_file;
 pub mod compare;
 pub mod download;
+pub mod dynamic;
 pub mod drafts_store;
 pub mod extract;
 pub mod footer;

@@ -1,6 +1,6 @@
 //! Metrics per tag or difficulty; a click on a name drills down to its cases.
 
-use super::dynamic::td;
+use crate::ui::dynamic::td;
 use crate::ui::boxed::on_click;
 use leptos::prelude::*;
 

@@ -7,7 +7,6 @@ pub mod bad_lines;
 pub mod body;
 pub mod case_panel;
 pub mod cases;
-pub mod dynamic;
 pub mod exports;
 pub mod file_picker;
 pub mod filters;

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use super::dynamic::td;
+use crate::ui::dynamic::td;
 use crate::ui::boxed::part;
 use crate::ui::options::bound_select;
 use leptos::prelude::*;

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use super::dynamic::memo_rows;
+use crate::ui::dynamic::memo_rows;
 use crate::ui::boxed::effect;
 use leptos::prelude::*;
 use leptos::task::spawn_local;

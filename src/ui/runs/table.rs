@@ -12,7 +12,7 @@ use crate::ui::boxed::part;
 use crate::ui::boxed::text;
 use crate::ui::keyed::keyed_rows;
 use crate::ui::pager::pager;
-use crate::ui::report::dynamic::memo_count;
+use crate::ui::dynamic::memo_count;
 use crate::ui::sort_header::sort_header;
 use crate::view::runs::listing::numeric;
 use crate::view::runs::listing::Listing;
