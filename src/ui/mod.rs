@@ -27,6 +27,7 @@ pub mod extract;
 pub mod footer;
 pub mod icons;
 pub mod keyed;
+pub mod local_time;
 pub mod math_text;
 pub mod nav;
 pub mod not_found;

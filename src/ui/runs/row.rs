@@ -7,14 +7,8 @@ use leptos::task::spawn_local;
 
 use crate::runs::{self, RunMeta};
 use crate::ui::download::download_text;
+use crate::ui::local_time::local_time;
 use crate::ui::run_store;
-
-/// A time in the user's locale and time zone.
-pub fn local_time(ms: f64) -> String {
-    js_sys::Date::new(&wasm_bindgen::JsValue::from_f64(ms))
-        .to_locale_string("default", &wasm_bindgen::JsValue::UNDEFINED)
-        .into()
-}
 
 #[component]
 pub fn RunRow(meta: RunMeta, on_change: Callback<()>) -> impl IntoView {
