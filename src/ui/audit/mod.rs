@@ -1,6 +1,5 @@
 //! The Audit page: one audit or a batch of cases against the configured profiles.
 pub mod batch;
-pub mod finding_group;
 mod form;
 mod kept_from;
 mod kept_note;
@@ -47,7 +46,7 @@ pub fn AuditPage() -> impl IntoView {
     });
     // Report's "Open in Audit" filled the drafts and asked for one run (in session storage,
     // set by that click only: a URL alone never starts LLM calls).
-    if crate::ui::report::open_in_audit::take_run_once() {
+    if crate::ui::links::take_run_once() {
         let store = store.clone();
         request_animation_frame(move || start::start(page, &store));
     }

@@ -9,7 +9,7 @@ use crate::audit::Phase;
 use crate::view::audit::highlight::highlight;
 use crate::view::audit::shown::ReportShown;
 
-use super::finding_group::finding_group;
+use crate::ui::finding_group::finding_group;
 use super::phase_table::phase_table;
 use super::report_json::report_json;
 use super::report_lists::report_lists;

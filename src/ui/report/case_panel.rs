@@ -8,7 +8,7 @@ use crate::view::report::drill::CaseDetail;
 
 use super::open_in_audit::open_in_audit;
 use super::state::ReportState;
-use crate::ui::audit::finding_group::finding_view;
+use crate::ui::finding_group::finding_view;
 
 fn band(s: u8) -> String {
     format!("chip band-{}", crate::audit::Band::of(s).as_str())
@@ -62,10 +62,10 @@ pub fn case_panel(s: ReportState, index: usize, detail: Result<CaseDetail, Strin
     // transcript) without new calls; `batch`, the latest-run alias, names no run to open.
     let run = crate::ui::query::current()
         .run
-        .filter(|r| r != crate::ui::audit::batch::BATCH_RUN);
+        .filter(|r| r != crate::ui::links::BATCH_RUN);
     let explain = match (&detail, run, &c.id, &profile) {
         (Ok(d), Some(run), Some(id), Some(p)) if d.kept_report => {
-            let href = crate::ui::audit::run::case_href(&run, id, p);
+            let href = crate::ui::links::case_href(&run, id, p);
             Some(view! { <a class="button" href=href data-testid="report-case-explain">"Why this score: open its audit (no new calls)"</a> }.into_any())
         }
         _ => None,

@@ -8,13 +8,10 @@ use leptos::prelude::*;
 use crate::audit::batch;
 use crate::llm::ChatTransport;
 use crate::ui::boxed::on_click;
+use crate::ui::links::BATCH_RUN;
 
 use super::state::cancel;
 use super::state::BatchState;
-
-/// The Report page's id for the latest batch run (`report?run=batch`, links from before
-/// runs had ids).
-pub const BATCH_RUN: &str = "batch";
 
 /// Report's link to this batch's run (`report?run=<id>`); before any run, the latest batch.
 fn report_link(id: Option<String>) -> String {

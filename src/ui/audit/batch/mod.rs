@@ -20,7 +20,6 @@ use leptos::prelude::*;
 use crate::llm::ChatTransport;
 
 use controls::BatchControls;
-pub use controls::BATCH_RUN;
 use options::BatchOptions;
 use state::BatchState;
 use status::BatchStatus;

@@ -92,7 +92,7 @@ fn case_table(lines: &[String], run: Option<String>) -> Option<AnyView> {
             let status = r.status();
             let id = match &run {
                 Some(run) => {
-                    let href = crate::ui::audit::run::case_href(run, &r.id, &r.profile);
+                    let href = crate::ui::links::case_href(run, &r.id, &r.profile);
                     let title = format!(
                         "Open case {} ({}) like a single audit: claims, findings, transcript",
                         r.id, r.profile
