@@ -9,10 +9,10 @@ use crate::audit::Phase;
 use crate::view::audit::highlight::highlight;
 use crate::view::audit::shown::ReportShown;
 
-use crate::ui::finding_group::finding_group;
 use super::phase_table::phase_table;
 use super::report_json::report_json;
 use super::report_lists::report_lists;
+use crate::ui::finding_group::finding_group;
 
 fn marked_text(text: &str, needles: &[&str]) -> impl IntoView {
     highlight(text, needles)

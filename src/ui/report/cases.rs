@@ -1,9 +1,9 @@
 //! The case list: every case the filters keep, sortable by any column (click a header),
 //! paged, with `j`/`k` to move the selection, `Enter` to open it and `Esc` to close it.
 
-use crate::ui::dynamic::{memo_count, td};
 use crate::ui::boxed::part;
 use crate::ui::boxed::{on_click, text};
+use crate::ui::dynamic::{memo_count, td};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 

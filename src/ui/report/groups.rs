@@ -1,7 +1,7 @@
 //! Metrics per tag or difficulty; a click on a name drills down to its cases.
 
-use crate::ui::dynamic::td;
 use crate::ui::boxed::on_click;
+use crate::ui::dynamic::td;
 use leptos::prelude::*;
 
 const NUM: Option<&str> = Some("num");

@@ -2,8 +2,8 @@
 
 use std::sync::Arc;
 
-use crate::ui::dynamic::td;
 use crate::ui::boxed::part;
+use crate::ui::dynamic::td;
 use crate::ui::options::bound_select;
 use leptos::prelude::*;
 

@@ -4,8 +4,8 @@
 
 use std::sync::Arc;
 
-use crate::ui::dynamic::memo_rows;
 use crate::ui::boxed::effect;
+use crate::ui::dynamic::memo_rows;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
