@@ -3,7 +3,6 @@
 //! from `crate::band`; the parts are components in `ui::report`; this file loads the file
 //! and keeps the URL (cell, tag, search, open case) in step with the view.
 
-pub mod bad_lines;
 pub mod body;
 pub mod case_panel;
 pub mod cases;
@@ -11,18 +10,14 @@ pub mod exports;
 pub mod file_picker;
 pub mod filters;
 pub mod groups;
-pub mod histogram;
 pub mod load;
 pub mod matrix;
 pub mod metrics;
 pub mod open_in_audit;
 pub mod profiles;
 pub mod read;
-pub mod source;
 pub mod state;
-pub mod summary;
 pub mod url;
-pub mod warnings;
 
 use leptos::prelude::*;
 
