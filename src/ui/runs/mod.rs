@@ -5,7 +5,6 @@
 //! `crate::view::runs::listing`.
 
 pub mod import;
-pub mod row;
 pub mod table;
 
 use std::sync::Arc;
