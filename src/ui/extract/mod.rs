@@ -13,7 +13,6 @@ pub mod fallback_single;
 pub mod grade_row_detail;
 pub mod grade_run;
 pub mod grade_table;
-pub mod kept_open;
 pub mod single;
 pub mod single_result;
 pub mod verify_model;
