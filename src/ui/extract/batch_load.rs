@@ -1,6 +1,6 @@
 //! Reading, grading and exporting the JSONL of the Extract page, as plain functions over the
-//! batch's state so the event handlers stay one call each (compiled once; wasm size). A kept grade run
-//! opened from the URL (`extract?run=<id>`) is loaded here too (`open_from_url`).
+//! batch's state so the event handlers stay one call each (compiled once; wasm size). A kept
+//! grade run opened from the URL (`extract?run=<id>`) is loaded here too (`open_from_url`).
 
 use super::controls::preset_of;
 use super::fallback_batch::BatchFallback;
