@@ -17,7 +17,6 @@ mod state;
 mod transcript;
 
 use crate::audit::Phase;
-use crate::ui::boxed::on_click;
 use crate::ui::settings_store::settings_store;
 use crate::view::audit::progress::phase_chip;
 use crate::view::audit::progress::PhaseView;
@@ -91,7 +90,7 @@ pub fn AuditPage() -> impl IntoView {
                     <span>{crate::view::settings::NO_SERVER}</span>
                     <div class="row">
                         <a class="button" href="settings">"Open Settings"</a>
-                        <button data-testid="audit-open-demo" on:click=crate::ui::boxed::on_click(move |_| open_kept::open_demo(page))>
+                        <button data-testid="audit-open-demo" on:click=move |_| open_kept::open_demo(page)>
                             "Show the demo audit"
                         </button>
                     </div>
@@ -190,7 +189,7 @@ pub fn audit_messages(page: AuditState) -> AnyView {
         {move || error.get().map(|e| view! {
             <div class="error row" role="alert" data-testid="audit-error">
                 <span>{e}</span>
-                <button on:click=on_click(move |_| error.set(None))>"Dismiss"</button>
+                <button on:click=move |_| error.set(None)>"Dismiss"</button>
             </div>
         }.into_any())}
         {move || failure.get().map(|cause| view! {
@@ -198,13 +197,13 @@ pub fn audit_messages(page: AuditState) -> AnyView {
                 // Paragraphs, so the cause and what to do never run together when copied.
                 <p class="failure-cause"><strong data-testid="audit-failure-cause">{cause}</strong></p>
                 <p class="failure-fix" data-testid="audit-failure-fix">{format!("What to do: {}", failure_fix.get_untracked())}</p>
-                <div><button on:click=on_click(move |_| failure.set(None))>"Dismiss"</button></div>
+                <div><button on:click=move |_| failure.set(None)>"Dismiss"</button></div>
             </div>
         }.into_any())}
         {move || notice.get().map(|n| view! {
             <div class="notice row" role="status" data-testid="audit-notice">
                 <span>{n}</span>
-                <button on:click=on_click(move |_| notice.set(None))>"Dismiss"</button>
+                <button on:click=move |_| notice.set(None)>"Dismiss"</button>
             </div>
         }.into_any())}
     }

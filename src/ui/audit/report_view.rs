@@ -4,7 +4,6 @@
 
 use super::number_check::NumberCheck;
 use crate::audit::Phase;
-use crate::ui::boxed::on_click;
 use crate::ui::download::download_text;
 use crate::ui::finding_group::finding_group;
 use crate::view::audit::highlight::highlight;
@@ -173,11 +172,11 @@ pub fn report_json(json: String) -> AnyView {
     };
     view! {
         <div class="row">
-            <button on:click=on_click(move |_| show_raw.update(|v| *v = !*v))>
+            <button on:click=move |_| show_raw.update(|v| *v = !*v)>
                 {move || String::from(if show_raw.get() { "Hide raw JSON" } else { "Show raw JSON" })}
             </button>
-            <button on:click=on_click(copy)>"Copy JSON"</button>
-            <button data-testid="audit-download" on:click=on_click(download)>"Download JSON"</button>
+            <button on:click=copy>"Copy JSON"</button>
+            <button data-testid="audit-download" on:click=download>"Download JSON"</button>
             <span class="muted">{move || copied.get().unwrap_or_default()}</span>
         </div>
         {move || show_raw.get().then(|| view! { <pre data-testid="audit-raw">{json.clone()}</pre> }.into_any())}

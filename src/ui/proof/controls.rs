@@ -38,11 +38,11 @@ fn clicked_button(ev: &web_sys::MouseEvent) -> Option<String> {
 pub fn ProofControls(page: ProofState, state: Memo<(WorldState, Option<Event>)>) -> impl IntoView {
     let step = page.step;
     view! {
-        <div class="card stack proof-controls" on:click=crate::ui::boxed::on_click(move |ev| {
+        <div class="card stack proof-controls" on:click=move |ev| {
             if let Some(id) = clicked_button(&ev) {
                 on_button(page, &id);
             }
-        })>
+        }>
             <div class="row">
                 <button data-testid="proof-first">{crate::ui::icons::first()}" First"</button>
                 <button data-testid="proof-prev">{crate::ui::icons::prev()}" Prev"</button>
@@ -51,7 +51,7 @@ pub fn ProofControls(page: ProofState, state: Memo<(WorldState, Option<Event>)>)
                 <button data-testid="proof-play">{live(move || String::from(if page.playing.get() { "Pause" } else { "Autoplay" }))}</button>
                 <input type="range" min="0" max=live(move || page.total().to_string()) data-testid="proof-step"
                     aria-label="step" prop:value=live(move || step.get().to_string())
-                    on:input=crate::ui::boxed::on_change(move |ev| page.go(event_target_value(&ev).parse().unwrap_or(0)))/>
+                    on:input=move |ev| page.go(event_target_value(&ev).parse().unwrap_or(0))/>
                 <span data-testid="proof-step-label">{live(move || format!("{} / {}", step.get(), page.total()))}</span>
                 <span class="muted small">"Keys: ← → step, Home / End, Space plays"</span>
             </div>

@@ -70,10 +70,10 @@ pub fn ProofDag(
         <div class="card proof-dag-card">
             <div class="row dag-toolbar">
                 <h3>"Derivation graph"</h3>
-                <button type="button" aria-label="zoom out" data-testid="proof-dag-zoom-out" on:click=crate::ui::boxed::on_click(move |_| zoom_by(-1))>"−"</button>
+                <button type="button" aria-label="zoom out" data-testid="proof-dag-zoom-out" on:click=move |_| zoom_by(-1)>"−"</button>
                 <span class="small" data-testid="proof-dag-zoom">{live(move || format!("{} %", pct()))}</span>
-                <button type="button" aria-label="zoom in" data-testid="proof-dag-zoom-in" on:click=crate::ui::boxed::on_click(move |_| zoom_by(1))>"+"</button>
-                <button type="button" title="Fit the whole graph in view" data-testid="proof-dag-fit" on:click=crate::ui::boxed::on_click(fit)>
+                <button type="button" aria-label="zoom in" data-testid="proof-dag-zoom-in" on:click=move |_| zoom_by(1)>"+"</button>
+                <button type="button" title="Fit the whole graph in view" data-testid="proof-dag-fit" on:click=fit>
                     {crate::ui::icons::fit()}" Fit"
                 </button>
                 {legend()}
@@ -127,7 +127,7 @@ pub fn node_view(n: Node, on_pick: Callback<String>) -> AnyView {
     let id = n.id.clone();
     view! {
         <button type="button" class=class style=style title=title data-id=n.id.clone() data-mark=mark_class(n.mark)
-            on:click=crate::ui::boxed::on_click(move |_| on_pick.run(id.clone()))>
+            on:click=move |_| on_pick.run(id.clone())>
             <span class="dag-id">{n.id.clone()}</span>
             <span class="dag-formula">{formula(&n.latex)}</span>
         </button>

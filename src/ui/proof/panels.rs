@@ -128,7 +128,6 @@ const PANEL_ROWS: usize = 20;
 
 /// One panel of items with the given statuses, latest first. A plain function (not a closure
 /// called three times), so its code is in the wasm once.
-#[inline(never)]
 pub fn item_panel(
     state: Memo<(WorldState, Option<Event>)>,
     title: &'static str,
@@ -146,7 +145,7 @@ pub fn item_panel(
                 (earlier > 0).then(|| view! {
                     <p class="muted small" data-testid="proof-panel-more">
                         {format!("{earlier} earlier not shown ")}
-                        <button class="link" on:click=crate::ui::boxed::on_click(move |_| limit.update(|l| *l += PANEL_ROWS * 5))>
+                        <button class="link" on:click=move |_| limit.update(|l| *l += PANEL_ROWS * 5)>
                             {format!("show {} more", earlier.min(PANEL_ROWS * 5))}
                         </button>
                     </p>

@@ -6,15 +6,17 @@ use super::{case_panel, cases, exports, filters, groups, matrix, metrics, profil
 use crate::band::render::{ci, pct};
 use crate::band::BandReport;
 use crate::band::GroupMetrics;
-use crate::ui::boxed::{flag, on_click};
-use crate::ui::boxed::{part, Part};
+
 use crate::view::report::drill::score_histogram;
 use leptos::prelude::*;
 
 /// The report (nothing until one is read); `baseline` is the profile others are compared with.
-pub fn report_body(s: ReportState, l: super::load::LoadState) -> Part {
+pub fn report_body(
+    s: ReportState,
+    l: super::load::LoadState,
+) -> impl FnMut() -> Option<AnyView> + Send + 'static {
     let baseline = l.baseline;
-    part(move || {
+    move || {
         s.report.get().map(|r| {
             if r.cases_only {
                 view! {
@@ -38,24 +40,24 @@ pub fn report_body(s: ReportState, l: super::load::LoadState) -> Part {
                     {groups::groups_view("Difficulties", "difficulty", &r.difficulties, s.filter)}
                     {warnings_view(&r)}
                     {bad_lines_view(&r)}
-                    <div class="cases-layout" class:with-panel=flag(move || s.open.with(Option::is_some))>
+                    <div class="cases-layout" class:with-panel=move || s.open.with(Option::is_some)>
                         <div class="card" data-testid="report-cases">
                             <h2>"Cases"</h2>
-                            {filters::filters_view(s, on_click(move |_| exports::export_cases(s)))}
+                            {filters::filters_view(s, move |_| exports::export_cases(s))}
                             {cases::cases_table(s)}
                         </div>
-                        {part(move || {
+                        {move || {
                             s.detail
                                 .get()
                                 .filter(|(i, _)| s.open.get() == Some(*i))
                                 .map(|(i, d)| case_panel::case_panel(s, i, d))
-                        })}
+                        }}
                     </div>
                 }
                 .into_any()
             }
         })
-    })
+    }
 }
 
 // What the evaluator warns about (unknown fields, skipped profiles…).

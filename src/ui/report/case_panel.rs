@@ -1,7 +1,6 @@
 //! The open case as a side panel next to the list (below it on phones): its texts, the
 //! errors found, previous / next in the list's order, close, and "Open in Audit".
 
-use crate::ui::boxed::{on_click, text};
 use leptos::prelude::*;
 
 use crate::view::report::drill::CaseDetail;
@@ -70,20 +69,20 @@ pub fn case_panel(s: ReportState, index: usize, detail: Result<CaseDetail, Strin
         }
         _ => None,
     };
-    let place = text(move || {
+    let place = move || {
         let n = s.order.with(Vec::len);
         s.position(Some(index))
             .map_or("not in the filtered list".to_string(), |p| {
                 format!("{} of {n}", p + 1)
             })
-    });
+    };
     view! {
         <aside class="card case-panel" id="report-case" tabindex="-1" data-testid="report-case" aria-label="Case">
             <div class="row">
-                <button data-testid="report-case-prev" on:click=on_click(move |_| s.open_neighbour(false))>"‹ Previous"</button>
+                <button data-testid="report-case-prev" on:click=move |_| s.open_neighbour(false)>"‹ Previous"</button>
                 <span class="muted" data-testid="report-case-place">{place}</span>
-                <button data-testid="report-case-next" on:click=on_click(move |_| s.open_neighbour(true))>"Next ›"</button>
-                <button data-testid="report-case-close" aria-label="Close the case (Esc)" on:click=on_click(move |_| s.close_case())>
+                <button data-testid="report-case-next" on:click=move |_| s.open_neighbour(true)>"Next ›"</button>
+                <button data-testid="report-case-close" aria-label="Close the case (Esc)" on:click=move |_| s.close_case()>
                     "Close"
                 </button>
             </div>

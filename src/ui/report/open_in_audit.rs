@@ -2,7 +2,6 @@
 //! output drafts with the case's and asks Audit to run it once under that profile
 //! (`ui::links::ask_run_once`: set by this click only).
 
-use crate::ui::boxed::on_click;
 use crate::ui::options::bound_select;
 use leptos::prelude::*;
 
@@ -31,13 +30,13 @@ pub fn open_in_audit(context: Option<String>, output: Option<String>) -> AnyView
             .filter(|p| names.contains(p))
             .unwrap_or_else(|| names[0].clone()),
     );
-    let go = on_click(move |_| {
+    let go = move |_| {
         drafts_store::write("audit", "context", &context);
         drafts_store::write("audit", "output", &output);
         drafts_store::write("audit", "profile", &profile.get_untracked());
         ask_run_once();
         // The link itself navigates (the router takes the click after this handler).
-    });
+    };
     view! {
         <div class="row" data-testid="report-open-audit">
             {bound_select("Profile ", String::from("report-open-audit-profile"), profile, None, Box::new(move || names.clone()))}

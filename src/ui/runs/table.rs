@@ -4,9 +4,6 @@
 
 use crate::runs::{self, RunMeta};
 use crate::table::Direction;
-use crate::ui::boxed::on_click;
-use crate::ui::boxed::part;
-use crate::ui::boxed::text;
 use crate::ui::download::download_text;
 use crate::ui::dynamic::memo_count;
 use crate::ui::keyed::keyed_rows;
@@ -34,7 +31,7 @@ pub fn RunsTable(
     let (s1, s2, s3) = (shown.clone(), shown.clone(), shown.clone());
     let pages = memo_count(Box::new(move || s1().pages));
     // One message when nothing is listed: none kept of this kind, or none match the search.
-    let empty = part(move || {
+    let empty = move || {
         if !loaded.get() {
             return None;
         }
@@ -47,9 +44,9 @@ pub fn RunsTable(
             return None;
         };
         Some(view! { <p class="muted" data-testid="runs-empty">{text}</p> }.into_any())
-    });
+    };
     view! {
-        <p class="muted" data-testid="runs-count">{text(move || s3().count_words(searching.get()))}</p>
+        <p class="muted" data-testid="runs-count">{move || s3().count_words(searching.get())}</p>
         {empty}
         <div class="table-wrap">
             <table data-testid="runs-table">
@@ -149,7 +146,7 @@ pub fn RunRow(meta: RunMeta, on_change: Callback<()>) -> impl IntoView {
                             aria-label="Run name"
                             data-testid="run-name-input"
                             prop:value=name.get_untracked()
-                            on:change=crate::ui::boxed::on_change(move |ev| commit(event_target_value(&ev)))
+                            on:change=move |ev| commit(event_target_value(&ev))
                         />
                     }
                     .into_any()
@@ -157,7 +154,7 @@ pub fn RunRow(meta: RunMeta, on_change: Callback<()>) -> impl IntoView {
                     view! {
                         <span data-testid="run-name">{move || name.get()}</span>
                         " "
-                        <button class="link" data-testid="run-rename" on:click=on_click(move |_| editing.set(true))>"Rename"</button>
+                        <button class="link" data-testid="run-rename" on:click=move |_| editing.set(true)>"Rename"</button>
                     }
                     .into_any()
                 }}
@@ -172,8 +169,8 @@ pub fn RunRow(meta: RunMeta, on_change: Callback<()>) -> impl IntoView {
             <td class="row">
                 <a href=meta.open_href() data-testid="run-open">"Open"</a>
                 {meta.compare_href().map(|h| view! { <a href=h data-testid="run-compare">"Compare"</a> }.into_any())}
-                <button data-testid="run-export" on:click=on_click(export)>"Export"</button>
-                <button data-testid="run-delete" on:click=on_click(delete)>"Delete"</button>
+                <button data-testid="run-export" on:click=export>"Export"</button>
+                <button data-testid="run-delete" on:click=delete>"Delete"</button>
             </td>
         </tr>
     }
@@ -205,7 +202,7 @@ fn select_box(meta: &RunMeta) -> Option<AnyView> {
                 data-testid="run-select"
                 aria-label=format!("Select {}", meta.name)
                 prop:checked=move || selected.with(|s| s.contains(&mine))
-                on:change=crate::ui::boxed::on_change(move |ev| {
+                on:change=move |ev| {
                     let on = event_target_checked(&ev);
                     selected.update(|s| {
                         s.retain(|x| x != &id);
@@ -213,7 +210,7 @@ fn select_box(meta: &RunMeta) -> Option<AnyView> {
                             s.push(id.clone());
                         }
                     });
-                })
+                }
             />
             " "
         }

@@ -4,7 +4,6 @@
 
 use leptos::prelude::*;
 
-use crate::ui::boxed::{on_click, part};
 use crate::ui::settings_store::settings_store;
 use crate::view::settings::{apply_preset, PRESETS};
 
@@ -38,7 +37,7 @@ pub fn presets(feedback: Feedback) -> AnyView {
                 )));
             };
             view! {
-                <button data-testid=format!("settings-preset-{}", p.id) title=p.hint on:click=on_click(add)>
+                <button data-testid=format!("settings-preset-{}", p.id) title=p.hint on:click=add>
                     {p.label}
                 </button>
             }
@@ -46,7 +45,7 @@ pub fn presets(feedback: Feedback) -> AnyView {
         })
         .collect_view();
     view! {
-        {part(move || empty().then(|| view! {
+        {move || empty().then(|| view! {
             <div class="card stack first-run" data-testid="settings-first-run">
                 <h2>"No model server yet"</h2>
                 <p>
@@ -59,7 +58,7 @@ pub fn presets(feedback: Feedback) -> AnyView {
                     <a href="audit?example=demo" data-testid="settings-demo-audit">"audit"</a>"."
                 </p>
             </div>
-        }.into_any()))}
+        }.into_any())}
         <div class="stack" data-testid="settings-presets">
             <span class="muted">"Add a server (one click fills in its usual address; see docs/llm.md):"</span>
             <div class="row">{buttons}</div>

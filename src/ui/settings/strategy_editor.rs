@@ -3,7 +3,6 @@
 
 use super::feedback::Feedback;
 use crate::config::{EditableParam, Format, Strategy};
-use crate::ui::boxed::{on_change, on_click};
 use crate::ui::settings_store::settings_store;
 use leptos::prelude::*;
 
@@ -42,11 +41,11 @@ pub fn StrategyEditor(text: RwSignal<String>, feedback: Feedback) -> impl IntoVi
                 rows="14"
                 data-testid="settings-strategy-yaml"
                 prop:value=move || text.get()
-                on:input=on_change(move |ev| text.set(event_target_value(&ev)))
+                on:input=move |ev| text.set(event_target_value(&ev))
             ></textarea>
             <div class="row">
-                <button on:click=on_click(apply)>"Apply strategy"</button>
-                <button on:click=on_click(move |_| text.set(current_yaml()))>"Reload from current"</button>
+                <button on:click=apply>"Apply strategy"</button>
+                <button on:click=move |_| text.set(current_yaml())>"Reload from current"</button>
             </div>
         </details>
     }
@@ -65,7 +64,7 @@ pub fn ParamField(param: EditableParam, feedback: Feedback) -> impl IntoView {
             <input
                 type="text"
                 prop:value=move || store.strategy.with(|s| param.text(&s.params_for("")))
-                on:change=on_change(move |ev| {
+                on:change=move |ev| {
                     let text = event_target_value(&ev);
                     let mut strategy = s2.strategy.get_untracked();
                     let applied = param
@@ -80,7 +79,7 @@ pub fn ParamField(param: EditableParam, feedback: Feedback) -> impl IntoView {
                         }
                         Err(e) => feedback.result(Err(e)),
                     }
-                })
+                }
             />
         </label>
     }

@@ -5,7 +5,6 @@ use super::state::cancel;
 use super::state::BatchState;
 use crate::audit::batch;
 use crate::llm::ChatTransport;
-use crate::ui::boxed::on_click;
 use crate::ui::download::download_text;
 use crate::ui::links::BATCH_RUN;
 use crate::ui::run_store;
@@ -36,22 +35,22 @@ pub fn BatchControls(
         (state.clone(), state.clone(), state.clone(), state.clone());
     view! {
         <div class="row">
-            <button class="primary" data-testid="batch-run" disabled=move || running.get() on:click=on_click(move |_| run.start(false, transport))>
+            <button class="primary" data-testid="batch-run" disabled=move || running.get() on:click=move |_| run.start(false, transport)>
                 "Run batch"
             </button>
-            <button data-testid="batch-cancel" disabled=move || !running.get() on:click=on_click(move |_| cancel(abort))>
+            <button data-testid="batch-cancel" disabled=move || !running.get() on:click=move |_| cancel(abort)>
                 "Cancel"
             </button>
-            <button data-testid="batch-download" on:click=on_click(move |_| download.download())>"Download results JSONL"</button>
+            <button data-testid="batch-download" on:click=move |_| download.download()>"Download results JSONL"</button>
             <button
                 data-testid="batch-retry"
                 disabled=move || running.get() || failed() == 0
-                on:click=on_click(move |_| retry.start(true, transport))
+                on:click=move |_| retry.start(true, transport)
             >
                 {move || format!("Retry failed ({})", failed())}
             </button>
-            <button data-testid="batch-clear" on:click=on_click(move |_| clear.clear()) disabled=move || running.get()>"Clear results"</button>
-            <button data-testid="batch-new-run" on:click=on_click(move |_| state.new_run()) disabled=move || running.get()>"New run"</button>
+            <button data-testid="batch-clear" on:click=move |_| clear.clear() disabled=move || running.get()>"Clear results"</button>
+            <button data-testid="batch-new-run" on:click=move |_| state.new_run() disabled=move || running.get()>"New run"</button>
             // No run yet (or after New run): nothing to open, rather than another batch's run.
             <a
                 href=move || run_id.get().map(|id| report_link(Some(id)))

@@ -12,7 +12,6 @@ mod status;
 mod upload;
 
 use crate::llm::ChatTransport;
-use crate::ui::boxed::on_change;
 use crate::ui::settings_store::settings_store;
 use controls::BatchControls;
 use leptos::prelude::*;
@@ -63,7 +62,7 @@ pub fn BatchOptions(chosen: RwSignal<Vec<String>>, concurrency: RwSignal<usize>)
                                     data-testid="batch-profile"
                                     value=p.clone()
                                     prop:checked=move || chosen.with(|c| c.contains(&name))
-                                    on:change=on_change(move |ev| {
+                                    on:change=move |ev| {
                                         let on = event_target_checked(&ev);
                                         chosen.update(|c| {
                                             c.retain(|x| x != &name2);
@@ -71,7 +70,7 @@ pub fn BatchOptions(chosen: RwSignal<Vec<String>>, concurrency: RwSignal<usize>)
                                                 c.push(name2.clone());
                                             }
                                         })
-                                    })
+                                    }
                                 />
                                 " "
                                 {p}
@@ -89,10 +88,10 @@ pub fn BatchOptions(chosen: RwSignal<Vec<String>>, concurrency: RwSignal<usize>)
                     max="32"
                     data-testid="batch-concurrency"
                     prop:value=move || concurrency.get().to_string()
-                    on:change=on_change(move |ev| {
+                    on:change=move |ev| {
                         let v = event_target_value(&ev).parse::<usize>().unwrap_or(4).clamp(1, 32);
                         concurrency.set(v)
-                    })
+                    }
                 />
             </label>
         </div>

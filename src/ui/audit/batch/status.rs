@@ -99,7 +99,7 @@ fn case_table(lines: &[String], run: Option<String>) -> Option<AnyView> {
                     );
                     let to = href.clone();
                     view! {
-                        <a href=href title=title data-testid="batch-case-open" on:click=crate::ui::boxed::on_click(move |ev| open_here(ev, &to))>
+                        <a href=href title=title data-testid="batch-case-open" on:click=move |ev| open_here(ev, &to)>
                             {r.id}
                         </a>
                     }
