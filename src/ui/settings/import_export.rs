@@ -7,6 +7,7 @@ use leptos::task::spawn_local;
 use wasm_bindgen::JsCast;
 
 use crate::config::{import_document, Format, Imported, KeyExport};
+use crate::ui::boxed::{on_change, on_click};
 use crate::ui::download::download_text;
 use crate::ui::settings_store::settings_store;
 
@@ -102,24 +103,24 @@ pub fn ImportExport(strategy_text: RwSignal<String>, feedback: Feedback) -> impl
                     type="file"
                     accept=".yaml,.yml,.json"
                     data-testid="settings-import"
-                    on:change=import
+                    on:change=on_change(import)
                 />
             </label>
             <div class="row">
-                <button data-testid="settings-export-yaml" on:click=export_yaml>
+                <button data-testid="settings-export-yaml" on:click=on_click(export_yaml)>
                     "Export settings (YAML)"
                 </button>
-                <button on:click=export_json>"Export settings (JSON)"</button>
+                <button on:click=on_click(export_json)>"Export settings (JSON)"</button>
                 <label>
                     <input
                         type="checkbox"
                         data-testid="settings-include-keys"
                         prop:checked=move || include_keys.get()
-                        on:change=move |ev| include_keys.set(event_target_checked(&ev))
+                        on:change=on_change(move |ev| include_keys.set(event_target_checked(&ev)))
                     />
                     " Include API keys in the export"
                 </label>
-                <button on:click=export_strategy>"Export strategy (YAML)"</button>
+                <button on:click=on_click(export_strategy)>"Export strategy (YAML)"</button>
             </div>
         </section>
     }

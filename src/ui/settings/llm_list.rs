@@ -5,6 +5,7 @@ use super::names_list::names_list;
 use super::test_connection::TestConnection;
 use crate::config::LlmField;
 use crate::llm::JsonMode;
+use crate::ui::boxed::{on_change, on_click};
 use crate::ui::options::options;
 use crate::ui::settings_store::settings_store;
 use leptos::prelude::*;
@@ -29,7 +30,7 @@ pub fn LlmList(feedback: Feedback) -> impl IntoView {
             Arc::new(move |name| view! { <LlmCard name=name feedback=feedback/> }.into_any()),
         )}
         <div class="row">
-            <button data-testid="settings-add-llm" on:click=add_llm>"Add LLM"</button>
+            <button data-testid="settings-add-llm" on:click=on_click(add_llm)>"Add LLM"</button>
         </div>
     }
 }
@@ -68,8 +69,8 @@ pub fn LlmCard(name: String, feedback: Feedback) -> impl IntoView {
     view! {
         <section class="card stack" data-testid="settings-llm">
             <div class="row">
-                <label class="stack">"Name" <input type="text" prop:value=name.clone() on:change=rename/></label>
-                <button on:click=remove>"Remove"</button>
+                <label class="stack">"Name" <input type="text" prop:value=name.clone() on:change=on_change(rename)/></label>
+                <button on:click=on_click(remove)>"Remove"</button>
             </div>
             {LlmField::ALL
                 .into_iter()
@@ -98,10 +99,10 @@ pub fn JsonModeSelect(name: String) -> impl IntoView {
                         .as_str()
                         .to_string()
                 }
-                on:change=move |ev| {
+                on:change=on_change(move |ev| {
                     let v = JsonMode::from_name(&event_target_value(&ev)).unwrap_or_default();
                     s2.update_llm(&n2, |l| l.json_mode = v)
-                }
+                })
             >
                 {options(JsonMode::ALL.iter().map(|m| m.as_str().to_string()).collect())}
             </select>
@@ -137,7 +138,7 @@ pub fn LlmTextField(name: String, field: LlmField, feedback: Feedback) -> impl I
                 autocomplete="off"
                 data-testid=testid
                 prop:value=read
-                on:change=move |ev| {
+                on:change=on_change(move |ev| {
                     let v = event_target_value(&ev);
                     let mut outcome = Ok(None);
                     store.update_llm(&name, |l| outcome = field.set(l, &v));
@@ -149,7 +150,7 @@ pub fn LlmTextField(name: String, field: LlmField, feedback: Feedback) -> impl I
                             "llms.{name}.{e} (not saved)"
                         ))),
                     }
-                }
+                })
             />
         </label>
     }

@@ -12,6 +12,7 @@ pub mod test_connection;
 
 use leptos::prelude::*;
 
+use crate::ui::boxed::on_click;
 use crate::ui::drafts_store::draft_signal;
 use crate::ui::settings_store::settings_store;
 
@@ -52,7 +53,7 @@ pub fn SettingsPage() -> impl IntoView {
             {move || feedback.error.get().map(|e| view! {
                 <div class="error row" role="alert" data-testid="settings-error">
                     <span>{e}</span>
-                    <button on:click=move |_| feedback.error.set(None)>"Dismiss"</button>
+                    <button on:click=on_click(move |_| feedback.error.set(None))>"Dismiss"</button>
                 </div>
             }.into_any())}
             {move || feedback.notice.get().map(|n| view! {

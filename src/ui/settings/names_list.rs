@@ -10,6 +10,7 @@ use crate::ui::keyed::keyed_rows;
 pub type Names = Arc<dyn Fn() -> Vec<String> + Send + Sync>;
 pub type NamedRow = Arc<dyn Fn(String) -> AnyView + Send + Sync>;
 
+#[inline(never)]
 pub fn names_list(each: Names, row: NamedRow) -> AnyView {
     keyed_rows(
         Arc::new(move || each()),

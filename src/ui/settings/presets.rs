@@ -4,6 +4,7 @@
 
 use leptos::prelude::*;
 
+use crate::ui::boxed::{on_click, part};
 use crate::ui::settings_store::settings_store;
 use crate::view::settings::{apply_preset, PRESETS};
 
@@ -37,7 +38,7 @@ pub fn presets(feedback: Feedback) -> AnyView {
                 )));
             };
             view! {
-                <button data-testid=format!("settings-preset-{}", p.id) title=p.hint on:click=add>
+                <button data-testid=format!("settings-preset-{}", p.id) title=p.hint on:click=on_click(add)>
                     {p.label}
                 </button>
             }
@@ -45,7 +46,7 @@ pub fn presets(feedback: Feedback) -> AnyView {
         })
         .collect_view();
     view! {
-        {move || empty().then(|| view! {
+        {part(move || empty().then(|| view! {
             <div class="card stack first-run" data-testid="settings-first-run">
                 <h2>"No model server yet"</h2>
                 <p>
@@ -58,7 +59,7 @@ pub fn presets(feedback: Feedback) -> AnyView {
                     <a href="audit?example=demo" data-testid="settings-demo-audit">"audit"</a>"."
                 </p>
             </div>
-        }.into_any())}
+        }.into_any()))}
         <div class="stack" data-testid="settings-presets">
             <span class="muted">"Add a server (one click fills in its usual address; see docs/llm.md):"</span>
             <div class="row">{buttons}</div>

@@ -2,6 +2,7 @@
 
 use super::feedback::Feedback;
 use super::names_list::names_list;
+use crate::ui::boxed::{on_change, on_click};
 use crate::ui::options::options;
 use crate::ui::settings_store::settings_store;
 use leptos::prelude::*;
@@ -40,7 +41,7 @@ pub fn ProfilesTable(feedback: Feedback) -> impl IntoView {
             </table>
         </div>
         <div class="row">
-            <button on:click=add_profile>"Add profile"</button>
+            <button on:click=on_click(add_profile)>"Add profile"</button>
         </div>
     }
 }
@@ -70,14 +71,14 @@ pub fn ProfileRow(name: String, feedback: Feedback) -> impl IntoView {
                             .unwrap_or_default()
                     })
                 }
-                on:change=move |ev| {
+                on:change=on_change(move |ev| {
                     let v = event_target_value(&ev);
                     s2.update_settings(|s| {
                         if let Some(p) = s.profiles.get_mut(&n2) {
                             if role == "run" { p.run = v } else { p.verify = v }
                         }
                     })
-                }
+                })
             >
                 {move || options(names())}
             </select>
@@ -93,22 +94,22 @@ pub fn ProfileRow(name: String, feedback: Feedback) -> impl IntoView {
                 <input
                     type="text"
                     prop:value=name.clone()
-                    on:change=move |ev| {
+                    on:change=on_change(move |ev| {
                         let new = event_target_value(&ev);
                         let mut result = Ok(());
                         s3.update_settings(|s| result = s.rename_profile(&n3, &new));
                         feedback.result(result.map(|_| format!("Profile renamed to {new}.")).map_err(|e| e.to_string()));
-                    }
+                    })
                 />
             </td>
             <td>{run}</td>
             <td>{verify}</td>
             <td>
-                <button on:click=move |_| {
+                <button on:click=on_click(move |_| {
                     s4.update_settings(|s| {
                         s.profiles.remove(&n4);
                     })
-                }>"Remove"</button>
+                })>"Remove"</button>
             </td>
         </tr>
     }

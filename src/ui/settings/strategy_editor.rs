@@ -3,6 +3,7 @@
 
 use super::feedback::Feedback;
 use crate::config::{EditableParam, Format, Strategy};
+use crate::ui::boxed::{on_change, on_click};
 use crate::ui::settings_store::settings_store;
 use leptos::prelude::*;
 
@@ -41,11 +42,11 @@ pub fn StrategyEditor(text: RwSignal<String>, feedback: Feedback) -> impl IntoVi
                 rows="14"
                 data-testid="settings-strategy-yaml"
                 prop:value=move || text.get()
-                on:input=move |ev| text.set(event_target_value(&ev))
+                on:input=on_change(move |ev| text.set(event_target_value(&ev)))
             ></textarea>
             <div class="row">
-                <button on:click=apply>"Apply strategy"</button>
-                <button on:click=move |_| text.set(current_yaml())>"Reload from current"</button>
+                <button on:click=on_click(apply)>"Apply strategy"</button>
+                <button on:click=on_click(move |_| text.set(current_yaml()))>"Reload from current"</button>
             </div>
         </details>
     }
@@ -64,7 +65,7 @@ pub fn ParamField(param: EditableParam, feedback: Feedback) -> impl IntoView {
             <input
                 type="text"
                 prop:value=move || store.strategy.with(|s| param.text(&s.params_for("")))
-                on:change=move |ev| {
+                on:change=on_change(move |ev| {
                     let text = event_target_value(&ev);
                     let mut strategy = s2.strategy.get_untracked();
                     let applied = param
@@ -79,7 +80,7 @@ pub fn ParamField(param: EditableParam, feedback: Feedback) -> impl IntoView {
                         }
                         Err(e) => feedback.result(Err(e)),
                     }
-                }
+                })
             />
         </label>
     }

@@ -8,6 +8,7 @@
 
 use leptos::prelude::*;
 
+use crate::ui::boxed::on_click;
 use leptos::task::spawn_local;
 
 use crate::llm::browser::BrowserTransport;
@@ -90,7 +91,7 @@ pub fn TestConnection(llm: String) -> impl IntoView {
     view! {
         <div class="stack">
             <div class="row">
-                <button data-testid="settings-test-connection" on:click=run disabled=move || busy.get()>
+                <button data-testid="settings-test-connection" on:click=on_click(run) disabled=move || busy.get()>
                     {move || String::from(if busy.get() { "Testing…" } else { "Test connection" })}
                 </button>
             </div>
