@@ -158,7 +158,7 @@ const VALUE_LOOKUPS: &[(&str, usize, &str)] = &[
         "browser page: a grade run's free-form `inputs` (src/ui/ is being restructured)",
     ),
     (
-        "src/ui/extract/kept_open.rs",
+        "src/ui/extract/batch_load.rs",
         1,
         "browser page: a grade run's free-form `inputs` (src/ui/ is being restructured)",
     ),
