@@ -1064,13 +1064,26 @@ fn percent_after(e: &Extraction, text: Option<&str>, other: &Extraction) -> Opti
     if e.answer.ends_with('%') {
         return None;
     }
-    let after: String = text?.get(e.span.1..)?.chars().take(24).collect();
-    let mut rest = after.as_str();
+    // The next 24 characters, borrowed.
+    let after = text?.get(e.span.1..)?;
+    let after = after
+        .char_indices()
+        .nth(24)
+        .and_then(|(at, _)| after.get(..at))
+        .unwrap_or(after);
+    let mut rest = after;
+    // `str::trim_start_matches` with a `&str` builds a substring searcher per call.
+    fn strip_all<'a>(mut s: &'a str, p: &str) -> &'a str {
+        while let Some(r) = s.strip_prefix(p) {
+            s = r;
+        }
+        s
+    }
     loop {
-        let next = rest
-            .trim_start_matches(['}', '$', ' '])
-            .trim_start_matches("\\)")
-            .trim_start_matches("\\]");
+        let next = strip_all(
+            strip_all(rest.trim_start_matches(['}', '$', ' ']), "\\)"),
+            "\\]",
+        );
         if next.len() == rest.len() {
             break;
         }
