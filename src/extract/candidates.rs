@@ -1256,11 +1256,13 @@ pub(super) fn concluding_sentence(text: &str, start: usize, end: usize) -> Optio
         (last, end)
     };
     let sentence = text.get(s..e)?;
-    let lower = sentence.to_ascii_lowercase();
+    // Compared in place, ignoring ASCII case (the openers are ASCII): no lower-case copy.
+    let bytes = sentence.as_bytes();
     let opens = CONCLUDING_OPENERS.iter().any(|w| {
-        lower
-            .strip_prefix(w)
-            .is_some_and(|r| r.starts_with([',', ' ']))
+        bytes
+            .get(..w.len())
+            .is_some_and(|p| p.eq_ignore_ascii_case(w.as_bytes()))
+            && matches!(bytes.get(w.len()), Some(b',' | b' '))
     });
     let states = sentence.bytes().any(|b| b.is_ascii_digit());
     // A sentence cut off inside math (`the midpoint is $\left(\frac{5}{2}, `) concludes

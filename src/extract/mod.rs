@@ -1048,10 +1048,14 @@ fn suffix_of(e: &Extraction, text: Option<&str>) -> Option<units::Suffix> {
             return Some(s);
         }
     }
-    let after = text
-        .and_then(|t| t.get(e.span.1..))
-        .map(|a| a.chars().take(40).collect::<String>())?;
-    units::suffix(&after)
+    // The next 40 characters, borrowed.
+    let after = text.and_then(|t| t.get(e.span.1..))?;
+    let after = after
+        .char_indices()
+        .nth(40)
+        .and_then(|(at, _)| after.get(..at))
+        .unwrap_or(after);
+    units::suffix(after)
 }
 
 /// The answer with a `%` when the text right after it says percent (`$\boxed{28}$ pct`,
