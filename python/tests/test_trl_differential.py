@@ -58,7 +58,7 @@ def _wheel() -> Path:
         return found[0]
     folder.mkdir(parents=True, exist_ok=True)
     cmd = [sys.executable, "-m", "pip", "download", f"trl=={TRL_VERSION}", "--no-deps", "--only-binary=:all:",
-           "--disable-pip-version-check", "--quiet", "-d", str(folder)]
+           "--disable-pip-version-check", "--quiet", "--timeout", "20", "--retries", "1", "-d", str(folder)]
     try:
         done = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     except (OSError, subprocess.TimeoutExpired) as e:
