@@ -192,3 +192,29 @@ fn deep_formulas_are_refused_not_overflowed() {
         "{refused:?}"
     );
 }
+
+/// The inputs the property test found slow, pinned: a reply nested 100,000 levels deep between
+/// the call's answer markers offers a candidate object at every level, each nearly the whole
+/// text, and an 800 KB cut-off reply offers a repair at each of its last commas. Both are read
+/// (or refused) in a bounded number of passes over the text.
+#[test]
+fn deeply_nested_and_huge_cut_off_replies_are_read_in_linear_time() {
+    let b = Boundary::fixed("t0k3n");
+    let nested = format!("{}x{}", "{\"a\":".repeat(100_000), "}".repeat(100_000));
+    let quoted = [nested.as_str()];
+    let rules = ReadRules {
+        json_mode: true,
+        quoted: &quoted,
+        ..ReadRules::new(&b)
+    };
+    let marked = format!("{}{nested}{}", b.answer_open(), b.answer_close());
+    let read = timed("parse_reply (marked, nested)", &marked, || {
+        parse_reply::<DecomposeReply>(&marked, &rules)
+    });
+    assert!(read.is_err());
+    let long = "é, ".repeat(100_000);
+    let cut = format!("```json\n{{\"claims\": [{long:?}, {long:?}], \"deductions\": [\n");
+    let _ = timed("parse_reply (cut off, long)", &cut, || {
+        parse_reply::<DecomposeReply>(&cut, &rules)
+    });
+}

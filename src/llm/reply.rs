@@ -212,11 +212,19 @@ fn sole_object(text: &str) -> Result<(&str, bool), ParseError> {
     let mut found: Option<(&str, Value)> = None;
     let mut rest = text;
     // Each `{` tried is skipped past when it does not open valid JSON; a valid object is
-    // skipped whole. Bounded so a reply full of braces costs linear time times a constant.
+    // skipped whole. Bounded so a reply full of braces costs linear time times a small
+    // constant: at most 64 tries, and the text's length scanned at most four times over (a
+    // deeply nested reply offers a candidate at every level, each nearly the whole text).
+    let budget = text.len().saturating_mul(4).max(1 << 16);
+    let mut scanned = 0usize;
     for _ in 0..64 {
         let Some((candidate, truncated)) = slice_object(rest) else {
             return found.map(|(o, _)| (o, false)).ok_or(ParseError::NoObject);
         };
+        scanned += object_start(rest).unwrap_or(0) + candidate.len();
+        if scanned > budget {
+            break;
+        }
         if truncated {
             return match found {
                 None => Ok((candidate, true)),
@@ -428,11 +436,14 @@ fn truncated_candidates(text: &str) -> impl Iterator<Item = String> + '_ {
         }
         scan.feed(c);
     }
+    // Each candidate costs the text's length: up to 64 of them, fewer for a text past 64 KB,
+    // so a huge cut-off reply is not scanned 65 times (a model's reply is far shorter).
+    let tries = ((64usize << 16) / text.len().max(1)).clamp(4, 64);
     std::iter::once(close(text)).chain(
         commas
             .into_iter()
             .rev()
-            .take(64)
+            .take(tries)
             .map(move |i| close(&text[..i])),
     )
 }
