@@ -133,19 +133,9 @@ const VALUE_LOOKUPS: &[(&str, usize, &str)] = &[
         "an action's params: JSON whose fields depend on the rule, read by the rule's check",
     ),
     (
-        "src/view/compare/case.rs",
-        2,
-        "reads a results line's texts, errors and kept report by hand: to move onto audit::batch::ResultCase",
-    ),
-    (
-        "src/ui/audit/batch/run.rs",
-        2,
-        "browser page (src/ui/ is being restructured; to move onto the results line's type)",
-    ),
-    (
         "src/ui/audit/run.rs",
-        3,
-        "browser page (src/ui/ is being restructured; to move onto the results line's type)",
+        1,
+        "browser page: an audit run's free-form `inputs` (src/ui/ is being restructured)",
     ),
     (
         "src/ui/audit/open_kept.rs",

@@ -105,25 +105,16 @@ pub async fn open(
             .ok_or_else(|| {
                 format!("run {id} has no result for case {case} with profile {profile}")
             })?;
-        let report = line
-            .get(crate::audit::batch::KEPT_REPORT)
-            .cloned()
-            .ok_or_else(|| {
-                format!("case {case} of run {id} was kept without its report (a batch run before reports were kept): open it in Report and run it again")
-            })?;
-        let text = |k: &str| {
-            line.get(k)
-                .and_then(|v| v.as_str())
-                .unwrap_or_default()
-                .to_string()
-        };
+        let (input, report) = crate::audit::batch::kept_case_of(line).ok_or_else(|| {
+            format!("case {case} of run {id} was kept without its report (a batch run before reports were kept): open it in Report and run it again")
+        })?;
         return Ok(KeptAudit {
             name: format!("{} · case {case}", run.meta.name),
             created_ms: run.meta.created_ms,
-            context: text("context_input"),
-            output: text("model_output"),
+            context: input.context_input,
+            output: input.model_output,
             profile: profile.to_string(),
-            report,
+            report: report.clone(),
         });
     }
     if run.meta.kind != RunKind::Audit {
