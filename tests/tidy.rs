@@ -133,24 +133,9 @@ const VALUE_LOOKUPS: &[(&str, usize, &str)] = &[
         "an action's params: JSON whose fields depend on the rule, read by the rule's check",
     ),
     (
-        "src/ui/audit/run.rs",
-        1,
-        "browser page: an audit run's free-form `inputs` (src/ui/ is being restructured)",
-    ),
-    (
         "src/ui/audit/open_kept.rs",
         2,
         "browser page (src/ui/ is being restructured; to move onto the kept report's type)",
-    ),
-    (
-        "src/ui/extract/grade_run.rs",
-        2,
-        "browser page: a grade run's free-form `inputs` (src/ui/ is being restructured)",
-    ),
-    (
-        "src/ui/extract/kept_open.rs",
-        1,
-        "browser page: a grade run's free-form `inputs` (src/ui/ is being restructured)",
     ),
     (
         "src/ui/run_store.rs",

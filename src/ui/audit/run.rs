@@ -123,14 +123,7 @@ pub async fn open(
             run.meta.kind.as_str()
         ));
     }
-    let text = |k: &str| {
-        run.meta
-            .inputs
-            .get(k)
-            .and_then(|v| v.as_str())
-            .unwrap_or_default()
-            .to_string()
-    };
+    let inputs = run.meta.read_inputs();
     let report = run
         .results
         .first()
@@ -139,8 +132,8 @@ pub async fn open(
     Ok(KeptAudit {
         name: run.meta.name.clone(),
         created_ms: run.meta.created_ms,
-        context: text("context_input"),
-        output: text("model_output"),
+        context: inputs.context_input.unwrap_or_default(),
+        output: inputs.model_output.unwrap_or_default(),
         profile: run.meta.profiles.first().cloned().unwrap_or_default(),
         report,
     })
