@@ -133,11 +133,6 @@ const VALUE_LOOKUPS: &[(&str, usize, &str)] = &[
         "an action's params: JSON whose fields depend on the rule, read by the rule's check",
     ),
     (
-        "src/ui/audit/open_kept.rs",
-        2,
-        "browser page (src/ui/ is being restructured; to move onto the kept report's type)",
-    ),
-    (
         "src/ui/run_store.rs",
         2,
         "JavaScript values (`JsValue::as_bool`, `as_f64` of IndexedDB and storage replies), not JSON",

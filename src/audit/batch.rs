@@ -658,9 +658,21 @@ pub fn kept_case(line: &str) -> Option<(AuditInput, super::report::KeptReport)> 
 /// stored: the texts (a text that is not a string is empty) and the report under
 /// [`KEPT_REPORT`] (`None`: the line was kept without it).
 pub fn kept_case_of(line: &Value) -> Option<(AuditInput, &Value)> {
-    let report = line.get(KEPT_REPORT)?;
+    case_with_report(line, KEPT_REPORT)
+}
+
+/// A recorded audit as the app bundles its demo (`public/examples/demo-audit.json`): the
+/// texts audited and the report as written under `report`, the same shape as a kept case
+/// (`None`: the document has no report).
+pub fn recorded_audit(doc: &Value) -> Option<(AuditInput, &Value)> {
+    case_with_report(doc, "report")
+}
+
+/// The texts of a case and the report stored beside them under `key`.
+fn case_with_report<'v>(doc: &'v Value, key: &str) -> Option<(AuditInput, &'v Value)> {
+    let report = doc.get(key)?;
     let text = |k: &str| {
-        line.get(k)
+        doc.get(k)
             .and_then(Value::as_str)
             .unwrap_or_default()
             .to_string()
@@ -1342,6 +1354,19 @@ not json
         assert_eq!(kept.report.credit_score, Some(4));
         assert!(kept_case_of(&serde_json::json!({"id":1})).is_none());
         assert!(kept_case("{").is_none());
+    }
+
+    #[test]
+    fn the_bundled_demo_reads_as_a_recorded_audit() {
+        let doc: Value =
+            serde_json::from_str(include_str!("../../public/examples/demo-audit.json"))
+                .expect("the demo is JSON");
+        let (input, report) = recorded_audit(&doc).expect("the demo has a report");
+        assert!(!input.context_input.is_empty() && !input.model_output.is_empty());
+        assert!(report.is_object());
+        // A document without a report is none; one that is not an object too.
+        assert!(recorded_audit(&serde_json::json!({"context_input": "c"})).is_none());
+        assert!(recorded_audit(&serde_json::json!([1])).is_none());
     }
 
     #[test]
