@@ -161,9 +161,7 @@ fn direction_check_false_alarms_on_gsm8k_solutions() {
     for a in alarms.iter().take(10) {
         println!("  {a}");
     }
-    assert!(
-        alarms.len() * 100 <= cases.len(),
-        "over 1 %: {}",
-        alarms.len()
-    );
+    // What the check reaches (docs/audit.md, "Deterministic findings"): raised, never
+    // lowered silently.
+    assert!(alarms.len() <= 1, "more than 1 flag: {}", alarms.len());
 }

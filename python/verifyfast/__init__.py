@@ -25,6 +25,7 @@ read from their last 1 MiB; values past the exact size bound are "could not deci
 from __future__ import annotations
 
 import json
+import operator
 from dataclasses import dataclass, field, fields
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
@@ -183,7 +184,24 @@ def _copy(cls: Any, native: Any, **converted: Any) -> Any:
     public dataclasses, by name (tests/test_stubs.py checks both against the stub): no field
     order is written anywhere. ``converted`` gives the fields that need converting.
     """
-    return cls(**{f.name: converted[f.name] if f.name in converted else getattr(native, f.name) for f in fields(cls)})
+    # The frozen dataclass's generated __init__ sets each field through object.__setattr__,
+    # which was most of a grade() call's Python time: its fields (it has no __post_init__)
+    # are filled in as copy and pickle do. Each class's field names are read once.
+    names, read = _readers.get(cls) or _readers.setdefault(cls, _reader(cls))
+    made = object.__new__(cls)
+    made.__dict__.update(zip(names, read(native)))
+    made.__dict__.update(converted)
+    return made
+
+
+#: Per dataclass: its field names and a getter of those attributes (as a tuple).
+_readers: Dict[Any, Any] = {}
+
+
+def _reader(cls: Any) -> Any:
+    names = tuple(f.name for f in fields(cls))
+    getter = operator.attrgetter(*names)
+    return names, (getter if len(names) > 1 else lambda n: (getter(n),))
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,10 @@
 //!   kind (a smaller deviation is the rubric's Low, left to the fact check), is High;
 //! - an opposite direction: the same quantity (one value, in any notation; percentages with
 //!   percentages) stated in the context with one direction (rose, 增长, …) and in the output
-//!   with the other is High;
+//!   with the other is High; so is the same subject with the opposite change and no number
+//!   (`收涨` / `收跌`, "profits rose" / "profits fell"), the opposite bound of one value ("over
+//!   400" / "almost 400"), and a ranking the context's own figures reverse ("the most at X,
+//!   followed by" a larger Y);
 //! - a claim of Phase 1 is located in the output by its numbers (each in the output, in the
 //!   same direction when both texts give one) and its words (a third of its words or Chinese
 //!   character pairs).
@@ -416,6 +419,9 @@ pub fn direction_findings(context: &str, output: &str) -> Vec<DeterministicFindi
     }
     let out = directed_numbers(output);
     let mut findings: Vec<DeterministicFinding> = subject_direction_findings(context, output);
+    findings.extend(en_subject_direction_findings(context, output));
+    findings.extend(bound_findings(context, output));
+    findings.extend(ranking_findings(context, output));
     let mut seen = std::collections::BTreeSet::new();
     for o in &out {
         let Some(dir) = o.direction.filter(is_change) else {
@@ -464,6 +470,487 @@ pub fn direction_findings(context: &str, output: &str) -> Vec<DeterministicFindi
             derivation: None,
             also_reported_by: None,
         });
+    }
+    findings
+}
+
+/// English verbs of a change that say which way their subject went ("profits rose", "sales
+/// have fallen"); nouns ("growth", "a rise") and near-only words ("up", "higher") name no
+/// subject of their own.
+const EN_SUBJECT_VERBS: &[&str] = &[
+    "increased",
+    "increases",
+    "decreased",
+    "decreases",
+    "declined",
+    "declines",
+    "climbed",
+    "dropped",
+    "drops",
+    "plunged",
+    "slumped",
+    "shrank",
+    "jumped",
+    "surged",
+    "soared",
+    "risen",
+    "rises",
+    "rose",
+    "grew",
+    "fell",
+    "falls",
+    "fallen",
+];
+/// Between a subject and its verb: an auxiliary or adverb, skipped ("sales have fallen",
+/// "profits also rose").
+const EN_BETWEEN: &[&str] = &[
+    "has", "have", "had", "was", "were", "is", "are", "been", "also", "then", "again", "both",
+    "all", "each", "steadily", "sharply", "slightly",
+];
+/// Never a subject: pronouns, determiners, conjunctions, and words that make the change
+/// hypothetical or someone else's ("expected to rise", "if prices fall", "which rose").
+const EN_NOT_SUBJECT: &[&str] = &[
+    "it", "its", "they", "them", "their", "he", "she", "we", "you", "who", "which", "that", "this",
+    "these", "those", "there", "what", "and", "but", "or", "nor", "the", "a", "an", "to", "if",
+    "will", "would", "could", "may", "might", "should", "can", "must", "shall", "when", "while",
+    "as", "than", "one", "ones",
+];
+/// Too general to be a subject alone ("prices rose" of which?): a subject only with the word
+/// before it ("oil prices", "BP shares").
+const EN_GENERIC: &[&str] = &[
+    "number", "figure", "rate", "level", "total", "amount", "price", "value", "index", "market",
+    "share", "stock",
+];
+
+/// The subject of an English change verb at `at`: the one or two words right before it, once
+/// [`EN_BETWEEN`] words are skipped, lower-cased, a plural "s" dropped ("Oil prices rose" → "oil
+/// price"). None when the word right before is no subject ([`EN_NOT_SUBJECT`]) or not a word.
+fn en_subject(text: &str, at: usize) -> Option<Vec<String>> {
+    let before = text.get(..at)?;
+    // A few words back at most (linear whatever the text).
+    let mut from = before.len().saturating_sub(80);
+    while !before.is_char_boundary(from) {
+        from += 1;
+    }
+    let mut words = before[from..]
+        .rsplit(|c: char| c.is_whitespace())
+        .filter(|w| !w.is_empty());
+    let mut subject: Vec<String> = Vec::new();
+    let mut between = 0;
+    for w in words.by_ref() {
+        // A word ending in punctuation closes the clause before it.
+        let clean = w.trim_end_matches(|c: char| !c.is_ascii_alphanumeric());
+        let closed = clean.len() != w.len();
+        if !clean.bytes().all(|b| b.is_ascii_alphabetic()) || clean.len() < 2 {
+            break;
+        }
+        let lower = clean.to_ascii_lowercase();
+        if subject.is_empty() && EN_BETWEEN.contains(&lower.as_str()) && between < 2 && !closed {
+            between += 1;
+            continue;
+        }
+        if EN_NOT_SUBJECT.contains(&lower.as_str())
+            || EN_BETWEEN.contains(&lower.as_str())
+            || (closed && subject.is_empty())
+        {
+            if subject.is_empty() {
+                return None;
+            }
+            break;
+        }
+        if closed {
+            break;
+        }
+        let singular = lower
+            .strip_suffix('s')
+            .filter(|s| s.len() >= 3 && !s.ends_with('s'))
+            .map_or(lower.clone(), str::to_string);
+        subject.insert(0, singular);
+        if subject.len() == 2 {
+            break;
+        }
+    }
+    if subject.len() == 1 && EN_GENERIC.contains(&subject[0].as_str()) {
+        return None;
+    }
+    // One word of three letters or fewer says too little ("oil", "gas" do; a pronoun was
+    // left out above).
+    (!subject.is_empty() && subject.iter().map(String::len).sum::<usize>() >= 3).then_some(subject)
+}
+
+/// The English subject-direction check: a change verb with no number ("profits rose") whose
+/// subject the context states only with the opposite verb ("profits fell"). Subjects are one
+/// when the words of one end the other ("profit" and "net profit"; "oil price" and "gold price"
+/// are two). A subject the context states both ways is not decided; in the output a verb
+/// followed by its number is the number's check.
+fn en_subject_direction_findings(context: &str, output: &str) -> Vec<DeterministicFinding> {
+    let said = |text: &str, bare_only: bool| -> Vec<(Vec<String>, Direction, String)> {
+        direction_words(text)
+            .into_iter()
+            .filter(|w| EN_SUBJECT_VERBS.contains(&w.word.to_ascii_lowercase().as_str()))
+            .filter(|w| {
+                let next = text.get(w.end..).unwrap_or("").trim_start();
+                let next = next
+                    .strip_prefix("by ")
+                    .or_else(|| next.strip_prefix("to "))
+                    .unwrap_or(next);
+                !(bare_only && next.starts_with(|c: char| c.is_ascii_digit() || "$£€¥".contains(c)))
+            })
+            .filter_map(|w| {
+                let subject = en_subject(text, w.start)?;
+                let mut from = w.start.saturating_sub(40);
+                while !text.is_char_boundary(from) {
+                    from += 1;
+                }
+                Some((
+                    subject,
+                    w.direction,
+                    bounded(text[from..w.end].trim_start()),
+                ))
+            })
+            .collect()
+    };
+    // Context subjects by their last word and their whole (at most two words): each output
+    // subject is looked up twice.
+    let ctx = said(context, false);
+    let mut by_key: HashMap<String, Vec<usize>> = HashMap::new();
+    for (k, (subject, _, _)) in ctx.iter().enumerate() {
+        by_key.entry(subject.join(" ")).or_default().push(k);
+        if subject.len() == 2 {
+            by_key.entry(subject[1].clone()).or_default().push(k);
+        }
+    }
+    let mut findings = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
+    for (subject, dir, phrase) in said(output, true) {
+        // The same subject: equal, or one of one word that the other ends with. A subject
+        // stated many times is read a bounded number of times (linear whatever the texts).
+        let mut of: Vec<usize> = Vec::new();
+        if let Some(v) = by_key.get(&subject.join(" ")) {
+            of.extend(
+                v.iter()
+                    .filter(|&&k| ctx[k].0 == subject || subject.len() == 1)
+                    .take(64),
+            );
+        }
+        if subject.len() == 2 {
+            if let Some(v) = by_key.get(&subject[1]) {
+                of.extend(v.iter().filter(|&&k| ctx[k].0.len() == 1).take(64));
+            }
+        }
+        if of.is_empty() || of.iter().any(|&k| ctx[k].1 == dir) {
+            continue;
+        }
+        if !seen.insert(phrase.clone()) {
+            continue;
+        }
+        let first = &ctx[of[0]];
+        let word = |d: Direction| {
+            if d == Direction::Up {
+                "a rise"
+            } else {
+                "a fall"
+            }
+        };
+        findings.push(DeterministicFinding {
+            check: DeterministicCheck::Direction,
+            severity: Severity::High,
+            output_text: phrase.clone(),
+            context_text: first.2.clone(),
+            explanation: format!(
+                "{} is {} in the output (\"{phrase}\") but {} in the context (\"{}\")",
+                subject.join(" "),
+                word(dir),
+                word(first.1),
+                first.2
+            ),
+            status: DeterministicStatus::Counted,
+            derivation: None,
+            also_reported_by: None,
+        });
+    }
+    findings
+}
+
+/// Which side of its value a bound puts a quantity: "over 400" is above 400, "almost 400"
+/// below it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Bound {
+    Above,
+    Below,
+}
+
+/// Written right before a number: the quantity is above it ("over 400", "超过30%") or below it
+/// ("almost 400", "不到30%"). Whole words; the longest of two that end alike comes first.
+const ABOVE_BEFORE: &[&str] = &[
+    "more than",
+    "in excess of",
+    "upwards of",
+    "at least",
+    "exceeding",
+    "over",
+    "above",
+    "超过",
+    "多于",
+    "逾",
+];
+const BELOW_BEFORE: &[&str] = &[
+    "just short of",
+    "just shy of",
+    "fewer than",
+    "less than",
+    "not quite",
+    "almost",
+    "nearly",
+    "under",
+    "below",
+    "将近",
+    "接近",
+    "不到",
+    "不足",
+    "少于",
+    "近",
+];
+/// Written right after a number: above it ("300多", "300余人", "30%以上").
+const ABOVE_AFTER: &[&str] = &["多", "余", "以上"];
+/// Units of time: "over three years" may be "during three years".
+const EN_TIME_UNITS: &[&str] = &[
+    "year", "month", "week", "day", "hour", "minute", "decade", "season", "quarter", "night",
+];
+/// `近` before a span of time is "the last …" (`近3年`), not "almost".
+const ZH_TIME_UNITS: &str = "年日天月周";
+
+/// The bound written with `n` in `text`, if any.
+fn bound_of(text: &str, n: &Num) -> Option<Bound> {
+    let before = text.get(..n.start).unwrap_or("");
+    let mut from = before.len().saturating_sub(20);
+    while !before.is_char_boundary(from) {
+        from += 1;
+    }
+    let near = before[from..]
+        .trim_end_matches(['$', '£', '€', '¥', '￥', ' '])
+        .to_ascii_lowercase();
+    let after = text.get(n.end..).unwrap_or("");
+    let ends_with_word = |w: &str| {
+        near.ends_with(w)
+            && (!w.is_ascii()
+                || !near[..near.len() - w.len()].ends_with(|c: char| c.is_ascii_alphabetic()))
+    };
+    // "over three years" is as often "during" as "more than".
+    let over_a_time = near.ends_with("over")
+        && EN_TIME_UNITS
+            .iter()
+            .any(|u| n.unit.to_ascii_lowercase().starts_with(u));
+    if ABOVE_BEFORE
+        .iter()
+        .any(|w| ends_with_word(w) && !(*w == "over" && over_a_time))
+        || ABOVE_AFTER.iter().any(|w| after.starts_with(w))
+    {
+        return Some(Bound::Above);
+    }
+    let time = after
+        .trim_start_matches(|c: char| "个多".contains(c))
+        .starts_with(|c: char| ZH_TIME_UNITS.contains(c));
+    BELOW_BEFORE
+        .iter()
+        .find(|w| ends_with_word(w))
+        .filter(|w| !(**w == "近" && time))
+        .map(|_| Bound::Below)
+}
+
+/// The bound check: an output quantity written with a bound ("over 400 people") whose value the
+/// context states, with the same unit, only with the opposite bound ("almost 400 people"). Both
+/// cannot hold of one quantity; a value the context also states exactly or with the same bound
+/// is not decided (it may be another quantity of the same size).
+fn bound_findings(context: &str, output: &str) -> Vec<DeterministicFinding> {
+    // Sorted by kind and value: each output number finds its value by binary search, so any
+    // two texts cost O((n + m) log m).
+    let mut ctx: Vec<(Num, Option<Bound>)> = scan(context)
+        .into_iter()
+        .filter(|c| class(c).is_some() && !year_like(c) && !c.soft)
+        .map(|c| (c, bound_of(context, &c)))
+        .collect();
+    ctx.sort_by(|(a, _), (b, _)| class(a).cmp(&class(b)).then(a.value.total_cmp(&b.value)));
+    let mut findings = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
+    for o in scan(output) {
+        if class(&o).is_none() || year_like(&o) || o.soft {
+            continue;
+        }
+        let Some(b) = bound_of(output, &o) else {
+            continue;
+        };
+        // The first 64 occurrences of the value: a context of one value repeated is read once.
+        let at = ctx.partition_point(|(c, _)| {
+            class(c) < class(&o)
+                || (class(c) == class(&o) && c.value < o.value && !same(c.value, o.value))
+        });
+        let same_quantity: Vec<&(Num, Option<Bound>)> = ctx[at..]
+            .iter()
+            .take_while(|(c, _)| comparable(c, &o))
+            .take(64)
+            .filter(|(c, _)| same_written_unit_or_bare(c, &o))
+            .collect();
+        let Some((c, _)) = same_quantity.first() else {
+            continue;
+        };
+        if same_quantity
+            .iter()
+            .any(|(_, cb)| *cb != Some(opposite_bound(b)))
+        {
+            continue;
+        }
+        let phrase = |text: &str, n: &Num| {
+            let mut from = n.start.saturating_sub(16);
+            while !text.is_char_boundary(from) {
+                from += 1;
+            }
+            bounded(text.get(from..n.end).unwrap_or(n.text).trim_start())
+        };
+        let (out_phrase, ctx_phrase) = (phrase(output, &o), phrase(context, c));
+        if !seen.insert(out_phrase.clone()) {
+            continue;
+        }
+        let side = |b: Bound| match b {
+            Bound::Above => "above",
+            Bound::Below => "below",
+        };
+        findings.push(DeterministicFinding {
+            check: DeterministicCheck::Direction,
+            severity: Severity::High,
+            output_text: out_phrase.clone(),
+            context_text: ctx_phrase.clone(),
+            explanation: format!(
+                "the output puts this quantity {} {} (\"{out_phrase}\") but the context {} it \
+(\"{ctx_phrase}\")",
+                side(b),
+                o.text,
+                side(opposite_bound(b))
+            ),
+            status: DeterministicStatus::Counted,
+            derivation: None,
+            also_reported_by: None,
+        });
+    }
+    findings
+}
+
+fn opposite_bound(b: Bound) -> Bound {
+    match b {
+        Bound::Above => Bound::Below,
+        Bound::Below => Bound::Above,
+    }
+}
+
+/// A ranking's top ("spent the most at £2,956,737") and bottom words.
+const RANK_TOP: &[&str] = &[
+    "the most",
+    "the highest",
+    "the largest",
+    "the biggest",
+    "the greatest",
+];
+const RANK_BOTTOM: &[&str] = &["the least", "the lowest", "the smallest", "the fewest"];
+/// What introduces the next of a ranking ("…, followed by the Tories at £2,980,815").
+const RANK_NEXT: &[&str] = &["followed by", "ahead of"];
+/// How far (bytes) a ranking's value may follow its word, and the next one its "followed by".
+const RANK_REACH: usize = 48;
+
+/// The ranking check: the output names the top (bottom) of a ranking with its value and the
+/// next one with a larger (smaller) value of the same unit ("UKIP spent the most at
+/// £2,956,737, followed by the Tories at £2,980,815"), both values stated in the context: the
+/// context's own figures rank them the other way.
+fn ranking_findings(context: &str, output: &str) -> Vec<DeterministicFinding> {
+    let nums = scan(output);
+    let ctx = scan(context);
+    let lower = output.to_ascii_lowercase();
+    // Sentence ends, found once and looked up by binary search (linear in the text).
+    let mut ends: Vec<usize> = [". ", ".\n", "\n", "。", "; "]
+        .iter()
+        .flat_map(|e| output.match_indices(e).map(|(i, _)| i))
+        .collect();
+    ends.sort_unstable();
+    let sentence_end = |from: usize| {
+        ends.get(ends.partition_point(|&e| e < from))
+            .copied()
+            .unwrap_or(output.len())
+    };
+    // Numbers are in text order: the first one starting in `from..to`, near `from`.
+    let first_after = |from: usize, to: usize| {
+        nums.get(nums.partition_point(|n| n.start < from))
+            .filter(|n| n.start < to && n.start - from <= RANK_REACH)
+    };
+    let in_context = |n: &Num| {
+        ctx.iter()
+            .find(|c| comparable(c, n) && same_written_unit_or_bare(c, n))
+            .copied()
+    };
+    let mut findings = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
+    for (words, top) in [(RANK_TOP, true), (RANK_BOTTOM, false)] {
+        for w in words {
+            // `lower` has the byte offsets of `output` (ASCII lower-casing keeps lengths).
+            for (at, _) in lower.match_indices(w) {
+                let end = at + w.len();
+                if lower[end..].starts_with(|c: char| c.is_ascii_alphabetic()) {
+                    continue;
+                }
+                let stop = sentence_end(end);
+                let Some(a) = first_after(end, stop) else {
+                    continue;
+                };
+                // Right after the value (a bounded window: no scan to the sentence's end).
+                let window = lower.get(a.end..stop.min(a.end + RANK_REACH)).unwrap_or("");
+                let Some((next_at, next)) = RANK_NEXT
+                    .iter()
+                    .filter_map(|n| window.find(n).map(|i| (a.end + i, *n)))
+                    .min()
+                else {
+                    continue;
+                };
+                let Some(b) = first_after(next_at + next.len(), stop) else {
+                    continue;
+                };
+                let reversed = if top {
+                    b.value > a.value
+                } else {
+                    b.value < a.value
+                };
+                if !(reversed
+                    && !same(a.value, b.value)
+                    && class(a).is_some()
+                    && class(a) == class(b)
+                    && same_written_unit_or_bare(a, b))
+                {
+                    continue;
+                }
+                let (Some(_), Some(cb)) = (in_context(a), in_context(b)) else {
+                    continue;
+                };
+                let phrase = bounded(output.get(at..b.end).unwrap_or(w));
+                if !seen.insert(phrase.clone()) {
+                    continue;
+                }
+                findings.push(DeterministicFinding {
+                    check: DeterministicCheck::Direction,
+                    severity: Severity::High,
+                    output_text: phrase.clone(),
+                    context_text: cb.text.to_string(),
+                    explanation: format!(
+                        "the output ranks {} as {w} ahead of {} (\"{phrase}\"), but {} is {} than \
+{} (the context states both)",
+                        a.text,
+                        b.text,
+                        b.text,
+                        if top { "more" } else { "less" },
+                        a.text
+                    ),
+                    status: DeterministicStatus::Counted,
+                    derivation: None,
+                    also_reported_by: None,
+                });
+            }
+        }
     }
     findings
 }
@@ -700,8 +1187,8 @@ fn clause_tokens(text: &str, n: &Num) -> Vec<String> {
 /// left to the fact check): the same quantity — one kind, one unit written the same way (or
 /// none on both: a "26-point lead" is not a score of 25), neither a year or a date
 /// (years and dates are exact) — within `threshold`, and written as an approximation: hedged
-/// ("about", "约", "300多"), less precise than the context's writing, or a round figure of at
-/// most two significant digits. A number written as precisely as the context's (3066.36 for
+/// ("about", "约", "300多"), the context's writing cut after fewer digits ([`truncated`]), or a
+/// round figure of at most two significant digits. A number written as precisely as the context's (3066.36 for
 /// 3075.91 points) is a different specific, not a slight change of this one. The caller also
 /// asks for a word of the two clauses in common (what the numbers count: "revenue", "出口").
 fn slightly_changed(c: &Num, o: &Num, threshold: f64) -> bool {
@@ -717,7 +1204,18 @@ fn slightly_changed(c: &Num, o: &Num, threshold: f64) -> bool {
         && same_written_unit_or_bare(c, o)
         && c.value != 0.0
         && ((o.value - c.value) / c.value).abs() <= threshold + 1e-12
-        && (o.hedged || significant_digits(o) < significant_digits(c) || significant_digits(o) <= 2)
+        && (o.hedged || truncated(c, o) || significant_digits(o) <= 2)
+}
+
+/// Whether `o` is `c` cut after its own last written digit, not rounded (`£1.5 million` for
+/// £1,580,575; `238.4` for 238.45): fewer digits than the context's, each of them the context's.
+/// A number written with fewer digits that is not `c` cut (236.2 for 233.95) is another
+/// specific, not an approximation of this one.
+fn truncated(c: &Num, o: &Num) -> bool {
+    let (cv, ov) = (c.value.abs(), o.value.abs());
+    significant_digits(o) < significant_digits(c)
+        && cv >= ov * (1.0 - 1e-9)
+        && cv - ov < 2.0 * o.half_step * (1.0 - 1e-6)
 }
 
 /// Word tokens for locating a claim: ASCII words of 3+ letters (lower-cased) and pairs of
@@ -918,6 +1416,19 @@ mod tests {
             flagged("上证综指收报3075.91点。", "上证综指报3066.36点。"),
             vec!["3066.36"]
         );
+        // Fewer digits are an approximation only when they are the context's number cut
+        // (238.4 for 238.45, £1.5 million for £1,580,575), not another specific (236.2 for
+        // 233.95: written less precisely, yet no writing of 233.95).
+        assert_eq!(
+            flagged("最低探至每克233.95元", "最低探至每克236.2元"),
+            vec!["236.2"]
+        );
+        assert!(flagged("最低探至每克238.45元", "最低探至每克238.4元").is_empty());
+        assert!(flagged(
+            "The Lib Dems spent £1,580,575.",
+            "The Lib Dems spent £1.5 million."
+        )
+        .is_empty());
         // Another unit, or another subject, is another quantity.
         assert_eq!(flagged("每克240.1元", "每公斤241元"), vec!["241"]);
         assert_eq!(
@@ -937,6 +1448,129 @@ mod tests {
             vec!["three"]
         );
         assert!(flagged("Francis I of France; Francis I, emperor.", "two people").is_empty());
+    }
+
+    fn direction_texts(ctx: &str, out: &str) -> Vec<String> {
+        direction_findings(ctx, out)
+            .into_iter()
+            .map(|f| f.output_text)
+            .collect()
+    }
+
+    #[test]
+    fn an_english_subject_stated_with_the_opposite_change_without_a_number() {
+        let ctx = "Net profits fell in the quarter, while oil prices rose sharply.";
+        assert_eq!(
+            direction_texts(ctx, "The company's profits rose."),
+            vec!["The company's profits rose"]
+        );
+        assert_eq!(
+            direction_texts(ctx, "Oil prices have fallen."),
+            vec!["Oil prices have fallen"]
+        );
+        // The same direction, another subject, a general word alone, a hypothetical change,
+        // a pronoun: no finding.
+        assert!(direction_texts(ctx, "Net profits declined.").is_empty());
+        assert!(direction_texts(ctx, "Gold prices fell.").is_empty());
+        assert!(direction_texts(ctx, "Prices fell.").is_empty());
+        assert!(direction_texts(ctx, "Profits are expected to rise.").is_empty());
+        assert!(direction_texts(ctx, "It rose.").is_empty());
+        // A subject stated both ways is not decided.
+        assert!(direction_texts(
+            "Exports rose in May. Exports fell in June.",
+            "Exports fell."
+        )
+        .is_empty());
+        // With its number, the verb is the number's check (one finding, not two).
+        assert_eq!(
+            direction_findings("Exports fell 3%.", "Exports rose 3%.").len(),
+            1
+        );
+    }
+
+    #[test]
+    fn a_bound_opposite_to_the_contexts_is_a_contradiction() {
+        // "over 400" cannot be "almost 400"; nor 超过 / 不到.
+        assert_eq!(
+            direction_texts(
+                "Almost 400 people were evacuated.",
+                "Over 400 people were evacuated."
+            ),
+            vec!["Over 400"]
+        );
+        assert_eq!(
+            direction_texts("不到30%的受访者表示支持。", "超过30%的受访者表示支持。"),
+            vec!["超过30%"]
+        );
+        assert_eq!(
+            direction_texts("More than 1,200 jobs went.", "nearly 1,200 jobs went"),
+            vec!["nearly 1,200"]
+        );
+        // The same bound, another notation: no finding.
+        assert!(direction_texts("nearly 1.2 thousand jobs", "almost 1,200 jobs").is_empty());
+        // The context also states the value without a bound or with the same one: another
+        // quantity of the same size may be meant.
+        assert!(direction_texts(
+            "Almost 400 people left; 400 people stayed.",
+            "Over 400 people left."
+        )
+        .is_empty());
+        assert!(direction_texts(
+            "almost 400 people left and over 400 people arrived",
+            "over 400 people left"
+        )
+        .is_empty());
+        // Another unit is another quantity; 近3年 is "the last three years", not "almost".
+        assert!(direction_texts("almost 400 people", "over 400 cars").is_empty());
+        assert!(direction_texts("近3年来销量下降。", "超过3年").is_empty());
+        // "over three years" may be "during three years".
+        assert!(direction_texts("almost 3 years ago", "sales grew over 3 years").is_empty());
+        assert_eq!(
+            direction_texts("almost 3 years", "more than 3 years").len(),
+            1
+        );
+        // A year is not a bound quantity.
+        assert!(direction_texts("almost 2000 years ago", "over 2000 years ago").is_empty());
+    }
+
+    #[test]
+    fn a_ranking_the_contexts_figures_reverse_is_a_contradiction() {
+        let ctx = "UKIP spent £2,956,737, while the Tories' campaign expenditure was \
+£2,980,815. Labour spent £1,027,339.";
+        let f = direction_findings(
+            ctx,
+            "UKIP spent the most at £2,956,737, followed by the Conservatives (£2,980,815).",
+        );
+        assert_eq!(f.len(), 1);
+        assert_eq!(f[0].check, DeterministicCheck::Direction);
+        assert_eq!(f[0].context_text, "2,980,815");
+        // The right order, and a bottom of a ranking in the right order: no finding.
+        assert!(direction_texts(
+            ctx,
+            "The Tories spent the most at £2,980,815, followed by UKIP at £2,956,737."
+        )
+        .is_empty());
+        assert!(direction_texts(
+            ctx,
+            "Labour spent the least at £1,027,339, followed by UKIP (£2,956,737)."
+        )
+        .is_empty());
+        assert_eq!(
+            direction_texts(
+                ctx,
+                "UKIP spent the least at £2,956,737, followed by Labour (£1,027,339)."
+            )
+            .len(),
+            1
+        );
+        // Values the context does not state are the number check's, not a ranking's.
+        assert!(direction_texts(ctx, "A spent the most at £5, followed by B at £7.").is_empty());
+        // Another unit: not one ranking.
+        assert!(direction_texts(
+            "It has 300 staff and £2,956,737 in debt.",
+            "It has the most debt at £2,956,737, followed by 300 staff."
+        )
+        .is_empty());
     }
 
     #[test]
@@ -988,6 +1622,16 @@ mod tests {
         assert!(direction_findings(&ctx, &out).len() <= 3);
         let out = "均".repeat(100_000) + "涨";
         assert!(direction_findings(&ctx, &out).is_empty());
+        // English subjects stated many times.
+        let ctx = "Net profits fell and ".repeat(20_000);
+        let out = "net profits rose and ".repeat(20_000);
+        assert!(direction_findings(&ctx, &out).len() <= 3);
+        // Bounds of distinct values, and rankings without a sentence end.
+        let ctx: String = (0..10_000).map(|k| format!("almost {k} people ")).collect();
+        let out: String = (0..10_000).map(|k| format!("over {k} people ")).collect();
+        assert!(direction_findings(&ctx, &out).len() > 1_000);
+        let out = "the most at £2 followed by £3 ".repeat(10_000);
+        assert_eq!(direction_findings("£2 and £3", &out).len(), 1);
         // A context of one value repeated, no punctuation: the leniency reads a few clauses.
         let ctx = "营收约100亿元 ".repeat(20_000);
         let out: String = (0..300)

@@ -2,8 +2,10 @@
 //! `<think>…</think>`); rules are then ranked by priority. Hand-written scanners only.
 
 use super::normalize::{answer_in_prose, choice_letter, is_prose, normalize};
-use super::scan::{find_from, last_number, next_number};
+use super::scan::{find_from, find_str, last_number, next_number};
 use super::{Candidate, Method};
+use memchr::memmem::Finder;
+use std::sync::LazyLock;
 
 /// Byte ranges hidden from extraction: reasoning inside `<think>…</think>` (and Sky-T1's
 /// `<|begin_of_thought|>…<|end_of_thought|>`), chat-template tokens (`<|end_of_solution|>`),
@@ -47,6 +49,17 @@ fn closing_token(rest: &[u8]) -> Option<usize> {
     tag_at(rest, &CLOSING_TOKENS)
 }
 
+/// What any tag [`Hidden::of`] hides contains: `hink>` (thought tags), `<|` (chat-template
+/// tokens) or a closing token. Searchers built once (a searcher per call cost more than the
+/// search on a short text).
+static TAG_HINTS: LazyLock<Vec<Finder<'static>>> = LazyLock::new(|| {
+    [b"hink>".as_slice(), b"<|"]
+        .into_iter()
+        .chain(CLOSING_TOKENS)
+        .map(Finder::new)
+        .collect()
+});
+
 impl Hidden {
     fn of(lower: &[u8]) -> Hidden {
         let mut h = Hidden {
@@ -55,12 +68,7 @@ impl Hidden {
         };
         // Most texts have no tag at all: two substring searches say so (GSM8K's `<<…>>` make
         // walking every `<` slow).
-        if memchr::memmem::find(lower, b"hink>").is_none()
-            && memchr::memmem::find(lower, b"<|").is_none()
-            && !CLOSING_TOKENS
-                .iter()
-                .any(|t| memchr::memmem::find(lower, t).is_some())
-        {
+        if !TAG_HINTS.iter().any(|f| f.find(lower).is_some()) {
             return h;
         }
         // One pass over the `<`s. `open`: where the current thought block started.
@@ -1026,7 +1034,10 @@ const RESTATEMENTS: &[&str] = &["rounds", "rounded", "which is", "meaning", "i.e
 /// The number a restatement after `from` (up to `to`) gives, if any.
 fn restatement(text: &str, from: usize, to: usize) -> Option<(usize, usize)> {
     let rest = text.get(from..to)?.to_ascii_lowercase();
-    let at = RESTATEMENTS.iter().filter_map(|p| rest.find(p)).min()?;
+    let at = RESTATEMENTS
+        .iter()
+        .filter_map(|p| find_str(&rest, p))
+        .min()?;
     next_number(text, from + at, to)
 }
 
@@ -1245,11 +1256,13 @@ pub(super) fn concluding_sentence(text: &str, start: usize, end: usize) -> Optio
         (last, end)
     };
     let sentence = text.get(s..e)?;
-    let lower = sentence.to_ascii_lowercase();
+    // Compared in place, ignoring ASCII case (the openers are ASCII): no lower-case copy.
+    let bytes = sentence.as_bytes();
     let opens = CONCLUDING_OPENERS.iter().any(|w| {
-        lower
-            .strip_prefix(w)
-            .is_some_and(|r| r.starts_with([',', ' ']))
+        bytes
+            .get(..w.len())
+            .is_some_and(|p| p.eq_ignore_ascii_case(w.as_bytes()))
+            && matches!(bytes.get(w.len()), Some(b',' | b' '))
     });
     let states = sentence.bytes().any(|b| b.is_ascii_digit());
     // A sentence cut off inside math (`the midpoint is $\left(\frac{5}{2}, `) concludes
@@ -1294,8 +1307,10 @@ fn sentence_start(text: &str, spans: &[(usize, usize)], start: usize, end: usize
 
 /// The first number after the last `=` of the last non-empty visible line (or its
 /// restatement, see [`RESTATEMENTS`]); inside LaTeX math, the whole right-hand side.
-fn final_equation(text: &str, visible: &[(usize, usize)]) -> Option<Candidate> {
-    let (line_start, trimmed_end) = concluding_line(text, visible)?;
+/// `line`: the [`concluding_line`] of the visible text (computed once for this rule and
+/// [`main_clause`]).
+fn final_equation(text: &str, line: Option<(usize, usize)>) -> Option<Candidate> {
+    let (line_start, trimmed_end) = line?;
     let spans = math_spans(text, line_start, trimmed_end);
     if let Some(c) = several_solutions(text, &spans, trimmed_end) {
         return Some(c);
@@ -1347,7 +1362,7 @@ fn concluding_clause(
     to: usize,
 ) -> Option<(usize, usize)> {
     let rest = text.get(from..to)?;
-    let comma = rest.find(", ")?;
+    let comma = find_str(rest, ", ")?;
     let clause = rest.get(comma + 2..)?;
     // A clause about "the" quantity ("the sum is", "so the total is"), not a comparison
     // ("that is 2 more than Tom").
@@ -1365,7 +1380,7 @@ fn concluding_clause(
     }
     let verb = [" is ", " are ", " equals ", " was "]
         .iter()
-        .filter_map(|v| clause.find(v).map(|at| at + v.len()))
+        .filter_map(|v| find_str(clause, v).map(|at| at + v.len()))
         .min()?;
     let at = from + comma + 2 + verb;
     let number = next_number(text, at, to)?;
@@ -1389,8 +1404,8 @@ const QUALIFIERS: &[&str] = &[
 ];
 
 /// For a last line without an equation: the last number of its main clause.
-fn main_clause(text: &str, visible: &[(usize, usize)]) -> Option<Candidate> {
-    let (start, end) = concluding_line(text, visible)?;
+fn main_clause(text: &str, line: Option<(usize, usize)>) -> Option<Candidate> {
+    let (start, end) = line?;
     let line = text.get(start..end)?;
     if last_equals(text, start, end).is_some() {
         return None;
@@ -1400,7 +1415,7 @@ fn main_clause(text: &str, visible: &[(usize, usize)]) -> Option<Candidate> {
     }
     let mut cut = line.len();
     for q in QUALIFIERS {
-        if let Some(j) = line.get(..cut).and_then(|l| l.find(q)) {
+        if let Some(j) = line.get(..cut).and_then(|l| find_str(l, q)) {
             if next_number(text, start, start + j).is_some() {
                 cut = j;
             }
@@ -1424,7 +1439,7 @@ fn subject_is_value(text: &str, start: usize, end: usize) -> Option<(usize, usiz
     }
     let verb_end = [" is ", " are ", " equals "]
         .iter()
-        .filter_map(|v| line.find(v).map(|at| at + v.len()))
+        .filter_map(|v| find_str(line, v).map(|at| at + v.len()))
         .min()?;
     let number = next_number(text, start + verb_end, end)?;
     let between = text.get(start + verb_end..number.0)?;
@@ -1505,8 +1520,9 @@ pub fn find_all(text: &str, side: Side) -> Vec<Candidate> {
     if !out.is_empty() {
         // An explicit answer wins; the guesses below are its runner-ups (the doubts read them).
         out.extend(whole_text(text, &visible));
-        out.extend(final_equation(text, &visible));
-        out.extend(main_clause(text, &visible));
+        let line = concluding_line(text, &visible);
+        out.extend(final_equation(text, line));
+        out.extend(main_clause(text, line));
         out.extend(last_visible_number(text, &visible));
         return out;
     }
@@ -1520,8 +1536,9 @@ pub fn find_all(text: &str, side: Side) -> Vec<Candidate> {
         return closing_box(text, &hidden).into_iter().collect();
     }
     out.extend(whole_text(text, &visible));
-    out.extend(final_equation(text, &visible));
-    out.extend(main_clause(text, &visible));
+    let line = concluding_line(text, &visible);
+    out.extend(final_equation(text, line));
+    out.extend(main_clause(text, line));
     out.extend(last_visible_number(text, &visible));
     out
 }

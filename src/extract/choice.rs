@@ -98,6 +98,11 @@ fn option_label(q: &str, letter: char, from: usize) -> Option<(usize, usize)> {
 /// `A和C`, `A and C`, `(B)`, `\text{A、B}`, `选项 C`, `option C`, or one letter with its
 /// option's text (`D. \frac{\sqrt{65}}{2}`).
 pub fn letter_set(answer: &str) -> Option<BTreeSet<char>> {
+    // Every set below is made of option letters the answer holds (the rewriting only deletes):
+    // an answer with none (`72`, most golds) names no option.
+    if !answer.chars().any(|c| LETTERS.contains(&c)) {
+        return None;
+    }
     let mut s = answer.trim().to_string();
     for (from, to) in [
         ("\\text", ""),

@@ -141,7 +141,7 @@ pub(super) fn line_at(text: &str, pos: usize) -> (usize, usize) {
         .map_or(0, |p| p + 1);
     if let Some(close) = bytes
         .get(start..pos)
-        .filter(|b| memchr::memmem::find(b, b"hink>").is_some())
+        .filter(|b| super::scan::HINK.find(b).is_some())
         .and_then(|b| rfind_ascii_ci(b, b"</think>"))
     {
         start += close + "</think>".len();

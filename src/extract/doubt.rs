@@ -7,6 +7,9 @@
 //! Every check looks at the answer's line, its neighbours or one pass over the text: linear.
 
 use std::fmt;
+use std::sync::LazyLock;
+
+use memchr::memmem::Finder;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -14,7 +17,7 @@ use serde_json::Value;
 use super::candidates::{concluding_sentence, math_spans};
 use super::cutoff::{line_at, rfind_ascii_ci};
 use super::normalize::{is_prose, normalize};
-use super::scan::next_number;
+use super::scan::{next_number, HINK};
 use super::{agrees, Candidate, Method};
 use crate::json::{FieldError, FromJson, Path};
 
@@ -617,9 +620,8 @@ fn unfinished_thinking(text: &str, winner: &Candidate) -> bool {
     let bytes = text.as_bytes();
     // Most texts have no tag at all: one substring search says so (GSM8K's `<<…>>` make
     // walking the `<`s slow).
-    if memchr::memmem::find(bytes, b"hink>").is_none()
-        && memchr::memmem::find(bytes, b"HINK>").is_none()
-    {
+    static UPPER: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"HINK>"));
+    if HINK.find(bytes).is_none() && UPPER.find(bytes).is_none() {
         return false;
     }
     let Some(open) = rfind_ascii_ci(bytes, b"<think>") else {

@@ -81,12 +81,29 @@ pub(super) fn restates_question(
 /// A normalised answer that is one number (`5`, `-2.5`, `\frac{1}{3}`): an answer, never a
 /// copy of an expression to compute.
 fn plain_number(answer: &str) -> bool {
+    // Most answers are a decimal (`72`, `-2.5`): the parser would read them as one literal
+    // (exactly, through big rationals); this says the same without building it.
+    if plain_decimal(answer) {
+        return true;
+    }
     match expr::parse(answer).map(|e| e.root) {
         Some(Node::Lit(_)) => true,
         Some(Node::Neg(a)) => matches!(*a, Node::Lit(_)),
         Some(Node::Div(a, b)) => matches!((*a, *b), (Node::Lit(_), Node::Lit(_))),
         _ => false,
     }
+}
+
+/// `-?digits(.digits)?` within the parser's input bound: what [`expr::parse`] reads as one
+/// literal (or its negation) with nothing around it.
+fn plain_decimal(answer: &str) -> bool {
+    let body = answer.strip_prefix('-').unwrap_or(answer).as_bytes();
+    let (int, frac) = match body.iter().position(|&b| b == b'.') {
+        Some(dot) => (body.get(..dot).unwrap_or(&[]), body.get(dot + 1..)),
+        None => (body, None),
+    };
+    let digits = |d: &[u8]| !d.is_empty() && d.iter().all(u8::is_ascii_digit);
+    answer.len() <= 256 && digits(int) && frac.is_none_or(digits)
 }
 
 /// The expressions a question states, normalised: its math segments (`$…$`, `\(…\)`,
@@ -524,6 +541,41 @@ mod tests {
     use super::super::{grade, Outcome, Path, Preset};
 
     const RESTATE_Q: &str = "Simplify tan 100° + 4 sin 100°.";
+
+    /// The shortcut says what the parser says, and only where it is sure.
+    #[test]
+    fn plain_decimal_agrees_with_the_parser() {
+        for s in [
+            "72",
+            "-5",
+            "0.25",
+            "-0.5",
+            "007",
+            "1234567890123456789012345678901234567890",
+        ] {
+            assert!(super::plain_decimal(s), "{s}");
+            assert!(super::plain_number(s), "{s}");
+        }
+        for s in [
+            "",
+            "-",
+            ".5",
+            "5.",
+            "1.2.3",
+            "1,000",
+            "1e5",
+            "--5",
+            "+5",
+            "5%",
+            "3\\frac{1}{2}",
+            "x",
+        ] {
+            assert!(!super::plain_decimal(s), "{s}");
+        }
+        let long = "9".repeat(300);
+        assert!(!super::plain_decimal(&long));
+        assert!(super::plain_number(&long), "the parser still reads it");
+    }
 
     #[test]
     fn a_copied_question_is_no_answer_under_every_preset() {

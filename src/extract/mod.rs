@@ -1072,10 +1072,14 @@ fn suffix_of(e: &Extraction, text: Option<&str>) -> Option<units::Suffix> {
             return Some(s);
         }
     }
-    let after = text
-        .and_then(|t| t.get(e.span.1..))
-        .map(|a| a.chars().take(40).collect::<String>())?;
-    units::suffix(&after)
+    // The next 40 characters, borrowed.
+    let after = text.and_then(|t| t.get(e.span.1..))?;
+    let after = after
+        .char_indices()
+        .nth(40)
+        .and_then(|(at, _)| after.get(..at))
+        .unwrap_or(after);
+    units::suffix(after)
 }
 
 /// The answer with a `%` when the text right after it says percent (`$\boxed{28}$ pct`,
@@ -1088,13 +1092,26 @@ fn percent_after(e: &Extraction, text: Option<&str>, other: &Extraction) -> Opti
     if e.answer.ends_with('%') {
         return None;
     }
-    let after: String = text?.get(e.span.1..)?.chars().take(24).collect();
-    let mut rest = after.as_str();
+    // The next 24 characters, borrowed.
+    let after = text?.get(e.span.1..)?;
+    let after = after
+        .char_indices()
+        .nth(24)
+        .and_then(|(at, _)| after.get(..at))
+        .unwrap_or(after);
+    let mut rest = after;
+    // `str::trim_start_matches` with a `&str` builds a substring searcher per call.
+    fn strip_all<'a>(mut s: &'a str, p: &str) -> &'a str {
+        while let Some(r) = s.strip_prefix(p) {
+            s = r;
+        }
+        s
+    }
     loop {
-        let next = rest
-            .trim_start_matches(['}', '$', ' '])
-            .trim_start_matches("\\)")
-            .trim_start_matches("\\]");
+        let next = strip_all(
+            strip_all(rest.trim_start_matches(['}', '$', ' ']), "\\)"),
+            "\\]",
+        );
         if next.len() == rest.len() {
             break;
         }

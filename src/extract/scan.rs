@@ -5,6 +5,10 @@
 //! a comma and exactly two digits before a currency sign (`2,74 $`, `1000,99€`) is a decimal
 //! comma.
 
+use std::sync::LazyLock;
+
+use memchr::memmem::Finder;
+
 const UNICODE_MINUS: &[u8] = "−".as_bytes();
 
 fn is_digit(b: Option<&u8>) -> bool {
@@ -173,6 +177,15 @@ pub fn next_number(text: &str, from: usize, to: usize) -> Option<(usize, usize)>
     let to = to.min(bytes.len());
     let mut i = from;
     while i < to {
+        // Only a digit, a sign, a `.` or a `<` can start a number or a `<<…>>` annotation
+        // ([`can_start`]): the other bytes are passed over in a tight loop.
+        match bytes.get(i..to) {
+            Some(rest) => match rest.iter().position(|&b| MAY_START[usize::from(b)]) {
+                Some(off) => i += off,
+                None => return None,
+            },
+            None => return None,
+        }
         if bytes.get(i..i + 2) == Some(b"<<") {
             i = find_from(bytes, b">>", i + 2).map_or(to, |e| e + 2);
             continue;
@@ -200,6 +213,34 @@ pub fn last_number(text: &str, from: usize, to: usize) -> Option<(usize, usize)>
     last
 }
 
+/// `hink>`: the end of `<think>` and `</think>` (and of `<THINK>` in lower case); a text without
+/// it has no thought block. One searcher for every call (building one per call cost more than
+/// searching a short text).
+pub static HINK: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"hink>"));
+
+/// The bytes [`next_number`] stops at: what [`can_start`] accepts (a digit, `-`, `.`, the lead
+/// byte of `−`) and the `<` of a `<<…>>` calculator annotation.
+static MAY_START: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = b'0';
+    while b <= b'9' {
+        t[b as usize] = true;
+        b += 1;
+    }
+    t[b'-' as usize] = true;
+    t[b'.' as usize] = true;
+    t[0xE2] = true;
+    t[b'<' as usize] = true;
+    t
+};
+
+/// Byte position of the first `needle` in `hay`: `str::find` for the rules' short fixed words,
+/// without building a substring searcher per call (which cost more than the search on the short
+/// lines the rules read). `needle` is not empty.
+pub fn find_str(hay: &str, needle: &str) -> Option<usize> {
+    find_from(hay.as_bytes(), needle.as_bytes(), 0)
+}
+
 /// Byte position of `needle` at or after `from`.
 pub fn find_from(hay: &[u8], needle: &[u8], from: usize) -> Option<usize> {
     if needle.is_empty() || from >= hay.len() {
@@ -225,6 +266,26 @@ pub fn find_from(hay: &[u8], needle: &[u8], from: usize) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn find_str_is_str_find() {
+        for hay in [
+            "",
+            "a",
+            "the sum is 5 because 5 > 4",
+            "because",
+            " because ",
+            "x because because ",
+        ] {
+            for needle in [" because ", "because", "is ", "5", "x", "é"] {
+                assert_eq!(
+                    find_str(hay, needle),
+                    hay.find(needle),
+                    "{hay:?} {needle:?}"
+                );
+            }
+        }
+    }
 
     fn nums(t: &str) -> Vec<&str> {
         let mut out = Vec::new();

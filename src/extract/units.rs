@@ -254,9 +254,14 @@ fn lookup(word: &str) -> Option<&'static Unit> {
 /// or a unit of the table.
 pub fn suffix(after: &str) -> Option<Suffix> {
     let line = after.split(['\n', ',', ';', '$']).next().unwrap_or("");
-    let line = line
-        .replace("\\text{", " ")
-        .replace(['{', '}', '~', '\\'], " ");
+    // Most lines have none of these: no copy then.
+    let line: std::borrow::Cow<str> = if line.contains(['{', '}', '~', '\\']) {
+        line.replace("\\text{", " ")
+            .replace(['{', '}', '~', '\\'], " ")
+            .into()
+    } else {
+        line.into()
+    };
     let mut words = line
         .split_whitespace()
         .map(|w| w.trim_end_matches(['.', '!', '?', ')']))

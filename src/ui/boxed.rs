@@ -1,6 +1,8 @@
-//! Event handlers and reactive attribute values as boxed closures, shared by every page. Leptos compiles its
+//! Event handlers and reactive attribute values as boxed closures. Leptos compiles its
 //! listener and attribute code once per closure type; boxed, every handler of a kind (every
-//! click, every change...) in the app shares one compiled copy (wasm size).
+//! click, every change...) in the app shares one compiled copy (wasm size). Used only where the
+//! cold load was measured to need it (Extract, Settings and the shared widgets; see
+//! docs/architecture.md, "Decisions"); the other pages write their closures in place.
 
 use leptos::prelude::AnyView;
 use web_sys::{Event, KeyboardEvent, MouseEvent};

@@ -1,8 +1,10 @@
 //! Browser views (Leptos 0.8, client-side rendered). Views stay thin: every decision
 //! lives in the pure modules and is tested natively.
 //!
-//! One folder per page (`ui/<page>/`, the page in its `mod.rs`, its parts beside it); shared
-//! widgets and stores (router, run store, settings store, pickers, pager) here at `ui/`.
+//! One folder per page (`ui/<page>/`, the page in its `mod.rs`); a part used by one file lives in
+//! that file, a larger unit in a file of its own beside it. Widgets and stores two pages use
+//! (router, run store, settings store, pickers, pager, the links between Audit and Report) are
+//! here at `ui/`, never in one page's folder.
 //!
 //! Loops and optional parts of a view end in `.into_any()` (giving `Vec<AnyView>` or
 //! `Option<AnyView>`), and a reactive closure returns one of those or an `AnyView`: every
@@ -22,10 +24,14 @@ pub mod browser_file;
 pub mod compare;
 pub mod download;
 pub mod drafts_store;
+pub mod dynamic;
 pub mod extract;
+pub mod finding_group;
 pub mod footer;
 pub mod icons;
 pub mod keyed;
+pub mod links;
+pub mod local_time;
 pub mod math_text;
 pub mod nav;
 pub mod not_found;

@@ -4,7 +4,7 @@
 use serde_json::json;
 
 use crate::runs::{self, RunKind, RunMeta};
-use crate::ui::audit::batch::BATCH_RUN;
+use crate::ui::links::BATCH_RUN;
 use crate::ui::run_store;
 
 /// The run `id` (or, for `batch`, the newest batch run: links from before runs had ids)

@@ -8,7 +8,6 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use crate::audit::batch::CaseSet;
-use crate::ui::boxed::on_click;
 use crate::ui::browser_file::fetch_example;
 use crate::ui::options::bound_select;
 use crate::ui::settings_store::settings_store;
@@ -64,22 +63,22 @@ pub fn audit_form(page: AuditState, checked: super::model_free::Checked) -> AnyV
                 class="primary"
                 data-testid="audit-run"
                 disabled=move || running.get()
-                on:click=on_click(move |_| start(page, &store))
+                on:click=move |_| start(page, &store)
             >
                 "Run audit"
             </button>
             <button data-testid="audit-check-button" title="Numbers and directions only, at once: no server needed"
-                on:click=on_click(move |_| super::model_free::run_check(page, checked))>
+                on:click=move |_| super::model_free::run_check(page, checked)>
                 "Check without a model"
             </button>
-            <button data-testid="audit-cancel" disabled=move || !running.get() on:click=on_click(move |_| page.abort())>
+            <button data-testid="audit-cancel" disabled=move || !running.get() on:click=move |_| page.abort()>
                 "Cancel"
             </button>
-            <button data-testid="audit-example" on:click=on_click(load_example)>"Load an example"</button>
-            <button data-testid="audit-demo-button" title="A recorded audit: no server needed" on:click=on_click(move |_| {
+            <button data-testid="audit-example" on:click=load_example>"Load an example"</button>
+            <button data-testid="audit-demo-button" title="A recorded audit: no server needed" on:click=move |_| {
                 page.clear();
                 super::open_kept::open_demo(page)
-            })>"Demo audit"</button>
+            }>"Demo audit"</button>
         </div>
     }
     .into_any()

@@ -1,37 +1,29 @@
-//! The Audit page: one audit or a batch of cases against the configured profiles.
+//! The Audit page: one audit or a batch of cases against the configured profiles, with its
+//! messages, the phase list and the "kept as a run" note below the page component. The larger
+//! parts are the modules declared here; the page's decisions are in `view::audit::progress` and
+//! `view::audit::shown` (pure, tested natively).
+
 pub mod batch;
-pub mod finding_group;
 mod form;
 mod kept_from;
-mod kept_note;
 mod landed;
-mod messages;
 mod model_free;
 pub mod number_check;
 mod open_kept;
-mod phase_list;
-mod phase_table;
-mod report_json;
-mod report_lists;
 mod report_view;
 pub mod run;
 mod start;
 mod state;
 mod transcript;
 
-use leptos::prelude::*;
-
+use crate::audit::Phase;
 use crate::ui::settings_store::settings_store;
+use crate::view::audit::progress::phase_chip;
+use crate::view::audit::progress::PhaseView;
 use batch::BatchRunner;
-
-// The page's parts are the modules above;
-// its decisions are in `view::audit::progress` and `view::audit::shown` (pure, tested natively).
-
 use form::audit_form;
 use kept_from::kept_from_note;
-use kept_note::KeptNote;
-use messages::audit_messages;
-use phase_list::phase_list;
+use leptos::prelude::*;
 use report_view::audit_report_view;
 use state::AuditState;
 
@@ -47,7 +39,7 @@ pub fn AuditPage() -> impl IntoView {
     });
     // Report's "Open in Audit" filled the drafts and asked for one run (in session storage,
     // set by that click only: a URL alone never starts LLM calls).
-    if crate::ui::report::open_in_audit::take_run_once() {
+    if crate::ui::links::take_run_once() {
         let store = store.clone();
         request_animation_frame(move || start::start(page, &store));
     }
@@ -98,7 +90,7 @@ pub fn AuditPage() -> impl IntoView {
                     <span>{crate::view::settings::NO_SERVER}</span>
                     <div class="row">
                         <a class="button" href="settings">"Open Settings"</a>
-                        <button data-testid="audit-open-demo" on:click=crate::ui::boxed::on_click(move |_| open_kept::open_demo(page))>
+                        <button data-testid="audit-open-demo" on:click=move |_| open_kept::open_demo(page)>
                             "Show the demo audit"
                         </button>
                     </div>
@@ -132,4 +124,88 @@ pub fn AuditPage() -> impl IntoView {
             <BatchRunner transport=start::transport/>
         </section>
     }
+}
+
+// The line under a finished audit saying whether it was kept as a run.
+
+/// The line under a finished audit saying whether it was kept.
+#[component]
+pub fn KeptNote(kept: RwSignal<Option<(bool, String)>>) -> impl IntoView {
+    move || {
+        kept.get().map(|k| match k {
+            (true, _) => view! {
+                <p class="muted" data-testid="audit-kept">"Kept as a run: see "<a href="runs">"Runs"</a>"."</p>
+            }
+            .into_any(),
+            (false, e) => view! {
+                <p class="error" role="alert" data-testid="audit-kept">
+                    {format!("This audit could not be kept as a run: {e}. Download the report to keep it.")}
+                </p>
+            }
+            .into_any(),
+        })
+    }
+}
+
+// The phases of the audit on the page, each with its chip: live while it runs (with the
+// elapsed time), as it ended afterwards, and as stored for a kept audit.
+
+/// `now` is the page's clock in whole ms, ticking while an audit runs. A plain function
+/// called from the page's closure, not a component with a `Signal` prop: each signal type
+/// costs its own copy of the reactive code in the wasm.
+pub fn phase_list(phases: Vec<(Phase, PhaseView)>, now: usize) -> Option<AnyView> {
+    (!phases.is_empty()).then(|| {
+        let items = phases
+            .into_iter()
+            .map(|(phase, view)| {
+                let (text, class) = phase_chip(&view, now as f64);
+                view! {
+                    <li>
+                        <strong>{phase.label()}</strong>
+                        " "
+                        <span class=class>{text}</span>
+                    </li>
+                }
+                .into_any()
+            })
+            .collect_view();
+        view! { <ol class="stack" data-testid="audit-phases">{items}</ol> }.into_any()
+    })
+}
+
+// The Audit page's messages: an error (dismissable), a could-not-audit with its cause and what
+// to do, and a notice (cancelled).
+
+/// A plain function rather than a component (each component has its own props code).
+pub fn audit_messages(page: AuditState) -> AnyView {
+    let AuditState {
+        error,
+        failure,
+        failure_fix,
+        notice,
+        ..
+    } = page;
+    view! {
+        {move || error.get().map(|e| view! {
+            <div class="error row" role="alert" data-testid="audit-error">
+                <span>{e}</span>
+                <button on:click=move |_| error.set(None)>"Dismiss"</button>
+            </div>
+        }.into_any())}
+        {move || failure.get().map(|cause| view! {
+            <div class="error stack" role="alert" data-testid="audit-error">
+                // Paragraphs, so the cause and what to do never run together when copied.
+                <p class="failure-cause"><strong data-testid="audit-failure-cause">{cause}</strong></p>
+                <p class="failure-fix" data-testid="audit-failure-fix">{format!("What to do: {}", failure_fix.get_untracked())}</p>
+                <div><button on:click=move |_| failure.set(None)>"Dismiss"</button></div>
+            </div>
+        }.into_any())}
+        {move || notice.get().map(|n| view! {
+            <div class="notice row" role="status" data-testid="audit-notice">
+                <span>{n}</span>
+                <button on:click=move |_| notice.set(None)>"Dismiss"</button>
+            </div>
+        }.into_any())}
+    }
+    .into_any()
 }

@@ -39,7 +39,7 @@ pub fn open_kept(page: AuditState, id: String, known_profiles: Vec<String>) {
             report: Some((report, crate::jsonl::compact(&k.report))),
             kept_from: Some(KeptFrom {
                 name: k.name,
-                when: crate::ui::runs::row::local_time(k.created_ms),
+                when: crate::ui::local_time::local_time(k.created_ms),
                 profile: k.profile,
                 profile_known,
             }),

@@ -138,14 +138,3 @@ pub async fn open(
         report,
     })
 }
-
-/// The Audit page's link to one case of a batch run.
-pub fn case_href(run: &str, case: &str, profile: &str) -> String {
-    crate::route::state::ViewState {
-        run: Some(run.to_string()),
-        case: Some(case.to_string()),
-        profile: Some(profile.to_string()),
-        ..Default::default()
-    }
-    .href("audit")
-}

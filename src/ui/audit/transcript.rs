@@ -1,6 +1,7 @@
 //! The Audit report's "Transcript": every prompt sent and every reply received, phase by
 //! phase and call by call (keys were redacted when the report was written, docs/audit.md).
 //! Closed by default: the texts are long. Model and user text is shown as text, never as HTML.
+//! Its own file, not folded into `report_view.rs`: a self-contained section the report only places.
 
 use leptos::prelude::*;
 

@@ -10,9 +10,9 @@ use leptos::task::spawn_local;
 
 use crate::audit::Phase;
 use crate::band::compare::{Comparison, PairedCase, Selection};
-use crate::ui::audit::finding_group::{finding_group, finding_view};
 use crate::ui::boxed::{effect, on_click, part};
 use crate::ui::browser_file::read_slice;
+use crate::ui::finding_group::{finding_group, finding_view};
 use crate::view::compare::case::{
     change_class, find_line, neighbour_changed, no_text, shared, side_case, unreadable, Findings,
     OpenCase, SideCase,
@@ -150,7 +150,7 @@ fn audit_href(side: Side, case: &OpenCase, s: &SideCase) -> Option<String> {
     let run = side.kept.get_untracked();
     match (&s.findings, s.profile.as_deref()) {
         (Findings::Kept(_), Some(p)) if !run.is_empty() => {
-            Some(crate::ui::audit::run::case_href(&run, &case.id, p))
+            Some(crate::ui::links::case_href(&run, &case.id, p))
         }
         _ => None,
     }

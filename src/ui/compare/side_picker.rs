@@ -24,7 +24,7 @@ fn kept_options(runs: Vec<RunMeta>, chosen: &str) -> Vec<AnyView> {
     runs.into_iter()
         .map(|r| {
             let selected = r.id == chosen;
-            let label = kept_option_label(&r, &crate::ui::runs::row::local_time(r.created_ms));
+            let label = kept_option_label(&r, &crate::ui::local_time::local_time(r.created_ms));
             view! { <option value=r.id selected=selected>{label}</option> }.into_any()
         })
         .collect()

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use crate::ui::boxed;
 use crate::ui::boxed::effect;
 use crate::ui::boxed::part;
-use crate::ui::report::dynamic::{memo_count, memo_rows, td};
+use crate::ui::dynamic::{memo_count, memo_rows, td};
 use leptos::prelude::*;
 
 const NUM: Option<&str> = Some("num");

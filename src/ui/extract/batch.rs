@@ -1,23 +1,19 @@
 //! A `grade`-format JSONL: summary, filterable table, exports.
 
-use std::sync::Arc;
-
-use leptos::prelude::*;
-
-use crate::ui::boxed::{flag, on_change, on_click};
-
 use super::batch_load::BatchState;
-use super::batch_view::{summary_view, timing_view};
 use super::controls::bool_box;
-use super::fallback_batch::panel::BatchFallbackPanel;
 use super::fallback_batch::BatchFallback;
+use super::fallback_batch::BatchFallbackPanel;
 use super::grade_table::GradeTable;
 use crate::extract::batch::{GradeBatch, Show};
 use crate::extract::AnswerPatterns;
 use crate::ui::boxed::part;
+use crate::ui::boxed::{flag, on_change, on_click};
 use crate::ui::browser_file::picked_file;
 use crate::ui::search_box::{query_memo, SearchBox};
 use crate::view::extract::table_url::TableView;
+use leptos::prelude::*;
+use std::sync::Arc;
 
 #[component]
 pub fn BatchGrade(patterns: Memo<AnswerPatterns>) -> impl IntoView {
@@ -117,4 +113,49 @@ pub fn BatchGrade(patterns: Memo<AnswerPatterns>) -> impl IntoView {
             }))}
         </div>
     }
+}
+
+// The graded file's summary (accuracy, bad lines) and how long grading took.
+
+/// Bad lines listed in the summary.
+const BAD_LIST_LIMIT: usize = 50;
+
+pub fn summary_view(b: &GradeBatch) -> AnyView {
+    let s = b.summary;
+    let bad: Vec<AnyView> = b
+        .bad_rows()
+        .take(BAD_LIST_LIMIT)
+        .map(|(line, e)| view! { <li data-line=line.to_string()>{e.to_string()}</li> }.into_any())
+        .collect();
+    view! {
+        <div class="stack" data-testid="extract-summary">
+            <p>
+                <strong data-testid="extract-accuracy">{format!("{:.2} %", 100.0 * s.accuracy())}</strong>
+                {format!(
+                    " accuracy: {} of {} graded lines equivalent; {} with no answer; {} bad lines; {} could not be decided",
+                    s.equivalent, s.n, s.no_answer, s.bad_lines, s.undecided
+                )}
+            </p>
+            {(!bad.is_empty()).then(|| view! {
+                <ul class="error" data-testid="extract-bad-lines">{bad}</ul>
+            }.into_any())}
+        </div>
+    }
+    .into_any()
+}
+
+/// "N lines graded in M ms (K items/s in this browser)" from (lines, milliseconds).
+pub fn timing_view(timing: Option<(f64, f64)>) -> Option<AnyView> {
+    let (n, ms) = timing?;
+    let per_s = if ms > 0.0 { n * 1000.0 / ms } else { 0.0 };
+    let text = format!(
+        "{} lines graded in {:.0} ms ({:.0} items/s in this browser)",
+        n as usize, ms, per_s
+    );
+    Some(
+        view! {
+            <p class="muted" data-testid="extract-timing" data-items-per-second=format!("{:.0}", per_s)>{text}</p>
+        }
+        .into_any(),
+    )
 }

@@ -7,28 +7,23 @@ pub mod answer_math;
 pub mod asker;
 pub mod batch;
 pub mod batch_load;
-pub mod batch_view;
 pub mod controls;
 pub mod fallback_batch;
 pub mod fallback_single;
-pub mod fallback_single_view;
-pub mod grade_row;
 pub mod grade_row_detail;
 pub mod grade_run;
 pub mod grade_table;
-pub mod kept_open;
-pub mod math_preview;
 pub mod single;
 pub mod single_result;
 pub mod verify_model;
 
-use leptos::prelude::*;
-
 use crate::extract::AnswerPatterns;
 use crate::ui::boxed::part;
+use crate::ui::math_text::MathText;
 use crate::ui::settings_store::settings_store;
+use crate::ui::text_field::TextField;
 use batch::BatchGrade;
-use math_preview::MathPreview;
+use leptos::prelude::*;
 use single::SingleExtract;
 
 /// The answer patterns of Settings, compiled once per change (tracked). Stored settings were
@@ -58,6 +53,23 @@ pub fn ExtractPage() -> impl IntoView {
             <SingleExtract patterns/>
             <BatchGrade patterns/>
             <MathPreview/>
+        </section>
+    }
+}
+
+// The Extract page's scratchpad: pasted model text with its LaTeX rendered.
+
+/// A scratchpad: paste model text, see it with its LaTeX rendered (and its HTML inert).
+#[component]
+pub fn MathPreview() -> impl IntoView {
+    let text = RwSignal::new(String::from("The ratio is $\\frac{a}{b}$."));
+    view! {
+        <section class="card">
+            <h3>"LaTeX preview"</h3>
+            <TextField label="LaTeX" testid="math-preview-input" value=text rows=3/>
+            <div class="preview" data-testid="math-preview-output">
+                <MathText text=text/>
+            </div>
         </section>
     }
 }

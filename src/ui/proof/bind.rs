@@ -16,7 +16,6 @@ pub fn text_of(value: RwSignal<String>) -> Live<String> {
 }
 
 /// A whole-number field bound to `value`; what does not parse counts as `fallback`.
-#[inline(never)]
 pub fn number_input(
     value: RwSignal<usize>,
     min: &'static str,
@@ -25,7 +24,7 @@ pub fn number_input(
 ) -> AnyView {
     view! {
         <input type="number" min=min max=max prop:value=live(move || value.get().to_string())
-            on:input=crate::ui::boxed::on_change(move |ev| value.set(event_target_value(&ev).parse().unwrap_or(fallback)))/>
+            on:input=move |ev| value.set(event_target_value(&ev).parse().unwrap_or(fallback))/>
     }
     .into_any()
 }
@@ -41,13 +40,11 @@ pub fn live<T>(f: impl FnMut() -> T + Send + 'static) -> Live<T> {
 
 /// A formula of the derivation, typeset: `$…$` around its trimmed LaTeX (one copy of the
 /// `MathText` construction for every formula the page draws).
-#[inline(never)]
 pub fn formula(latex: &str) -> AnyView {
     prose(format!("${}$", latex.trim().trim_matches('$').trim()))
 }
 
 /// Prose with inline math, typeset.
-#[inline(never)]
 pub fn prose(text: String) -> AnyView {
     view! { <crate::ui::math_text::MathText text=text/> }.into_any()
 }

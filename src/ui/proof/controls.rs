@@ -2,15 +2,15 @@
 //! current event and the exports. One click handler serves every button (by its test id), so
 //! the wasm carries one listener instead of eight.
 
-use leptos::prelude::*;
-use wasm_bindgen::JsCast;
-
+use super::bind::formula;
 use super::bind::live;
-use super::event_card::event_card;
 use super::page_state::ProofState;
+use crate::logic::events::code_str;
 use crate::logic::events::Event;
 use crate::logic::world::WorldState;
 use crate::view::proof::stepper_keys::StepKey;
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
 
 /// What a control button does, by its `data-testid`.
 fn on_button(page: ProofState, testid: &str) {
@@ -38,11 +38,11 @@ fn clicked_button(ev: &web_sys::MouseEvent) -> Option<String> {
 pub fn ProofControls(page: ProofState, state: Memo<(WorldState, Option<Event>)>) -> impl IntoView {
     let step = page.step;
     view! {
-        <div class="card stack proof-controls" on:click=crate::ui::boxed::on_click(move |ev| {
+        <div class="card stack proof-controls" on:click=move |ev| {
             if let Some(id) = clicked_button(&ev) {
                 on_button(page, &id);
             }
-        })>
+        }>
             <div class="row">
                 <button data-testid="proof-first">{crate::ui::icons::first()}" First"</button>
                 <button data-testid="proof-prev">{crate::ui::icons::prev()}" Prev"</button>
@@ -51,7 +51,7 @@ pub fn ProofControls(page: ProofState, state: Memo<(WorldState, Option<Event>)>)
                 <button data-testid="proof-play">{live(move || String::from(if page.playing.get() { "Pause" } else { "Autoplay" }))}</button>
                 <input type="range" min="0" max=live(move || page.total().to_string()) data-testid="proof-step"
                     aria-label="step" prop:value=live(move || step.get().to_string())
-                    on:input=crate::ui::boxed::on_change(move |ev| page.go(event_target_value(&ev).parse().unwrap_or(0)))/>
+                    on:input=move |ev| page.go(event_target_value(&ev).parse().unwrap_or(0))/>
                 <span data-testid="proof-step-label">{live(move || format!("{} / {}", step.get(), page.total()))}</span>
                 <span class="muted small">"Keys: ← → step, Home / End, Space plays"</span>
             </div>
@@ -65,4 +65,63 @@ pub fn ProofControls(page: ProofState, state: Memo<(WorldState, Option<Event>)>)
             </div>
         </div>
     }
+}
+
+// The stepper's card for the current event: what happened at this step, formulas rendered.
+
+pub fn event_card(step: usize, total: usize, event: Option<Event>) -> AnyView {
+    let Some(event) = event else {
+        return view! {
+            <p class="muted">{format!("Step 0 of {total}: the problem as given. Press → (or Space to play) to replay.")}</p>
+        }
+        .into_any();
+    };
+    let kind = event.event_type();
+    let detail = match &event {
+        Event::Proposal { content, .. } => view! {
+            <div>
+                {formula(&content.latex)}
+                <div class="muted">{format!("{} by {} from [{}]", content.proposal_id, content.rule, content.premises.join(", "))}</div>
+            </div>
+        }
+        .into_any(),
+        Event::Accepted { content, .. } => view! {
+            <div>
+                {formula(&content.latex)}
+                <div class="muted">{format!(
+                    "{} accepted: {} from [{}], proposed by {}, verified by {}{}",
+                    content.conclusion_id, content.rule, content.derived_from.join(", "),
+                    content.proposed_by, content.verified_by,
+                    if content.depends_on.is_empty() { String::new() } else { format!("; rests on {}", content.depends_on.join(", ")) }
+                )}</div>
+            </div>
+        }
+        .into_any(),
+        Event::Rejected { content, .. } | Event::Blocked { content, .. } => view! {
+            <div>
+                {(!content.latex.is_empty()).then(|| formula(&content.latex))}
+                <div class="error">{format!("{}: {}", code_str(content.code), content.message)}</div>
+            </div>
+        }
+        .into_any(),
+        // The summary line above already says all there is.
+        _ => ().into_any(),
+    };
+    let badge = match kind {
+        "ACCEPTED" | "GOAL_PROVED" => "badge ok",
+        "REJECTED" | "BLOCKED" | "RETRACTED" => "badge error",
+        _ => "badge",
+    };
+    view! {
+        <div>
+            <div class="row">
+                <strong>{format!("Step {step} of {total}")}</strong>" "
+                <span class=badge data-testid="proof-event-type">{kind}</span>" "
+                <span class="muted">{event.source().to_string()}</span>
+            </div>
+            <p>{event.summary()}</p>
+            {detail}
+        </div>
+    }
+    .into_any()
 }

@@ -3,29 +3,30 @@
 //! premises highlighted and kept in view; zoom buttons, drag (or scroll) to pan; a click on
 //! a node jumps to the step that proposed it. Layout lives in `logic::dag` (tested natively).
 
-use leptos::prelude::*;
-
+use super::bind::formula;
+use super::bind::live;
 use super::reveal::keep_revealed;
 use crate::logic::dag::Dag;
+use crate::logic::dag::{Edge, Node};
 use crate::logic::fitch::Fitch;
+use crate::ui::keyed::keyed_rows;
 use crate::view::proof::dag_draw::canvas_style;
+use crate::view::proof::dag_draw::edge_class;
 use crate::view::proof::dag_draw::edge_key;
 use crate::view::proof::dag_draw::fit_zoom;
 use crate::view::proof::dag_draw::frame_style;
 use crate::view::proof::dag_draw::hidden_note;
+use crate::view::proof::dag_draw::mark_class;
+use crate::view::proof::dag_draw::node_class;
 use crate::view::proof::dag_draw::node_key;
+use crate::view::proof::dag_draw::node_style;
+use crate::view::proof::dag_draw::node_title;
 use crate::view::proof::dag_draw::px;
 use crate::view::proof::dag_draw::zoom_pct;
 use crate::view::proof::dag_draw::zoom_step;
 use crate::view::proof::dag_draw::ZOOM_START;
+use leptos::prelude::*;
 use std::sync::Arc;
-
-use super::bind::live;
-use crate::ui::keyed::keyed_rows;
-
-use super::dag_items::edge_view;
-use super::dag_items::legend;
-use super::dag_items::node_view;
 
 #[component]
 pub fn ProofDag(
@@ -69,10 +70,10 @@ pub fn ProofDag(
         <div class="card proof-dag-card">
             <div class="row dag-toolbar">
                 <h3>"Derivation graph"</h3>
-                <button type="button" aria-label="zoom out" data-testid="proof-dag-zoom-out" on:click=crate::ui::boxed::on_click(move |_| zoom_by(-1))>"−"</button>
+                <button type="button" aria-label="zoom out" data-testid="proof-dag-zoom-out" on:click=move |_| zoom_by(-1)>"−"</button>
                 <span class="small" data-testid="proof-dag-zoom">{live(move || format!("{} %", pct()))}</span>
-                <button type="button" aria-label="zoom in" data-testid="proof-dag-zoom-in" on:click=crate::ui::boxed::on_click(move |_| zoom_by(1))>"+"</button>
-                <button type="button" title="Fit the whole graph in view" data-testid="proof-dag-fit" on:click=crate::ui::boxed::on_click(fit)>
+                <button type="button" aria-label="zoom in" data-testid="proof-dag-zoom-in" on:click=move |_| zoom_by(1)>"+"</button>
+                <button type="button" title="Fit the whole graph in view" data-testid="proof-dag-fit" on:click=fit>
                     {crate::ui::icons::fit()}" Fit"
                 </button>
                 {legend()}
@@ -116,4 +117,43 @@ pub fn ProofDag(
             </div>
         </div>
     }
+}
+
+// The DAG view's rows: a node (a button that jumps to its step) and an edge (an SVG line).
+// Every string they show comes from `view::proof::dag_draw`.
+
+pub fn node_view(n: Node, on_pick: Callback<String>) -> AnyView {
+    let (class, style, title) = (node_class(&n), node_style(&n), node_title(&n));
+    let id = n.id.clone();
+    view! {
+        <button type="button" class=class style=style title=title data-id=n.id.clone() data-mark=mark_class(n.mark)
+            on:click=move |_| on_pick.run(id.clone())>
+            <span class="dag-id">{n.id.clone()}</span>
+            <span class="dag-formula">{formula(&n.latex)}</span>
+        </button>
+    }
+    .into_any()
+}
+
+pub fn edge_view(e: Edge) -> AnyView {
+    let class = edge_class(&e);
+    view! {
+        <line class=class x1=px(e.x1).to_string() y1=px(e.y1).to_string() x2=px(e.x2).to_string() y2=px(e.y2).to_string() data-from=e.from data-to=e.to></line>
+    }
+    .into_any()
+}
+
+/// The graph's legend: what each node colour means.
+pub fn legend() -> AnyView {
+    view! {
+        <span class="dag-legend small" aria-label="legend">
+            <span class="dag-key hypothesis">"hypothesis"</span>
+            <span class="dag-key accepted">"accepted"</span>
+            <span class="dag-key pending">"pending"</span>
+            <span class="dag-key rejected">"refused / retracted"</span>
+            <span class="dag-key current">"current step"</span>
+            <span class="dag-key premise">"its premises"</span>
+        </span>
+    }
+    .into_any()
 }

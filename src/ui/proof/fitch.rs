@@ -61,7 +61,7 @@ fn line_view(l: Line, on_pick: Callback<String>) -> AnyView {
     let title = format!("{} (click: go to the step that proposed it)", l.id);
     view! {
         <li class=class data-id=l.id.clone() data-current=l.current.to_string() data-testid="fitch-line"
-            title=title on:click=crate::ui::boxed::on_click(move |_| on_pick.run(id.clone()))>
+            title=title on:click=move |_| on_pick.run(id.clone())>
             <span class="fitch-num">{l.number.to_string()}</span>
             {bars}
             <span class="fitch-body">

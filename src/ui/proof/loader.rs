@@ -36,7 +36,7 @@ pub fn ProofLoader(page: ProofState) -> impl IntoView {
             <div class="row">
                 <label>"Example "
                     <select data-testid="proof-example" prop:value=live(move || page.example_key.get())
-                        on:change=crate::ui::boxed::on_change(move |ev| {
+                        on:change=move |ev| {
                             // Leave the picker, so ←/→ step the proof rather than pick the next example.
                             let picker = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlSelectElement>().ok());
                             if let Some(el) = &picker {
@@ -51,26 +51,26 @@ pub fn ProofLoader(page: ProofState) -> impl IntoView {
                                 return;
                             }
                             page.open_example(event_target_value(&ev), None, None)
-                        })>
+                        }>
                         <option value="">"Choose an example…"</option>
                         {EXAMPLES.iter().map(|(key, title, _)| view! { <option value=*key>{*title}</option> }.into_any()).collect_view()}
                     </select>
                 </label>
                 <label>"or a file (problem or event log JSON) "
-                    <input type="file" accept=".json,application/json" data-testid="proof-file" on:change=crate::ui::boxed::on_change(move |ev| page.upload(ev))/>
+                    <input type="file" accept=".json,application/json" data-testid="proof-file" on:change=move |ev| page.upload(ev)/>
                 </label>
             </div>
             <details>
                 <summary>"Paste JSON"</summary>
                 <textarea rows="6" aria-label="Problem or event log JSON" data-testid="proof-paste" prop:value=text_of(pasted)
                     on:input=set_to(pasted)></textarea>
-                <button data-testid="proof-paste-load" on:click=crate::ui::boxed::on_click(move |_| {
+                <button data-testid="proof-paste-load" on:click=move |_| {
                     if page.open(&pasted.get_untracked(), "pasted text") {
                         page.forget_example();
                     } else {
                         page.failed_load();
                     }
-                })>"Load pasted"</button>
+                }>"Load pasted"</button>
             </details>
             {live(move || page.error.get().map(|e| view! { <p class="error" data-testid="proof-error">{e}</p> }.into_any()))}
             {live(move || page.notice.get().map(|n| view! { <p class="muted" data-testid="proof-notice">{n}</p> }.into_any()))}

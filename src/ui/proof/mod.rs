@@ -1,42 +1,43 @@
-//! The Proof page: a logic world's derivations stepped through, drawn as a DAG.
+//! The Proof page: a logic world's derivations stepped through, drawn as a DAG. Its
+//! keyboard (the stepper keys) and its URL (the step and actions kept in the query string) are
+//! below the page component; the panels are the modules declared here.
+
 pub(crate) mod bind;
 pub mod bundle;
 mod controls;
 pub mod dag;
-mod dag_items;
-mod event_card;
 pub mod fitch;
 pub mod form;
 pub mod host;
-mod item_panel;
-mod keys;
 mod loader;
 mod page_state;
 pub mod panels;
 pub mod research_panel;
 mod research_run;
 pub mod reveal;
-mod url_sync;
-
-use leptos::prelude::*;
 
 use crate::logic::dag::Dag;
 use crate::logic::events::Event;
 use crate::logic::fitch::Fitch;
 use crate::logic::world::WorldState;
+use crate::ui::{drafts_store, query};
+use crate::view::proof::link::at_step;
+use crate::view::proof::link::encode_actions;
+use crate::view::proof::link::start_at;
+use crate::view::proof::stepper_keys::step_key;
+use crate::view::proof::stepper_keys::KeyTarget;
 use crate::view::proof::steps::views_at;
 use bind::live;
+use controls::ProofControls;
 use dag::ProofDag;
 use fitch::ProofFitch;
 use form::ProofForm;
-use panels::ProofPanels;
-use research_panel::ResearchPanel;
-
-use controls::ProofControls;
+use leptos::prelude::*;
 use loader::ProofLoader;
 use page_state::ProofState;
-use url_sync::open_linked;
-use url_sync::sync_url;
+use panels::ProofPanels;
+use research_panel::ResearchPanel;
+use wasm_bindgen::JsCast;
 
 /// Step through a logic world derivation: every proposal, acceptance and rejection, with
 /// formulas rendered and the proof DAG.
@@ -71,7 +72,7 @@ pub fn ProofPage() -> impl IntoView {
     let on_pick = Callback::new(move |id: String| page.pick(id));
 
     on_cleanup(move || page.clear_interval());
-    let keys = window_event_listener(leptos::ev::keydown, move |ev| keys::on_key(page, ev));
+    let keys = window_event_listener(leptos::ev::keydown, move |ev| on_key(page, ev));
     on_cleanup(move || keys.remove());
 
     // A link (`proof?example=…&step=12`) wins over the kept draft.
@@ -111,4 +112,72 @@ pub fn ProofPage() -> impl IntoView {
             }.into_any()))}
         </section>
     }
+}
+
+// The Proof page's stepper keys (which key does what is `view::proof::stepper_keys`).
+
+/// The stepper's keys, unless focus is in a field that needs them.
+pub fn on_key(page: ProofState, ev: web_sys::KeyboardEvent) {
+    if page.session.with_untracked(|s| s.is_none()) {
+        return;
+    }
+    let el = ev
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok());
+    let tag = el.as_ref().map(|e| e.tag_name()).unwrap_or_default();
+    let input_type = el
+        .as_ref()
+        .and_then(|e| e.get_attribute("type"))
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    let target = KeyTarget {
+        tag: &tag,
+        input_type: &input_type,
+        content_editable: el.as_ref().is_some_and(|e| e.is_content_editable()),
+        modifier: ev.ctrl_key() || ev.alt_key() || ev.meta_key(),
+    };
+    let Some(command) = step_key(&ev.key(), &target) else {
+        return;
+    };
+    ev.prevent_default();
+    page.command(command);
+}
+
+// The Proof page and its URL: a link or the kept draft opens an example at a step, and the
+// URL follows the step shown (replaced in place, so stepping does not fill the history). The
+// choices are `view::proof::link`.
+
+/// Open what the URL links to, or else the example last shown.
+pub fn open_linked(page: ProofState) {
+    let start = start_at(
+        &query::current(),
+        drafts_store::read("proof", "example"),
+        drafts_store::read("proof", "step"),
+    );
+    if let Some((key, at)) = start {
+        // The link's actions; without any, the ones kept for this example.
+        let actions = query::current()
+            .actions
+            .filter(|_| query::current().example.as_deref() == Some(key.as_str()))
+            .or_else(|| self::page_state::kept_actions(&key));
+        page.open_example(key, at, actions);
+    }
+}
+
+/// Write the example and step shown into the URL (and the step into the draft).
+pub fn sync_url(page: ProofState) {
+    let at = page.step.get();
+    let key = page.example_key.get();
+    if page.session.with_untracked(Option::is_none) {
+        return;
+    }
+    if !key.is_empty() {
+        drafts_store::write("proof", "step", &at.to_string());
+    }
+    let mut v = at_step(query::current(), key, at);
+    v.actions = v
+        .example
+        .as_ref()
+        .and_then(|_| page.typed.with(|t| encode_actions(t)));
+    query::set(&v, false);
 }

@@ -115,7 +115,6 @@ impl ProofState {
     }
 
     /// One stepper command, from a key or a control button.
-    #[inline(never)]
     pub fn command(self, command: StepKey) {
         match command {
             StepKey::Prev => self.step.update(|s| *s = s.saturating_sub(1)),
@@ -138,7 +137,6 @@ impl ProofState {
         }
     }
 
-    #[inline(never)]
     fn toggle_play(self) {
         if self.playing.get_untracked() {
             self.stop();
@@ -163,7 +161,6 @@ impl ProofState {
 
     /// Load a problem or event log. The notice says where loading time went (JSON vs replay),
     /// which is what a user of a huge log wants to know.
-    #[inline(never)]
     pub fn open(self, text: &str, name: &str) -> bool {
         let started = now_ms();
         let loaded: Loaded = match load(text) {
@@ -201,7 +198,6 @@ impl ProofState {
     /// The loaded bundled example and its step are kept as drafts: back on this page (or after
     /// a reload) the same example opens at the same step. `actions` (from a link or the draft,
     /// `encode_actions`' text) are replayed on it, in order, before stepping to `at`.
-    #[inline(never)]
     pub fn open_example(self, key: String, at: Option<usize>, actions: Option<String>) {
         if key.is_empty() {
             return;
@@ -271,7 +267,6 @@ impl ProofState {
         crate::ui::query::set(&v, false);
     }
 
-    #[inline(never)]
     pub fn upload(self, ev: web_sys::Event) {
         let Some(file) = crate::ui::browser_file::picked_file(&ev) else {
             return;
@@ -299,7 +294,6 @@ impl ProofState {
         });
     }
 
-    #[inline(never)]
     pub fn export_log(self) {
         let Some(s) = self.session.get_untracked() else {
             return;
@@ -316,7 +310,6 @@ impl ProofState {
     }
 
     /// The Fitch proof (accepted lines) at the last step, for fitch.sty or as Markdown.
-    #[inline(never)]
     pub fn export_proof(self, markdown: bool) {
         let Some(s) = self.session.get_untracked() else {
             return;
@@ -360,7 +353,6 @@ impl ProofState {
     }
 
     /// The action form: continue the loaded derivation with one more action.
-    #[inline(never)]
     pub fn act(self, agent: String, kind: String, params: serde_json::Value) -> (bool, String) {
         let Some(s) = self.session.get_untracked() else {
             return (false, "load a problem first".to_string());

@@ -58,7 +58,7 @@ pub fn ResearchPanel(
                 <label>"Rounds"
                     {number_input(rounds, "1", "50", 6)}
                 </label>
-                <button class="primary" data-testid="proof-research-run" disabled=live(move || running.get()) on:click=crate::ui::boxed::on_click(run)>"Run"</button>
+                <button class="primary" data-testid="proof-research-run" disabled=live(move || running.get()) on:click=run>"Run"</button>
             </div>
             {live(move || status.get().map(|s| view! { <p class="notice" data-testid="proof-research-status">{s}</p> }.into_any()))}
             <ol class="stack" data-testid="proof-research-turns">

@@ -1,14 +1,13 @@
 //! The open case as a side panel next to the list (below it on phones): its texts, the
 //! errors found, previous / next in the list's order, close, and "Open in Audit".
 
-use crate::ui::boxed::{on_click, text};
 use leptos::prelude::*;
 
 use crate::view::report::drill::CaseDetail;
 
 use super::open_in_audit::open_in_audit;
 use super::state::ReportState;
-use crate::ui::audit::finding_group::finding_view;
+use crate::ui::finding_group::finding_view;
 
 fn band(s: u8) -> String {
     format!("chip band-{}", crate::audit::Band::of(s).as_str())
@@ -62,28 +61,28 @@ pub fn case_panel(s: ReportState, index: usize, detail: Result<CaseDetail, Strin
     // transcript) without new calls; `batch`, the latest-run alias, names no run to open.
     let run = crate::ui::query::current()
         .run
-        .filter(|r| r != crate::ui::audit::batch::BATCH_RUN);
+        .filter(|r| r != crate::ui::links::BATCH_RUN);
     let explain = match (&detail, run, &c.id, &profile) {
         (Ok(d), Some(run), Some(id), Some(p)) if d.kept_report => {
-            let href = crate::ui::audit::run::case_href(&run, id, p);
+            let href = crate::ui::links::case_href(&run, id, p);
             Some(view! { <a class="button" href=href data-testid="report-case-explain">"Why this score: open its audit (no new calls)"</a> }.into_any())
         }
         _ => None,
     };
-    let place = text(move || {
+    let place = move || {
         let n = s.order.with(Vec::len);
         s.position(Some(index))
             .map_or("not in the filtered list".to_string(), |p| {
                 format!("{} of {n}", p + 1)
             })
-    });
+    };
     view! {
         <aside class="card case-panel" id="report-case" tabindex="-1" data-testid="report-case" aria-label="Case">
             <div class="row">
-                <button data-testid="report-case-prev" on:click=on_click(move |_| s.open_neighbour(false))>"‹ Previous"</button>
+                <button data-testid="report-case-prev" on:click=move |_| s.open_neighbour(false)>"‹ Previous"</button>
                 <span class="muted" data-testid="report-case-place">{place}</span>
-                <button data-testid="report-case-next" on:click=on_click(move |_| s.open_neighbour(true))>"Next ›"</button>
-                <button data-testid="report-case-close" aria-label="Close the case (Esc)" on:click=on_click(move |_| s.close_case())>
+                <button data-testid="report-case-next" on:click=move |_| s.open_neighbour(true)>"Next ›"</button>
+                <button data-testid="report-case-close" aria-label="Close the case (Esc)" on:click=move |_| s.close_case()>
                     "Close"
                 </button>
             </div>

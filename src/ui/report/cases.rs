@@ -1,9 +1,7 @@
 //! The case list: every case the filters keep, sortable by any column (click a header),
 //! paged, with `j`/`k` to move the selection, `Enter` to open it and `Esc` to close it.
 
-use super::dynamic::{memo_count, td};
-use crate::ui::boxed::part;
-use crate::ui::boxed::{on_click, text};
+use crate::ui::dynamic::{memo_count, td};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -91,7 +89,7 @@ pub fn cases_table(s: ReportState) -> AnyView {
                         aria-selected=(open == Some(i)).to_string()
                         class="clickable"
                         title="Open the case (Enter)"
-                        on:click=on_click(move |_| s.open_case(i))
+                        on:click=move |_| s.open_case(i)
                     >
                         {td(Some("num"), c.line.to_string())}
                         <td>
@@ -115,14 +113,14 @@ pub fn cases_table(s: ReportState) -> AnyView {
     let page_count = move || pages(total());
     view! {
         <p class="muted" id="report-cases" data-testid="report-cases-count">
-            {text(move || format!("{} — {} case(s)", s.filter.with(|f| f.describe()), total()))}
+            {move || format!("{} — {} case(s)", s.filter.with(|f| f.describe()), total())}
         </p>
         <div class="table-wrap">
             <table data-testid="report-case-table">
                 <thead>
                     <tr>{(0..COLUMNS.len()).map(|c| sort_header("report-sort", COLUMNS[c], c, c == 0 || c >= 5, s.sort, s.page)).collect::<Vec<_>>()}</tr>
                 </thead>
-                <tbody>{part(move || Some(rows().into_any()))}</tbody>
+                <tbody>{move || Some(rows().into_any())}</tbody>
             </table>
         </div>
         {crate::ui::pager::pager("report-page", s.page, memo_count(Box::new(page_count)), "Keys: j / k move, Enter opens, Esc closes.")}

@@ -1,6 +1,5 @@
 //! The report's exports (Markdown, JSON, CSV) and the filtered cases as JSONL.
 
-use crate::ui::boxed::on_click;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
@@ -73,25 +72,23 @@ pub fn export_buttons(
     run: RwSignal<Option<String>>,
     demo: RwSignal<bool>,
 ) -> AnyView {
-    let href = crate::ui::boxed::text(move || {
-        crate::view::compare::side::compare_href(run.get().as_deref(), demo.get())
-    });
+    let href = move || crate::view::compare::side::compare_href(run.get().as_deref(), demo.get());
     view! {
         <div class="row">
-            <button data-testid="report-export-md" on:click=on_click(move |_| export_report(s, "md"))>"Export Markdown"</button>
-            <button data-testid="report-export-json" on:click=on_click(move |_| export_report(s, "json"))>"Export JSON"</button>
-            <button data-testid="report-export-csv" on:click=on_click(move |_| export_report(s, "csv"))>"Export CSV"</button>
+            <button data-testid="report-export-md" on:click=move |_| export_report(s, "md")>"Export Markdown"</button>
+            <button data-testid="report-export-json" on:click=move |_| export_report(s, "json")>"Export JSON"</button>
+            <button data-testid="report-export-csv" on:click=move |_| export_report(s, "csv")>"Export CSV"</button>
             <a
                 class="button"
                 href=href
                 data-testid="report-compare"
                 // The demo opens on Compare as the demo (its link says so): handing its file
                 // over would show it as an unknown file, without the demo's two profiles.
-                on:click=on_click(move |_| {
+                on:click=move |_| {
                     if !demo.get_untracked() {
                         crate::ui::compare::handoff::set(s.file.get_value())
                     }
-                })
+                }
             >
                 "Compare with…"
             </a>

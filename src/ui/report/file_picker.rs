@@ -1,7 +1,5 @@
 //! Pick or drop a results file, with the read's progress and timing.
 
-use crate::ui::boxed::on_change;
-use crate::ui::boxed::part;
 use leptos::prelude::*;
 
 use crate::ui::browser_file::picked_file;
@@ -12,11 +10,11 @@ pub fn file_picker(
     timing: RwSignal<Option<String>>,
     file_name: RwSignal<String>,
 ) -> AnyView {
-    let on_pick = on_change(move |ev: web_sys::Event| {
+    let on_pick = move |ev: web_sys::Event| {
         if let Some(f) = picked_file(&ev) {
             on_file.run(f);
         }
-    });
+    };
     let on_drop = move |ev: web_sys::DragEvent| {
         ev.prevent_default();
         let f = ev
@@ -38,7 +36,7 @@ pub fn file_picker(
                 <input type="file" accept=".jsonl,.json,.txt" data-testid="report-file" on:change=on_pick />
             </label>
             <span class="muted">"…or drop the file here."</span>
-            {part(move || {
+            {move || {
                 progress.get().map(|(done, total)| {
                     view! {
                         <div class="stack">
@@ -54,8 +52,8 @@ pub fn file_picker(
                     }
                     .into_any()
                 })
-            })}
-            {part(move || timing.get().map(|t| view! { <span class="muted" data-testid="report-timing">{t}</span> }.into_any()))}
+            }}
+            {move || timing.get().map(|t| view! { <span class="muted" data-testid="report-timing">{t}</span> }.into_any())}
         </div>
     }
     .into_any()

@@ -1,7 +1,6 @@
 //! The case list's filters: cross-band only, profile, tag, the search box, clear, and the
 //! JSONL export of what they keep.
 
-use crate::ui::boxed::{flag, on_change, on_click, text, OnClick};
 use crate::ui::options::options;
 use leptos::prelude::*;
 
@@ -24,11 +23,11 @@ fn field_select(
             {label}
             <select
                 data-testid=testid
-                prop:value=text(move || filter.with(|f| get(f).clone().unwrap_or_default()))
-                on:change=on_change(move |ev| {
+                prop:value=move || filter.with(|f| get(f).clone().unwrap_or_default())
+                on:change=move |ev| {
                     let v = event_target_value(&ev);
                     filter.update(|f| *set(f) = (!v.is_empty()).then_some(v));
-                })
+                }
             >
                 <option value="">"all"</option>
                 {options(choices)}
@@ -38,7 +37,10 @@ fn field_select(
     .into_any()
 }
 
-pub fn filters_view(s: ReportState, export_cases: OnClick) -> AnyView {
+pub fn filters_view(
+    s: ReportState,
+    export_cases: impl FnMut(web_sys::MouseEvent) + 'static,
+) -> AnyView {
     let filter = s.filter;
     let (profiles, tags) = s.report.with_untracked(|r| {
         r.as_ref().map_or((Vec::new(), Vec::new()), |r| {
@@ -54,8 +56,8 @@ pub fn filters_view(s: ReportState, export_cases: OnClick) -> AnyView {
                 <input
                     type="checkbox"
                     data-testid="report-filter-cross"
-                    prop:checked=flag(move || filter.with(|f| f.cross_band_only))
-                    on:change=on_change(move |ev| filter.update(|f| f.cross_band_only = event_target_checked(&ev)))
+                    prop:checked=move || filter.with(|f| f.cross_band_only)
+                    on:change=move |ev| filter.update(|f| f.cross_band_only = event_target_checked(&ev))
                 />
                 "cross-band only"
             </label>
@@ -69,7 +71,7 @@ pub fn filters_view(s: ReportState, export_cases: OnClick) -> AnyView {
                 set_text=Callback::new(move |t| filter.update(|f| f.search = t))
                 set_regex=Callback::new(move |r| filter.update(|f| f.regex = r))
             />
-            <button data-testid="report-filter-clear" on:click=on_click(move |_| filter.set(CaseFilter::default()))>
+            <button data-testid="report-filter-clear" on:click=move |_| filter.set(CaseFilter::default())>
                 "Clear filters"
             </button>
             <button data-testid="report-export-cases" on:click=export_cases>"Export these cases (JSONL)"</button>

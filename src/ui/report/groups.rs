@@ -1,7 +1,6 @@
 //! Metrics per tag or difficulty; a click on a name drills down to its cases.
 
-use super::dynamic::td;
-use crate::ui::boxed::on_click;
+use crate::ui::dynamic::td;
 use leptos::prelude::*;
 
 const NUM: Option<&str> = Some("num");
@@ -23,7 +22,7 @@ pub fn groups_view(
         .iter()
         .map(|(name, g)| {
             let n2 = name.clone();
-            let pick = on_click(move |_| {
+            let pick = move |_| {
                 let mut f = CaseFilter::default();
                 if kind == "tag" {
                     f.tag = Some(n2.clone());
@@ -31,7 +30,7 @@ pub fn groups_view(
                     f.difficulty = Some(n2.clone());
                 }
                 filter.set(f);
-            });
+            };
             view! {
                 <tr>
                     <td>

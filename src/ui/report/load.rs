@@ -2,11 +2,8 @@
 //! evaluated; a picked file becomes a kept run so a reload shows it again. What the page opens
 //! on arrival and the timing words are `view::report::load`.
 
-use std::sync::Arc;
-
-use leptos::prelude::*;
-use leptos::task::spawn_local;
-
+use super::read;
+use super::state::ReportState;
 use crate::route::state::ViewState;
 use crate::ui::browser_file::now_ms;
 use crate::ui::query;
@@ -16,10 +13,9 @@ use crate::view::report::load::read_timing;
 use crate::view::report::load::report_start;
 use crate::view::report::load::ReportStart;
 use crate::view::report::load::{DEMO, DEMO_RESULTS};
-
-use super::read;
-use super::source::{last_source, remember_source};
-use super::state::ReportState;
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use std::sync::Arc;
 
 /// What the page shows about loading, besides the report itself.
 #[derive(Clone, Copy)]
@@ -184,4 +180,27 @@ pub fn open_demo(
 fn demo_file(text: &str) -> Option<web_sys::File> {
     let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
     web_sys::File::new_with_str_sequence(&parts, DEMO_RESULTS).ok()
+}
+
+// What the Report page showed last (a kept run's id, or `file:<name>` for a file that
+// could not be kept), so coming back to the page shows it again. The runs themselves come
+// from the run store (`ui::run_file`).
+
+/// Local-storage key of what the Report page showed last: a run id, or `file:<name>`.
+const SOURCE_KEY: &str = "verifyfast.report.source";
+
+pub fn remember_source(source: &str) {
+    if let Some(s) = web_sys::window().and_then(|w| w.local_storage().ok().flatten()) {
+        let _ = s.set_item(SOURCE_KEY, source);
+    }
+}
+
+pub fn last_source() -> Option<String> {
+    web_sys::window()?
+        .local_storage()
+        .ok()
+        .flatten()?
+        .get_item(SOURCE_KEY)
+        .ok()
+        .flatten()
 }

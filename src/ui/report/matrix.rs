@@ -1,6 +1,5 @@
 //! The 3×3 band matrix as a heat map; a click on a cell drills down to its cases.
 
-use crate::ui::boxed::{flag, on_click};
 use leptos::prelude::*;
 
 use crate::audit::Band;
@@ -26,17 +25,17 @@ pub fn matrix_view(r: &BandReport, filter: RwSignal<CaseFilter>) -> AnyView {
                     } else {
                         format!("background: rgba(37, 99, 235, {:.2})", alpha)
                     };
-                    let selected = flag(move || filter.with(|f| f.cell == Some((e, a))));
+                    let selected = move || filter.with(|f| f.cell == Some((e, a)));
                     view! {
                         <td class="num heat" class:cross=cross class:selected=selected style=style>
                             <button
                                 class="cell"
                                 data-testid=format!("report-cell-{e}-{a}")
                                 title=if cross { "cross-band: the user's decision is reversed" } else { "" }
-                                on:click=on_click(move |_| {
+                                on:click=move |_| {
                                     filter.set(CaseFilter { cell: Some((e, a)), ..CaseFilter::default() });
                                     scroll_to_cases();
-                                })
+                                }
                             >
                                 <strong>{count.to_string()}</strong>
                                 <small>{pct(share)}</small>

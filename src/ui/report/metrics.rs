@@ -1,6 +1,6 @@
 //! Every overall metric in one table.
 
-use super::dynamic::td;
+use crate::ui::dynamic::td;
 use leptos::prelude::*;
 
 use crate::band::render::{ci, num, pct};

@@ -3,31 +3,24 @@
 //! from `crate::band`; the parts are components in `ui::report`; this file loads the file
 //! and keeps the URL (cell, tag, search, open case) in step with the view.
 
-pub mod bad_lines;
 pub mod body;
 pub mod case_panel;
 pub mod cases;
-pub mod dynamic;
 pub mod exports;
 pub mod file_picker;
 pub mod filters;
 pub mod groups;
-pub mod histogram;
 pub mod load;
 pub mod matrix;
 pub mod metrics;
 pub mod open_in_audit;
 pub mod profiles;
 pub mod read;
-pub mod source;
 pub mod state;
-pub mod summary;
 pub mod url;
-pub mod warnings;
 
 use leptos::prelude::*;
 
-use crate::ui::boxed::{on_click, part};
 use crate::view::report::load::DEMO_NOTE;
 use body::report_body;
 use load::{loader, open_start, LoadState};
@@ -62,20 +55,20 @@ pub fn ReportPage() -> impl IntoView {
                 "Open a results JSONL (from a batch run: case fields plus profile and credit_score). Scores fold into BAD (1–2), MID (3) and GOOD (4–5); the one error that matters most is cross-band confusion, BAD judged GOOD or GOOD judged BAD. The file never leaves your browser."
             </p>
             {file_picker::file_picker(on_file, progress, timing, s.file_name)}
-            {part(move || s.error.get().map(|e| view! { <div class="error" role="alert" data-testid="report-error">{e}</div> }.into_any()))}
-            {part(move || notice.get().map(|n| view! { <div class="notice" data-testid="report-notice">{n}</div> }.into_any()))}
-            {part(move || demo.get().then(|| view! { <div class="notice demo" data-testid="report-demo">{DEMO_NOTE}</div> }.into_any()))}
-            {part(move || empty().then(|| view! {
+            {move || s.error.get().map(|e| view! { <div class="error" role="alert" data-testid="report-error">{e}</div> }.into_any())}
+            {move || notice.get().map(|n| view! { <div class="notice" data-testid="report-notice">{n}</div> }.into_any())}
+            {move || demo.get().then(|| view! { <div class="notice demo" data-testid="report-demo">{DEMO_NOTE}</div> }.into_any())}
+            {move || empty().then(|| view! {
                 <div class="card stack empty-state" data-testid="report-empty">
                     <p>"Nothing to show yet. A results file comes from a batch on the Audit page (or the CLI's "<code>"verifyfast batch"</code>"); kept batches open from the Runs page."</p>
                     <div class="row">
-                        <button class="primary" data-testid="report-open-demo" on:click=on_click(move |_| load::open_demo(s, l, load))>
+                        <button class="primary" data-testid="report-open-demo" on:click=move |_| load::open_demo(s, l, load)>
                             "Open the demo results"
                         </button>
                         <span class="muted">"20 sample cases under two profiles; no server needed."</span>
                     </div>
                 </div>
-            }.into_any()))}
+            }.into_any())}
             {report_body(s, l)}
         </section>
     }

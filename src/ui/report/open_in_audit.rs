@@ -1,28 +1,13 @@
 //! "Open in Audit": a profile chooser and a link that fills the Audit page's context and
-//! output drafts with the case's and asks Audit to run it once under that profile.
-//!
-//! The run request travels in session storage, set by this click only: a URL alone never
-//! starts paid LLM calls.
+//! output drafts with the case's and asks Audit to run it once under that profile
+//! (`ui::links::ask_run_once`: set by this click only).
 
-use crate::ui::boxed::on_click;
 use crate::ui::options::bound_select;
 use leptos::prelude::*;
 
 use crate::ui::drafts_store;
+use crate::ui::links::ask_run_once;
 use crate::ui::settings_store::settings_store;
-
-/// Session-storage key of the one-shot run request the Audit page takes (and removes).
-pub const RUN_ONCE_KEY: &str = "verifyfast.audit.run-once";
-
-/// Whether a run was asked for; the request is removed, so it is taken once.
-pub fn take_run_once() -> bool {
-    let Some(s) = web_sys::window().and_then(|w| w.session_storage().ok().flatten()) else {
-        return false;
-    };
-    let asked = s.get_item(RUN_ONCE_KEY).ok().flatten().is_some();
-    let _ = s.remove_item(RUN_ONCE_KEY);
-    asked
-}
 
 pub fn open_in_audit(context: Option<String>, output: Option<String>) -> AnyView {
     let (Some(context), Some(output)) = (context, output) else {
@@ -45,15 +30,13 @@ pub fn open_in_audit(context: Option<String>, output: Option<String>) -> AnyView
             .filter(|p| names.contains(p))
             .unwrap_or_else(|| names[0].clone()),
     );
-    let go = on_click(move |_| {
+    let go = move |_| {
         drafts_store::write("audit", "context", &context);
         drafts_store::write("audit", "output", &output);
         drafts_store::write("audit", "profile", &profile.get_untracked());
-        if let Some(s) = web_sys::window().and_then(|w| w.session_storage().ok().flatten()) {
-            let _ = s.set_item(RUN_ONCE_KEY, "1");
-        }
+        ask_run_once();
         // The link itself navigates (the router takes the click after this handler).
-    });
+    };
     view! {
         <div class="row" data-testid="report-open-audit">
             {bound_select("Profile ", String::from("report-open-audit-profile"), profile, None, Box::new(move || names.clone()))}

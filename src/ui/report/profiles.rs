@@ -2,8 +2,7 @@
 
 use std::sync::Arc;
 
-use super::dynamic::td;
-use crate::ui::boxed::part;
+use crate::ui::dynamic::td;
 use crate::ui::options::bound_select;
 use leptos::prelude::*;
 
@@ -92,7 +91,7 @@ pub fn profiles_view(r: Arc<BandReport>, baseline: RwSignal<String>) -> Option<A
                                 <th>"verdict"</th>
                             </tr>
                         </thead>
-                        <tbody>{part(move || Some(table().into_any()))}</tbody>
+                        <tbody>{move || Some(table().into_any())}</tbody>
                     </table>
                 </div>
             </div>

@@ -4,8 +4,7 @@
 
 use std::sync::Arc;
 
-use super::dynamic::memo_rows;
-use crate::ui::boxed::effect;
+use crate::ui::dynamic::memo_rows;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
@@ -72,7 +71,7 @@ impl ReportState {
             order,
         };
         // A new filter or sort starts at the page of the open case, or the first page.
-        effect(move || {
+        Effect::new(move |_| {
             order.track();
             let pos = s.position(s.open.get_untracked());
             s.page.set(pos.map_or(0, page_of));
@@ -139,7 +138,6 @@ impl ReportState {
 
 /// Move the focus to the element with this id once the view has drawn it. One closure type
 /// for every such move (each one handed to the browser costs its own glue code).
-#[inline(never)]
 pub fn focus_soon(id: String) {
     request_animation_frame(move || focus(&id));
 }

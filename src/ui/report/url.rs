@@ -3,8 +3,6 @@
 
 use leptos::prelude::*;
 
-use crate::ui::boxed::effect;
-
 use crate::route::state::ViewState;
 use crate::ui::query;
 use crate::view::report::case_table::find_case;
@@ -41,7 +39,7 @@ pub fn follow_url(
     };
     query::on_history_move(apply_view);
     // The URL follows the view: a new drill-down (cell, tag, an opened case) is a history entry.
-    effect(move || {
+    Effect::new(move |_| {
         let f = s.filter.get();
         let open = s.open.get();
         let r = run.get();

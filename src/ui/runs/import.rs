@@ -3,7 +3,6 @@
 
 use leptos::prelude::*;
 
-use crate::ui::boxed::on_change;
 use leptos::task::spawn_local;
 
 use crate::runs::{self, Run, RunMeta};
@@ -94,7 +93,7 @@ pub fn RunImport(taken: RwSignal<Vec<RunMeta>>, on_import: Callback<()>) -> impl
     view! {
         <label>
             "Import a run "
-            <input type="file" accept=".jsonl,.json,.txt" data-testid="runs-import" on:change=on_change(pick)/>
+            <input type="file" accept=".jsonl,.json,.txt" data-testid="runs-import" on:change=pick/>
         </label>
         // One view for both outcomes (each distinct view is its own render code in the wasm);
         // `role` is left out for a notice.

@@ -5,7 +5,6 @@
 //! `crate::view::runs::listing`.
 
 pub mod import;
-pub mod row;
 pub mod table;
 
 use std::sync::Arc;
@@ -14,8 +13,6 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use crate::runs::{self, RunKind, RunMeta};
-use crate::ui::boxed::effect;
-use crate::ui::boxed::on_change;
 use crate::ui::options::options;
 use crate::ui::query;
 use crate::ui::run_store;
@@ -83,7 +80,7 @@ pub fn RunsPage() -> impl IntoView {
 
     // The URL follows the view, in place (typing a search must not fill the history), and
     // back/forward set the view from the URL.
-    effect(move || {
+    Effect::new(move |_| {
         let mut v = query::current();
         q().to_view(&mut v);
         query::set(&v, false);
@@ -115,10 +112,10 @@ pub fn RunsPage() -> impl IntoView {
                     <select
                         data-testid="runs-filter"
                         prop:value=move || kind.get()
-                        on:change=on_change(move |ev| {
+                        on:change=move |ev| {
                             kind.set(kind_name(RunKind::from_name(&event_target_value(&ev))));
                             page.set(0);
-                        })
+                        }
                     >
                         <option value="">"all"</option>
                         {options(RunKind::ALL.iter().map(|k| k.as_str().to_string()).collect())}
@@ -140,10 +137,10 @@ pub fn RunsPage() -> impl IntoView {
                 />
                 <RunImport taken=all on_import=refresh/>
                 {move || (!selected.with(Vec::is_empty)).then(|| view! {
-                    <button data-testid="runs-delete-selected" on:click=crate::ui::boxed::on_click(move |_| delete_selected(selected, error, refresh))>
+                    <button data-testid="runs-delete-selected" on:click=move |_| delete_selected(selected, error, refresh)>
                         {move || format!("Delete selected ({})", selected.with(Vec::len))}
                     </button>
-                    <button class="link" data-testid="runs-select-none" on:click=crate::ui::boxed::on_click(move |_| selected.set(Vec::new()))>"Select none"</button>
+                    <button class="link" data-testid="runs-select-none" on:click=move |_| selected.set(Vec::new())>"Select none"</button>
                 }.into_any())}
             </div>
             {move || error.get().map(|e| view! { <div class="error" role="alert" data-testid="runs-error">{e}</div> }.into_any())}

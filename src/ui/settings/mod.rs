@@ -3,14 +3,9 @@
 
 mod feedback;
 mod import_export;
-mod json_mode_select;
-mod llm_card;
 mod llm_list;
-mod llm_text_field;
 mod names_list;
-mod param_field;
 mod presets;
-mod profile_row;
 mod profiles_table;
 mod strategy_editor;
 pub mod test_connection;

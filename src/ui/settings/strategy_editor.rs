@@ -1,14 +1,11 @@
 //! The Settings page's strategy: its editable numbers, and the whole strategy as YAML (with
 //! per-profile overrides) to edit, apply, or reload from the strategy in force.
 
-use leptos::prelude::*;
-
+use super::feedback::Feedback;
 use crate::config::{EditableParam, Format, Strategy};
 use crate::ui::boxed::{on_change, on_click};
 use crate::ui::settings_store::settings_store;
-
-use super::feedback::Feedback;
-use super::param_field::ParamField;
+use leptos::prelude::*;
 
 /// The YAML of the strategy in force.
 pub fn current_yaml() -> String {
@@ -52,5 +49,39 @@ pub fn StrategyEditor(text: RwSignal<String>, feedback: Feedback) -> impl IntoVi
                 <button on:click=on_click(move |_| text.set(current_yaml()))>"Reload from current"</button>
             </div>
         </details>
+    }
+}
+
+// One editable number of the strategy's defaults (Settings page).
+
+#[component]
+pub fn ParamField(param: EditableParam, feedback: Feedback) -> impl IntoView {
+    let label = param.label();
+    let store = settings_store();
+    let s2 = store.clone();
+    view! {
+        <label class="stack">
+            <span>{label}</span>
+            <input
+                type="text"
+                prop:value=move || store.strategy.with(|s| param.text(&s.params_for("")))
+                on:change=on_change(move |ev| {
+                    let text = event_target_value(&ev);
+                    let mut strategy = s2.strategy.get_untracked();
+                    let applied = param
+                        .set(&mut strategy.defaults, &text)
+                        .and_then(|_| {
+                            Strategy::from_value(&strategy.to_value()).map_err(|e| e.to_string())
+                        });
+                    match applied {
+                        Ok(checked) => {
+                            s2.set_strategy(checked);
+                            feedback.result(Ok(format!("{label} updated.")));
+                        }
+                        Err(e) => feedback.result(Err(e)),
+                    }
+                })
+            />
+        </label>
     }
 }

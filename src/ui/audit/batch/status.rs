@@ -92,14 +92,14 @@ fn case_table(lines: &[String], run: Option<String>) -> Option<AnyView> {
             let status = r.status();
             let id = match &run {
                 Some(run) => {
-                    let href = crate::ui::audit::run::case_href(run, &r.id, &r.profile);
+                    let href = crate::ui::links::case_href(run, &r.id, &r.profile);
                     let title = format!(
                         "Open case {} ({}) like a single audit: claims, findings, transcript",
                         r.id, r.profile
                     );
                     let to = href.clone();
                     view! {
-                        <a href=href title=title data-testid="batch-case-open" on:click=crate::ui::boxed::on_click(move |ev| open_here(ev, &to))>
+                        <a href=href title=title data-testid="batch-case-open" on:click=move |ev| open_here(ev, &to)>
                             {r.id}
                         </a>
                     }

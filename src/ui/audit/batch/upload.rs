@@ -6,7 +6,6 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use crate::audit::batch::CaseSet;
-use crate::ui::boxed::on_change;
 use crate::ui::browser_file::picked_file;
 use crate::view::audit::batch_panel::cases_summary;
 
@@ -73,7 +72,7 @@ pub fn BatchUpload(state: BatchState) -> impl IntoView {
         });
     };
     view! {
-        <input type="file" accept=".jsonl,.json,.txt" aria-label="Cases JSONL" data-testid="batch-upload" on:change=on_change(upload)/>
+        <input type="file" accept=".jsonl,.json,.txt" aria-label="Cases JSONL" data-testid="batch-upload" on:change=upload/>
         {move || summary.get().map(|s| view! { <p data-testid="batch-cases">{s}</p> }.into_any())}
     }
 }

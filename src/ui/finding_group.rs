@@ -1,5 +1,5 @@
-//! One phase's errors on the Audit report (fact check or logic check), with why the phase has
-//! none when it did not run or failed.
+//! One phase's errors of an audit report (fact check or logic check), with why the phase has
+//! none when it did not run or failed: the Audit page's report and the Report page's case panel.
 
 use leptos::prelude::*;
 

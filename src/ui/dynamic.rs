@@ -1,5 +1,5 @@
-//! Boxed forms of the reactive parts of the Report views that `ui::boxed` (text, flags,
-//! handlers, view parts) does not cover. tachys instantiates
+//! Boxed forms of the reactive parts of the tables (Report, Compare, Runs) that `ui::boxed`
+//! (text, flags, handlers, view parts) does not cover. tachys instantiates
 //! its render-effect and event code once per closure *type*; a boxed closure is one type
 //! per output, so the many small `move ||` parts of these pages share one copy (wasm size).
 
