@@ -159,7 +159,36 @@ impl RunOutcome {
     }
 }
 
+/// A run's `inputs` as the pages read them back. Each kind writes its own (an audit: its
+/// context and output; a grade run: the file's name, line count and a digest of the rules'
+/// grades; a batch: its cases file), so every field is optional, and one that is not a
+/// string is none.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RunInputs {
+    /// The file the run read (a grade run's upload, a batch's cases).
+    pub file: Option<String>,
+    /// A grade run's digest of the rules' grades (which upload it was).
+    pub digest: Option<String>,
+    /// An audit run's texts.
+    pub context_input: Option<String>,
+    pub model_output: Option<String>,
+}
+
 impl RunMeta {
+    /// What went in, read ([`RunInputs`]): inputs that are not an object name nothing.
+    pub fn read_inputs(&self) -> RunInputs {
+        let Ok(f) = Fields::of(&self.inputs, Path::Root("the run's inputs")) else {
+            return RunInputs::default();
+        };
+        let text = |key: &str| f.get(key).and_then(Value::as_str).map(str::to_string);
+        RunInputs {
+            file: text("file"),
+            digest: text("digest"),
+            context_input: text("context_input"),
+            model_output: text("model_output"),
+        }
+    }
+
     /// The header object (the first line of an export), settings scrubbed of keys.
     pub fn to_header(&self) -> Value {
         let mut h = Map::new();
@@ -694,6 +723,28 @@ mod tests {
     use crate::config::Format;
 
     const SECRET: &str = "sk-SECRET-0123456789";
+
+    #[test]
+    fn a_runs_inputs_are_read_by_name_and_only_as_text() {
+        let (mut meta, _) = RunMeta::parse_header(
+            r#"{"verifyfast_run":1,"id":"r-1","name":"n","kind":"grade","created_ms":1,"finished_ms":2,"profiles":[],"inputs":{"file":"g.jsonl","lines":3,"digest":"ab"},"result_count":0}"#,
+        )
+        .expect("a header");
+        assert_eq!(
+            meta.read_inputs(),
+            RunInputs {
+                file: Some("g.jsonl".into()),
+                digest: Some("ab".into()),
+                ..RunInputs::default()
+            }
+        );
+        meta.inputs = serde_json::json!({"context_input": "c", "model_output": 7});
+        let audit = meta.read_inputs();
+        assert_eq!(audit.context_input.as_deref(), Some("c"));
+        assert_eq!(audit.model_output, None, "a number is not a text");
+        meta.inputs = Value::Null;
+        assert_eq!(meta.read_inputs(), RunInputs::default());
+    }
 
     fn settings() -> Settings {
         let yaml = format!(

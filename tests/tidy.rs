@@ -133,36 +133,6 @@ const VALUE_LOOKUPS: &[(&str, usize, &str)] = &[
         "an action's params: JSON whose fields depend on the rule, read by the rule's check",
     ),
     (
-        "src/view/compare/case.rs",
-        2,
-        "reads a results line's texts, errors and kept report by hand: to move onto audit::batch::ResultCase",
-    ),
-    (
-        "src/ui/audit/batch/run.rs",
-        2,
-        "browser page (src/ui/ is being restructured; to move onto the results line's type)",
-    ),
-    (
-        "src/ui/audit/run.rs",
-        3,
-        "browser page (src/ui/ is being restructured; to move onto the results line's type)",
-    ),
-    (
-        "src/ui/audit/open_kept.rs",
-        2,
-        "browser page (src/ui/ is being restructured; to move onto the kept report's type)",
-    ),
-    (
-        "src/ui/extract/grade_run.rs",
-        2,
-        "browser page: a grade run's free-form `inputs` (src/ui/ is being restructured)",
-    ),
-    (
-        "src/ui/extract/batch_load.rs",
-        1,
-        "browser page: a grade run's free-form `inputs` (src/ui/ is being restructured)",
-    ),
-    (
         "src/ui/run_store.rs",
         2,
         "JavaScript values (`JsValue::as_bool`, `as_f64` of IndexedDB and storage replies), not JSON",

@@ -543,26 +543,46 @@ pub fn result_line(case: &Case, report: &AuditReport) -> Map<String, Value> {
 /// new calls. The results file written for the user leaves it out ([`without_report`]).
 pub const KEPT_REPORT: &str = "audit_report";
 
-/// A results line as one case of it is shown (the Report page's case panel): the case's own
-/// texts and fields as written (a string as it is, any other value as JSON; `null` is none),
-/// the line's `errors` entries as written, its `error`, and whether it keeps its whole report.
+/// A results line as one case of it is shown (the Report page's case panel, a side of the
+/// Compare page): the case's own texts and fields as written (a string as it is, any other
+/// value as JSON; `null` is none), the line's `errors` entries as written, its `error`, the
+/// line's own findings and its kept report, each read by the report's reader.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ResultCase {
     pub id: Option<String>,
+    pub profile: Option<String>,
     pub description: Option<String>,
     pub context_input: Option<String>,
     pub model_output: Option<String>,
     pub errors: Vec<Value>,
     pub error: Option<String>,
-    pub kept_report: bool,
+    /// The line's `errors` and `deterministic_findings` read as a report with only those
+    /// parts (a results file keeps them, not the claims, phases or transcript), so a finding
+    /// reads as it does in a whole report; `None` when the line has no `errors` list.
+    pub line_findings: Option<super::report::KeptReport>,
+    /// The whole report kept with the line under [`KEPT_REPORT`] (a browser batch run), its
+    /// gaps named; `None` when the line was written without it.
+    pub kept: Option<super::report::KeptReport>,
 }
 
 impl FromJson for ResultCase {
     fn from_json(value: &Value, path: Path) -> Result<Self, FieldError> {
         let f = Fields::of(value, path)?;
         let text = |key: &str| f.present(key).map(crate::jsonl::text_of);
+        let line_findings = match f.get("errors") {
+            Some(errors @ Value::Array(_)) => {
+                let mut part = Map::new();
+                part.insert("errors".into(), errors.clone());
+                if let Some(rules) = f.get("deterministic_findings") {
+                    part.insert("deterministic_findings".into(), rules.clone());
+                }
+                Some(super::report::KeptReport::read(&Value::Object(part)))
+            }
+            _ => None,
+        };
         Ok(ResultCase {
             id: text("id"),
+            profile: text("profile"),
             description: text("description"),
             context_input: text(TEXT_FIELDS[0]),
             model_output: text(TEXT_FIELDS[1]),
@@ -571,8 +591,18 @@ impl FromJson for ResultCase {
                 _ => Vec::new(),
             },
             error: text("error"),
-            kept_report: f.get(KEPT_REPORT).is_some(),
+            line_findings,
+            kept: f.get(KEPT_REPORT).map(super::report::KeptReport::read),
         })
+    }
+}
+
+impl ResultCase {
+    /// Read one results line's text: a line that is JSON but not an object reads as a line
+    /// with nothing in it (no texts, no findings); only text that is not JSON is an error.
+    pub fn parse(text: &str) -> Result<ResultCase, serde_json::Error> {
+        let value = serde_json::from_str::<Value>(text)?;
+        Ok(crate::json::read(&value, "the results line").unwrap_or_default())
     }
 }
 
@@ -620,9 +650,29 @@ pub fn without_report(line: &mut Value) {
 /// not JSON, or was kept without its report).
 pub fn kept_case(line: &str) -> Option<(AuditInput, super::report::KeptReport)> {
     let v: Value = serde_json::from_str(line).ok()?;
-    let report = super::report::KeptReport::read(v.get(KEPT_REPORT)?);
+    let (input, report) = kept_case_of(&v)?;
+    Some((input, super::report::KeptReport::read(report)))
+}
+
+/// [`kept_case`] of a line already read as JSON (a run's stored results), its report left as
+/// stored: the texts (a text that is not a string is empty) and the report under
+/// [`KEPT_REPORT`] (`None`: the line was kept without it).
+pub fn kept_case_of(line: &Value) -> Option<(AuditInput, &Value)> {
+    case_with_report(line, KEPT_REPORT)
+}
+
+/// A recorded audit as the app bundles its demo (`public/examples/demo-audit.json`): the
+/// texts audited and the report as written under `report`, the same shape as a kept case
+/// (`None`: the document has no report).
+pub fn recorded_audit(doc: &Value) -> Option<(AuditInput, &Value)> {
+    case_with_report(doc, "report")
+}
+
+/// The texts of a case and the report stored beside them under `key`.
+fn case_with_report<'v>(doc: &'v Value, key: &str) -> Option<(AuditInput, &'v Value)> {
+    let report = doc.get(key)?;
     let text = |k: &str| {
-        v.get(k)
+        doc.get(k)
             .and_then(Value::as_str)
             .unwrap_or_default()
             .to_string()
@@ -634,6 +684,18 @@ pub fn kept_case(line: &str) -> Option<(AuditInput, super::report::KeptReport)> 
         },
         report,
     ))
+}
+
+/// The profiles named by results lines, in first-seen order (a line that is not a results
+/// line names none).
+pub fn profiles_of<'a>(lines: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for line in lines.into_iter().filter_map(ResultLine::parse) {
+        if !out.contains(&line.profile) {
+            out.push(line.profile);
+        }
+    }
+    out
 }
 
 /// The number check in a results line: its one-line summary and the numbers not found (the
@@ -1237,6 +1299,74 @@ not json
         );
         assert!(ResultLine::parse(r#"{"id":"","profile":"p"}"#).is_none());
         assert!(ResultLine::parse(r#"{"id":1}"#).is_none());
+    }
+
+    #[test]
+    fn a_result_case_reads_its_own_findings_and_its_kept_report() {
+        let read = |text: &str| ResultCase::parse(text).expect("JSON");
+        let plain = read(r#"{"id":1,"profile":"p","credit_score":4}"#);
+        assert_eq!(plain.profile.as_deref(), Some("p"));
+        assert!(plain.line_findings.is_none() && plain.kept.is_none());
+        // An empty `errors` list is the line's findings (none), not their absence.
+        let empty = read(r#"{"id":1,"profile":"p","errors":[]}"#);
+        let part = empty.line_findings.expect("an errors list");
+        assert!(part.report.errors.is_empty());
+        // `errors` that is not a list is no findings at all.
+        assert!(read(r#"{"id":1,"errors":"x"}"#).line_findings.is_none());
+        let rules = read(
+            r#"{"id":1,"errors":[],"deterministic_findings":[{"check":"unsupported_number","severity":"High","output_text":"41%","explanation":"e","status":"counted"}]}"#,
+        );
+        let part = rules.line_findings.expect("an errors list");
+        assert_eq!(part.report.deterministic_findings.len(), 1);
+        // A kept report is read whatever it holds, its gaps named; `null` too.
+        let kept = read(r#"{"id":1,"audit_report":null}"#).kept.expect("kept");
+        assert!(kept.lacks("the report"), "{:?}", kept.gaps);
+        let kept = read(r#"{"id":1,"audit_report":{"credit_score":3}}"#).kept;
+        assert_eq!(kept.and_then(|k| k.report.credit_score), Some(3));
+        // JSON that is not an object reads as an empty line; text that is not JSON does not.
+        assert_eq!(read("[1]"), ResultCase::default());
+        assert!(ResultCase::parse("{").is_err());
+    }
+
+    #[test]
+    fn profiles_are_named_once_in_first_seen_order() {
+        let lines = [
+            r#"{"id":1,"profile":"b","credit_score":4}"#,
+            "not json",
+            r#"{"id":2,"profile":"a","error":"down"}"#,
+            r#"{"id":3,"profile":"b","credit_score":2}"#,
+            r#"{"id":4,"profile":7,"credit_score":2}"#,
+        ];
+        assert_eq!(profiles_of(lines), ["b", "a"]);
+    }
+
+    #[test]
+    fn a_kept_case_is_read_from_text_or_from_json() {
+        let v = serde_json::json!({"id":1,"profile":"p","context_input":"c","model_output":7,
+            KEPT_REPORT: {"credit_score": 4}});
+        let (input, report) = kept_case_of(&v).expect("kept");
+        assert_eq!(
+            (input.context_input.as_str(), input.model_output.as_str()),
+            ("c", "")
+        );
+        assert_eq!(report, &serde_json::json!({"credit_score": 4}));
+        let (_, kept) = kept_case(&v.to_string()).expect("kept");
+        assert_eq!(kept.report.credit_score, Some(4));
+        assert!(kept_case_of(&serde_json::json!({"id":1})).is_none());
+        assert!(kept_case("{").is_none());
+    }
+
+    #[test]
+    fn the_bundled_demo_reads_as_a_recorded_audit() {
+        let doc: Value =
+            serde_json::from_str(include_str!("../../public/examples/demo-audit.json"))
+                .expect("the demo is JSON");
+        let (input, report) = recorded_audit(&doc).expect("the demo has a report");
+        assert!(!input.context_input.is_empty() && !input.model_output.is_empty());
+        assert!(report.is_object());
+        // A document without a report is none; one that is not an object too.
+        assert!(recorded_audit(&serde_json::json!({"context_input": "c"})).is_none());
+        assert!(recorded_audit(&serde_json::json!([1])).is_none());
     }
 
     #[test]

@@ -63,22 +63,16 @@ pub fn open_demo(page: AuditState) {
                     .set(Some(format!("The demo could not be opened: {e}")))
             }
         };
-        let text = |k: &str| {
-            doc.get(k)
-                .and_then(|v| v.as_str())
-                .unwrap_or_default()
-                .to_string()
-        };
-        let Some(stored) = doc.get("report").cloned() else {
+        let Some((input, stored)) = crate::audit::batch::recorded_audit(&doc) else {
             return page.error.set(Some("The demo has no report.".into()));
         };
-        page.context.set(text("context_input"));
-        page.output.set(text("model_output"));
-        let report = ReportShown::read(&stored);
+        page.context.set(input.context_input);
+        page.output.set(input.model_output);
+        let report = ReportShown::read(stored);
         page.demo.set(true);
         page.shown.set(Shown {
             phases: from_stored(&report),
-            report: Some((report, crate::jsonl::compact(&stored))),
+            report: Some((report, crate::jsonl::compact(stored))),
             kept_from: None,
             landed: Default::default(),
         });

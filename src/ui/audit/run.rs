@@ -105,25 +105,16 @@ pub async fn open(
             .ok_or_else(|| {
                 format!("run {id} has no result for case {case} with profile {profile}")
             })?;
-        let report = line
-            .get(crate::audit::batch::KEPT_REPORT)
-            .cloned()
-            .ok_or_else(|| {
-                format!("case {case} of run {id} was kept without its report (a batch run before reports were kept): open it in Report and run it again")
-            })?;
-        let text = |k: &str| {
-            line.get(k)
-                .and_then(|v| v.as_str())
-                .unwrap_or_default()
-                .to_string()
-        };
+        let (input, report) = crate::audit::batch::kept_case_of(line).ok_or_else(|| {
+            format!("case {case} of run {id} was kept without its report (a batch run before reports were kept): open it in Report and run it again")
+        })?;
         return Ok(KeptAudit {
             name: format!("{} · case {case}", run.meta.name),
             created_ms: run.meta.created_ms,
-            context: text("context_input"),
-            output: text("model_output"),
+            context: input.context_input,
+            output: input.model_output,
             profile: profile.to_string(),
-            report,
+            report: report.clone(),
         });
     }
     if run.meta.kind != RunKind::Audit {
@@ -132,14 +123,7 @@ pub async fn open(
             run.meta.kind.as_str()
         ));
     }
-    let text = |k: &str| {
-        run.meta
-            .inputs
-            .get(k)
-            .and_then(|v| v.as_str())
-            .unwrap_or_default()
-            .to_string()
-    };
+    let inputs = run.meta.read_inputs();
     let report = run
         .results
         .first()
@@ -148,8 +132,8 @@ pub async fn open(
     Ok(KeptAudit {
         name: run.meta.name.clone(),
         created_ms: run.meta.created_ms,
-        context: text("context_input"),
-        output: text("model_output"),
+        context: inputs.context_input.unwrap_or_default(),
+        output: inputs.model_output.unwrap_or_default(),
         profile: run.meta.profiles.first().cloned().unwrap_or_default(),
         report,
     })

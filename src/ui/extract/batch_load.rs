@@ -193,9 +193,9 @@ impl BatchState {
                         run.meta.name
                     )));
                     // Downloads are named after the file graded, as after an upload.
-                    let file = run.meta.inputs.get("file").and_then(|f| f.as_str());
+                    let file = run.meta.read_inputs().file;
                     self.file_name
-                        .set(file.unwrap_or(&run.meta.name).to_string());
+                        .set(file.unwrap_or_else(|| run.meta.name.clone()));
                     self.file.set_value(None);
                     // What the model did is part of the run: the same summary as when it ran.
                     let counts = crate::view::extract::kept::fallback_counts(&batch);

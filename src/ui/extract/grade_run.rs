@@ -91,9 +91,10 @@ async fn same_upload(file: &str, digest: &str) -> Option<RunMeta> {
     let (runs, _) = run_store::list().await.ok()?;
     runs.into_iter()
         .filter(|m| {
+            let inputs = m.read_inputs();
             m.kind == RunKind::Grade
-                && m.inputs.get("file").and_then(|f| f.as_str()) == Some(file)
-                && m.inputs.get("digest").and_then(|d| d.as_str()) == Some(digest)
+                && inputs.file.as_deref() == Some(file)
+                && inputs.digest.as_deref() == Some(digest)
         })
         .max_by(|a, b| a.created_ms.total_cmp(&b.created_ms))
 }

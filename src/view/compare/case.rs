@@ -1,12 +1,11 @@
 //! One paired case opened on the Compare page, without the browser: which cases changed,
 //! which results line of a side is the case's, and what each side shows of it (its texts and
 //! its findings, or why its findings are not kept). The findings are read by the Audit page's
-//! reader (`view::audit::shown`), from the report a browser batch keeps with each line
-//! (`audit::batch::KEPT_REPORT`), so a case shows here as it does on the Audit page.
+//! reader (`view::audit::shown`), from the line as the results line's reader reads it
+//! (`audit::batch::ResultCase`: the report a browser batch keeps with each line, or the
+//! line's own findings), so a case shows here as it does on the Audit page.
 
-use serde_json::Value;
-
-use crate::audit::batch::KEPT_REPORT;
+use crate::audit::batch::ResultCase;
 use crate::band::compare::{Change, PairedCase, Selection};
 use crate::band::record::{parse_record, ParsedLine};
 use crate::route::state::ViewState;
@@ -140,41 +139,31 @@ pub fn side_case(line: Option<&str>, label: &str) -> SideCase {
     let Some(line) = line else {
         return not_kept(format!("{label} has no results line for this case."));
     };
-    let v: Value = match serde_json::from_str(line) {
-        Ok(v) => v,
+    let case = match ResultCase::parse(line) {
+        Ok(case) => case,
         Err(e) => return not_kept(format!("{label}: this case's line is not JSON ({e}).")),
     };
-    let text = |key: &str| match v.get(key) {
-        Some(Value::Null) | None => None,
-        Some(other) => Some(crate::jsonl::text_of(other)),
-    };
-    let findings = match v.get(KEPT_REPORT) {
-        Some(report) => Findings::Kept(Box::new(ReportShown::read(report))),
-        None if v.get("errors").is_some_and(Value::is_array) => {
+    let findings = match (case.kept, case.line_findings) {
+        (Some(kept), _) => Findings::Kept(Box::new(ReportShown::of(&kept))),
+        (None, Some(part)) => {
             // The line's errors and rules, read as a report with only those parts: the reader
             // of the Audit page, so a finding shows (and its evidence is marked) the same way.
-            let mut part = serde_json::Map::new();
-            for key in ["errors", "deterministic_findings"] {
-                if let Some(x) = v.get(key) {
-                    part.insert(key.into(), x.clone());
-                }
-            }
-            let shown = ReportShown::read(&Value::Object(part));
+            let shown = ReportShown::of(&part);
             Findings::FromLine {
                 findings: shown.findings,
                 rules: shown.rules,
                 note: format!("From {label}'s results line: its whole report (claims, each phase's status, the transcript) is not kept. {HOW_TO_KEEP}"),
             }
         }
-        None => Findings::NotKept(format!(
+        (None, None) => Findings::NotKept(format!(
             "This side's findings are not kept: {label} has the scores but no report and no errors for its cases. {HOW_TO_KEEP}"
         )),
     };
     SideCase {
-        context: text("context_input"),
-        output: text("model_output"),
-        error: text("error"),
-        profile: text("profile"),
+        context: case.context_input,
+        output: case.model_output,
+        error: case.error,
+        profile: case.profile,
         findings,
     }
 }
@@ -205,8 +194,10 @@ pub fn no_text(what: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::audit::batch::KEPT_REPORT;
     use crate::band::compare::compare;
     use crate::band::compare::RunLines;
+    use serde_json::Value;
 
     const A: &str = concat!(
         r#"{"id":"q1","profile":"p","expected_credit_score":1,"credit_score":5,"context_input":"ctx","model_output":"out A"}"#,

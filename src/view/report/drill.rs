@@ -2,8 +2,6 @@
 //! the score histogram, profile deltas against a baseline, drill-down filters over the
 //! case index, and one case read back from its line. Pure, so it is tested natively.
 
-use serde_json::Value;
-
 use crate::search::SearchQuery;
 
 use crate::audit::batch::ResultCase;
@@ -251,9 +249,8 @@ pub struct CaseDetail {
 }
 
 pub fn case_detail(line: &str) -> Result<CaseDetail, String> {
-    let v: Value = serde_json::from_str(line).map_err(|e| format!("line is not JSON: {e}"))?;
     // A line that is JSON but not an object shows no fields; it is not an error here.
-    let case = crate::json::read::<ResultCase>(&v, "the line").unwrap_or_default();
+    let case = ResultCase::parse(line).map_err(|e| format!("line is not JSON: {e}"))?;
     let findings = crate::view::audit::shown::ReportShown::read(
         &serde_json::json!({ "errors": &case.errors }),
     )
@@ -270,7 +267,7 @@ pub fn case_detail(line: &str) -> Result<CaseDetail, String> {
         context_input: case.context_input,
         model_output: case.model_output,
         error: case.error,
-        kept_report: case.kept_report,
+        kept_report: case.kept.is_some(),
     })
 }
 

@@ -36,7 +36,7 @@ async fn migrate_legacy() -> Result<(), StoreError> {
             kind: RunKind::Batch,
             created_ms: now,
             finished_ms: Some(now),
-            profiles: profiles_of(&lines),
+            profiles: crate::audit::batch::profiles_of(lines.iter().copied()),
             settings: serde_json::Value::Null,
             strategy: serde_json::Value::Null,
             inputs: json!({"migrated_from": "local storage"}),
@@ -49,26 +49,6 @@ async fn migrate_legacy() -> Result<(), StoreError> {
     }
     let _ = storage.remove_item(LEGACY_RESULTS_KEY);
     Ok(())
-}
-
-/// The profiles named in result lines, in first-seen order.
-fn profiles_of(lines: &[&str]) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for l in lines {
-        let p = serde_json::from_str::<serde_json::Value>(l)
-            .ok()
-            .and_then(|v| {
-                v.get("profile")
-                    .and_then(|p| p.as_str())
-                    .map(str::to_string)
-            });
-        if let Some(p) = p {
-            if !out.contains(&p) {
-                out.push(p);
-            }
-        }
-    }
-    out
 }
 
 /// The batch run the page resumes (the newest), with its result lines.
