@@ -447,29 +447,13 @@ pub fn direction_findings(context: &str, output: &str) -> Vec<DeterministicFindi
         if !seen.insert(o.phrase.clone()) {
             continue;
         }
-        let word = |d: Direction| match d {
-            Direction::Up => "a rise",
-            Direction::Down => "a fall",
-            Direction::More => "more",
-            Direction::Less => "less",
-        };
-        findings.push(DeterministicFinding {
-            check: DeterministicCheck::Direction,
-            severity: Severity::High,
-            output_text: o.phrase.clone(),
-            context_text: first.phrase.clone(),
-            explanation: format!(
-                "{} is {} in the output (\"{}\") but {} in the context (\"{}\")",
-                o.num.text,
-                word(dir),
-                o.phrase,
-                word(first.direction),
-                first.phrase
-            ),
-            status: DeterministicStatus::Counted,
-            derivation: None,
-            also_reported_by: None,
-        });
+        findings.push(reversed(
+            &o.num.text,
+            dir,
+            &o.phrase,
+            first.direction,
+            &first.phrase,
+        ));
     }
     findings
 }
@@ -645,29 +629,13 @@ fn en_subject_direction_findings(context: &str, output: &str) -> Vec<Determinist
             continue;
         }
         let first = &ctx[of[0]];
-        let word = |d: Direction| {
-            if d == Direction::Up {
-                "a rise"
-            } else {
-                "a fall"
-            }
-        };
-        findings.push(DeterministicFinding {
-            check: DeterministicCheck::Direction,
-            severity: Severity::High,
-            output_text: phrase.clone(),
-            context_text: first.2.clone(),
-            explanation: format!(
-                "{} is {} in the output (\"{phrase}\") but {} in the context (\"{}\")",
-                subject.join(" "),
-                word(dir),
-                word(first.1),
-                first.2
-            ),
-            status: DeterministicStatus::Counted,
-            derivation: None,
-            also_reported_by: None,
-        });
+        findings.push(reversed(
+            &subject.join(" "),
+            dir,
+            &phrase,
+            first.1,
+            &first.2,
+        ));
     }
     findings
 }
@@ -1058,30 +1026,40 @@ fn subject_direction_findings(context: &str, output: &str) -> Vec<DeterministicF
             continue;
         }
         let first = of[0].1;
-        let word = |d: Direction| {
-            if d == Direction::Up {
-                "a rise"
-            } else {
-                "a fall"
-            }
-        };
-        findings.push(DeterministicFinding {
-            check: DeterministicCheck::Direction,
-            severity: Severity::High,
-            output_text: phrase.clone(),
-            context_text: first.2.clone(),
-            explanation: format!(
-                "{subject} is {} in the output (\"{phrase}\") but {} in the context (\"{}\")",
-                word(dir),
-                word(first.1),
-                first.2
-            ),
-            status: DeterministicStatus::Counted,
-            derivation: None,
-            also_reported_by: None,
-        });
+        findings.push(reversed(&subject, dir, &phrase, first.1, &first.2));
     }
     findings
+}
+
+/// The direction check's finding: `subject` goes `dir` in the output's `phrase` but `was` in
+/// the context's `context_phrase` (one wording for every way the check reads a direction).
+fn reversed(
+    subject: &str,
+    dir: Direction,
+    phrase: &str,
+    was: Direction,
+    context_phrase: &str,
+) -> DeterministicFinding {
+    let word = |d: Direction| match d {
+        Direction::Up => "a rise",
+        Direction::Down => "a fall",
+        Direction::More => "more",
+        Direction::Less => "less",
+    };
+    DeterministicFinding {
+        check: DeterministicCheck::Direction,
+        severity: Severity::High,
+        output_text: phrase.to_string(),
+        context_text: context_phrase.to_string(),
+        explanation: format!(
+            "{subject} is {} in the output (\"{phrase}\") but {} in the context (\"{context_phrase}\")",
+            word(dir),
+            word(was)
+        ),
+        status: DeterministicStatus::Counted,
+        derivation: None,
+        also_reported_by: None,
+    }
 }
 
 /// The unsupported-number rule: every number the number check found nowhere in the context
