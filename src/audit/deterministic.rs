@@ -448,7 +448,7 @@ pub fn direction_findings(context: &str, output: &str) -> Vec<DeterministicFindi
             continue;
         }
         findings.push(reversed(
-            &o.num.text,
+            o.num.text,
             dir,
             &o.phrase,
             first.direction,
