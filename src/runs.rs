@@ -8,6 +8,7 @@
 //! under an unexpected name would otherwise ride along). Imported runs are scrubbed too, so
 //! a file from elsewhere cannot plant a key in the store.
 
+use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::config::{KeyExport, Settings, Strategy};
@@ -159,19 +160,43 @@ impl RunOutcome {
     }
 }
 
-/// A run's `inputs` as the pages read them back. Each kind writes its own (an audit: its
+/// A run's `inputs`: what went in, written by the page that made the run and read back by the
+/// pages that reopen it (one type both ways). Each kind fills its own fields (an audit: its
 /// context and output; a grade run: the file's name, line count and a digest of the rules'
-/// grades; a batch: its cases file), so every field is optional, and one that is not a
-/// string is none.
-#[derive(Debug, Clone, Default, PartialEq)]
+/// grades; a batch: its cases file and count; an imported results file: its name and size), so
+/// every field is optional; read back, one that is not of its type is none.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct RunInputs {
-    /// The file the run read (a grade run's upload, a batch's cases).
+    /// The file the run read (a grade run's upload, a batch's cases, an imported file).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub file: Option<String>,
     /// A grade run's digest of the rules' grades (which upload it was).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub digest: Option<String>,
     /// An audit run's texts.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub context_input: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub model_output: Option<String>,
+    /// A grade run's line count.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lines: Option<u64>,
+    /// A batch's case count.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cases: Option<u64>,
+    /// An imported file's size in bytes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bytes: Option<f64>,
+    /// Where a run moved from (the results the page kept in local storage before the run store).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub migrated_from: Option<String>,
+}
+
+impl RunInputs {
+    /// As a run header stores them.
+    pub fn to_value(&self) -> Value {
+        serde_json::to_value(self).unwrap_or(Value::Null)
+    }
 }
 
 impl RunMeta {
@@ -181,11 +206,16 @@ impl RunMeta {
             return RunInputs::default();
         };
         let text = |key: &str| f.get(key).and_then(Value::as_str).map(str::to_string);
+        let count = |key: &str| f.get(key).and_then(Value::as_u64);
         RunInputs {
             file: text("file"),
             digest: text("digest"),
             context_input: text("context_input"),
             model_output: text("model_output"),
+            lines: count("lines"),
+            cases: count("cases"),
+            bytes: f.get("bytes").and_then(Value::as_f64),
+            migrated_from: text("migrated_from"),
         }
     }
 
@@ -735,6 +765,7 @@ mod tests {
             RunInputs {
                 file: Some("g.jsonl".into()),
                 digest: Some("ab".into()),
+                lines: Some(3),
                 ..RunInputs::default()
             }
         );
@@ -744,6 +775,22 @@ mod tests {
         assert_eq!(audit.model_output, None, "a number is not a text");
         meta.inputs = Value::Null;
         assert_eq!(meta.read_inputs(), RunInputs::default());
+        // What a page writes reads back the same.
+        let written = RunInputs {
+            file: Some("cases.jsonl".into()),
+            cases: Some(8),
+            bytes: Some(1024.0),
+            ..RunInputs::default()
+        };
+        let meta = RunMeta {
+            inputs: written.to_value(),
+            ..meta
+        };
+        assert_eq!(meta.read_inputs(), written);
+        assert_eq!(
+            meta.inputs,
+            serde_json::json!({"file": "cases.jsonl", "cases": 8, "bytes": 1024.0})
+        );
     }
 
     fn settings() -> Settings {

@@ -1,7 +1,7 @@
 //! The Report page's side of the run store: a run's results as a `File` for its chunked
 //! reader, and a picked results file kept as a `report` run (so a reload shows it again).
 
-use serde_json::json;
+use crate::runs::RunInputs;
 
 use crate::runs::{self, RunKind, RunMeta};
 use crate::ui::links::BATCH_RUN;
@@ -43,7 +43,12 @@ pub async fn keep(
         profiles,
         settings: serde_json::Value::Null,
         strategy: serde_json::Value::Null,
-        inputs: json!({"file": file.name(), "bytes": file.size()}),
+        inputs: RunInputs {
+            file: Some(file.name()),
+            bytes: Some(file.size()),
+            ..RunInputs::default()
+        }
+        .to_value(),
         result_count: results as u64,
         outcome: Some(outcome),
     };

@@ -2,9 +2,9 @@
 //! `audit` run (its context and output as inputs, its report as the one result), and
 //! `audit?run=<id>` shows a kept one again.
 
+use crate::runs::RunInputs;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use serde_json::json;
 
 use crate::audit::AuditReport;
 use crate::config::{Settings, Strategy};
@@ -43,7 +43,12 @@ pub fn keep(
             profiles: vec![profile],
             settings,
             strategy,
-            inputs: json!({"context_input": context, "model_output": output}),
+            inputs: RunInputs {
+                context_input: Some(context),
+                model_output: Some(output),
+                ..RunInputs::default()
+            }
+            .to_value(),
             result_count: 1,
             outcome: Some(outcome),
         };

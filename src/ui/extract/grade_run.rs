@@ -4,8 +4,8 @@
 //! opens it again. The same file graded again the same way reuses its run (no duplicate), with
 //! the verify model's answers that run holds (docs/runs.md).
 
+use crate::runs::RunInputs;
 use leptos::prelude::*;
-use serde_json::json;
 
 use crate::extract::batch::GradeBatch;
 use crate::route::state::ViewState;
@@ -62,7 +62,13 @@ pub async fn keep(
         profiles: Vec::new(),
         settings: serde_json::Value::Null,
         strategy: serde_json::Value::Null,
-        inputs: json!({"file": file, "lines": count, "digest": digest}),
+        inputs: RunInputs {
+            file: Some(file),
+            lines: Some(count),
+            digest: Some(digest),
+            ..RunInputs::default()
+        }
+        .to_value(),
         result_count: count,
         outcome: Some(outcome_of(batch)),
     };

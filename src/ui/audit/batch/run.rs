@@ -2,7 +2,7 @@
 //! resumes, the one-time move of results an older version kept in local storage, and
 //! saving as results arrive (at most every couple of seconds, and at the end).
 
-use serde_json::json;
+use crate::runs::RunInputs;
 
 use crate::config::{Settings, Strategy};
 use crate::runs::{self, RunKind, RunMeta, StoreError};
@@ -39,7 +39,11 @@ async fn migrate_legacy() -> Result<(), StoreError> {
             profiles: crate::audit::batch::profiles_of(lines.iter().copied()),
             settings: serde_json::Value::Null,
             strategy: serde_json::Value::Null,
-            inputs: json!({"migrated_from": "local storage"}),
+            inputs: RunInputs {
+                migrated_from: Some("local storage".into()),
+                ..RunInputs::default()
+            }
+            .to_value(),
             result_count: lines.len() as u64,
             outcome: None,
         };
@@ -73,7 +77,12 @@ pub async fn begin(
     strategy: &Strategy,
 ) -> RunMeta {
     let (settings, strategy) = runs::snapshot(settings, strategy);
-    let inputs = json!({"file": file, "cases": case_count});
+    let inputs = RunInputs {
+        file: Some(file.to_string()),
+        cases: Some(case_count as u64),
+        ..RunInputs::default()
+    }
+    .to_value();
     match current {
         Some(mut m) => {
             for p in profiles {
