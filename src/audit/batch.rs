@@ -1275,17 +1275,23 @@ not json
         assert_eq!(order, vec!["1/p1", "1/p2", "\"two\"/p1", "\"zzz\"/p1"]);
     }
 
+    /// Case 7, scored 4 GOOD under profile p.
+    fn scored_case() -> (Case, AuditReport) {
+        let report = crate::audit::report::KeptReport::read(&serde_json::json!({
+            "profile": "p", "credit_score": 4, "band": "GOOD"
+        }))
+        .report;
+        let case = parse_case(r#"{"id": 7, "context_input": "c", "model_output": "o"}"#).unwrap();
+        (case, report)
+    }
+
     fn stored(lines: &[&str]) -> Vec<StoredLine> {
         lines.iter().map(|l| StoredLine::read(l)).collect()
     }
 
     #[test]
     fn a_results_line_reads_as_written() {
-        let report = crate::audit::report::KeptReport::read(&serde_json::json!({
-            "profile": "p", "credit_score": 4, "band": "GOOD"
-        }))
-        .report;
-        let case = parse_case(r#"{"id": 7, "context_input": "c", "model_output": "o"}"#).unwrap();
+        let (case, report) = scored_case();
         let text = crate::jsonl::compact(&Value::Object(result_line(&case, &report)));
         let line = ResultLine::parse(&text).unwrap();
         assert_eq!(
@@ -1371,11 +1377,7 @@ not json
 
     #[test]
     fn reports_are_kept_with_lines_until_the_budget_is_spent() {
-        let report = crate::audit::report::KeptReport::read(&serde_json::json!({
-            "profile": "p", "credit_score": 4, "band": "GOOD"
-        }))
-        .report;
-        let case = parse_case(r#"{"id": 7, "context_input": "c", "model_output": "o"}"#).unwrap();
+        let (case, report) = scored_case();
         let line = result_line(&case, &report);
         let mut kept = 0;
         let (text, with) = kept_line(line.clone(), &report, &mut kept);
