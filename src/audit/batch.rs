@@ -628,15 +628,16 @@ pub fn kept_line(
     report: &AuditReport,
     kept: &mut usize,
 ) -> (String, bool) {
-    let bare = crate::jsonl::compact(&Value::Object(line.clone()));
     with_report(&mut line, report);
-    let full = crate::jsonl::compact(&Value::Object(line));
+    let mut line = Value::Object(line);
+    let full = crate::jsonl::compact(&line);
     if kept.saturating_add(full.len()) <= KEPT_REPORTS_MAX_BYTES {
         *kept += full.len();
-        (full, true)
-    } else {
-        (bare, false)
+        return (full, true);
     }
+    // Over the budget (rare): the line again, without its report.
+    without_report(&mut line);
+    (crate::jsonl::compact(&line), false)
 }
 
 /// A results line as the results file has it: without the kept report.

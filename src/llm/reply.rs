@@ -221,7 +221,8 @@ fn sole_object(text: &str) -> Result<(&str, bool), ParseError> {
         let Some((candidate, truncated)) = slice_object(rest) else {
             return found.map(|(o, _)| (o, false)).ok_or(ParseError::NoObject);
         };
-        scanned += object_start(rest).unwrap_or(0) + candidate.len();
+        let start = object_start(rest).unwrap_or(0);
+        scanned += start + candidate.len();
         if scanned > budget {
             break;
         }
@@ -233,7 +234,6 @@ fn sole_object(text: &str) -> Result<(&str, bool), ParseError> {
                 )),
             };
         }
-        let start = object_start(rest).unwrap_or(0);
         match value_of(candidate) {
             Some(value) => {
                 match &found {
