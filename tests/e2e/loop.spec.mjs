@@ -46,6 +46,20 @@ describe('workbench loop', () => {
   after(() => mock?.stop());
   const post = (s) => fetch(`${mock.url}/__script`, { method: 'POST', body: JSON.stringify(s) });
 
+  // Configure an endpoint with two profiles, then one audit: one High unsupported claim, credit
+  // score 2.
+  async function configureAndAudit(page) {
+    await app.goto('/settings');
+    await page.getByTestId('settings-import').setInputFiles(writeTemp('settings.yaml', settings(mock.baseUrl)));
+    await page.getByTestId('settings-notice').filter({ hasText: '2 profiles' }).waitFor();
+    await page.getByTestId('nav-audit').click();
+    await page.getByTestId('audit-context').fill('The firm hired 40 people in 2023.');
+    await page.getByTestId('audit-output').fill('The firm hired 40 people and the claim.');
+    await post(script());
+    await page.getByTestId('audit-run').click();
+    await page.getByTestId('audit-score').filter({ hasText: '2' }).waitFor({ timeout: 30_000 });
+  }
+
   async function batch(page, profile, notice) {
     await page.getByTestId('batch-upload').setInputFiles(CASES);
     await page.getByTestId('batch-cases').filter({ hasText: '12 cases' }).waitFor();
@@ -59,18 +73,7 @@ describe('workbench loop', () => {
   }
 
   app.it('configure → audit → batch → retry → report → drill → Open in Audit → second profile → compare → reload → Back', async (page) => {
-    // Configure an endpoint with two profiles.
-    await app.goto('/settings');
-    await page.getByTestId('settings-import').setInputFiles(writeTemp('settings.yaml', settings(mock.baseUrl)));
-    await page.getByTestId('settings-notice').filter({ hasText: '2 profiles' }).waitFor();
-
-    // A single audit: one High unsupported claim, credit score 2.
-    await page.getByTestId('nav-audit').click();
-    await page.getByTestId('audit-context').fill('The firm hired 40 people in 2023.');
-    await page.getByTestId('audit-output').fill('The firm hired 40 people and the claim.');
-    await post(script());
-    await page.getByTestId('audit-run').click();
-    await page.getByTestId('audit-score').filter({ hasText: '2' }).waitFor({ timeout: 30_000 });
+    await configureAndAudit(page);
 
     // A batch under the first profile with 3 injected faults: 3 pairs could not be audited.
     // The counts add up (9 + 3 = 12 pairs), and each failed pair says why, first in the table.
@@ -266,15 +269,7 @@ describe('workbench loop', () => {
 
   // Back reaches an earlier audit: each kept audit is its own history entry.
   app.it('two audits, then Back: the first audit, then the page before', async (page) => {
-    await app.goto('/settings');
-    await page.getByTestId('settings-import').setInputFiles(writeTemp('settings.yaml', settings(mock.baseUrl)));
-    await page.getByTestId('settings-notice').filter({ hasText: '2 profiles' }).waitFor();
-    await page.getByTestId('nav-audit').click();
-    await page.getByTestId('audit-context').fill('The firm hired 40 people in 2023.');
-    await page.getByTestId('audit-output').fill('The firm hired 40 people and the claim.');
-    await post(script());
-    await page.getByTestId('audit-run').click();
-    await page.getByTestId('audit-score').filter({ hasText: '2' }).waitFor({ timeout: 30_000 });
+    await configureAndAudit(page);
     await page.waitForURL(/audit\?run=r-/);
     const first = page.url();
     await post(script({ clean: true }));
