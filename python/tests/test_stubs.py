@@ -61,6 +61,30 @@ def test_native_results_have_the_dataclass_fields():
         assert stub()[native.__name__] == {f.name for f in dataclasses.fields(cls)}, cls.__name__
 
 
+def test_native_results_filled_into_the_dataclass_are_the_copied_ones():
+    # grade()/grade_many() have the native side fill the Verdict (`into`); the result must be
+    # what copying the native GradeResult by field name gives, field for field and in order.
+    from verifyfast import _copy
+
+    cases = [
+        ("so the answer is \\boxed{1/2}", "0.5", None),
+        ("It is 12 dollars.", "12", "How many dollars?"),
+        ("The answer is 7 or 8 \\boxed{8} \\boxed{7}", "7", None),
+        ("no number here", "3", None),
+        ("\\boxed{3.14}", "\\pi", None),
+    ]
+    for output, gold, question in cases:
+        for preset in ("strict", "lenient", "reward"):
+            copied = _copy(Verdict, _native.grade(output, gold, question, preset))
+            filled = _native.grade(output, gold, question, preset, into=Verdict)
+            assert type(filled) is Verdict
+            assert list(vars(filled).items()) == list(vars(copied).items())
+            assert filled == copied and repr(filled) == repr(copied)
+    outs, golds = [c[0] for c in cases], [c[1] for c in cases]
+    many = _native.grade_many(outs, golds, into=Verdict)
+    assert many == [_copy(Verdict, n) for n in _native.grade_many(outs, golds)]
+
+
 def test_native_results_are_frozen():
     r = _native.grade("1", "1")
     try:

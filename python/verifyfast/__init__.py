@@ -303,15 +303,14 @@ def grade(
     >>> grade("so the answer is \\\\boxed{1/2}", "0.5").verdict
     'equal'
     """
-    return _copy(
-        Verdict,
-        _native.grade(
-            _text(output, "output"),
-            _text(ground_truth, "ground_truth"),
-            _question(question),
-            preset,
-            _patterns(answer_patterns),
-        ),
+    # The native side fills the dataclass as `_copy` would (`into`), without the round trip.
+    return _native.grade(
+        _text(output, "output"),
+        _text(ground_truth, "ground_truth"),
+        _question(question),
+        preset,
+        _patterns(answer_patterns),
+        into=Verdict,
     )
 
 
@@ -353,8 +352,7 @@ def grade_many(
         raise TypeError(f"threads must be an int or None, not {type(threads).__name__}")
     if threads is not None and threads < 1:
         raise ValueError("threads must be at least 1")
-    raw = _native.grade_many(outs, golds, qs, preset, _patterns(answer_patterns), threads)
-    return [_copy(Verdict, n) for n in raw]
+    return _native.grade_many(outs, golds, qs, preset, _patterns(answer_patterns), threads, into=Verdict)
 
 
 def extract(

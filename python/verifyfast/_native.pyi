@@ -96,7 +96,8 @@ def grade(
     question: Optional[str] = None,
     preset: str = "lenient",
     patterns: Optional[Patterns] = None,
-) -> GradeResult: ...
+    into: Optional[type] = None,
+) -> Any: ...
 def grade_many(
     outputs: Sequence[str],
     ground_truths: Sequence[str],
@@ -104,7 +105,8 @@ def grade_many(
     preset: str = "lenient",
     patterns: Optional[Patterns] = None,
     threads: Optional[int] = None,
-) -> List[GradeResult]: ...
+    into: Optional[type] = None,
+) -> List[Any]: ...
 def grade_record_json(verdict: Any) -> str:
     """The ``verifyfast grade`` line (``id`` null) of anything with :class:`verifyfast.Verdict`'s attributes."""
 def extract_record_json(extraction: Any) -> str:

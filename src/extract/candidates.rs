@@ -2,7 +2,7 @@
 //! `<think>…</think>`); rules are then ranked by priority. Hand-written scanners only.
 
 use super::normalize::{answer_in_prose, choice_letter, is_prose, normalize};
-use super::scan::{find_from, find_str, last_number, next_number};
+use super::scan::{find_from, find_str, find_with, last_number, next_number};
 use super::{Candidate, Method};
 use memchr::memmem::Finder;
 use std::sync::LazyLock;
@@ -43,6 +43,13 @@ fn special_token(rest: &[u8]) -> Option<usize> {
 /// and end-of-explanation marks (`【答案】: A <eoa>`), and end-of-sequence debris of chat
 /// templates (`</s><s>`, `[/INST]`). docs/extract.md, "Exam outputs".
 const CLOSING_TOKENS: [&[u8]; 5] = [b"<eoa>", b"<eoe>", b"</s>", b"<s>", b"[/inst]"];
+
+/// The marker words every text is searched for (lower case), as searchers built once: see
+/// [`find_with`].
+static ANSWER_TAG: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"<answer>"));
+static ANSWER: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"answer"));
+static OPTION: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"option"));
+static CHOICE: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"choice"));
 
 /// The length of a closing token that `rest` (lower case) starts with.
 fn closing_token(rest: &[u8]) -> Option<usize> {
@@ -343,7 +350,7 @@ fn stated_value(raw: &str) -> Option<(usize, usize)> {
 fn answer_tag(text: &str, lower: &[u8], hidden: &Hidden) -> Option<Candidate> {
     let mut best = None;
     let mut pos = 0;
-    while let Some(open) = find_from(lower, b"<answer>", pos) {
+    while let Some(open) = find_with(lower, &ANSWER_TAG, pos) {
         let start = open + 8;
         let Some(close) = find_from(lower, b"</answer>", start) else {
             break;
@@ -652,7 +659,7 @@ fn starts_with_letters(rest: &str) -> bool {
 fn final_marker(text: &str, lower: &[u8], hidden: &Hidden) -> Option<Candidate> {
     let mut starts = Vec::new();
     let mut pos = 0;
-    while let Some(at) = find_from(lower, b"answer", pos) {
+    while let Some(at) = find_with(lower, &ANSWER, pos) {
         pos = at + 6;
         if let Some(s) =
             english_marker(lower, at, "answer".len()).or_else(|| answer_label_before_math(text, at))
@@ -662,9 +669,9 @@ fn final_marker(text: &str, lower: &[u8], hidden: &Hidden) -> Option<Candidate> 
     }
     // "The correct option is (C)", "choice: B": a marker only when a choice letter follows
     // ("one option is to double it" is not an answer).
-    for word in [&b"option"[..], b"choice"] {
+    for (word, finder) in [(&b"option"[..], &*OPTION), (b"choice", &*CHOICE)] {
         pos = 0;
-        while let Some(at) = find_from(lower, word, pos) {
+        while let Some(at) = find_with(lower, finder, pos) {
             pos = at + word.len();
             if let Some(s) = english_marker(lower, at, word.len()) {
                 let rest = text.get(s..).unwrap_or("").trim_start_matches([' ', '\t']);
@@ -1075,7 +1082,11 @@ pub(super) fn math_spans(text: &str, start: usize, end: usize) -> Vec<(usize, us
             Some([b'$', b'$', ..]) => (b"$$", b"$$"),
             Some([b'$', ..]) => (b"$", b"$"),
             _ => {
-                i += 1;
+                // Only a `\` or a `$` opens math: jump to the next one (or the end).
+                i = bytes
+                    .get(i + 1..end)
+                    .and_then(|rest| memchr::memchr2(b'\\', b'$', rest))
+                    .map_or(end, |off| i + 1 + off);
                 continue;
             }
         };

@@ -242,6 +242,13 @@ pub fn find_str(hay: &str, needle: &str) -> Option<usize> {
 }
 
 /// Byte position of `needle` at or after `from`.
+/// [`find_from`] with a searcher built once (`static … LazyLock<Finder>`): for a needle whose
+/// first byte is common (`answer`, `option`), stopping at every `a` or `o` cost more than
+/// the search (memmem looks for the needle's rarest bytes).
+pub fn find_with(hay: &[u8], needle: &memchr::memmem::Finder<'_>, from: usize) -> Option<usize> {
+    needle.find(hay.get(from..)?).map(|at| from + at)
+}
+
 pub fn find_from(hay: &[u8], needle: &[u8], from: usize) -> Option<usize> {
     if needle.is_empty() || from >= hay.len() {
         return None;

@@ -237,7 +237,36 @@ pub struct Suffix {
     pub unread_unit: Option<&'static str>,
 }
 
+/// The longest unit name, in bytes (a longer word is no unit).
+const LONGEST_NAME: usize = 32;
+
+/// Which (first byte, ASCII-lowercased; length) pairs some unit name has: most words after a
+/// number (`cookies`, `each`, `=`) have none, and the table scan below is then skipped. A
+/// case-sensitive name's pair is in it too, so the filter never hides a match.
+const NAME_SHAPES: [[bool; LONGEST_NAME + 1]; 256] = {
+    let mut t = [[false; LONGEST_NAME + 1]; 256];
+    let mut u = 0;
+    while u < UNITS.len() {
+        let names = UNITS[u].names;
+        let mut n = 0;
+        while n < names.len() {
+            let b = names[n].as_bytes();
+            // A longer name would be unreachable through the filter: fail the build instead.
+            assert!(!b.is_empty() && b.len() <= LONGEST_NAME);
+            t[b[0].to_ascii_lowercase() as usize][b.len()] = true;
+            n += 1;
+        }
+        u += 1;
+    }
+    t
+};
+
 fn lookup(word: &str) -> Option<&'static Unit> {
+    let b = word.as_bytes();
+    let first = usize::from(b.first()?.to_ascii_lowercase());
+    if !NAME_SHAPES[first].get(b.len()).copied().unwrap_or(false) {
+        return None;
+    }
     UNITS.iter().find(|u| {
         u.names.iter().any(|n| {
             if u.exact_case {
