@@ -97,7 +97,8 @@ fn main() {
             }
             h = fnv(&text, h);
             if let Some(f) = file.as_mut() {
-                f.write_all(text.as_bytes()).expect("the output file can be written");
+                f.write_all(text.as_bytes())
+                    .expect("the output file can be written");
             }
         }
         println!(
