@@ -1010,6 +1010,14 @@ fn last_equals(text: &str, from: usize, to: usize) -> Option<usize> {
     let mut eq = None;
     let mut i = from;
     while i < to {
+        // Only a `<` or an `=` matters here: jump to the next one.
+        match bytes
+            .get(i..to.min(bytes.len()))
+            .and_then(|rest| memchr::memchr2(b'<', b'=', rest))
+        {
+            Some(off) => i += off,
+            None => break,
+        }
         if bytes.get(i..i + 2) == Some(b"<<") {
             i = find_from(bytes, b">>", i + 2).map_or(to, |e| e + 2);
             continue;
@@ -1065,9 +1073,10 @@ pub(super) fn math_spans(text: &str, start: usize, end: usize) -> Vec<(usize, us
     let bytes = text.as_bytes();
     let mut out = Vec::new();
     // Most lines have no math at all: one fast scan says so.
+    // (Both are ASCII: a byte search finds them as the `char` search did, far faster.)
     if !text
         .get(start..end)
-        .is_some_and(|t| t.contains(['$', '\\']))
+        .is_some_and(|t| memchr::memchr2(b'$', b'\\', t.as_bytes()).is_some())
     {
         return out;
     }
@@ -1084,7 +1093,7 @@ pub(super) fn math_spans(text: &str, start: usize, end: usize) -> Vec<(usize, us
             _ => {
                 // Only a `\` or a `$` opens math: jump to the next one (or the end).
                 i = bytes
-                    .get(i + 1..end)
+                    .get(i + 1..end.min(bytes.len()))
                     .and_then(|rest| memchr::memchr2(b'\\', b'$', rest))
                     .map_or(end, |off| i + 1 + off);
                 continue;
