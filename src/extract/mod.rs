@@ -330,7 +330,8 @@ fn confidence(winner: &Candidate, doubts: &[Doubt]) -> (f64, String) {
         }
         Method::MainClause => "the last line states one value".to_string(),
         Method::Pattern(name) => format!("answer pattern {name}"),
-        m => format!("explicit {}", m.as_str()),
+        // Concatenated, not `format!`: this runs on each side of every grade.
+        m => ["explicit ", m.as_str()].concat(),
     };
     (base, reason)
 }
@@ -963,14 +964,20 @@ fn grade_read(
                 question,
                 compare_answers(p, g, question, preset),
             );
-            let how = format!(
-                "predicted `{}` ({}) vs ground truth `{}` ({}): {}",
-                p.answer,
+            // The text of the `format!` above, concatenated (every grade writes one).
+            let how = [
+                "predicted `",
+                &p.answer,
+                "` (",
                 p.method.as_str(),
-                g.answer,
+                ") vs ground truth `",
+                &g.answer,
+                "` (",
                 g.method.as_str(),
-                c.reason
-            );
+                "): ",
+                &c.reason,
+            ]
+            .concat();
             (c.outcome, c.path, how)
         }
         (None, Some(_), _) => (
