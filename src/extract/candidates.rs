@@ -1074,9 +1074,9 @@ pub(super) fn math_spans(text: &str, start: usize, end: usize) -> Vec<(usize, us
     let mut out = Vec::new();
     // Most lines have no math at all: one fast scan says so.
     // (Both are ASCII: a byte search finds them as the `char` search did, far faster.)
-    if !text
+    if text
         .get(start..end)
-        .is_some_and(|t| memchr::memchr2(b'$', b'\\', t.as_bytes()).is_some())
+        .is_none_or(|t| memchr::memchr2(b'$', b'\\', t.as_bytes()).is_none())
     {
         return out;
     }
