@@ -64,7 +64,10 @@ fn the_cpu_clock_of_the_bound_counts_work() {
     let mut x = 0u64;
     while thread_cpu_time().expect("readable") < before + Duration::from_millis(50) {
         x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
-        assert!(started.elapsed() < Duration::from_secs(60), "CPU time never grew ({x})");
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "CPU time never grew ({x})"
+        );
     }
 }
 
