@@ -167,7 +167,7 @@ fn rules_alone_on_real_annotated_hallucinations() {
             "BAD",
             run(&c, &number_absent, true),
             true,
-            (66.6, 100.0),
+            (73.3, 100.0),
         );
     }
     if let Some(c) = load("zh_numbers") {

@@ -1079,11 +1079,15 @@ pub fn unsupported_number_findings(
             let Some(o) = out.iter().find(|o| o.text == n.text) else {
                 return true;
             };
-            // A count in words ("two individuals named Francis I") is often the summary's own
-            // count of what the context lists, which no rule can check: it counts only against
-            // a number the context writes with the same unit ("three children" / "four children").
+            // A count in words ("two individuals named Francis I", "two aces" of an ace on the
+            // fourth and one on the eighth) is often the summary's own count of what the
+            // context lists, which no rule can check: it counts only against a number the
+            // context writes with the same unit ("three children" / "four children"), or when
+            // it is a part of a stated whole ("six wins out of seven games"): a statistic the
+            // context would have to state, not a count of what it lists.
             if o.kind != NumberKind::Date
                 && o.text.starts_with(|c: char| c.is_ascii_alphabetic())
+                && !part_of_whole(output, o)
                 && !ctx
                     .iter()
                     .any(|c| c.kind == o.kind && !year_like(c) && same_written_unit(c, o))
@@ -1118,6 +1122,26 @@ fabricated specific is High",
             also_reported_by: None,
         })
         .collect()
+}
+
+/// Whether the number `n` of `text` is a part of a whole written right after it: "six out of
+/// seven", "six wins out of seven games" (at most two words between the number and "out of",
+/// the whole a number in digits or words).
+fn part_of_whole(text: &str, n: &Num) -> bool {
+    let after = text.get(n.end..).unwrap_or("");
+    let mut words = after.split_whitespace().take(5).map(|w| {
+        w.trim_matches(|c: char| !c.is_ascii_alphanumeric())
+            .to_ascii_lowercase()
+    });
+    let words: Vec<String> = words.by_ref().collect();
+    (0..=2).any(|k| {
+        words.get(k).is_some_and(|w| w == "out")
+            && words.get(k + 1).is_some_and(|w| w == "of")
+            && words.get(k + 2).is_some_and(|w| {
+                w.starts_with(|c: char| c.is_ascii_digit())
+                    || scan(w).iter().any(|m| m.kind == NumberKind::Number)
+            })
+    })
 }
 
 /// Words that say nothing about what a number counts (grammar, direction, time).
@@ -1426,6 +1450,15 @@ mod tests {
             vec!["three"]
         );
         assert!(flagged("Francis I of France; Francis I, emperor.", "two people").is_empty());
+        // A part of a stated whole is a statistic the context must state.
+        let ctx = "He has lost just once in seven games.";
+        assert_eq!(
+            flagged(ctx, "He has won six games out of seven."),
+            vec!["six"]
+        );
+        assert_eq!(flagged(ctx, "six out of 7 games were won"), vec!["six"]);
+        assert!(flagged("He won six of his seven games.", "six wins out of seven").is_empty());
+        assert!(flagged(ctx, "He won two trophies, out of form.").is_empty());
     }
 
     fn direction_texts(ctx: &str, out: &str) -> Vec<String> {
