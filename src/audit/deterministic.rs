@@ -1072,9 +1072,23 @@ pub fn unsupported_number_findings(
 ) -> Vec<DeterministicFinding> {
     let ctx = scan(context);
     let out = scan(output);
+    let score_spans = scores(output);
     grounding
         .not_found()
         .filter(|n| {
+            // A number only ever written inside a score is judged with its score.
+            let in_score = |o: &&Num| {
+                score_spans
+                    .iter()
+                    .any(|&(_, _, s, e)| s <= o.start && o.end <= e)
+            };
+            if out
+                .iter()
+                .filter(|o| o.text == n.text)
+                .all(|o| in_score(&o))
+            {
+                return false;
+            }
             // The output's own reading of the number (its unit, its hedge), by its writing.
             let Some(o) = out.iter().find(|o| o.text == n.text) else {
                 return true;
@@ -1120,6 +1134,112 @@ fabricated specific is High",
             status: DeterministicStatus::Counted,
             derivation: None,
             also_reported_by: None,
+        })
+        .chain(unsupported_scores(context, &score_spans, output))
+        .collect()
+}
+
+/// At most this many scores of the output are checked (a results table could hold thousands).
+const MAX_SCORES: usize = 64;
+
+/// Scores and ratios written with a colon or 比 ("0:1负于", "以91：85击败", "3比1"): one fact of
+/// two numbers, which each of its numbers alone cannot ground (0 and 1 are in every text; a
+/// made-up 38:25 hides behind any 38 and 25). Supported only when the context writes the same
+/// pair, in either order (a 1:0 win is a 0:1 defeat), with a colon, 比 or a dash. A time of day
+/// (14:00, 9:30) is not a score.
+fn scores(text: &str) -> Vec<(u32, u32, usize, usize)> {
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    let digits_at = |mut k: usize| {
+        let from = k;
+        let mut v: u32 = 0;
+        while let Some(d) = chars.get(k).and_then(|&(_, c)| c.to_digit(10)) {
+            v = v.saturating_mul(10).saturating_add(d);
+            k += 1;
+        }
+        (v, k - from, k)
+    };
+    let blocks = |c: Option<char>| {
+        c.is_some_and(|c| c.is_ascii_digit() || matches!(c, '.' | ':' | '：' | ',' | '/'))
+    };
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < chars.len() && out.len() < MAX_SCORES {
+        let starts = chars[i].1.is_ascii_digit() && !blocks(i.checked_sub(1).map(|k| chars[k].1));
+        if !starts {
+            i += 1;
+            continue;
+        }
+        let (a, la, j) = digits_at(i);
+        let sep = chars.get(j).map(|&(_, c)| c);
+        let scored = matches!(sep, Some(':' | '：' | '比'));
+        let (b, lb, k) = digits_at(j + 1);
+        let time = sep != Some('比')
+            && lb == 2
+            && a <= 24
+            && chars
+                .get(j + 1)
+                .is_some_and(|&(_, c)| ('0'..='5').contains(&c));
+        if scored
+            && (1..=3).contains(&la)
+            && (1..=3).contains(&lb)
+            && !time
+            && !blocks(chars.get(k).map(|&(_, c)| c))
+        {
+            let end = chars.get(k).map_or(text.len(), |&(b, _)| b);
+            out.push((a, b, chars[i].0, end));
+            i = k;
+        } else {
+            i = j.max(i + 1);
+        }
+    }
+    out
+}
+
+/// Whether `context` writes the pair `a`, `b` (either order) joined by a colon, 比 or a dash.
+fn states_pair(context: &str, a: u32, b: u32) -> bool {
+    let seps = [":", "：", "比", "-", "–", " - ", " : ", " to "];
+    [(a, b), (b, a)].iter().any(|(x, y)| {
+        seps.iter().any(|s| {
+            let pair = format!("{x}{s}{y}");
+            context.match_indices(&pair).any(|(at, _)| {
+                let before = context[..at].chars().next_back();
+                let after = context[at + pair.len()..].chars().next();
+                !before.is_some_and(|c| c.is_ascii_digit() || c == '.')
+                    && !after.is_some_and(|c| c.is_ascii_digit() || c == '.')
+            })
+        })
+    })
+}
+
+/// A finding for each of the output's `scores` (see [`scores`]) the context does not write.
+fn unsupported_scores(
+    context: &str,
+    scores: &[(u32, u32, usize, usize)],
+    output: &str,
+) -> Vec<DeterministicFinding> {
+    let mut seen: Vec<(u32, u32)> = Vec::new();
+    scores
+        .iter()
+        .filter(|&&(a, b, _, _)| {
+            let new = !seen.contains(&(a, b));
+            seen.push((a, b));
+            new && !states_pair(context, a, b)
+        })
+        .map(|&(_, _, start, end)| {
+            let text = output.get(start..end).unwrap_or("").to_string();
+            DeterministicFinding {
+                check: DeterministicCheck::UnsupportedNumber,
+                severity: Severity::High,
+                explanation: format!(
+                    "the score or ratio {text} appears nowhere in the context (each of its \
+numbers alone does not state it): a fabricated specific is High"
+                ),
+                output_text: text,
+                context_text: String::new(),
+                status: DeterministicStatus::Counted,
+                derivation: None,
+                also_reported_by: None,
+            }
         })
         .collect()
 }
@@ -1459,6 +1579,29 @@ mod tests {
         assert_eq!(flagged(ctx, "six out of 7 games were won"), vec!["six"]);
         assert!(flagged("He won six of his seven games.", "six wins out of seven").is_empty());
         assert!(flagged(ctx, "He won two trophies, out of form.").is_empty());
+    }
+
+    #[test]
+    fn a_score_is_one_fact_of_two_numbers() {
+        let f = |ctx: &str, out: &str| -> Vec<String> {
+            unsupported_number_findings(ctx, out, &ground_numbers(ctx, out), 0.1)
+                .into_iter()
+                .map(|f| f.output_text)
+                .collect()
+        };
+        let ctx = "巴西队1/4决赛点球负于巴拉圭队，此前1：1战平。";
+        assert_eq!(f(ctx, "巴西队在1/4决赛中0:1负于秘鲁队。"), vec!["0:1"]);
+        assert!(f(ctx, "两队1:1战平。").is_empty());
+        // Either order, any separator the context uses.
+        assert!(f("Gloucester lost 1-3 away.", "客场以3：1取胜").is_empty());
+        assert!(f("以91比85击败对手", "以91：85击败对手").is_empty());
+        // Times of day are not scores.
+        assert!(f(
+            "The attack began at 09:00 local time.",
+            "at 09:00 local time"
+        )
+        .is_empty());
+        assert_eq!(f("比分是12：10", "比分是12：1"), vec!["12：1"]);
     }
 
     fn direction_texts(ctx: &str, out: &str) -> Vec<String> {
