@@ -1171,9 +1171,14 @@ fn scores(text: &str) -> Vec<(u32, u32, usize, usize)> {
         }
         let (a, la, j) = digits_at(i);
         let sep = chars.get(j).map(|&(_, c)| c);
-        let scored = matches!(sep, Some(':' | '：' | '比'));
+        let dashed = matches!(sep, Some('-' | '–'))
+            && !i
+                .checked_sub(1)
+                .is_some_and(|k| matches!(chars[k].1, '-' | '–'))
+            && score_words_near(text, chars[i].0);
+        let scored = matches!(sep, Some(':' | '：' | '比')) || dashed;
         let (b, lb, k) = digits_at(j + 1);
-        let time = sep != Some('比')
+        let time = matches!(sep, Some(':' | '：'))
             && lb == 2
             && a <= 24
             && chars
@@ -1183,7 +1188,13 @@ fn scores(text: &str) -> Vec<(u32, u32, usize, usize)> {
             && (1..=3).contains(&la)
             && (1..=3).contains(&lb)
             && !time
-            && !blocks(chars.get(k).map(|&(_, c)| c))
+            && !(blocks(chars.get(k).map(|&(_, c)| c))
+                && chars.get(k + 1).is_some_and(|&(_, c)| c.is_ascii_digit()))
+            && !chars.get(k).is_some_and(|&(_, c)| c.is_ascii_digit())
+            && !(dashed
+                && chars
+                    .get(k)
+                    .is_some_and(|&(_, c)| matches!(c, '-' | '–' | '%')))
         {
             let end = chars.get(k).map_or(text.len(), |&(b, _)| b);
             out.push((a, b, chars[i].0, end));
@@ -1193,6 +1204,74 @@ fn scores(text: &str) -> Vec<(u32, u32, usize, usize)> {
         }
     }
     out
+}
+
+/// Words of a match result: a pair of numbers joined by a dash near one of them is a score
+/// ("won 34-23", "a 5-0 victory", "led 20-13 at half-time"); without one it may be a range
+/// (`1-5月`, "10-15 people") and is left to the number check.
+const SCORE_WORDS: &[&str] = &[
+    "won",
+    "win",
+    "wins",
+    "winning",
+    "winner",
+    "lost",
+    "lose",
+    "loss",
+    "beat",
+    "beating",
+    "defeated",
+    "defeat",
+    "defeating",
+    "victory",
+    "draw",
+    "drew",
+    "drawn",
+    "lead",
+    "led",
+    "leading",
+    "score",
+    "scored",
+    "scoreline",
+    "ahead",
+    "trailing",
+    "ended",
+    "final",
+    "half",
+    "halftime",
+    "triumph",
+    "edged",
+    "thrashed",
+    "routed",
+    "game",
+    "match",
+    "tie",
+    "tied",
+];
+
+/// Whether a word of [`SCORE_WORDS`] is within 40 bytes before `at` or 24 after it, in the same
+/// sentence.
+fn score_words_near(text: &str, at: usize) -> bool {
+    let mut from = at.saturating_sub(40);
+    while !text.is_char_boundary(from) {
+        from += 1;
+    }
+    let mut to = (at + 32).min(text.len());
+    while !text.is_char_boundary(to) {
+        to -= 1;
+    }
+    let before = text[from..at]
+        .rsplit(['.', '!', '?', '\n'])
+        .next()
+        .unwrap_or("");
+    let after = text[at..to]
+        .split(['.', '!', '?', '\n'])
+        .next()
+        .unwrap_or("");
+    [before, after].iter().any(|part| {
+        part.split(|c: char| !c.is_ascii_alphabetic())
+            .any(|w| SCORE_WORDS.iter().any(|s| s.eq_ignore_ascii_case(w)))
+    })
 }
 
 /// Whether `context` writes the pair `a`, `b` (either order) joined by a colon, 比 or a dash.
@@ -1528,9 +1607,13 @@ mod tests {
             flagged("The band formed in 2000.", "They broke up in 1997."),
             vec!["1997"]
         );
-        // A score is not a lead.
+        // A score is not a lead (and is one fact of two numbers).
         assert_eq!(
             flagged("Widnes built a 26-point lead.", "Widnes won 38-25."),
+            vec!["38-25"]
+        );
+        assert_eq!(
+            flagged("Widnes built a 26-point lead.", "Widnes 38, Castleford 25."),
             vec!["38", "25"]
         );
         // A number as precise as the context's is another specific, not a slight change.
@@ -1602,6 +1685,14 @@ mod tests {
         )
         .is_empty());
         assert_eq!(f("比分是12：10", "比分是12：1"), vec!["12：1"]);
+        // A dashed pair is a score near a word of a result, else perhaps a range.
+        let ctx = "Blues led 23-20 at half-time; Gloucester scored 13 more.";
+        assert_eq!(f(ctx, "Gloucester won 23-13."), vec!["23-13"]);
+        assert!(f(ctx, "Blues led 20-23 at the break.").is_empty());
+        assert!(!f("1月至5月累计增长13%，比分1：5", "1-5月累计增长13%")
+            .iter()
+            .any(|t| t.contains('-')));
+        assert!(f("from 2016 to 2017", "the 2016-2017 season").is_empty());
     }
 
     fn direction_texts(ctx: &str, out: &str) -> Vec<String> {
