@@ -1274,20 +1274,63 @@ fn score_words_near(text: &str, at: usize) -> bool {
     })
 }
 
-/// Whether `context` writes the pair `a`, `b` (either order) joined by a colon, 比 or a dash.
-fn states_pair(context: &str, a: u32, b: u32) -> bool {
-    let seps = [":", "：", "比", "-", "–", " - ", " : ", " to "];
-    [(a, b), (b, a)].iter().any(|(x, y)| {
-        seps.iter().any(|s| {
-            let pair = format!("{x}{s}{y}");
-            context.match_indices(&pair).any(|(at, _)| {
-                let before = context[..at].chars().next_back();
-                let after = context[at + pair.len()..].chars().next();
-                !before.is_some_and(|c| c.is_ascii_digit() || c == '.')
-                    && !after.is_some_and(|c| c.is_ascii_digit() || c == '.')
-            })
-        })
-    })
+/// Every pair of whole numbers the context joins by a colon, 比 or a dash (`1:0`, `91：85`,
+/// `3比1`, `23-20`, `23 - 20`, `2 to 1`), each as (smaller, larger): a score written either way
+/// round is one pair. One pass over the context, so an output's scores are looked up, not
+/// searched for one by one.
+fn context_pairs(context: &str) -> std::collections::HashSet<(u32, u32)> {
+    let chars: Vec<char> = context.chars().collect();
+    let number = |mut k: usize| {
+        let from = k;
+        let mut v: u32 = 0;
+        while let Some(d) = chars.get(k).and_then(|c| c.to_digit(10)) {
+            v = v.saturating_mul(10).saturating_add(d);
+            k += 1;
+        }
+        (v, k - from, k)
+    };
+    // A decimal point or another digit next to a number makes it another number.
+    let decimal =
+        |k: usize| chars.get(k) == Some(&'.') && chars.get(k + 1).is_some_and(char::is_ascii_digit);
+    let mut pairs = std::collections::HashSet::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let starts = chars[i].is_ascii_digit()
+            && !i
+                .checked_sub(1)
+                .is_some_and(|k| chars[k].is_ascii_digit() || chars[k] == '.');
+        if !starts {
+            i += 1;
+            continue;
+        }
+        let (a, _, j) = number(i);
+        if decimal(j) {
+            i = j + 1;
+            continue;
+        }
+        let mut k = j;
+        while chars.get(k) == Some(&' ') && k < j + 1 {
+            k += 1;
+        }
+        let sep = match chars.get(k) {
+            Some(':' | '：' | '比' | '-' | '–') => Some(k + 1),
+            Some('t') if chars.get(k + 1) == Some(&'o') && chars.get(k + 2) == Some(&' ') => {
+                Some(k + 2)
+            }
+            _ => None,
+        };
+        if let Some(mut m) = sep {
+            while chars.get(m) == Some(&' ') && m < k + 3 {
+                m += 1;
+            }
+            let (b, lb, e) = number(m);
+            if lb > 0 && !decimal(e) {
+                pairs.insert((a.min(b), a.max(b)));
+            }
+        }
+        i = j.max(i + 1);
+    }
+    pairs
 }
 
 /// A finding for each of the output's `scores` (see [`scores`]) the context does not write.
@@ -1296,13 +1339,17 @@ fn unsupported_scores(
     scores: &[(u32, u32, usize, usize)],
     output: &str,
 ) -> Vec<DeterministicFinding> {
+    if scores.is_empty() {
+        return Vec::new();
+    }
+    let stated = context_pairs(context);
     let mut seen: Vec<(u32, u32)> = Vec::new();
     scores
         .iter()
         .filter(|&&(a, b, _, _)| {
             let new = !seen.contains(&(a, b));
             seen.push((a, b));
-            new && !states_pair(context, a, b)
+            new && !stated.contains(&(a.min(b), a.max(b)))
         })
         .map(|&(_, _, start, end)| {
             let text = output.get(start..end).unwrap_or("").to_string();
@@ -1678,6 +1725,12 @@ mod tests {
         // Either order, any separator the context uses.
         assert!(f("Gloucester lost 1-3 away.", "客场以3：1取胜").is_empty());
         assert!(f("以91比85击败对手", "以91：85击败对手").is_empty());
+        assert!(f("They won 2 to 1.", "a 2:1 win").is_empty());
+        assert!(f("Blues won 23-20.", "Blues won 23-20 at home.").is_empty());
+        assert_eq!(
+            f("Blues won 23-20.5 points", "Blues won 23-20."),
+            vec!["23-20"]
+        );
         // Times of day are not scores.
         assert!(f(
             "The attack began at 09:00 local time.",
