@@ -1073,20 +1073,26 @@ pub fn unsupported_number_findings(
     let ctx = scan(context);
     let out = scan(output);
     let score_spans = scores(output);
+    // The writings of numbers written only inside scores: such a number is judged with its
+    // score. The spans are in text order, so each number is placed by one binary search.
+    let mut only_in_scores: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    if !score_spans.is_empty() {
+        let mut outside: std::collections::HashSet<&str> = std::collections::HashSet::new();
+        for o in &out {
+            let at = score_spans.partition_point(|&(_, _, s, _)| s <= o.start);
+            let inside = at.checked_sub(1).is_some_and(|k| o.end <= score_spans[k].3);
+            if inside {
+                only_in_scores.insert(o.text);
+            } else {
+                outside.insert(o.text);
+            }
+        }
+        only_in_scores.retain(|t| !outside.contains(t));
+    }
     grounding
         .not_found()
         .filter(|n| {
-            // A number only ever written inside a score is judged with its score.
-            let in_score = |o: &&Num| {
-                score_spans
-                    .iter()
-                    .any(|&(_, _, s, e)| s <= o.start && o.end <= e)
-            };
-            if out
-                .iter()
-                .filter(|o| o.text == n.text)
-                .all(|o| in_score(&o))
-            {
+            if only_in_scores.contains(n.text.as_str()) {
                 return false;
             }
             // The output's own reading of the number (its unit, its hedge), by its writing.
@@ -1142,11 +1148,12 @@ fabricated specific is High",
 /// At most this many scores of the output are checked (a results table could hold thousands).
 const MAX_SCORES: usize = 64;
 
-/// Scores and ratios written with a colon or 比 ("0:1负于", "以91：85击败", "3比1"): one fact of
-/// two numbers, which each of its numbers alone cannot ground (0 and 1 are in every text; a
-/// made-up 38:25 hides behind any 38 and 25). Supported only when the context writes the same
-/// pair, in either order (a 1:0 win is a 0:1 defeat), with a colon, 比 or a dash. A time of day
-/// (14:00, 9:30) is not a score.
+/// Scores and ratios of `text`, as (first, second, start byte, end byte) in text order: two
+/// whole numbers joined by a colon or 比 ("0:1负于", "以91：85击败", "3比1"), or by a dash near a
+/// word of a result ([`SCORE_WORDS`]: "won 34-23"). One fact of two numbers, which each of its
+/// numbers alone cannot ground (0 and 1 are in every text; a made-up 38-25 hides behind any 38
+/// and 25): supported only when the context writes the same pair ([`context_pairs`]). A time of
+/// day (14:00, 9:30) is not a score.
 fn scores(text: &str) -> Vec<(u32, u32, usize, usize)> {
     let chars: Vec<(usize, char)> = text.char_indices().collect();
     let digits_at = |mut k: usize| {
@@ -1709,6 +1716,25 @@ mod tests {
         assert_eq!(flagged(ctx, "six out of 7 games were won"), vec!["six"]);
         assert!(flagged("He won six of his seven games.", "six wins out of seven").is_empty());
         assert!(flagged(ctx, "He won two trophies, out of form.").is_empty());
+    }
+
+    #[test]
+    fn many_scores_stay_fast() {
+        // A context of 100,000 scores and an output of 20,000 made-up ones (64 are checked):
+        // a search per score and separator through the context would be quadratic.
+        let ctx: String = (0..100_000)
+            .map(|i| format!("{}:{} ", i % 997, i % 991))
+            .collect();
+        let out: String = (0..20_000)
+            .map(|i| format!("以{}：{}获胜。", 998 + i % 2, i % 7))
+            .collect();
+        let t = std::time::Instant::now();
+        let g = ground_numbers(&ctx, &out);
+        let f = unsupported_number_findings(&ctx, &out, &g, 0.1);
+        let ms = t.elapsed().as_millis();
+        assert!(f.iter().any(|d| d.output_text.contains('：')), "{f:?}");
+        // A guard against a blow-up, not a speed figure (see grounding's a_long_context_stays_fast).
+        assert!(ms < 15_000, "took {ms} ms");
     }
 
     #[test]
