@@ -43,7 +43,6 @@ from verifyfast import grade_many
 from verifyfast.rewards import accuracy_reward
 
 
-
 def _unavailable(what: str, module_level: bool = False) -> None:
     """A dependency of the test is missing: skip when PyPI could not be reached (or the test runs
     by hand without its dependencies), fail when scripts/test installed them or failed otherwise."""
