@@ -12,8 +12,9 @@
 //!
 //! A file that is absent is skipped with a printed notice. Each file is split by a fixed hash
 //! of `id` (FNV-1a 64, `% 10 < 7`): a tune part (~70 %) the rules were developed on and a
-//! held-out part (~30 %) whose failures were never looked at; both are printed and both have
-//! floors. `AUDIT_REAL_SHOW=1` lists the tune part's misses and false alarms (never the
+//! held-out part (~30 %) whose failures were not looked at until they were listed once to
+//! classify what remains (docs/audit.md, "Measured on real hallucinations"); both are printed
+//! and both have floors. `AUDIT_REAL_SHOW=1` lists the tune part's misses and false alarms (never the
 //! held-out part's).
 
 use serde_json::Value;
@@ -167,7 +168,7 @@ fn rules_alone_on_real_annotated_hallucinations() {
             "BAD",
             run(&c, &number_absent, true),
             true,
-            (66.6, 100.0),
+            (73.3, 100.0),
         );
     }
     if let Some(c) = load("zh_numbers") {
@@ -176,7 +177,7 @@ fn rules_alone_on_real_annotated_hallucinations() {
             "BAD",
             run(&c, &number_absent, true),
             true,
-            (98.9, 93.1),
+            (98.9, 100.0),
         );
     }
     if let Some(c) = load("zh_direction") {

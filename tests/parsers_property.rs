@@ -19,14 +19,32 @@ use verifyfast::logic::replay::parse_event_log;
 use verifyfast::mathtext::split;
 
 /// Debug builds are slow; this bounds one call on inputs of at most a few hundred KB. The
-/// quadratic scans this catches took tens of seconds on such inputs; linear work took up to 3 s
-/// on a machine under a load of 25, so the bound leaves room for a busy CI machine.
+/// quadratic scans this catches took tens of seconds on such inputs; linear work takes up to
+/// about 5 s. The bound is on the CPU time of the calling thread where the system reports it
+/// (Linux), so a machine busy with other work (CI builds llama.cpp beside the tests) cannot push
+/// linear work over it; elsewhere it is wall time.
 const BOUND: Duration = Duration::from_secs(10);
+
+/// This thread's CPU time so far (user + system), from `/proc/thread-self/stat`; `None` where
+/// that file does not exist. Its fields 14 and 15 count clock ticks, 100 per second on Linux
+/// (proc(5), `USER_HZ`); the command name before them is in parentheses and may hold spaces.
+fn thread_cpu_time() -> Option<Duration> {
+    let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
+    let after_name = &stat[stat.rfind(')')? + 1..];
+    let mut fields = after_name.split_whitespace().skip(11);
+    let utime: u64 = fields.next()?.parse().ok()?;
+    let stime: u64 = fields.next()?.parse().ok()?;
+    Some(Duration::from_millis((utime + stime) * 10))
+}
 
 fn timed<T>(what: &str, input: &str, f: impl FnOnce() -> T) -> T {
     let started = Instant::now();
+    let cpu_before = thread_cpu_time();
     let out = f();
-    let took = started.elapsed();
+    let took = match (cpu_before, thread_cpu_time()) {
+        (Some(before), Some(after)) => after.saturating_sub(before),
+        _ => started.elapsed(),
+    };
     assert!(
         took < BOUND,
         "{what} took {took:?} on {} bytes starting {:?}",
@@ -34,6 +52,23 @@ fn timed<T>(what: &str, input: &str, f: impl FnOnce() -> T) -> T {
         input.chars().take(60).collect::<String>()
     );
     out
+}
+
+/// The bound above is only as good as the clock: on Linux the thread's CPU time must be read and
+/// must grow with work done.
+#[test]
+#[cfg(target_os = "linux")]
+fn the_cpu_clock_of_the_bound_counts_work() {
+    let before = thread_cpu_time().expect("/proc/thread-self/stat is readable");
+    let started = Instant::now();
+    let mut x = 0u64;
+    while thread_cpu_time().expect("readable") < before + Duration::from_millis(50) {
+        x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "CPU time never grew ({x})"
+        );
+    }
 }
 
 /// Pieces that matter to the parsers: every delimiter they know, multi-byte characters (2, 3 and

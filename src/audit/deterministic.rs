@@ -1072,18 +1072,42 @@ pub fn unsupported_number_findings(
 ) -> Vec<DeterministicFinding> {
     let ctx = scan(context);
     let out = scan(output);
+    let score_spans = scores(output);
+    // The writings of numbers written only inside scores: such a number is judged with its
+    // score. The spans are in text order, so each number is placed by one binary search.
+    let mut only_in_scores: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    if !score_spans.is_empty() {
+        let mut outside: std::collections::HashSet<&str> = std::collections::HashSet::new();
+        for o in &out {
+            let at = score_spans.partition_point(|&(_, _, s, _)| s <= o.start);
+            let inside = at.checked_sub(1).is_some_and(|k| o.end <= score_spans[k].3);
+            if inside {
+                only_in_scores.insert(o.text);
+            } else {
+                outside.insert(o.text);
+            }
+        }
+        only_in_scores.retain(|t| !outside.contains(t));
+    }
     grounding
         .not_found()
         .filter(|n| {
+            if only_in_scores.contains(n.text.as_str()) {
+                return false;
+            }
             // The output's own reading of the number (its unit, its hedge), by its writing.
             let Some(o) = out.iter().find(|o| o.text == n.text) else {
                 return true;
             };
-            // A count in words ("two individuals named Francis I") is often the summary's own
-            // count of what the context lists, which no rule can check: it counts only against
-            // a number the context writes with the same unit ("three children" / "four children").
+            // A count in words ("two individuals named Francis I", "two aces" of an ace on the
+            // fourth and one on the eighth) is often the summary's own count of what the
+            // context lists, which no rule can check: it counts only against a number the
+            // context writes with the same unit ("three children" / "four children"), or when
+            // it is a part of a stated whole ("six wins out of seven games"): a statistic the
+            // context would have to state, not a count of what it lists.
             if o.kind != NumberKind::Date
                 && o.text.starts_with(|c: char| c.is_ascii_alphabetic())
+                && !part_of_whole(output, o)
                 && !ctx
                     .iter()
                     .any(|c| c.kind == o.kind && !year_like(c) && same_written_unit(c, o))
@@ -1117,7 +1141,260 @@ fabricated specific is High",
             derivation: None,
             also_reported_by: None,
         })
+        .chain(unsupported_scores(context, &score_spans, output))
         .collect()
+}
+
+/// At most this many scores of the output are checked (a results table could hold thousands).
+const MAX_SCORES: usize = 64;
+
+/// Scores and ratios of `text`, as (first, second, start byte, end byte) in text order: two
+/// whole numbers joined by a colon or 比 ("0:1负于", "以91：85击败", "3比1"), or by a dash near a
+/// word of a result ([`SCORE_WORDS`]: "won 34-23"). One fact of two numbers, which each of its
+/// numbers alone cannot ground (0 and 1 are in every text; a made-up 38-25 hides behind any 38
+/// and 25): supported only when the context writes the same pair ([`context_pairs`]). A time of
+/// day (14:00, 9:30) is not a score.
+fn scores(text: &str) -> Vec<(u32, u32, usize, usize)> {
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    let digits_at = |mut k: usize| {
+        let from = k;
+        let mut v: u32 = 0;
+        while let Some(d) = chars.get(k).and_then(|&(_, c)| c.to_digit(10)) {
+            v = v.saturating_mul(10).saturating_add(d);
+            k += 1;
+        }
+        (v, k - from, k)
+    };
+    let blocks = |c: Option<char>| {
+        c.is_some_and(|c| c.is_ascii_digit() || matches!(c, '.' | ':' | '：' | ',' | '/'))
+    };
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < chars.len() && out.len() < MAX_SCORES {
+        let starts = chars[i].1.is_ascii_digit() && !blocks(i.checked_sub(1).map(|k| chars[k].1));
+        if !starts {
+            i += 1;
+            continue;
+        }
+        let (a, la, j) = digits_at(i);
+        let sep = chars.get(j).map(|&(_, c)| c);
+        let dashed = matches!(sep, Some('-' | '–'))
+            && !i
+                .checked_sub(1)
+                .is_some_and(|k| matches!(chars[k].1, '-' | '–'))
+            && score_words_near(text, chars[i].0);
+        let scored = matches!(sep, Some(':' | '：' | '比')) || dashed;
+        let (b, lb, k) = digits_at(j + 1);
+        let time = matches!(sep, Some(':' | '：'))
+            && lb == 2
+            && a <= 24
+            && chars
+                .get(j + 1)
+                .is_some_and(|&(_, c)| ('0'..='5').contains(&c));
+        if scored
+            && (1..=3).contains(&la)
+            && (1..=3).contains(&lb)
+            && !time
+            && !(blocks(chars.get(k).map(|&(_, c)| c))
+                && chars.get(k + 1).is_some_and(|&(_, c)| c.is_ascii_digit()))
+            && !chars.get(k).is_some_and(|&(_, c)| c.is_ascii_digit())
+            && !(dashed
+                && chars
+                    .get(k)
+                    .is_some_and(|&(_, c)| matches!(c, '-' | '–' | '%')))
+        {
+            let end = chars.get(k).map_or(text.len(), |&(b, _)| b);
+            out.push((a, b, chars[i].0, end));
+            i = k;
+        } else {
+            i = j.max(i + 1);
+        }
+    }
+    out
+}
+
+/// Words of a match result: a pair of numbers joined by a dash near one of them is a score
+/// ("won 34-23", "a 5-0 victory", "led 20-13 at half-time"); without one it may be a range
+/// (`1-5月`, "10-15 people") and is left to the number check.
+const SCORE_WORDS: &[&str] = &[
+    "won",
+    "win",
+    "wins",
+    "winning",
+    "winner",
+    "lost",
+    "lose",
+    "loss",
+    "beat",
+    "beating",
+    "defeated",
+    "defeat",
+    "defeating",
+    "victory",
+    "draw",
+    "drew",
+    "drawn",
+    "lead",
+    "led",
+    "leading",
+    "score",
+    "scored",
+    "scoreline",
+    "ahead",
+    "trailing",
+    "ended",
+    "final",
+    "half",
+    "halftime",
+    "triumph",
+    "edged",
+    "thrashed",
+    "routed",
+    "game",
+    "match",
+    "tie",
+    "tied",
+];
+
+/// Whether a word of [`SCORE_WORDS`] is within 40 bytes before `at` or 24 after it, in the same
+/// sentence.
+fn score_words_near(text: &str, at: usize) -> bool {
+    let mut from = at.saturating_sub(40);
+    while !text.is_char_boundary(from) {
+        from += 1;
+    }
+    let mut to = (at + 32).min(text.len());
+    while !text.is_char_boundary(to) {
+        to -= 1;
+    }
+    let before = text[from..at]
+        .rsplit(['.', '!', '?', '\n'])
+        .next()
+        .unwrap_or("");
+    let after = text[at..to]
+        .split(['.', '!', '?', '\n'])
+        .next()
+        .unwrap_or("");
+    [before, after].iter().any(|part| {
+        part.split(|c: char| !c.is_ascii_alphabetic())
+            .any(|w| SCORE_WORDS.iter().any(|s| s.eq_ignore_ascii_case(w)))
+    })
+}
+
+/// Every pair of whole numbers the context joins by a colon, 比 or a dash (`1:0`, `91：85`,
+/// `3比1`, `23-20`, `23 - 20`, `2 to 1`), each as (smaller, larger): a score written either way
+/// round is one pair. One pass over the context, so an output's scores are looked up, not
+/// searched for one by one.
+fn context_pairs(context: &str) -> std::collections::HashSet<(u32, u32)> {
+    let chars: Vec<char> = context.chars().collect();
+    let number = |mut k: usize| {
+        let from = k;
+        let mut v: u32 = 0;
+        while let Some(d) = chars.get(k).and_then(|c| c.to_digit(10)) {
+            v = v.saturating_mul(10).saturating_add(d);
+            k += 1;
+        }
+        (v, k - from, k)
+    };
+    // A decimal point or another digit next to a number makes it another number.
+    let decimal =
+        |k: usize| chars.get(k) == Some(&'.') && chars.get(k + 1).is_some_and(char::is_ascii_digit);
+    let mut pairs = std::collections::HashSet::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let starts = chars[i].is_ascii_digit()
+            && !i
+                .checked_sub(1)
+                .is_some_and(|k| chars[k].is_ascii_digit() || chars[k] == '.');
+        if !starts {
+            i += 1;
+            continue;
+        }
+        let (a, _, j) = number(i);
+        if decimal(j) {
+            i = j + 1;
+            continue;
+        }
+        let mut k = j;
+        while chars.get(k) == Some(&' ') && k < j + 1 {
+            k += 1;
+        }
+        let sep = match chars.get(k) {
+            Some(':' | '：' | '比' | '-' | '–') => Some(k + 1),
+            Some('t') if chars.get(k + 1) == Some(&'o') && chars.get(k + 2) == Some(&' ') => {
+                Some(k + 2)
+            }
+            _ => None,
+        };
+        if let Some(mut m) = sep {
+            while chars.get(m) == Some(&' ') && m < k + 3 {
+                m += 1;
+            }
+            let (b, lb, e) = number(m);
+            if lb > 0 && !decimal(e) {
+                pairs.insert((a.min(b), a.max(b)));
+            }
+        }
+        i = j.max(i + 1);
+    }
+    pairs
+}
+
+/// A finding for each of the output's `scores` (see [`scores`]) the context does not write.
+fn unsupported_scores(
+    context: &str,
+    scores: &[(u32, u32, usize, usize)],
+    output: &str,
+) -> Vec<DeterministicFinding> {
+    if scores.is_empty() {
+        return Vec::new();
+    }
+    let stated = context_pairs(context);
+    let mut seen: Vec<(u32, u32)> = Vec::new();
+    scores
+        .iter()
+        .filter(|&&(a, b, _, _)| {
+            let new = !seen.contains(&(a, b));
+            seen.push((a, b));
+            new && !stated.contains(&(a.min(b), a.max(b)))
+        })
+        .map(|&(_, _, start, end)| {
+            let text = output.get(start..end).unwrap_or("").to_string();
+            DeterministicFinding {
+                check: DeterministicCheck::UnsupportedNumber,
+                severity: Severity::High,
+                explanation: format!(
+                    "the score or ratio {text} appears nowhere in the context (each of its \
+numbers alone does not state it): a fabricated specific is High"
+                ),
+                output_text: text,
+                context_text: String::new(),
+                status: DeterministicStatus::Counted,
+                derivation: None,
+                also_reported_by: None,
+            }
+        })
+        .collect()
+}
+
+/// Whether the number `n` of `text` is a part of a whole written right after it: "six out of
+/// seven", "six wins out of seven games" (at most two words between the number and "out of",
+/// the whole a number in digits or words).
+fn part_of_whole(text: &str, n: &Num) -> bool {
+    let after = text.get(n.end..).unwrap_or("");
+    let mut words = after.split_whitespace().take(5).map(|w| {
+        w.trim_matches(|c: char| !c.is_ascii_alphanumeric())
+            .to_ascii_lowercase()
+    });
+    let words: Vec<String> = words.by_ref().collect();
+    (0..=2).any(|k| {
+        words.get(k).is_some_and(|w| w == "out")
+            && words.get(k + 1).is_some_and(|w| w == "of")
+            && words.get(k + 2).is_some_and(|w| {
+                w.starts_with(|c: char| c.is_ascii_digit())
+                    || scan(w).iter().any(|m| m.kind == NumberKind::Number)
+            })
+    })
 }
 
 /// Words that say nothing about what a number counts (grammar, direction, time).
@@ -1384,9 +1661,13 @@ mod tests {
             flagged("The band formed in 2000.", "They broke up in 1997."),
             vec!["1997"]
         );
-        // A score is not a lead.
+        // A score is not a lead (and is one fact of two numbers).
         assert_eq!(
             flagged("Widnes built a 26-point lead.", "Widnes won 38-25."),
+            vec!["38-25"]
+        );
+        assert_eq!(
+            flagged("Widnes built a 26-point lead.", "Widnes 38, Castleford 25."),
             vec!["38", "25"]
         );
         // A number as precise as the context's is another specific, not a slight change.
@@ -1426,6 +1707,71 @@ mod tests {
             vec!["three"]
         );
         assert!(flagged("Francis I of France; Francis I, emperor.", "two people").is_empty());
+        // A part of a stated whole is a statistic the context must state.
+        let ctx = "He has lost just once in seven games.";
+        assert_eq!(
+            flagged(ctx, "He has won six games out of seven."),
+            vec!["six"]
+        );
+        assert_eq!(flagged(ctx, "six out of 7 games were won"), vec!["six"]);
+        assert!(flagged("He won six of his seven games.", "six wins out of seven").is_empty());
+        assert!(flagged(ctx, "He won two trophies, out of form.").is_empty());
+    }
+
+    #[test]
+    fn many_scores_stay_fast() {
+        // A context of 100,000 scores and an output of 20,000 made-up ones (64 are checked):
+        // a search per score and separator through the context would be quadratic.
+        let ctx: String = (0..100_000)
+            .map(|i| format!("{}:{} ", i % 997, i % 991))
+            .collect();
+        let out: String = (0..20_000)
+            .map(|i| format!("以{}：{}获胜。", 998 + i % 2, i % 7))
+            .collect();
+        let t = std::time::Instant::now();
+        let g = ground_numbers(&ctx, &out);
+        let f = unsupported_number_findings(&ctx, &out, &g, 0.1);
+        let ms = t.elapsed().as_millis();
+        assert!(f.iter().any(|d| d.output_text.contains('：')), "{f:?}");
+        // A guard against a blow-up, not a speed figure (see grounding's a_long_context_stays_fast).
+        assert!(ms < 15_000, "took {ms} ms");
+    }
+
+    #[test]
+    fn a_score_is_one_fact_of_two_numbers() {
+        let f = |ctx: &str, out: &str| -> Vec<String> {
+            unsupported_number_findings(ctx, out, &ground_numbers(ctx, out), 0.1)
+                .into_iter()
+                .map(|f| f.output_text)
+                .collect()
+        };
+        let ctx = "巴西队1/4决赛点球负于巴拉圭队，此前1：1战平。";
+        assert_eq!(f(ctx, "巴西队在1/4决赛中0:1负于秘鲁队。"), vec!["0:1"]);
+        assert!(f(ctx, "两队1:1战平。").is_empty());
+        // Either order, any separator the context uses.
+        assert!(f("Gloucester lost 1-3 away.", "客场以3：1取胜").is_empty());
+        assert!(f("以91比85击败对手", "以91：85击败对手").is_empty());
+        assert!(f("They won 2 to 1.", "a 2:1 win").is_empty());
+        assert!(f("Blues won 23-20.", "Blues won 23-20 at home.").is_empty());
+        assert_eq!(
+            f("Blues won 23-20.5 points", "Blues won 23-20."),
+            vec!["23-20"]
+        );
+        // Times of day are not scores.
+        assert!(f(
+            "The attack began at 09:00 local time.",
+            "at 09:00 local time"
+        )
+        .is_empty());
+        assert_eq!(f("比分是12：10", "比分是12：1"), vec!["12：1"]);
+        // A dashed pair is a score near a word of a result, else perhaps a range.
+        let ctx = "Blues led 23-20 at half-time; Gloucester scored 13 more.";
+        assert_eq!(f(ctx, "Gloucester won 23-13."), vec!["23-13"]);
+        assert!(f(ctx, "Blues led 20-23 at the break.").is_empty());
+        assert!(!f("1月至5月累计增长13%，比分1：5", "1-5月累计增长13%")
+            .iter()
+            .any(|t| t.contains('-')));
+        assert!(f("from 2016 to 2017", "the 2016-2017 season").is_empty());
     }
 
     fn direction_texts(ctx: &str, out: &str) -> Vec<String> {

@@ -936,6 +936,9 @@ impl<'t> Scanner<'t> {
 
     /// Digits with thousands separators and a decimal part, then a suffix.
     fn western(&mut self, start: usize) -> usize {
+        if let Some(end) = self.duration(start) {
+            return end;
+        }
         let mut j = start;
         let mut int = String::new();
         let mut grouped = false;
@@ -1002,6 +1005,60 @@ impl<'t> Scanner<'t> {
             }
         }
         self.suffix(start, j, value, unit, !frac.is_empty() || grouped, &int)
+    }
+
+    /// A duration in hours, minutes and seconds (2小时19分44秒, 4分17秒69, 59秒08): one number,
+    /// in seconds, as precise as its last written part. Its parts read alone would be other
+    /// numbers: the hundredths 69 of 4分17秒69 are not a count of 69, and a made-up 4分19秒87
+    /// would pass as 4, 19 and a round 87.
+    fn duration(&mut self, start: usize) -> Option<usize> {
+        let digits = |s: &Self, mut k: usize| {
+            let from = k;
+            let mut v = 0.0;
+            while let Some(d) = s.ch(k).and_then(ascii_digit) {
+                v = v * 10.0 + f64::from(d);
+                k += 1;
+            }
+            (v, k - from, k)
+        };
+        const UNITS: [(&str, f64); 3] = [("小时", 3600.0), ("分", 60.0), ("秒", 1.0)];
+        let mut j = start;
+        let mut total = 0.0;
+        let mut parts = 0;
+        let mut step = 0.0;
+        let mut next_unit = 0;
+        loop {
+            let (v, len, k) = digits(self, j);
+            if len == 0 || len > 3 {
+                break;
+            }
+            let rest = self.rest(k);
+            let Some(u) = (next_unit..UNITS.len()).find(|&u| rest.starts_with(UNITS[u].0)) else {
+                // Hundredths after the seconds: 17秒69.
+                if next_unit == UNITS.len() && len <= 3 {
+                    let place = 10f64.powi(-(len as i32));
+                    total += v * place;
+                    step = place;
+                    parts += 1;
+                    j = k;
+                }
+                break;
+            };
+            total += v * UNITS[u].1;
+            step = UNITS[u].1;
+            parts += 1;
+            j = k + UNITS[u].0.chars().count();
+            next_unit = u + 1;
+            if u == UNITS.len() - 1 && self.ch(j).and_then(ascii_digit).is_none() {
+                break;
+            }
+        }
+        // Minutes alone ("32分" is also points) are no duration; a second part makes one.
+        if parts < 2 {
+            return None;
+        }
+        self.push_plain(start, self.byte(j), NumberKind::Number, total, step / 2.0);
+        Some(j)
     }
 
     fn line_start(&self, i: usize) -> bool {
@@ -1949,6 +2006,22 @@ mod tests {
                 ("35%".into(), "not_found".into()),
             ]
         );
+    }
+
+    #[test]
+    fn a_duration_is_one_number_in_seconds() {
+        let v = values("以4分17秒69夺冠，马拉松2小时19分44秒，59秒08，贡献32分20篮板");
+        let texts: Vec<&str> = v.iter().map(|(t, _)| t.as_str()).collect();
+        assert_eq!(
+            texts,
+            vec!["4分17秒69", "2小时19分44秒", "59秒08", "32", "20"]
+        );
+        assert!((v[0].1 - 257.69).abs() < 1e-9);
+        assert!((v[1].1 - 8384.0).abs() < 1e-9);
+        assert!((v[2].1 - 59.08).abs() < 1e-9);
+        let ctx = "毛飞廉以4分17秒69的成绩夺冠。";
+        assert_eq!(one(ctx, "以4分19秒87的成绩夺冠"), "not_found");
+        assert_eq!(one(ctx, "以4分17秒69的成绩夺冠"), "verbatim");
     }
 
     #[test]

@@ -1068,7 +1068,8 @@ fn factorial_in_box<'a>(method: &Method, raw: &'a str) -> Option<&'a str> {
         .then_some(operand)
 }
 
-/// Inner ranges of the inline math spans (`$…$`, `$$…$$`, `\(…\)`) in `text[start..end]`.
+/// Inner ranges of the math spans (`$…$`, `$$…$$`, `\(…\)`, and LaTeX's display `\[…\]`) in
+/// `text[start..end]`.
 pub(super) fn math_spans(text: &str, start: usize, end: usize) -> Vec<(usize, usize)> {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
@@ -1088,6 +1089,8 @@ pub(super) fn math_spans(text: &str, start: usize, end: usize) -> Vec<(usize, us
                 continue;
             }
             Some([b'\\', b'(', ..]) => (b"\\(", b"\\)"),
+            // Display math, as `$$…$$`: `\[x = -\frac{9}{4}\]` gives `-\frac{9}{4}`, not 9.
+            Some([b'\\', b'[', ..]) => (b"\\[", b"\\]"),
             Some([b'$', b'$', ..]) => (b"$$", b"$$"),
             Some([b'$', ..]) => (b"$", b"$"),
             _ => {
@@ -1442,7 +1445,7 @@ fn main_clause(text: &str, line: Option<(usize, usize)>) -> Option<Candidate> {
         }
     }
     let span =
-        restated_after(text, start + cut, end).or_else(|| last_number(text, start, start + cut))?;
+        restated_after(text, start + cut, end).or_else(|| last_value(text, start, start + cut))?;
     let spans = math_spans(text, start, end);
     let span = math_value_in(text, &spans, span.0).unwrap_or(span);
     make(text, Method::MainClause, span)
@@ -1492,9 +1495,67 @@ fn restated_after(text: &str, cut: usize, end: usize) -> Option<(usize, usize)> 
     unit_at_most.then_some(number)
 }
 
+/// Words whose number names a part of the work, not a value: "For subproblem 1, the solution
+/// is:", "In step 3 we…". The guessing rules (main clause, last number) read the last number
+/// that no such word names; a line whose only number is a label states no value.
+const PART_LABELS: [&[u8]; 6] = [
+    b"subproblem",
+    b"problem",
+    b"part",
+    b"question",
+    b"step",
+    b"case",
+];
+
+/// Whether the number `span` follows a [`PART_LABELS`] word (one space between them) and ends
+/// its clause (`,` `:` `;` `)`, a full stop, or the line's end): "In subproblem 1, I…", but
+/// not "in that case 5 apples remain".
+fn names_a_part(bytes: &[u8], span: (usize, usize)) -> bool {
+    let (at, end) = span;
+    let ends_clause = match bytes.get(end) {
+        None | Some(b'\n' | b'\r' | b',' | b':' | b';' | b')') => true,
+        Some(b'.') => bytes.get(end + 1).is_none_or(|b| b.is_ascii_whitespace()),
+        Some(_) => false,
+    };
+    if !ends_clause {
+        return false;
+    }
+    let Some(before) = at.checked_sub(1).and_then(|i| bytes.get(..i)) else {
+        return false;
+    };
+    if bytes.get(at - 1) != Some(&b' ') {
+        return false;
+    }
+    let word_start = before
+        .iter()
+        .rposition(|b| !b.is_ascii_alphabetic())
+        .map_or(0, |i| i + 1);
+    let word = before.get(word_start..).unwrap_or_default();
+    PART_LABELS.iter().any(|l| word.eq_ignore_ascii_case(l))
+}
+
+/// The last number in `text[from..to]` that is not a part's label ([`names_a_part`]).
+fn last_value(text: &str, from: usize, to: usize) -> Option<(usize, usize)> {
+    let bytes = text.as_bytes();
+    let last = last_number(text, from, to)?;
+    if !names_a_part(bytes, last) {
+        return Some(last);
+    }
+    // Rare: the last number is a label; the scan again keeps the last one that is not.
+    let mut last = None;
+    let mut pos = from;
+    while let Some((s, e)) = next_number(text, pos, to) {
+        if !names_a_part(bytes, (s, e)) {
+            last = Some((s, e));
+        }
+        pos = e.max(s + 1);
+    }
+    last
+}
+
 fn last_visible_number(text: &str, visible: &[(usize, usize)]) -> Option<Candidate> {
     visible.iter().rev().find_map(|&(s, e)| {
-        let span = last_number(text, s, e)?;
+        let span = last_value(text, s, e)?;
         let line = line_start(text, s, span.0).unwrap_or(s);
         let spans = math_spans(text, line, e);
         let span = math_value_in(text, &spans, span.0).unwrap_or(span);

@@ -183,3 +183,32 @@ fn decimal_comma_prices() {
     // `$1,10$` closes math after the digits: a list, not a price.
     assert_ne!(ans("The values are $1,10$ here").0, "1,10");
 }
+
+// A number that names a part of the work ("subproblem 1", "step 3") is a label, not a value:
+// the guessing rules read past it (a multi-part answer ended "In subproblem 1, I solved for
+// \(w\)." was read as 1).
+#[test]
+fn a_part_label_is_not_a_value() {
+    let text = "For subproblem 1, the particular solution is:\n\n\\[x_p = \\frac{1}{3} e^{t}\\]\n\n\
+                In subproblem 1, I solved for \\(w\\). That seems right.\n\nI think it is accurate.";
+    assert_ne!(ans(text).0, "1");
+    let g = grade(text, "e^{t}/3", None, Preset::Lenient);
+    assert!(g.equivalent, "{:?} {:?}", ans(text), g.reason);
+    // A line whose only number is a label states no value: the number before it is read.
+    assert_eq!(ans("There were 7 cats.\nSee step 2").0, "7");
+    assert_eq!(ans("Case 2 gives 9 ways.").0, "9");
+    // The same words before a value that is not a label keep it: the number goes on into its
+    // clause ("case 5 apples"), or the word follows it.
+    assert_eq!(ans("In that case 5 apples remain").0, "5");
+    assert_eq!(ans("She ate 3 parts of it").0, "3");
+}
+
+// LaTeX's display math `\[…\]` is a math span like `$$…$$`: its value is the whole right-hand
+// side, not a number inside it.
+#[test]
+fn display_math_is_one_value() {
+    assert_eq!(
+        ans("We get:\n\\[x = -\\frac{9}{4}\\]"),
+        ("-\\frac{9}{4}".into(), Method::FinalEquation)
+    );
+}

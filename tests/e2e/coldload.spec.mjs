@@ -3,6 +3,11 @@
 // through a CDP session), with the files gzipped as a static host serves them and an empty cache.
 // "Usable" = the page is mounted and its first control takes input (a field takes typed text, or
 // a file picker or button is there and enabled); the Proof page includes loading its own bundle.
+// The time is taken in the page: the moment the control is attached and enabled, then the end of
+// the task running at that moment (a click or key pressed then is handled no sooner), so the
+// figure does not include the test driver's own round trips to the browser, which add 100–500 ms
+// depending on the machine's load. The driver then checks that the control takes input, and its
+// own time is printed beside the figure.
 // The aim is ≤ 1.5 s for every page (README, "Size"). Writes one line per page to
 // target/coldload.txt; scripts/test prints them in its summary.
 import { describe, it, before, after } from 'node:test';
@@ -38,6 +43,7 @@ describe('cold load benchmark', () => {
   for (const p of PAGES) {
     it(`${p.name} page usable at 10 Mbit/s, 40 ms RTT`, async () => {
       const runs = [];
+      const driver = [];
       let bytes = 0;
       for (let i = 0; i < RUNS; i++) {
         const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -48,6 +54,23 @@ describe('cold load benchmark', () => {
         await cdp.send('Network.emulateNetworkConditions', {
           offline: false, latency: 40, downloadThroughput: 10e6 / 8, uploadThroughput: 10e6 / 8,
         });
+        await context.addInitScript(({ testid, fill }) => {
+          // Runs before the app's scripts, in every document of this context.
+          const t = { shown: null, ready: null };
+          window.__usable = t;
+          const check = () => {
+            if (t.shown !== null) return;
+            const el = document.querySelector(`[data-testid="${testid}"]`);
+            if (!el || el.disabled || (fill && el.readOnly)) return;
+            t.shown = performance.now();
+            const ch = new MessageChannel();
+            ch.port1.onmessage = () => { t.ready = performance.now(); };
+            ch.port2.postMessage(0);
+          };
+          new MutationObserver(check).observe(document, { subtree: true, childList: true, attributes: true });
+          const frame = () => { check(); if (t.shown === null) requestAnimationFrame(frame); };
+          requestAnimationFrame(frame);
+        }, { testid: p.testid, fill: p.fill });
         let transferred = 0;
         cdp.on('Network.loadingFinished', (e) => { transferred += e.encodedDataLength; });
         await page.goto(`${server.url}/${p.path}`, { waitUntil: 'commit' });
@@ -59,13 +82,17 @@ describe('cold load benchmark', () => {
         } else {
           assert.ok(await control.isEnabled(), `${p.testid} is enabled`);
         }
-        runs.push(await page.evaluate(() => performance.now()));
+        const seen = await page.evaluate(() => ({ ready: window.__usable.ready, driver: performance.now() }));
+        assert.ok(seen.ready !== null, 'the page timed its control');
+        runs.push(seen.ready);
+        driver.push(seen.driver);
         bytes = transferred;
         await context.close();
       }
       runs.sort((a, b) => a - b);
+      driver.sort((a, b) => a - b);
       const median = runs[Math.floor(runs.length / 2)];
-      const line = `cold load: ${p.name} page usable in ${Math.round(median)} ms median of ${RUNS} (${runs.map(Math.round).join(', ')} ms; ${Math.round(bytes / 1024)} KB transferred; aim ≤ ${AIM_MS} ms)`;
+      const line = `cold load: ${p.name} page usable in ${Math.round(median)} ms median of ${RUNS} (${runs.map(Math.round).join(', ')} ms; the test driver saw it at ${Math.round(driver[Math.floor(RUNS / 2)])} ms; ${Math.round(bytes / 1024)} KB transferred; aim ≤ ${AIM_MS} ms)`;
       console.log(line);
       lines.push(line);
     });

@@ -42,9 +42,27 @@ describe('Proof page bundle', () => {
     assert.equal(await page.getByTestId('proof-host-status').count(), 0, 'no loading note once mounted');
   });
 
-  app.it('a deep link to a step loads the bundle and lands on that step', async (page) => {
+  app.it('a deep link to a step loads the bundle once, started by index.html, and lands on that step', async (page) => {
+    const fetched = [];
+    page.on('request', (r) => { if (isBundle(r.url())) fetched.push(new URL(r.url()).pathname); });
+    await page.addInitScript(() => {
+      Object.defineProperty(window, 'verifyfastProofStarted', {
+        configurable: true,
+        set(v) {
+          window.proofStartedByIndex = true;
+          Object.defineProperty(window, 'verifyfastProofStarted', { value: v, configurable: true, writable: true });
+        },
+      });
+    });
     await app.goto('/proof?example=seed&step=5');
     await page.getByTestId('proof-step-label').filter({ hasText: '5 / 9' }).waitFor();
+    assert.equal(fetched.filter((p) => p.endsWith('_bg.wasm')).length, 1, 'one fetch of the wasm');
+    assert.equal(fetched.filter((p) => p.endsWith('.js')).length, 1, 'one fetch of its JavaScript');
+    // index.html started the bundle and the app took it (it removes the handle when it does).
+    assert.equal(await page.evaluate(() => window.proofStartedByIndex), true);
+    assert.equal(await page.evaluate(() => Object.getOwnPropertyDescriptor(window, 'verifyfastProofStarted')), undefined);
+    await page.getByTestId('proof-next').click();
+    await page.getByTestId('proof-step-label').filter({ hasText: '6 / 9' }).waitFor();
   });
 });
 

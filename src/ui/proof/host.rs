@@ -58,26 +58,27 @@ fn function(module: &JsValue, name: &str) -> Result<js_sys::Function, String> {
         })
 }
 
-/// The bundle's wasm as `index.html` compiled it while the app downloaded (a first visit that
-/// lands on Proof), taken once; `None` when it did not (another first page, no streaming
-/// compile, or a compile that failed: the bundle then fetches its wasm itself).
-async fn early_compiled() -> Option<JsValue> {
+/// The bundle as `index.html` started it while the app downloaded (a first visit that lands on
+/// Proof), taken once; `None` when it did not (another first page, no streaming compile, or a
+/// start that failed: [`load`] then imports and starts the bundle itself).
+async fn early_started() -> Option<JsValue> {
     let window: JsValue = web_sys::window()?.into();
-    let key = JsValue::from_str("verifyfastProofModule");
+    let key = JsValue::from_str("verifyfastProofStarted");
     let pending = js_sys::Reflect::get(&window, &key)
         .ok()
         .filter(|p| !p.is_undefined())?;
     let _ = js_sys::Reflect::delete_property(window.unchecked_ref::<js_sys::Object>(), &key);
-    let compiled = JsFuture::from(js_sys::Promise::resolve(&pending))
+    JsFuture::from(js_sys::Promise::resolve(&pending))
         .await
-        .ok()?;
-    compiled
-        .is_instance_of::<js_sys::WebAssembly::Module>()
-        .then_some(compiled)
+        .ok()
+        .filter(|module| function(module, "mount_proof").is_ok())
 }
 
 /// Imports and starts the bundle; `Ok(module)` once it is running.
 async fn load() -> Result<JsValue, String> {
+    if let Some(module) = early_started().await {
+        return Ok(module);
+    }
     let base = document().base_uri().ok().flatten().unwrap_or_default();
     let url = web_sys::Url::new_with_base(&bundle_name(), &base)
         .map_err(|e| js_reason(&e))?
@@ -85,17 +86,9 @@ async fn load() -> Result<JsValue, String> {
     let module = JsFuture::from(import_module(&url).map_err(|e| js_reason(&e))?)
         .await
         .map_err(|e| format!("could not load {url}: {}", js_reason(&e)))?;
-    let init = function(&module, "default")?;
-    let started = match early_compiled().await {
-        Some(compiled) => {
-            let options = js_sys::Object::new();
-            // Setting a key on a fresh plain object cannot fail.
-            let _ = js_sys::Reflect::set(&options, &"module_or_path".into(), &compiled);
-            init.call1(&JsValue::NULL, &options)
-        }
-        None => init.call0(&JsValue::NULL),
-    }
-    .map_err(|e| js_reason(&e))?;
+    let started = function(&module, "default")?
+        .call0(&JsValue::NULL)
+        .map_err(|e| js_reason(&e))?;
     JsFuture::from(js_sys::Promise::resolve(&started))
         .await
         .map_err(|e| format!("could not start {url}: {}", js_reason(&e)))?;
