@@ -1575,7 +1575,7 @@ pub enum Side {
 
 pub fn find_all(text: &str, side: Side) -> Vec<Candidate> {
     // Most golds are a bare number (GSM8K's `72`): what the rules below find in one, without
-    // running them (a fifth of a GSM8K grade's instructions went to reading the gold).
+    // running them (reading such a gold took ~7,500 of a GSM8K grade's ~60,000 instructions).
     if side == Side::GroundTruth {
         if let Some(found) = plain_number(text) {
             return found;
@@ -1589,12 +1589,13 @@ pub fn find_all(text: &str, side: Side) -> Vec<Candidate> {
 const PLAIN_NUMBER_MAX: usize = 40;
 
 /// The candidates the rules find in a text that is one plain number, read without them: an
-/// optional `-`, digits with optional thousands separators (`1,000,000`: groups of three,
-/// the first group not starting with 0), and an optional decimal part (`1.50`, `.5`), between ASCII spaces or line breaks. Every
-/// rule that fires on such a text reads the same number: the whole text, the main clause and
-/// the last number, each with the separators dropped. Anything else (`+3`, `5.`, `12,34`,
-/// `1 000`, `1e5`, where the rules disagree on what the number is) returns `None` and takes
-/// the rules. `tests::plain_number_is_what_the_rules_find` compares the two on generated texts.
+/// optional `-`, digits with optional thousands separators (`1,000,000`: groups of three, the
+/// first group not starting with 0), and an optional decimal part (`1.50`, `.5`), between
+/// ASCII spaces or line breaks. Every rule that fires on such a text reads the same number:
+/// the whole text, the main clause and the last number, each with the separators dropped.
+/// Anything else returns `None` and takes the rules: `+3`, `5.`, `12,34` and `1e5`, where the
+/// rules do not all read the whole text, and forms left to them to keep this reader short
+/// (`1 000`). `tests::plain_number_is_what_the_rules_find` compares the two readings.
 fn plain_number(text: &str) -> Option<Vec<Candidate>> {
     let gap = |b: &u8| matches!(b, b' ' | b'\t' | b'\n' | b'\r');
     let bytes = text.as_bytes();
