@@ -123,15 +123,10 @@ impl RunOutcome {
         }
     }
 
-    /// A grade upload's outcome: `accuracy 96.35 % (137 of 142)`.
     /// A results file's outcome as the Report page read it: `cross-band 16.7 % of 12 cases`
     /// (with its bad lines); failed when no line was a scored result.
     pub fn of_report(cases: u64, cross_band_rate: Option<f64>, bad_lines: u64) -> RunOutcome {
-        let bad = match bad_lines {
-            0 => String::new(),
-            1 => " · 1 bad line".into(),
-            n => format!(" · {n} bad lines"),
-        };
+        let bad = bad_lines_note(bad_lines);
         let text = match cross_band_rate {
             Some(r) => format!("cross-band {:.1} % of {cases} cases{bad}", r * 100.0),
             None => format!("no scored case{bad}"),
@@ -142,21 +137,27 @@ impl RunOutcome {
         }
     }
 
+    /// A grade upload's outcome: `accuracy 96.35 % (137 of 142)` (with its bad lines).
     pub fn of_grade(equivalent: usize, graded: usize, bad_lines: usize) -> RunOutcome {
         let pct = if graded == 0 {
             0.0
         } else {
             equivalent as f64 * 100.0 / graded as f64
         };
-        let bad = match bad_lines {
-            0 => String::new(),
-            1 => " · 1 bad line".into(),
-            n => format!(" · {n} bad lines"),
-        };
+        let bad = bad_lines_note(bad_lines as u64);
         RunOutcome {
             text: format!("accuracy {pct:.2} % ({equivalent} of {graded}){bad}"),
             failed: graded == 0,
         }
+    }
+}
+
+/// ` · 3 bad lines` after an outcome (nothing when there are none).
+fn bad_lines_note(bad_lines: u64) -> String {
+    match bad_lines {
+        0 => String::new(),
+        1 => " · 1 bad line".into(),
+        n => format!(" · {n} bad lines"),
     }
 }
 

@@ -1156,15 +1156,7 @@ const MAX_SCORES: usize = 64;
 /// day (14:00, 9:30) is not a score.
 fn scores(text: &str) -> Vec<(u32, u32, usize, usize)> {
     let chars: Vec<(usize, char)> = text.char_indices().collect();
-    let digits_at = |mut k: usize| {
-        let from = k;
-        let mut v: u32 = 0;
-        while let Some(d) = chars.get(k).and_then(|&(_, c)| c.to_digit(10)) {
-            v = v.saturating_mul(10).saturating_add(d);
-            k += 1;
-        }
-        (v, k - from, k)
-    };
+    let digits_at = |k| whole_number_at(|i| chars.get(i).map(|&(_, c)| c), k);
     let blocks = |c: Option<char>| {
         c.is_some_and(|c| c.is_ascii_digit() || matches!(c, '.' | ':' | '：' | ',' | '/'))
     };
@@ -1213,6 +1205,18 @@ fn scores(text: &str) -> Vec<(u32, u32, usize, usize)> {
     out
 }
 
+/// The whole number whose digits start at character `k` (`char_at` gives a text's characters by
+/// index): its value (saturating), how many digits it has, and the index after them.
+fn whole_number_at(char_at: impl Fn(usize) -> Option<char>, mut k: usize) -> (u32, usize, usize) {
+    let from = k;
+    let mut v: u32 = 0;
+    while let Some(d) = char_at(k).and_then(|c| c.to_digit(10)) {
+        v = v.saturating_mul(10).saturating_add(d);
+        k += 1;
+    }
+    (v, k - from, k)
+}
+
 /// Words of a match result: a pair of numbers joined by a dash near one of them is a score
 /// ("won 34-23", "a 5-0 victory", "led 20-13 at half-time"); without one it may be a range
 /// (`1-5月`, "10-15 people") and is left to the number check.
@@ -1256,7 +1260,7 @@ const SCORE_WORDS: &[&str] = &[
     "tied",
 ];
 
-/// Whether a word of [`SCORE_WORDS`] is within 40 bytes before `at` or 24 after it, in the same
+/// Whether a word of [`SCORE_WORDS`] is within 40 bytes before `at` or 32 after it, in the same
 /// sentence.
 fn score_words_near(text: &str, at: usize) -> bool {
     let mut from = at.saturating_sub(40);
@@ -1287,15 +1291,7 @@ fn score_words_near(text: &str, at: usize) -> bool {
 /// searched for one by one.
 fn context_pairs(context: &str) -> std::collections::HashSet<(u32, u32)> {
     let chars: Vec<char> = context.chars().collect();
-    let number = |mut k: usize| {
-        let from = k;
-        let mut v: u32 = 0;
-        while let Some(d) = chars.get(k).and_then(|c| c.to_digit(10)) {
-            v = v.saturating_mul(10).saturating_add(d);
-            k += 1;
-        }
-        (v, k - from, k)
-    };
+    let number = |k| whole_number_at(|i| chars.get(i).copied(), k);
     // A decimal point or another digit next to a number makes it another number.
     let decimal =
         |k: usize| chars.get(k) == Some(&'.') && chars.get(k + 1).is_some_and(char::is_ascii_digit);
@@ -1382,11 +1378,14 @@ numbers alone does not state it): a fabricated specific is High"
 /// the whole a number in digits or words).
 fn part_of_whole(text: &str, n: &Num) -> bool {
     let after = text.get(n.end..).unwrap_or("");
-    let mut words = after.split_whitespace().take(5).map(|w| {
-        w.trim_matches(|c: char| !c.is_ascii_alphanumeric())
-            .to_ascii_lowercase()
-    });
-    let words: Vec<String> = words.by_ref().collect();
+    let words: Vec<String> = after
+        .split_whitespace()
+        .take(5)
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_ascii_alphanumeric())
+                .to_ascii_lowercase()
+        })
+        .collect();
     (0..=2).any(|k| {
         words.get(k).is_some_and(|w| w == "out")
             && words.get(k + 1).is_some_and(|w| w == "of")

@@ -1035,7 +1035,7 @@ impl<'t> Scanner<'t> {
             let rest = self.rest(k);
             let Some(u) = (next_unit..UNITS.len()).find(|&u| rest.starts_with(UNITS[u].0)) else {
                 // Hundredths after the seconds: 17秒69.
-                if next_unit == UNITS.len() && len <= 3 {
+                if next_unit == UNITS.len() {
                     let place = 10f64.powi(-(len as i32));
                     total += v * place;
                     step = place;

@@ -241,7 +241,6 @@ pub fn find_str(hay: &str, needle: &str) -> Option<usize> {
     find_from(hay.as_bytes(), needle.as_bytes(), 0)
 }
 
-/// Byte position of `needle` at or after `from`.
 /// [`find_from`] with a searcher built once (`static … LazyLock<Finder>`): for a needle whose
 /// first byte is common (`answer`, `option`), stopping at every `a` or `o` cost more than
 /// the search (memmem looks for the needle's rarest bytes).
@@ -249,6 +248,7 @@ pub fn find_with(hay: &[u8], needle: &memchr::memmem::Finder<'_>, from: usize) -
     needle.find(hay.get(from..)?).map(|at| from + at)
 }
 
+/// Byte position of `needle` at or after `from`.
 pub fn find_from(hay: &[u8], needle: &[u8], from: usize) -> Option<usize> {
     if needle.is_empty() || from >= hay.len() {
         return None;
