@@ -35,7 +35,7 @@ fn long_cot_dev_set() {
     assert_eq!(t.labelled, 763);
     // Floors: the figures measured when this test was written (raise them as rules pay).
     assert!(
-        t.right >= 755,
+        t.right >= 757,
         "accuracy {:.2}% ({})",
         t.accuracy(),
         t.right
@@ -46,7 +46,7 @@ fn long_cot_dev_set() {
         t.false_positives
     );
     assert!(t.fired <= 43, "signal fires on {}", t.fired);
-    // The signal flags every one of the 8 wrong verdicts left (close calls: a value within
+    // The signal flags every one of the 6 wrong verdicts left (close calls: a value within
     // 1 %, arbitrary constants, differential equations; docs/extract.md, "Confidence
     // signal"); the issue's aim is ≥ 90 %, kept as a share so fewer wrong verdicts still pass.
     assert!(

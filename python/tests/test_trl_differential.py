@@ -136,18 +136,11 @@ def test_trl_source_is_loaded_from_its_wheel():
 
 
 #: The long-CoT items where ours disagrees with TRL and with the label, each reviewed: why it is
-#: not a grading bug to fix (the grader abstains and says why, or no sound rule reads the answer).
+#: not a grading bug to fix (the grader abstains and says why).
 #: Every one is low-confidence in our verdict (``low_confidence``), and TRL skips every one (its
 #: parser reads none of these golds). An id leaves the list when the grader gets it right.
 _SKY = "skythought/Sky-T1-math-correct-5K-27B/Minerva-Math/"
 REVIEWED: Dict[str, str] = {
-    _SKY + "41": "a miss, no sound rule: the output has no box or marker; its answer is an unmarked "
-    "display three paragraphs before the end (`So, the expression for ω(r) is: \\[…\\]`), and the "
-    "guess rules read the closing sanity check (`as r becomes much larger than r₀, ω(r) approaches "
-    "0`), flagged low-confidence; reading the last display instead would pay any restated formula",
-    _SKY + "64": "a miss, no sound rule: no box, no marker and no digit anywhere; the answer is a "
-    "display in the middle (`So, the differential equation would be: \\[…\\]`) followed by "
-    "eight paragraphs of checks: no answer found, so 0.0",
     _SKY + "119": "undecidable here: `\\dot{v}=-\\frac{b}{m}v+\\frac{f}{m}` is the gold "
     "`m\\frac{dv}{dt}+bv=f` divided by m; equations equal up to a symbolic factor are equivalent only "
     "where it is non-zero, and derivatives are not evaluated: the verdict is undecided and says why",

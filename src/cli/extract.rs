@@ -21,7 +21,8 @@ Output (stdout): one line per input line,
 Methods, by priority: answer_tag (last non-empty <answer>...</answer>), json_field (the last
 \"answer\" / \"final_answer\" field of JSON output), boxed (last \\boxed{}; several distinct boxes
 are also listed in `several`), final_answer_marker / answer_heading / hash_marker (the later of
-\"final answer is\", \"Answer:\", \"答案是\"..., a `# Answer` heading and \"#### N\"), whole_text (the text is a bare answer), final_equation (first number after the last
+\"final answer is\", \"Answer:\", \"答案是\"..., a `# Answer` heading and \"#### N\"), whole_text (the text is a bare answer), concluding_display (with no answer stated, the last display introduced
+\"So, the X is:\" that the closing remark names again), final_equation (first number after the last
 `=` of the last line), main_clause, last_number. <think>...</think> is ignored.
 `low_confidence` is true when there is a reason to doubt the answer (`doubts`, in words in
 `confidence_reason`): rules that disagree, text after the answer reaching another value, other

@@ -1241,6 +1241,61 @@ fn concluding_line(text: &str, visible: &[(usize, usize)]) -> Option<(usize, usi
     Some(concluding_sentence(text, prev_start, prev_end).unwrap_or((prev_start, prev_end)))
 }
 
+/// How a display's introduction ends when it states what the display is ("So, the expression
+/// for ω(r) is:", "Thus, the differential equation would be:").
+const INTRODUCING_VERBS: [&str; 7] = [
+    " is:",
+    " are:",
+    " would be:",
+    " will be:",
+    " should be:",
+    " must be:",
+    " becomes:",
+];
+
+/// With no answer stated: the text's last display (`\[…\]`, `$$…$$`) when its introduction is a
+/// conclusion naming a subject ("So, the differential equation would be:") and the closing
+/// remark names that subject again ("… what I believe is the correct differential equation.").
+/// Long chain-of-thought outputs end so: the result, then checks of it in prose, then a remark
+/// pointing back at it; the guess rules read the checks ("as r grows, ω(r) approaches 0").
+/// Nothing after the display may compute anew (no `=`), and a remark that does not name the
+/// subject leaves the guesses (docs/extract.md, "What counts as the final answer").
+fn concluding_display(text: &str, visible: &[(usize, usize)]) -> Option<Candidate> {
+    let &(vs, ve) = visible.last()?;
+    let spans = math_spans(text, vs, ve);
+    let display =
+        |&&(s, _): &&(usize, usize)| s >= 2 && matches!(text.get(s - 2..s), Some("\\[" | "$$"));
+    let &(s, e) = spans.iter().rev().find(display)?;
+    let after = text.get(e + 2..ve)?.trim_end();
+    if after.contains('=') {
+        return None;
+    }
+    // The closing remark: the last line, with no value in it.
+    let remark = after.get(after.rfind('\n')? + 1..)?.trim();
+    if !is_remark(remark) {
+        return None;
+    }
+    // The introduction: the last sentence before the display, ending in "<verb>:".
+    let intro_end = vs + text.get(vs..s - 2)?.trim_end().len();
+    let line = line_start(text, vs, intro_end)?;
+    let line_spans = math_spans(text, line, intro_end);
+    let start = sentence_start(text, &line_spans, line, intro_end).unwrap_or(line);
+    let intro = text.get(start..intro_end)?;
+    let lower = intro.to_ascii_lowercase();
+    let opens = CONCLUDING_OPENERS.iter().any(|w| {
+        lower.starts_with(w) && matches!(lower.as_bytes().get(w.len()), Some(b',' | b' '))
+    });
+    let verb = INTRODUCING_VERBS.iter().find(|v| lower.ends_with(*v))?;
+    let subject = lower
+        .get(find_str(&lower, "the ")? + 4..lower.len() - verb.len())?
+        .trim();
+    let names = !subject.is_empty() && remark.to_ascii_lowercase().contains(subject);
+    if !(opens && names) {
+        return None;
+    }
+    make(text, Method::ConcludingDisplay, trim_span(text, s, e)?)
+}
+
 /// A closing remark: short, with no value in it (no digit, no math).
 fn is_remark(part: &str) -> bool {
     !part.is_empty()
@@ -1692,6 +1747,7 @@ fn find_all_by_rules(text: &str, side: Side) -> Vec<Candidate> {
         return closing_box(text, &hidden).into_iter().collect();
     }
     out.extend(whole_text(text, &visible));
+    out.extend(concluding_display(text, &visible));
     let line = concluding_line(text, &visible);
     out.extend(final_equation(text, line));
     out.extend(main_clause(text, line));

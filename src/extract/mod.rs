@@ -51,6 +51,10 @@ pub enum Method {
     HashMarker,
     /// The whole text is a bare answer (`54.0`, `x = 5`).
     WholeText,
+    /// With no answer stated, the text's last display, introduced as the conclusion ("So, the
+    /// differential equation would be: `\[…\]`") and named again by the closing remark ("… the
+    /// correct differential equation.").
+    ConcludingDisplay,
     /// The first number after the last `=` on the last line.
     FinalEquation,
     /// The last number of the last line's main clause (no equation there): "He has 22
@@ -71,7 +75,7 @@ impl Serialize for Method {
 
 impl Method {
     /// The built-in rules (every method but a pattern's).
-    const BUILT_IN: [Method; 11] = [
+    const BUILT_IN: [Method; 12] = [
         Method::AnswerTag,
         Method::Boxed,
         Method::FinalAnswerMarker,
@@ -79,6 +83,7 @@ impl Method {
         Method::JsonField,
         Method::HashMarker,
         Method::WholeText,
+        Method::ConcludingDisplay,
         Method::FinalEquation,
         Method::MainClause,
         Method::LastNumber,
@@ -94,6 +99,12 @@ impl Method {
             .unwrap_or_else(|| Method::Pattern(name.into()))
     }
 
+    /// Whether a pattern may not take this name: a built-in rule's, or `none` (a record's
+    /// `method` must say unambiguously which rule found the answer).
+    pub(crate) fn is_reserved(name: &str) -> bool {
+        name == "none" || Method::BUILT_IN.iter().any(|m| m.as_str() == name)
+    }
+
     pub fn as_str(&self) -> &str {
         match self {
             Method::Pattern(name) => name,
@@ -104,6 +115,7 @@ impl Method {
             Method::JsonField => "json_field",
             Method::HashMarker => "hash_marker",
             Method::WholeText => "whole_text",
+            Method::ConcludingDisplay => "concluding_display",
             Method::FinalEquation => "final_equation",
             Method::MainClause => "main_clause",
             Method::LastNumber => "last_number",
@@ -121,7 +133,7 @@ impl Method {
             Method::AnswerHeading => 0.95,
             Method::FinalAnswerMarker | Method::HashMarker => 0.95,
             Method::WholeText => 0.9,
-            Method::FinalEquation => 0.8,
+            Method::FinalEquation | Method::ConcludingDisplay => 0.8,
             Method::Fallback => 0.75,
             // Sure only when its line states one value (see `doubt`).
             Method::MainClause => 0.75,
@@ -329,6 +341,9 @@ fn confidence(winner: &Candidate, doubts: &[Doubt]) -> (f64, String) {
             return (0.85, "final equation result is also the last number".into())
         }
         Method::MainClause => "the last line states one value".to_string(),
+        Method::ConcludingDisplay => {
+            "the closing remark names the display introduced as the conclusion".to_string()
+        }
         Method::Pattern(name) => format!("answer pattern {name}"),
         // Concatenated, not `format!`: this runs on each side of every grade.
         m => ["explicit ", m.as_str()].concat(),

@@ -60,21 +60,6 @@ impl AnswerPatternSpec {
     }
 }
 
-/// Names of the built-in rules (and `none`), which a pattern may not take: a record's
-/// `method` must say unambiguously which rule found the answer.
-const RESERVED: &[&str] = &[
-    "answer_tag",
-    "boxed",
-    "final_answer_marker",
-    "hash_marker",
-    "whole_text",
-    "final_equation",
-    "main_clause",
-    "last_number",
-    "fallback",
-    "none",
-];
-
 /// The compiled patterns, in the order they are tried. Empty by default.
 #[derive(Debug, Clone, Default)]
 pub struct AnswerPatterns {
@@ -104,7 +89,7 @@ impl AnswerPatterns {
             if name.is_empty() {
                 return Err(PatternError::EmptyName { position: i + 1 });
             }
-            if RESERVED.contains(&name) {
+            if Method::is_reserved(name) {
                 return Err(PatternError::BuiltInName { name: name.into() });
             }
             if list.iter().any(|(n, _)| &**n == name) {
@@ -221,7 +206,16 @@ mod tests {
             "{huge}"
         );
         assert!(err("ok", "(x)").contains("used twice"));
-        assert!(err("boxed", "(x)").contains("built-in rule"));
+        // Every built-in rule's name is taken (the list is the rules' own), and `none`.
+        for name in [
+            "boxed",
+            "answer_heading",
+            "json_field",
+            "concluding_display",
+            "none",
+        ] {
+            assert!(err(name, "(x)").contains("built-in rule"), "{name}");
+        }
         assert_eq!(err(" ", "(x)"), "answer pattern #2: the name is empty");
         // A non-capturing group next to the answer's group is fine.
         assert!(AnswerPatterns::compile(&[spec("p", "(?:A|B): (\\d+)")]).is_ok());

@@ -212,3 +212,53 @@ fn display_math_is_one_value() {
         ("-\\frac{9}{4}".into(), Method::FinalEquation)
     );
 }
+
+// A long chain of thought that ends with its result in a display, checks of it in prose, and
+// a remark naming it again: the display is the answer, not a number of the checks ("… as r
+// grows, ω(r) approaches 0").
+#[test]
+fn a_display_the_closing_remark_names_is_the_answer() {
+    let concluded = "Combining the fractions, that is simpler. So, the expression for ω(r) is:\n\n\
+                     \\[ \\omega(r) = \\frac{v_0}{r_0 (1 + r/r_0)^{3/2}} \\]\n\n\
+                     The units are 1/time. As r grows, ω(r) approaches 0, which is reasonable.\n\n\
+                     I think this is the expression for ω(r).";
+    let (answer, method) = ans(concluded);
+    assert_eq!(method, Method::ConcludingDisplay, "{answer}");
+    let g = grade(
+        concluded,
+        "\\frac{v_0}{r_0}(1+r/r_0)^{-3/2}",
+        None,
+        Preset::Lenient,
+    );
+    assert!(g.equivalent, "{:?}", g.reason);
+    // `$$…$$` too, and a display with no number at all.
+    let no_digit = "Therefore, the differential equation would be:\n$$\\frac{dx}{dt} = kx - a$$\n\
+                    Let me check the units: both sides are oryxes per year.\n\
+                    I have arrived at the correct differential equation.";
+    assert_eq!(
+        ans(no_digit),
+        ("\\frac{dx}{dt}=kx-a".into(), Method::ConcludingDisplay)
+    );
+
+    // Each condition, taken away, leaves the guesses (each text below differs in one place).
+    let not_this = |text: &str| {
+        let found = extract(text, None).map(|e| e.method);
+        assert_ne!(found, Some(Method::ConcludingDisplay), "{text}");
+    };
+    // The closing remark does not name the subject.
+    not_this(&concluded.replace("this is the expression for ω(r)", "that is all"));
+    // Something after the display computes anew.
+    not_this(&concluded.replace("approaches 0,", "approaches 0 = v_0 - v_0,"));
+    // The introduction is not a conclusion ("So", "Thus", "Therefore", "Hence"…).
+    not_this(&concluded.replace("So, the expression", "Now the expression"));
+    // The introduction does not say what the display is ("… is:").
+    not_this(&concluded.replace("for ω(r) is:", "for ω(r) follows:"));
+    // The last line states a value: it is no closing remark.
+    not_this(&concluded.replace("I think this is", "So 2 is"));
+    // A later display is the one read (it is not introduced as the conclusion: no answer
+    // from this rule).
+    not_this(&concluded.replace("The units are", "\\[ \\omega(0) \\]\n\nThe units are"));
+    // An answer the text states wins.
+    let boxed = concluded.replace("I think this", "The answer is \\boxed{7}. I think this");
+    assert_eq!(ans(&boxed), ("7".into(), Method::Boxed));
+}
