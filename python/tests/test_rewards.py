@@ -142,6 +142,10 @@ GAMING = [
     # (completion, solution, question, why)
     (r"It is \boxed{1} or \boxed{2}.", "2", None, "several different"),
     ("The answer is not 5.", "5", None, "negated"),
+    (r"It is not true that the answer is $\boxed{5}$.", "5", None, "negated"),
+    ("The answer is 2 or 3.", "2", None, "several different"),
+    (r"The answer is $\boxed{2}$ (or 3 if rounding).", "2", None, "several different"),
+    ("Answer: $2$ (alternatively $3$)", "2", None, "several different"),
     ("Let me compute the cases:\n\n1.", "1", None, "list marker"),
     (r"\boxed{3.14}", r"\pi", None, "rounded"),
     (r"\boxed{1.41}", r"\sqrt2", None, "rounded"),
@@ -164,6 +168,10 @@ def test_gaming_inputs_score_zero(completion, solution, question, why):
 def test_what_stays_paid_under_the_reward_preset():
     assert accuracy_reward([r"\boxed{\pi}", r"\boxed{3.14159}", r"First \boxed{2}, then \boxed{2}."], ["3.14", "3.14", "2"]) == [1.0] * 3
     assert accuracy_reward([r"\boxed{-\sqrt{3}}"], [r"-\sqrt3"], question=["Simplify tan 100° + 4 sin 100°."]) == [1.0]
+    # The same answer restated after "or" (as real outputs do), and "or" between words.
+    restated = [r"so \( \boxed{0.1476} \) or \( 14.76\% \).", r"$\boxed{\sqrt[3]{1.5}}$ (or $\sqrt[3]{\frac{3}{2}}$)"]
+    assert accuracy_reward(restated, ["0.1476", r"\sqrt[3]{\frac{3}{2}}"]) == [1.0, 1.0]
+    assert accuracy_reward(["So 125 students like chess or basketball."], ["125"]) == [1.0]
 
 
 def test_restated_question_is_no_answer_under_every_preset():

@@ -357,7 +357,85 @@ pub(super) fn reward_refusal(
     if let Some(r) = negated(predicted, text) {
         return Some(r);
     }
+    if let Some(r) = offered_alternatives(predicted, gold, text) {
+        return Some(r);
+    }
     stray_list_marker(predicted, text)
+}
+
+/// How far past the answer its statement is read for another value offered beside it.
+const STATEMENT_BYTES: usize = 200;
+
+/// Where the statement that holds the answer ends, at or after `from`: a line break, or a
+/// stop followed by a space (`.`, `!`, `?`, `。`; not `;`: "2; other answers: 3" is one
+/// statement), or the end of the text; at most [`STATEMENT_BYTES`] past `from`.
+fn statement_end(text: &str, from: usize) -> usize {
+    let mut end = (from + STATEMENT_BYTES).min(text.len());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let part = text.get(from..end).unwrap_or("");
+    let bytes = part.as_bytes();
+    let stop = part.char_indices().find(|&(i, c)| {
+        matches!(c, '\n' | '。')
+            || matches!(c, '.' | '!' | '?') && bytes.get(i + 1).is_none_or(u8::is_ascii_whitespace)
+    });
+    stop.map_or(end, |(i, _)| from + i)
+}
+
+/// Words that offer another answer beside the stated one: "or" as a word (`2 or 3`, `2 (or 3
+/// if rounding)`, `2 \text{ or } 3`), "alternatively", "otherwise", "other answers", `或`.
+fn offers_another(statement: &str) -> Option<usize> {
+    let lower = statement.to_ascii_lowercase();
+    let bytes = lower.as_bytes();
+    let word = |at: usize, len: usize| {
+        let before = at.checked_sub(1).and_then(|i| bytes.get(i));
+        let after = bytes.get(at + len);
+        !before.is_some_and(u8::is_ascii_alphanumeric)
+            && !after.is_some_and(u8::is_ascii_alphanumeric)
+    };
+    let or = lower
+        .match_indices("or")
+        .map(|(at, _)| at)
+        .find(|&at| word(at, 2));
+    ["alternatively", "otherwise", "other answer", "或"]
+        .iter()
+        .filter_map(|w| lower.find(w).map(|at| at + w.len()))
+        .chain(or.map(|at| at + 2))
+        .min()
+}
+
+/// "The answer is 2 or 3.", "Answer: 2 (alternatively 3)": the answer's statement offers
+/// another value after it, one that is not the same answer written again (`\frac12 or 0.5`,
+/// `\boxed{0.1476} or \( 14.76\% \)`, `$\boxed{\sqrt[3]{1.5}}$ (or $\sqrt[3]{\frac{3}{2}}$)`:
+/// real outputs restate their answer so).
+/// The grader reads the first value; a policy would learn to list every candidate. The boxes
+/// of such a statement are [`several_answers`]'.
+fn offered_alternatives(predicted: &Extraction, gold: &Extraction, text: &str) -> Option<String> {
+    let (s, e) = predicted.span;
+    let end = statement_end(text, e.max(s));
+    let statement = text.get(s..end)?;
+    let after = s + offers_another(statement)?;
+    // What is offered, read by the rules as an answer of its own (`$\sqrt[3]{\frac{3}{2}}$`
+    // whole, `14.76\%`, "maybe 3"), without the bracket or stop that closes the statement.
+    let offered = text.get(after..end)?.trim_end_matches(|c: char| {
+        c.is_whitespace() || matches!(c, ')' | '）' | '.' | '。' | ',')
+    });
+    let other = super::extract(offered, None)?.answer;
+    // A value, not a word ("… do not like either fries or burgers"): digits, LaTeX, or a
+    // number in words ("2 or three").
+    let value = other.bytes().any(|b| b.is_ascii_digit() || b == b'\\')
+        || super::words::parse_number_words(&other).is_some();
+    // The same answer in another form, or the gold itself ("0.60 or 60% off" against 60):
+    // nothing else is offered.
+    let same = |a: &str| equiv::compare(&other, a, None, Preset::Lenient).equivalent;
+    if !value || same(&predicted.answer) || same(&gold.answer) {
+        return None;
+    }
+    Some(format!(
+        "no answer (several different final answers: `{}` and `{other}` offered beside it)",
+        predicted.answer
+    ))
 }
 
 /// Two or more boxed answers that do not all agree in the paragraph of the final one (`It is
@@ -415,14 +493,50 @@ const NEGATIONS: &[&str] = &[
     "不为",
 ];
 
+/// Phrases that deny the statement they open, wherever they stand before the answer in its
+/// sentence ("It is not true that the answer is 5.").
+const DENIALS: &[&str] = &[
+    "not true that",
+    "n't true that",
+    "not the case that",
+    "false that",
+    "untrue that",
+    "wrong to say",
+    "incorrect to say",
+    "并不是",
+    "不对",
+];
+
 /// "The answer is not 5.": a negation right before the answer, nothing but a few words
-/// (`equal to`) and markup between them. A negation earlier in the sentence ("has not sold
-/// them yet, so 50 - 27 = 23") is not about the answer.
+/// (`equal to`) and markup between them; or a denial of the whole statement earlier in its
+/// sentence ("It is not true that the answer is 5."). Another negation earlier in the sentence
+/// ("has not sold them yet, so 50 - 27 = 23") is not about the answer.
 fn negated(predicted: &Extraction, text: &str) -> Option<String> {
     let start = predicted.span.0.min(text.len());
     let mut from = start.saturating_sub(48);
     while !text.is_char_boundary(from) {
         from += 1;
+    }
+    let mut sentence = start.saturating_sub(STATEMENT_BYTES);
+    while !text.is_char_boundary(sentence) {
+        sentence += 1;
+    }
+    let lead = text.get(sentence..start)?;
+    // The sentence's start: after the last line break or stop followed by a space.
+    let opens = lead
+        .char_indices()
+        .filter(|&(i, c)| {
+            matches!(c, '\n' | '。')
+                || matches!(c, '.' | '!' | '?') && lead.as_bytes().get(i + 1) == Some(&b' ')
+        })
+        .last()
+        .map_or(0, |(i, c)| i + c.len_utf8());
+    let lead = lead.get(opens..)?.to_lowercase();
+    if let Some(denial) = DENIALS.iter().find(|d| lead.contains(*d)) {
+        return Some(format!(
+            "no answer (a negated statement: `{}` after `{denial}`)",
+            predicted.answer
+        ));
     }
     let before = text.get(from..start)?.to_lowercase();
     let padded = format!(" {before}");
@@ -656,6 +770,23 @@ mod tests {
         assert!(zero(r"\boxed{1.41}", r"\sqrt2").contains("rounded"));
         assert!(zero(r"\boxed{0.33}", r"\frac13").contains("rounded"));
         zero(r"\boxed{0.33}", "0.333");
+        // Several values offered in one statement (the grader reads the first).
+        for hedge in [
+            "The answer is 2 or 3.",
+            "The answer is either 2 or 3.",
+            "The answer is 2, or maybe 3.",
+            "The answer is 2 (or 3 if rounding).",
+            "Answer: 2 (alternatively 3)",
+            "Answer: 2; other answers: 3",
+            "So the answer is:\n\\[ 2 \\text{ or } 3 \\]\nI think this is the answer.",
+            r"\boxed{2}, otherwise 3",
+            "答案是2或3。",
+        ] {
+            assert!(zero(hedge, "2").contains("several different"), "{hedge}");
+        }
+        // A denial of the whole statement.
+        assert!(zero("It is not true that the answer is 5.", "5").contains("negated"));
+        assert!(zero("It isn't true that the answer is 5.", "5").contains("negated"));
         // What stays paid: the gold written rounded, one answer boxed twice, a plain statement.
         let one = |out: &str, gold: &str| {
             let v = grade(out, gold, None, Preset::Reward);
@@ -668,6 +799,30 @@ mod tests {
         one(r"The roots are \boxed{1} and \boxed{2}.", "1, 2");
         one("The answer is 5.", "5");
         one("The answer is 5, not 6.", "5");
+        // The same answer written again, an "or" in another sentence, a word holding "or".
+        one(r"The answer is \frac12 or 0.5.", r"\frac12");
+        one("The answer is 12 (or 12.0).", "12");
+        one(
+            "Either way, we get 4 cookies or more. The answer is 12.",
+            "12",
+        );
+        one("The answer is 12 for order 3", "12");
+        one("Is it 3? It is not. The answer is 5.", "5");
+        // Real outputs restate their answer in another form after "or".
+        one(
+            r"approximately \( \boxed{0.1476} \) or \( 14.76\% \).",
+            "0.1476",
+        );
+        one(
+            r"$\boxed{\sqrt[3]{1.5}}$ (or $\sqrt[3]{\frac{3}{2}}$)",
+            r"\sqrt[3]{\frac{3}{2}}",
+        );
+        let asked = Some("What percent off did she get?");
+        let out = "That means she saved 210 / 350 = 0.60 or 60% off on the dress.";
+        let v = grade(out, "60", asked, Preset::Reward);
+        assert!(v.equivalent, "{}", v.reason);
+        one("So 125 students like chess or basketball.", "125");
+        assert!(zero("The answer is 2 or three.", "2").contains("several different"));
         one("Steps:\n1. add\n2. done\nSo the total is 12.", "12");
         // The lenient preset keeps its documented tolerance.
         assert!(grade(r"\boxed{0.33}", r"\frac13", None, Preset::Lenient).equivalent);
