@@ -525,11 +525,11 @@ fn negated(predicted: &Extraction, text: &str) -> Option<String> {
     // The sentence's start: after the last line break or stop followed by a space.
     let opens = lead
         .char_indices()
-        .filter(|&(i, c)| {
+        .rev()
+        .find(|&(i, c)| {
             matches!(c, '\n' | '。')
                 || matches!(c, '.' | '!' | '?') && lead.as_bytes().get(i + 1) == Some(&b' ')
         })
-        .last()
         .map_or(0, |(i, c)| i + c.len_utf8());
     let lead = lead.get(opens..)?.to_lowercase();
     if let Some(denial) = DENIALS.iter().find(|d| lead.contains(*d)) {
