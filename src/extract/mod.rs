@@ -755,6 +755,8 @@ fn bare_ground_truth(text: &str) -> Option<Extraction> {
 /// `$\frac{3}{10} \# \# 0.3$`): each form, in its own `$…$`. Only a gold is read this way: it
 /// is written by the reference, where an output listing forms would be hedging.
 fn gold_alternatives(gold: &str) -> Option<Vec<String>> {
+    // Most golds have no `#` at all: one byte search says so, before the copies below.
+    memchr::memchr(b'#', gold.as_bytes())?;
     // Only the escaped `\#\#` of a written gold: a bare `####` is GSM8K's answer marker.
     let compact: String = gold.split_whitespace().collect::<Vec<_>>().join(" ");
     let unified = compact.replace("\\# \\#", "\\#\\#");
@@ -1124,11 +1126,13 @@ fn percent_after(e: &Extraction, text: Option<&str>, other: &Extraction) -> Opti
         }
         rest = next;
     }
-    let lower = rest.to_ascii_lowercase();
+    // Compared ignoring ASCII case in place (the words are lower-case ASCII): no copy.
+    let bytes = rest.as_bytes();
     let word = ["percentage", "percent", "pct"].iter().any(|w| {
-        lower
-            .strip_prefix(w)
-            .is_some_and(|r| !r.starts_with(|c: char| c.is_ascii_alphabetic()))
+        bytes
+            .get(..w.len())
+            .is_some_and(|p| p.eq_ignore_ascii_case(w.as_bytes()))
+            && !bytes.get(w.len()).is_some_and(u8::is_ascii_alphabetic)
     });
     if !(word || rest.starts_with('%') || rest.starts_with("\\%")) {
         return None;
