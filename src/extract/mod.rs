@@ -1083,12 +1083,19 @@ fn suffix_of(e: &Extraction, text: Option<&str>) -> Option<units::Suffix> {
     }
     // The next 40 characters, borrowed.
     let after = text.and_then(|t| t.get(e.span.1..))?;
-    let after = after
-        .char_indices()
-        .nth(40)
-        .and_then(|(at, _)| after.get(..at))
-        .unwrap_or(after);
-    units::suffix(after)
+    units::suffix(first_chars(after, 40))
+}
+
+/// The first `n` characters of `s` (all of it when it is shorter), borrowed. Without decoding
+/// them when those bytes are ASCII, as they mostly are (this runs four times per grade).
+fn first_chars(s: &str, n: usize) -> &str {
+    if s.as_bytes().get(..=n).is_some_and(<[u8]>::is_ascii) {
+        return s.get(..n).unwrap_or(s);
+    }
+    s.char_indices()
+        .nth(n)
+        .and_then(|(at, _)| s.get(..at))
+        .unwrap_or(s)
 }
 
 /// The answer with a `%` when the text right after it says percent (`$\boxed{28}$ pct`,
@@ -1102,13 +1109,7 @@ fn percent_after(e: &Extraction, text: Option<&str>, other: &Extraction) -> Opti
         return None;
     }
     // The next 24 characters, borrowed.
-    let after = text?.get(e.span.1..)?;
-    let after = after
-        .char_indices()
-        .nth(24)
-        .and_then(|(at, _)| after.get(..at))
-        .unwrap_or(after);
-    let mut rest = after;
+    let mut rest = first_chars(text?.get(e.span.1..)?, 24);
     // `str::trim_start_matches` with a `&str` builds a substring searcher per call.
     fn strip_all<'a>(mut s: &'a str, p: &str) -> &'a str {
         while let Some(r) = s.strip_prefix(p) {
