@@ -56,16 +56,22 @@ fn closing_token(rest: &[u8]) -> Option<usize> {
     tag_at(rest, &CLOSING_TOKENS)
 }
 
-/// What any tag [`Hidden::of`] hides contains: `hink>` (thought tags), `<|` (chat-template
-/// tokens) or a closing token. Searchers built once (a searcher per call cost more than the
-/// search on a short text).
-static TAG_HINTS: LazyLock<Vec<Finder<'static>>> = LazyLock::new(|| {
-    [b"hink>".as_slice(), b"<|"]
-        .into_iter()
-        .chain(CLOSING_TOKENS)
-        .map(Finder::new)
-        .collect()
-});
+/// What any tag [`Hidden::of`] hides contains, besides a closing token: `hink>` (thought tags)
+/// or `<|` (chat-template tokens).
+const TAG_HINTS: [&[u8]; 2] = [b"hink>", b"<|"];
+
+/// Whether `lower` holds one of the [`TAG_HINTS`] or [`CLOSING_TOKENS`]: one pass over the bytes
+/// they end with (`>`, `|`, `]`), where a substring search for each read the whole text seven
+/// times.
+fn has_tag_hint(lower: &[u8]) -> bool {
+    memchr::memchr3_iter(b'>', b'|', b']', lower).any(|i| {
+        let upto = lower.get(..=i).unwrap_or(&[]);
+        TAG_HINTS
+            .iter()
+            .chain(&CLOSING_TOKENS)
+            .any(|h| upto.ends_with(h))
+    })
+}
 
 impl Hidden {
     fn of(lower: &[u8]) -> Hidden {
@@ -73,9 +79,9 @@ impl Hidden {
             ranges: Vec::new(),
             closed_thoughts: Vec::new(),
         };
-        // Most texts have no tag at all: two substring searches say so (GSM8K's `<<…>>` make
-        // walking every `<` slow).
-        if !TAG_HINTS.iter().any(|f| f.find(lower).is_some()) {
+        // Most texts have no tag at all: one pass over a few bytes says so (the walk below
+        // stops at every `<`, and GSM8K's `<<…>>` hold many).
+        if !has_tag_hint(lower) {
             return h;
         }
         // One pass over the `<`s. `open`: where the current thought block started.
@@ -1046,13 +1052,32 @@ pub(super) fn last_plain_equals(inner: &str) -> Option<usize> {
 /// "= 16.66%, which rounds up to 17%", "6/3=.5 hour which is 30 minutes".
 const RESTATEMENTS: &[&str] = &["rounds", "rounded", "which is", "meaning", "i.e."];
 
+/// The first letters of the [`RESTATEMENTS`], in either case.
+const RESTATEMENT_STARTS: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut k = 0;
+    while k < RESTATEMENTS.len() {
+        let b = RESTATEMENTS[k].as_bytes()[0];
+        t[b.to_ascii_lowercase() as usize] = true;
+        t[b.to_ascii_uppercase() as usize] = true;
+        k += 1;
+    }
+    t
+};
+
 /// The number a restatement after `from` (up to `to`) gives, if any.
 fn restatement(text: &str, from: usize, to: usize) -> Option<(usize, usize)> {
-    let rest = text.get(from..to)?.to_ascii_lowercase();
-    let at = RESTATEMENTS
-        .iter()
-        .filter_map(|p| find_str(&rest, p))
-        .min()?;
+    let rest = text.get(from..to)?.as_bytes();
+    // The first place where a phrase starts, ignoring ASCII case (the phrases are lower-case
+    // ASCII): one pass that stops only at a phrase's first letter, without a lower-case copy
+    // of the rest of the line (this runs on every final equation).
+    let at = rest.iter().enumerate().find_map(|(i, &b)| {
+        let phrase = |p: &&str| {
+            rest.get(i..i + p.len())
+                .is_some_and(|w| w.eq_ignore_ascii_case(p.as_bytes()))
+        };
+        (RESTATEMENT_STARTS[usize::from(b)] && RESTATEMENTS.iter().any(phrase)).then_some(i)
+    })?;
     next_number(text, from + at, to)
 }
 
@@ -1352,31 +1377,36 @@ pub(super) fn concluding_sentence(text: &str, start: usize, end: usize) -> Optio
 
 /// Where the last sentence of `text[start..end]` starts: after the last `.`, `?` or `!` that is
 /// followed by a space and lies outside the math spans (`$1, 2, \dots$. We`); `None` when
-/// the part is one sentence.
+/// the part is one sentence. A stop may sit just inside the math that closes there (`… \geq
+/// 2.$$ Therefore`, `… = 5.\) So`).
 fn sentence_start(text: &str, spans: &[(usize, usize)], start: usize, end: usize) -> Option<usize> {
     let bytes = text.as_bytes();
-    let mut i = end;
-    while i > start + 1 {
-        i -= 1;
-        if !bytes.get(i).is_some_and(u8::is_ascii_whitespace) {
+    // The stops found with memchr from the end, not byte by byte (this reads the concluding
+    // line of every text): the space that ends a later stop's sentence lies later too.
+    let part = bytes.get(start..end.min(bytes.len()))?;
+    for stop in memchr::memrchr3_iter(b'.', b'?', b'!', part).map(|k| start + k) {
+        // What may close math between the stop and the space: `$`s, or `\)` / `\]`.
+        let after = stop + 1;
+        let dollars = bytes
+            .get(after..)
+            .map_or(0, |rest| rest.iter().take_while(|&&b| b == b'$').count());
+        let closer = if dollars > 0 {
+            dollars
+        } else if matches!(bytes.get(after..after + 2), Some(b"\\)" | b"\\]")) {
+            2
+        } else {
+            0
+        };
+        let space = after + closer;
+        if space >= end || !bytes.get(space).is_some_and(u8::is_ascii_whitespace) {
             continue;
         }
-        // A stop may sit just inside the math that closes there (`… \geq 2.$$ Therefore`).
-        let mut j = i;
-        while j > start && bytes.get(j - 1) == Some(&b'$') {
-            j -= 1;
-        }
-        if j == i && j > start + 1 && matches!(bytes.get(j - 2..j), Some(b"\\)" | b"\\]")) {
-            j -= 2;
-        }
-        let closes_math = j < i;
-        let stop = j > start && matches!(bytes.get(j - 1), Some(b'.' | b'?' | b'!'));
         // The spans are sorted and disjoint: the one that may hold the stop, by binary search
         // (a long line of stops inside math stays linear-logarithmic).
-        let k = spans.partition_point(|&(s, _)| s < j);
-        let in_math = k > 0 && spans.get(k - 1).is_some_and(|&(_, e)| j <= e);
-        if stop && (closes_math || !in_math) {
-            let rest = text.get(i..end)?;
+        let k = spans.partition_point(|&(s, _)| s < after);
+        let in_math = k > 0 && spans.get(k - 1).is_some_and(|&(_, e)| after <= e);
+        if closer > 0 || !in_math {
+            let rest = text.get(space..end)?;
             return Some(end - rest.trim_start().len());
         }
     }
@@ -1385,9 +1415,13 @@ fn sentence_start(text: &str, spans: &[(usize, usize)], start: usize, end: usize
 
 /// The first number after the last `=` of the last non-empty visible line (or its
 /// restatement, see [`RESTATEMENTS`]); inside LaTeX math, the whole right-hand side.
-/// `line`: the [`concluding_line`] of the visible text (computed once for this rule and
-/// [`main_clause`]).
-fn final_equation(text: &str, line: Option<(usize, usize)>) -> Option<Candidate> {
+/// `line`: the [`concluding_line`] of the visible text, and `eq` its [`last_equals`] (each
+/// computed once for this rule and [`main_clause`]).
+fn final_equation(
+    text: &str,
+    line: Option<(usize, usize)>,
+    eq: Option<usize>,
+) -> Option<Candidate> {
     let (line_start, trimmed_end) = line?;
     let spans = math_spans(text, line_start, trimmed_end);
     if let Some(c) = several_solutions(text, &spans, trimmed_end) {
@@ -1396,7 +1430,7 @@ fn final_equation(text: &str, line: Option<(usize, usize)>) -> Option<Candidate>
     if let Some(c) = value_list_line(text, &spans, line_start, trimmed_end) {
         return Some(c);
     }
-    let eq = last_equals(text, line_start, trimmed_end)?;
+    let eq = eq?;
     if let Some(span) = math_value_in(text, &spans, eq) {
         // "The value of $r$ for $z = 1 + \sqrt{3}i$ is 2.": the equation names what the
         // sentence is about; the value it states after it is the answer.
@@ -1481,11 +1515,12 @@ const QUALIFIERS: &[&str] = &[
     " when ",
 ];
 
-/// For a last line without an equation: the last number of its main clause.
-fn main_clause(text: &str, line: Option<(usize, usize)>) -> Option<Candidate> {
+/// For a last line without an equation (`eq`, its [`last_equals`]): the last number of its main
+/// clause.
+fn main_clause(text: &str, line: Option<(usize, usize)>, eq: Option<usize>) -> Option<Candidate> {
     let (start, end) = line?;
     let line = text.get(start..end)?;
-    if last_equals(text, start, end).is_some() {
+    if eq.is_some() {
         return None;
     }
     if let Some(span) = subject_is_value(text, start, end) {
@@ -1730,11 +1765,7 @@ fn find_all_by_rules(text: &str, side: Side) -> Vec<Candidate> {
     }
     if !out.is_empty() {
         // An explicit answer wins; the guesses below are its runner-ups (the doubts read them).
-        out.extend(whole_text(text, &visible));
-        let line = concluding_line(text, &visible);
-        out.extend(final_equation(text, line));
-        out.extend(main_clause(text, line));
-        out.extend(last_visible_number(text, &visible));
+        push_guesses(text, &visible, &mut out);
         return out;
     }
     let visible_end = visible.last().map_or(0, |&(_, e)| e);
@@ -1746,13 +1777,24 @@ fn find_all_by_rules(text: &str, side: Side) -> Vec<Candidate> {
         // (never the last number of a text that was cut off).
         return closing_box(text, &hidden).into_iter().collect();
     }
-    out.extend(whole_text(text, &visible));
+    // A display the closing remark names again stands before the guesses (with no answer
+    // stated only: an explicit answer's runner-ups stay the guesses).
     out.extend(concluding_display(text, &visible));
-    let line = concluding_line(text, &visible);
-    out.extend(final_equation(text, line));
-    out.extend(main_clause(text, line));
-    out.extend(last_visible_number(text, &visible));
+    push_guesses(text, &visible, &mut out);
     out
+}
+
+/// The guessing rules, in order of priority: the whole text, the final equation, the main
+/// clause, the last number.
+fn push_guesses(text: &str, visible: &[(usize, usize)], out: &mut Vec<Candidate>) {
+    out.extend(whole_text(text, visible));
+    let line = concluding_line(text, visible);
+    // The concluding line's last `=`: the final equation reads after it, the main clause only
+    // a line without one (found once for both).
+    let eq = line.and_then(|(s, e)| last_equals(text, s, e));
+    out.extend(final_equation(text, line, eq));
+    out.extend(main_clause(text, line, eq));
+    out.extend(last_visible_number(text, visible));
 }
 
 /// Whether the last marker is a "final answer" statement written after the last box
@@ -1835,6 +1877,96 @@ fn closing_box(text: &str, hidden: &Hidden) -> Option<Candidate> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`sentence_start`] as it read the part before: every byte from the end.
+    fn sentence_start_by_bytes(
+        text: &str,
+        spans: &[(usize, usize)],
+        start: usize,
+        end: usize,
+    ) -> Option<usize> {
+        let bytes = text.as_bytes();
+        let mut i = end;
+        while i > start + 1 {
+            i -= 1;
+            if !bytes.get(i).is_some_and(u8::is_ascii_whitespace) {
+                continue;
+            }
+            let mut j = i;
+            while j > start && bytes.get(j - 1) == Some(&b'$') {
+                j -= 1;
+            }
+            if j == i && j > start + 1 && matches!(bytes.get(j - 2..j), Some(b"\\)" | b"\\]")) {
+                j -= 2;
+            }
+            let closes_math = j < i;
+            let stop = j > start && matches!(bytes.get(j - 1), Some(b'.' | b'?' | b'!'));
+            let k = spans.partition_point(|&(s, _)| s < j);
+            let in_math = k > 0 && spans.get(k - 1).is_some_and(|&(_, e)| j <= e);
+            if stop && (closes_math || !in_math) {
+                let rest = text.get(i..end)?;
+                return Some(end - rest.trim_start().len());
+            }
+        }
+        None
+    }
+
+    /// Random lines of stops, spaces, math delimiters and words: the stops found with memchr
+    /// give the sentence start the byte walk gave, for any part of the line.
+    #[test]
+    fn sentence_start_is_the_byte_walk() {
+        const PIECES: [&str; 16] = [
+            ".", "?", "!", " ", "\n", "\t", "$", "$$", "\\)", "\\]", "\\(", "\\[", "a", "1", "é",
+            "\\",
+        ];
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = move |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            usize::try_from(state % n as u64).unwrap_or(0)
+        };
+        for _ in 0..100_000 {
+            let len = next(30);
+            let text: String = (0..len).map(|_| PIECES[next(PIECES.len())]).collect();
+            let (a, b) = (next(text.len() + 2), next(text.len() + 2));
+            let (start, end) = (a.min(b), a.max(b));
+            let spans = math_spans(&text, start, end);
+            assert_eq!(
+                sentence_start(&text, &spans, start, end),
+                sentence_start_by_bytes(&text, &spans, start, end),
+                "{text:?} {start}..{end}"
+            );
+        }
+    }
+
+    /// [`has_tag_hint`] finds what a search for each tag finds.
+    #[test]
+    fn one_pass_finds_every_tag_hint() {
+        const PIECES: [&str; 14] = [
+            "<", ">", "[", "]", "/", "|", "hink", "h", "eoa", "eoe", "s", "inst", "t", "é",
+        ];
+        let mut state = 0x1234_5678_9abc_def1_u64;
+        let mut next = move |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            usize::try_from(state % n as u64).unwrap_or(0)
+        };
+        let hints: Vec<&[u8]> = TAG_HINTS.into_iter().chain(CLOSING_TOKENS).collect();
+        assert!(hints
+            .iter()
+            .all(|h| h.ends_with(b">") || h.ends_with(b"|") || h.ends_with(b"]")));
+        for _ in 0..100_000 {
+            let len = next(12);
+            let text: String = (0..len).map(|_| PIECES[next(PIECES.len())]).collect();
+            let lower = text.as_bytes();
+            let searched = hints
+                .iter()
+                .any(|h| memchr::memmem::find(lower, h).is_some());
+            assert_eq!(has_tag_hint(lower), searched, "{text:?}");
+        }
+    }
 
     /// What the rules find in `text`, when [`plain_number`] reads it.
     fn check(text: &str) -> bool {

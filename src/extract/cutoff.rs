@@ -124,8 +124,9 @@ fn truncated(text: &str) -> Option<&'static str> {
     let word_start = t
         .rfind(|c: char| !c.is_ascii_alphabetic())
         .map_or(0, |k| k + 1);
-    let last = t.get(word_start..).unwrap_or("").to_ascii_lowercase();
-    if DANGLING.contains(&last.as_str()) {
+    // The words are lower-case ASCII: compared ignoring case, without a lower-case copy.
+    let last = t.get(word_start..).unwrap_or("");
+    if DANGLING.iter().any(|w| w.eq_ignore_ascii_case(last)) {
         return Some("it ends mid-sentence");
     }
     None

@@ -370,10 +370,16 @@ fn answer_sentence(text: &str, line: (usize, usize), winner: &Candidate) -> Opti
 fn sentence_after_equation(text: &str, line: (usize, usize), winner: &Candidate) -> Option<Doubt> {
     let (_, le) = line;
     let bytes = text.as_bytes();
-    let stop = (winner.span.1..le).find(|&i| {
-        matches!(bytes.get(i), Some(b'.' | b'!' | b'?'))
-            && bytes.get(i + 1) == Some(&b' ')
-            && bytes.get(i + 2).is_some_and(u8::is_ascii_uppercase)
+    // The stops found with memchr: this runs on every final equation.
+    let stop = memchr::memchr3_iter(
+        b'.',
+        b'!',
+        b'?',
+        bytes.get(winner.span.1..le.min(bytes.len()))?,
+    )
+    .map(|k| winner.span.1 + k)
+    .find(|&i| {
+        bytes.get(i + 1) == Some(&b' ') && bytes.get(i + 2).is_some_and(u8::is_ascii_uppercase)
     })?;
     let other = other_value(text, stop + 1, le, winner.span, &winner.answer)?;
     Some(Doubt::SentenceAfterEquation { other })
@@ -387,8 +393,8 @@ fn same_variable_elsewhere(text: &str, line: (usize, usize), winner: &Candidate)
     let (ls, le) = line;
     // Two math spans need four `$` (or a LaTeX delimiter): a byte count first.
     let bytes = text.as_bytes().get(ls..le)?;
-    let dollars = bytes.iter().filter(|&&b| b == b'$').count();
-    if dollars < 4 && !bytes.contains(&b'\\') {
+    let dollars = memchr::memchr_iter(b'$', bytes).take(4).count();
+    if dollars < 4 && memchr::memchr(b'\\', bytes).is_none() {
         return None;
     }
     let spans = math_spans(text, ls, le);
@@ -512,8 +518,16 @@ fn starts_with_any(line: &str, words: &[&str]) -> bool {
     let t = line
         .trim_start_matches(|c: char| c.is_whitespace() || matches!(c, '*' | '-' | '#' | '>'))
         .as_bytes();
+    // The first byte first (the words are lower case): most lines start with none of the words'
+    // first letters (this runs on every final equation's line).
+    let Some(first) = t.first().map(u8::to_ascii_lowercase) else {
+        return false;
+    };
     words.iter().any(|w| {
         let w = w.as_bytes();
+        if w.first() != Some(&first) {
+            return false;
+        }
         // A short word is a whole word ("so" is not the start of "some"); longer ones are
         // stems ("verif" for "verify", "verification").
         let word_end = w.len() <= 4
@@ -532,8 +546,10 @@ fn remark_after_conclusion(text: &str, line: (usize, usize), winner: &Candidate)
     let prev = text.get(ps..pe)?;
     let remark = starts_with_any(line, REMARKS);
     // A one-value statement (no computation) followed by a line that does not conclude.
-    let statement =
-        || !prev.contains(['<', '=', '+', '*', '×']) && !starts_with_any(line, CONCLUSIONS);
+    // (The ASCII signs by bytes: a `char` search decodes every character of the line.)
+    let computes =
+        || prev.bytes().any(|b| matches!(b, b'<' | b'=' | b'+' | b'*')) || prev.contains('×');
+    let statement = || !computes() && !starts_with_any(line, CONCLUSIONS);
     // The shape first, the values only then: most previous lines are computations.
     if !remark && !statement() {
         return None;
@@ -653,6 +669,14 @@ mod tests {
         let e = extract(text, question).unwrap();
         assert!(e.doubts.is_empty(), "{text:?}: {:?}", e.doubts);
         assert!(!e.low_confidence, "{text:?}: {}", e.confidence_reason);
+    }
+
+    /// `starts_with_any` compares the first byte as written: the words must be lower case.
+    #[test]
+    fn the_start_words_are_lower_case() {
+        for w in super::REMARKS.iter().chain(super::CONCLUSIONS) {
+            assert_eq!(*w, w.to_ascii_lowercase());
+        }
     }
 
     #[test]

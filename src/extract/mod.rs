@@ -770,6 +770,8 @@ fn bare_ground_truth(text: &str) -> Option<Extraction> {
 /// `$\frac{3}{10} \# \# 0.3$`): each form, in its own `$…$`. Only a gold is read this way: it
 /// is written by the reference, where an output listing forms would be hedging.
 fn gold_alternatives(gold: &str) -> Option<Vec<String>> {
+    // Most golds have no `#` at all: one byte search says so, before the copies below.
+    memchr::memchr(b'#', gold.as_bytes())?;
     // Only the escaped `\#\#` of a written gold: a bare `####` is GSM8K's answer marker.
     let compact: String = gold.split_whitespace().collect::<Vec<_>>().join(" ");
     let unified = compact.replace("\\# \\#", "\\#\\#");
@@ -1096,12 +1098,19 @@ fn suffix_of(e: &Extraction, text: Option<&str>) -> Option<units::Suffix> {
     }
     // The next 40 characters, borrowed.
     let after = text.and_then(|t| t.get(e.span.1..))?;
-    let after = after
-        .char_indices()
-        .nth(40)
-        .and_then(|(at, _)| after.get(..at))
-        .unwrap_or(after);
-    units::suffix(after)
+    units::suffix(first_chars(after, 40))
+}
+
+/// The first `n` characters of `s` (all of it when it is shorter), borrowed. Without decoding
+/// them when those bytes are ASCII, as they mostly are (this runs four times per grade).
+fn first_chars(s: &str, n: usize) -> &str {
+    if s.as_bytes().get(..=n).is_some_and(<[u8]>::is_ascii) {
+        return s.get(..n).unwrap_or(s);
+    }
+    s.char_indices()
+        .nth(n)
+        .and_then(|(at, _)| s.get(..at))
+        .unwrap_or(s)
 }
 
 /// The answer with a `%` when the text right after it says percent (`$\boxed{28}$ pct`,
@@ -1115,13 +1124,7 @@ fn percent_after(e: &Extraction, text: Option<&str>, other: &Extraction) -> Opti
         return None;
     }
     // The next 24 characters, borrowed.
-    let after = text?.get(e.span.1..)?;
-    let after = after
-        .char_indices()
-        .nth(24)
-        .and_then(|(at, _)| after.get(..at))
-        .unwrap_or(after);
-    let mut rest = after;
+    let mut rest = first_chars(text?.get(e.span.1..)?, 24);
     // `str::trim_start_matches` with a `&str` builds a substring searcher per call.
     fn strip_all<'a>(mut s: &'a str, p: &str) -> &'a str {
         while let Some(r) = s.strip_prefix(p) {
@@ -1139,11 +1142,13 @@ fn percent_after(e: &Extraction, text: Option<&str>, other: &Extraction) -> Opti
         }
         rest = next;
     }
-    let lower = rest.to_ascii_lowercase();
+    // Compared ignoring ASCII case in place (the words are lower-case ASCII): no copy.
+    let bytes = rest.as_bytes();
     let word = ["percentage", "percent", "pct"].iter().any(|w| {
-        lower
-            .strip_prefix(w)
-            .is_some_and(|r| !r.starts_with(|c: char| c.is_ascii_alphabetic()))
+        bytes
+            .get(..w.len())
+            .is_some_and(|p| p.eq_ignore_ascii_case(w.as_bytes()))
+            && !bytes.get(w.len()).is_some_and(u8::is_ascii_alphabetic)
     });
     if !(word || rest.starts_with('%') || rest.starts_with("\\%")) {
         return None;

@@ -410,17 +410,35 @@ fn unwrapped(t: &str) -> String {
     s = single_backslash_commands(&s);
     s = unwrap_commands(&s);
     s = degrees_in_trig(&s);
-    // A `\\` row break (matrices) must survive the spacing rewrites (`\ `, `\,`).
-    s = s.replace("\\\\", ROW_BREAK);
-    for (from, to) in REWRITES {
-        if s.contains(from) {
-            s = s.replace(from, to);
+    // Which bytes `s` holds: a rewrite whose first byte it lacks cannot apply, and skipping it
+    // skips building a substring searcher per rewrite (most answers that reach here hold few
+    // of the rewrites' bytes).
+    let mut present = byte_set(&s);
+    let mut rewrite = |s: &mut String, from: &str, to: &str| {
+        let may = from.bytes().next().is_none_or(|b| present[usize::from(b)]);
+        if may && s.contains(from) {
+            *s = s.replace(from, to);
+            present = byte_set(s);
         }
+    };
+    // A `\\` row break (matrices) must survive the spacing rewrites (`\ `, `\,`).
+    rewrite(&mut s, "\\\\", ROW_BREAK);
+    for (from, to) in REWRITES {
+        rewrite(&mut s, from, to);
     }
-    s = s.replace(ROW_BREAK, "\\\\");
+    rewrite(&mut s, ROW_BREAK, "\\\\");
     s = s.trim().to_string();
     s = strip_trailing_punct(&s).to_string();
     s.trim_start_matches([':', '=']).trim().to_string()
+}
+
+/// Which byte values `s` holds.
+fn byte_set(s: &str) -> [bool; 256] {
+    let mut set = [false; 256];
+    for &b in s.as_bytes() {
+        set[usize::from(b)] = true;
+    }
+    set
 }
 
 /// `14 {, }916`, `14{ , }916`: a comma in braces (LaTeX's comma without math spacing, the
@@ -498,6 +516,11 @@ fn single_backslash_commands(s: &str) -> String {
 /// radians). Elsewhere `90^\circ` stays the number 90 (the rewrites drop the sign).
 fn degrees_in_trig(s: &str) -> String {
     const TRIG: &[&str] = &["\\sin", "\\cos", "\\tan", "\\cot", "\\sec", "\\csc"];
+    // Every degree sign holds a `\\` or is `°`: most answers have neither (one pass, no
+    // substring searchers).
+    if !s.contains(['\\', '°']) {
+        return s.to_string();
+    }
     let degree = ["\\circ", "°", "\\degree"].iter().any(|d| s.contains(d));
     if !degree || !TRIG.iter().any(|t| s.contains(t)) {
         return s.to_string();
@@ -598,6 +621,11 @@ fn factorial_operand(before: &str) -> bool {
 
 /// Replaces every `\cmd{X}` of [`UNWRAP`] by `X` (nested ones too).
 fn unwrap_commands(s: &str) -> String {
+    // Every command starts with a backslash: without one there is nothing to unwrap (and no
+    // substring searcher to build per command).
+    if memchr::memchr(b'\\', s.as_bytes()).is_none() {
+        return s.to_string();
+    }
     let mut out = s.to_string();
     // Bounded: each pass removes at least one command.
     for _ in 0..64 {

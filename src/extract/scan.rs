@@ -202,8 +202,44 @@ pub fn next_number(text: &str, from: usize, to: usize) -> Option<(usize, usize)>
     None
 }
 
-/// The last number in `text[from..to]` (annotations skipped).
+/// The last number in `text[from..to]` (annotations skipped): what [`scan_last`] finds, without
+/// walking every number of a long solution. A number never spans a line break, so the scan
+/// from the start of the line that holds the last digit finds the same numbers on that line
+/// as the scan from `from` does, unless a `<<…>>` annotation the scan from `from` skips covers
+/// that line start (or one never closes before it, which ends that scan): the annotations are
+/// followed from `from` to check. When that line has no number, the part before it is scanned.
 pub fn last_number(text: &str, from: usize, to: usize) -> Option<(usize, usize)> {
+    let bytes = text.as_bytes();
+    let to = to.min(bytes.len());
+    // Every number holds a digit inside `from..to`.
+    let digit = from + bytes.get(from..to)?.iter().rposition(u8::is_ascii_digit)?;
+    let line = bytes
+        .get(from..digit)
+        .and_then(|b| memchr::memrchr(b'\n', b))
+        .map(|nl| from + nl + 1);
+    match line {
+        Some(line) if !annotation_covers(bytes, from, line) => {
+            scan_last(text, line, to).or_else(|| scan_last(text, from, line - 1))
+        }
+        _ => scan_last(text, from, to),
+    }
+}
+
+/// Whether a scan from `from` ([`next_number`]) is inside a `<<…>>` annotation at `pos`, or
+/// stopped before it at one that never closes.
+fn annotation_covers(bytes: &[u8], from: usize, pos: usize) -> bool {
+    let mut at = from;
+    while let Some(open) = find_from(bytes, b"<<", at).filter(|&open| open < pos) {
+        match find_from(bytes, b">>", open + 2) {
+            Some(close) if close + 2 <= pos => at = close + 2,
+            _ => return true,
+        }
+    }
+    false
+}
+
+/// The last number in `text[from..to]`, by scanning all of them: [`last_number`]'s reading.
+fn scan_last(text: &str, from: usize, to: usize) -> Option<(usize, usize)> {
     let mut last = None;
     let mut pos = from;
     while let Some((s, e)) = next_number(text, pos, to) {
@@ -330,6 +366,35 @@ mod tests {
         assert_eq!(nums("80-26=54"), ["80", "26", "54"]);
         assert_eq!(nums("is -7 or −7"), ["-7", "−7"]);
         assert_eq!(nums("x2 and 3.5 and 48/2"), ["3.5", "48/2"]);
+    }
+
+    /// Random texts of the pieces the scanner reads (digits, separators, signs, annotations,
+    /// line breaks, powers of ten): `last_number` must find what the scan of every number finds,
+    /// from any start to any end.
+    #[test]
+    fn last_number_is_the_last_of_the_scan() {
+        const PIECES: [&str; 22] = [
+            "1", "23", "0", ",", ".", "-", "−", "<", "<<", ">", ">>", "\n", " ", "a", "$", "/",
+            "x", "10^", "{,}", "\\,", "€", "=",
+        ];
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = move |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            usize::try_from(state % n as u64).unwrap_or(0)
+        };
+        for _ in 0..100_000 {
+            let len = next(40);
+            let text: String = (0..len).map(|_| PIECES[next(PIECES.len())]).collect();
+            let (a, b) = (next(text.len() + 2), next(text.len() + 2));
+            let (from, to) = (a.min(b), a.max(b));
+            assert_eq!(
+                last_number(&text, from, to),
+                scan_last(&text, from, to),
+                "{text:?} {from}..{to}"
+            );
+        }
     }
 
     #[test]

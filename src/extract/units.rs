@@ -261,10 +261,39 @@ const NAME_SHAPES: [[bool; LONGEST_NAME + 1]; 256] = {
     t
 };
 
-fn lookup(word: &str) -> Option<&'static Unit> {
+/// [`NAME_SHAPES`] for the words of [`UNREAD_SCALES`] and [`UNREAD_UNITS`]: most words after a
+/// number skip both lists' scans (which read every entry).
+const UNREAD_SHAPES: [[bool; LONGEST_NAME + 1]; 256] = {
+    let mut t = [[false; LONGEST_NAME + 1]; 256];
+    let lists = [UNREAD_SCALES, UNREAD_UNITS];
+    let mut l = 0;
+    while l < lists.len() {
+        let names = lists[l];
+        let mut n = 0;
+        while n < names.len() {
+            let b = names[n].as_bytes();
+            assert!(!b.is_empty() && b.len() <= LONGEST_NAME);
+            t[b[0].to_ascii_lowercase() as usize][b.len()] = true;
+            n += 1;
+        }
+        l += 1;
+    }
+    t
+};
+
+/// Whether some word of `shapes` has `word`'s first byte (ASCII-lowercased) and length.
+fn has_shape(shapes: &[[bool; LONGEST_NAME + 1]; 256], word: &str) -> bool {
     let b = word.as_bytes();
-    let first = usize::from(b.first()?.to_ascii_lowercase());
-    if !NAME_SHAPES[first].get(b.len()).copied().unwrap_or(false) {
+    b.first().is_some_and(|&f| {
+        shapes[usize::from(f.to_ascii_lowercase())]
+            .get(b.len())
+            .copied()
+            .unwrap_or(false)
+    })
+}
+
+fn lookup(word: &str) -> Option<&'static Unit> {
+    if !has_shape(&NAME_SHAPES, word) {
         return None;
     }
     UNITS.iter().find(|u| {
@@ -305,8 +334,11 @@ pub fn suffix(after: &str) -> Option<Suffix> {
         .filter(|w| !w.is_empty());
     let mut out = Suffix::default();
     let mut word = words.next()?;
-    let unread =
-        |list: &[&'static str], w: &str| list.iter().copied().find(|n| n.eq_ignore_ascii_case(w));
+    let unread = |list: &[&'static str], w: &str| {
+        has_shape(&UNREAD_SHAPES, w)
+            .then(|| list.iter().copied().find(|n| n.eq_ignore_ascii_case(w)))
+            .flatten()
+    };
     if let Some(s) = unread(UNREAD_SCALES, word) {
         out.unread_scale = Some(s);
         return Some(out);
