@@ -383,8 +383,9 @@ fn statement_end(text: &str, from: usize) -> usize {
     stop.map_or(end, |(i, _)| from + i)
 }
 
-/// Words that offer another answer beside the stated one: "or" as a word (`2 or 3`, `2 (or 3
-/// if rounding)`, `2 \text{ or } 3`), "alternatively", "otherwise", "other answers", `或`.
+/// Words that offer another answer beside the stated one: "or" and "else" as words (`2 or 3`,
+/// `2 (or 3 if rounding)`, `2 \text{ or } 3`, "2 if x > 0, else 3"), "alternatively",
+/// "otherwise", "other answers", `或`.
 fn offers_another(statement: &str) -> Option<usize> {
     let lower = statement.to_ascii_lowercase();
     let bytes = lower.as_bytes();
@@ -394,14 +395,22 @@ fn offers_another(statement: &str) -> Option<usize> {
         !before.is_some_and(u8::is_ascii_alphanumeric)
             && !after.is_some_and(u8::is_ascii_alphanumeric)
     };
-    let or = lower
-        .match_indices("or")
-        .map(|(at, _)| at)
-        .find(|&at| word(at, 2));
-    ["alternatively", "otherwise", "other answer", "或"]
-        .iter()
-        .filter_map(|w| lower.find(w).map(|at| at + w.len()))
-        .chain(or.map(|at| at + 2))
+    let first_word = |w: &str| {
+        lower
+            .match_indices(w)
+            .map(|(at, _)| at)
+            .find(|&at| word(at, w.len()))
+            .map(|at| at + w.len())
+    };
+    // Not "and": "… = 8 and 5 are left", "$12$ and $13$" join the parts of one answer (on
+    // the real sets, reading "and" so refused 16 right answers).
+    let phrases = ["alternatively", "otherwise", "other answer", "或"]
+        .into_iter()
+        .filter_map(|w| lower.find(w).map(|at| at + w.len()));
+    ["or", "else"]
+        .into_iter()
+        .filter_map(first_word)
+        .chain(phrases)
         .min()
 }
 
@@ -823,6 +832,7 @@ mod tests {
         assert!(v.equivalent, "{}", v.reason);
         one("So 125 students like chess or basketball.", "125");
         assert!(zero("The answer is 2 or three.", "2").contains("several different"));
+        assert!(zero("The answer is 2 if x>0, else 3.", "2").contains("several different"));
         one("Steps:\n1. add\n2. done\nSo the total is 12.", "12");
         // The lenient preset keeps its documented tolerance.
         assert!(grade(r"\boxed{0.33}", r"\frac13", None, Preset::Lenient).equivalent);
