@@ -421,6 +421,11 @@ fn offers_another(statement: &str) -> Option<usize> {
 /// The grader reads the first value; a policy would learn to list every candidate. The boxes
 /// of such a statement are [`several_answers`]'.
 fn offered_alternatives(predicted: &Extraction, gold: &Extraction, text: &str) -> Option<String> {
+    // Against a gold with several answers the statement lists them (`$x=1$ or $x=-1$` for
+    // `\pm 1`); the comparison decides, as for several boxes.
+    if gold.several.len() >= 2 || equiv::answer_count(&gold.answer) >= 2 {
+        return None;
+    }
     let (s, e) = predicted.span;
     let end = statement_end(text, e.max(s));
     let statement = text.get(s..end)?;
@@ -817,6 +822,8 @@ mod tests {
         );
         one("The answer is 12 for order 3", "12");
         one("Is it 3? It is not. The answer is 5.", "5");
+        // A gold with several answers: the statement lists them.
+        one("The roots are $x=1$ or $x=-1$.", r"\pm 1");
         // Real outputs restate their answer in another form after "or".
         one(
             r"approximately \( \boxed{0.1476} \) or \( 14.76\% \).",
