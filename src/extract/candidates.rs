@@ -1919,18 +1919,9 @@ mod tests {
             ".", "?", "!", " ", "\n", "\t", "$", "$$", "\\)", "\\]", "\\(", "\\[", "a", "1", "é",
             "\\",
         ];
-        let mut state = 0x2545_f491_4f6c_dd1d_u64;
-        let mut next = move |n: usize| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            usize::try_from(state % n as u64).unwrap_or(0)
-        };
-        for _ in 0..100_000 {
-            let len = next(30);
-            let text: String = (0..len).map(|_| PIECES[next(PIECES.len())]).collect();
-            let (a, b) = (next(text.len() + 2), next(text.len() + 2));
-            let (start, end) = (a.min(b), a.max(b));
+        for (text, start, end) in
+            super::super::random_texts(&PIECES, 30, 0x2545_f491_4f6c_dd1d, 100_000)
+        {
             let spans = math_spans(&text, start, end);
             assert_eq!(
                 sentence_start(&text, &spans, start, end),
@@ -1946,20 +1937,12 @@ mod tests {
         const PIECES: [&str; 14] = [
             "<", ">", "[", "]", "/", "|", "hink", "h", "eoa", "eoe", "s", "inst", "t", "é",
         ];
-        let mut state = 0x1234_5678_9abc_def1_u64;
-        let mut next = move |n: usize| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            usize::try_from(state % n as u64).unwrap_or(0)
-        };
         let hints: Vec<&[u8]> = TAG_HINTS.into_iter().chain(CLOSING_TOKENS).collect();
         assert!(hints
             .iter()
             .all(|h| h.ends_with(b">") || h.ends_with(b"|") || h.ends_with(b"]")));
-        for _ in 0..100_000 {
-            let len = next(12);
-            let text: String = (0..len).map(|_| PIECES[next(PIECES.len())]).collect();
+        for (text, _, _) in super::super::random_texts(&PIECES, 12, 0x1234_5678_9abc_def1, 100_000)
+        {
             let lower = text.as_bytes();
             let searched = hints
                 .iter()

@@ -1323,6 +1323,31 @@ mod tests_exam;
 #[cfg(test)]
 mod tests_selection;
 
+/// `count` random texts of up to `max_pieces` of `pieces`, each with a random range `a..b` in
+/// it (`b` up to one past its end), reproducible from `seed` (xorshift64): what the tests that
+/// compare a fast reader with the plain one it replaced read.
+#[cfg(test)]
+fn random_texts<'a>(
+    pieces: &'a [&'a str],
+    max_pieces: usize,
+    seed: u64,
+    count: usize,
+) -> impl Iterator<Item = (String, usize, usize)> + 'a {
+    let mut state = seed;
+    let mut next = move |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        usize::try_from(state % n as u64).unwrap_or(0)
+    };
+    (0..count).map(move |_| {
+        let len = next(max_pieces);
+        let text: String = (0..len).map(|_| pieces[next(pieces.len())]).collect();
+        let (a, b) = (next(text.len() + 2), next(text.len() + 2));
+        (text, a.min(b), a.max(b))
+    })
+}
+
 #[cfg(test)]
 mod eaten_backslash_tests {
     use super::*;

@@ -377,18 +377,9 @@ mod tests {
             "1", "23", "0", ",", ".", "-", "−", "<", "<<", ">", ">>", "\n", " ", "a", "$", "/",
             "x", "10^", "{,}", "\\,", "€", "=",
         ];
-        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut next = move |n: usize| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            usize::try_from(state % n as u64).unwrap_or(0)
-        };
-        for _ in 0..100_000 {
-            let len = next(40);
-            let text: String = (0..len).map(|_| PIECES[next(PIECES.len())]).collect();
-            let (a, b) = (next(text.len() + 2), next(text.len() + 2));
-            let (from, to) = (a.min(b), a.max(b));
+        for (text, from, to) in
+            super::super::random_texts(&PIECES, 40, 0x9e37_79b9_7f4a_7c15, 100_000)
+        {
             assert_eq!(
                 last_number(&text, from, to),
                 scan_last(&text, from, to),

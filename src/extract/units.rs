@@ -243,19 +243,11 @@ const LONGEST_NAME: usize = 32;
 /// Which (first byte, ASCII-lowercased; length) pairs some unit name has: most words after a
 /// number (`cookies`, `each`, `=`) have none, and the table scan below is then skipped. A
 /// case-sensitive name's pair is in it too, so the filter never hides a match.
-const NAME_SHAPES: [[bool; LONGEST_NAME + 1]; 256] = {
-    let mut t = [[false; LONGEST_NAME + 1]; 256];
+const NAME_SHAPES: Shapes = {
+    let mut t = NO_SHAPES;
     let mut u = 0;
     while u < UNITS.len() {
-        let names = UNITS[u].names;
-        let mut n = 0;
-        while n < names.len() {
-            let b = names[n].as_bytes();
-            // A longer name would be unreachable through the filter: fail the build instead.
-            assert!(!b.is_empty() && b.len() <= LONGEST_NAME);
-            t[b[0].to_ascii_lowercase() as usize][b.len()] = true;
-            n += 1;
-        }
+        t = with_shapes(t, UNITS[u].names);
         u += 1;
     }
     t
@@ -263,26 +255,27 @@ const NAME_SHAPES: [[bool; LONGEST_NAME + 1]; 256] = {
 
 /// [`NAME_SHAPES`] for the words of [`UNREAD_SCALES`] and [`UNREAD_UNITS`]: most words after a
 /// number skip both lists' scans (which read every entry).
-const UNREAD_SHAPES: [[bool; LONGEST_NAME + 1]; 256] = {
-    let mut t = [[false; LONGEST_NAME + 1]; 256];
-    let lists = [UNREAD_SCALES, UNREAD_UNITS];
-    let mut l = 0;
-    while l < lists.len() {
-        let names = lists[l];
-        let mut n = 0;
-        while n < names.len() {
-            let b = names[n].as_bytes();
-            assert!(!b.is_empty() && b.len() <= LONGEST_NAME);
-            t[b[0].to_ascii_lowercase() as usize][b.len()] = true;
-            n += 1;
-        }
-        l += 1;
+const UNREAD_SHAPES: Shapes = with_shapes(with_shapes(NO_SHAPES, UNREAD_SCALES), UNREAD_UNITS);
+
+/// Which (first byte, ASCII-lowercased; length) pairs a list of words has.
+type Shapes = [[bool; LONGEST_NAME + 1]; 256];
+
+const NO_SHAPES: Shapes = [[false; LONGEST_NAME + 1]; 256];
+
+/// `t` with the shape of every word of `names` marked.
+const fn with_shapes(mut t: Shapes, names: &[&str]) -> Shapes {
+    let mut n = 0;
+    while n < names.len() {
+        let b = names[n].as_bytes();
+        // A longer name would be unreachable through the filter: fail the build instead.
+        assert!(!b.is_empty() && b.len() <= LONGEST_NAME);
+        t[b[0].to_ascii_lowercase() as usize][b.len()] = true;
+        n += 1;
     }
     t
-};
+}
 
-/// Whether some word of `shapes` has `word`'s first byte (ASCII-lowercased) and length.
-fn has_shape(shapes: &[[bool; LONGEST_NAME + 1]; 256], word: &str) -> bool {
+fn has_shape(shapes: &Shapes, word: &str) -> bool {
     let b = word.as_bytes();
     b.first().is_some_and(|&f| {
         shapes[usize::from(f.to_ascii_lowercase())]
