@@ -144,6 +144,8 @@ GAMING = [
     ("The answer is not 5.", "5", None, "negated"),
     (r"It is not true that the answer is $\boxed{5}$.", "5", None, "negated"),
     ("The answer is 2 or 3.", "2", None, "several different"),
+    (r"$\boxed{5}$ is not the answer.", "5", None, "negated"),
+    (r"The answer is at least $\boxed{5}$.", "5", None, "a bound"),
     (r"The answer is $\boxed{2}$ (or 3 if rounding).", "2", None, "several different"),
     ("Answer: $2$ (alternatively $3$)", "2", None, "several different"),
     ("Let me compute the cases:\n\n1.", "1", None, "list marker"),

@@ -360,6 +360,9 @@ pub(super) fn reward_refusal(
     if let Some(r) = offered_alternatives(predicted, gold, text) {
         return Some(r);
     }
+    if let Some(r) = bound_not_value(predicted, text) {
+        return Some(r);
+    }
     stray_list_marker(predicted, text)
 }
 
@@ -521,6 +524,92 @@ const DENIALS: &[&str] = &[
     "不对",
 ];
 
+/// Words right before an answer that make it a bound ("The answer is at least 5.").
+const BOUND_BEFORE: &[&str] = &[
+    "at least",
+    "at most",
+    "more than",
+    "less than",
+    "fewer than",
+    "greater than",
+    "no more than",
+    "no less than",
+    "至少",
+    "至多",
+    "最多",
+    "大于",
+    "小于",
+];
+
+/// Words right after an answer that make it a bound ("5 or more").
+const BOUND_AFTER: &[&str] = &[
+    "or more",
+    "or less",
+    "or fewer",
+    "or greater",
+    "or higher",
+    "or lower",
+    "or above",
+    "or below",
+    "and above",
+    "and up",
+    "以上",
+    "以下",
+];
+
+/// "The answer is at least 5.", "5 or more": the statement gives a bound, not the value; an
+/// explicit answer only (a worked solution's "she must sell at least 12" states its result).
+fn bound_not_value(predicted: &Extraction, text: &str) -> Option<String> {
+    if !predicted.method.is_explicit() {
+        return None;
+    }
+    let (s, e) = (
+        predicted.span.0.min(text.len()),
+        predicted.span.1.min(text.len()),
+    );
+    let mut from = s.saturating_sub(24);
+    while !text.is_char_boundary(from) {
+        from += 1;
+    }
+    let mut to = (e + 24).min(text.len());
+    while !text.is_char_boundary(to) {
+        to -= 1;
+    }
+    let markup =
+        |c: char| c.is_whitespace() || matches!(c, '$' | '*' | '{' | '}' | '(' | ')' | '\\');
+    let before = text.get(from..s)?.trim_end_matches(markup).to_lowercase();
+    let after = text.get(e..to)?.trim_start_matches(markup).to_lowercase();
+    // `\boxed{` before a box's answer: its command name is markup too.
+    let before = before
+        .strip_suffix("boxed")
+        .unwrap_or(&before)
+        .trim_end_matches(markup);
+    let bound = BOUND_BEFORE
+        .iter()
+        .find(|b| before.ends_with(*b))
+        .or_else(|| BOUND_AFTER.iter().find(|b| after.starts_with(*b)))?;
+    Some(format!(
+        "no answer (a bound, not a value: `{}` with `{bound}`)",
+        predicted.answer
+    ))
+}
+
+/// What denies the answer right after it ("`\boxed{5}` is wrong").
+const DENIED_AFTER: &[&str] = &[
+    "is wrong",
+    "is incorrect",
+    "is not correct",
+    "is not right",
+    "is not the answer",
+    "is not the correct answer",
+    "is not the final answer",
+    "isn't the answer",
+    "isn't correct",
+    "是错的",
+    "不是答案",
+    "不正确",
+];
+
 /// "The answer is not 5.": a negation right before the answer, nothing but a few words
 /// (`equal to`) and markup between them; or a denial of the whole statement earlier in its
 /// sentence ("It is not true that the answer is 5."). Another negation earlier in the sentence
@@ -549,6 +638,24 @@ fn negated(predicted: &Extraction, text: &str) -> Option<String> {
     if let Some(denial) = DENIALS.iter().find(|d| lead.contains(*d)) {
         return Some(format!(
             "no answer (a negated statement: `{}` after `{denial}`)",
+            predicted.answer
+        ));
+    }
+    // "\boxed{5} is not the answer.": the statement right after the answer denies it.
+    let end = predicted.span.1.min(text.len());
+    let mut cut = (end + 48).min(text.len());
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let follows = text
+        .get(end..cut)?
+        .trim_start_matches(|c: char| {
+            c.is_whitespace() || matches!(c, '$' | '*' | '}' | ')' | ']' | '\\')
+        })
+        .to_lowercase();
+    if let Some(denial) = DENIED_AFTER.iter().find(|d| follows.starts_with(*d)) {
+        return Some(format!(
+            "no answer (a negated statement: `{}` followed by `{denial}`)",
             predicted.answer
         ));
     }
@@ -801,6 +908,23 @@ mod tests {
         // A denial of the whole statement.
         assert!(zero("It is not true that the answer is 5.", "5").contains("negated"));
         assert!(zero("It isn't true that the answer is 5.", "5").contains("negated"));
+        // A bound, not a value.
+        for bound in [
+            "The answer is at least 5.",
+            "The answer is 5 or more.",
+            r"The answer is at most $\boxed{5}$.",
+            "答案是至少5。",
+        ] {
+            assert!(zero(bound, "5").contains("a bound"), "{bound}");
+        }
+        // A denial right after it.
+        for denied in [
+            r"\boxed{5} is wrong.",
+            r"$\boxed{5}$ is not the answer.",
+            "5 是错的。",
+        ] {
+            assert!(zero(denied, "5").contains("negated"), "{denied}");
+        }
         // What stays paid: the gold written rounded, one answer boxed twice, a plain statement.
         let one = |out: &str, gold: &str| {
             let v = grade(out, gold, None, Preset::Reward);
@@ -822,6 +946,9 @@ mod tests {
         );
         one("The answer is 12 for order 3", "12");
         one("Is it 3? It is not. The answer is 5.", "5");
+        one(r"The total is \boxed{5}, which is right.", "5");
+        one("So she must sell at least 5 more cookies.", "5");
+        one(r"The answer is \boxed{5} or \boxed{5}.", "5");
         // A gold with several answers: the statement lists them.
         one("The roots are $x=1$ or $x=-1$.", r"\pm 1");
         // Real outputs restate their answer in another form after "or".
