@@ -220,10 +220,7 @@ fn direction_words(text: &str) -> Vec<Word> {
         match hit {
             Some((direction, word)) => {
                 // Only the few bytes before the word (a linear scan, whatever the text).
-                let mut from = i.saturating_sub(12);
-                while !text.is_char_boundary(from) {
-                    from += 1;
-                }
+                let from = text.ceil_char_boundary(i.saturating_sub(12));
                 let before = text[from..i].to_ascii_lowercase();
                 let negated = NEGATIONS.iter().any(|n| before.ends_with(n));
                 let end = i + word.len();
@@ -322,10 +319,7 @@ fn bounded(s: &str) -> String {
     if s.len() <= 120 {
         return s.to_string();
     }
-    let mut end = 120;
-    while !s.is_char_boundary(end) {
-        end -= 1;
-    }
+    let end = s.floor_char_boundary(120);
     format!("{}…", &s[..end])
 }
 
@@ -512,10 +506,7 @@ const EN_GENERIC: &[&str] = &[
 fn en_subject(text: &str, at: usize) -> Option<Vec<String>> {
     let before = text.get(..at)?;
     // A few words back at most (linear whatever the text).
-    let mut from = before.len().saturating_sub(80);
-    while !before.is_char_boundary(from) {
-        from += 1;
-    }
+    let from = before.ceil_char_boundary(before.len().saturating_sub(80));
     let mut words = before[from..]
         .rsplit(|c: char| c.is_whitespace())
         .filter(|w| !w.is_empty());
@@ -582,10 +573,7 @@ fn en_subject_direction_findings(context: &str, output: &str) -> Vec<Determinist
             })
             .filter_map(|w| {
                 let subject = en_subject(text, w.start)?;
-                let mut from = w.start.saturating_sub(40);
-                while !text.is_char_boundary(from) {
-                    from += 1;
-                }
+                let from = text.ceil_char_boundary(w.start.saturating_sub(40));
                 Some((
                     subject,
                     w.direction,
@@ -691,10 +679,7 @@ const ZH_TIME_UNITS: &str = "年日天月周";
 /// The bound written with `n` in `text`, if any.
 fn bound_of(text: &str, n: &Num) -> Option<Bound> {
     let before = text.get(..n.start).unwrap_or("");
-    let mut from = before.len().saturating_sub(20);
-    while !before.is_char_boundary(from) {
-        from += 1;
-    }
+    let from = before.ceil_char_boundary(before.len().saturating_sub(20));
     let near = before[from..]
         .trim_end_matches(['$', '£', '€', '¥', '￥', ' '])
         .to_ascii_lowercase();
@@ -769,10 +754,7 @@ fn bound_findings(context: &str, output: &str) -> Vec<DeterministicFinding> {
             continue;
         }
         let phrase = |text: &str, n: &Num| {
-            let mut from = n.start.saturating_sub(16);
-            while !text.is_char_boundary(from) {
-                from += 1;
-            }
+            let from = text.ceil_char_boundary(n.start.saturating_sub(16));
             bounded(text.get(from..n.end).unwrap_or(n.text).trim_start())
         };
         let (out_phrase, ctx_phrase) = (phrase(output, &o), phrase(context, c));
@@ -975,10 +957,7 @@ fn subject_direction_findings(context: &str, output: &str) -> Vec<DeterministicF
             })
             .filter_map(|w| {
                 let subject = zh_subject(text, w.start)?;
-                let mut from = w.start.saturating_sub(subject.len() + 12);
-                while !text.is_char_boundary(from) {
-                    from += 1;
-                }
+                let from = text.ceil_char_boundary(w.start.saturating_sub(subject.len() + 12));
                 Some((subject, w.direction, bounded(&text[from..w.end])))
             })
             .collect()
@@ -1263,14 +1242,8 @@ const SCORE_WORDS: &[&str] = &[
 /// Whether a word of [`SCORE_WORDS`] is within 40 bytes before `at` or 32 after it, in the same
 /// sentence.
 fn score_words_near(text: &str, at: usize) -> bool {
-    let mut from = at.saturating_sub(40);
-    while !text.is_char_boundary(from) {
-        from += 1;
-    }
-    let mut to = (at + 32).min(text.len());
-    while !text.is_char_boundary(to) {
-        to -= 1;
-    }
+    let from = text.ceil_char_boundary(at.saturating_sub(40));
+    let to = text.floor_char_boundary(at + 32);
     let before = text[from..at]
         .rsplit(['.', '!', '?', '\n'])
         .next()
@@ -1418,14 +1391,8 @@ fn clause_tokens(text: &str, n: &Num) -> Vec<String> {
         .map_or(after.len(), |(i, _)| i);
     // At most ~120 bytes each side: a text without punctuation is not one long clause to read
     // again for every number.
-    let mut start = start.max(before.len().saturating_sub(120));
-    while !before.is_char_boundary(start) {
-        start += 1;
-    }
-    let mut end = end.min(120);
-    while !after.is_char_boundary(end) {
-        end -= 1;
-    }
+    let start = before.ceil_char_boundary(start.max(before.len().saturating_sub(120)));
+    let end = after.floor_char_boundary(end.min(120));
     let clause = format!("{} {}", &before[start..], &after[..end]);
     let mut t = tokens(&clause);
     t.retain(|w| {

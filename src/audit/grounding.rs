@@ -1461,10 +1461,7 @@ fn prefix_below(text: &str, max: usize) -> &str {
     if text.len() <= max {
         return text;
     }
-    let mut end = max;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
+    let end = text.floor_char_boundary(max);
     &text[..end]
 }
 
@@ -1844,10 +1841,7 @@ pub(crate) fn significant_digits(n: &Num) -> u32 {
 
 fn hedged(text: &str, n: &Num) -> bool {
     let before = text.get(..n.start).unwrap_or("");
-    let mut from = before.len().saturating_sub(16);
-    while !before.is_char_boundary(from) {
-        from += 1;
-    }
+    let from = before.ceil_char_boundary(before.len().saturating_sub(16));
     let near = before[from..]
         .trim_end_matches(['$', '£', '€', '¥', ' '])
         .to_ascii_lowercase();

@@ -545,11 +545,7 @@ fn capture_end(text: &str, start: usize) -> usize {
         i += 1;
     }
     // Do not end inside a multi-byte character.
-    let mut end = limit;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    end
+    text.floor_char_boundary(limit)
 }
 
 /// Skips the glue between a marker and its answer: spaces, `:`, `：`, `**`, "is", "=".
@@ -1287,17 +1283,20 @@ const INTRODUCING_VERBS: [&str; 7] = [
 /// subject leaves the guesses (docs/extract.md, "What counts as the final answer").
 fn concluding_display(text: &str, visible: &[(usize, usize)]) -> Option<Candidate> {
     let &(vs, ve) = visible.last()?;
+    // The closing remark: the visible text's last line, with no value in it. Read first: most
+    // texts end on a value, and the rule then stops before reading any math.
+    let body_end = vs + text.get(vs..ve)?.trim_end().len();
+    let remark_at = vs + text.get(vs..body_end)?.rfind('\n')? + 1;
+    let remark = text.get(remark_at..body_end)?.trim();
+    if !is_remark(remark) {
+        return None;
+    }
     let spans = math_spans(text, vs, ve);
     let display =
         |&&(s, _): &&(usize, usize)| s >= 2 && matches!(text.get(s - 2..s), Some("\\[" | "$$"));
     let &(s, e) = spans.iter().rev().find(display)?;
-    let after = text.get(e + 2..ve)?.trim_end();
-    if after.contains('=') {
-        return None;
-    }
-    // The closing remark: the last line, with no value in it.
-    let remark = after.get(after.rfind('\n')? + 1..)?.trim();
-    if !is_remark(remark) {
+    // The display closes before the remark's line, and nothing between computes anew.
+    if e + 2 > remark_at || text.get(e + 2..body_end)?.contains('=') {
         return None;
     }
     // The introduction: the last sentence before the display, ending in "<verb>:".
@@ -1307,9 +1306,7 @@ fn concluding_display(text: &str, visible: &[(usize, usize)]) -> Option<Candidat
     let start = sentence_start(text, &line_spans, line, intro_end).unwrap_or(line);
     let intro = text.get(start..intro_end)?;
     let lower = intro.to_ascii_lowercase();
-    let opens = CONCLUDING_OPENERS.iter().any(|w| {
-        lower.starts_with(w) && matches!(lower.as_bytes().get(w.len()), Some(b',' | b' '))
-    });
+    let opens = opens_conclusion(intro);
     let verb = INTRODUCING_VERBS.iter().find(|v| lower.ends_with(*v))?;
     let subject = lower
         .get(find_str(&lower, "the ")? + 4..lower.len() - verb.len())?
@@ -1340,6 +1337,18 @@ const CONCLUDING_OPENERS: [&str; 6] = [
     "in total",
 ];
 
+/// Whether `sentence` opens with one of the [`CONCLUDING_OPENERS`] followed by `,` or a space.
+/// Compared in place, ignoring ASCII case (the openers are ASCII): no lower-case copy.
+fn opens_conclusion(sentence: &str) -> bool {
+    let bytes = sentence.as_bytes();
+    CONCLUDING_OPENERS.iter().any(|w| {
+        bytes
+            .get(..w.len())
+            .is_some_and(|p| p.eq_ignore_ascii_case(w.as_bytes()))
+            && matches!(bytes.get(w.len()), Some(b',' | b' '))
+    })
+}
+
 /// Within a concluding line written as a paragraph of sentences, the sentence that concludes:
 /// the last one (or the one before a closing remark such as "I hope it is correct."), when it
 /// opens with "Therefore", "Thus", "So"… and states a value without an equation ("…, so $d =
@@ -1359,14 +1368,7 @@ pub(super) fn concluding_sentence(text: &str, start: usize, end: usize) -> Optio
         (last, end)
     };
     let sentence = text.get(s..e)?;
-    // Compared in place, ignoring ASCII case (the openers are ASCII): no lower-case copy.
-    let bytes = sentence.as_bytes();
-    let opens = CONCLUDING_OPENERS.iter().any(|w| {
-        bytes
-            .get(..w.len())
-            .is_some_and(|p| p.eq_ignore_ascii_case(w.as_bytes()))
-            && matches!(bytes.get(w.len()), Some(b',' | b' '))
-    });
+    let opens = opens_conclusion(sentence);
     let states = sentence.bytes().any(|b| b.is_ascii_digit());
     // A sentence cut off inside math (`the midpoint is $\left(\frac{5}{2}, `) concludes
     // nothing.

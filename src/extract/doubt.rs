@@ -598,10 +598,7 @@ fn continues_after(text: &str, winner: &Candidate, others: &[Candidate]) -> Opti
     }
     let tail = text.get(winner.span.1..later.span.1)?;
     // Bounded: the revision words are looked for in the first 2,000 bytes after the answer.
-    let mut end = tail.len().min(2000);
-    while !tail.is_char_boundary(end) {
-        end -= 1;
-    }
+    let end = tail.floor_char_boundary(2000);
     let lower = tail.get(..end).unwrap_or("").to_ascii_lowercase();
     let revised = REVISIONS.iter().any(|w| lower.contains(w));
     let (ls, le) = line_at(text, later.span.0);

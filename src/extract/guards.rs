@@ -373,10 +373,7 @@ const STATEMENT_BYTES: usize = 200;
 /// stop followed by a space (`.`, `!`, `?`, `。`; not `;`: "2; other answers: 3" is one
 /// statement), or the end of the text; at most [`STATEMENT_BYTES`] past `from`.
 fn statement_end(text: &str, from: usize) -> usize {
-    let mut end = (from + STATEMENT_BYTES).min(text.len());
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
+    let end = text.floor_char_boundary(from + STATEMENT_BYTES);
     let part = text.get(from..end).unwrap_or("");
     let bytes = part.as_bytes();
     let stop = part.char_indices().find(|&(i, c)| {
@@ -426,7 +423,7 @@ fn offers_another(statement: &str) -> Option<usize> {
 fn offered_alternatives(predicted: &Extraction, gold: &Extraction, text: &str) -> Option<String> {
     // Against a gold with several answers the statement lists them (`$x=1$ or $x=-1$` for
     // `\pm 1`); the comparison decides, as for several boxes.
-    if gold.several.len() >= 2 || equiv::answer_count(&gold.answer) >= 2 {
+    if has_several_answers(gold) {
         return None;
     }
     let (s, e) = predicted.span;
@@ -455,6 +452,12 @@ fn offered_alternatives(predicted: &Extraction, gold: &Extraction, text: &str) -
     ))
 }
 
+/// Whether the gold has several answers (boxed apart, or listed in one): then an output that
+/// states several is compared with them as a set (see `compare_answers`), never refused here.
+fn has_several_answers(gold: &Extraction) -> bool {
+    gold.several.len() >= 2 || equiv::answer_count(&gold.answer) >= 2
+}
+
 /// Two or more boxed answers that do not all agree in the paragraph of the final one (`It is
 /// \boxed{1} or \boxed{2}.`), against a gold with one answer (a gold with several answers is
 /// compared as a set, see `compare_answers`). Boxes in earlier paragraphs are the parts of a
@@ -465,10 +468,7 @@ fn several_answers(
     gold: &Extraction,
     output: Option<&str>,
 ) -> Option<String> {
-    if predicted.several.len() < 2
-        || predicted.method != Method::Boxed
-        || gold.several.len() >= 2
-        || equiv::answer_count(&gold.answer) >= 2
+    if predicted.several.len() < 2 || predicted.method != Method::Boxed || has_several_answers(gold)
     {
         return None;
     }
@@ -567,14 +567,8 @@ fn bound_not_value(predicted: &Extraction, text: &str) -> Option<String> {
         predicted.span.0.min(text.len()),
         predicted.span.1.min(text.len()),
     );
-    let mut from = s.saturating_sub(24);
-    while !text.is_char_boundary(from) {
-        from += 1;
-    }
-    let mut to = (e + 24).min(text.len());
-    while !text.is_char_boundary(to) {
-        to -= 1;
-    }
+    let from = text.ceil_char_boundary(s.saturating_sub(24));
+    let to = text.floor_char_boundary(e + 24);
     let markup =
         |c: char| c.is_whitespace() || matches!(c, '$' | '*' | '{' | '}' | '(' | ')' | '\\');
     let before = text.get(from..s)?.trim_end_matches(markup).to_lowercase();
@@ -616,14 +610,8 @@ const DENIED_AFTER: &[&str] = &[
 /// ("has not sold them yet, so 50 - 27 = 23") is not about the answer.
 fn negated(predicted: &Extraction, text: &str) -> Option<String> {
     let start = predicted.span.0.min(text.len());
-    let mut from = start.saturating_sub(48);
-    while !text.is_char_boundary(from) {
-        from += 1;
-    }
-    let mut sentence = start.saturating_sub(STATEMENT_BYTES);
-    while !text.is_char_boundary(sentence) {
-        sentence += 1;
-    }
+    let from = text.ceil_char_boundary(start.saturating_sub(48));
+    let sentence = text.ceil_char_boundary(start.saturating_sub(STATEMENT_BYTES));
     let lead = text.get(sentence..start)?;
     // The sentence's start: after the last line break or stop followed by a space.
     let opens = lead
@@ -643,10 +631,7 @@ fn negated(predicted: &Extraction, text: &str) -> Option<String> {
     }
     // "\boxed{5} is not the answer.": the statement right after the answer denies it.
     let end = predicted.span.1.min(text.len());
-    let mut cut = (end + 48).min(text.len());
-    while !text.is_char_boundary(cut) {
-        cut -= 1;
-    }
+    let cut = text.floor_char_boundary(end + 48);
     let follows = text
         .get(end..cut)?
         .trim_start_matches(|c: char| {

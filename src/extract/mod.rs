@@ -205,10 +205,7 @@ fn bounded(text: &str) -> &str {
         return text;
     }
     // Keep the end: final answers live there.
-    let mut start = text.len() - MAX_TEXT_BYTES;
-    while !text.is_char_boundary(start) {
-        start += 1;
-    }
+    let start = text.ceil_char_boundary(text.len() - MAX_TEXT_BYTES);
     text.get(start..).unwrap_or("")
 }
 

@@ -30,10 +30,7 @@ pub fn parse_feedback(latex: &str) -> ParseFeedback {
         Ok(f) => ParseFeedback::Parses(f.canonical()),
         Err(e) => {
             // The position is a byte offset; step back to a character boundary.
-            let mut at = e.position.min(latex.len());
-            while !latex.is_char_boundary(at) {
-                at -= 1;
-            }
+            let at = latex.floor_char_boundary(e.position);
             ParseFeedback::Error {
                 column: latex[..at].chars().count() + 1,
                 message: e.message,
