@@ -1083,8 +1083,10 @@ pub fn unsupported_number_findings(
             // context lists, which no rule can check: it counts only against a number the
             // context writes with the same unit ("three children" / "four children"), or when
             // it is a part of a stated whole ("six wins out of seven games"): a statistic the
-            // context would have to state, not a count of what it lists.
-            if o.kind != NumberKind::Date
+            // context would have to state, not a count of what it lists. A percentage or an
+            // amount with a scale word in words ("eighty percent", "nine thousand people") is
+            // no count of a list: it is checked as its digits would be.
+            if o.kind == NumberKind::Number
                 && o.text.starts_with(|c: char| c.is_ascii_alphabetic())
                 && !part_of_whole(output, o)
                 && !ctx
@@ -1673,6 +1675,22 @@ mod tests {
             vec!["three"]
         );
         assert!(flagged("Francis I of France; Francis I, emperor.", "two people").is_empty());
+        // A percentage or an amount in words is no count of a list: checked as digits are.
+        let ctx = "Revenue was 120 million dollars; it employs 450 people.";
+        assert_eq!(
+            flagged(ctx, "Revenue rose eighty percent."),
+            vec!["eighty percent"]
+        );
+        assert_eq!(
+            flagged(ctx, "It employs nine thousand people."),
+            vec!["nine thousand"]
+        );
+        assert_eq!(
+            flagged(ctx, "Revenue was five hundred million dollars."),
+            vec!["five hundred million"]
+        );
+        assert!(flagged(ctx, "It employs four hundred and fifty people.").is_empty());
+        assert!(flagged(ctx, "Revenue was one hundred twenty million dollars.").is_empty());
         // A part of a stated whole is a statistic the context must state.
         let ctx = "He has lost just once in seven games.";
         assert_eq!(

@@ -710,13 +710,22 @@ fn cn_unit(c: char) -> Option<f64> {
     CN_UNITS.iter().find(|(u, _)| *u == c).map(|&(_, v)| v)
 }
 
-/// Full-width digits and point read as ASCII (１２３．５ is 123.5).
-fn ascii_digit(c: char) -> Option<u32> {
-    match c {
-        '0'..='9' => Some(c as u32 - '0' as u32),
-        '０'..='９' => Some(c as u32 - '０' as u32),
-        _ => None,
-    }
+/// The zeros of the decimal digits read as ASCII ones: ASCII, full-width (１２３．５ is 123.5),
+/// Arabic-Indic and Extended, N'Ko, the Indic scripts, Thai, Lao, Tibetan, Myanmar, Khmer,
+/// Mongolian, and the five mathematical alphabets (𝟓𝟎𝟎): a number in any of them is one a
+/// reader sees, so it is checked (each is ten consecutive code points, Unicode's `Nd`).
+const DIGIT_ZEROS: [u32; 25] = [
+    0x30, 0xFF10, 0x660, 0x6F0, 0x7C0, 0x966, 0x9E6, 0xA66, 0xAE6, 0xB66, 0xBE6, 0xC66, 0xCE6,
+    0xD66, 0xE50, 0xED0, 0xF20, 0x1040, 0x17E0, 0x1810, 0x1D7CE, 0x1D7D8, 0x1D7E2, 0x1D7EC,
+    0x1D7F6,
+];
+
+fn decimal_digit(c: char) -> Option<u32> {
+    let c = c as u32;
+    DIGIT_ZEROS
+        .iter()
+        .find(|&&zero| (zero..zero + 10).contains(&c))
+        .map(|zero| c - zero)
 }
 
 fn is_point(c: char) -> bool {
@@ -742,10 +751,18 @@ const EN_SCALES: [(&str, f64); 5] = [
     ("billion", 1e9),
     ("trillion", 1e12),
 ];
-/// Attached abbreviations: 1.2k, 3M, 5bn, 2mn, 4B.
-const EN_ABBREVIATIONS: [(&str, f64); 6] = [
+/// Currency codes written glued to an amount (USD500 million).
+const CURRENCY_CODES: [&str; 20] = [
+    "USD", "US", "GBP", "EUR", "RMB", "CNY", "JPY", "HKD", "INR", "Rs", "AUD", "CAD", "CHF", "SGD",
+    "NZD", "KRW", "RUB", "BRL", "ZAR", "NTD",
+];
+/// Attached abbreviations: 1.2k, 3M, 5bn, 2mn, 4B, $1.2tn.
+const EN_ABBREVIATIONS: [(&str, f64); 9] = [
     ("bn", 1e9),
+    ("bln", 1e9),
     ("mn", 1e6),
+    ("mln", 1e6),
+    ("tn", 1e12),
     ("k", 1e3),
     ("K", 1e3),
     ("M", 1e6),
@@ -786,10 +803,6 @@ const EN_CARDINALS: [(&str, f64); 26] = [
     ("seventy", 70.0),
     ("eighty", 80.0),
     ("ninety", 90.0),
-];
-/// The last word of "twenty-one" … "ninety-nine".
-const EN_UNITS: [&str; 9] = [
-    "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
 ];
 /// third … twentieth (`first` and `second` are left out: "at first", "a second").
 const EN_ORDINALS: [&str; 18] = [
@@ -876,11 +889,36 @@ impl<'t> Scanner<'t> {
         text.get(self.byte(i)..).unwrap_or("")
     }
 
+    /// Past characters that render as nothing (zero-width space and joiners, word joiner, BOM,
+    /// soft hyphen) when a digit follows: `4\u{200b}50` reads as the 450 a reader sees, not as
+    /// 4 and 50.
+    fn skip_invisible(&self, j: usize) -> usize {
+        let mut k = j;
+        while self.ch(k).is_some_and(|c| {
+            matches!(
+                c,
+                '\u{200b}'..='\u{200d}' | '\u{2060}' | '\u{feff}' | '\u{ad}'
+            )
+        }) {
+            k += 1;
+        }
+        if k > j && self.ch(k).and_then(decimal_digit).is_some() {
+            k
+        } else {
+            j
+        }
+    }
+
+    /// The index of the character at byte offset `byte` (or of the first after it).
+    fn char_at(&self, byte: usize) -> usize {
+        self.chars.partition_point(|&(b, _)| (b as usize) < byte)
+    }
+
     fn run(&mut self) {
         let mut i = 0;
         while i < self.chars.len() {
             let c = self.chars[i].1;
-            i = if ascii_digit(c).is_some() {
+            i = if decimal_digit(c).is_some() {
                 self.western(i)
             } else if c.is_ascii_alphabetic() {
                 self.word(i)
@@ -903,9 +941,16 @@ impl<'t> Scanner<'t> {
         }
         let word = self.text[self.byte(i)..self.byte(j)].to_ascii_lowercase();
         let next = self.ch(j);
-        let glued = next.is_some_and(|c| ascii_digit(c).is_some())
+        let glued = next.is_some_and(|c| decimal_digit(c).is_some())
             || (matches!(next, Some('-' | '_'))
                 && self.ch(j + 1).is_some_and(|c| c.is_ascii_digit()));
+        // A currency code glued to its amount (USD500, RMB5bn, Rs500) is money, not an
+        // identifier: the digits are read next.
+        if next.is_some_and(|c| decimal_digit(c).is_some())
+            && CURRENCY_CODES.contains(&&self.text[self.byte(i)..self.byte(j)])
+        {
+            return j;
+        }
         if glued {
             while self
                 .ch(j)
@@ -943,13 +988,14 @@ impl<'t> Scanner<'t> {
         let mut int = String::new();
         let mut grouped = false;
         let mut space_grouped = false;
-        while let Some(d) = self.ch(j).and_then(ascii_digit) {
+        while let Some(d) = self.ch(j).and_then(decimal_digit) {
             int.push(char::from_digit(d, 10).unwrap_or('0'));
             j += 1;
+            j = self.skip_invisible(j);
             // "1,200,000": a comma followed by exactly three digits is a thousands separator.
             if self.ch(j) == Some(',')
-                && (1..=3).all(|k| self.ch(j + k).and_then(ascii_digit).is_some())
-                && self.ch(j + 4).and_then(ascii_digit).is_none()
+                && (1..=3).all(|k| self.ch(j + k).and_then(decimal_digit).is_some())
+                && self.ch(j + 4).and_then(decimal_digit).is_none()
             {
                 grouped = true;
                 j += 1;
@@ -958,8 +1004,8 @@ impl<'t> Scanner<'t> {
             // group of at most three digits.
             if matches!(self.ch(j), Some(' ' | '\u{a0}' | '\u{202f}' | '\u{2009}'))
                 && (int.len() <= 3 || space_grouped)
-                && (1..=3).all(|k| self.ch(j + k).and_then(ascii_digit).is_some())
-                && self.ch(j + 4).and_then(ascii_digit).is_none()
+                && (1..=3).all(|k| self.ch(j + k).and_then(decimal_digit).is_some())
+                && self.ch(j + 4).and_then(decimal_digit).is_none()
                 && !self.ch(j + 4).is_some_and(is_point)
             {
                 grouped = true;
@@ -968,17 +1014,19 @@ impl<'t> Scanner<'t> {
             }
         }
         let mut frac = String::new();
-        if self.ch(j).is_some_and(is_point) && self.ch(j + 1).and_then(ascii_digit).is_some() {
+        if self.ch(j).is_some_and(is_point) && self.ch(j + 1).and_then(decimal_digit).is_some() {
             j += 1;
-            while let Some(d) = self.ch(j).and_then(ascii_digit) {
+            while let Some(d) = self.ch(j).and_then(decimal_digit) {
                 frac.push(char::from_digit(d, 10).unwrap_or('0'));
                 j += 1;
+                j = self.skip_invisible(j);
             }
             // 1.2.3 is a version or a section number, not a quantity.
-            if self.ch(j).is_some_and(is_point) && self.ch(j + 1).and_then(ascii_digit).is_some() {
+            if self.ch(j).is_some_and(is_point) && self.ch(j + 1).and_then(decimal_digit).is_some()
+            {
                 while self
                     .ch(j)
-                    .is_some_and(|c| is_point(c) || ascii_digit(c).is_some())
+                    .is_some_and(|c| is_point(c) || decimal_digit(c).is_some())
                 {
                     j += 1;
                 }
@@ -1015,7 +1063,7 @@ impl<'t> Scanner<'t> {
         let digits = |s: &Self, mut k: usize| {
             let from = k;
             let mut v = 0.0;
-            while let Some(d) = s.ch(k).and_then(ascii_digit) {
+            while let Some(d) = s.ch(k).and_then(decimal_digit) {
                 v = v * 10.0 + f64::from(d);
                 k += 1;
             }
@@ -1049,7 +1097,7 @@ impl<'t> Scanner<'t> {
             parts += 1;
             j = k + UNITS[u].0.chars().count();
             next_unit = u + 1;
-            if u == UNITS.len() - 1 && self.ch(j).and_then(ascii_digit).is_none() {
+            if u == UNITS.len() - 1 && self.ch(j).and_then(decimal_digit).is_none() {
                 break;
             }
         }
@@ -1078,10 +1126,10 @@ impl<'t> Scanner<'t> {
     fn iso_date(&mut self, start: usize, j: usize, year: &str) -> Option<usize> {
         let sep = self.ch(j).filter(|c| matches!(c, '-' | '/'))?;
         let two = |k: usize| -> Option<(u32, usize)> {
-            let a = self.ch(k).and_then(ascii_digit)?;
-            match self.ch(k + 1).and_then(ascii_digit) {
+            let a = self.ch(k).and_then(decimal_digit)?;
+            match self.ch(k + 1).and_then(decimal_digit) {
                 Some(b) => {
-                    if self.ch(k + 2).and_then(ascii_digit).is_some() {
+                    if self.ch(k + 2).and_then(decimal_digit).is_some() {
                         None
                     } else {
                         Some((a * 10 + b, k + 2))
@@ -1179,21 +1227,32 @@ impl<'t> Scanner<'t> {
                 return to_char(self, end);
             }
         }
-        for (w, scale) in EN_SCALES {
-            if starts_with_word(spaced, w) {
-                let end = at + skip + w.len();
-                push(
-                    self,
-                    end,
-                    NumberKind::Quantity,
-                    value * scale,
-                    unit * scale / 2.0,
-                );
-                return to_char(self, end);
-            }
+        if let Some((scale, len)) = scale_words(spaced) {
+            let end = at + skip + len;
+            push(
+                self,
+                end,
+                NumberKind::Quantity,
+                value * scale,
+                unit * scale / 2.0,
+            );
+            return to_char(self, end);
         }
-        for (w, scale) in EN_ABBREVIATIONS {
-            // Case matters: 5M is five million, 5m five metres.
+        // After a currency sign, an attached `m` is million and `b` billion (£30m, $5b);
+        // elsewhere case matters: 5M is five million, 5m five metres.
+        let before = self.text[..self.byte(start)].trim_end_matches([' ', '\u{a0}']);
+        let money = before.ends_with(['$', '£', '€', '¥', '￥', '₹'])
+            || CURRENCY_CODES.iter().any(|code| {
+                before
+                    .strip_suffix(code)
+                    .is_some_and(|b| !b.ends_with(|c: char| c.is_alphanumeric()))
+            });
+        let currency_abbreviations: &[(&str, f64)] = if money {
+            &[("m", 1e6), ("b", 1e9)]
+        } else {
+            &[]
+        };
+        for &(w, scale) in EN_ABBREVIATIONS.iter().chain(currency_abbreviations) {
             if rest.starts_with(w)
                 && !rest[w.len()..].starts_with(|c: char| c.is_ascii_alphanumeric())
             {
@@ -1265,7 +1324,7 @@ impl<'t> Scanner<'t> {
         let body = i + 3;
         let before = self.out.len();
         let end = match self.ch(body) {
-            Some(c) if ascii_digit(c).is_some() => self.western(body),
+            Some(c) if decimal_digit(c).is_some() => self.western(body),
             Some(c) if cn_digit(c).is_some() || cn_unit(c).is_some() => {
                 self.chinese_run(body, true)
             }
@@ -1326,26 +1385,27 @@ impl<'t> Scanner<'t> {
     }
 
     /// A number written in English words: a cardinal ("three children", "twenty-five",
-    /// "four million") is a number; an ordinal ("eighth") and a fraction or multiple ("half",
-    /// "a quarter", "a third", "doubled", "tripled") are soft readings (see [`Num::soft`]).
-    /// `one`, `first` and `second` are left alone ("one of", "a second").
+    /// "four hundred and fifty", "five hundred million": [`english_number`]) is a number, a
+    /// quantity when it has a scale word; an ordinal ("eighth") and a fraction or multiple
+    /// ("half", "a quarter", "a third", "doubled", "tripled") are soft readings (see
+    /// [`Num::soft`]). `one` alone, `first` and `second` are left alone ("one of", "a second").
     fn number_word(&mut self, i: usize, j: usize, word: &str) -> Option<usize> {
         let at = |list: &[&str]| list.iter().position(|w| *w == word);
-        if let Some(&(_, mut value)) = EN_CARDINALS.iter().find(|(w, _)| *w == word) {
-            let mut end = j;
-            // twenty-five
-            if value >= 20.0 && self.ch(j) == Some('-') {
-                let mut e = j + 1;
-                while self.ch(e).is_some_and(|c| c.is_ascii_alphabetic()) {
-                    e += 1;
-                }
-                let last = self.text[self.byte(j + 1)..self.byte(e)].to_ascii_lowercase();
-                if let Some(u) = EN_UNITS.iter().position(|w| *w == last) {
-                    value += u as f64 + 1.0;
-                    end = e;
-                }
+        let starts_number =
+            matches!(word, "a" | "an" | "one") || EN_CARDINALS.iter().any(|(w, _)| *w == word);
+        let read = if starts_number {
+            english_number(self.rest(i))
+        } else {
+            None
+        };
+        if let Some(n) = read {
+            let end = self.byte(i) + n.len;
+            let after = self.char_at(end);
+            if n.scaled {
+                self.push_plain(i, end, NumberKind::Quantity, n.value, n.place / 2.0);
+                return Some(after);
             }
-            return Some(self.suffix(i, end, value, 1.0, false, ""));
+            return Some(self.suffix(i, after, n.value, 1.0, false, ""));
         }
         let soft = |s: &mut Self, kind, value: f64, half_step: f64| {
             let (start, end) = (s.byte(i), s.byte(j));
@@ -1454,6 +1514,164 @@ impl<'t> Scanner<'t> {
             end,
         });
     }
+}
+
+/// An English number in words read by [`english_number`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct EnglishNumber {
+    value: f64,
+    /// Bytes read.
+    len: usize,
+    /// The place of the last word written: "five hundred million" is exact to the hundred
+    /// million, "four hundred and fifty" to the unit.
+    place: f64,
+    /// Whether a scale word (hundred, thousand …) was read.
+    scaled: bool,
+}
+
+/// The English number in words at the start of `s`: "three", "twenty-five", "ninety one",
+/// "twelve hundred", "four hundred and fifty", "two thousand three hundred", "five hundred
+/// million". Words are joined by one space or hyphen; "and" only after a scale word and
+/// before a number word. `one` is a number only with more words ("one hundred",
+/// "twenty-one"): alone it is "one of", "no one". None when `s` does not start with one.
+fn english_number(s: &str) -> Option<EnglishNumber> {
+    #[derive(Clone, Copy, PartialEq)]
+    enum Last {
+        Start,
+        Unit,
+        Teen,
+        Tens,
+        Hundred,
+        Scale(f64),
+        And,
+    }
+    let (mut total, mut group) = (0.0, 0.0);
+    let (mut total_place, mut group_place) = (1.0, 1.0);
+    let (mut last, mut last_scale) = (Last::Start, f64::INFINITY);
+    let (mut pos, mut len, mut words, mut scaled) = (0, 0, 0, false);
+    loop {
+        let mut at = pos;
+        if last != Last::Start {
+            match s[pos..].chars().next() {
+                Some(c @ (' ' | '-' | '\u{a0}')) => at += c.len_utf8(),
+                _ => break,
+            }
+        }
+        let n = s[at..].bytes().take_while(u8::is_ascii_alphabetic).count();
+        if n == 0 || s[at + n..].starts_with(|c: char| c.is_ascii_digit()) {
+            break;
+        }
+        let word = s[at..at + n].to_ascii_lowercase();
+        // "a hundred", "a million": one of the scale (the article alone is no number).
+        let article = last == Last::Start && (word == "a" || word == "an");
+        let value = if word == "one" || article {
+            Some(1.0)
+        } else {
+            EN_CARDINALS
+                .iter()
+                .find(|(w, _)| *w == word)
+                .map(|&(_, v)| v)
+        };
+        let scale = EN_SCALES.iter().find(|(w, _)| *w == word).map(|&(_, v)| v);
+        let next = match (value, scale, word.as_str()) {
+            (Some(v), _, _) => {
+                let kind = if v < 10.0 {
+                    Last::Unit
+                } else if v < 20.0 {
+                    Last::Teen
+                } else {
+                    Last::Tens
+                };
+                let fits = match last {
+                    Last::Start | Last::Hundred | Last::Scale(_) | Last::And => true,
+                    Last::Tens => kind == Last::Unit,
+                    Last::Unit | Last::Teen => false,
+                };
+                if !fits {
+                    break;
+                }
+                group += v;
+                group_place = 1.0;
+                kind
+            }
+            (_, Some(f), _) if f == 100.0 => {
+                if !matches!(last, Last::Unit | Last::Teen | Last::Tens) || group >= 100.0 {
+                    break;
+                }
+                group *= 100.0;
+                group_place *= 100.0;
+                scaled = true;
+                Last::Hundred
+            }
+            (_, Some(f), _) => {
+                if !matches!(last, Last::Unit | Last::Teen | Last::Tens | Last::Hundred)
+                    || f >= last_scale
+                {
+                    break;
+                }
+                total += group * f;
+                total_place = group_place * f;
+                group = 0.0;
+                last_scale = f;
+                scaled = true;
+                Last::Scale(f)
+            }
+            (_, _, "and") if matches!(last, Last::Hundred | Last::Scale(_)) => Last::And,
+            _ => break,
+        };
+        last = next;
+        pos = at + n;
+        if last != Last::And {
+            len = pos;
+            words += 1;
+        }
+    }
+    let value = total + group;
+    let article = s
+        .as_bytes()
+        .first()
+        .is_some_and(|b| b.eq_ignore_ascii_case(&b'a'));
+    if len == 0 || (words == 1 && value == 1.0) || (article && !scaled) {
+        return None;
+    }
+    Some(EnglishNumber {
+        value,
+        len,
+        place: if group > 0.0 {
+            group_place
+        } else {
+            total_place
+        },
+        scaled,
+    })
+}
+
+/// The scale words at the start of `s`, multiplied ("million", "hundred thousand", "thousand
+/// million"; a plural after digits, "120 millions", is the same scale): the scale and the bytes
+/// read.
+fn scale_words(s: &str) -> Option<(f64, usize)> {
+    let one = |s: &str| {
+        EN_SCALES.iter().find_map(|&(w, scale)| {
+            let plural = s.len() > w.len() && s.as_bytes()[w.len()].eq_ignore_ascii_case(&b's');
+            let len = w.len() + usize::from(plural);
+            (s.len() >= w.len()
+                && s.is_char_boundary(w.len())
+                && s[..w.len()].eq_ignore_ascii_case(w)
+                && !s[len..].starts_with(|c: char| c.is_ascii_alphanumeric()))
+            .then_some((scale, len))
+        })
+    };
+    let (mut scale, mut len) = one(s)?;
+    // A larger scale right after multiplies: five hundred million.
+    while let Some((more, n)) = s[len..]
+        .strip_prefix(' ')
+        .and_then(one)
+        .filter(|&(more, _)| more > scale)
+    {
+        scale *= more;
+        len += 1 + n;
+    }
+    Some((scale, len))
 }
 
 /// `text` cut to at most `max` bytes, on a character boundary.
@@ -2139,6 +2357,107 @@ mod tests {
             .is_empty());
         // 一 alone is an article.
         assert!(values("一个统一的想法").is_empty());
+    }
+
+    #[test]
+    fn english_numbers_of_several_words_are_one_number() {
+        fn read(s: &str) -> Option<(f64, &str, f64)> {
+            english_number(s).map(|n| (n.value, &s[..n.len], n.place))
+        }
+        assert_eq!(read("ninety one people"), Some((91.0, "ninety one", 1.0)));
+        assert_eq!(read("twenty-one left"), Some((21.0, "twenty-one", 1.0)));
+        assert_eq!(
+            read("four hundred and fifty people"),
+            Some((450.0, "four hundred and fifty", 1.0))
+        );
+        assert_eq!(
+            read("two thousand three hundred fans"),
+            Some((2300.0, "two thousand three hundred", 100.0))
+        );
+        assert_eq!(
+            read("five hundred million dollars"),
+            Some((5e8, "five hundred million", 1e8))
+        );
+        assert_eq!(
+            read("twelve hundred"),
+            Some((1200.0, "twelve hundred", 100.0))
+        );
+        assert_eq!(read("one million"), Some((1e6, "one million", 1e6)));
+        // "and" only joins a scale word to a number word.
+        assert_eq!(read("eight and a half"), Some((8.0, "eight", 1.0)));
+        assert_eq!(
+            read("a hundred and ten"),
+            Some((110.0, "a hundred and ten", 1.0))
+        );
+        assert_eq!(read("a million people"), Some((1e6, "a million", 1e6)));
+        assert_eq!(read("a third"), None);
+        assert_eq!(read("a man"), None);
+        // Two counts side by side, a unit, a tens word twice: the first number only.
+        assert_eq!(read("two three"), Some((2.0, "two", 1.0)));
+        assert_eq!(read("three-year deal"), Some((3.0, "three", 1.0)));
+        assert_eq!(read("twenty twenty"), Some((20.0, "twenty", 1.0)));
+        assert_eq!(read("thousand million"), None);
+        // "one" alone is "one of", "no one".
+        assert_eq!(read("one of them"), None);
+        assert_eq!(read("nothing"), None);
+    }
+
+    #[test]
+    fn scales_currencies_and_digits_of_other_scripts() {
+        // After a currency sign or code, an attached m is million; elsewhere metres.
+        assert_eq!(
+            one("The club raised £30 million.", "raised £30m"),
+            "notation 30 million"
+        );
+        assert_eq!(
+            one("The club raised £30m.", "raised £30 million"),
+            "notation 30m"
+        );
+        assert_eq!(
+            one("sales of $5 billion", "sales of $5b"),
+            "notation 5 billion"
+        );
+        assert_eq!(values("He ran 5m."), vec![("5".into(), 5.0)]);
+        // A currency code glued to its amount is money, not an identifier.
+        assert_eq!(
+            one(
+                "Sales hit 500 million dollars.",
+                "Sales hit USD500 million."
+            ),
+            "verbatim"
+        );
+        assert_eq!(values("USD500m"), vec![("500m".into(), 5e8)]);
+        assert!(values("COVID19 H2O").is_empty());
+        // Invisible characters inside digits: the number a reader sees.
+        assert_eq!(
+            values("4\u{200b}50 people"),
+            vec![("4\u{200b}50".into(), 450.0)]
+        );
+        // Scale words multiply; a plural after digits is the same scale.
+        assert_eq!(
+            values("5 hundred million, 120 millions, 3 hundred thousand"),
+            vec![
+                ("5 hundred million".into(), 5e8),
+                ("120 millions".into(), 1.2e8),
+                ("3 hundred thousand".into(), 3e5)
+            ]
+        );
+        assert_eq!(
+            one(
+                "The population is 1.2 million.",
+                "twelve hundred thousand people"
+            ),
+            "notation 1.2 million"
+        );
+        // Any script's decimal digits are read: a number hidden in them is still checked.
+        assert_eq!(
+            values("𝟓𝟎𝟎 and ٩٠٠٠ and ९"),
+            vec![
+                ("𝟓𝟎𝟎".into(), 500.0),
+                ("٩٠٠٠".into(), 9000.0),
+                ("९".into(), 9.0)
+            ]
+        );
     }
 
     #[test]
