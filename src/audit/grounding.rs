@@ -1594,7 +1594,7 @@ fn english_number(s: &str) -> Option<EnglishNumber> {
                 group_place = 1.0;
                 kind
             }
-            (_, Some(f), _) if f == 100.0 => {
+            (_, Some(100.0), _) => {
                 if !matches!(last, Last::Unit | Last::Teen | Last::Tens) || group >= 100.0 {
                     break;
                 }
