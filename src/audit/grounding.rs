@@ -452,6 +452,12 @@ impl<'a> ContextIndex<'a> {
     /// window (b ≈ t − a, a ± t, a·t, a / t, a·(1 ± t), a / (1 ± t)) found by binary search, so
     /// one output number costs O(pool · log pool), ~200 × 8 window probes.
     fn derive(&self, n: &Num) -> Option<Grounding> {
+        // A tenth (五成) spans ten points: some step from two numbers of a dense text lands
+        // in it by chance ((6 − 4) / 4 of a 6：4 ratio "is" 五成). Only a context figure it
+        // rounds supports it.
+        if n.text.ends_with('成') {
+            return None;
+        }
         let t = n.value.abs();
         // Strictly inside the output's precision: 598 − 565.5 = 32.5 is not "32".
         let half = precision(n);
@@ -1368,6 +1374,28 @@ impl<'t> Scanner<'t> {
                 return end;
             }
         }
+        // A year in Chinese digits (二〇一六年), with the month and day after it in Chinese
+        // numerals (二〇一六年五月三日): a date, as 2016年5月3日 is.
+        if !forced && !has_unit && run.len() == 4 && self.ch(j) == Some('年') {
+            let year = run
+                .iter()
+                .fold(0, |y, &c| y * 10 + cn_digit(c).unwrap_or(0));
+            let mut date = DateParts {
+                year: Some(year),
+                ..DateParts::default()
+            };
+            let mut end = j + 1;
+            if let Some((month, e)) = self.chinese_date_part(end, &['月'], 12) {
+                date.month = Some(month);
+                end = e;
+                if let Some((day, e)) = self.chinese_date_part(end, &['日', '号'], 31) {
+                    date.day = Some(day);
+                    end = e;
+                }
+            }
+            self.push_date(i, end, date);
+            return end;
+        }
         if !forced && (run.len() < 2 || !has_unit) {
             return j;
         }
@@ -1382,6 +1410,22 @@ impl<'t> Scanner<'t> {
             .filter(|_| run.last().and_then(|&c| cn_unit(c)).is_some())
             .unwrap_or(1.0);
         self.suffix_cn(i, j, value, unit)
+    }
+
+    /// A month or day in Chinese numerals at character `k` (五月, 十二月, 二十三日): its value
+    /// (1 to `max`) and the index after the character that ends it.
+    fn chinese_date_part(&self, k: usize, ends: &[char], max: u32) -> Option<(u32, usize)> {
+        let mut e = k;
+        while self
+            .ch(e)
+            .is_some_and(|c| cn_digit(c).is_some() || c == '十')
+        {
+            e += 1;
+        }
+        let run: Vec<char> = self.chars[k..e].iter().map(|&(_, c)| c).collect();
+        let v = chinese_value(&run)?;
+        let v = (v.fract() == 0.0 && (1.0..=f64::from(max)).contains(&v)).then_some(v as u32)?;
+        self.ch(e).filter(|c| ends.contains(c)).map(|_| (v, e + 1))
     }
 
     /// A number written in English words: a cardinal ("three children", "twenty-five",
@@ -1437,8 +1481,8 @@ impl<'t> Scanner<'t> {
     }
 
     /// One Chinese digit that is a number by what follows it: a count (三个月, 两名, 五倍,
-    /// 三年), or a soft reading — a tenth (三成 = 30 %), a fraction (三分之一), 一倍 (100 %),
-    /// 一半 (50 %). 一 alone is an article (一个, 一家), not a number.
+    /// 三年), a tenth (三成 = 30 %), or a soft reading — a fraction (三分之一), 一倍 (100 %),
+    /// 一半 (50 %), 一成. 一 alone is an article (一个, 一家), not a number.
     fn chinese_word(&mut self, i: usize, j: usize, c: char) -> Option<usize> {
         let d = f64::from(cn_digit(c)?);
         let rest = self.rest(j);
@@ -1450,6 +1494,15 @@ impl<'t> Scanner<'t> {
             Some(end)
         };
         if rest.starts_with('成') && !rest.starts_with("成不变") && d > 0.0 {
+            // 两成 … 九成 are tenths, a statistic the output states (超五成网民 = over 50 %):
+            // checked like 50 %. 一成 is left soft (这一成果), as is a word 成 starts after a
+            // digit (五成员国 "five member states", 七成熟 "medium well", 三成份股).
+            let word = rest['成'.len_utf8()..]
+                .starts_with(['员', '熟', '都', '份', '分', '果', '绩', '就']);
+            if d >= 2.0 && !word {
+                self.push_plain(i, self.byte(j + 1), NumberKind::Percent, d / 10.0, 0.05);
+                return Some(j + 1);
+            }
             return soft(self, j + 1, d / 10.0, 0.05);
         }
         if let Some(after) = rest.strip_prefix("分之") {
@@ -2357,6 +2410,33 @@ mod tests {
             .is_empty());
         // 一 alone is an article.
         assert!(values("一个统一的想法").is_empty());
+        // A tenth in the output is a statistic, checked; a word 成 starts is not a tenth.
+        assert_eq!(one("48%的网民", "近五成网民"), "rounded 48%");
+        assert_eq!(one("44%的网民", "超五成网民"), "not_found");
+        assert!(ground_numbers("x", "五成员国，七成熟，这一成果")
+            .numbers
+            .is_empty());
+        // A tenth is never one chance step of two context numbers ((6 − 4) / 4 = 50 %).
+        assert_eq!(one("男女比例约6：4。", "超五成网民"), "not_found");
+    }
+
+    #[test]
+    fn dates_in_chinese_numerals() {
+        assert_eq!(
+            one("2016年5月3日，公司成立。", "二〇一六年五月三日成立"),
+            "notation 2016年5月3日"
+        );
+        assert_eq!(
+            one("二〇一六年五月三日成立", "2016年5月3日"),
+            "notation 二〇一六年五月三日"
+        );
+        assert_eq!(one("2016年5月3日", "二〇一七年"), "not_found");
+        assert_eq!(
+            values("一九九八年十二月二十三日"),
+            vec![("一九九八年十二月二十三日".into(), 1998.0)]
+        );
+        // Not four digits before 年: no year (三年 is a count of years).
+        assert_eq!(values("为期三年"), vec![("三".into(), 3.0)]);
     }
 
     #[test]
