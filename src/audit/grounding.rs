@@ -1435,9 +1435,36 @@ impl<'t> Scanner<'t> {
     /// [`Num::soft`]). `one` alone, `first` and `second` are left alone ("one of", "a second").
     fn number_word(&mut self, i: usize, j: usize, word: &str) -> Option<usize> {
         let at = |list: &[&str]| list.iter().position(|w| *w == word);
-        let starts_number =
-            matches!(word, "a" | "an" | "one") || EN_CARDINALS.iter().any(|(w, _)| *w == word);
-        let read = if starts_number {
+        let numerator = match word {
+            "a" | "an" | "one" => Some(1.0),
+            _ => EN_CARDINALS
+                .iter()
+                .find(|(w, _)| *w == word)
+                .map(|&(_, v)| v),
+        };
+        // "a third", "two-thirds", "three quarters": a fraction, soft like "half".
+        if let Some((num, (den, len))) =
+            numerator.and_then(|num| Some((num, fraction_denominator(self.rest(j))?)))
+        {
+            if num < den {
+                // Soft readings: the fraction ("a third" = 33 %) and, as the words alone
+                // give, its numerator and denominator ("36/3" of "a third of 36", "2/3 * 9"
+                // of "two-thirds of 9").
+                let end = self.byte(j) + len;
+                let den_at = self.char_at(self.byte(j) + 1);
+                let before = self.out.len();
+                self.push_plain(i, end, NumberKind::Percent, num / den, 0.0005);
+                if num >= 2.0 {
+                    self.push_plain(i, self.byte(j), NumberKind::Number, num, 0.5);
+                }
+                self.push_plain(den_at, end, NumberKind::Number, den, 0.5);
+                for x in &mut self.out[before..] {
+                    x.soft = true;
+                }
+                return Some(self.char_at(end));
+            }
+        }
+        let read = if numerator.is_some() {
             english_number(self.rest(i))
         } else {
             None
@@ -1466,13 +1493,6 @@ impl<'t> Scanner<'t> {
         let fraction = match word {
             "half" | "halved" => Some(0.5),
             "quarter" => Some(0.25),
-            "third"
-                if self.text[..self.byte(i)]
-                    .to_ascii_lowercase()
-                    .ends_with("a ") =>
-            {
-                Some(1.0 / 3.0)
-            }
             "doubled" => Some(1.0),
             "tripled" => Some(2.0),
             _ => None,
@@ -1567,6 +1587,22 @@ impl<'t> Scanner<'t> {
             end,
         });
     }
+}
+
+/// The denominator word after a numerator word ("a third", "two-thirds", "three quarters"):
+/// the denominator and the bytes read, separator included.
+fn fraction_denominator(s: &str) -> Option<(f64, usize)> {
+    let rest = s.strip_prefix([' ', '-'])?;
+    let n = rest.bytes().take_while(u8::is_ascii_alphabetic).count();
+    let word = rest[..n].to_ascii_lowercase();
+    let den = match word.trim_end_matches('s') {
+        "third" => 3.0,
+        "quarter" => 4.0,
+        "fifth" => 5.0,
+        "tenth" => 10.0,
+        _ => return None,
+    };
+    Some((den, 1 + n))
 }
 
 /// An English number in words read by [`english_number`].
@@ -2393,6 +2429,15 @@ mod tests {
             "notation eighth"
         );
         assert_eq!(one("sales fell by half", "sales fell 50%"), "notation half");
+        assert_eq!(one("a third of voters", "33% of voters"), "rounded a third");
+        assert_eq!(
+            one("two-thirds of voters", "67% of voters"),
+            "rounded two-thirds"
+        );
+        assert_eq!(
+            one("three quarters of voters", "75% of voters"),
+            "notation three quarters"
+        );
         assert_eq!(
             one("profits doubled", "profits rose 100%"),
             "notation doubled"
