@@ -867,9 +867,62 @@ pub(crate) fn scan(text: &str) -> Vec<Num<'_>> {
         months: Vec::new(),
     };
     s.run();
-    let mut nums = merge_measures(text, merge_dates(text, s.out, &s.months));
+    let mut nums = part_of_whole_ratios(
+        text,
+        merge_measures(text, merge_dates(text, s.out, &s.months)),
+    );
     annotate(text, &mut nums);
     nums
+}
+
+/// "3 out of 4 voters", "one in five people", "2 of 3": a part of a whole is also the
+/// percentage it makes (75 %, 20 %), a soft reading placed after the whole, as a fraction in
+/// words is.
+fn part_of_whole_ratios<'t>(text: &'t str, nums: Vec<Num<'t>>) -> Vec<Num<'t>> {
+    let plain = |n: &Num| n.kind == NumberKind::Number && !n.soft && !year_like(n);
+    let mut out: Vec<Num<'t>> = Vec::with_capacity(nums.len());
+    for (k, b) in nums.iter().enumerate() {
+        out.push(*b);
+        if !plain(b) || b.value <= 0.0 {
+            continue;
+        }
+        let part = |gap: &str| {
+            [" out of ", " in ", " of "]
+                .iter()
+                .any(|g| gap.eq_ignore_ascii_case(g))
+        };
+        let before = text.get(..b.start).unwrap_or("");
+        // The few bytes before the whole ("one out of " is 11): a long text is not copied per
+        // number.
+        let tail = &before[before.floor_char_boundary(before.len().saturating_sub(16))..];
+        // The part: the number right before, or "one" (not read alone: "one of").
+        let a = k
+            .checked_sub(1)
+            .map(|i| nums[i])
+            .filter(|a| plain(a) && text.get(a.end..b.start).is_some_and(part))
+            .map(|a| (a.start, a.value))
+            .or_else(|| {
+                let tail = tail.to_ascii_lowercase();
+                let gap = [" out of ", " in "]
+                    .iter()
+                    .find(|g| tail.ends_with(&format!("one{g}")))?;
+                let start = before.len() - gap.len() - "one".len();
+                let word_start = !before[..start].ends_with(|c: char| c.is_ascii_alphanumeric());
+                word_start.then_some((start, 1.0))
+            });
+        if let Some((start, part)) = a.filter(|&(_, part)| part < b.value) {
+            out.push(Num {
+                text: text.get(start..b.end).unwrap_or(b.text),
+                kind: NumberKind::Percent,
+                value: part / b.value,
+                half_step: 0.0005,
+                soft: true,
+                start,
+                ..*b
+            });
+        }
+    }
+    out
 }
 
 impl<'t> Scanner<'t> {
