@@ -224,6 +224,9 @@ struct DateParts {
     year: Option<u32>,
     month: Option<u32>,
     day: Option<u32>,
+    /// A time of day, in minutes after midnight (14:00, 2pm, 2.30 p.m.): alone, never with
+    /// the parts above.
+    minute: Option<u32>,
 }
 
 /// One number found in a text, with its byte range (also read by `audit::deterministic`). Its
@@ -258,6 +261,7 @@ impl Num<'_> {
                 year: Some(y),
                 month: None,
                 day: None,
+                minute: None,
             }) => Some(y),
             _ => None,
         }
@@ -381,6 +385,27 @@ impl<'a> ContextIndex<'a> {
     }
 
     fn ground_date(&self, n: &Num, d: DateParts) -> Grounding {
+        // A time of day is the same time in any notation (14:00 = 2pm), and exact; one written
+        // without am/pm before 13:00 may be either half of the day (10:00 / 10:00 p.m.).
+        if let Some(t) = d.minute {
+            let meridiem = |x: &Num| x.text.bytes().any(|b| b.eq_ignore_ascii_case(&b'm'));
+            let same_time = |c: &Num, ct: u32| {
+                ct == t
+                    || ((!meridiem(c) && ct < 780 || !meridiem(n) && t < 780)
+                        && ct % 720 == t % 720)
+            };
+            return self
+                .nums
+                .iter()
+                .find(|c| {
+                    c.date
+                        .and_then(|cd| cd.minute)
+                        .is_some_and(|ct| same_time(c, ct))
+                })
+                .map_or(Grounding::NotFound, |c| Grounding::Notation {
+                    source: c.text.to_string(),
+                });
+        }
         // A part the context's date leaves out is the one the context states elsewhere (a
         // dateline's year or month): "2015年7月5日" is "7月5日电" of a text that says 2015年,
         // "4月17日" is "17日" of a text dated 4月12日. The most precise part written must match.
@@ -416,6 +441,7 @@ impl<'a> ContextIndex<'a> {
                         year: Some(y),
                         month: None,
                         day: None,
+                        minute: None,
                     },
                 ) => c.kind == NumberKind::Number && same(c.value, f64::from(y)),
                 _ => false,
@@ -968,6 +994,86 @@ impl<'t> Scanner<'t> {
         }
     }
 
+    /// A time of day at character `start`: `14:00`, `9:30` (two digits after the colon, at
+    /// most 23 before), or with a meridiem, `2pm`, `2 p.m.`, `2.30pm`, `11:45 am`. One date
+    /// part, so `2pm` is `14:00` and a made-up time is exact, never a slight change.
+    fn time_of_day(&mut self, start: usize) -> Option<usize> {
+        let digit = |s: &Self, k: usize| s.ch(k).and_then(decimal_digit);
+        if start > 0
+            && self
+                .ch(start - 1)
+                .is_some_and(|c| decimal_digit(c).is_some() || matches!(c, ':' | '.' | ','))
+        {
+            return None;
+        }
+        let mut k = start;
+        let mut hour = 0;
+        while let Some(d) = digit(self, k) {
+            hour = hour * 10 + d;
+            k += 1;
+        }
+        if k - start > 2 {
+            return None;
+        }
+        let hour_written = hour;
+        let mut minute = None;
+        let sep = self.ch(k);
+        if matches!(sep, Some(':' | '.'))
+            && digit(self, k + 1).is_some()
+            && digit(self, k + 2).is_some()
+            && digit(self, k + 3).is_none()
+        {
+            let m = digit(self, k + 1).unwrap_or(0) * 10 + digit(self, k + 2).unwrap_or(0);
+            minute = Some((m, k + 3));
+        }
+        let after = minute.map_or(k, |(_, e)| e);
+        // am / pm / a.m. / p.m., attached or after one space.
+        let rest = self.rest(after);
+        let spaced = rest.strip_prefix(' ').unwrap_or(rest);
+        let meridiem = ["a.m.", "p.m.", "am", "pm"].iter().find_map(|w| {
+            let len = w.len();
+            (spaced.len() >= len
+                && spaced.is_char_boundary(len)
+                && spaced[..len].eq_ignore_ascii_case(w)
+                && (w.ends_with('.')
+                    || !spaced[len..].starts_with(|c: char| c.is_ascii_alphanumeric())))
+            .then_some((w.starts_with('p'), rest.len() - spaced.len() + len))
+        });
+        let (m, end_byte) = match (minute, meridiem) {
+            (_, Some((pm, len))) if (1..=12).contains(&hour) => {
+                let m = minute.map_or(0, |(m, _)| m);
+                hour = hour % 12 + if pm { 12 } else { 0 };
+                (m, self.byte(after) + len)
+            }
+            (Some((m, e)), None) if sep == Some(':') && hour <= 23 => (m, self.byte(e)),
+            _ => return None,
+        };
+        if m > 59 {
+            return None;
+        }
+        let end = self.char_at(end_byte);
+        let written_hour = f64::from(hour_written);
+        self.push_date(
+            start,
+            end,
+            DateParts {
+                minute: Some(hour * 60 + m),
+                ..DateParts::default()
+            },
+        );
+        // The hour and the minutes as written stay soft numbers, as they were before being read
+        // as one time ("10:45" still supports a duration's 45).
+        let before = self.out.len();
+        self.push_plain(start, self.byte(k), NumberKind::Number, written_hour, 0.5);
+        if let Some((m, e)) = minute {
+            self.push_plain(k + 1, self.byte(e), NumberKind::Number, f64::from(m), 0.5);
+        }
+        for x in &mut self.out[before..] {
+            x.soft = true;
+        }
+        Some(end)
+    }
+
     /// The index of the character at byte offset `byte` (or of the first after it).
     fn char_at(&self, byte: usize) -> usize {
         self.chars.partition_point(|&(b, _)| (b as usize) < byte)
@@ -1041,6 +1147,9 @@ impl<'t> Scanner<'t> {
     /// Digits with thousands separators and a decimal part, then a suffix.
     fn western(&mut self, start: usize) -> usize {
         if let Some(end) = self.duration(start) {
+            return end;
+        }
+        if let Some(end) = self.time_of_day(start) {
             return end;
         }
         let mut j = start;
@@ -1216,13 +1325,14 @@ impl<'t> Scanner<'t> {
                 year: Some(y),
                 month: Some(month),
                 day,
+                minute: None,
             },
         );
         Some(end)
     }
 
     fn push_date(&mut self, start: usize, end: usize, d: DateParts) {
-        let value = d.year.or(d.month).or(d.day).unwrap_or(0);
+        let value = d.year.or(d.month).or(d.day).or(d.minute).unwrap_or(0);
         self.out.push(Num {
             text: self.slice(self.byte(start), self.byte(end)),
             kind: NumberKind::Date,
@@ -2039,7 +2149,12 @@ fn date_num<'t>(
         kind: NumberKind::Date,
         value: f64::from(year.or(month).unwrap_or(0)),
         half_step: 0.5,
-        date: Some(DateParts { year, month, day }),
+        date: Some(DateParts {
+            year,
+            month,
+            day,
+            minute: None,
+        }),
         unit: "",
         hedged: false,
         sentence: 0,
@@ -2516,6 +2631,35 @@ mod tests {
             .is_empty());
         // A tenth is never one chance step of two context numbers ((6 − 4) / 4 = 50 %).
         assert_eq!(one("男女比例约6：4。", "超五成网民"), "not_found");
+    }
+
+    #[test]
+    fn times_of_day_in_any_notation() {
+        assert_eq!(one("at about 14:00", "at 2pm"), "notation 14:00");
+        assert_eq!(one("at 2 p.m. on Monday", "at 14:00"), "notation 2 p.m.");
+        assert_eq!(one("at 2:30 p.m.", "at 2.30pm"), "notation 2:30 p.m.");
+        assert_eq!(one("at 9am", "at 09:00"), "notation 9am");
+        // A clock written without am/pm may be either half of the day.
+        assert_eq!(
+            one("opens at 10:00", "opens at 10:00 p.m."),
+            "notation 10:00"
+        );
+        // Exact: another time is not a slight change.
+        assert_eq!(one("at 2:30 p.m.", "at 3pm"), "not_found");
+        assert_eq!(
+            status("at 2pm", "at 14:00 and 2am"),
+            vec![
+                ("14:00".to_string(), "notation 2pm".to_string()),
+                ("2am".to_string(), "not_found".to_string())
+            ]
+        );
+        // Not times: a score, a decimal, a ratio with three digits.
+        assert_eq!(
+            values("won 3:1, 5.30 points"),
+            vec![("3".into(), 3.0), ("1".into(), 1.0), ("5.30".into(), 5.3)]
+        );
+        // The hour and the minutes stay soft numbers of the context.
+        assert_eq!(one("left at 10:45", "took 45 minutes"), "verbatim");
     }
 
     #[test]
