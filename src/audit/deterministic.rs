@@ -118,11 +118,24 @@ const DOWN_EN: &[&str] = &[
 /// Words that only say a direction right next to the number ("up 3%", "3% lower").
 const NEAR_ONLY: &[&str] = &["up", "down", "more", "less", "higher", "lower"];
 const UP_ZH: &[&str] = &[
-    "增长", "增加", "上升", "上涨", "提高", "提升", "增幅", "涨幅", "攀升", "走高", "升高", "涨",
-    "增",
+    "增长", "增加", "上升", "上涨", "提高", "提升", "增幅", "涨幅", "攀升", "走高", "升高", "回升",
+    "反弹", "涨", "增",
 ];
+/// 负增长 ("negative growth") is a fall: read before 增长 is.
 const DOWN_ZH: &[&str] = &[
-    "下降", "减少", "下滑", "下跌", "降低", "回落", "降幅", "跌幅", "走低", "萎缩", "下调", "跌",
+    "负增长",
+    "下降",
+    "减少",
+    "下滑",
+    "下跌",
+    "降低",
+    "回落",
+    "降幅",
+    "跌幅",
+    "走低",
+    "萎缩",
+    "下调",
+    "跌",
     "降",
 ];
 /// A direction word right after one of these is negated ("did not rise", "未增长").
@@ -1083,10 +1096,13 @@ pub fn unsupported_number_findings(
             // context lists, which no rule can check: it counts only against a number the
             // context writes with the same unit ("three children" / "four children"), or when
             // it is a part of a stated whole ("six wins out of seven games"): a statistic the
-            // context would have to state, not a count of what it lists. A percentage or an
+            // context would have to state, not a count of what it lists. Nor is a count above
+            // a dozen ("aged forty-five", "thirty-six hours"): no summary counts such a list
+            // itself. A percentage or an
             // amount with a scale word in words ("eighty percent", "nine thousand people") is
             // no count of a list: it is checked as its digits would be.
             if o.kind == NumberKind::Number
+                && o.value <= MAX_LISTED_COUNT
                 && o.text.starts_with(|c: char| c.is_ascii_alphabetic())
                 && !part_of_whole(output, o)
                 && !ctx
@@ -1125,6 +1141,9 @@ fabricated specific is High",
         .chain(unsupported_scores(context, &score_spans, output))
         .collect()
 }
+
+/// A count in words above this is no summary's own count of what its context lists.
+const MAX_LISTED_COUNT: f64 = 12.0;
 
 /// At most this many scores of the output are checked (a results table could hold thousands).
 const MAX_SCORES: usize = 64;
@@ -1582,6 +1601,12 @@ mod tests {
         assert_eq!(f.len(), 1, "{f:?}");
         assert_eq!(f[0].output_text, "rose 3%");
         assert_eq!(f[0].context_text, "fell 3%");
+        // 负增长 is a fall.
+        assert_eq!(
+            direction_findings("同比增长5%。", "同比负增长5%。").len(),
+            1
+        );
+        assert!(direction_findings("同比下降5%。", "同比负增长5%。").is_empty());
         let f = direction_findings("净利润同比下降3%。", "净利润同比增长3%。");
         assert_eq!(f.len(), 1);
         assert_eq!(f[0].output_text, "增长3%");
@@ -1690,6 +1715,14 @@ mod tests {
             vec!["five hundred million"]
         );
         assert!(flagged(ctx, "It employs four hundred and fifty people.").is_empty());
+        // A count above a dozen is no count of a listed thing.
+        assert_eq!(
+            flagged(
+                "The suspect was arrested.",
+                "The suspect, aged forty-five, was arrested."
+            ),
+            vec!["forty-five"]
+        );
         assert!(flagged(ctx, "Revenue was one hundred twenty million dollars.").is_empty());
         // A part of a stated whole is a statistic the context must state.
         let ctx = "He has lost just once in seven games.";

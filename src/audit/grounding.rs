@@ -368,9 +368,13 @@ impl<'a> ContextIndex<'a> {
                 };
             }
         }
-        // The closest context value inside the output's rounding interval.
+        // The closest context value inside the output's rounding interval; for a range ("20多人",
+        // 20 to 30) one of the same unit only: the range is wide, and 181个国家 is not
+        // "100多个重点区域".
+        let range = n.text.ends_with(['多', '余']);
         if let Some(c) = self
             .within(n.value - n.half_step, n.value + n.half_step)
+            .filter(|c| !range || same_unit(c, n))
             .min_by(|a, b| {
                 (a.value - n.value)
                     .abs()
@@ -783,6 +787,18 @@ const EN_SCALES: [(&str, f64); 5] = [
     ("billion", 1e9),
     ("trillion", 1e12),
 ];
+/// After a digit, 成 starting one of these is a word, not a tenth: 五成员国 ("five member
+/// states"), 七成熟 ("medium well"), 三成份股.
+const TENTH_WORD_STARTS: [char; 8] = ['员', '熟', '都', '份', '分', '果', '绩', '就'];
+/// Abbreviated scales also written after a space ("$450 mln", "3.5 bln", "$5 bn").
+const SPACED_ABBREVIATIONS: [(&str, f64); 6] = [
+    ("mln", 1e6),
+    ("mn", 1e6),
+    ("bln", 1e9),
+    ("bn", 1e9),
+    ("trln", 1e12),
+    ("tn", 1e12),
+];
 /// Currency codes written glued to an amount (USD500 million).
 const CURRENCY_CODES: [&str; 20] = [
     "USD", "US", "GBP", "EUR", "RMB", "CNY", "JPY", "HKD", "INR", "Rs", "AUD", "CAD", "CHF", "SGD",
@@ -800,13 +816,16 @@ const EN_ABBREVIATIONS: [(&str, f64); 9] = [
     ("M", 1e6),
     ("B", 1e9),
 ];
-const PERCENT_WORDS: [&str; 5] = [
+const PERCENT_WORDS: [&str; 6] = [
     "percentage points",
     "percentage point",
     "per cent",
     "percent",
     "pct",
+    "pc",
 ];
+/// Basis points: hundredths of a percentage point (25bps = 0.25 percentage points).
+const BASIS_POINT_WORDS: [&str; 4] = ["basis points", "basis point", "bps", "bp"];
 /// two … twenty, then the tens (`one` is left out: "one of", "no one").
 const EN_CARDINALS: [(&str, f64); 26] = [
     ("two", 2.0),
@@ -1211,6 +1230,22 @@ impl<'t> Scanner<'t> {
                 }
             }
         }
+        // ".5%" is half a percent, not 5 %: a point right before, with no word or digit
+        // before it.
+        let leading_point = start > 0
+            && frac.is_empty()
+            && !grouped
+            && self.ch(start - 1).is_some_and(is_point)
+            && !start
+                .checked_sub(2)
+                .and_then(|k| self.ch(k))
+                .is_some_and(|c| c.is_alphanumeric() || is_point(c));
+        let start = if leading_point {
+            frac = std::mem::replace(&mut int, "0".to_string());
+            start - 1
+        } else {
+            start
+        };
         let value: f64 = format!("{int}.{}", if frac.is_empty() { "0" } else { &frac })
             .parse()
             .unwrap_or(0.0);
@@ -1390,9 +1425,23 @@ impl<'t> Scanner<'t> {
             }
         }
         for p in PERCENT_WORDS {
-            if starts_with_word(spaced, p) {
+            // "12pc" (British press), lower case only: "5 PC" is a computer.
+            if starts_with_word(spaced, p) && (p != "pc" || spaced.starts_with(p)) {
                 let end = at + skip + p.len();
                 push(self, end, NumberKind::Percent, value / 100.0, unit / 200.0);
+                return to_char(self, end);
+            }
+        }
+        for p in BASIS_POINT_WORDS {
+            if starts_with_word(spaced, p) {
+                let end = at + skip + p.len();
+                push(
+                    self,
+                    end,
+                    NumberKind::Percent,
+                    value / 10_000.0,
+                    unit / 20_000.0,
+                );
                 return to_char(self, end);
             }
         }
@@ -1456,6 +1505,15 @@ impl<'t> Scanner<'t> {
                 return to_char(self, end);
             }
         }
+        // 7成 is a tenth, as 七成 is (see `chinese_word`).
+        if !exact && rest.starts_with('成') && (2.0..=9.0).contains(&value) {
+            let after = &rest['成'.len_utf8()..];
+            if !after.starts_with(TENTH_WORD_STARTS) {
+                let end = at + '成'.len_utf8();
+                push(self, end, NumberKind::Percent, value / 10.0, 0.05);
+                return to_char(self, end);
+            }
+        }
         // Chinese dates: 2023年, 5月, 1日/1号 (merged into one date when adjacent).
         if !exact {
             let n: u32 = int.parse().unwrap_or(0);
@@ -1482,6 +1540,35 @@ impl<'t> Scanner<'t> {
                 let end = j + 1;
                 self.push_date(start, end, d);
                 return end;
+            }
+        }
+        // 20多人, 300余名: a round number and "some" is the range up to the next round number
+        // (20 to 30), which a context figure in it supports (23人); the number as written stays
+        // a soft reading ("20").
+        if !exact {
+            let n: u64 = int.parse().unwrap_or(0);
+            let some = ['多', '余'].into_iter().find(|&c| rest.starts_with(c));
+            if let (Some(c), true) = (some, n >= 10 && n.is_multiple_of(10)) {
+                let after = &rest[c.len_utf8()..];
+                if !after.starts_with(|c: char| cn_unit(c).is_some() || c.is_ascii_digit()) {
+                    let mut place = 1.0;
+                    while n.is_multiple_of(place as u64 * 10) && place * 10.0 <= value {
+                        place *= 10.0;
+                    }
+                    let end = at + c.len_utf8();
+                    push(
+                        self,
+                        end,
+                        NumberKind::Number,
+                        value + place / 2.0,
+                        place / 2.0,
+                    );
+                    self.push_plain(start, at, NumberKind::Number, value, unit / 2.0);
+                    if let Some(x) = self.out.last_mut() {
+                        x.soft = true;
+                    }
+                    return to_char(self, end);
+                }
             }
         }
         push(self, at, NumberKind::Number, value, unit / 2.0);
@@ -1680,8 +1767,7 @@ impl<'t> Scanner<'t> {
             // 两成 … 九成 are tenths, a statistic the output states (超五成网民 = over 50 %):
             // checked like 50 %. 一成 is left soft (这一成果), as is a word 成 starts after a
             // digit (五成员国 "five member states", 七成熟 "medium well", 三成份股).
-            let word = rest['成'.len_utf8()..]
-                .starts_with(['员', '熟', '都', '份', '分', '果', '绩', '就']);
+            let word = rest['成'.len_utf8()..].starts_with(TENTH_WORD_STARTS);
             if d >= 2.0 && !word {
                 self.push_plain(i, self.byte(j + 1), NumberKind::Percent, d / 10.0, 0.05);
                 return Some(j + 1);
@@ -1903,15 +1989,18 @@ fn english_number(s: &str) -> Option<EnglishNumber> {
 /// read.
 fn scale_words(s: &str) -> Option<(f64, usize)> {
     let one = |s: &str| {
-        EN_SCALES.iter().find_map(|&(w, scale)| {
-            let plural = s.len() > w.len() && s.as_bytes()[w.len()].eq_ignore_ascii_case(&b's');
-            let len = w.len() + usize::from(plural);
-            (s.len() >= w.len()
-                && s.is_char_boundary(w.len())
-                && s[..w.len()].eq_ignore_ascii_case(w)
-                && !s[len..].starts_with(|c: char| c.is_ascii_alphanumeric()))
-            .then_some((scale, len))
-        })
+        EN_SCALES
+            .iter()
+            .chain(&SPACED_ABBREVIATIONS)
+            .find_map(|&(w, scale)| {
+                let plural = s.len() > w.len() && s.as_bytes()[w.len()].eq_ignore_ascii_case(&b's');
+                let len = w.len() + usize::from(plural);
+                (s.len() >= w.len()
+                    && s.is_char_boundary(w.len())
+                    && s[..w.len()].eq_ignore_ascii_case(w)
+                    && !s[len..].starts_with(|c: char| c.is_ascii_alphanumeric()))
+                .then_some((scale, len))
+            })
     };
     let (mut scale, mut len) = one(s)?;
     // A larger scale right after multiplies: five hundred million.
@@ -2371,7 +2460,12 @@ fn annotate<'t>(text: &'t str, nums: &mut [Num<'t>]) {
     }
     for k in (1..nums.len()).rev() {
         let (a, b) = (nums[k - 1], nums[k]);
-        if a.kind != NumberKind::Number || b.kind != NumberKind::Quantity || a.end > b.start {
+        if a.kind != NumberKind::Number
+            || !matches!(b.kind, NumberKind::Quantity | NumberKind::Percent)
+            || a.end > b.start
+            || a.soft
+            || b.soft
+        {
             continue;
         }
         let gap = text
@@ -2381,6 +2475,14 @@ fn annotate<'t>(text: &'t str, nums: &mut [Num<'t>]) {
             .to_ascii_lowercase();
         if !["to", "and", "or", "-", "–", "至", "到", "和", "与", "、"].contains(&gap.as_str())
         {
+            continue;
+        }
+        // A range of percentages: "5-7%", "5 to 7 per cent", "5至7%".
+        if b.kind == NumberKind::Percent {
+            let a = &mut nums[k - 1];
+            a.kind = NumberKind::Percent;
+            a.value /= 100.0;
+            a.half_step /= 100.0;
             continue;
         }
         if let Some(scale) = scale_of(b.text) {
@@ -2631,6 +2733,40 @@ mod tests {
             .is_empty());
         // A tenth is never one chance step of two context numbers ((6 − 4) / 4 = 50 %).
         assert_eq!(one("男女比例约6：4。", "超五成网民"), "not_found");
+    }
+
+    #[test]
+    fn ranges_abbreviations_and_basis_points() {
+        // A range of percentages: its first end is a percentage too.
+        assert_eq!(
+            status("Prices rose 5–7%.", "Prices rose 5% to 7%."),
+            vec![
+                ("5%".to_string(), "notation 5".to_string()),
+                ("7%".to_string(), "verbatim".to_string())
+            ]
+        );
+        // A round number and 多/余 is the range up to the next round number, of the same unit.
+        assert_eq!(one("共有23人受伤。", "20多人受伤。"), "rounded 23");
+        assert_eq!(one("共有33人受伤。", "20多人受伤。"), "not_found");
+        assert_eq!(one("覆盖181个国家", "覆盖了100多个重点区域"), "not_found");
+        assert_eq!(one("共有20多人受伤。", "20人受伤。"), "verbatim");
+        // Reuters and British press abbreviations; basis points.
+        assert_eq!(
+            one("It raised $450 million.", "It raised $450 mln."),
+            "notation 450 million"
+        );
+        assert_eq!(
+            one("It rose 12 per cent.", "It rose 12pc."),
+            "notation 12 per cent"
+        );
+        assert_eq!(values("5 PC sold"), vec![("5".into(), 5.0)]);
+        assert_eq!(
+            one("rates rose 0.25 percentage points", "rates rose 25bps"),
+            "notation 0.25 percentage points"
+        );
+        // 7成 is 七成; ".5%" is half a percent, not the context's 5 %.
+        assert_eq!(one("约7成网民", "七成网民"), "notation 7成");
+        assert_eq!(one("rates are 5%", "rates are .5%"), "not_found");
     }
 
     #[test]
