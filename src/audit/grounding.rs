@@ -920,9 +920,9 @@ pub(crate) fn scan(text: &str) -> Vec<Num<'_>> {
     nums
 }
 
-/// "3 out of 4 voters", "one in five people", "2 of 3": a part of a whole is also the
-/// percentage it makes (75 %, 20 %), a soft reading placed after the whole, as a fraction in
-/// words is.
+/// "3 out of 4 voters", "one in five people", "2 of 3", "Of the 1,000 surveyed, 620 …",
+/// "在1000名受访者中，620人…": a part of a whole is also the percentage it makes (75 %, 20 %,
+/// 62 %), a soft reading placed after the later number, as a fraction in words is.
 fn part_of_whole_ratios<'t>(text: &'t str, nums: Vec<Num<'t>>) -> Vec<Num<'t>> {
     let plain = |n: &Num| n.kind == NumberKind::Number && !n.soft && !year_like(n);
     let mut out: Vec<Num<'t>> = Vec::with_capacity(nums.len());
@@ -945,7 +945,7 @@ fn part_of_whole_ratios<'t>(text: &'t str, nums: Vec<Num<'t>>) -> Vec<Num<'t>> {
             .checked_sub(1)
             .map(|i| nums[i])
             .filter(|a| plain(a) && text.get(a.end..b.start).is_some_and(part))
-            .map(|a| (a.start, a.value))
+            .map(|a| (a.start, a.value / b.value))
             .or_else(|| {
                 let tail = tail.to_ascii_lowercase();
                 let gap = [" out of ", " in "]
@@ -953,13 +953,30 @@ fn part_of_whole_ratios<'t>(text: &'t str, nums: Vec<Num<'t>>) -> Vec<Num<'t>> {
                     .find(|g| tail.ends_with(&format!("one{g}")))?;
                 let start = before.len() - gap.len() - "one".len();
                 let word_start = !before[..start].ends_with(|c: char| c.is_ascii_alphanumeric());
-                word_start.then_some((start, 1.0))
+                word_start.then_some((start, 1.0 / b.value))
             });
-        if let Some((start, part)) = a.filter(|&(_, part)| part < b.value) {
+        // The whole first: "Of the 1,000 surveyed, 620 ...", "在1000名受访者中，620人...":
+        // a share of it is the next number of the sentence.
+        let a = a.or_else(|| {
+            let whole = k.checked_sub(1).map(|i| nums[i])?;
+            let lead = text.get(..whole.start)?;
+            let lead = &lead[lead.floor_char_boundary(lead.len().saturating_sub(12))..];
+            let between = text.get(whole.end..b.start)?;
+            let english = ["of the ", "among the ", "out of "]
+                .iter()
+                .any(|w| lead.to_ascii_lowercase().ends_with(w));
+            let chinese = lead.ends_with('在') && between.contains('中');
+            let near =
+                between.len() <= 60 && !between.contains(['.', '。', ';', '；', '!', '?', '\n']);
+            (plain(&whole) && (english || chinese) && near)
+                .then_some((whole.start, b.value / whole.value))
+        });
+        // A part is less than its whole.
+        if let Some((start, share)) = a.filter(|&(_, share)| share < 1.0) {
             out.push(Num {
                 text: text.get(start..b.end).unwrap_or(b.text),
                 kind: NumberKind::Percent,
-                value: part / b.value,
+                value: share,
                 half_step: 0.0005,
                 soft: true,
                 start,
