@@ -1634,6 +1634,24 @@ impl<'t> Scanner<'t> {
         {
             j += 1;
         }
+        // A month and day in Chinese numerals (三月七日, 十二月二十三日) is a date; a month
+        // alone is not read.
+        if !forced {
+            if let Some((month, e)) = self.chinese_date_part(i, &['月'], 12) {
+                if let Some((day, end)) = self.chinese_date_part(e, &['日', '号'], 31) {
+                    self.push_date(
+                        i,
+                        end,
+                        DateParts {
+                            month: Some(month),
+                            day: Some(day),
+                            ..DateParts::default()
+                        },
+                    );
+                    return end;
+                }
+            }
+        }
         let run: Vec<char> = self.chars[i..j].iter().map(|&(_, c)| c).collect();
         let has_unit = run.iter().any(|&c| cn_unit(c).is_some());
         if !forced && run.len() == 1 {
@@ -2830,6 +2848,11 @@ mod tests {
             values("一九九八年十二月二十三日"),
             vec![("一九九八年十二月二十三日".into(), 1998.0)]
         );
+        assert_eq!(
+            one("会议于3月7日召开", "会议于三月七日召开"),
+            "notation 3月7日"
+        );
+        assert_eq!(one("会议于2024年召开", "会议于三月七日召开"), "not_found");
         // Not four digits before 年: no year (三年 is a count of years).
         assert_eq!(values("为期三年"), vec![("三".into(), 3.0)]);
     }
