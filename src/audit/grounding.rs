@@ -962,13 +962,25 @@ fn part_of_whole_ratios<'t>(text: &'t str, nums: Vec<Num<'t>>) -> Vec<Num<'t>> {
             let lead = text.get(..whole.start)?;
             let lead = &lead[lead.floor_char_boundary(lead.len().saturating_sub(12))..];
             let between = text.get(whole.end..b.start)?;
+            // "Of 200 respondents, 50 ..." opening a sentence; "of the 1,000 ..." anywhere.
             let english = ["of the ", "among the ", "out of "]
                 .iter()
-                .any(|w| lead.to_ascii_lowercase().ends_with(w));
+                .any(|w| lead.to_ascii_lowercase().ends_with(w))
+                || lead.strip_suffix("Of ").is_some_and(|b| {
+                    b.trim_end().is_empty() || b.trim_end().ends_with(['.', '!', '?', '\n'])
+                });
             let chinese = lead.ends_with('在') && between.contains('中');
             let near =
                 between.len() <= 60 && !between.contains(['.', '。', ';', '；', '!', '?', '\n']);
-            (plain(&whole) && (english || chinese) && near)
+            // A four-digit whole read like a year is a count when a measure word follows it
+            // (1000名受访者, 1200家企业).
+            let counted = text
+                .get(whole.end..)
+                .and_then(|t| t.chars().next())
+                .is_some_and(|c| is_cjk(c) && c != '年');
+            let whole_plain =
+                plain(&whole) || (whole.kind == NumberKind::Number && !whole.soft && counted);
+            (whole_plain && (english || chinese) && near)
                 .then_some((whole.start, b.value / whole.value))
         });
         // A part is less than its whole.
@@ -1063,6 +1075,10 @@ impl<'t> Scanner<'t> {
             minute = Some((m, k + 3));
         }
         let after = minute.map_or(k, |(_, e)| e);
+        // 2:01:09 is a duration (or a clock to the second): its parts are read one by one.
+        if minute.is_some() && self.ch(after) == Some(':') && digit(self, after + 1).is_some() {
+            return None;
+        }
         // am / pm / a.m. / p.m., attached or after one space.
         let rest = self.rest(after);
         let spaced = rest.strip_prefix(' ').unwrap_or(rest);
@@ -2828,6 +2844,11 @@ mod tests {
         assert_eq!(
             values("won 3:1, 5.30 points"),
             vec![("3".into(), 3.0), ("1".into(), 1.0), ("5.30".into(), 5.3)]
+        );
+        // h:mm:ss is read part by part.
+        assert_eq!(
+            values("2:01:09"),
+            vec![("2".into(), 2.0), ("01".into(), 1.0), ("09".into(), 9.0)]
         );
         // The hour and the minutes stay soft numbers of the context.
         assert_eq!(one("left at 10:45", "took 45 minutes"), "verbatim");
