@@ -1054,13 +1054,14 @@ impl<'t> Scanner<'t> {
         {
             return None;
         }
+        // One or two digits (a longer run is no hour, and is not summed: it could overflow).
         let mut k = start;
         let mut hour = 0;
-        while let Some(d) = digit(self, k) {
+        while let Some(d) = digit(self, k).filter(|_| k - start < 2) {
             hour = hour * 10 + d;
             k += 1;
         }
-        if k - start > 2 {
+        if digit(self, k).is_some() {
             return None;
         }
         let hour_written = hour;
@@ -2845,6 +2846,8 @@ mod tests {
             values("won 3:1, 5.30 points"),
             vec![("3".into(), 3.0), ("1".into(), 1.0), ("5.30".into(), 5.3)]
         );
+        // A long run of digits is no hour (and does not overflow).
+        assert_eq!(values("99999999999999999999:00").len(), 2);
         // h:mm:ss is read part by part.
         assert_eq!(
             values("2:01:09"),
