@@ -1098,9 +1098,8 @@ pub fn unsupported_number_findings(
             // it is a part of a stated whole ("six wins out of seven games"): a statistic the
             // context would have to state, not a count of what it lists. Nor is a count above
             // a dozen ("aged forty-five", "thirty-six hours"): no summary counts such a list
-            // itself. A percentage or an
-            // amount with a scale word in words ("eighty percent", "nine thousand people") is
-            // no count of a list: it is checked as its digits would be.
+            // itself. A percentage or an amount with a scale word in words ("eighty percent",
+            // "nine thousand people") is no count of a list: it is checked as its digits are.
             if o.kind == NumberKind::Number
                 && o.value <= MAX_LISTED_COUNT
                 && o.text.starts_with(|c: char| c.is_ascii_alphabetic())
