@@ -790,6 +790,13 @@ const EN_SCALES: [(&str, f64); 5] = [
 /// After a digit, 成 starting one of these is a word, not a tenth: 五成员国 ("five member
 /// states"), 七成熟 ("medium well"), 三成份股.
 const TENTH_WORD_STARTS: [char; 8] = ['员', '熟', '都', '份', '分', '果', '绩', '就'];
+
+/// Whether the text after a digit (2 to 9) makes it a tenth to check: 成, not a word 成 starts.
+fn checked_tenth(after_digit: &str) -> bool {
+    after_digit
+        .strip_prefix('成')
+        .is_some_and(|after| !after.starts_with(TENTH_WORD_STARTS))
+}
 /// Abbreviated scales also written after a space ("$450 mln", "3.5 bln", "$5 bn").
 const SPACED_ABBREVIATIONS: [(&str, f64); 6] = [
     ("mln", 1e6),
@@ -948,10 +955,10 @@ fn part_of_whole_ratios<'t>(text: &'t str, nums: Vec<Num<'t>>) -> Vec<Num<'t>> {
             .map(|a| (a.start, a.value / b.value))
             .or_else(|| {
                 let tail = tail.to_ascii_lowercase();
-                let gap = [" out of ", " in "]
+                let phrase = ["one out of ", "one in "]
                     .iter()
-                    .find(|g| tail.ends_with(&format!("one{g}")))?;
-                let start = before.len() - gap.len() - "one".len();
+                    .find(|p| tail.ends_with(*p))?;
+                let start = before.len() - phrase.len();
                 let word_start = !before[..start].ends_with(|c: char| c.is_ascii_alphanumeric());
                 word_start.then_some((start, 1.0 / b.value))
             });
@@ -963,9 +970,10 @@ fn part_of_whole_ratios<'t>(text: &'t str, nums: Vec<Num<'t>>) -> Vec<Num<'t>> {
             let lead = &lead[lead.floor_char_boundary(lead.len().saturating_sub(12))..];
             let between = text.get(whole.end..b.start)?;
             // "Of 200 respondents, 50 ..." opening a sentence; "of the 1,000 ..." anywhere.
+            let lower = lead.to_ascii_lowercase();
             let english = ["of the ", "among the ", "out of "]
                 .iter()
-                .any(|w| lead.to_ascii_lowercase().ends_with(w))
+                .any(|w| lower.ends_with(w))
                 || lead.strip_suffix("Of ").is_some_and(|b| {
                     b.trim_end().is_empty() || b.trim_end().ends_with(['.', '!', '?', '\n'])
                 });
@@ -1116,13 +1124,9 @@ impl<'t> Scanner<'t> {
         );
         // The hour and the minutes as written stay soft numbers, as they were before being read
         // as one time ("10:45" still supports a duration's 45).
-        let before = self.out.len();
-        self.push_plain(start, self.byte(k), NumberKind::Number, written_hour, 0.5);
+        self.push_soft(start, self.byte(k), NumberKind::Number, written_hour, 0.5);
         if let Some((m, e)) = minute {
-            self.push_plain(k + 1, self.byte(e), NumberKind::Number, f64::from(m), 0.5);
-        }
-        for x in &mut self.out[before..] {
-            x.soft = true;
+            self.push_soft(k + 1, self.byte(e), NumberKind::Number, f64::from(m), 0.5);
         }
         Some(end)
     }
@@ -1540,13 +1544,10 @@ impl<'t> Scanner<'t> {
             }
         }
         // 7成 is a tenth, as 七成 is (see `chinese_word`).
-        if !exact && rest.starts_with('成') && (2.0..=9.0).contains(&value) {
-            let after = &rest['成'.len_utf8()..];
-            if !after.starts_with(TENTH_WORD_STARTS) {
-                let end = at + '成'.len_utf8();
-                push(self, end, NumberKind::Percent, value / 10.0, 0.05);
-                return to_char(self, end);
-            }
+        if !exact && (2.0..=9.0).contains(&value) && checked_tenth(rest) {
+            let end = at + '成'.len_utf8();
+            push(self, end, NumberKind::Percent, value / 10.0, 0.05);
+            return to_char(self, end);
         }
         // Chinese dates: 2023年, 5月, 1日/1号 (merged into one date when adjacent).
         if !exact {
@@ -1597,10 +1598,7 @@ impl<'t> Scanner<'t> {
                         value + place / 2.0,
                         place / 2.0,
                     );
-                    self.push_plain(start, at, NumberKind::Number, value, unit / 2.0);
-                    if let Some(x) = self.out.last_mut() {
-                        x.soft = true;
-                    }
+                    self.push_soft(start, at, NumberKind::Number, value, unit / 2.0);
                     return to_char(self, end);
                 }
             }
@@ -1754,15 +1752,11 @@ impl<'t> Scanner<'t> {
                 // of "two-thirds of 9").
                 let end = self.byte(j) + len;
                 let den_at = self.char_at(self.byte(j) + 1);
-                let before = self.out.len();
-                self.push_plain(i, end, NumberKind::Percent, num / den, 0.0005);
+                self.push_soft(i, end, NumberKind::Percent, num / den, 0.0005);
                 if num >= 2.0 {
-                    self.push_plain(i, self.byte(j), NumberKind::Number, num, 0.5);
+                    self.push_soft(i, self.byte(j), NumberKind::Number, num, 0.5);
                 }
-                self.push_plain(den_at, end, NumberKind::Number, den, 0.5);
-                for x in &mut self.out[before..] {
-                    x.soft = true;
-                }
+                self.push_soft(den_at, end, NumberKind::Number, den, 0.5);
                 return Some(self.char_at(end));
             }
         }
@@ -1781,12 +1775,7 @@ impl<'t> Scanner<'t> {
             return Some(self.suffix(i, after, n.value, 1.0, false, ""));
         }
         let soft = |s: &mut Self, kind, value: f64, half_step: f64| {
-            let (start, end) = (s.byte(i), s.byte(j));
-            s.push_plain(i, end, kind, value, half_step);
-            if let Some(n) = s.out.last_mut() {
-                n.soft = true;
-                n.start = start;
-            }
+            s.push_soft(i, s.byte(j), kind, value, half_step);
             Some(j)
         };
         if let Some(k) = at(&EN_ORDINALS) {
@@ -1809,18 +1798,14 @@ impl<'t> Scanner<'t> {
         let d = f64::from(cn_digit(c)?);
         let rest = self.rest(j);
         let soft = |s: &mut Self, end: usize, value: f64, half_step: f64| {
-            s.push_plain(i, s.byte(end), NumberKind::Percent, value, half_step);
-            if let Some(n) = s.out.last_mut() {
-                n.soft = true;
-            }
+            s.push_soft(i, s.byte(end), NumberKind::Percent, value, half_step);
             Some(end)
         };
         if rest.starts_with('成') && !rest.starts_with("成不变") && d > 0.0 {
             // 两成 … 九成 are tenths, a statistic the output states (超五成网民 = over 50 %):
             // checked like 50 %. 一成 is left soft (这一成果), as is a word 成 starts after a
             // digit (五成员国 "five member states", 七成熟 "medium well", 三成份股).
-            let word = rest['成'.len_utf8()..].starts_with(TENTH_WORD_STARTS);
-            if d >= 2.0 && !word {
+            if d >= 2.0 && checked_tenth(rest) {
                 self.push_plain(i, self.byte(j + 1), NumberKind::Percent, d / 10.0, 0.05);
                 return Some(j + 1);
             }
@@ -1864,6 +1849,22 @@ impl<'t> Scanner<'t> {
         let end = self.byte(j);
         self.push_plain(start, end, NumberKind::Number, value, unit / 2.0);
         j
+    }
+
+    /// A soft reading (see [`Num::soft`]): pushed like [`Self::push_plain`], never checked in
+    /// the output.
+    fn push_soft(
+        &mut self,
+        start: usize,
+        end: usize,
+        kind: NumberKind,
+        value: f64,
+        half_step: f64,
+    ) {
+        self.push_plain(start, end, kind, value, half_step);
+        if let Some(n) = self.out.last_mut() {
+            n.soft = true;
+        }
     }
 
     fn push_plain(
