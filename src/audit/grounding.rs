@@ -1496,13 +1496,16 @@ impl<'t> Scanner<'t> {
         }
         // After a currency sign, an attached `m` is million and `b` billion (£30m, $5b);
         // elsewhere case matters: 5M is five million, 5m five metres.
-        let before = self.text[..self.byte(start)].trim_end_matches([' ', '\u{a0}']);
-        let money = before.ends_with(['$', '£', '€', '¥', '￥', '₹'])
-            || CURRENCY_CODES.iter().any(|code| {
-                before
-                    .strip_suffix(code)
-                    .is_some_and(|b| !b.ends_with(|c: char| c.is_alphanumeric()))
-            });
+        // Read only when an `m` or `b` follows: most numbers have no currency to look for.
+        let money = rest.starts_with(['m', 'b']) && {
+            let before = self.text[..self.byte(start)].trim_end_matches([' ', '\u{a0}']);
+            before.ends_with(['$', '£', '€', '¥', '￥', '₹'])
+                || CURRENCY_CODES.iter().any(|code| {
+                    before
+                        .strip_suffix(code)
+                        .is_some_and(|b| !b.ends_with(|c: char| c.is_alphanumeric()))
+                })
+        };
         let currency_abbreviations: &[(&str, f64)] = if money {
             &[("m", 1e6), ("b", 1e9)]
         } else {
