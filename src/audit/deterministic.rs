@@ -1432,6 +1432,7 @@ fn clause_tokens(text: &str, n: &Num) -> Vec<String> {
 /// round figure of at most two significant digits. A number written as precisely as the context's (3066.36 for
 /// 3075.91 points) is a different specific, not a slight change of this one. The caller also
 /// asks for a word of the two clauses in common (what the numbers count: "revenue", "出口").
+/// A loose reading of the context ("half", 三成: [`Num::soft`]) is no figure to deviate from.
 fn slightly_changed(c: &Num, o: &Num, threshold: f64) -> bool {
     let kinds = match (c.kind, o.kind) {
         (NumberKind::Percent, NumberKind::Percent) => true,
@@ -1440,6 +1441,7 @@ fn slightly_changed(c: &Num, o: &Num, threshold: f64) -> bool {
         _ => true,
     };
     kinds
+        && !c.soft
         && !year_like(c)
         && !year_like(o)
         && same_written_unit_or_bare(c, o)
@@ -1693,6 +1695,32 @@ mod tests {
         )
         .is_empty());
         assert!(flagged("出口同比下降12%。", "出口同比下降13%。").is_empty());
+        // A period is no fraction, and a loose reading ("half", 三成) is no exact quantity a
+        // figure could be a slight change of: 27% is not "about a quarter" of "the third
+        // quarter", nor 48% of "half the staff".
+        assert_eq!(
+            flagged(
+                "Third quarter earnings per share were $0.34, up 17%.",
+                "Third quarter earnings per share rose 27%."
+            ),
+            vec!["27%"]
+        );
+        assert_eq!(
+            flagged("Half the staff said yes.", "48% of the staff said yes."),
+            vec!["48%"]
+        );
+        assert!(flagged(
+            "A quarter of the staff said yes.",
+            "25% of the staff said yes."
+        )
+        .is_empty());
+        assert_eq!(
+            flagged(
+                "Sales in the third quarter were flat.",
+                "Sales were flat in 25% of stores."
+            ),
+            vec!["25%"]
+        );
         // A count in words counts against the context's count of the same thing only.
         assert_eq!(
             flagged("He had four children.", "He had three children."),

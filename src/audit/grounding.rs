@@ -1784,9 +1784,10 @@ impl<'t> Scanner<'t> {
         if let Some(k) = at(&EN_ORDINALS) {
             return soft(self, NumberKind::Number, k as f64 + 3.0, 0.5);
         }
+        // A bare "quarter" is a fraction only after a numerator ("a quarter", "three
+        // quarters", read above): alone it is most often a period ("the third quarter").
         let fraction = match word {
             "half" | "halved" => Some(0.5),
-            "quarter" => Some(0.25),
             "doubled" => Some(1.0),
             "tripled" => Some(2.0),
             _ => None,
