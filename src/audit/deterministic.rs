@@ -253,6 +253,21 @@ fn direction_words(text: &str) -> Vec<Word> {
     out
 }
 
+/// Whether one of the three English words before byte `i` negates what follows ("no more
+/// than", "won't be more than"), in the same clause. Only the few bytes before are
+/// read, whatever the text.
+fn negated_in_english(text: &str, i: usize) -> bool {
+    let from = text.ceil_char_boundary(i.saturating_sub(40));
+    let before = &text[from..i];
+    let clause = before
+        .rfind(|c: char| is_clause_end(c) || c == '.')
+        .map_or(before, |k| &before[k + 1..]);
+    clause.split_whitespace().rev().take(3).any(|w| {
+        let w = w.to_ascii_lowercase();
+        matches!(w.as_str(), "not" | "never" | "no") || w.ends_with("n't")
+    })
+}
+
 /// A number of a text with the direction its clause gives it, if any.
 #[derive(Debug, Clone)]
 pub(crate) struct Directed<'t> {
@@ -707,11 +722,15 @@ fn bound_of(text: &str, n: &Num) -> Option<Bound> {
         && EN_TIME_UNITS
             .iter()
             .any(|u| n.unit.to_ascii_lowercase().starts_with(u));
-    if ABOVE_BEFORE
+    // "no more than", "won't be more than": a negated bound is neither side for certain.
+    let negated = |w: &str| w.is_ascii() && negated_in_english(text, from + near.len() - w.len());
+    if let Some(w) = ABOVE_BEFORE
         .iter()
-        .any(|w| ends_with_word(w) && !(*w == "over" && over_a_time))
-        || ABOVE_AFTER.iter().any(|w| after.starts_with(w))
+        .find(|w| ends_with_word(w) && !(**w == "over" && over_a_time))
     {
+        return (!negated(w)).then_some(Bound::Above);
+    }
+    if ABOVE_AFTER.iter().any(|w| after.starts_with(w)) {
         return Some(Bound::Above);
     }
     let time = after
@@ -720,7 +739,7 @@ fn bound_of(text: &str, n: &Num) -> Option<Bound> {
     BELOW_BEFORE
         .iter()
         .find(|w| ends_with_word(w))
-        .filter(|w| !(**w == "近" && time))
+        .filter(|w| !(negated(w) || (**w == "近" && time)))
         .map(|_| Bound::Below)
 }
 
@@ -1899,6 +1918,22 @@ mod tests {
         );
         // A year is not a bound quantity.
         assert!(direction_texts("almost 2000 years ago", "over 2000 years ago").is_empty());
+        // A negated bound is neither side for certain: "won't be more than 12.50" is at
+        // most 12.50, which "under 12.50" does not contradict.
+        assert!(direction_texts(
+            "The cost won't be maxim more than twelve dot fifty Euros.",
+            "The cost must stay under 12.50 Euros."
+        )
+        .is_empty());
+        assert!(direction_texts("no less than 400 people", "almost 400 people").is_empty());
+        assert_eq!(
+            direction_texts(
+                "The cost will be more than 12.50 Euros.",
+                "under 12.50 Euros"
+            )
+            .len(),
+            1
+        );
     }
 
     #[test]

@@ -1775,7 +1775,7 @@ impl<'t> Scanner<'t> {
                 self.push_plain(i, end, NumberKind::Quantity, n.value, n.place / 2.0);
                 return Some(after);
             }
-            return Some(self.suffix(i, after, n.value, 1.0, false, ""));
+            return Some(self.suffix(i, after, n.value, n.place, false, ""));
         }
         let soft = |s: &mut Self, kind, value: f64, half_step: f64| {
             s.push_soft(i, s.byte(j), kind, value, half_step);
@@ -2021,25 +2021,147 @@ fn english_number(s: &str) -> Option<EnglishNumber> {
             words += 1;
         }
     }
-    let value = total + group;
+    let mut value = total + group;
+    let mut place = if group > 0.0 {
+        group_place
+    } else {
+        total_place
+    };
     let article = s
         .as_bytes()
         .first()
         .is_some_and(|b| b.eq_ignore_ascii_case(&b'a'));
-    if len == 0 || (words == 1 && value == 1.0) || (article && !scaled) {
+    if len == 0 || (article && !scaled) {
+        return None;
+    }
+    // Spoken decimals ("three point five", "twelve dot fifty", "two and a half") and a
+    // currency's hundredths ("twelve euros and fifty cents"), as meeting transcripts write
+    // 3.5, 12.50, 2.5 and €12.50: only after a whole number below a hundred, and a scale word
+    // may follow ("two and a half million").
+    let fraction = (!scaled && value < 100.0)
+        .then(|| english_fraction(&s[len..]))
+        .flatten();
+    if let Some((frac, step, n)) = fraction {
+        value += frac;
+        place = step;
+        len += n;
+        if let Some((scale, n)) = s[len..].strip_prefix(' ').and_then(scale_words) {
+            value *= scale;
+            place *= scale;
+            len += 1 + n;
+            scaled = true;
+        }
+    } else if words == 1 && value == 1.0 {
         return None;
     }
     Some(EnglishNumber {
         value,
         len,
-        place: if group > 0.0 {
-            group_place
-        } else {
-            total_place
-        },
+        place,
         scaled,
     })
 }
+
+/// The spoken decimal part right after a whole number in words: " point five", " point two
+/// five", " dot fifty" (two digits in one word), " and a half", or a currency's hundredths
+/// (" euros and fifty cents"): the fraction, the step of its last digit, and the bytes read.
+/// A currency's hundredths end before the currency word is read, so that the number keeps
+/// its unit ("twelve" of "twelve euros and fifty centimes" is 12.50 euros).
+fn english_fraction(s: &str) -> Option<(f64, f64, usize)> {
+    let word_at = |at: usize| {
+        let n = s[at..].bytes().take_while(u8::is_ascii_alphabetic).count();
+        (n > 0).then(|| (s[at..at + n].to_ascii_lowercase(), at + n))
+    };
+    let digit = |w: &str| match w {
+        "zero" | "oh" | "nought" => Some(0.0),
+        "one" => Some(1.0),
+        w => EN_CARDINALS
+            .iter()
+            .find(|(c, v)| *c == w && *v < 10.0)
+            .map(|&(_, v)| v),
+    };
+    // Two digits in one or two words: "fifty", "twenty-five", "twenty five", "fifteen".
+    let two_digits = |at: usize| -> Option<(f64, usize)> {
+        let (w, end) = word_at(at)?;
+        let v = EN_CARDINALS
+            .iter()
+            .find(|(c, v)| *c == w && (10.0..100.0).contains(v))
+            .map(|&(_, v)| v)?;
+        if v >= 20.0 && v % 10.0 == 0.0 {
+            let more = s[end..]
+                .strip_prefix([' ', '-'])
+                .and_then(|_| word_at(end + 1));
+            if let Some((u, e)) = more {
+                if let Some(d) = digit(&u).filter(|&d| d > 0.0) {
+                    return Some((v + d, e));
+                }
+            }
+        }
+        Some((v, end))
+    };
+    s.strip_prefix(' ')?;
+    let (w, end) = word_at(1)?;
+    match w.as_str() {
+        "point" | "dot" => {
+            let at = end + 1;
+            if !s[end..].starts_with(' ') {
+                return None;
+            }
+            // Digit by digit ("point two five"), or two digits in one word ("dot fifty").
+            let mut digits = Vec::new();
+            let mut pos = end;
+            while let Some((d, e)) = s[pos..]
+                .strip_prefix(' ')
+                .and_then(|_| word_at(pos + 1))
+                .and_then(|(w, e)| Some((digit(&w)?, e)))
+            {
+                digits.push(d);
+                pos = e;
+                if digits.len() == 6 {
+                    break;
+                }
+            }
+            if digits.is_empty() {
+                let (v, e) = two_digits(at)?;
+                return Some((v / 100.0, 0.01, e));
+            }
+            let (frac, step) = digits.iter().fold((0.0, 1.0), |(f, step), d| {
+                (f + d * step / 10.0, step / 10.0)
+            });
+            Some((frac, step, pos))
+        }
+        "and" => {
+            let tail = s[end..].strip_prefix(' ')?;
+            let half = ["a half", "one half"]
+                .iter()
+                .find(|h| starts_with_word(tail, h))?;
+            Some((0.5, 0.1, end + 1 + half.len()))
+        }
+        _ => {
+            // " euros and fifty cents": hundredths of a currency named in words.
+            let named = |list: &[&str], w: &str| {
+                list.iter()
+                    .any(|c| w.strip_prefix(c).is_some_and(|p| p.is_empty() || p == "s"))
+            };
+            if !named(&CURRENCY_WORDS, &w) || !s[end..].starts_with(" and ") {
+                return None;
+            }
+            let at = end + " and ".len();
+            let (v, e) = two_digits(at).or_else(|| {
+                let (w, e) = word_at(at)?;
+                Some((digit(&w).filter(|&d| d > 0.0)?, e))
+            })?;
+            let (sub, _) = s[e..].strip_prefix(' ').and_then(|_| word_at(e + 1))?;
+            named(&SUBUNIT_WORDS, &sub).then_some((v / 100.0, 0.01, 0))
+        }
+    }
+}
+
+/// Currencies named in words whose hundredth has a name ([`SUBUNIT_WORDS`]), singular.
+const CURRENCY_WORDS: [&str; 5] = ["dollar", "euro", "pound", "franc", "buck"];
+
+/// A currency's hundredth, singular ("pence" is its own plural).
+const SUBUNIT_WORDS: [&str; 4] = ["cent", "centime", "penny", "pence"];
 
 /// The scale words at the start of `s`, multiplied ("million", "hundred thousand", "thousand
 /// million"; a plural after digits, "120 millions", is the same scale): the scale and the bytes
@@ -2668,6 +2790,12 @@ mod tests {
         assert_eq!(one("1,234,567 users", "about 1.2m users"), "not_found");
         assert_eq!(one(ctx, "1234567 users"), "notation 1,234,567");
         assert_eq!(one(ctx, "9% margin"), "not_found");
+        // Spoken decimals of a transcript.
+        let said = "It costs no more than twelve Euros and fifty centimes; sales grew three \
+point five percent.";
+        assert_eq!(one(said, "It costs 12.50 Euros."), "notation twelve");
+        assert_eq!(one(said, "Sales grew 3.5%."), "notation three point five percent");
+        assert_eq!(one(said, "Sales grew 3.6%."), "not_found");
     }
 
     #[test]
@@ -2910,8 +3038,49 @@ mod tests {
             Some((1200.0, "twelve hundred", 100.0))
         );
         assert_eq!(read("one million"), Some((1e6, "one million", 1e6)));
-        // "and" only joins a scale word to a number word.
-        assert_eq!(read("eight and a half"), Some((8.0, "eight", 1.0)));
+        // "and" joins a scale word to a number word, or a half to a whole number.
+        assert_eq!(read("eight and Tom"), Some((8.0, "eight", 1.0)));
+        assert_eq!(
+            read("eight and a half hours"),
+            Some((8.5, "eight and a half", 0.1))
+        );
+        assert_eq!(
+            read("one and a half years"),
+            Some((1.5, "one and a half", 0.1))
+        );
+        assert_eq!(
+            read("two and a half million people"),
+            Some((2.5e6, "two and a half million", 1e5))
+        );
+        // Spoken decimals, as transcripts write them: digit by digit after "point", or two
+        // digits in one word ("twelve dot fifty"); a currency's hundredths keep its unit after
+        // the whole number ("twelve euros and fifty cents" is 12.50 euros).
+        assert_eq!(
+            read("three point two five percent"),
+            Some((3.25, "three point two five", 0.01))
+        );
+        assert_eq!(read("one point five"), Some((1.5, "one point five", 0.1)));
+        assert_eq!(
+            read("twelve dot fifty euros"),
+            Some((12.5, "twelve dot fifty", 0.01))
+        );
+        assert_eq!(
+            read("twelve Euros and fifty centimes"),
+            Some((12.5, "twelve", 0.01))
+        );
+        assert_eq!(
+            read("five dollars and twenty five cents"),
+            Some((5.25, "five", 0.01))
+        );
+        // Nothing after the point, or no hundredths named: the whole number alone.
+        assert_eq!(read("nine point"), Some((9.0, "nine", 1.0)));
+        assert_eq!(read("nine point of order"), Some((9.0, "nine", 1.0)));
+        assert_eq!(read("five dollars and fifty"), Some((5.0, "five", 1.0)));
+        assert_eq!(
+            read("five apples and fifty cents"),
+            Some((5.0, "five", 1.0))
+        );
+        assert_eq!(read("one and Tom"), None);
         assert_eq!(
             read("a hundred and ten"),
             Some((110.0, "a hundred and ten", 1.0))
