@@ -906,6 +906,8 @@ struct Scanner<'t> {
     out: Vec<Num<'t>>,
     /// English month words: (month, start, end), merged with numbers into dates afterwards.
     months: Vec<(u32, usize, usize)>,
+    /// List markers at line starts ("1. ", "2) "): (number, start char, end byte).
+    markers: Vec<(u32, usize, usize)>,
 }
 
 pub(crate) fn scan(text: &str) -> Vec<Num<'_>> {
@@ -917,13 +919,65 @@ pub(crate) fn scan(text: &str) -> Vec<Num<'_>> {
         chars: text.char_indices().map(|(b, c)| (b as u32, c)).collect(),
         out: Vec::new(),
         months: Vec::new(),
+        markers: Vec::new(),
     };
     s.run();
+    s.list_lengths();
     let mut nums = part_of_whole_ratios(
         text,
-        merge_measures(text, merge_dates(text, s.out, &s.months)),
+        previous_days(
+            text,
+            merge_measures(text, merge_dates(text, s.out, &s.months)),
+        ),
     );
     annotate(text, &mut nums);
+    nums
+}
+
+/// Words for the day before the date last written (a dateline's "5月24日" and then "昨日",
+/// "前一交易日" — the day before, or for a Monday the Friday before, which the words alone
+/// do not say — "the day before").
+const PREVIOUS_DAY_WORDS: [&str; 9] = [
+    "昨日",
+    "昨天",
+    "前一交易日",
+    "前一个交易日",
+    "前一日",
+    "前一天",
+    "yesterday",
+    "the day before",
+    "the previous day",
+];
+
+/// The day before the last date with a day written before a [`PREVIOUS_DAY_WORDS`] phrase,
+/// a soft date at the phrase: a summary that writes "23日收盘价" for "前一交易日结算价" of a
+/// text dated 24日 restates it. The first 16 phrases of each kind only.
+fn previous_days<'t>(text: &'t str, mut nums: Vec<Num<'t>>) -> Vec<Num<'t>> {
+    let mut found = Vec::new();
+    for w in PREVIOUS_DAY_WORDS {
+        for (at, _) in text.match_indices(w).take(16) {
+            let date = nums[..nums.partition_point(|n| n.start < at)]
+                .iter()
+                .rev()
+                .find_map(|n| n.date.filter(|d| d.day.is_some_and(|d| d >= 2)));
+            if let Some(d) = date {
+                let mut n = date_num(
+                    text,
+                    at,
+                    at + w.len(),
+                    d.day.map(|d| d - 1),
+                    d.month,
+                    d.year,
+                );
+                n.soft = true;
+                found.push(n);
+            }
+        }
+    }
+    if !found.is_empty() {
+        nums.extend(found);
+        nums.sort_by_key(|n| n.start);
+    }
     nums
 }
 
@@ -1264,6 +1318,9 @@ impl<'t> Scanner<'t> {
                 if matches!(c, '.' | ')' | '、')
                     && self.ch(j + 1).is_none_or(|c| !c.is_ascii_digit())
                 {
+                    if let Ok(n) = int.parse() {
+                        self.markers.push((n, start, self.byte(j + 1)));
+                    }
                     return j + 1;
                 }
             }
@@ -1857,6 +1914,22 @@ impl<'t> Scanner<'t> {
 
     /// A soft reading (see [`Num::soft`]): pushed like [`Self::push_plain`], never checked in
     /// the output.
+    /// The length of each numbered list, a soft number at its last marker: "1. … 2. … 3. …
+    /// 4. …" supports "the 4 products" and "four products" (a summary's count of the list),
+    /// while the markers themselves stay no facts. A list counts from 1, one marker after
+    /// another, and has two items at least.
+    fn list_lengths(&mut self) {
+        let markers = std::mem::take(&mut self.markers);
+        let mut run = 0;
+        for (k, &(n, start, end)) in markers.iter().enumerate() {
+            run = if n == run + 1 { n } else { u32::from(n == 1) };
+            let continues = markers.get(k + 1).is_some_and(|&(m, _, _)| m == n + 1);
+            if run >= 2 && !continues {
+                self.push_soft(start, end, NumberKind::Number, f64::from(run), 0.5);
+            }
+        }
+    }
+
     fn push_soft(
         &mut self,
         start: usize,
@@ -2794,7 +2867,10 @@ mod tests {
         let said = "It costs no more than twelve Euros and fifty centimes; sales grew three \
 point five percent.";
         assert_eq!(one(said, "It costs 12.50 Euros."), "notation twelve");
-        assert_eq!(one(said, "Sales grew 3.5%."), "notation three point five percent");
+        assert_eq!(
+            one(said, "Sales grew 3.5%."),
+            "notation three point five percent"
+        );
         assert_eq!(one(said, "Sales grew 3.6%."), "not_found");
     }
 
@@ -3012,6 +3088,33 @@ point five percent.";
         assert_eq!(one("会议于2024年召开", "会议于三月七日召开"), "not_found");
         // Not four digits before 年: no year (三年 is a count of years).
         assert_eq!(values("为期三年"), vec![("三".into(), 3.0)]);
+        // The day before the date last written: 前一交易日 of a text dated 24日 is 23日.
+        let dated =
+            "新华社上海5月24日电 24日，黄金期货收于每克263.6元，较前一交易日结算价下跌2.15元。";
+        assert_eq!(one(dated, "相较于23日收盘价"), "notation 前一交易日");
+        assert_eq!(one(dated, "相较于22日收盘价"), "not_found");
+        assert_eq!(
+            one(
+                "LONDON, May 24 - Shares fell 2% from the day before.",
+                "since May 23"
+            ),
+            "notation the day before"
+        );
+        assert_eq!(
+            one("较前一交易日下跌2元。", "相较于23日收盘价"),
+            "not_found"
+        );
+    }
+
+    #[test]
+    fn a_numbered_list_has_its_length() {
+        let listed = "Our offer:\n1. Shelving\n2. Workstations\n3. Lockers\n4. Storage\nThanks.";
+        assert_eq!(one(listed, "The 4 products"), "notation 4.");
+        assert_eq!(one(listed, "four products"), "notation 4.");
+        // A marker is still no fact: not the 3 of "3. Lockers", nor 2 of a list that skips.
+        assert_eq!(one(listed, "The 3 products"), "not_found");
+        assert_eq!(one("Steps:\n1. Mix\n3. Bake", "3 steps"), "not_found");
+        assert_eq!(one("Steps:\n1. Mix\nThen bake.", "1 step"), "not_found");
     }
 
     #[test]
@@ -3256,7 +3359,10 @@ point five percent.";
     #[test]
     fn identifiers_versions_and_list_markers_are_skipped() {
         assert!(values("Qwen2.5 and H2O, COVID-19, v1.2.3, GPT-4").is_empty());
-        assert!(values("1. First\n2) second\n3、第三").is_empty());
+        // The markers are no facts; the list's length is a soft reading at its last one.
+        let listed = scan("1. First\n2) second\n3、第三");
+        assert!(listed.iter().all(|n| n.soft), "{listed:?}");
+        assert_eq!(values("1. First\n2) second\n3、第三"), vec![("3、".into(), 3.0)]);
         assert_eq!(values("section 1.2.3 says 5"), vec![("5".into(), 5.0)]);
         assert_eq!(
             values("2019-2023"),
