@@ -704,8 +704,14 @@ const EN_TIME_UNITS: &[&str] = &[
 /// `近` before a span of time is "the last …" (`近3年`), not "almost".
 const ZH_TIME_UNITS: &str = "年日天月周";
 
-/// The bound written with `n` in `text`, if any.
+/// The bound written with `n` in `text`, if any. A negated one ("no more than", "won't be
+/// more than") is neither side for certain: none.
 fn bound_of(text: &str, n: &Num) -> Option<Bound> {
+    written_bound(text, n).and_then(|(b, negated)| (!negated).then_some(b))
+}
+
+/// The bound word written with `n` in `text`, if any, and whether it is negated.
+fn written_bound(text: &str, n: &Num) -> Option<(Bound, bool)> {
     let before = text.get(..n.start).unwrap_or("");
     let from = before.ceil_char_boundary(before.len().saturating_sub(20));
     let near = before[from..]
@@ -722,16 +728,15 @@ fn bound_of(text: &str, n: &Num) -> Option<Bound> {
         && EN_TIME_UNITS
             .iter()
             .any(|u| n.unit.to_ascii_lowercase().starts_with(u));
-    // "no more than", "won't be more than": a negated bound is neither side for certain.
     let negated = |w: &str| w.is_ascii() && negated_in_english(text, from + near.len() - w.len());
     if let Some(w) = ABOVE_BEFORE
         .iter()
         .find(|w| ends_with_word(w) && !(**w == "over" && over_a_time))
     {
-        return (!negated(w)).then_some(Bound::Above);
+        return Some((Bound::Above, negated(w)));
     }
     if ABOVE_AFTER.iter().any(|w| after.starts_with(w)) {
-        return Some(Bound::Above);
+        return Some((Bound::Above, false));
     }
     let time = after
         .trim_start_matches(|c: char| "个多".contains(c))
@@ -739,8 +744,8 @@ fn bound_of(text: &str, n: &Num) -> Option<Bound> {
     BELOW_BEFORE
         .iter()
         .find(|w| ends_with_word(w))
-        .filter(|w| !(negated(w) || (**w == "近" && time)))
-        .map(|_| Bound::Below)
+        .filter(|w| !(**w == "近" && time))
+        .map(|w| (Bound::Below, negated(w)))
 }
 
 /// The bound check: an output quantity written with a bound ("over 400 people") whose value the
@@ -1130,10 +1135,32 @@ pub fn unsupported_number_findings(
                 return false;
             }
             let subject = clause_tokens(output, o);
+            // A round bound that an exact figure of the context meets, close to it ("more
+            // than 100 bodies" of 116 bodies, "nearly 50" of 48), is that figure written
+            // loosely, not a fabricated specific; a far one ("at least 11" of 17, "nearly 20%"
+            // of 12%) says something the context does not.
+            let bound = bound_of(output, o).filter(|_| round(o));
+            let meets = |c: &Num| {
+                bound.is_some_and(|b| {
+                    !c.soft
+                        && c.kind == o.kind
+                        && !year_like(c)
+                        && !year_like(o)
+                        && same_written_unit_or_bare(c, o)
+                        && (c.value - o.value).abs() <= MAX_BOUND_GAP * o.value.abs()
+                        && match b {
+                            Bound::Above => c.value > o.value,
+                            Bound::Below => c.value < o.value,
+                        }
+                        // A bound of the context's own ("over 100 stores", "no more than
+                        // 12.50") is its figure: "over 80 stores" changes it.
+                        && written_bound(context, c).is_none()
+                })
+            };
             // The first 64 candidates: a context of one value repeated is not read once per
             // repetition.
             !ctx.iter()
-                .filter(|c| slightly_changed(c, o, threshold))
+                .filter(|c| slightly_changed(c, o, threshold) || meets(c))
                 .take(64)
                 .any(|c| {
                     clause_tokens(context, c)
@@ -1158,6 +1185,29 @@ fabricated specific is High",
         })
         .chain(unsupported_scores(context, &score_spans, output))
         .collect()
+}
+
+/// How far (relative) a context figure may lie from a round bound that it meets for the bound
+/// to be that figure written loosely ("more than 100" of 116 is 16 % away).
+const MAX_BOUND_GAP: f64 = 0.25;
+
+/// Whether `n` is a round figure: at most two digits before its trailing zeros (100, 450,
+/// 20%, 1.5 million), as bounds are written.
+fn round(n: &Num) -> bool {
+    let mut v = n.value.abs();
+    if v == 0.0 || !v.is_finite() {
+        return false;
+    }
+    // In units of the last written digit: 100 → 100, 1.5 million → 15, 12.5 → 125.
+    let step = 2.0 * n.half_step;
+    if step > 0.0 {
+        v = (v / step).round();
+    }
+    let mut digits = v.round() as u64;
+    while digits >= 10 && digits % 10 == 0 {
+        digits /= 10;
+    }
+    digits < 100
 }
 
 /// A count in words above this is no summary's own count of what its context lists.
@@ -1714,6 +1764,47 @@ mod tests {
         )
         .is_empty());
         assert!(flagged("出口同比下降12%。", "出口同比下降13%。").is_empty());
+        // A round bound an exact figure meets, close to it, is that figure written loosely;
+        // a far one, or one that changes the context's own bound, is another figure.
+        assert!(flagged(
+            "Authorities began exhuming 116 bodies.",
+            "They began exhuming more than 100 bodies."
+        )
+        .is_empty());
+        assert!(flagged(
+            "Exports reached 48 tonnes.",
+            "Exports reached nearly 50 tonnes."
+        )
+        .is_empty());
+        assert_eq!(
+            flagged("Sales rose 12%.", "Sales rose nearly 20%."),
+            vec!["20%"]
+        );
+        assert_eq!(
+            flagged("Sales rose 12%.", "Sales rose more than 10.5%."),
+            vec!["10.5%"]
+        );
+        assert_eq!(
+            flagged(
+                "At least 17 people were killed.",
+                "At least 11 people were killed."
+            ),
+            vec!["11"]
+        );
+        assert_eq!(
+            flagged(
+                "We plan to build over 100 stores.",
+                "They plan to build over 80 stores."
+            ),
+            vec!["80"]
+        );
+        assert_eq!(
+            flagged(
+                "It costs no more than 12.50 euros.",
+                "It costs under 15 euros."
+            ),
+            vec!["15"]
+        );
         // A period is no fraction, and a loose reading ("half", 三成) is no exact quantity a
         // figure could be a slight change of: 27% is not "about a quarter" of "the third
         // quarter", nor 48% of "half the staff".

@@ -3362,7 +3362,10 @@ point five percent.";
         // The markers are no facts; the list's length is a soft reading at its last one.
         let listed = scan("1. First\n2) second\n3、第三");
         assert!(listed.iter().all(|n| n.soft), "{listed:?}");
-        assert_eq!(values("1. First\n2) second\n3、第三"), vec![("3、".into(), 3.0)]);
+        assert_eq!(
+            values("1. First\n2) second\n3、第三"),
+            vec![("3、".into(), 3.0)]
+        );
         assert_eq!(values("section 1.2.3 says 5"), vec![("5".into(), 5.0)]);
         assert_eq!(
             values("2019-2023"),
