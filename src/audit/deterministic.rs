@@ -1204,7 +1204,7 @@ fn round(n: &Num) -> bool {
         v = (v / step).round();
     }
     let mut digits = v.round() as u64;
-    while digits >= 10 && digits % 10 == 0 {
+    while digits >= 10 && digits.is_multiple_of(10) {
         digits /= 10;
     }
     digits < 100
