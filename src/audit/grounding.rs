@@ -1300,9 +1300,13 @@ impl<'t> Scanner<'t> {
                 j += 1;
                 j = self.skip_invisible(j);
             }
-            // 1.2.3 is a version or a section number, not a quantity.
+            // 1.2.3 is a version or a section number, not a quantity; a dotted date
+            // (2023.5.1, 2023.05.01, 1.5.2023) is a date.
             if self.ch(j).is_some_and(is_point) && self.ch(j + 1).and_then(decimal_digit).is_some()
             {
+                if let Some(end) = self.dotted_date(start, j, &int, &frac) {
+                    return end;
+                }
                 while self
                     .ch(j)
                     .is_some_and(|c| is_point(c) || decimal_digit(c).is_some())
@@ -1461,6 +1465,47 @@ impl<'t> Scanner<'t> {
         Some(end)
     }
 
+    /// A date written with points: year.month.day (2023.5.1, as Chinese texts often write
+    /// it) or day.month.year (1.5.2023, the European order). `int` and `frac` are the first
+    /// two parts read, `j` the character of the second point. Anything more (1.5.2023.4) or
+    /// out of range is no date.
+    fn dotted_date(&mut self, start: usize, j: usize, int: &str, frac: &str) -> Option<usize> {
+        let mut end = j + 1;
+        let mut third = 0u32;
+        let mut len = 0;
+        while let Some(d) = self.ch(end).and_then(decimal_digit) {
+            third = third.saturating_mul(10).saturating_add(d);
+            len += 1;
+            end += 1;
+        }
+        let more = self.ch(end).is_some_and(is_point)
+            && self.ch(end + 1).and_then(decimal_digit).is_some();
+        let first: u32 = int.parse().ok()?;
+        let month: u32 = frac.parse().ok()?;
+        let (year, day) = match (int.len(), frac.len(), len) {
+            (4, 1..=2, 1..=2) => (first, third),
+            (1..=2, 1..=2, 4) => (third, first),
+            _ => return None,
+        };
+        let valid = !more
+            && (1900..=2100).contains(&year)
+            && (1..=12).contains(&month)
+            && (1..=31).contains(&day);
+        valid.then(|| {
+            self.push_date(
+                start,
+                end,
+                DateParts {
+                    year: Some(year),
+                    month: Some(month),
+                    day: Some(day),
+                    minute: None,
+                },
+            );
+            end
+        })
+    }
+
     fn push_date(&mut self, start: usize, end: usize, d: DateParts) {
         let value = d.year.or(d.month).or(d.day).or(d.minute).unwrap_or(0);
         self.out.push(Num {
@@ -1583,8 +1628,15 @@ impl<'t> Scanner<'t> {
                 return to_char(self, end);
             }
         }
+        // 3.5亿, and 3.5 亿 as some typesetting spaces it.
+        let cn_rest = if spaced.starts_with(|c: char| is_cjk(c)) {
+            spaced
+        } else {
+            rest
+        };
+        let cn_at = at + (rest.len() - cn_rest.len());
         for (w, scale) in CN_SCALES {
-            if let Some(after) = rest.strip_prefix(w) {
+            if let Some(after) = cn_rest.strip_prefix(w) {
                 if w.ends_with('千')
                     && (after.starts_with('米')
                         || after.starts_with('克')
@@ -1592,7 +1644,7 @@ impl<'t> Scanner<'t> {
                 {
                     break;
                 }
-                let end = at + w.len();
+                let end = cn_at + w.len();
                 push(
                     self,
                     end,
@@ -1710,21 +1762,27 @@ impl<'t> Scanner<'t> {
             j += 1;
         }
         // A month and day in Chinese numerals (三月七日, 十二月二十三日) is a date; a month
-        // alone is not read.
+        // alone (五月) is a soft one: it supports 5月, but is not itself checked (阳春三月 is
+        // an idiom as often as a month).
         if !forced {
             if let Some((month, e)) = self.chinese_date_part(i, &['月'], 12) {
-                if let Some((day, end)) = self.chinese_date_part(e, &['日', '号'], 31) {
-                    self.push_date(
-                        i,
-                        end,
-                        DateParts {
-                            month: Some(month),
-                            day: Some(day),
-                            ..DateParts::default()
-                        },
-                    );
-                    return end;
+                let day = self.chinese_date_part(e, &['日', '号'], 31);
+                let end = day.map_or(e, |(_, end)| end);
+                self.push_date(
+                    i,
+                    end,
+                    DateParts {
+                        month: Some(month),
+                        day: day.map(|(d, _)| d),
+                        ..DateParts::default()
+                    },
+                );
+                if day.is_none() {
+                    if let Some(n) = self.out.last_mut() {
+                        n.soft = true;
+                    }
                 }
+                return end;
             }
         }
         let run: Vec<char> = self.chars[i..j].iter().map(|&(_, c)| c).collect();
@@ -3104,6 +3162,30 @@ point five percent.";
             one("较前一交易日下跌2元。", "相较于23日收盘价"),
             "not_found"
         );
+    }
+
+    #[test]
+    fn dotted_dates_spaced_scales_and_a_month_in_chinese_numerals() {
+        assert_eq!(
+            one("活动于2023.5.1举行", "活动于2023年5月1日举行"),
+            "notation 2023.5.1"
+        );
+        assert_eq!(
+            one("活动于2023.05.01举行", "活动于2023年5月2日举行"),
+            "not_found"
+        );
+        assert_eq!(
+            one("The vote is on 05.12.2024.", "on December 5, 2024"),
+            "notation 05.12.2024"
+        );
+        assert_eq!(one("In 2023 the event", "on 2023.5.1"), "not_found");
+        // A version is still no date, nor a number.
+        assert!(values("version 1.2.3 and 2023.5.1.4").is_empty());
+        assert_eq!(one("营收3.5 亿元", "营收3.5亿元"), "notation 3.5 亿");
+        assert_eq!(one("营收3.5亿元", "营收3.5 亿元"), "notation 3.5亿");
+        // A month alone in Chinese numerals supports the month; it is not checked itself.
+        assert_eq!(one("活动于五月举行", "活动于5月举行"), "notation 五月");
+        assert!(status("活动于5月举行", "阳春三月").is_empty());
     }
 
     #[test]
