@@ -385,7 +385,37 @@ impl<'a> ContextIndex<'a> {
                 source: c.text.to_string(),
             };
         }
-        self.derive(n).unwrap_or(Grounding::NotFound)
+        if let Some(g) = self.derive(n) {
+            return g;
+        }
+        // Two more readings, found only as steps of two context numbers: "增长2倍" may be
+        // the 200 % rise of 100 to 300 (a ratio of 3 is read above), and "4 points" of a rate
+        // the difference of 7.5 % and 3.5 %.
+        let growth = multiple(n) && unit_key(n.unit) == "倍";
+        let rate_points = n.kind == NumberKind::Number && unit_key(n.unit) == "point";
+        if growth || rate_points {
+            let scale = if growth { 1.0 } else { 0.01 };
+            let as_percent = Num {
+                kind: NumberKind::Percent,
+                value: n.value * scale,
+                half_step: n.half_step * scale,
+                unit: "",
+                ..*n
+            };
+            // Only the step each reading means: a rise in percent of two amounts, or the
+            // difference of two rates ("100 points" is no percent change of 10 to 20).
+            let meant = if growth {
+                Operation::PercentChange
+            } else {
+                Operation::Difference
+            };
+            if let Some(g @ Grounding::Derived { operation, .. }) = self.derive(&as_percent) {
+                if operation == meant {
+                    return g;
+                }
+            }
+        }
+        Grounding::NotFound
     }
 
     fn ground_date(&self, n: &Num, d: DateParts) -> Grounding {
@@ -691,7 +721,10 @@ pub(crate) fn plausible_derivation(
                 years == 0 && one_kind && class(out) == class(a) && one_unit && out_unit(a)
             }
         }
-        Operation::Ratio => years == 0 && one_kind && one_unit && bare(out) && class(out) != 2,
+        // A ratio is a bare number or a multiple (300 / 100 is "3", "3倍", "3 times").
+        Operation::Ratio => {
+            years == 0 && one_kind && one_unit && (bare(out) || multiple(out)) && class(out) != 2
+        }
         Operation::PercentChange => {
             years == 0 && one_kind && class(a) == 1 && one_unit && out.kind == NumberKind::Percent
         }
@@ -707,6 +740,11 @@ pub(crate) fn plausible_derivation(
                 }
         }
     }
+}
+
+/// Whether `n` is written as a multiple: 3倍, 3 times, threefold.
+fn multiple(n: &Num) -> bool {
+    n.kind == NumberKind::Number && ["倍", "time", "fold"].contains(&unit_key(n.unit).as_str())
 }
 
 fn derived(operation: Operation, source: String) -> Grounding {
@@ -1936,6 +1974,15 @@ impl<'t> Scanner<'t> {
                 return soft(self, j + 3, f64::from(num) / d, 0.0005);
             }
         }
+        // 两个百分点, 一个百分点: percentage points, as 2个百分点 is.
+        if let Some(p) = ["个百分点", "百分点"]
+            .iter()
+            .find(|p| rest.starts_with(**p))
+        {
+            let end = self.byte(j) + p.len();
+            self.push_plain(i, end, NumberKind::Percent, d / 100.0, 0.005);
+            return Some(self.char_at(end));
+        }
         if c == '一' {
             if rest.starts_with('倍') {
                 return soft(self, j + 1, 1.0, 0.005);
@@ -1970,8 +2017,6 @@ impl<'t> Scanner<'t> {
         j
     }
 
-    /// A soft reading (see [`Num::soft`]): pushed like [`Self::push_plain`], never checked in
-    /// the output.
     /// The length of each numbered list, a soft number at its last marker: "1. … 2. … 3. …
     /// 4. …" supports "the 4 products" and "four products" (a summary's count of the list),
     /// while the markers themselves stay no facts. A list counts from 1, one marker after
@@ -1988,6 +2033,8 @@ impl<'t> Scanner<'t> {
         }
     }
 
+    /// A soft reading (see [`Num::soft`]): pushed like [`Self::push_plain`], never checked in
+    /// the output.
     fn push_soft(
         &mut self,
         start: usize,
@@ -2049,7 +2096,7 @@ struct EnglishNumber {
     /// Bytes read.
     len: usize,
     /// The place of the last word written: "five hundred million" is exact to the hundred
-    /// million, "four hundred and fifty" to the unit.
+    /// million, "four hundred and fifty" to the unit, "three point two five" to the hundredth.
     place: f64,
     /// Whether a scale word (hundred, thousand …) was read.
     scaled: bool,
@@ -3186,6 +3233,36 @@ point five percent.";
         // A month alone in Chinese numerals supports the month; it is not checked itself.
         assert_eq!(one("活动于五月举行", "活动于5月举行"), "notation 五月");
         assert!(status("活动于5月举行", "阳春三月").is_empty());
+    }
+
+    #[test]
+    fn multiples_and_points_are_steps_of_two_context_figures() {
+        let sales = "销售额从100亿元增至300亿元。";
+        // 增至3倍 is the ratio; 增长2倍 the 200 % rise (a ratio of 2 would be read too).
+        assert_eq!(one(sales, "销售额增至3倍。"), "derived 300亿 / 100亿");
+        assert!(one(sales, "销售额增长2倍。").starts_with("derived"));
+        assert_eq!(one(sales, "销售额增至4倍。"), "not_found");
+        assert!(one(
+            "Sales rose from $100 million to $300 million.",
+            "3 times higher"
+        )
+        .starts_with("derived"));
+        // Points of a rate: the difference of two rates, in words too.
+        let rate = "Unemployment fell from 7.5% to 3.5%.";
+        assert!(one(rate, "Unemployment fell 4 points.").starts_with("derived"));
+        assert_eq!(one(rate, "Unemployment fell 3 points."), "not_found");
+        let cn = "失业率从7.5%降至5.5%。";
+        assert!(one(cn, "失业率下降了两个百分点。").starts_with("derived"));
+        assert_eq!(one(cn, "失业率下降了三个百分点。"), "not_found");
+        // Each reading only as the step it means: "100 points" is no percent change of 10 to
+        // 20 (a sum of four scores is no step at all).
+        assert_eq!(
+            one(
+                "The 4 teams scored 10, 20, 30 and 40 points.",
+                "100 points in total"
+            ),
+            "not_found"
+        );
     }
 
     #[test]
