@@ -861,12 +861,15 @@ const EN_ABBREVIATIONS: [(&str, f64); 9] = [
     ("M", 1e6),
     ("B", 1e9),
 ];
-const PERCENT_WORDS: [&str; 6] = [
+const PERCENT_WORDS: [&str; 9] = [
     "percentage points",
     "percentage point",
     "per cent",
     "percent",
     "pct",
+    "ppts",
+    "ppt",
+    "pp",
     "pc",
 ];
 /// Basis points: hundredths of a percentage point (25bps = 0.25 percentage points).
@@ -1603,8 +1606,10 @@ impl<'t> Scanner<'t> {
             }
         }
         for p in PERCENT_WORDS {
-            // "12pc" (British press), lower case only: "5 PC" is a computer.
-            if starts_with_word(spaced, p) && (p != "pc" || spaced.starts_with(p)) {
+            // "12pc" (British press), lower case only: "5 PC" is a computer. Percentage
+            // points as "4pp" only glued to the number: "120 pp." counts pages.
+            let pages = p == "pp" && !rest.starts_with(p);
+            if starts_with_word(spaced, p) && (p != "pc" || spaced.starts_with(p)) && !pages {
                 let end = at + skip + p.len();
                 push(self, end, NumberKind::Percent, value / 100.0, unit / 200.0);
                 return to_char(self, end);
@@ -3251,6 +3256,16 @@ point five percent.";
         let rate = "Unemployment fell from 7.5% to 3.5%.";
         assert!(one(rate, "Unemployment fell 4 points.").starts_with("derived"));
         assert_eq!(one(rate, "Unemployment fell 3 points."), "not_found");
+        assert!(one(rate, "Unemployment fell 4pp.").starts_with("derived"));
+        assert_eq!(
+            one("It fell 4 percentage points.", "It fell 4 ppts."),
+            "notation 4 percentage points"
+        );
+        // Spaced, pp counts pages.
+        assert_eq!(
+            one("The report has 120 pages.", "a 120 pp. report"),
+            "notation 120"
+        );
         let cn = "失业率从7.5%降至5.5%。";
         assert!(one(cn, "失业率下降了两个百分点。").starts_with("derived"));
         assert_eq!(one(cn, "失业率下降了三个百分点。"), "not_found");
