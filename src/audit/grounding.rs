@@ -3264,7 +3264,7 @@ point five percent.";
         // Spaced, pp counts pages.
         assert_eq!(
             one("The report has 120 pages.", "a 120 pp. report"),
-            "notation 120"
+            "verbatim"
         );
         let cn = "失业率从7.5%降至5.5%。";
         assert!(one(cn, "失业率下降了两个百分点。").starts_with("derived"));
