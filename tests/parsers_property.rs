@@ -8,8 +8,11 @@ use std::time::{Duration, Instant};
 
 use proptest::prelude::*;
 
+use verifyfast::audit::check::check;
 use verifyfast::audit::contract::DecomposeReply;
 use verifyfast::audit::grounding::{ground_numbers, Status};
+use verifyfast::audit::report::DeterministicCheck;
+use verifyfast::config::AuditParams;
 use verifyfast::jsonl::{lines_of, LineSplitter};
 use verifyfast::llm::reply::{parse_reply, ReadRules};
 use verifyfast::llm::Boundary;
@@ -124,6 +127,14 @@ fn numeric_text() -> impl Strategy<Value = String> {
                 "一", "二", "两", "零", "〇", "百分之", "个百分点", "年", "月", "日", "号", "-", "/",
                 "May ", "march", "Sept.", "H2O", "v1.2.3", "第", "米", "\u{a0}", "e", "答",
             ]).prop_map(str::to_string),
+            // Words read since the fifth round: spoken decimals and hundredths, bounds and
+            // their negation, list markers, multiples, points, the day before.
+            2 => prop::sample::select(vec![
+                "twelve", " point ", " dot ", "fifty", "two", " and a half", " euros and ",
+                " cents", "pp", " ppts", " points", "倍", "增长", "增至", "more than ", "no ",
+                "won't be ", "nearly ", "\n1. ", "\n2. ", "\n3) ", "昨日", "前一交易日",
+                "the day before", "quarter", "五月", " 亿",
+            ]).prop_map(str::to_string),
             1 => any::<char>().prop_map(|c| c.to_string()),
         ],
         0..400,
@@ -188,6 +199,18 @@ proptest! {
         let same = timed("ground_numbers (itself)", &a, || ground_numbers(&a, &a));
         // Every number of a text is in that text as written.
         prop_assert!(same.numbers.iter().all(|n| n.status == Status::Verbatim), "{:?}", same.numbers);
+        // The rules over the same pair return too (bounds, negations, scores, directions).
+        let params = AuditParams::default();
+        let _ = timed("check", &a, || check(&b, &a, &params));
+        let r = timed("check (itself)", &a, || check(&a, &a, &params));
+        // A text restating itself has no unsupported number.
+        prop_assert!(
+            r.deterministic_findings
+                .iter()
+                .all(|f| f.check != DeterministicCheck::UnsupportedNumber),
+            "{:?}",
+            r.deterministic_findings
+        );
     }
 
     #[test]
