@@ -145,19 +145,33 @@ fn summedits(dir: &str) -> Option<(Vec<Case>, Vec<Case>)> {
     (read > 0).then_some((clean, edited))
 }
 
-/// QAGS's CNN/DM articles are tokenized: "3, 800", "2. 4", "100, 000 - a - week".
-fn detokenize(text: &str) -> String {
-    let thousands = regex_lite::Regex::new(r"(\d), (\d{3})\b").expect("a fixed pattern");
-    let point = regex_lite::Regex::new(r"(\d)\. (\d)").expect("a fixed pattern");
-    // Twice: "53, 193, 914" overlaps.
-    let t = thousands.replace_all(text, "$1,$2");
-    let t = thousands.replace_all(&t, "$1,$2");
-    point.replace_all(&t, "$1.$2").replace(" - ", "-")
+/// QAGS's CNN/DM articles are tokenized: "3, 800", "2. 4", "100, 000 - a - week". Its
+/// patterns are compiled once for all articles.
+struct Detokenizer {
+    thousands: regex_lite::Regex,
+    point: regex_lite::Regex,
+}
+
+impl Detokenizer {
+    fn new() -> Self {
+        Detokenizer {
+            thousands: regex_lite::Regex::new(r"(\d), (\d{3})\b").expect("a fixed pattern"),
+            point: regex_lite::Regex::new(r"(\d)\. (\d)").expect("a fixed pattern"),
+        }
+    }
+
+    fn apply(&self, text: &str) -> String {
+        // Twice: "53, 193, 914" overlaps.
+        let t = self.thousands.replace_all(text, "$1,$2");
+        let t = self.thousands.replace_all(&t, "$1,$2");
+        self.point.replace_all(&t, "$1.$2").replace(" - ", "-")
+    }
 }
 
 fn qags(dir: &str) -> Option<(Vec<Case>, Vec<Case>)> {
     let (mut clean, mut bad) = (Vec::new(), Vec::new());
     let mut read = 0;
+    let detokenizer = Detokenizer::new();
     for set in ["cnndm", "xsum"] {
         let path = format!("{dir}/mturk_{set}.jsonl");
         let Ok(text) = std::fs::read_to_string(&path) else {
@@ -167,7 +181,7 @@ fn qags(dir: &str) -> Option<(Vec<Case>, Vec<Case>)> {
         read += 1;
         for (i, line) in text.lines().filter(|l| !l.trim().is_empty()).enumerate() {
             let x: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{path}: {e}"));
-            let article = detokenize(x["article"].as_str().unwrap_or_default());
+            let article = detokenizer.apply(x["article"].as_str().unwrap_or_default());
             let empty = Vec::new();
             let sentences = x["summary_sentences"].as_array().unwrap_or(&empty);
             for (j, s) in sentences.iter().enumerate() {

@@ -1142,11 +1142,8 @@ pub fn unsupported_number_findings(
             let bound = bound_of(output, o).filter(|_| round(o));
             let meets = |c: &Num| {
                 bound.is_some_and(|b| {
-                    !c.soft
-                        && c.kind == o.kind
-                        && !year_like(c)
-                        && !year_like(o)
-                        && same_written_unit_or_bare(c, o)
+                    c.kind == o.kind
+                        && one_quantity(c, o)
                         && (c.value - o.value).abs() <= MAX_BOUND_GAP * o.value.abs()
                         && match b {
                             Bound::Above => c.value > o.value,
@@ -1493,6 +1490,13 @@ fn clause_tokens(text: &str, n: &Num) -> Vec<String> {
     t
 }
 
+/// Whether the context figure `c` and the output figure `o` can be one quantity stated twice:
+/// `c` an exact figure (no loose reading such as "half"), neither a year, one unit written the
+/// same way (or none on both). Shared by a slight change and a loose bound.
+fn one_quantity(c: &Num, o: &Num) -> bool {
+    !c.soft && !year_like(c) && !year_like(o) && same_written_unit_or_bare(c, o)
+}
+
 /// Whether the output number `o` is the context number `c` slightly changed (the rubric's Low,
 /// left to the fact check): the same quantity — one kind, one unit written the same way (or
 /// none on both: a "26-point lead" is not a score of 25), neither a year or a date
@@ -1510,10 +1514,7 @@ fn slightly_changed(c: &Num, o: &Num, threshold: f64) -> bool {
         _ => true,
     };
     kinds
-        && !c.soft
-        && !year_like(c)
-        && !year_like(o)
-        && same_written_unit_or_bare(c, o)
+        && one_quantity(c, o)
         && c.value != 0.0
         && ((o.value - c.value) / c.value).abs() <= threshold + 1e-12
         && (o.hedged || truncated(c, o) || significant_digits(o) <= 2)

@@ -391,8 +391,8 @@ impl<'a> ContextIndex<'a> {
         // Two more readings, found only as steps of two context numbers: "增长2倍" may be
         // the 200 % rise of 100 to 300 (a ratio of 3 is read above), and "4 points" of a rate
         // the difference of 7.5 % and 3.5 %.
-        let growth = multiple(n) && unit_key(n.unit) == "倍";
-        let rate_points = n.kind == NumberKind::Number && unit_key(n.unit) == "point";
+        let growth = n.kind == NumberKind::Number && unit_key(n.unit) == "倍";
+        let rate_points = n.kind == NumberKind::Number && points(n);
         if growth || rate_points {
             let scale = if growth { 1.0 } else { 0.01 };
             let as_percent = Num {
@@ -861,6 +861,8 @@ const EN_ABBREVIATIONS: [(&str, f64); 9] = [
     ("M", 1e6),
     ("B", 1e9),
 ];
+/// Percentage points in Chinese, after a number (5个百分点, 两个百分点).
+const CN_PERCENT_POINTS: [&str; 2] = ["个百分点", "百分点"];
 const PERCENT_WORDS: [&str; 9] = [
     "percentage points",
     "percentage point",
@@ -874,6 +876,14 @@ const PERCENT_WORDS: [&str; 9] = [
 ];
 /// Basis points: hundredths of a percentage point (25bps = 0.25 percentage points).
 const BASIS_POINT_WORDS: [&str; 4] = ["basis points", "basis point", "bps", "bp"];
+/// The value of an English cardinal word of [`EN_CARDINALS`] ("two" … "ninety").
+fn en_cardinal(word: &str) -> Option<f64> {
+    EN_CARDINALS
+        .iter()
+        .find(|(w, _)| *w == word)
+        .map(|&(_, v)| v)
+}
+
 /// two … twenty, then the tens (`one` is left out: "one of", "no one").
 const EN_CARDINALS: [(&str, f64); 26] = [
     ("two", 2.0),
@@ -1598,7 +1608,7 @@ impl<'t> Scanner<'t> {
         let to_char =
             |s: &Self, byte: usize| s.chars.partition_point(|&(b, _)| (b as usize) < byte);
         // Percent: 35%, 35 %, 35 percent, 5 个百分点.
-        for p in ["%", "％", "个百分点", "百分点"] {
+        for p in ["%", "％"].iter().chain(&CN_PERCENT_POINTS) {
             if spaced.starts_with(p) {
                 let end = at + skip + p.len();
                 push(self, end, NumberKind::Percent, value / 100.0, unit / 200.0);
@@ -1898,10 +1908,7 @@ impl<'t> Scanner<'t> {
         let at = |list: &[&str]| list.iter().position(|w| *w == word);
         let numerator = match word {
             "a" | "an" | "one" => Some(1.0),
-            _ => EN_CARDINALS
-                .iter()
-                .find(|(w, _)| *w == word)
-                .map(|&(_, v)| v),
+            _ => en_cardinal(word),
         };
         // "a third", "two-thirds", "three quarters": a fraction, soft like "half".
         if let Some((num, (den, len))) =
@@ -1980,10 +1987,7 @@ impl<'t> Scanner<'t> {
             }
         }
         // 两个百分点, 一个百分点: percentage points, as 2个百分点 is.
-        if let Some(p) = ["个百分点", "百分点"]
-            .iter()
-            .find(|p| rest.starts_with(**p))
-        {
+        if let Some(p) = CN_PERCENT_POINTS.iter().find(|p| rest.starts_with(**p)) {
             let end = self.byte(j) + p.len();
             self.push_plain(i, end, NumberKind::Percent, d / 100.0, 0.005);
             return Some(self.char_at(end));
@@ -2010,7 +2014,7 @@ impl<'t> Scanner<'t> {
 
     fn suffix_cn(&mut self, start: usize, j: usize, value: f64, unit: f64) -> usize {
         let rest = self.rest(j);
-        for p in ["%", "％", "个百分点", "百分点"] {
+        for p in ["%", "％"].iter().chain(&CN_PERCENT_POINTS) {
             if rest.starts_with(p) {
                 let end = self.byte(j) + p.len();
                 self.push_plain(start, end, NumberKind::Percent, value / 100.0, unit / 200.0);
@@ -2145,10 +2149,7 @@ fn english_number(s: &str) -> Option<EnglishNumber> {
         let value = if word == "one" || article {
             Some(1.0)
         } else {
-            EN_CARDINALS
-                .iter()
-                .find(|(w, _)| *w == word)
-                .map(|&(_, v)| v)
+            en_cardinal(&word)
         };
         let scale = EN_SCALES.iter().find(|(w, _)| *w == word).map(|&(_, v)| v);
         let next = match (value, scale, word.as_str()) {
@@ -2258,18 +2259,12 @@ fn english_fraction(s: &str) -> Option<(f64, f64, usize)> {
     let digit = |w: &str| match w {
         "zero" | "oh" | "nought" => Some(0.0),
         "one" => Some(1.0),
-        w => EN_CARDINALS
-            .iter()
-            .find(|(c, v)| *c == w && *v < 10.0)
-            .map(|&(_, v)| v),
+        w => en_cardinal(w).filter(|v| *v < 10.0),
     };
     // Two digits in one or two words: "fifty", "twenty-five", "twenty five", "fifteen".
     let two_digits = |at: usize| -> Option<(f64, usize)> {
         let (w, end) = word_at(at)?;
-        let v = EN_CARDINALS
-            .iter()
-            .find(|(c, v)| *c == w && (10.0..100.0).contains(v))
-            .map(|&(_, v)| v)?;
+        let v = en_cardinal(&w).filter(|v| (10.0..100.0).contains(v))?;
         if v >= 20.0 && v % 10.0 == 0.0 {
             let more = s[end..]
                 .strip_prefix([' ', '-'])
