@@ -6,7 +6,7 @@
 
 use serde::Serialize;
 
-use super::deterministic;
+use super::deterministic::{self, UncountedNumber};
 use super::grounding::{self, NumberGrounding};
 use super::report::{DeterministicFinding, DeterministicStatus};
 use crate::config::AuditParams;
@@ -16,6 +16,9 @@ use crate::config::AuditParams;
 pub struct CheckReport {
     pub number_grounding: NumberGrounding,
     pub deterministic_findings: Vec<DeterministicFinding>,
+    /// The numbers not found in the context that the rules do not count, each with its reason:
+    /// nothing judges them without a model (an audit asks its fact check).
+    pub uncounted_numbers: Vec<UncountedNumber>,
 }
 
 impl CheckReport {
@@ -60,15 +63,23 @@ pub fn check(context: &str, output: &str, params: &AuditParams) -> CheckReport {
     let number_grounding = grounding::ground_numbers(context, output);
     let deterministic_findings =
         deterministic_findings(context, output, &number_grounding, params, true, true);
+    let uncounted_numbers = deterministic::uncounted_numbers(
+        context,
+        output,
+        &number_grounding,
+        params.numeric_deviation_threshold,
+    );
     CheckReport {
         number_grounding,
         deterministic_findings,
+        uncounted_numbers,
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::audit::deterministic::Leniency;
 
     #[test]
     fn a_fabricated_number_and_a_flipped_direction_are_found_without_a_model() {
@@ -87,5 +98,36 @@ mod tests {
         assert!(r.counted() >= 1, "{r:#?}");
         let r = check("Revenue was 4.2 billion.", "Revenue was 4.2 billion.", &p);
         assert_eq!(r.counted(), 0, "{r:#?}");
+    }
+
+    #[test]
+    fn a_number_not_found_that_counts_nothing_says_why() {
+        let p = AuditParams::default();
+        let r = check(
+            "Police found 116 bodies. Tickets cost $7.50. The two actresses met.",
+            "More than 100 bodies were found. Tickets cost about $7.60. The two actresses met three \
+times.",
+            &p,
+        );
+        assert_eq!(r.counted(), 0, "{r:#?}");
+        let why: Vec<(&str, Leniency, Option<&str>)> = r
+            .uncounted_numbers
+            .iter()
+            .map(|u| (u.text.as_str(), u.leniency, u.near.as_deref()))
+            .collect();
+        assert_eq!(
+            why,
+            [
+                ("100", Leniency::RoundBound, Some("116")),
+                ("7.60", Leniency::SlightChange, Some("7.50")),
+                ("three", Leniency::CountInWords, None),
+            ],
+            "{r:#?}"
+        );
+        // Each not-found number is either counted or listed with its reason.
+        let r = check("Sales were 40.", "Sales were 90 and 41.", &p);
+        assert_eq!(r.counted(), 1, "{r:#?}");
+        assert_eq!(r.uncounted_numbers.len(), 1, "{r:#?}");
+        assert_eq!(r.number_grounding.not_found().count(), 2, "{r:#?}");
     }
 }

@@ -19,8 +19,8 @@ use std::collections::HashMap;
 
 use super::contract::Severity;
 use super::grounding::{
-    same, same_written_unit, same_written_unit_or_bare, scan, significant_digits, year_like, Num,
-    NumberGrounding, NumberKind,
+    same, same_written_unit, same_written_unit_or_bare, scan, significant_digits, year_like,
+    CheckedNumber, Num, NumberGrounding, NumberKind,
 };
 use super::report::{DeterministicCheck, DeterministicFinding, DeterministicStatus};
 
@@ -1078,6 +1078,56 @@ fn reversed(
     }
 }
 
+crate::names::named_enum! {
+    /// Why the unsupported-number rule counts nothing for a number the number check did not
+    /// find. Each such number is left to the fact check (an audit's Phase 2); a check without a
+    /// model lists it with its reason rather than calling it supported.
+    pub enum Leniency {
+        /// Written only inside a score or ratio ("won 34-23"): judged as that pair.
+        InScore = "in_score",
+        /// A bare count in words up to a dozen ("two actresses"): often the output's own count
+        /// of what the context lists, which no rule can check.
+        CountInWords = "count_in_words",
+        /// Within the deviation threshold of a context figure of the same quantity: the
+        /// rubric's Low ("$7.60" of $7.50).
+        SlightChange = "slight_change",
+        /// A round bound that an exact context figure of the same quantity meets ("more than
+        /// 100 bodies" of 116).
+        RoundBound = "round_bound",
+    }
+}
+
+/// A number the number check did not find that the rules do not count, and why.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct UncountedNumber {
+    /// As written in the output.
+    pub text: String,
+    pub leniency: Leniency,
+    /// The context's figure it is close to (a slight change, a round bound).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub near: Option<String>,
+}
+
+impl UncountedNumber {
+    /// Why it counts nothing, in a sentence for the page and the CLI.
+    pub fn describe(&self) -> String {
+        let near = self.near.as_deref().unwrap_or("?");
+        match self.leniency {
+            Leniency::InScore => "judged with the score it is written in".into(),
+            Leniency::CountInWords => {
+                "a count in words, maybe the output's own count of what the context lists: no \
+rule checks it"
+                    .into()
+            }
+            Leniency::SlightChange => format!(
+                "within the deviation threshold of the context's {near}: a slight change is the \
+rubric's Low, left to the fact check"
+            ),
+            Leniency::RoundBound => format!("a round bound that the context's {near} meets"),
+        }
+    }
+}
+
 /// The unsupported-number rule: every number the number check found nowhere in the context
 /// and not within `threshold` (relative) of a context number of the same kind.
 pub fn unsupported_number_findings(
@@ -1086,9 +1136,53 @@ pub fn unsupported_number_findings(
     grounding: &NumberGrounding,
     threshold: f64,
 ) -> Vec<DeterministicFinding> {
+    let score_spans = scores(output);
+    judge_not_found(context, output, grounding, threshold, &score_spans)
+        .into_iter()
+        .filter(|(_, lenient)| lenient.is_none())
+        .map(|(n, _)| DeterministicFinding {
+            check: DeterministicCheck::UnsupportedNumber,
+            severity: Severity::High,
+            output_text: n.to_string(),
+            context_text: String::new(),
+            explanation: format!(
+                "{n} appears nowhere in the context (not verbatim, in another notation, rounded, \
+one step of arithmetic from two context numbers, or within the deviation threshold of one): a \
+fabricated specific is High"
+            ),
+            status: DeterministicStatus::Counted,
+            derivation: None,
+            also_reported_by: None,
+        })
+        .chain(unsupported_scores(context, &score_spans, output))
+        .collect()
+}
+
+/// The numbers the number check did not find that [`unsupported_number_findings`] does not
+/// count, each with its reason: what a check without a model leaves unjudged.
+pub fn uncounted_numbers(
+    context: &str,
+    output: &str,
+    grounding: &NumberGrounding,
+    threshold: f64,
+) -> Vec<UncountedNumber> {
+    judge_not_found(context, output, grounding, threshold, &scores(output))
+        .into_iter()
+        .filter_map(|(_, why)| why)
+        .collect()
+}
+
+/// The one decision of the unsupported-number rule: each number the number check did not find,
+/// with `None` when it counts, or why it does not.
+fn judge_not_found<'g>(
+    context: &str,
+    output: &str,
+    grounding: &'g NumberGrounding,
+    threshold: f64,
+    score_spans: &[(u32, u32, usize, usize)],
+) -> Vec<(&'g str, Option<UncountedNumber>)> {
     let ctx = scan(context);
     let out = scan(output);
-    let score_spans = scores(output);
     // The writings of numbers written only inside scores: such a number is judged with its
     // score. The spans are in text order, so each number is placed by one binary search.
     let mut only_in_scores: std::collections::HashSet<&str> = std::collections::HashSet::new();
@@ -1105,82 +1199,78 @@ pub fn unsupported_number_findings(
         }
         only_in_scores.retain(|t| !outside.contains(t));
     }
+    let lenient = |n: &CheckedNumber| -> Option<UncountedNumber> {
+        let uncounted = |leniency, near| UncountedNumber {
+            text: n.text.clone(),
+            leniency,
+            near,
+        };
+        if only_in_scores.contains(n.text.as_str()) {
+            return Some(uncounted(Leniency::InScore, None));
+        }
+        // The output's own reading of the number (its unit, its hedge), by its writing.
+        let o = out.iter().find(|o| o.text == n.text)?;
+        // A count in words ("two individuals named Francis I", "two aces" of an ace on the
+        // fourth and one on the eighth) is often the summary's own count of what the
+        // context lists, which no rule can check: it counts only against a number the
+        // context writes with the same unit ("three children" / "four children"), or when
+        // it is a part of a stated whole ("six wins out of seven games"): a statistic the
+        // context would have to state, not a count of what it lists. Nor is a count above
+        // a dozen ("aged forty-five", "thirty-six hours"): no summary counts such a list
+        // itself. A percentage or an amount with a scale word in words ("eighty percent",
+        // "nine thousand people") is no count of a list: it is checked as its digits are.
+        if o.kind == NumberKind::Number
+            && o.value <= MAX_LISTED_COUNT
+            && o.text.starts_with(|c: char| c.is_ascii_alphabetic())
+            && !part_of_whole(output, o)
+            && !ctx
+                .iter()
+                .any(|c| c.kind == o.kind && !year_like(c) && same_written_unit(c, o))
+        {
+            return Some(uncounted(Leniency::CountInWords, None));
+        }
+        let subject = clause_tokens(output, o);
+        // A round bound that an exact figure of the context meets, close to it ("more
+        // than 100 bodies" of 116 bodies, "nearly 50" of 48), is that figure written
+        // loosely, not a fabricated specific; a far one ("at least 11" of 17, "nearly 20%"
+        // of 12%) says something the context does not.
+        let bound = bound_of(output, o).filter(|_| round(o));
+        let meets = |c: &Num| {
+            bound.is_some_and(|b| {
+                c.kind == o.kind
+                                && one_quantity(c, o)
+                                && (c.value - o.value).abs() <= MAX_BOUND_GAP * o.value.abs()
+                                && match b {
+                                    Bound::Above => c.value > o.value,
+                                    Bound::Below => c.value < o.value,
+                                }
+                                // A bound of the context's own ("over 100 stores", "no more than
+                                // 12.50") is its figure: "over 80 stores" changes it.
+                                && written_bound(context, c).is_none()
+            })
+        };
+        // The first 64 candidates: a context of one value repeated is not read once per
+        // repetition.
+        ctx.iter()
+            .filter(|c| slightly_changed(c, o, threshold) || meets(c))
+            .take(64)
+            .find(|c| {
+                clause_tokens(context, c)
+                    .iter()
+                    .any(|t| subject.binary_search(t).is_ok())
+            })
+            .map(|c| {
+                let leniency = if meets(c) {
+                    Leniency::RoundBound
+                } else {
+                    Leniency::SlightChange
+                };
+                uncounted(leniency, Some(c.text.to_string()))
+            })
+    };
     grounding
         .not_found()
-        .filter(|n| {
-            if only_in_scores.contains(n.text.as_str()) {
-                return false;
-            }
-            // The output's own reading of the number (its unit, its hedge), by its writing.
-            let Some(o) = out.iter().find(|o| o.text == n.text) else {
-                return true;
-            };
-            // A count in words ("two individuals named Francis I", "two aces" of an ace on the
-            // fourth and one on the eighth) is often the summary's own count of what the
-            // context lists, which no rule can check: it counts only against a number the
-            // context writes with the same unit ("three children" / "four children"), or when
-            // it is a part of a stated whole ("six wins out of seven games"): a statistic the
-            // context would have to state, not a count of what it lists. Nor is a count above
-            // a dozen ("aged forty-five", "thirty-six hours"): no summary counts such a list
-            // itself. A percentage or an amount with a scale word in words ("eighty percent",
-            // "nine thousand people") is no count of a list: it is checked as its digits are.
-            if o.kind == NumberKind::Number
-                && o.value <= MAX_LISTED_COUNT
-                && o.text.starts_with(|c: char| c.is_ascii_alphabetic())
-                && !part_of_whole(output, o)
-                && !ctx
-                    .iter()
-                    .any(|c| c.kind == o.kind && !year_like(c) && same_written_unit(c, o))
-            {
-                return false;
-            }
-            let subject = clause_tokens(output, o);
-            // A round bound that an exact figure of the context meets, close to it ("more
-            // than 100 bodies" of 116 bodies, "nearly 50" of 48), is that figure written
-            // loosely, not a fabricated specific; a far one ("at least 11" of 17, "nearly 20%"
-            // of 12%) says something the context does not.
-            let bound = bound_of(output, o).filter(|_| round(o));
-            let meets = |c: &Num| {
-                bound.is_some_and(|b| {
-                    c.kind == o.kind
-                        && one_quantity(c, o)
-                        && (c.value - o.value).abs() <= MAX_BOUND_GAP * o.value.abs()
-                        && match b {
-                            Bound::Above => c.value > o.value,
-                            Bound::Below => c.value < o.value,
-                        }
-                        // A bound of the context's own ("over 100 stores", "no more than
-                        // 12.50") is its figure: "over 80 stores" changes it.
-                        && written_bound(context, c).is_none()
-                })
-            };
-            // The first 64 candidates: a context of one value repeated is not read once per
-            // repetition.
-            !ctx.iter()
-                .filter(|c| slightly_changed(c, o, threshold) || meets(c))
-                .take(64)
-                .any(|c| {
-                    clause_tokens(context, c)
-                        .iter()
-                        .any(|t| subject.binary_search(t).is_ok())
-                })
-        })
-        .map(|n| DeterministicFinding {
-            check: DeterministicCheck::UnsupportedNumber,
-            severity: Severity::High,
-            output_text: n.text.to_string(),
-            context_text: String::new(),
-            explanation: format!(
-                "{} appears nowhere in the context (not verbatim, in another notation, rounded, \
-one step of arithmetic from two context numbers, or within the deviation threshold of one): a \
-fabricated specific is High",
-                n.text
-            ),
-            status: DeterministicStatus::Counted,
-            derivation: None,
-            also_reported_by: None,
-        })
-        .chain(unsupported_scores(context, &score_spans, output))
+        .map(|n| (n.text.as_str(), lenient(n)))
         .collect()
 }
 

@@ -43,6 +43,9 @@ fn describe(prefix: &str, r: &CheckReport) {
     for d in &r.deterministic_findings {
         eprintln!("{prefix}deterministic finding: {}", d.describe());
     }
+    for u in &r.uncounted_numbers {
+        eprintln!("{prefix}not counted: {}: {}", u.text, u.describe());
+    }
 }
 
 pub fn run(a: CheckArgs) -> ExitCode {

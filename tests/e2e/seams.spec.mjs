@@ -229,6 +229,11 @@ describe('drafts, Extract, Runs, Audit', () => {
     await page.getByTestId('audit-check-button').click();
     await page.getByTestId('audit-check-summary').filter({ hasText: 'The rules found nothing' }).waitFor();
     assert.match(await page.getByTestId('audit-check-summary').innerText(), /claims and logic need a model/);
+    // A number the rules do not count is not called supported: the card says why it is left.
+    await page.getByTestId('audit-output').fill('Revenue rose 8% to more than $4.5 million in 2023.');
+    await page.getByTestId('audit-check-button').click();
+    await page.getByTestId('audit-check-summary').filter({ hasText: 'The rules count nothing, but 1 number is not found' }).waitFor();
+    assert.match(await page.getByTestId('audit-number-uncounted').innerText(), /not counted: a round bound that the context's \$?5 million meets/);
   });
 
   app.it('Audit: a judge\'s evidence that is not a quote is marked, never highlighted, and not counted', async (page) => {

@@ -56,7 +56,7 @@ pub fn model_free_view(checked: Checked) -> impl IntoView {
                     <h2>"Check without a model"</h2>
                     <p data-testid="audit-check-summary">{r.summary()}</p>
                     {found.then(|| view! { <ul class="stack">{findings}</ul> })}
-                    <NumberCheck grounding=r.grounding.clone() without_model=true/>
+                    <NumberCheck grounding=r.grounding.clone() uncounted=r.uncounted.clone()/>
                 </section>
             }
             .into_any()

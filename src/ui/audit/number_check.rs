@@ -4,9 +4,11 @@
 
 use leptos::prelude::*;
 
+use crate::audit::deterministic::UncountedNumber;
 use crate::audit::grounding::{CheckedNumber, NumberGrounding, Status};
 
-fn row(n: &CheckedNumber) -> AnyView {
+/// One number; `why` is the rules' reason for not counting it (a check without a model).
+fn row(n: &CheckedNumber, why: Option<String>) -> AnyView {
     let status = n.status.as_str();
     view! {
         <li data-testid="audit-number">
@@ -15,24 +17,36 @@ fn row(n: &CheckedNumber) -> AnyView {
             <span class=format!("chip number-{status}")>{status.replace('_', " ")}</span>
             " "
             <span class="muted">{n.describe()}</span>
+            {why.map(|why| view! {
+                <span class="muted" data-testid="audit-number-uncounted">{format!("; not counted: {why}")}</span>
+            })}
         </li>
     }
     .into_any()
 }
 
-/// `grounding` is the report's `number_grounding`; `without_model` when no audit ran (the
-/// check without a model), so the card does not say Phase 2 judged anything.
+/// `grounding` is the report's `number_grounding`. `uncounted` is given when no audit ran (the
+/// check without a model): the rules' reason for each number they do not count, and the card
+/// does not say Phase 2 judged anything.
 #[component]
 pub fn NumberCheck(
     grounding: NumberGrounding,
-    #[prop(optional)] without_model: bool,
+    #[prop(optional)] uncounted: Option<Vec<UncountedNumber>>,
 ) -> impl IntoView {
-    let missing: Vec<AnyView> = grounding.not_found().map(row).collect();
+    let without_model = uncounted.is_some();
+    let why = |n: &CheckedNumber| {
+        uncounted
+            .iter()
+            .flatten()
+            .find(|u| u.text == n.text)
+            .map(UncountedNumber::describe)
+    };
+    let missing: Vec<AnyView> = grounding.not_found().map(|n| row(n, why(n))).collect();
     let found: Vec<AnyView> = grounding
         .numbers
         .iter()
         .filter(|n| n.status != Status::NotFound)
-        .map(row)
+        .map(|n| row(n, None))
         .collect();
     let summary = if grounding.numbers.is_empty() {
         String::from("No numbers, percentages or dates in the model output.")

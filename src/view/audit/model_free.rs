@@ -4,6 +4,7 @@
 //! [`check`] only; it is the one place that composes the rules for it.
 
 use crate::audit::check::CheckReport;
+use crate::audit::deterministic::UncountedNumber;
 use crate::audit::grounding::NumberGrounding;
 use crate::audit::report::DeterministicFinding;
 use crate::config::AuditParams;
@@ -14,15 +15,20 @@ pub struct ModelFree {
     pub grounding: NumberGrounding,
     /// Each counts as one High error in an audit (unless the fact check derives the number).
     pub findings: Vec<DeterministicFinding>,
+    /// Numbers not found in the context that the rules do not count, with why: without a
+    /// model nothing judges them.
+    pub uncounted: Vec<UncountedNumber>,
 }
 
 impl ModelFree {
     /// The headline: how many findings, and what the check does not cover.
     pub fn summary(&self) -> String {
-        let found = match self.findings.len() {
-            0 => "The rules found nothing: every number of the output is supported by the context and no direction is reversed".to_string(),
-            1 => "The rules found 1 problem, a High error in an audit".to_string(),
-            n => format!("The rules found {n} problems, each a High error in an audit"),
+        let found = match (self.findings.len(), self.uncounted.len()) {
+            (0, 0) => "The rules found nothing: every number of the output is supported by the context and no direction is reversed".to_string(),
+            (0, 1) => "The rules count nothing, but 1 number is not found in the context: it is left to the fact check (below, with why)".to_string(),
+            (0, u) => format!("The rules count nothing, but {u} numbers are not found in the context: they are left to the fact check (below, with why)"),
+            (1, _) => "The rules found 1 problem, a High error in an audit".to_string(),
+            (n, _) => format!("The rules found {n} problems, each a High error in an audit"),
         };
         format!(
             "{found}. Only numbers and directions are checked: claims and logic need a model (Run audit)."
@@ -37,10 +43,12 @@ pub fn check(context: &str, output: &str, params: &AuditParams) -> ModelFree {
     let CheckReport {
         number_grounding,
         deterministic_findings,
+        uncounted_numbers,
     } = crate::audit::check::check(context, output, params);
     ModelFree {
         grounding: number_grounding,
         findings: deterministic_findings,
+        uncounted: uncounted_numbers,
     }
 }
 
@@ -79,6 +87,19 @@ mod tests {
         let r = check(CONTEXT, "Revenue rose 8% in 2023.", &AuditParams::default());
         assert!(r.findings.is_empty(), "{:?}", r.findings);
         assert!(r.summary().starts_with("The rules found nothing"));
+        // A number the rules leave to the fact check is not called supported.
+        let r = check(
+            CONTEXT,
+            "Revenue rose 8% to $5.2 million in 2023.",
+            &AuditParams::default(),
+        );
+        assert!(r.findings.is_empty(), "{:?}", r.findings);
+        assert!(
+            r.summary()
+                .starts_with("The rules count nothing, but 1 number is not found"),
+            "{}",
+            r.summary()
+        );
         let off = AuditParams {
             unsupported_number_is_high: false,
             direction_check: false,
