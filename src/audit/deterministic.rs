@@ -20,7 +20,7 @@ use std::collections::HashMap;
 use super::contract::Severity;
 use super::grounding::{
     same, same_written_unit, same_written_unit_or_bare, scan, significant_digits, year_like,
-    CheckedNumber, Num, NumberGrounding, NumberKind,
+    CheckedNumber, Num, NumberGrounding, NumberKind, CURRENCY_SIGNS,
 };
 use super::report::{DeterministicCheck, DeterministicFinding, DeterministicStatus};
 
@@ -715,7 +715,7 @@ fn written_bound(text: &str, n: &Num) -> Option<(Bound, bool)> {
     let before = text.get(..n.start).unwrap_or("");
     let from = before.ceil_char_boundary(before.len().saturating_sub(20));
     let near = before[from..]
-        .trim_end_matches(['$', '£', '€', '¥', '￥', ' '])
+        .trim_end_matches(|c| c == ' ' || CURRENCY_SIGNS.contains(&c))
         .to_ascii_lowercase();
     let after = text.get(n.end..).unwrap_or("");
     let ends_with_word = |w: &str| {
@@ -1798,6 +1798,25 @@ mod tests {
         let texts: Vec<&str> = f.iter().map(|f| f.output_text.as_str()).collect();
         // 870万 is 3.3 % off 842万 and 41% is 7.9 % off 38% (the rubric's Low); 12% is made up.
         assert_eq!(texts, vec!["12%"]);
+    }
+
+    #[test]
+    fn a_hedge_reads_past_every_currency_sign() {
+        // `about ₹512` is hedged as `about $512` is: a slight change of 520, left to the fact
+        // check; unhedged, as precise as the context's figure, it is another specific.
+        for sign in CURRENCY_SIGNS {
+            let ctx = format!("The ticket costs {sign}520.");
+            assert_eq!(
+                flagged(&ctx, &format!("The ticket costs about {sign}512.")),
+                Vec::<String>::new(),
+                "{sign}"
+            );
+            assert_eq!(
+                flagged(&ctx, &format!("The ticket costs {sign}512.")),
+                vec!["512"],
+                "{sign}"
+            );
+        }
     }
 
     fn flagged(ctx: &str, out: &str) -> Vec<String> {

@@ -829,6 +829,10 @@ const EN_SCALES: [(&str, f64); 5] = [
 /// states"), 七成熟 ("medium well"), 三成份股.
 const TENTH_WORD_STARTS: [char; 8] = ['员', '熟', '都', '份', '分', '果', '绩', '就'];
 
+/// Currency signs written before an amount (`$5`, `£30m`, `₹500`): the unit of the amount, and
+/// no word between a hedge or a bound and its number.
+pub(crate) const CURRENCY_SIGNS: [char; 6] = ['$', '£', '€', '¥', '￥', '₹'];
+
 /// Whether the text after a digit (2 to 9) makes it a tenth to check: 成, not a word 成 starts.
 fn checked_tenth(after_digit: &str) -> bool {
     after_digit
@@ -1654,7 +1658,7 @@ impl<'t> Scanner<'t> {
         // Read only when an `m` or `b` follows: most numbers have no currency to look for.
         let money = rest.starts_with(['m', 'b']) && {
             let before = self.text[..self.byte(start)].trim_end_matches([' ', '\u{a0}']);
-            before.ends_with(['$', '£', '€', '¥', '￥', '₹'])
+            before.ends_with(CURRENCY_SIGNS)
                 || CURRENCY_CODES.iter().any(|code| {
                     before
                         .strip_suffix(code)
@@ -2662,7 +2666,7 @@ fn unit_of<'t>(text: &'t str, n: &Num<'t>) -> &'t str {
     }
     let before = text.get(..n.start).unwrap_or("");
     if let Some(c) = before.chars().next_back() {
-        if matches!(c, '$' | '£' | '€' | '¥' | '￥') {
+        if CURRENCY_SIGNS.contains(&c) {
             return before.get(before.len() - c.len_utf8()..).unwrap_or("");
         }
     }
@@ -2764,7 +2768,7 @@ fn hedged(text: &str, n: &Num) -> bool {
     let before = text.get(..n.start).unwrap_or("");
     let from = before.ceil_char_boundary(before.len().saturating_sub(16));
     let near = before[from..]
-        .trim_end_matches(['$', '£', '€', '¥', ' '])
+        .trim_end_matches(|c| c == ' ' || CURRENCY_SIGNS.contains(&c))
         .to_ascii_lowercase();
     let after = text.get(n.end..).unwrap_or("");
     HEDGES_BEFORE.iter().any(|h| {
