@@ -1482,8 +1482,16 @@ fn context_pairs(context: &str) -> std::collections::HashSet<(u32, u32)> {
         }
         i = j.max(i + 1);
     }
+    // A draw with no goal is the score 0-0 in words ("Arsenal's goalless draw").
+    let lower = context.to_ascii_lowercase();
+    if NIL_DRAWS.iter().any(|w| lower.contains(w)) {
+        pairs.insert((0, 0));
+    }
     pairs
 }
+
+/// Words of a context that state the score 0-0.
+const NIL_DRAWS: &[&str] = &["goalless", "scoreless", "nil-nil", "nil all"];
 
 /// A finding for each of the output's `scores` (see [`scores`]) the context does not write.
 fn unsupported_scores(
@@ -2036,6 +2044,10 @@ mod tests {
             .iter()
             .any(|t| t.contains('-')));
         assert!(f("from 2016 to 2017", "the 2016-2017 season").is_empty());
+        // A goalless draw is 0-0; it states no other score.
+        let ctx = "Henry spoke after Arsenal's goalless draw with Chelsea.";
+        assert!(f(ctx, "Arsenal drew 0-0 with Chelsea.").is_empty());
+        assert_eq!(f(ctx, "Arsenal drew 1-1 with Chelsea."), vec!["1-1"]);
     }
 
     fn direction_texts(ctx: &str, out: &str) -> Vec<String> {

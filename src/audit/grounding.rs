@@ -15,6 +15,8 @@
 //! context numbers and only runs for output numbers not found otherwise, so a long context costs
 //! milliseconds, in the browser too.
 
+use std::collections::HashMap;
+
 use serde::{Deserialize, Serialize};
 
 /// The arithmetic search pairs at most this many context numbers (200 × 199 ordered pairs).
@@ -191,6 +193,8 @@ pub fn ground_numbers(context: &str, output: &str) -> NumberGrounding {
     let mut seen: Vec<&str> = Vec::new();
     let mut numbers = Vec::new();
     let mut unchecked = 0;
+    // Built when an output number is first not found.
+    let mut identifiers = None;
     for n in &out {
         // Each distinct writing once: a number repeated in the output is one fact to check.
         if n.soft || seen.contains(&n.text) {
@@ -201,7 +205,15 @@ pub fn ground_numbers(context: &str, output: &str) -> NumberGrounding {
             continue;
         }
         seen.push(n.text);
-        let (status, source, operation) = index.ground(n).into_fields();
+        let grounding = match index.ground(n) {
+            Grounding::NotFound => {
+                let ids = identifiers.get_or_insert_with(|| context_identifiers(context));
+                spaced_identifier(ids, output, n)
+                    .map_or(Grounding::NotFound, |source| Grounding::Notation { source })
+            }
+            g => g,
+        };
+        let (status, source, operation) = grounding.into_fields();
         numbers.push(CheckedNumber {
             text: n.text.to_string(),
             kind: n.kind,
@@ -216,6 +228,77 @@ pub fn ground_numbers(context: &str, output: &str) -> NumberGrounding {
         context_numbers: ctx.len(),
         unchecked,
     }
+}
+
+/// The context's identifier that the output's number `n` is part of, written apart: "RC - 135U"
+/// or "su - 27" (tokenized text) of the context's `RC-135U` / `SU-27`, "under - 17" of
+/// `Under-17`. The context's identifier is skipped whole (a word running into digits), so
+/// without this its digits support nothing. Only the same word and the same digits (and the
+/// same letters glued after them) count: the output's number is the context's identifier, not a
+/// figure taken from it.
+fn spaced_identifier(
+    identifiers: &HashMap<String, String>,
+    output: &str,
+    n: &Num,
+) -> Option<String> {
+    if !n.text.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    // Apart by a dash with spaces, as tokenized text writes it: a space alone is a word and a
+    // number ("buy 2 pizzas" is not the context's `buy-2-get-1-free`).
+    let apart = output
+        .get(..n.start)?
+        .trim_end_matches(' ')
+        .strip_suffix(['-', '–', '_'])?
+        .trim_end_matches(' ');
+    let word = &apart[apart.trim_end_matches(|c: char| c.is_ascii_alphabetic()).len()..];
+    let after = output.get(n.end..)?;
+    let glued = &after[..after
+        .find(|c: char| !c.is_ascii_alphanumeric())
+        .unwrap_or(after.len())];
+    if word.is_empty() {
+        return None;
+    }
+    identifiers
+        .get(&format!("{word}{}{glued}", n.text).to_ascii_lowercase())
+        .cloned()
+}
+
+/// The context's identifiers of a word and digits (`RC-135U`, `SU-27`, `Under-17`, `COVID19`),
+/// by their letters and digits lower-cased without the separator ("rc135u"), each with its
+/// writing: what [`spaced_identifier`] looks up.
+fn context_identifiers(context: &str) -> HashMap<String, String> {
+    let mut ids = HashMap::new();
+    let bytes = context.as_bytes();
+    let alnum = |k: usize| bytes.get(k).is_some_and(u8::is_ascii_alphanumeric);
+    let mut i = 0;
+    while i < bytes.len() {
+        if !bytes[i].is_ascii_alphabetic() || (i > 0 && alnum(i - 1)) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while bytes.get(i).is_some_and(u8::is_ascii_alphabetic) {
+            i += 1;
+        }
+        let word_end = i;
+        let sep = [&b"-"[..], "–".as_bytes(), b"_"]
+            .into_iter()
+            .find(|s| bytes[i..].starts_with(s))
+            .map_or(0, <[u8]>::len);
+        if !bytes.get(i + sep).is_some_and(u8::is_ascii_digit) {
+            continue;
+        }
+        let digits = i + sep;
+        i = digits;
+        while alnum(i) {
+            i += 1;
+        }
+        let key = format!("{}{}", &context[start..word_end], &context[digits..i]);
+        ids.entry(key.to_ascii_lowercase())
+            .or_insert_with(|| context[start..i].to_string());
+    }
+    ids
 }
 
 /// Year, month, day as far as written.
@@ -3544,6 +3627,29 @@ point five percent.";
             values("2019-2023"),
             vec![("2019".into(), 2019.0), ("2023".into(), 2023.0)]
         );
+    }
+
+    #[test]
+    fn an_identifier_written_apart_is_the_contexts_identifier() {
+        let ctx = "A U.S. RC-135U was intercepted by a Russian SU-27 Flanker before the \
+Under-17 Championship.";
+        assert_eq!(one(ctx, "a u.s. rc - 135u was flying"), "notation RC-135U");
+        assert_eq!(one(ctx, "by a russian su - 27 flanker"), "notation SU-27");
+        assert_eq!(one(ctx, "the SU -27 jet"), "notation SU-27");
+        assert_eq!(one(ctx, "the SU 27 jet"), "not_found");
+        assert_eq!(
+            one("a buy-2-get-1-free offer", "to buy 2 pizzas"),
+            "not_found"
+        );
+        assert_eq!(one(ctx, "the under - 17 championship"), "notation Under-17");
+        // Another word, other digits, or other glued letters: the context states none of them.
+        assert_eq!(one(ctx, "a russian mig - 27"), "not_found");
+        assert_eq!(one(ctx, "a russian su - 35"), "not_found");
+        assert_eq!(one(ctx, "a u.s. rc - 135v"), "not_found");
+        // The digits alone are no figure of the context.
+        assert_eq!(one(ctx, "27 jets"), "not_found");
+        assert_eq!(one("COVID-19 spread.", "COVID - 19 spread."), "notation COVID-19");
+        assert_eq!(one("COVID-19 spread.", "19 deaths"), "not_found");
     }
 
     #[test]

@@ -20,7 +20,8 @@ pub fn options(values: Vec<String>) -> Vec<AnyView> {
 /// Extract fallback, Report's baseline and "Open in Audit", Compare's sides). `first`, when
 /// given, is a leading choice whose value is "" (Compare's "all"). `choices` is read in a
 /// reactive part, so choices taken from Settings follow its edits; the chosen option is also
-/// marked `selected`, so a re-drawn list keeps showing the choice.
+/// marked `selected`, so a re-drawn list keeps showing the choice. An empty list shows one
+/// disabled "none yet (Settings)" rather than a blank box.
 #[inline(never)]
 pub fn bound_select(
     label: &'static str,
@@ -31,7 +32,15 @@ pub fn bound_select(
 ) -> AnyView {
     let listed = part(move || {
         let chosen = value.get_untracked();
-        let items: Vec<AnyView> = choices()
+        let choices = choices();
+        // An empty picker (no profile in Settings yet) says so rather than showing blank.
+        if choices.is_empty() && first.is_none() {
+            return Some(
+                view! { <option value="" disabled=true selected=true>"none yet (Settings)"</option> }
+                    .into_any(),
+            );
+        }
+        let items: Vec<AnyView> = choices
             .into_iter()
             .map(|c| {
                 let selected = c == chosen;

@@ -212,6 +212,8 @@ describe('drafts, Extract, Runs, Audit', () => {
   app.it('Audit: "Check without a model" shows the rules\' findings at once, with no server', async (page) => {
     await app.goto('/audit');
     await page.getByTestId('audit-no-server').waitFor();
+    // With no profile in Settings yet, the picker says so rather than showing a blank box.
+    assert.match(await page.getByTestId('audit-profile').innerText(), /none yet \(Settings\)/);
     await page.getByTestId('audit-context').fill('Revenue rose 8% to $5 million in 2023.');
     await page.getByTestId('audit-output').fill('Revenue fell 8% to $7 million in 2023.');
     const t0 = Date.now();

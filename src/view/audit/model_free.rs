@@ -30,6 +30,11 @@ impl ModelFree {
             (1, _) => "The rules found 1 problem, a High error in an audit".to_string(),
             (n, _) => format!("The rules found {n} problems, each a High error in an audit"),
         };
+        let found = match (self.findings.len(), self.uncounted.len()) {
+            (0, _) | (_, 0) => found,
+            (_, 1) => format!("{found}; 1 other number not found is left to the fact check"),
+            (_, u) => format!("{found}; {u} other numbers not found are left to the fact check"),
+        };
         format!(
             "{found}. Only numbers and directions are checked: claims and logic need a model (Run audit)."
         )
@@ -76,7 +81,21 @@ mod tests {
             "{checks:?}"
         );
         assert!(
-            r.summary().starts_with("The rules found 2 problems"),
+            r.summary()
+                .starts_with("The rules found 2 problems, each a High error in an audit."),
+            "{}",
+            r.summary()
+        );
+        let r = check(
+            CONTEXT,
+            "Revenue fell 8% to about $5.2 million in 2023.",
+            &AuditParams::default(),
+        );
+        assert!(
+            r.summary().starts_with(
+                "The rules found 1 problem, a High error in an audit; 1 other number not found \
+is left to the fact check."
+            ),
             "{}",
             r.summary()
         );
