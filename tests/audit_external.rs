@@ -303,9 +303,11 @@ fn rules_alone_on_more_real_summaries() {
     {
         Some((clean, edited)) => {
             let c = measure("summedits: consistent summary -> GOOD", &clean);
-            check(c, (99.9, 95.9), "summedits clean");
+            check(c, (99.9, 96.5), "summedits clean");
             let e = measure("summedits: a number edited in -> BAD", &edited);
-            check(e, (89.9, 92.7), "summedits numbers");
+            // Held-out 92.8 % -> 91.8 % when "August 31st, 2022" became one date: the one catch it
+            // lost was flagged only for that date (docs/audit.md, sixth round).
+            check(e, (89.9, 91.7), "summedits numbers");
         }
         None => println!("NOTICE: VERIFYFAST_SUMMEDITS unset or empty: SummEdits skipped"),
     }

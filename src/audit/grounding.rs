@@ -2516,6 +2516,18 @@ fn merge_dates<'t>(
                 g.chars().all(|c| matches!(c, ' ' | ',' | '\u{a0}')) && g.len() <= 3
             })
     };
+    // After a day, its ordinal ending and an "of" ("the 10th of May 1848", "May 10th, 1848").
+    let day_gap = |a: usize, b: usize| {
+        let Some(g) = text.get(a..b) else {
+            return false;
+        };
+        let ordinal = ["st", "nd", "rd", "th"]
+            .iter()
+            .find(|o| g.get(..2).is_some_and(|p| p.eq_ignore_ascii_case(o)))
+            .map_or(0, |o| o.len());
+        let rest = &g[ordinal..];
+        gap(a + ordinal, b) || (ordinal > 0 && rest.trim_matches(' ').eq_ignore_ascii_case("of"))
+    };
     let int = |n: &Num| {
         (n.kind == NumberKind::Number && n.half_step == 0.5 && n.value.fract() == 0.0)
             .then_some(n.value as u32)
@@ -2554,7 +2566,7 @@ fn merge_dates<'t>(
                 if let Some(d) = is_day(&n) {
                     let next = nums
                         .get(k + 1)
-                        .filter(|y| gap(n.end, y.start))
+                        .filter(|y| day_gap(n.end, y.start))
                         .and_then(is_year);
                     let end = if next.is_some() {
                         nums[k + 1].end
@@ -2573,7 +2585,7 @@ fn merge_dates<'t>(
             }
             // Day first: "1 May 2023".
             if let Some(d) = is_day(&n) {
-                if n.end <= ms && gap(n.end, ms) {
+                if n.end <= ms && day_gap(n.end, ms) {
                     let next = nums
                         .get(k + 1)
                         .filter(|y| gap(me, y.start))
@@ -3610,6 +3622,21 @@ point five percent.";
         assert_eq!(one(ctx, "在2021年"), "notation 2021年3月15日");
         // "may" the verb is not a month.
         assert_eq!(status(ctx, "It may rain."), vec![]);
+        // A day with its ordinal ending, and "of": one date, not a day number and a month.
+        let ctx = "Lipton was born in Glasgow on 10 May 1848.";
+        assert_eq!(
+            one(ctx, "he was born on the 10th of may 1848"),
+            "notation 10 May 1848"
+        );
+        assert_eq!(one(ctx, "born on May 10th, 1848"), "notation 10 May 1848");
+        assert_eq!(one(ctx, "born on the 11th of May 1848"), "not_found");
+        assert_eq!(
+            status("sign up before 31st August 2022", "before August 31st, 2022"),
+            vec![(
+                "August 31st, 2022".into(),
+                "notation 31st August 2022".into()
+            )]
+        );
     }
 
     #[test]
