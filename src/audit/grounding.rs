@@ -209,6 +209,7 @@ pub fn ground_numbers(context: &str, output: &str) -> NumberGrounding {
             Grounding::NotFound => {
                 let ids = identifiers.get_or_insert_with(|| context_identifiers(context));
                 spaced_identifier(ids, output, n)
+                    .or_else(|| decade_in(&ctx, output, n))
                     .map_or(Grounding::NotFound, |source| Grounding::Notation { source })
             }
             g => g,
@@ -262,6 +263,49 @@ fn spaced_identifier(
     identifiers
         .get(&format!("{word}{}{glued}", n.text).to_ascii_lowercase())
         .cloned()
+}
+
+/// A context year within the decade (or century) the output's `n` names, by its writing: "the
+/// 1980s" of the context's 1987, "the late 1800's" of 1865 ("early", "mid" and "late" narrow
+/// the range). A decade is that range, loosely; a year or another decade outside it is no
+/// support.
+fn decade_in(ctx: &[Num], output: &str, n: &Num) -> Option<String> {
+    if n.text.len() != 4 || !n.text.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let start = n.text.parse::<u32>().ok().filter(|v| v % 10 == 0)?;
+    let after = output.get(n.end..)?;
+    let rest = ["s", "'s", "’s", " ' s", " 's"]
+        .iter()
+        .find_map(|suffix| after.strip_prefix(suffix))?;
+    if rest.chars().next().is_some_and(char::is_alphanumeric) {
+        return None;
+    }
+    let span = if start % 100 == 0 { 100 } else { 10 };
+    // "early", "mid" and "late" narrow it: its first, middle or last four tenths.
+    let before = output.get(..n.start)?.trim_end_matches([' ', '-']);
+    let before = before.strip_suffix("the").map_or(before, str::trim_end);
+    let word = before
+        .rsplit(|c: char| !c.is_ascii_alphabetic())
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    let (from, to) = match word.as_str() {
+        "early" => (0, 4),
+        "mid" | "middle" => (3, 8),
+        "late" => (6, 10),
+        _ => (0, 10),
+    };
+    let years = start + span * from / 10..start + span * to / 10;
+    ctx.iter()
+        .find(|c| {
+            let year = c
+                .date
+                .and_then(|d| d.year)
+                .or_else(|| year_like(c).then_some(c.value as u32));
+            year.is_some_and(|y| years.contains(&y))
+        })
+        .map(|c| c.text.to_string())
 }
 
 /// The context's identifiers of a word and digits (`RC-135U`, `SU-27`, `Under-17`, `COVID19`),
@@ -3677,6 +3721,21 @@ Under-17 Championship.";
         assert_eq!(one(ctx, "27 jets"), "not_found");
         assert_eq!(one("COVID-19 spread.", "COVID - 19 spread."), "notation COVID-19");
         assert_eq!(one("COVID-19 spread.", "19 deaths"), "not_found");
+    }
+
+    #[test]
+    fn a_decade_is_supported_by_a_context_year_within_it() {
+        let ctx = "Warhammer 40,000 was created by Rick Priestley in 1987. He died on 2 May 1865.";
+        assert_eq!(one(ctx, "it was created in the 1980s"), "notation 1987");
+        assert_eq!(one(ctx, "created in the 1980 ' s"), "notation 1987");
+        assert_eq!(one(ctx, "in the late 1800's"), "notation 2 May 1865");
+        assert_eq!(one(ctx, "it was created in the 1990s"), "not_found");
+        assert_eq!(one(ctx, "it was created in 1980"), "not_found");
+        assert_eq!(one(ctx, "in the 1970s"), "not_found");
+        assert_eq!(one(ctx, "in the early 1800s"), "not_found");
+        assert_eq!(one(ctx, "in the mid 1980s"), "notation 1987");
+        assert_eq!(one(ctx, "in the early 1980s"), "not_found");
+        assert_eq!(one("born on May 24, 1941", "from the early 1900s"), "not_found");
     }
 
     #[test]
