@@ -327,7 +327,10 @@ fn rules_alone_on_more_real_summaries() {
         Some((clean, bad)) => {
             let c = measure("summeval: consistent summary -> GOOD", &clean);
             check(c, (99.8, 100.0), "summeval clean");
-            let b = measure("summeval: inconsistent, a number not in the article -> BAD", &bad);
+            let b = measure(
+                "summeval: inconsistent, a number not in the article -> BAD",
+                &bad,
+            );
             check(b, (100.0, 100.0), "summeval numbers");
         }
         None => println!("NOTICE: VERIFYFAST_SUMMEVAL unset or unreadable: SummEval skipped"),

@@ -252,7 +252,9 @@ fn spaced_identifier(
         .trim_end_matches(' ')
         .strip_suffix(['-', '–', '_'])?
         .trim_end_matches(' ');
-    let word = &apart[apart.trim_end_matches(|c: char| c.is_ascii_alphabetic()).len()..];
+    let word = &apart[apart
+        .trim_end_matches(|c: char| c.is_ascii_alphabetic())
+        .len()..];
     let after = output.get(n.end..)?;
     let glued = &after[..after
         .find(|c: char| !c.is_ascii_alphanumeric())
@@ -3675,7 +3677,10 @@ point five percent.";
         assert_eq!(one(ctx, "born on May 10th, 1848"), "notation 10 May 1848");
         assert_eq!(one(ctx, "born on the 11th of May 1848"), "not_found");
         assert_eq!(
-            status("sign up before 31st August 2022", "before August 31st, 2022"),
+            status(
+                "sign up before 31st August 2022",
+                "before August 31st, 2022"
+            ),
             vec![(
                 "August 31st, 2022".into(),
                 "notation 31st August 2022".into()
@@ -3719,7 +3724,10 @@ Under-17 Championship.";
         assert_eq!(one(ctx, "a u.s. rc - 135v"), "not_found");
         // The digits alone are no figure of the context.
         assert_eq!(one(ctx, "27 jets"), "not_found");
-        assert_eq!(one("COVID-19 spread.", "COVID - 19 spread."), "notation COVID-19");
+        assert_eq!(
+            one("COVID-19 spread.", "COVID - 19 spread."),
+            "notation COVID-19"
+        );
         assert_eq!(one("COVID-19 spread.", "19 deaths"), "not_found");
     }
 
@@ -3735,7 +3743,10 @@ Under-17 Championship.";
         assert_eq!(one(ctx, "in the early 1800s"), "not_found");
         assert_eq!(one(ctx, "in the mid 1980s"), "notation 1987");
         assert_eq!(one(ctx, "in the early 1980s"), "not_found");
-        assert_eq!(one("born on May 24, 1941", "from the early 1900s"), "not_found");
+        assert_eq!(
+            one("born on May 24, 1941", "from the early 1900s"),
+            "not_found"
+        );
     }
 
     #[test]

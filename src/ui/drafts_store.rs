@@ -1,5 +1,6 @@
 //! The browser half of `crate::drafts`: a signal that starts from the kept draft and writes
-//! every change back to local storage 400 ms after the last keystroke.
+//! every change back to local storage 400 ms after the last keystroke, or at once when the
+//! page is hidden (reload, closed tab).
 
 use std::time::Duration;
 
@@ -98,5 +99,15 @@ pub fn draft_signal(
         );
         pending.set_value(handle.ok());
     });
+    // A reload or a closed tab within the 400 ms would lose the last keystrokes: the page
+    // being hidden writes a pending draft at once.
+    let flush = window_event_listener(leptos::ev::pagehide, move |_| {
+        if let Some(h) = pending.get_value() {
+            h.clear();
+            pending.set_value(None);
+            write(page, field, &value.get_untracked());
+        }
+    });
+    on_cleanup(move || flush.remove());
     value
 }

@@ -152,6 +152,16 @@ describe('drafts, Extract, Runs, Audit', () => {
     assert.equal(await page.getByTestId('draft-not-kept').count(), 0);
   });
 
+  app.it('a text typed just before a reload is kept: the page being hidden writes the draft at once', async (page) => {
+    await app.goto('/audit');
+    await page.getByTestId('audit-context').fill('Typed a moment before the reload.');
+    await page.getByTestId('audit-output').fill('And its output.');
+    await page.reload(); // well within the 400 ms after the last keystroke
+    await page.getByTestId('page-audit').waitFor();
+    assert.equal(await page.getByTestId('audit-context').inputValue(), 'Typed a moment before the reload.');
+    assert.equal(await page.getByTestId('audit-output').inputValue(), 'And its output.');
+  });
+
   app.it('Extract: the table\'s search, filter and sort are in the URL and a reload keeps them', async (page) => {
     const file = writeTemp('small.jsonl', [
       JSON.stringify({ id: 'a', output: 'So he bought 80-26=54 more', ground_truth: '54.0' }),
