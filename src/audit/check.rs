@@ -31,6 +31,14 @@ impl CheckReport {
     }
 }
 
+/// What the rules found on one text: their findings, and the numbers not found that they do
+/// not count (empty when the unsupported-number rule is off).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RuleFindings {
+    pub findings: Vec<DeterministicFinding>,
+    pub uncounted_numbers: Vec<UncountedNumber>,
+}
+
 /// The rules' findings on `output` against `context`: those `unsupported` / `direction` turn
 /// on, the unsupported-number rule with `params`' deviation threshold.
 pub fn deterministic_findings(
@@ -40,18 +48,21 @@ pub fn deterministic_findings(
     params: &AuditParams,
     unsupported: bool,
     direction: bool,
-) -> Vec<DeterministicFinding> {
-    let mut out = Vec::new();
+) -> RuleFindings {
+    let mut out = RuleFindings::default();
     if unsupported {
-        out.extend(deterministic::unsupported_number_findings(
+        let rule = deterministic::unsupported_numbers(
             context,
             output,
             grounding,
             params.numeric_deviation_threshold,
-        ));
+        );
+        out.findings = rule.findings;
+        out.uncounted_numbers = rule.uncounted;
     }
     if direction {
-        out.extend(deterministic::direction_findings(context, output));
+        out.findings
+            .extend(deterministic::direction_findings(context, output));
     }
     out
 }
@@ -61,17 +72,13 @@ pub fn deterministic_findings(
 /// `params` are the strategy's for the profile (its deviation threshold).
 pub fn check(context: &str, output: &str, params: &AuditParams) -> CheckReport {
     let number_grounding = grounding::ground_numbers(context, output);
-    let deterministic_findings =
-        deterministic_findings(context, output, &number_grounding, params, true, true);
-    let uncounted_numbers = deterministic::uncounted_numbers(
-        context,
-        output,
-        &number_grounding,
-        params.numeric_deviation_threshold,
-    );
+    let RuleFindings {
+        findings,
+        uncounted_numbers,
+    } = deterministic_findings(context, output, &number_grounding, params, true, true);
     CheckReport {
         number_grounding,
-        deterministic_findings,
+        deterministic_findings: findings,
         uncounted_numbers,
     }
 }

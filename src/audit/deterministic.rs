@@ -1128,6 +1128,15 @@ rubric's Low, left to the fact check"
     }
 }
 
+/// What the unsupported-number rule makes of the numbers the number check did not find.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct UnsupportedNumbers {
+    /// One High finding per number (and score) that counts.
+    pub findings: Vec<DeterministicFinding>,
+    /// The others, each with why it does not count.
+    pub uncounted: Vec<UncountedNumber>,
+}
+
 /// The unsupported-number rule: every number the number check found nowhere in the context
 /// and not within `threshold` (relative) of a context number of the same kind.
 pub fn unsupported_number_findings(
@@ -1136,40 +1145,41 @@ pub fn unsupported_number_findings(
     grounding: &NumberGrounding,
     threshold: f64,
 ) -> Vec<DeterministicFinding> {
-    let score_spans = scores(output);
-    judge_not_found(context, output, grounding, threshold, &score_spans)
-        .into_iter()
-        .filter(|(_, lenient)| lenient.is_none())
-        .map(|(n, _)| DeterministicFinding {
-            check: DeterministicCheck::UnsupportedNumber,
-            severity: Severity::High,
-            output_text: n.to_string(),
-            context_text: String::new(),
-            explanation: format!(
-                "{n} appears nowhere in the context (not verbatim, in another notation, rounded, \
-one step of arithmetic from two context numbers, or within the deviation threshold of one): a \
-fabricated specific is High"
-            ),
-            status: DeterministicStatus::Counted,
-            derivation: None,
-            also_reported_by: None,
-        })
-        .chain(unsupported_scores(context, &score_spans, output))
-        .collect()
+    unsupported_numbers(context, output, grounding, threshold).findings
 }
 
-/// The numbers the number check did not find that [`unsupported_number_findings`] does not
-/// count, each with its reason: what a check without a model leaves unjudged.
-pub fn uncounted_numbers(
+/// The unsupported-number rule's findings, and the numbers not found that it does not count
+/// with their reasons (what a check without a model leaves unjudged), from one pass.
+pub fn unsupported_numbers(
     context: &str,
     output: &str,
     grounding: &NumberGrounding,
     threshold: f64,
-) -> Vec<UncountedNumber> {
-    judge_not_found(context, output, grounding, threshold, &scores(output))
-        .into_iter()
-        .filter_map(|(_, why)| why)
-        .collect()
+) -> UnsupportedNumbers {
+    let score_spans = scores(output);
+    let mut rule = UnsupportedNumbers::default();
+    for (n, why) in judge_not_found(context, output, grounding, threshold, &score_spans) {
+        match why {
+            Some(why) => rule.uncounted.push(why),
+            None => rule.findings.push(DeterministicFinding {
+                check: DeterministicCheck::UnsupportedNumber,
+                severity: Severity::High,
+                output_text: n.to_string(),
+                context_text: String::new(),
+                explanation: format!(
+                    "{n} appears nowhere in the context (not verbatim, in another notation, \
+rounded, one step of arithmetic from two context numbers, or within the deviation threshold of \
+one): a fabricated specific is High"
+                ),
+                status: DeterministicStatus::Counted,
+                derivation: None,
+                also_reported_by: None,
+            }),
+        }
+    }
+    rule.findings
+        .extend(unsupported_scores(context, &score_spans, output));
+    rule
 }
 
 /// The one decision of the unsupported-number rule: each number the number check did not find,

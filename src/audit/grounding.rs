@@ -255,13 +255,13 @@ fn spaced_identifier(
     let word = &apart[apart
         .trim_end_matches(|c: char| c.is_ascii_alphabetic())
         .len()..];
+    if word.is_empty() {
+        return None;
+    }
     let after = output.get(n.end..)?;
     let glued = &after[..after
         .find(|c: char| !c.is_ascii_alphanumeric())
         .unwrap_or(after.len())];
-    if word.is_empty() {
-        return None;
-    }
     identifiers
         .get(&format!("{word}{}{glued}", n.text).to_ascii_lowercase())
         .cloned()

@@ -305,7 +305,8 @@ pub async fn run_audit(
         params,
         params.unsupported_number_is_high,
         params.direction_check,
-    );
+    )
+    .findings;
 
     let decompose = |b: &Boundary| prompts::decompose(b, params, ctx, out);
     let (mut record, phase1) = ask::<DecomposeReply>(
