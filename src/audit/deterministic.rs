@@ -357,7 +357,9 @@ fn class(n: &Num) -> Option<u8> {
     match n.kind {
         NumberKind::Percent => Some(0),
         NumberKind::Number | NumberKind::Quantity => Some(1),
-        NumberKind::Date => None,
+        // A quarter is a period whose figures rose or fell, as a year is ("sales fell in the
+        // third quarter"); other dates are not.
+        NumberKind::Date => n.quarter().map(|_| 2),
     }
 }
 
@@ -466,7 +468,9 @@ pub fn direction_findings(context: &str, output: &str) -> Vec<DeterministicFindi
         if first.directions.has(dir) {
             continue;
         }
-        if !seen.insert(o.phrase.clone()) {
+        // One finding per phrase: the subject checks above may have read the same one
+        // ("三季度利润上升": its subject 季度利润 and its quarter).
+        if !seen.insert(o.phrase.clone()) || findings.iter().any(|f| f.output_text == o.phrase) {
             continue;
         }
         findings.push(reversed(
@@ -1801,6 +1805,21 @@ mod tests {
             direction_findings("Revenue rose 3% while costs fell 3%.", "Revenue fell 3%.")
                 .is_empty()
         );
+        // A quarter, as a year, is what rose or fell; counted once with its subject.
+        let f = direction_findings(
+            "Prices will increase by the end of the third quarter.",
+            "Prices will decrease by the end of Q3.",
+        );
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert_eq!(
+            direction_findings("三季度利润下降。", "三季度利润上升。").len(),
+            1
+        );
+        assert!(direction_findings(
+            "Prices will increase by the end of the third quarter.",
+            "Prices will decrease by the end of the second quarter.",
+        )
+        .is_empty());
     }
 
     #[test]

@@ -356,6 +356,9 @@ struct DateParts {
     /// A time of day, in minutes after midnight (14:00, 2pm, 2.30 p.m.): alone, never with
     /// the parts above.
     minute: Option<u32>,
+    /// A quarter of a (fiscal) year, 1 to 4 (`Q3`, `third-quarter`, 第三季度): alone, never with
+    /// the parts above (its year, when written, is read as a year of its own).
+    quarter: Option<u32>,
 }
 
 /// One number found in a text, with its byte range (also read by `audit::deterministic`). Its
@@ -384,6 +387,11 @@ pub(crate) struct Num<'t> {
 }
 
 impl Num<'_> {
+    /// The quarter of a year this date names (`Q3`, 第三季度), if it is one.
+    pub(crate) fn quarter(&self) -> Option<u32> {
+        self.date.and_then(|d| d.quarter)
+    }
+
     fn year_only(&self) -> Option<u32> {
         match self.date {
             Some(DateParts {
@@ -391,6 +399,7 @@ impl Num<'_> {
                 month: None,
                 day: None,
                 minute: None,
+                quarter: None,
             }) => Some(y),
             _ => None,
         }
@@ -569,6 +578,17 @@ impl<'a> ContextIndex<'a> {
                     source: c.text.to_string(),
                 });
         }
+        // A quarter is the same quarter named by the context, in any notation (Q3, 3Q, third
+        // quarter, 第三季度): no other date or number states it.
+        if let Some(q) = d.quarter {
+            return self
+                .nums
+                .iter()
+                .find(|c| c.date.and_then(|cd| cd.quarter) == Some(q))
+                .map_or(Grounding::NotFound, |c| Grounding::Notation {
+                    source: c.text.to_string(),
+                });
+        }
         // A part the context's date leaves out is the one the context states elsewhere (a
         // dateline's year or month): "2015年7月5日" is "7月5日电" of a text that says 2015年,
         // "4月17日" is "17日" of a text dated 4月12日. The most precise part written must match.
@@ -605,6 +625,7 @@ impl<'a> ContextIndex<'a> {
                         month: None,
                         day: None,
                         minute: None,
+                        quarter: None,
                     },
                 ) => c.kind == NumberKind::Number && same(c.value, f64::from(y)),
                 _ => false,
@@ -828,6 +849,19 @@ pub(crate) fn plausible_derivation(
     let one_unit =
         same_unit(a, b) || (named && class(a) == 1 && !money(a) && !money(b) && out_bare);
     let out_unit = |x: &Num| same_unit(x, out) || (named && out_bare);
+    // A bare English operand fits any unit, so the two written units of a step may still be
+    // two measures: "35" and "five months" would make "30 years". The rules' own search takes
+    // no step between two different measures of [`MEASURE_UNITS`].
+    let measures: Vec<&str> = [a, b, out]
+        .iter()
+        .filter_map(|x| {
+            let key = unit_key(x.unit);
+            MEASURE_UNITS.iter().copied().find(|m| *m == key)
+        })
+        .collect();
+    if !named && measures.windows(2).any(|w| w[0] != w[1]) {
+        return false;
+    }
     let bare = |x: &Num| x.kind == NumberKind::Percent || unit_key(x.unit).is_empty();
     // A number of years: bare, or written with years (年, 周年, years).
     let in_years = |x: &Num| {
@@ -870,6 +904,30 @@ pub(crate) fn plausible_derivation(
         }
     }
 }
+
+/// English units of time, length and weight (as [`unit_key`] spells them): two different ones
+/// are two measures, which one step of the rules' own search never joins.
+const MEASURE_UNITS: [&str; 19] = [
+    "second",
+    "minute",
+    "hour",
+    "day",
+    "week",
+    "month",
+    "year",
+    "decade",
+    "mile",
+    "km",
+    "kilometre",
+    "kilometer",
+    "metre",
+    "meter",
+    "feet",
+    "foot",
+    "inche",
+    "kg",
+    "tonne",
+];
 
 /// Whether `n` is written as a multiple: 3倍, 3 times, threefold.
 fn multiple(n: &Num) -> bool {
@@ -1107,11 +1165,14 @@ pub(crate) fn scan(text: &str) -> Vec<Num<'_>> {
     };
     s.run();
     s.list_lengths();
-    let mut nums = part_of_whole_ratios(
+    let mut nums = quarters(
         text,
-        previous_days(
+        part_of_whole_ratios(
             text,
-            merge_measures(text, merge_dates(text, s.out, &s.months)),
+            previous_days(
+                text,
+                merge_measures(text, merge_dates(text, s.out, &s.months)),
+            ),
         ),
     );
     annotate(text, &mut nums);
@@ -1163,6 +1224,129 @@ fn previous_days<'t>(text: &'t str, mut nums: Vec<Num<'t>>) -> Vec<Num<'t>> {
         nums.sort_by_key(|n| n.start);
     }
     nums
+}
+
+/// Where a quarter of a year is named at byte `at` of `text`: (quarter, end of its writing).
+/// `Q3` / `3Q` (a word of its own: `Q3FY21`, `Q35` are not), `third quarter` / `3rd-quarter`
+/// (not `third quarter-final`), 第三季度 / 三季度 / 3季度 / 三季报. Not 前三季度: the first
+/// three quarters together, no quarter of its own.
+fn quarter_at(text: &str, at: usize) -> Option<(u32, usize)> {
+    let rest = text.get(at..)?;
+    let word_before = text
+        .get(..at)?
+        .chars()
+        .next_back()
+        .is_some_and(char::is_alphanumeric);
+    let word_after = |end: usize| {
+        text.get(end..)
+            .and_then(|t| t.chars().next())
+            .is_some_and(char::is_alphanumeric)
+    };
+    let digit = |c: u8| (b'1'..=b'4').contains(&c).then(|| u32::from(c - b'0'));
+    let b = rest.as_bytes();
+    if !word_before && b.len() >= 2 {
+        let q = match (b[0], b[1]) {
+            (b'Q' | b'q', d) => digit(d),
+            (d, b'Q') => digit(d),
+            _ => None,
+        };
+        if let Some(q) = q.filter(|_| !word_after(at + 2)) {
+            return Some((q, at + 2));
+        }
+        for (w, q) in [
+            ("first", 1),
+            ("second", 2),
+            ("third", 3),
+            ("fourth", 4),
+            ("1st", 1),
+            ("2nd", 2),
+            ("3rd", 3),
+            ("4th", 4),
+        ] {
+            let Some(after) = rest
+                .get(..w.len())
+                .filter(|p| p.eq_ignore_ascii_case(w))
+                .and_then(|_| rest.get(w.len()..))
+                .and_then(|r| r.strip_prefix([' ', '-']))
+            else {
+                continue;
+            };
+            let Some(tail) = after
+                .get(.."quarter".len())
+                .filter(|p| p.eq_ignore_ascii_case("quarter"))
+                .and_then(|_| after.get("quarter".len()..))
+            else {
+                continue;
+            };
+            // "quarter-final", "quarterback", "quarters" (the first two quarters) are not one.
+            if tail.starts_with(|c: char| c == '-' || c.is_alphanumeric()) {
+                continue;
+            }
+            return Some((q, text.len() - tail.len()));
+        }
+    }
+    let mut chars = rest.char_indices();
+    let (_, first) = chars.next()?;
+    let (numeral, from) = if first == '第' {
+        let (_, c) = chars.next()?;
+        (c, at + first.len_utf8() + c.len_utf8())
+    } else {
+        if text.get(..at)?.ends_with('前') {
+            return None;
+        }
+        (first, at + first.len_utf8())
+    };
+    let q = match numeral {
+        '一' | '1' => 1,
+        '二' | '2' => 2,
+        '三' | '3' => 3,
+        '四' | '4' => 4,
+        _ => return None,
+    };
+    let tail = text.get(from..)?;
+    ["季度", "季报"]
+        .iter()
+        .find(|w| tail.starts_with(*w))
+        .map(|w| (q, from + w.len()))
+}
+
+/// Quarters of a year (`Q3`, `third-quarter`, 第三季度) read as dates of their own: a summary
+/// of an earnings call that names another quarter than the call's states a different period.
+/// A number read inside the writing (`3` of `3Q`, the ordinal `third`) gives way to it. Before
+/// this, `Q3` was skipped as a word glued to digits and `third quarter` read as a loose ordinal,
+/// so a quarter was never checked.
+fn quarters<'t>(text: &'t str, nums: Vec<Num<'t>>) -> Vec<Num<'t>> {
+    // Cheap test first: most texts name no quarter.
+    let lower_q = text.bytes().any(|b| b == b'Q' || b == b'q');
+    if !lower_q && !text.contains('季') {
+        return nums;
+    }
+    let mut found: Vec<Num<'t>> = Vec::new();
+    for (at, _) in text.char_indices() {
+        if found.last().is_some_and(|f| at < f.end) {
+            continue;
+        }
+        if let Some((quarter, end)) = quarter_at(text, at) {
+            found.push(Num {
+                value: f64::from(quarter),
+                date: Some(DateParts {
+                    quarter: Some(quarter),
+                    ..DateParts::default()
+                }),
+                ..date_num(text, at, end, None, None, None)
+            });
+        }
+    }
+    if found.is_empty() {
+        return nums;
+    }
+    let mut out: Vec<Num<'t>> = nums
+        .into_iter()
+        .filter(|n| !found.iter().any(|f| n.start < f.end && f.start < n.end))
+        .collect();
+    out.extend(found);
+    out.sort_by_key(|n| n.start);
+    out
 }
 
 /// "3 out of 4 voters", "one in five people", "2 of 3", "Of the 1,000 surveyed, 620 …",
@@ -1644,6 +1828,7 @@ impl<'t> Scanner<'t> {
                 month: Some(month),
                 day,
                 minute: None,
+                quarter: None,
             },
         );
         Some(end)
@@ -1684,6 +1869,7 @@ impl<'t> Scanner<'t> {
                     month: Some(month),
                     day: Some(day),
                     minute: None,
+                    quarter: None,
                 },
             );
             end
@@ -2266,7 +2452,12 @@ fn english_number(s: &str) -> Option<EnglishNumber> {
     let (mut pos, mut len, mut words, mut scaled) = (0, 0, 0, false);
     loop {
         let mut at = pos;
-        if last != Last::Start {
+        // "twenty - five": tokenized text (meeting transcripts, CNN/DM and dialogue corpora)
+        // sets the hyphen of a tens and its unit apart; only there.
+        let spaced_dash = last == Last::Tens && s[pos..].starts_with(" - ");
+        if spaced_dash {
+            at += " - ".len();
+        } else if last != Last::Start {
             match s[pos..].chars().next() {
                 Some(c @ (' ' | '-' | '\u{a0}')) => at += c.len_utf8(),
                 _ => break,
@@ -2284,6 +2475,9 @@ fn english_number(s: &str) -> Option<EnglishNumber> {
         } else {
             en_cardinal(&word)
         };
+        if spaced_dash && !value.is_some_and(|v| v < 10.0) {
+            break;
+        }
         let scale = EN_SCALES.iter().find(|(w, _)| *w == word).map(|&(_, v)| v);
         let next = match (value, scale, word.as_str()) {
             (Some(v), _, _) => {
@@ -2745,6 +2939,7 @@ fn date_num<'t>(
             month,
             day,
             minute: None,
+            quarter: None,
         }),
         unit: "",
         hedged: false,
@@ -3438,6 +3633,13 @@ point five percent.";
         }
         assert_eq!(read("ninety one people"), Some((91.0, "ninety one", 1.0)));
         assert_eq!(read("twenty-one left"), Some((21.0, "twenty-one", 1.0)));
+        // Tokenized text sets the hyphen apart; only between a tens and its unit.
+        assert_eq!(
+            read("twenty - five machines"),
+            Some((25.0, "twenty - five", 1.0))
+        );
+        assert_eq!(read("twenty - ten"), Some((20.0, "twenty", 1.0)));
+        assert_eq!(read("five - six"), Some((5.0, "five", 1.0)));
         assert_eq!(
             read("four hundred and fifty people"),
             Some((450.0, "four hundred and fifty", 1.0))
@@ -3627,6 +3829,14 @@ point five percent.";
         // Operands stated far apart are not combined.
         let far = "A had 20 cars. Nothing else. Still nothing. B had 12 cars.";
         assert_eq!(one(far, "32 cars"), "not_found");
+        // Two measures are not joined through a bare operand: an age of 35 and "five months"
+        // make no "30 years", though the same step in years does.
+        let ages = "Rose, 35, saw him five months before he died.";
+        assert_eq!(one(ages, "he died 30 years ago"), "not_found");
+        assert_eq!(
+            one("Rose, 35, left five years ago.", "30 years ago"),
+            "derived 35 − five"
+        );
     }
 
     #[test]
@@ -3747,6 +3957,32 @@ Under-17 Championship.";
             one("born on May 24, 1941", "from the early 1900s"),
             "not_found"
         );
+    }
+
+    #[test]
+    fn a_quarter_is_the_quarter_the_context_names() {
+        let ctx = "Revenue in the second quarter rose 5%. 第三季度利润下降。";
+        for out in [
+            "Q2 revenue",
+            "2Q revenue",
+            "second-quarter revenue",
+            "the 2nd quarter",
+        ] {
+            assert_eq!(one(ctx, out), "notation second quarter", "{out}");
+        }
+        assert_eq!(one(ctx, "Q3 revenue"), "notation 第三季度");
+        assert_eq!(one(ctx, "三季度利润"), "notation 第三季度");
+        assert_eq!(one(ctx, "Q4 revenue"), "not_found");
+        assert_eq!(one(ctx, "一季度利润"), "not_found");
+        assert_eq!(one(ctx, "fourth-quarter revenue"), "not_found");
+        // A quarter is no number: the context's quarter supports no 2 or 3, nor its 5% a Q4.
+        assert_eq!(one(ctx, "3 products"), "not_found");
+        // Not a quarter of its own: the first three quarters together, a quarter-final, a
+        // fraction, a word that runs on.
+        assert!(scan("前三季度营收").iter().all(|n| n.quarter().is_none()));
+        let none = scan("the third quarter-final; a quarter of sales; Q35, Q3FY21");
+        assert!(none.iter().all(|n| n.quarter().is_none()), "{none:?}");
+        assert_eq!(values("3Q revenue"), vec![("3Q".into(), 3.0)]);
     }
 
     #[test]
