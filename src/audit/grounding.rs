@@ -209,7 +209,8 @@ pub fn ground_numbers(context: &str, output: &str) -> NumberGrounding {
             Grounding::NotFound => {
                 let ids = identifiers.get_or_insert_with(|| context_identifiers(context));
                 spaced_identifier(ids, output, n)
-                    .or_else(|| decade_in(&ctx, output, n))
+                    .or_else(|| period_in(&ctx, output, n))
+                    .or_else(|| ordinal_word(context, output, n))
                     .map_or(Grounding::NotFound, |source| Grounding::Notation { source })
             }
             g => g,
@@ -267,25 +268,54 @@ fn spaced_identifier(
         .cloned()
 }
 
-/// A context year within the decade (or century) the output's `n` names, by its writing: "the
-/// 1980s" of the context's 1987, "the late 1800's" of 1865 ("early", "mid" and "late" narrow
-/// the range). A decade is that range, loosely; a year or another decade outside it is no
-/// support.
-fn decade_in(ctx: &[Num], output: &str, n: &Num) -> Option<String> {
-    if n.text.len() != 4 || !n.text.bytes().all(|b| b.is_ascii_digit()) {
+/// A context year within the decade or century the output's `n` names, by its writing: "the
+/// 1980s" of the context's 1987, "the late 1800's" of 1865, "the 80's" / "80年代" of 1987 (any
+/// century: the writing leaves it out), "the 15th century" / "19世纪" of c.1435 / 1850 ("early",
+/// "mid" and "late" narrow the range). A period is that range, loosely; a year or another period
+/// outside it is no support.
+fn period_in(ctx: &[Num], output: &str, n: &Num) -> Option<String> {
+    if !n.text.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
-    let start = n.text.parse::<u32>().ok().filter(|v| v % 10 == 0)?;
+    let v = n.text.parse::<u32>().ok()?;
     let after = output.get(n.end..)?;
-    let rest = ["s", "'s", "’s", " ' s", " 's"]
+    let before = output.get(..n.start)?;
+    let lower_before = before.to_ascii_lowercase();
+    let decade_suffix = ["s", "'s", "’s", " ' s", " 's"]
         .iter()
-        .find_map(|suffix| after.strip_prefix(suffix))?;
-    if rest.chars().next().is_some_and(char::is_alphanumeric) {
-        return None;
-    }
-    let span = if start % 100 == 0 { 100 } else { 10 };
+        .find_map(|suffix| after.strip_prefix(suffix))
+        .filter(|rest| !rest.starts_with(char::is_alphanumeric));
+    // (first year, span in years, whether only the last two digits of a year are compared)
+    let (start, span, two_digits) = match n.text.len() {
+        4 if v % 10 == 0 && decade_suffix.is_some() => {
+            (v, if v % 100 == 0 { 100 } else { 10 }, false)
+        }
+        // "the 80's", "the '80s", "80年代": a decade of any century. Not "in their 80s" (an age).
+        2 if v % 10 == 0
+            && (after.starts_with("年代")
+                || (decade_suffix.is_some()
+                    && (lower_before.ends_with("the ") || before.ends_with(['\'', '’'])))) =>
+        {
+            (v, 10, true)
+        }
+        1 | 2 if (1..=21).contains(&v) => {
+            let ordinal = ["st", "nd", "rd", "th"]
+                .iter()
+                .find_map(|o| after.get(..2).filter(|p| p.eq_ignore_ascii_case(o)))
+                .map(|o| &after[o.len()..]);
+            let century = ordinal
+                .and_then(|r| r.strip_prefix([' ', '-']))
+                .is_some_and(|r| r.get(..6).is_some_and(|w| w.eq_ignore_ascii_case("centur")))
+                || after.starts_with("世纪");
+            if !century {
+                return None;
+            }
+            ((v - 1) * 100, 100, false)
+        }
+        _ => return None,
+    };
     // "early", "mid" and "late" narrow it: its first, middle or last four tenths.
-    let before = output.get(..n.start)?.trim_end_matches([' ', '-']);
+    let before = before.trim_end_matches([' ', '-', '\'', '’']);
     let before = before.strip_suffix("the").map_or(before, str::trim_end);
     let word = before
         .rsplit(|c: char| !c.is_ascii_alphabetic())
@@ -305,9 +335,39 @@ fn decade_in(ctx: &[Num], output: &str, n: &Num) -> Option<String> {
                 .date
                 .and_then(|d| d.year)
                 .or_else(|| year_like(c).then_some(c.value as u32));
-            year.is_some_and(|y| years.contains(&y))
+            year.is_some_and(|y| years.contains(&if two_digits { y % 100 } else { y }))
         })
         .map(|c| c.text.to_string())
+}
+
+/// The context's ordinal word for the output's "1st" / "2nd" with the same word after it ("2nd
+/// most common" of "second most common"): `first` and `second` are not read as numbers ("at
+/// first", "a second"), so the rank the context writes in words supported nothing.
+fn ordinal_word(context: &str, output: &str, n: &Num) -> Option<String> {
+    let word = match n.text {
+        "1" => "first",
+        "2" => "second",
+        _ => return None,
+    };
+    let after = output.get(n.end..)?;
+    let rest = ["st", "nd"]
+        .iter()
+        .find_map(|o| after.get(..2).filter(|p| p.eq_ignore_ascii_case(o)))
+        .map(|o| &after[o.len()..])?;
+    let next = |r: &str| {
+        let r = r.strip_prefix(' ')?;
+        let w = &r[..r
+            .find(|c: char| !c.is_ascii_alphabetic())
+            .unwrap_or(r.len())];
+        (!w.is_empty()).then(|| w.to_ascii_lowercase())
+    };
+    let following = next(rest)?;
+    let lower = context.to_ascii_lowercase();
+    lower.match_indices(word).find_map(|(at, _)| {
+        let bounded = !lower[..at].ends_with(|c: char| c.is_ascii_alphanumeric());
+        (bounded && next(&lower[at + word.len()..]).as_deref() == Some(following.as_str()))
+            .then(|| context[at..at + word.len() + 1 + following.len()].to_string())
+    })
 }
 
 /// The context's identifiers of a word and digits (`RC-135U`, `SU-27`, `Under-17`, `COVID19`),
@@ -3942,7 +4002,7 @@ Under-17 Championship.";
     }
 
     #[test]
-    fn a_decade_is_supported_by_a_context_year_within_it() {
+    fn a_decade_or_century_is_supported_by_a_context_year_within_it() {
         let ctx = "Warhammer 40,000 was created by Rick Priestley in 1987. He died on 2 May 1865.";
         assert_eq!(one(ctx, "it was created in the 1980s"), "notation 1987");
         assert_eq!(one(ctx, "created in the 1980 ' s"), "notation 1987");
@@ -3957,6 +4017,32 @@ Under-17 Championship.";
             one("born on May 24, 1941", "from the early 1900s"),
             "not_found"
         );
+        // A decade of two digits, any century; not an age ("in their 80s").
+        let ctx = "The band formed in 1984. 这支乐队成立于1984年。";
+        assert_eq!(one(ctx, "big in the 80's"), "notation 1984");
+        assert_eq!(one(ctx, "big in the '80s"), "notation 1984");
+        assert_eq!(one(ctx, "上世纪80年代"), "notation 1984");
+        assert_eq!(one(ctx, "big in the 90's"), "not_found");
+        assert_eq!(one(ctx, "people in their 80s"), "not_found");
+        // A century, by its ordinal or 世纪.
+        let ctx = "Alberti (c.1435) wrote it. 他生于1850年。";
+        assert_eq!(one(ctx, "back to the 15th Century"), "notation 1435");
+        assert_eq!(one(ctx, "他是19世纪的人"), "notation 1850年");
+        assert_eq!(one(ctx, "back to the 16th century"), "not_found");
+        assert_eq!(one(ctx, "the late 15th-century style"), "not_found");
+        assert_eq!(one(ctx, "in the 15th round"), "not_found");
+    }
+
+    #[test]
+    fn a_rank_in_digits_is_the_contexts_rank_in_words() {
+        let ctx = "Brown hair is the second most common hair color, after black.";
+        assert_eq!(
+            one(ctx, "the 2nd most common color"),
+            "notation second most"
+        );
+        assert_eq!(one(ctx, "the 2nd rarest color"), "not_found");
+        assert_eq!(one(ctx, "the 1st most common color"), "not_found");
+        assert_eq!(one("At first it rained.", "the 1st time"), "not_found");
     }
 
     #[test]
