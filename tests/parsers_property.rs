@@ -141,6 +141,13 @@ fn numeric_text() -> impl Strategy<Value = String> {
                 "RC-135U", " - ", "su", "th of ", "st, ", "1980s", "'s", " ' s", "early ", "late ",
                 "goalless", "₹", "￥",
             ]).prop_map(str::to_string),
+            // Read since the seventh round: quarters, tokenized tens, two-digit decades,
+            // centuries, ranks in digits.
+            1 => prop::sample::select(vec![
+                "Q3", "3Q", "third-quarter", "second quarter", "第三季度", "三季报", "前三季度",
+                "twenty - five", "the 80's", "80年代", "15th century", "19世纪", "2nd most",
+                "second most", "five months",
+            ]).prop_map(str::to_string),
             1 => any::<char>().prop_map(|c| c.to_string()),
         ],
         0..400,

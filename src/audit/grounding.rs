@@ -280,7 +280,9 @@ fn period_in(ctx: &[Num], output: &str, n: &Num) -> Option<String> {
     let v = n.text.parse::<u32>().ok()?;
     let after = output.get(n.end..)?;
     let before = output.get(..n.start)?;
-    let lower_before = before.to_ascii_lowercase();
+    // The few bytes before the number only: a long output is not copied per number.
+    let lower_before =
+        before[before.floor_char_boundary(before.len().saturating_sub(4))..].to_ascii_lowercase();
     let decade_suffix = ["s", "'s", "’s", " ' s", " 's"]
         .iter()
         .find_map(|suffix| after.strip_prefix(suffix))
