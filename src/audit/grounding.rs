@@ -1290,8 +1290,7 @@ fn previous_days<'t>(text: &'t str, mut nums: Vec<Num<'t>>) -> Vec<Num<'t>> {
 
 /// Where a quarter of a year is named at byte `at` of `text`: (quarter, end of its writing).
 /// `Q3` / `3Q` (a word of its own: `Q3FY21`, `Q35` are not), `third quarter` / `3rd-quarter`
-/// (not `third quarter-final`), 第三季度 / 三季度 / 3季度 / 三季报. Not 前三季度: the first
-/// three quarters together, no quarter of its own.
+/// (not `third quarter-final`), 第三季度 / 三季度 / 3季度 / 三季报 (not 前三季度, 上一季度).
 fn quarter_at(text: &str, at: usize) -> Option<(u32, usize)> {
     let rest = text.get(at..)?;
     let word_before = text
@@ -1353,7 +1352,12 @@ fn quarter_at(text: &str, at: usize) -> Option<(u32, usize)> {
         let (_, c) = chars.next()?;
         (c, at + first.len_utf8() + c.len_utf8())
     } else {
-        if text.get(..at)?.ends_with('前') {
+        // 前三季度 (the first three quarters together), 上一季度 / 下一季度 / 每一季度 (the
+        // previous, next, every quarter) name no quarter.
+        if text
+            .get(..at)?
+            .ends_with(|c: char| "前后上下每本这该近同".contains(c))
+        {
             return None;
         }
         (first, at + first.len_utf8())
@@ -1374,13 +1378,12 @@ fn quarter_at(text: &str, at: usize) -> Option<(u32, usize)> {
 
 /// Quarters of a year (`Q3`, `third-quarter`, 第三季度) read as dates of their own: a summary
 /// of an earnings call that names another quarter than the call's states a different period.
-/// A number read inside the writing (`3` of `3Q`, the ordinal `third`) gives way to it. Before
-/// this, `Q3` was skipped as a word glued to digits and `third quarter` read as a loose ordinal,
-/// so a quarter was never checked.
+/// A number read inside the writing (`3` of `3Q`, the ordinal `third`) gives way to it: the
+/// scanner skips `Q3` as a word glued to digits and reads `third` as a loose ordinal.
 fn quarters<'t>(text: &'t str, nums: Vec<Num<'t>>) -> Vec<Num<'t>> {
-    // Cheap test first: most texts name no quarter.
-    let lower_q = text.bytes().any(|b| b == b'Q' || b == b'q');
-    if !lower_q && !text.contains('季') {
+    // Every writing of a quarter has a Q, a q or 季: most texts are passed over at once.
+    let has_q = text.bytes().any(|b| b == b'Q' || b == b'q');
+    if !has_q && !text.contains('季') {
         return nums;
     }
     let mut found: Vec<Num<'t>> = Vec::new();
@@ -4067,7 +4070,11 @@ Under-17 Championship.";
         assert_eq!(one(ctx, "3 products"), "not_found");
         // Not a quarter of its own: the first three quarters together, a quarter-final, a
         // fraction, a word that runs on.
-        assert!(scan("前三季度营收").iter().all(|n| n.quarter().is_none()));
+        for text in ["前三季度营收", "环比上一季度增长", "下一季度", "每一季度"]
+        {
+            assert!(scan(text).iter().all(|n| n.quarter().is_none()), "{text}");
+        }
+        assert_eq!(one("今年一季度营收增长", "一季度"), "verbatim");
         let none = scan("the third quarter-final; a quarter of sales; Q35, Q3FY21");
         assert!(none.iter().all(|n| n.quarter().is_none()), "{none:?}");
         assert_eq!(values("3Q revenue"), vec![("3Q".into(), 3.0)]);
