@@ -19,8 +19,8 @@ use std::collections::HashMap;
 
 use super::contract::Severity;
 use super::grounding::{
-    same, same_written_unit, same_written_unit_or_bare, scan, significant_digits, year_like,
-    CheckedNumber, Num, NumberGrounding, NumberKind, CURRENCY_SIGNS,
+    is_quarter, same, same_written_unit, same_written_unit_or_bare, scan, significant_digits,
+    year_like, CheckedNumber, Num, NumberGrounding, NumberKind, CURRENCY_SIGNS,
 };
 use super::report::{DeterministicCheck, DeterministicFinding, DeterministicStatus};
 
@@ -1170,11 +1170,18 @@ pub fn unsupported_numbers(
                 severity: Severity::High,
                 output_text: n.to_string(),
                 context_text: String::new(),
-                explanation: format!(
-                    "{n} appears nowhere in the context (not verbatim, in another notation, \
+                explanation: if is_quarter(n) {
+                    format!(
+                        "{n} is a quarter of a year that the context never names (in any \
+notation: Q3, 3Q, third quarter, 第三季度): a fabricated specific is High"
+                    )
+                } else {
+                    format!(
+                        "{n} appears nowhere in the context (not verbatim, in another notation, \
 rounded, one step of arithmetic from two context numbers, or within the deviation threshold of \
 one): a fabricated specific is High"
-                ),
+                    )
+                },
                 status: DeterministicStatus::Counted,
                 derivation: None,
                 also_reported_by: None,
@@ -1835,6 +1842,20 @@ mod tests {
         let texts: Vec<&str> = f.iter().map(|f| f.output_text.as_str()).collect();
         // 870万 is 3.3 % off 842万 and 41% is 7.9 % off 38% (the rubric's Low); 12% is made up.
         assert_eq!(texts, vec!["12%"]);
+    }
+
+    #[test]
+    fn a_quarter_the_context_never_names_is_explained_as_one() {
+        let ctx = "Revenue in the second quarter rose 5%.";
+        let out = "Q3 revenue rose 5%.";
+        let f = unsupported_number_findings(ctx, out, &ground_numbers(ctx, out), 0.10);
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert!(
+            f[0].explanation
+                .starts_with("Q3 is a quarter of a year that the context never names"),
+            "{}",
+            f[0].explanation
+        );
     }
 
     #[test]

@@ -30,7 +30,8 @@ crate::names::named_enum! {
         Number = "number",
         /// 35%, 百分之三十五, 5 percentage points: `value` is the fraction (0.35).
         Percent = "percent",
-        /// A date or a year (2023年, 2023-05-01, May 2023).
+        /// A date or a year (2023年, 2023-05-01, May 2023), a time of day (14:00: `value` is
+        /// its hour) or a quarter of a year (Q3, 第三季度: `value` is the quarter).
         Date = "date",
         /// A number with a scale word (1.2k, 3 million, 4200万): `value` is the full amount.
         Quantity = "quantity",
@@ -1374,6 +1375,11 @@ fn quarter_at(text: &str, at: usize) -> Option<(u32, usize)> {
         .iter()
         .find(|w| tail.starts_with(*w))
         .map(|w| (q, from + w.len()))
+}
+
+/// Whether `text` is, whole, the writing of a quarter of a year (`Q3`, `third quarter`, 三季度).
+pub(crate) fn is_quarter(text: &str) -> bool {
+    quarter_at(text, 0).is_some_and(|(_, end)| end == text.len())
 }
 
 /// Quarters of a year (`Q3`, `third-quarter`, 第三季度) read as dates of their own: a summary
