@@ -1377,6 +1377,46 @@ fn quarter_at(text: &str, at: usize) -> Option<(u32, usize)> {
         .map(|w| (q, from + w.len()))
 }
 
+/// Where a quarter's writing may start, in order: at a `Q` or `q`, at a digit 1–4 before `Q`,
+/// at the ordinal before a `quarter`, at the numeral (or 第) before a 季. Only these are tried:
+/// trying every character of a long transcript cost a sixth of the whole check.
+fn quarter_starts(text: &str) -> Vec<usize> {
+    let b = text.as_bytes();
+    let mut starts = Vec::new();
+    for (i, &c) in b.iter().enumerate() {
+        match c {
+            b'Q' | b'q' => {
+                starts.push(i);
+                // The ordinal and its separator before "quarter": "third quarter", "3rd-quarter".
+                let tail = &b[i + 1..];
+                if tail.len() >= 6 && tail[..6].eq_ignore_ascii_case(b"uarter") && i > 0 {
+                    let word_end = i - 1;
+                    let start = b[..word_end]
+                        .iter()
+                        .rposition(|c| !c.is_ascii_alphanumeric())
+                        .map_or(0, |k| k + 1);
+                    starts.push(start);
+                }
+            }
+            b'1'..=b'4' if b.get(i + 1) == Some(&b'Q') => starts.push(i),
+            _ => {}
+        }
+    }
+    for (at, _) in text.match_indices('季') {
+        let before = &text[..at];
+        let mut chars = before.char_indices().rev();
+        if let Some((k, _)) = chars.next() {
+            starts.push(k);
+            if let Some((j, '第')) = chars.next() {
+                starts.push(j);
+            }
+        }
+    }
+    starts.sort_unstable();
+    starts.dedup();
+    starts
+}
+
 /// Whether `text` is, whole, the writing of a quarter of a year (`Q3`, `third quarter`, 三季度).
 pub(crate) fn is_quarter(text: &str) -> bool {
     quarter_at(text, 0).is_some_and(|(_, end)| end == text.len())
@@ -1393,7 +1433,7 @@ fn quarters<'t>(text: &'t str, nums: Vec<Num<'t>>) -> Vec<Num<'t>> {
         return nums;
     }
     let mut found: Vec<Num<'t>> = Vec::new();
-    for (at, _) in text.char_indices() {
+    for at in quarter_starts(text) {
         if found.last().is_some_and(|f| at < f.end) {
             continue;
         }
