@@ -302,11 +302,7 @@ fn period_in(ctx: &[Num], output: &str, n: &Num) -> Option<String> {
             (v, 10, true)
         }
         1 | 2 if (1..=21).contains(&v) => {
-            let ordinal = ["st", "nd", "rd", "th"]
-                .iter()
-                .find_map(|o| after.get(..2).filter(|p| p.eq_ignore_ascii_case(o)))
-                .map(|o| &after[o.len()..]);
-            let century = ordinal
+            let century = strip_ordinal_ending(after)
                 .and_then(|r| r.strip_prefix([' ', '-']))
                 .is_some_and(|r| r.get(..6).is_some_and(|w| w.eq_ignore_ascii_case("centur")))
                 || after.starts_with("世纪");
@@ -341,6 +337,14 @@ fn period_in(ctx: &[Num], output: &str, n: &Num) -> Option<String> {
             year.is_some_and(|y| years.contains(&if two_digits { y % 100 } else { y }))
         })
         .map(|c| c.text.to_string())
+}
+
+/// `s` after an ordinal ending written right after a number ("th of May", "st century").
+fn strip_ordinal_ending(s: &str) -> Option<&str> {
+    ["st", "nd", "rd", "th"]
+        .iter()
+        .find(|o| s.get(..2).is_some_and(|p| p.eq_ignore_ascii_case(o)))
+        .map(|o| &s[o.len()..])
 }
 
 /// The context's ordinal word for the output's "1st" / "2nd" with the same word after it ("2nd
@@ -915,15 +919,19 @@ pub(crate) fn plausible_derivation(
     // A bare English operand fits any unit, so the two written units of a step may still be
     // two measures: "35" and "five months" would make "30 years". The rules' own search takes
     // no step between two different measures of [`MEASURE_UNITS`].
-    let measures: Vec<&str> = [a, b, out]
-        .iter()
-        .filter_map(|x| {
-            let key = unit_key(x.unit);
-            MEASURE_UNITS.iter().copied().find(|m| *m == key)
-        })
-        .collect();
-    if !named && measures.windows(2).any(|w| w[0] != w[1]) {
-        return false;
+    if !named {
+        let mut measures = [a, b, out]
+            .into_iter()
+            .filter(|x| !x.unit.is_empty())
+            .filter_map(|x| {
+                let key = unit_key(x.unit);
+                MEASURE_UNITS.iter().copied().find(|m| *m == key)
+            });
+        if let Some(first) = measures.next() {
+            if measures.any(|m| m != first) {
+                return false;
+            }
+        }
     }
     let bare = |x: &Num| x.kind == NumberKind::Percent || unit_key(x.unit).is_empty();
     // A number of years: bare, or written with years (年, 周年, years).
@@ -1427,11 +1435,6 @@ pub(crate) fn is_quarter(text: &str) -> bool {
 /// A number read inside the writing (`3` of `3Q`, the ordinal `third`) gives way to it: the
 /// scanner skips `Q3` as a word glued to digits and reads `third` as a loose ordinal.
 fn quarters<'t>(text: &'t str, nums: Vec<Num<'t>>) -> Vec<Num<'t>> {
-    // Every writing of a quarter has a Q, a q or 季: most texts are passed over at once.
-    let has_q = text.bytes().any(|b| b == b'Q' || b == b'q');
-    if !has_q && !text.contains('季') {
-        return nums;
-    }
     let mut found: Vec<Num<'t>> = Vec::new();
     for at in quarter_starts(text) {
         if found.last().is_some_and(|f| at < f.end) {
@@ -2872,12 +2875,13 @@ fn merge_dates<'t>(
         let Some(g) = text.get(a..b) else {
             return false;
         };
-        let ordinal = ["st", "nd", "rd", "th"]
-            .iter()
-            .find(|o| g.get(..2).is_some_and(|p| p.eq_ignore_ascii_case(o)))
-            .map_or(0, |o| o.len());
-        let rest = &g[ordinal..];
-        gap(a + ordinal, b) || (ordinal > 0 && rest.trim_matches(' ').eq_ignore_ascii_case("of"))
+        match strip_ordinal_ending(g) {
+            Some(rest) => {
+                gap(a + (g.len() - rest.len()), b)
+                    || rest.trim_matches(' ').eq_ignore_ascii_case("of")
+            }
+            None => gap(a, b),
+        }
     };
     let int = |n: &Num| {
         (n.kind == NumberKind::Number && n.half_step == 0.5 && n.value.fract() == 0.0)
