@@ -426,6 +426,9 @@ struct DateParts {
     /// A quarter of a (fiscal) year, 1 to 4 (`Q3`, `third-quarter`, 第三季度): alone, never with
     /// the parts above (its year, when written, is read as a year of its own).
     quarter: Option<u32>,
+    /// A season across two years (`2010-11`, `2010–11`, tokenized `2010 - 11`): `year` is its
+    /// first year, and no month or day is written.
+    season: bool,
 }
 
 /// One number found in a text, with its byte range (also read by `audit::deterministic`). Its
@@ -467,6 +470,7 @@ impl Num<'_> {
                 day: None,
                 minute: None,
                 quarter: None,
+                season: false,
             }) => Some(y),
             _ => None,
         }
@@ -656,6 +660,32 @@ impl<'a> ContextIndex<'a> {
                     source: c.text.to_string(),
                 });
         }
+        // A season is the same season in the context, in any writing (2010-11, 2010–11,
+        // 2010/11), or its two years written as a range (2010-2011, 2010 to 2011): no single
+        // year or month states it.
+        if d.season {
+            let same_season = |c: &&Num| {
+                c.date
+                    .is_some_and(|cd| cd.season && cd.year == d.year && cd.year.is_some())
+            };
+            let range = self.nums.windows(2).find(|w| {
+                let year = |n: &Num| {
+                    n.year_only()
+                        .or_else(|| year_like(n).then_some(n.value as u32))
+                };
+                year(&w[0]).is_some_and(|a| Some(a) == d.year)
+                    && year(&w[1]).is_some_and(|b| Some(b) == d.year.map(|y| y + 1))
+                    && w[1].start.saturating_sub(w[0].end) <= 4
+            });
+            return self
+                .nums
+                .iter()
+                .find(same_season)
+                .or(range.map(|w| &w[0]))
+                .map_or(Grounding::NotFound, |c| Grounding::Notation {
+                    source: c.text.to_string(),
+                });
+        }
         // A part the context's date leaves out is the one the context states elsewhere (a
         // dateline's year or month): "2015年7月5日" is "7月5日电" of a text that says 2015年,
         // "4月17日" is "17日" of a text dated 4月12日. The most precise part written must match.
@@ -693,6 +723,7 @@ impl<'a> ContextIndex<'a> {
                         day: None,
                         minute: None,
                         quarter: None,
+                        season: false,
                     },
                 ) => c.kind == NumberKind::Number && same(c.value, f64::from(y)),
                 _ => false,
@@ -1709,6 +1740,13 @@ impl<'t> Scanner<'t> {
         {
             return j;
         }
+        // A fiscal year glued to its year (FY2023, FY2023/24) is that year or season; FY23
+        // stays an identifier (a two-digit year is no year the context would write).
+        let four_digits = (j..j + 4).all(|k| self.ch(k).and_then(decimal_digit).is_some())
+            && self.ch(j + 4).and_then(decimal_digit).is_none();
+        if word == "fy" && four_digits {
+            return j;
+        }
         if glued {
             while self
                 .ch(j)
@@ -1832,7 +1870,10 @@ impl<'t> Scanner<'t> {
             .unwrap_or(0.0);
         let unit = 10f64.powi(-(frac.len() as i32));
         if frac.is_empty() && !grouped && int.len() == 4 {
-            if let Some(end) = self.iso_date(start, j, &int) {
+            if let Some(end) = self
+                .season(start, j, &int)
+                .or_else(|| self.iso_date(start, j, &int))
+            {
                 return end;
             }
         }
@@ -1906,6 +1947,44 @@ impl<'t> Scanner<'t> {
         true
     }
 
+    /// A season across two years: the first year, a dash or slash (spaced in tokenized text:
+    /// `2010 - 11`) and the next year's last two digits (`2010-11`, `2010–11`, `2010/11`,
+    /// `1999-00`), nothing numeric after. A season is not a month (`2010-11` is the 2010–11
+    /// season, not November 2010: ISO writes a month with its day) and not a range.
+    fn season(&mut self, start: usize, j: usize, year: &str) -> Option<usize> {
+        let y: u32 = year.parse().ok()?;
+        let dash = |c: Option<char>| matches!(c, Some('-' | '–' | '—' | '/'));
+        let from = if dash(self.ch(j)) {
+            j + 1
+        } else if self.ch(j) == Some(' ') && dash(self.ch(j + 1)) && self.ch(j + 2) == Some(' ') {
+            j + 3
+        } else {
+            return None;
+        };
+        let (a, b) = (
+            self.ch(from).and_then(decimal_digit)?,
+            self.ch(from + 1).and_then(decimal_digit)?,
+        );
+        let numeric_after = self
+            .ch(from + 2)
+            .is_some_and(|c| decimal_digit(c).is_some())
+            || (dash(self.ch(from + 2)) || self.ch(from + 2).is_some_and(is_point))
+                && self.ch(from + 3).and_then(decimal_digit).is_some();
+        if a * 10 + b != (y + 1) % 100 || numeric_after {
+            return None;
+        }
+        self.push_date(
+            start,
+            from + 2,
+            DateParts {
+                year: Some(y),
+                season: true,
+                ..DateParts::default()
+            },
+        );
+        Some(from + 2)
+    }
+
     /// 2023-05-01, 2023/5/1, 2023-05 (not 2019-2023, a range).
     fn iso_date(&mut self, start: usize, j: usize, year: &str) -> Option<usize> {
         let sep = self.ch(j).filter(|c| matches!(c, '-' | '/'))?;
@@ -1943,6 +2022,7 @@ impl<'t> Scanner<'t> {
                 day,
                 minute: None,
                 quarter: None,
+                season: false,
             },
         );
         Some(end)
@@ -1984,6 +2064,7 @@ impl<'t> Scanner<'t> {
                     day: Some(day),
                     minute: None,
                     quarter: None,
+                    season: false,
                 },
             );
             end
@@ -2082,10 +2163,11 @@ impl<'t> Scanner<'t> {
             );
             return to_char(self, end);
         }
-        // After a currency sign, an attached `m` is million and `b` billion (£30m, $5b);
+        // After a currency sign, an attached `m` is million and `b` billion (£30m, $5b), and a
+        // spaced one too in tokenized text (XSum, CNN/DailyMail: `£ 7.8 m` for £7.8m);
         // elsewhere case matters: 5M is five million, 5m five metres.
         // Read only when an `m` or `b` follows: most numbers have no currency to look for.
-        let money = rest.starts_with(['m', 'b']) && {
+        let money = spaced.starts_with(['m', 'b']) && {
             let before = self.text[..self.byte(start)].trim_end_matches([' ', '\u{a0}']);
             before.ends_with(CURRENCY_SIGNS)
                 || CURRENCY_CODES.iter().any(|code| {
@@ -2099,11 +2181,13 @@ impl<'t> Scanner<'t> {
         } else {
             &[]
         };
-        for &(w, scale) in EN_ABBREVIATIONS.iter().chain(currency_abbreviations) {
+        let attached = EN_ABBREVIATIONS.iter().map(|a| (a, rest, 0));
+        let spaced_money = currency_abbreviations.iter().map(|a| (a, spaced, skip));
+        for (&(w, scale), rest, skip) in attached.chain(spaced_money) {
             if rest.starts_with(w)
                 && !rest[w.len()..].starts_with(|c: char| c.is_ascii_alphanumeric())
             {
-                let end = at + w.len();
+                let end = at + skip + w.len();
                 push(
                     self,
                     end,
@@ -3055,6 +3139,7 @@ fn date_num<'t>(
             day,
             minute: None,
             quarter: None,
+            season: false,
         }),
         unit: "",
         hedged: false,
@@ -3115,7 +3200,11 @@ fn unit_of<'t>(text: &'t str, n: &Num<'t>) -> &'t str {
     if matches!(n.kind, NumberKind::Percent | NumberKind::Date) {
         return "";
     }
-    let before = text.get(..n.start).unwrap_or("");
+    // `£ 500,000`: tokenized text spaces the sign from its amount.
+    let before = text
+        .get(..n.start)
+        .unwrap_or("")
+        .trim_end_matches([' ', '\u{a0}']);
     if let Some(c) = before.chars().next_back() {
         if CURRENCY_SIGNS.contains(&c) {
             return before.get(before.len() - c.len_utf8()..).unwrap_or("");
@@ -4054,6 +4143,67 @@ Under-17 Championship.";
             "notation COVID-19"
         );
         assert_eq!(one("COVID-19 spread.", "19 deaths"), "not_found");
+    }
+
+    #[test]
+    fn a_season_is_the_same_season_in_any_writing() {
+        // Summaries write a hyphen where the source has an en dash, and tokenized text (XSum,
+        // CNN/DailyMail, the dialogue corpora) spaces it.
+        for (ctx, out) in [
+            (
+                "Following the 2000–01 season, the team moved.",
+                "the 2000 - 01 season",
+            ),
+            (
+                "Following the 2000–01 season, the team moved.",
+                "the 2000-01 season",
+            ),
+            ("Derby (loan, 2010-11): 29 apps.", "at Derby in 2010 - 11"),
+            ("Arsenal won the 2023-24 title.", "the 2023/24 title"),
+            ("In 2007-2008 he played.", "the 2007-08 season"),
+            ("the 2012–13 season", "the 2012-13 season"),
+            (
+                "In fiscal 2023-24, revenue rose.",
+                "In FY2023/24, revenue rose.",
+            ),
+        ] {
+            assert!(one(ctx, out).starts_with("notation"), "{ctx} / {out}");
+        }
+        // A season is no month, no other season, and no single year states it.
+        assert_eq!(one("in January 2000", "the 2000-01 season"), "not_found");
+        assert_eq!(one("the 2010-11 season", "in November 2010"), "not_found");
+        assert_eq!(one("the 2010-11 season", "the 2011-12 season"), "not_found");
+        assert_eq!(one("in 2010", "the 2010-11 season"), "not_found");
+        // Its first year is still the year the context writes; an ISO date is not a season.
+        assert_eq!(one("the 2010-11 season", "in 2010"), "notation 2010-11");
+        assert_eq!(
+            one("on 2010-11-05", "on 5 November 2010"),
+            "notation 2010-11-05"
+        );
+        // A fiscal year glued to four digits is that year; FY23 stays an identifier.
+        assert_eq!(
+            one("In fiscal 2023, revenue rose.", "FY2023 revenue"),
+            "verbatim"
+        );
+        assert_eq!(
+            one("In fiscal 2023, revenue rose.", "FY2024 revenue"),
+            "not_found"
+        );
+        assert!(status("In fiscal 2023, revenue rose.", "FY23 revenue").is_empty());
+    }
+
+    #[test]
+    fn a_tokenized_amount_keeps_its_currency_and_scale() {
+        // `£ 7.8 m` is the context's £7.8m; `£ 500,000` is money, as `£500,000` is.
+        let ctx = "A planned £7.8m deficit grew. He stole £572,206 from the firm.";
+        assert!(one(ctx, "a £ 7.8 m overspend").starts_with("notation"));
+        assert_eq!(one(ctx, "a £ 7.9 m overspend"), "not_found");
+        let money = scan("he stole £ 500,000; it is 5 m long");
+        assert_eq!(money[0].unit, "£", "{money:?}");
+        assert_eq!(
+            money[1].value, 5.0,
+            "a spaced m without a currency is metres"
+        );
     }
 
     #[test]
