@@ -1,4 +1,4 @@
-//! The deterministic findings with no model on four more sets of real, human-labelled
+//! The deterministic findings with no model on five more sets of real, human-labelled
 //! summaries, read in place from a clone of each project (never copied here) and skipped with a
 //! notice when their variable is unset:
 //! - `VERIFYFAST_SUMMEDITS`: the `data/summedits/` folder of salesforce/factualNLG (SummEdits,
@@ -14,13 +14,18 @@
 //!   are not. Its six false alarms as it came were all in the tune part;
 //! - `VERIFYFAST_FRANK`: the file `data/true/frank.csv` of the same repository, TRUE's copy of
 //!   FRANK's test part (artidoro/frank, MIT: CNN/DailyMail and XSum articles with the summaries
-//!   of 9 systems of 2019–2020, consistent when annotators found no error), in the same form.
+//!   of 9 systems of 2019–2020, consistent when annotators found no error), in the same form;
+//! - `VERIFYFAST_AGGREFACT`: the `data/error_type_mapping/` folder of Liyan06/AggreFact (no
+//!   licence file; read for measurement only), its span-annotated copies of CLIFF (BART and
+//!   PEGASUS summaries of XSum articles, 600) and Goyal'21 (150 XSum summaries, lower-cased
+//!   and tokenized): each summary with the error spans annotators marked, or none.
 //!
 //! What is measured, as in `tests/audit_real.rs` (any counted finding makes the score 2):
 //! - consistent summaries (SummEdits label 1; QAGS sentences all three annotators accepted)
 //!   scored GOOD;
 //! - a summary with a number written in digits that is in neither the document nor (SummEdits)
-//!   the summary it was edited from, labelled inconsistent (QAGS: by two of three), scored BAD;
+//!   the summary it was edited from, labelled inconsistent (QAGS: by two of three; AggreFact:
+//!   the number is inside an annotated error span), scored BAD;
 //!   for SummEdits also one naming a quarter of a year (`Q3`, `third quarter`) that neither
 //!   names.
 //!   Some of these are a figure changed by less than the deviation threshold, which the
@@ -254,6 +259,55 @@ fn true_csv(path: &str, name: &str) -> Option<(Vec<Case>, Vec<Case>)> {
     Some((clean, bad))
 }
 
+/// AggreFact's span-annotated sets (`CLIFF_error_types.csv`, `Goyal21_error_types.csv`: `doc`,
+/// `summ`, `error_type` — `correct` or empty for none — and `annotated_span`, the marked spans
+/// as a list literal).
+fn aggrefact(dir: &str) -> Option<(Vec<Case>, Vec<Case>)> {
+    let (mut clean, mut bad) = (Vec::new(), Vec::new());
+    let mut read = 0;
+    for set in ["CLIFF", "Goyal21"] {
+        let path = format!("{dir}/{set}_error_types.csv");
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            println!("NOTICE: {path} is absent: skipped");
+            continue;
+        };
+        read += 1;
+        let rows = csv_rows(&text);
+        let Some(header) = rows.first() else { continue };
+        let col = |name: &str| {
+            header
+                .iter()
+                .position(|h| h == name)
+                .unwrap_or_else(|| panic!("{path}: no column {name}"))
+        };
+        let (doc, summary, error, spans) = (
+            col("doc"),
+            col("summ"),
+            col("error_type"),
+            col("annotated_span"),
+        );
+        for (i, row) in rows.iter().enumerate().skip(1) {
+            let field = |k: usize| row.get(k).cloned().unwrap_or_default();
+            let case = |want_bad| Case {
+                doc: field(doc),
+                id: format!("{set}:{i}"),
+                context: field(doc),
+                output: field(summary),
+                want_bad,
+            };
+            if matches!(field(error).as_str(), "correct" | "") {
+                clean.push(case(false));
+            } else if digit_numbers(&field(spans))
+                .into_iter()
+                .any(|n| !field(doc).contains(n))
+            {
+                bad.push(case(true));
+            }
+        }
+    }
+    (read > 0).then_some((clean, bad))
+}
+
 /// QAGS's CNN/DM articles are tokenized: "3, 800", "2. 4", "100, 000 - a - week". Its
 /// patterns are compiled once for all articles.
 struct Detokenizer {
@@ -363,6 +417,18 @@ fn rules_alone_on_more_real_summaries() {
             check(b, (92.8, 100.0), "qags numbers");
         }
         None => println!("NOTICE: VERIFYFAST_QAGS unset or empty: QAGS skipped"),
+    }
+    match std::env::var("VERIFYFAST_AGGREFACT")
+        .ok()
+        .and_then(|d| aggrefact(&d))
+    {
+        Some((clean, bad)) => {
+            let c = measure("aggrefact: no error annotated -> GOOD", &clean);
+            check(c, (99.3, 99.1), "aggrefact clean");
+            let b = measure("aggrefact: a number not in the article marked -> BAD", &bad);
+            check(b, (87.0, 81.8), "aggrefact numbers");
+        }
+        None => println!("NOTICE: VERIFYFAST_AGGREFACT unset or empty: AggreFact skipped"),
     }
     // The sets in TRUE's CSV form: (name, variable, floors of the consistent line, of the
     // numbers line).
