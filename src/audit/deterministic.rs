@@ -19,8 +19,9 @@ use std::collections::HashMap;
 
 use super::contract::Severity;
 use super::grounding::{
-    is_quarter, same, same_written_unit, same_written_unit_or_bare, scan, significant_digits,
-    year_like, CheckedNumber, Num, NumberGrounding, NumberKind, CURRENCY_SIGNS,
+    is_quarter, ordinal_written, same, same_written_unit, same_written_unit_or_bare, scan,
+    significant_digits, written_as_ordinal, year_like, CheckedNumber, Num, NumberGrounding,
+    NumberKind, CURRENCY_SIGNS,
 };
 use super::report::{DeterministicCheck, DeterministicFinding, DeterministicStatus};
 
@@ -1175,6 +1176,12 @@ pub fn unsupported_numbers(
                         "{n} is a quarter of a year that the context never names (in any \
 notation: Q3, 3Q, third quarter, 第三季度): a fabricated specific is High"
                     )
+                } else if ordinal_written(output, n) {
+                    format!(
+                        "{n} is written as a rank (an ordinal: a position, a century) that the \
+context never states; a rank is exact, as a year is, so a near one is no slight change: a \
+fabricated specific is High"
+                    )
                 } else {
                     format!(
                         "{n} appears nowhere in the context (not verbatim, in another notation, \
@@ -1272,8 +1279,10 @@ fn judge_not_found<'g>(
         };
         // The first 64 candidates: a context of one value repeated is not read once per
         // repetition.
+        // An ordinal (a rank, a century) is exact, as a year is.
+        let ordinal = |c: &Num| written_as_ordinal(output, o) || written_as_ordinal(context, c);
         ctx.iter()
-            .filter(|c| slightly_changed(c, o, threshold) || meets(c))
+            .filter(|c| (slightly_changed(c, o, threshold) && !ordinal(c)) || meets(c))
             .take(64)
             .find(|c| {
                 clause_tokens(context, c)
@@ -1855,6 +1864,27 @@ mod tests {
                 .starts_with("Q3 is a quarter of a year that the context never names"),
             "{}",
             f[0].explanation
+        );
+    }
+
+    #[test]
+    fn a_rank_is_exact_as_a_year_is() {
+        // 16th is within 10 % of 17th, but a rank or a century is no quantity to approximate.
+        let ctx = "Storey can win a 17th title on Saturday. It began in the mid-13th century.";
+        assert_eq!(flagged(ctx, "Storey won a 16th world title."), vec!["16"]);
+        assert_eq!(flagged(ctx, "It began in the 14th century."), vec!["14"]);
+        assert_eq!(flagged(ctx, "它始于第14世纪。"), vec!["14"]);
+        let out = "Storey won a 16th world title.";
+        let f = unsupported_number_findings(ctx, out, &ground_numbers(ctx, out), 0.10);
+        assert!(
+            f[0].explanation.starts_with("16 is written as a rank"),
+            "{}",
+            f[0].explanation
+        );
+        // A count near the context's stays the rubric's Low.
+        assert_eq!(
+            flagged("She has won 17 titles.", "She has won about 16 titles."),
+            Vec::<String>::new()
         );
     }
 

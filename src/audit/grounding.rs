@@ -347,6 +347,24 @@ fn strip_ordinal_ending(s: &str) -> Option<&str> {
         .map(|o| &s[o.len()..])
 }
 
+/// Whether `n` is written as an ordinal in `text` (`14th`, `3rd`, 第14): a rank, a century, a
+/// position, which like a year is exact — the 16th title is not the 17th slightly changed.
+pub(crate) fn written_as_ordinal(text: &str, n: &Num) -> bool {
+    ordinal_at(text, n.start, n.end)
+}
+
+/// Whether the number written `number` is written as an ordinal somewhere in `text`.
+pub(crate) fn ordinal_written(text: &str, number: &str) -> bool {
+    text.match_indices(number)
+        .any(|(at, _)| ordinal_at(text, at, at + number.len()))
+}
+
+fn ordinal_at(text: &str, start: usize, end: usize) -> bool {
+    let after = text.get(end..).unwrap_or("");
+    strip_ordinal_ending(after).is_some_and(|rest| !rest.starts_with(char::is_alphanumeric))
+        || text.get(..start).unwrap_or("").ends_with('第')
+}
+
 /// The context's ordinal word for the output's "1st" / "2nd" with the same word after it ("2nd
 /// most common" of "second most common"): `first` and `second` are not read as numbers ("at
 /// first", "a second"), so the rank the context writes in words supported nothing.
@@ -1137,6 +1155,12 @@ const SPACED_ABBREVIATIONS: [(&str, f64); 6] = [
     ("trln", 1e12),
     ("tn", 1e12),
 ];
+/// Words a dash joins to a number in a compound ("innings-and-39-run", "mid-1980s", "top-10"):
+/// the number is read, where a word glued to digits is an identifier (COVID-19, SU-27).
+const NUMBER_JOINERS: [&str; 14] = [
+    "and", "of", "to", "than", "by", "per", "in", "for", "mid", "early", "late", "top", "pre",
+    "post",
+];
 /// Currency codes written glued to an amount (USD500 million).
 const CURRENCY_CODES: [&str; 20] = [
     "USD", "US", "GBP", "EUR", "RMB", "CNY", "JPY", "HKD", "INR", "Rs", "AUD", "CAD", "CHF", "SGD",
@@ -1745,6 +1769,11 @@ impl<'t> Scanner<'t> {
         let four_digits = (j..j + 4).all(|k| self.ch(k).and_then(decimal_digit).is_some())
             && self.ch(j + 4).and_then(decimal_digit).is_none();
         if word == "fy" && four_digits {
+            return j;
+        }
+        // A grammar word or a modifier joined to a number by a dash is no identifier's stem:
+        // "an innings-and-39-run defeat", "10-to-1", "mid-1980s", "a top-10 finish".
+        if matches!(next, Some('-')) && NUMBER_JOINERS.contains(&word.as_str()) {
             return j;
         }
         if glued {
@@ -4190,6 +4219,22 @@ Under-17 Championship.";
             "not_found"
         );
         assert!(status("In fiscal 2023, revenue rose.", "FY23 revenue").is_empty());
+    }
+
+    #[test]
+    fn a_number_a_dash_joins_to_a_grammar_word_is_read() {
+        let ctx =
+            "England lost by an innings and 39 runs. It was built in 1986. She was in the top 10.";
+        assert_eq!(one(ctx, "an innings-and-39-run defeat"), "verbatim");
+        assert_eq!(one(ctx, "an innings-and-93-run defeat"), "not_found");
+        assert_eq!(one(ctx, "built in the mid-1980s"), "notation 1986");
+        assert_eq!(one(ctx, "built in the mid-1990s"), "not_found");
+        assert_eq!(one(ctx, "a top-10 finish"), "verbatim");
+        assert_eq!(one(ctx, "a top-5 finish"), "not_found");
+        // An identifier's stem stays one: COVID-19, An-12, SU-27.
+        for text in ["COVID-19 spread", "the An-12 crashed", "an SU-27 flew"] {
+            assert!(scan(text).is_empty(), "{text}");
+        }
     }
 
     #[test]
