@@ -1881,6 +1881,17 @@ mod tests {
             "{}",
             f[0].explanation
         );
+        // The 6 of a 16th is no rank of its own.
+        let out = "Storey won a 16th title and 6 medals.";
+        let f = unsupported_number_findings(ctx, out, &ground_numbers(ctx, out), 0.10);
+        let six = f
+            .iter()
+            .find(|f| f.output_text == "6")
+            .map(|f| &f.explanation);
+        assert!(
+            six.is_some_and(|e| e.starts_with("6 appears nowhere")),
+            "{f:?}"
+        );
         // A count near the context's stays the rubric's Low.
         assert_eq!(
             flagged("She has won 17 titles.", "She has won about 16 titles."),

@@ -353,13 +353,23 @@ pub(crate) fn written_as_ordinal(text: &str, n: &Num) -> bool {
     ordinal_at(text, n.start, n.end)
 }
 
-/// Whether the number written `number` is written as an ordinal somewhere in `text`.
+/// Whether the number written `number` is written as an ordinal somewhere in `text` (as a
+/// whole number: the 6 of "16th" is not one).
 pub(crate) fn ordinal_written(text: &str, number: &str) -> bool {
-    text.match_indices(number)
-        .any(|(at, _)| ordinal_at(text, at, at + number.len()))
+    text.match_indices(number).any(|(at, _)| {
+        let whole = !text[..at].ends_with(|c: char| c.is_ascii_digit() || matches!(c, '.' | ','));
+        whole && ordinal_at(text, at, at + number.len())
+    })
 }
 
 fn ordinal_at(text: &str, start: usize, end: usize) -> bool {
+    // In digits: "four" before "th" is the word "fourth", read on its own.
+    if !text
+        .get(..end)
+        .is_some_and(|t| t.ends_with(|c: char| c.is_ascii_digit()))
+    {
+        return false;
+    }
     let after = text.get(end..).unwrap_or("");
     strip_ordinal_ending(after).is_some_and(|rest| !rest.starts_with(char::is_alphanumeric))
         || text.get(..start).unwrap_or("").ends_with('第')
