@@ -1852,8 +1852,11 @@ impl<'t> Scanner<'t> {
             }
         }
         let mut frac = String::new();
-        if self.ch(j).is_some_and(is_point) && self.ch(j + 1).and_then(decimal_digit).is_some() {
-            j += 1;
+        let tokenized = self.tokenized_point(start, j, &int, grouped);
+        if tokenized
+            || self.ch(j).is_some_and(is_point) && self.ch(j + 1).and_then(decimal_digit).is_some()
+        {
+            j += if tokenized { 2 } else { 1 };
             while let Some(d) = self.ch(j).and_then(decimal_digit) {
                 frac.push(char::from_digit(d, 10).unwrap_or('0'));
                 j += 1;
@@ -1984,6 +1987,27 @@ impl<'t> Scanner<'t> {
             }
         }
         true
+    }
+
+    /// Whether the point at `j` is a decimal point tokenized apart from its fraction: `$ 1. 9
+    /// billion`, `2. 2 million`, `0. 9 per cent` (dialogue corpora, CNN/DailyMail copies). Only
+    /// with a scale or percent word right after the fraction, after at most three digits that
+    /// open no line: `1. 9 billion people` numbering a list is `1.` and 9 billion.
+    fn tokenized_point(&self, start: usize, j: usize, int: &str, grouped: bool) -> bool {
+        if grouped || int.len() > 3 || self.ch(j) != Some('.') || self.ch(j + 1) != Some(' ') {
+            return false;
+        }
+        let digits = (j + 2..)
+            .take_while(|&k| self.ch(k).and_then(decimal_digit).is_some())
+            .count();
+        if !(1..=2).contains(&digits) || self.line_start(start) {
+            return false;
+        }
+        let rest = self.rest(j + 2 + digits);
+        let spaced = rest.strip_prefix(' ').unwrap_or(rest);
+        rest.starts_with('%')
+            || scale_words(spaced).is_some()
+            || PERCENT_WORDS.iter().any(|p| starts_with_word(spaced, p))
     }
 
     /// A season across two years: the first year, a dash or slash (spaced in tokenized text:
@@ -4253,6 +4277,15 @@ Under-17 Championship.";
         let ctx = "A planned £7.8m deficit grew. He stole £572,206 from the firm.";
         assert!(one(ctx, "a £ 7.8 m overspend").starts_with("notation"));
         assert_eq!(one(ctx, "a £ 7.9 m overspend"), "not_found");
+        // A decimal point tokenized apart, before a scale or percent word: `$ 1. 9 billion`.
+        let ctx = "Sales reached $1.9 billion in 2011, 跌幅达2.61%.";
+        assert!(one(ctx, "sales reached $ 1. 9 billion").starts_with("notation"));
+        assert!(one(ctx, "跌幅达2. 61%").starts_with("notation"));
+        assert_eq!(one(ctx, "sales reached $ 1. 7 billion"), "not_found");
+        // Not a list's number, nor a sentence's end before a bare number.
+        let listed = values("Steps:\n1. 9 billion people live there. In 2011. 9 cars");
+        assert_eq!(listed[0], ("9 billion".to_string(), 9e9), "{listed:?}");
+        assert!(listed.iter().any(|(t, _)| t == "9"), "{listed:?}");
         let money = scan("he stole £ 500,000; it is 5 m long");
         assert_eq!(money[0].unit, "£", "{money:?}");
         assert_eq!(
