@@ -19,8 +19,8 @@ use std::collections::HashMap;
 
 use super::contract::Severity;
 use super::grounding::{
-    is_quarter, ordinal_written, same, same_written_unit, same_written_unit_or_bare, scan,
-    significant_digits, written_as_ordinal, year_like, CheckedNumber, Num, NumberGrounding,
+    is_quarter, measured, ordinal_written, same, same_written_unit, same_written_unit_or_bare,
+    scan, significant_digits, written_as_ordinal, year_like, CheckedNumber, Num, NumberGrounding,
     NumberKind, CURRENCY_SIGNS,
 };
 use super::report::{DeterministicCheck, DeterministicFinding, DeterministicStatus};
@@ -1246,11 +1246,14 @@ fn judge_not_found<'g>(
         // context would have to state, not a count of what it lists. Nor is a count above
         // a dozen ("aged forty-five", "thirty-six hours"): no summary counts such a list
         // itself. A percentage or an amount with a scale word in words ("eighty percent",
-        // "nine thousand people") is no count of a list: it is checked as its digits are.
+        // "nine thousand people") is no count of a list, nor is a measure of time, length or
+        // weight ("two years ago", "a six-year-old", "a four-year deal"): they are checked as
+        // their digits are.
         if o.kind == NumberKind::Number
             && o.value <= MAX_LISTED_COUNT
             && o.text.starts_with(|c: char| c.is_ascii_alphabetic())
             && !part_of_whole(output, o)
+            && !measured(output, o)
             && !ctx
                 .iter()
                 .any(|c| c.kind == o.kind && !year_like(c) && same_written_unit(c, o))
@@ -1865,6 +1868,21 @@ mod tests {
             "{}",
             f[0].explanation
         );
+    }
+
+    #[test]
+    fn a_measure_in_words_is_no_count_of_a_list() {
+        let ctx = "The club signed him on Monday. The girl was hit by a stone.";
+        for out in [
+            "He signed a four-year deal.",
+            "He signed a two - year contract.",
+            "A six-year-old girl was hit by a stone.",
+            "It began ten years ago.",
+        ] {
+            assert_eq!(flagged(ctx, out).len(), 1, "{out}");
+        }
+        // A count of what the summary lists stays the fact check's.
+        assert!(flagged(ctx, "It names two clubs: Leeds and York.").is_empty());
     }
 
     #[test]

@@ -1059,6 +1059,19 @@ const MEASURE_UNITS: [&str; 19] = [
     "tonne",
 ];
 
+/// Whether `n` is a measure of time, length or weight ([`MEASURE_UNITS`]): its next word, past
+/// spaces and dashes, is one ("two years", "a six-year-old", tokenized "two - year deal").
+pub(crate) fn measured(text: &str, n: &Num) -> bool {
+    let after = text.get(n.end..).unwrap_or("");
+    let rest = after.trim_start_matches([' ', '-', '\u{a0}']);
+    if after.len() - rest.len() > 3 {
+        return false;
+    }
+    let len = rest.bytes().take_while(u8::is_ascii_alphabetic).count();
+    let key = unit_key(&rest[..len]);
+    MEASURE_UNITS.contains(&key.as_str())
+}
+
 /// Whether `n` is written as a multiple: 3倍, 3 times, threefold.
 fn multiple(n: &Num) -> bool {
     n.kind == NumberKind::Number && ["倍", "time", "fold"].contains(&unit_key(n.unit).as_str())
