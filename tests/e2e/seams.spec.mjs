@@ -246,6 +246,13 @@ describe('drafts, Extract, Runs, Audit', () => {
     await page.getByTestId('audit-check-button').click();
     await page.getByTestId('audit-check-summary').filter({ hasText: 'The rules count nothing, but 1 number is not found' }).waitFor();
     assert.match(await page.getByTestId('audit-number-uncounted').innerText(), /not counted: a round bound that the context's \$?5 million meets/);
+    // A rank is exact, as a year is: the 16th of the context's 17th is a finding that says so;
+    // a season written with a hyphen is the context's en-dash season.
+    await page.getByTestId('audit-context').fill('Storey can win a 17th title in the 2015–16 season.');
+    await page.getByTestId('audit-output').fill('Storey won a 16th title in the 2015-16 season.');
+    await page.getByTestId('audit-check-button').click();
+    await page.getByTestId('audit-check-finding').filter({ hasText: 'written as a rank' }).waitFor();
+    assert.equal(await page.getByTestId('audit-check-finding').count(), 1);
   });
 
   app.it('Audit: a judge\'s evidence that is not a quote is marked, never highlighted, and not counted', async (page) => {
