@@ -1280,10 +1280,11 @@ fn judge_not_found<'g>(
                                 && written_bound(context, c).is_none()
             })
         };
+        // An ordinal (a rank, a century) is exact, as a year is.
+        let o_ordinal = written_as_ordinal(output, o);
+        let ordinal = |c: &Num| o_ordinal || written_as_ordinal(context, c);
         // The first 64 candidates: a context of one value repeated is not read once per
         // repetition.
-        // An ordinal (a rank, a century) is exact, as a year is.
-        let ordinal = |c: &Num| written_as_ordinal(output, o) || written_as_ordinal(context, c);
         ctx.iter()
             .filter(|c| (slightly_changed(c, o, threshold) && !ordinal(c)) || meets(c))
             .take(64)
