@@ -195,6 +195,21 @@ fn summedits(dir: &str) -> Option<SummEdits> {
     (read > 0).then_some((clean, edited, quarter))
 }
 
+/// Whether `text` writes a number in digits that `doc` does not hold.
+fn digits_absent(text: &str, doc: &str) -> bool {
+    digit_numbers(text).into_iter().any(|n| !doc.contains(n))
+}
+
+/// The index of each named column in a CSV's header row; a missing one stops the test.
+fn columns<const N: usize>(header: &[String], path: &str, names: [&str; N]) -> [usize; N] {
+    names.map(|name| {
+        header
+            .iter()
+            .position(|h| h == name)
+            .unwrap_or_else(|| panic!("{path}: no column {name}"))
+    })
+}
+
 /// The rows of a CSV text (RFC 4180: quoted fields hold commas, newlines and doubled quotes).
 fn csv_rows(text: &str) -> Vec<Vec<String>> {
     let (mut rows, mut row, mut field) = (Vec::new(), Vec::new(), String::new());
@@ -231,13 +246,7 @@ fn true_csv(path: &str, name: &str) -> Option<(Vec<Case>, Vec<Case>)> {
     let text = std::fs::read_to_string(path).ok()?;
     let rows = csv_rows(&text);
     let header = rows.first()?;
-    let col = |name: &str| {
-        header
-            .iter()
-            .position(|h| h == name)
-            .unwrap_or_else(|| panic!("{path}: no column {name}"))
-    };
-    let (doc, summary, label) = (col("grounding"), col("generated_text"), col("label"));
+    let [doc, summary, label] = columns(header, path, ["grounding", "generated_text", "label"]);
     let (mut clean, mut bad) = (Vec::new(), Vec::new());
     for (i, row) in rows.iter().enumerate().skip(1) {
         let field = |k: usize| row.get(k).cloned().unwrap_or_default();
@@ -250,10 +259,7 @@ fn true_csv(path: &str, name: &str) -> Option<(Vec<Case>, Vec<Case>)> {
         };
         if field(label) == "1" {
             clean.push(case(false));
-        } else if digit_numbers(&field(summary))
-            .into_iter()
-            .any(|n| !field(doc).contains(n))
-        {
+        } else if digits_absent(&field(summary), &field(doc)) {
             bad.push(case(true));
         }
     }
@@ -275,17 +281,10 @@ fn aggrefact(dir: &str) -> Option<AggreFact> {
         read += 1;
         let rows = csv_rows(&text);
         let Some(header) = rows.first() else { continue };
-        let col = |name: &str| {
-            header
-                .iter()
-                .position(|h| h == name)
-                .unwrap_or_else(|| panic!("{path}: no column {name}"))
-        };
-        let (doc, summary, error, spans) = (
-            col("doc"),
-            col("summ"),
-            col("error_type"),
-            col("annotated_span"),
+        let [doc, summary, error, spans] = columns(
+            header,
+            &path,
+            ["doc", "summ", "error_type", "annotated_span"],
         );
         for (i, row) in rows.iter().enumerate().skip(1) {
             let field = |k: usize| row.get(k).cloned().unwrap_or_default();
@@ -298,10 +297,7 @@ fn aggrefact(dir: &str) -> Option<AggreFact> {
             };
             if matches!(field(error).as_str(), "correct" | "") {
                 clean.push(case(false));
-            } else if digit_numbers(&field(spans))
-                .into_iter()
-                .any(|n| !field(doc).contains(n))
-            {
+            } else if digits_absent(&field(spans), &field(doc)) {
                 bad.push(case(true));
             } else if !field(spans).bytes().any(|b| b.is_ascii_digit()) {
                 let in_doc = lower_words(&field(doc));
@@ -387,11 +383,7 @@ fn qags(dir: &str) -> Option<(Vec<Case>, Vec<Case>)> {
                 };
                 if yes == responses.len() && yes > 0 {
                     clean.push(case(false));
-                } else if yes * 2 < responses.len()
-                    && digit_numbers(&sentence)
-                        .into_iter()
-                        .any(|n| !article.contains(n))
-                {
+                } else if yes * 2 < responses.len() && digits_absent(&sentence, &article) {
                     bad.push(case(true));
                 }
             }

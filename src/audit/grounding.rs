@@ -696,23 +696,24 @@ impl<'a> ContextIndex<'a> {
                 c.date
                     .is_some_and(|cd| cd.season && cd.year == d.year && cd.year.is_some())
             };
-            let range = self.nums.windows(2).find(|w| {
-                let year = |n: &Num| {
-                    n.year_only()
-                        .or_else(|| year_like(n).then_some(n.value as u32))
-                };
-                year(&w[0]).is_some_and(|a| Some(a) == d.year)
-                    && year(&w[1]).is_some_and(|b| Some(b) == d.year.map(|y| y + 1))
-                    && w[1].start.saturating_sub(w[0].end) <= 4
-            });
-            return self
-                .nums
-                .iter()
-                .find(same_season)
-                .or(range.map(|w| &w[0]))
-                .map_or(Grounding::NotFound, |c| Grounding::Notation {
+            let year = |n: &Num| {
+                n.year_only()
+                    .or_else(|| year_like(n).then_some(n.value as u32))
+            };
+            let range = || {
+                self.nums.windows(2).find_map(|w| {
+                    let fits = year(&w[0]).is_some_and(|a| Some(a) == d.year)
+                        && year(&w[1]).is_some_and(|b| Some(b) == d.year.map(|y| y + 1))
+                        && w[1].start.saturating_sub(w[0].end) <= 4;
+                    fits.then_some(&w[0])
+                })
+            };
+            return self.nums.iter().find(same_season).or_else(range).map_or(
+                Grounding::NotFound,
+                |c| Grounding::Notation {
                     source: c.text.to_string(),
-                });
+                },
+            );
         }
         // A part the context's date leaves out is the one the context states elsewhere (a
         // dateline's year or month): "2015年7月5日" is "7月5日电" of a text that says 2015年,
