@@ -225,6 +225,24 @@ fn rules_alone_on_real_annotated_hallucinations() {
             false,
             (98.0, 93.6),
         );
+        // The same clauses split by what the annotators recorded: a number they marked as
+        // absent from the context yet reasonable (world knowledge a continuation adds: a
+        // painter's lifespan, a closing price) is what the rules must flag to catch the
+        // fabricated ones, which look the same; every other clean clause must stay GOOD.
+        print(
+            "zh: clean, numbers in the context",
+            "GOOD",
+            run(&c, &|x| !number_absent(x), false),
+            false,
+            (100.0, 100.0),
+        );
+        print(
+            "zh: clean, absent number judged ok",
+            "GOOD",
+            run(&c, &number_absent, false),
+            false,
+            (50.0, 0.0),
+        );
     }
     for l in &lines {
         assert!(

@@ -480,6 +480,9 @@ pub(crate) struct Num<'t> {
     /// A loose reading (an ordinal, "half", "doubled", 三成, 三分之一): it supports an output
     /// number when it is in the context but is not itself checked when it is in the output.
     pub(crate) soft: bool,
+    /// The start of the whole this number is stated as a part of (13 of `19分中有13分`,
+    /// 3 of `3 out of 4`): the two are one count, never added.
+    pub(crate) part_of: Option<usize>,
     pub(crate) start: usize,
     pub(crate) end: usize,
 }
@@ -932,7 +935,8 @@ impl<'a> ContextIndex<'a> {
 /// A dense context makes some step from two of its numbers land near almost any value, so a
 /// step counts only between numbers of one kind and unit that give a result of that kind and
 /// unit (and, for the rules alone, stated together: in one sentence or two adjacent ones):
-/// - a sum or difference: `a`, `b` and `out` of one kind and one unit, none of them a year;
+/// - a sum or difference: `a`, `b` and `out` of one kind and one unit, none of them a year,
+///   and (for the rules alone) never a part added to the whole it is stated as a part of;
 ///   except the difference of two years, an elapsed time (a bare number or years), and a year
 ///   plus or minus a number of years (2015 − 150周年 = 1865; never 2005 + 11 goals);
 /// - a ratio: `a` and `b` of one kind and unit, none a year, giving a percentage or a bare
@@ -959,6 +963,12 @@ pub(crate) fn plausible_derivation(
     // it is (a dense price report holds changes of 0.12, 0.2, 1.85 beside prices of 273.48 and
     // 234.65): by chance it is that number slightly changed, which the precision rule judges
     // (`audit::deterministic`), not a derivation. A model may still name it (recomputed).
+    // A part and the whole it is stated as a part of ("19分中有13分", "3 out of 4") are one
+    // count: their sum counts the part twice (the rest, their difference, is a step).
+    let parted = |x: &Num, y: &Num| x.part_of == Some(y.start);
+    if !named && op == Operation::Sum && (parted(a, b) || parted(b, a)) {
+        return false;
+    }
     let tiny = |x: &Num, y: &Num| x.value.abs() < 0.01 * y.value.abs();
     if !named && matches!(op, Operation::Sum | Operation::Difference) && (tiny(a, b) || tiny(b, a))
     {
@@ -1567,7 +1577,7 @@ fn part_of_whole_ratios<'t>(text: &'t str, nums: Vec<Num<'t>>) -> Vec<Num<'t>> {
             .checked_sub(1)
             .map(|i| nums[i])
             .filter(|a| plain(a) && text.get(a.end..b.start).is_some_and(part))
-            .map(|a| (a.start, a.value / b.value))
+            .map(|a| (a.start, a.value / b.value, true))
             .or_else(|| {
                 let tail = tail.to_ascii_lowercase();
                 let phrase = ["one out of ", "one in "]
@@ -1575,10 +1585,10 @@ fn part_of_whole_ratios<'t>(text: &'t str, nums: Vec<Num<'t>>) -> Vec<Num<'t>> {
                     .find(|p| tail.ends_with(*p))?;
                 let start = before.len() - phrase.len();
                 let word_start = !before[..start].ends_with(|c: char| c.is_ascii_alphanumeric());
-                word_start.then_some((start, 1.0 / b.value))
+                word_start.then_some((start, 1.0 / b.value, true))
             });
-        // The whole first: "Of the 1,000 surveyed, 620 ...", "在1000名受访者中，620人...":
-        // a share of it is the next number of the sentence.
+        // The whole first: "Of the 1,000 surveyed, 620 ...", "在1000名受访者中，620人...",
+        // "19分中有13分": a share of it is the next number of the sentence.
         let a = a.or_else(|| {
             let whole = k.checked_sub(1).map(|i| nums[i])?;
             let lead = text.get(..whole.start)?;
@@ -1592,7 +1602,8 @@ fn part_of_whole_ratios<'t>(text: &'t str, nums: Vec<Num<'t>>) -> Vec<Num<'t>> {
                 || lead.strip_suffix("Of ").is_some_and(|b| {
                     b.trim_end().is_empty() || b.trim_end().ends_with(['.', '!', '?', '\n'])
                 });
-            let chinese = lead.ends_with('在') && between.contains('中');
+            let chinese =
+                (lead.ends_with('在') && between.contains('中')) || between.ends_with("中有");
             let near =
                 between.len() <= 60 && !between.contains(['.', '。', ';', '；', '!', '?', '\n']);
             // A four-digit whole read like a year is a count when a measure word follows it
@@ -1603,11 +1614,27 @@ fn part_of_whole_ratios<'t>(text: &'t str, nums: Vec<Num<'t>>) -> Vec<Num<'t>> {
                 .is_some_and(|c| is_cjk(c) && c != '年');
             let whole_plain =
                 plain(&whole) || (whole.kind == NumberKind::Number && !whole.soft && counted);
-            (whole_plain && (english || chinese) && near)
-                .then_some((whole.start, b.value / whole.value))
+            (whole_plain && (english || chinese) && near).then_some((
+                whole.start,
+                b.value / whole.value,
+                false,
+            ))
         });
         // A part is less than its whole.
-        if let Some((start, share)) = a.filter(|&(_, share)| share < 1.0) {
+        if let Some((start, share, part_first)) = a.filter(|&(_, share, _)| share < 1.0) {
+            // The part is marked with its whole's start: the whole is `b` when the part comes
+            // first ("3 out of 4"), else the number `start` begins ("19分中有13分").
+            let (part, whole) = if part_first {
+                (
+                    out.iter_mut().rev().find(|n| n.start == start && !n.soft),
+                    b.start,
+                )
+            } else {
+                (out.last_mut(), start)
+            };
+            if let Some(part) = part {
+                part.part_of = Some(whole);
+            }
             out.push(Num {
                 text: text.get(start..b.end).unwrap_or(b.text),
                 kind: NumberKind::Percent,
@@ -2160,6 +2187,7 @@ impl<'t> Scanner<'t> {
             hedged: false,
             sentence: 0,
             soft: false,
+            part_of: None,
             start: self.byte(start),
             end: self.byte(end),
         });
@@ -2191,6 +2219,7 @@ impl<'t> Scanner<'t> {
                 hedged: false,
                 sentence: 0,
                 soft: false,
+                part_of: None,
                 start: s.byte(start),
                 end: end_byte,
             });
@@ -2670,6 +2699,7 @@ impl<'t> Scanner<'t> {
             hedged: false,
             sentence: 0,
             soft: false,
+            part_of: None,
             start: self.byte(start),
             end,
         });
@@ -3222,6 +3252,7 @@ fn date_num<'t>(
         hedged: false,
         sentence: 0,
         soft: false,
+        part_of: None,
         start,
         end,
     }
@@ -4107,6 +4138,12 @@ point five percent.";
             one("收报234.65元，下跌31.85元。", "前一交易日266.5元"),
             "derived 234.65 + 31.85"
         );
+        // A part added to its stated whole counts it twice; the rest of the whole is a step.
+        let whole = "他全场贡献的19分中有13分来自第四节。";
+        assert_eq!(one(whole, "贡献32分"), "not_found");
+        assert_eq!(one(whole, "前三节6分"), "derived 19 − 13");
+        assert_eq!(one("He made 12 of 14 free throws.", "26"), "not_found");
+        assert_eq!(one("He made 12 of 14 free throws.", "2"), "derived 14 − 12");
         // Operands stated far apart are not combined.
         let far = "A had 20 cars. Nothing else. Still nothing. B had 12 cars.";
         assert_eq!(one(far, "32 cars"), "not_found");
