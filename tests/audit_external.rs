@@ -450,7 +450,7 @@ fn rules_alone_on_more_real_summaries() {
                 "aggrefact: one to twelve in words, not in it, marked -> BAD",
                 &words,
             );
-            check(w, (60.0, 12.5), "aggrefact numbers in words");
+            check(w, (90.0, 12.5), "aggrefact numbers in words");
         }
         None => println!("NOTICE: VERIFYFAST_AGGREFACT unset or empty: AggreFact skipped"),
     }

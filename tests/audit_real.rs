@@ -168,7 +168,7 @@ fn rules_alone_on_real_annotated_hallucinations() {
             "BAD",
             run(&c, &number_absent, true),
             true,
-            (73.3, 100.0),
+            (80.0, 100.0),
         );
     }
     if let Some(c) = load("zh_numbers") {

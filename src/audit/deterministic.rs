@@ -1248,9 +1248,9 @@ fn judge_not_found<'g>(
         // itself. A percentage or an amount with a scale word in words ("eighty percent",
         // "nine thousand people") is no count of a list, nor is a measure of time, length or
         // weight ("two years ago", "a six-year-old", "a four-year deal"): they are checked as
-        // their digits are.
+        // their digits are. Nor is one: a list of one is no list ("killing one person").
         if o.kind == NumberKind::Number
-            && o.value <= MAX_LISTED_COUNT
+            && (2.0..=MAX_LISTED_COUNT).contains(&o.value)
             && o.text.starts_with(|c: char| c.is_ascii_alphabetic())
             && !part_of_whole(output, o)
             && !measured(output, o)

@@ -536,7 +536,15 @@ impl<'a> ContextIndex<'a> {
             if pool.len() >= MAX_PAIR_NUMBERS {
                 break;
             }
-            if n.date.is_some() && n.year_only().is_none() {
+            // An article's one ("a man", "a year") supports a count of one, but is no operand:
+            // every number is one step from its neighbour.
+            let article = n.soft
+                && n.value == 1.0
+                && n.text
+                    .split(' ')
+                    .next()
+                    .is_some_and(|w| w.eq_ignore_ascii_case("a") || w.eq_ignore_ascii_case("an"));
+            if (n.date.is_some() && n.year_only().is_none()) || article {
                 continue;
             }
             if !pool.iter().any(|&j| same(nums[j].value, n.value)) {
@@ -1073,14 +1081,66 @@ const MEASURE_UNITS: [&str; 19] = [
 /// Whether `n` is a measure of time, length or weight ([`MEASURE_UNITS`]): its next word, past
 /// spaces and dashes, is one ("two years", "a six-year-old", tokenized "two - year deal").
 pub(crate) fn measured(text: &str, n: &Num) -> bool {
-    let after = text.get(n.end..).unwrap_or("");
+    measure_follows(text.get(n.end..).unwrap_or(""))
+}
+
+/// Whether `after` starts, past spaces and dashes, with a measure of [`MEASURE_UNITS`].
+fn measure_follows(after: &str) -> bool {
+    measure_end(after).is_some()
+}
+
+/// The byte length of `after` up to the end of the measure it starts with ([`measure_follows`]).
+fn measure_end(after: &str) -> Option<usize> {
     let rest = after.trim_start_matches([' ', '-', '\u{a0}']);
-    if after.len() - rest.len() > 3 {
-        return false;
-    }
+    let gap = after.len() - rest.len();
     let len = rest.bytes().take_while(u8::is_ascii_alphabetic).count();
     let key = unit_key(&rest[..len]);
-    MEASURE_UNITS.contains(&key.as_str())
+    (gap <= 3 && MEASURE_UNITS.contains(&key.as_str())).then_some(gap + len)
+}
+
+/// Nouns of one person, for a count of one ("one person", "a man"): a casualty, arrest or
+/// victim count that a summary states and the context must.
+const PERSON_NOUNS: [&str; 16] = [
+    "person",
+    "man",
+    "woman",
+    "child",
+    "boy",
+    "girl",
+    "baby",
+    "teenager",
+    "officer",
+    "soldier",
+    "passenger",
+    "pedestrian",
+    "driver",
+    "victim",
+    "suspect",
+    "civilian",
+];
+
+/// The byte length of `after` (the text after "one" or "a") up to the end of the person it
+/// names: past a space and at most `modifiers` words ("a 23-year-old man", "a police
+/// officer"), a [`PERSON_NOUNS`] word that "of" does not follow ("one man of the people" is
+/// no count).
+fn person_end(after: &str, modifiers: usize) -> Option<usize> {
+    let rest = after.strip_prefix(' ')?;
+    let mut words = rest.split(' ');
+    let mut end = 1;
+    for _ in 0..=modifiers {
+        let w = words.next()?;
+        let bare = w.trim_end_matches([',', '.', ';', ':', '!', '?', '\'']);
+        let lower = bare.to_ascii_lowercase();
+        if PERSON_NOUNS.contains(&lower.as_str()) {
+            let counted = bare.len() < w.len() || words.next() != Some("of");
+            return counted.then_some(end + bare.len());
+        }
+        if bare.is_empty() || !bare.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-') {
+            return None;
+        }
+        end += w.len() + 1;
+    }
+    None
 }
 
 /// Whether `n` is written as a multiple: 3倍, 3 times, threefold.
@@ -1667,6 +1727,18 @@ impl<'t> Scanner<'t> {
     }
 
     /// The rest of the text from char `i`.
+    /// Whether the word before character `i` makes "one" a pronoun or a choice, not a
+    /// count: "no one", "the one", "each one", "which one".
+    fn after_determiner(&self, i: usize) -> bool {
+        let before = self.slice(0, self.byte(i)).trim_end();
+        let word = before
+            .rsplit(|c: char| !c.is_ascii_alphabetic())
+            .next()
+            .unwrap_or("")
+            .to_ascii_lowercase();
+        ["no", "the", "any", "each", "every", "this", "that", "which"].contains(&word.as_str())
+    }
+
     fn rest(&self, i: usize) -> &'t str {
         let text: &'t str = self.text;
         text.get(self.byte(i)..).unwrap_or("")
@@ -2569,6 +2641,39 @@ impl<'t> Scanner<'t> {
             s.push_soft(i, s.byte(j), kind, value, half_step);
             Some(j)
         };
+        // A measure of one ("one year", "a one-year deal", tokenized "one - year") is a
+        // number, checked as "two years" is; "a year" is the same measure, soft: it supports
+        // "one year" but claims no count of its own. "one day" unhyphenated is "some day".
+        let rest = self.rest(j);
+        let some_day = rest
+            .get(..4)
+            .is_some_and(|w| w.eq_ignore_ascii_case(" day"));
+        // The article's one spans its noun ("a year", "a man"), as the finding names it.
+        let article = |s: &mut Self, len: usize| {
+            s.push_soft(i, s.byte(j) + len, NumberKind::Number, 1.0, 0.5);
+            Some(j)
+        };
+        if !some_day {
+            match (word, measure_end(rest)) {
+                ("one", Some(_)) => return Some(self.suffix(i, j, 1.0, 1.0, false, "")),
+                ("a" | "an", Some(len)) => return article(self, len),
+                _ => {}
+            }
+        }
+        // So is a count of one person ("killing one person", "one man was arrested"): a
+        // casualty or arrest count the context must state; "a man", "a 23-year-old woman"
+        // state it, softly. "no one", "the one", "one of" stay words.
+        match word {
+            "one" if person_end(rest, 0).is_some() && !self.after_determiner(i) => {
+                return Some(self.suffix(i, j, 1.0, 1.0, false, ""));
+            }
+            "a" | "an" => {
+                if let Some(len) = person_end(rest, 2) {
+                    return article(self, len);
+                }
+            }
+            _ => {}
+        }
         if let Some(k) = at(&EN_ORDINALS) {
             return soft(self, NumberKind::Number, k as f64 + 3.0, 0.5);
         }
@@ -4155,6 +4260,53 @@ point five percent.";
             one("Rose, 35, left five years ago.", "30 years ago"),
             "derived 35 − five"
         );
+    }
+
+    #[test]
+    fn a_count_of_one_is_read() {
+        // A measure of one, hyphenated, spaced or tokenized, against the context's.
+        assert_eq!(
+            one("He signed a two-year deal.", "a one-year deal"),
+            "not_found"
+        );
+        assert_eq!(
+            one("He signed a one-year deal.", "a one - year contract"),
+            "verbatim"
+        );
+        // "a year" states the same measure; "one day" alone is "some day".
+        assert_eq!(
+            one("He left a year ago.", "He left one year ago."),
+            "notation a year"
+        );
+        assert_eq!(
+            one("It is a four-day event.", "a one-day event"),
+            "not_found"
+        );
+        assert!(scan("I will go there one day.").is_empty());
+        // A count of one person: "a man" and "a 23-year-old woman" state it.
+        assert_eq!(
+            one("Several people were hurt.", "one person was hurt"),
+            "not_found"
+        );
+        assert_eq!(
+            one("A man was killed.", "killing one person"),
+            "notation A man"
+        );
+        assert_eq!(
+            one("A 23-year-old woman died.", "one woman died"),
+            "notation A 23-year-old woman"
+        );
+        for words in [
+            "no one was hurt",
+            "the one man",
+            "one man of the people",
+            "one of them",
+        ] {
+            assert!(scan(words).is_empty(), "{words}");
+        }
+        // An article's one is no operand: 13 − "a child" is no 12.
+        let ctx = "care for a child from age six weeks to age thirteen";
+        assert_eq!(one(ctx, "until they are 12 years old"), "not_found");
     }
 
     #[test]
