@@ -538,13 +538,7 @@ impl<'a> ContextIndex<'a> {
             }
             // An article's one ("a man", "a year") supports a count of one, but is no operand:
             // every number is one step from its neighbour.
-            let article = n.soft
-                && n.value == 1.0
-                && n.text
-                    .split(' ')
-                    .next()
-                    .is_some_and(|w| w.eq_ignore_ascii_case("a") || w.eq_ignore_ascii_case("an"));
-            if (n.date.is_some() && n.year_only().is_none()) || article {
+            if (n.date.is_some() && n.year_only().is_none()) || article_one(n) {
                 continue;
             }
             if !pool.iter().any(|&j| same(nums[j].value, n.value)) {
@@ -1143,6 +1137,17 @@ fn person_end(after: &str, modifiers: usize) -> Option<usize> {
     None
 }
 
+/// Whether `n` is the soft one an article states ("a year", "a 23-year-old man": see
+/// `Scanner::number_word`).
+fn article_one(n: &Num) -> bool {
+    n.soft
+        && n.value == 1.0
+        && n.text
+            .split(' ')
+            .next()
+            .is_some_and(|w| w.eq_ignore_ascii_case("a") || w.eq_ignore_ascii_case("an"))
+}
+
 /// Whether `n` is written as a multiple: 3倍, 3 times, threefold.
 fn multiple(n: &Num) -> bool {
     n.kind == NumberKind::Number && ["倍", "time", "fold"].contains(&unit_key(n.unit).as_str())
@@ -1726,7 +1731,6 @@ impl<'t> Scanner<'t> {
         text.get(from..to).unwrap_or("")
     }
 
-    /// The rest of the text from char `i`.
     /// Whether the word before character `i` makes "one" a pronoun or a choice, not a
     /// count: "no one", "the one", "each one", "which one".
     fn after_determiner(&self, i: usize) -> bool {
@@ -1739,6 +1743,7 @@ impl<'t> Scanner<'t> {
         ["no", "the", "any", "each", "every", "this", "that", "which"].contains(&word.as_str())
     }
 
+    /// The rest of the text from char `i`.
     fn rest(&self, i: usize) -> &'t str {
         let text: &'t str = self.text;
         text.get(self.byte(i)..).unwrap_or("")

@@ -253,6 +253,16 @@ describe('drafts, Extract, Runs, Audit', () => {
     await page.getByTestId('audit-check-button').click();
     await page.getByTestId('audit-check-finding').filter({ hasText: 'written as a rank' }).waitFor();
     assert.equal(await page.getByTestId('audit-check-finding').count(), 1);
+    // A count of one is checked: "one person" the context never counts is a finding; "a man"
+    // states one, and "one day" is "some day".
+    await page.getByTestId('audit-context').fill('Several other people received minor injuries in the crash.');
+    await page.getByTestId('audit-output').fill('One day after the crash, one person was in hospital.');
+    await page.getByTestId('audit-check-button').click();
+    await page.getByTestId('audit-check-finding').filter({ hasText: 'one appears nowhere' }).waitFor();
+    assert.equal(await page.getByTestId('audit-check-finding').count(), 1);
+    await page.getByTestId('audit-context').fill('A man was taken to hospital after the crash.');
+    await page.getByTestId('audit-check-button').click();
+    await page.getByTestId('audit-check-summary').filter({ hasText: 'The rules found nothing' }).waitFor();
   });
 
   app.it('Audit: a judge\'s evidence that is not a quote is marked, never highlighted, and not counted', async (page) => {
