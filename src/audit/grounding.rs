@@ -1124,8 +1124,7 @@ fn person_end(after: &str, modifiers: usize) -> Option<usize> {
     for _ in 0..=modifiers {
         let w = words.next()?;
         let bare = w.trim_end_matches([',', '.', ';', ':', '!', '?', '\'']);
-        let lower = bare.to_ascii_lowercase();
-        if PERSON_NOUNS.contains(&lower.as_str()) {
+        if PERSON_NOUNS.iter().any(|p| p.eq_ignore_ascii_case(bare)) {
             let counted = bare.len() < w.len() || words.next() != Some("of");
             return counted.then_some(end + bare.len());
         }
@@ -2658,7 +2657,7 @@ impl<'t> Scanner<'t> {
             s.push_soft(i, s.byte(j) + len, NumberKind::Number, 1.0, 0.5);
             Some(j)
         };
-        if !some_day {
+        if matches!(word, "one" | "a" | "an") && !some_day {
             match (word, measure_end(rest)) {
                 ("one", Some(_)) => return Some(self.suffix(i, j, 1.0, 1.0, false, "")),
                 ("a" | "an", Some(len)) => return article(self, len),
