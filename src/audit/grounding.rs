@@ -212,6 +212,7 @@ pub fn ground_numbers(context: &str, output: &str) -> NumberGrounding {
                 spaced_identifier(ids, output, n)
                     .or_else(|| period_in(&ctx, output, n))
                     .or_else(|| ordinal_word(context, output, n))
+                    .or_else(|| spaced_thousands(&out, &index, output, n))
                     .map_or(Grounding::NotFound, |source| Grounding::Notation { source })
             }
             g => g,
@@ -373,6 +374,29 @@ fn ordinal_at(text: &str, start: usize, end: usize) -> bool {
     let after = text.get(end..).unwrap_or("");
     strip_ordinal_ending(after).is_some_and(|rest| !rest.starts_with(char::is_alphanumeric))
         || text.get(..start).unwrap_or("").ends_with('第')
+}
+
+/// The context's number that the output's `n` is a part of, its thousands written apart by
+/// tokenized text (`$ 1, 429` of the context's `$1,429`, `2, 500 years` of `2500 years`): a
+/// comma and a space, then exactly three digits. Only when the context writes the joined
+/// number: `eaten 10, 100 - 10` is a list, which no context writes as 10,100.
+fn spaced_thousands(out: &[Num], index: &ContextIndex, output: &str, n: &Num) -> Option<String> {
+    let whole = |x: &Num| x.value.fract() == 0.0 && (0.0..1000.0).contains(&x.value);
+    let k = out.iter().position(|x| std::ptr::eq(x, n))?;
+    let pair = |a: &Num, b: &Num| {
+        let apart = output.get(a.end..b.start) == Some(", ");
+        let three = b.text.len() == 3 && b.text.bytes().all(|c| c.is_ascii_digit());
+        (apart && three && whole(a) && whole(b) && a.value >= 1.0)
+            .then(|| a.value * 1000.0 + b.value)
+    };
+    let joined = out
+        .get(k + 1)
+        .and_then(|b| pair(n, b))
+        .or_else(|| k.checked_sub(1).and_then(|i| pair(&out[i], n)))?;
+    index
+        .within(joined, joined)
+        .find(|c| c.date.is_none() && !c.soft)
+        .map(|c| c.text.to_string())
 }
 
 /// The context's ordinal word for the output's "1st" / "2nd" with the same word after it ("2nd
@@ -4263,6 +4287,26 @@ point five percent.";
         assert_eq!(
             one("Rose, 35, left five years ago.", "30 years ago"),
             "derived 35 − five"
+        );
+    }
+
+    #[test]
+    fn thousands_written_apart_are_the_contexts_number() {
+        let ctx = "Obesity costs an average of $1,429 more. Wine has existed for 2500 years.";
+        let both = |source: &str| {
+            vec![
+                ("1".to_string(), format!("notation {source}")),
+                ("429".to_string(), format!("notation {source}")),
+            ]
+        };
+        assert_eq!(status(ctx, "an average of $ 1, 429 more"), both("1,429"));
+        let years = status(ctx, "nearly 2, 500 years");
+        assert!(years.iter().all(|(_, s)| s == "notation 2500"), "{years:?}");
+        // A list is no number the context writes.
+        let listed = status("He had 100 apples.", "eaten 10, 100 - 10");
+        assert!(
+            listed.iter().any(|(t, s)| t == "10" && s == "not_found"),
+            "{listed:?}"
         );
     }
 
