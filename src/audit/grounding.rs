@@ -212,7 +212,7 @@ pub fn ground_numbers(context: &str, output: &str) -> NumberGrounding {
                 spaced_identifier(ids, output, n)
                     .or_else(|| period_in(&ctx, output, n))
                     .or_else(|| ordinal_word(context, output, n))
-                    .or_else(|| spaced_thousands(&out, &index, output, n))
+                    .or_else(|| written_apart(&out, &index, output, n))
                     .map_or(Grounding::NotFound, |source| Grounding::Notation { source })
             }
             g => g,
@@ -284,7 +284,7 @@ fn period_in(ctx: &[Num], output: &str, n: &Num) -> Option<String> {
     let before = output.get(..n.start)?;
     // The few bytes before the number only: a long output is not copied per number.
     let lower_before =
-        before[before.floor_char_boundary(before.len().saturating_sub(4))..].to_ascii_lowercase();
+        before[before.floor_char_boundary(before.len().saturating_sub(12))..].to_ascii_lowercase();
     let decade_suffix = ["s", "'s", "’s", " ' s", " 's"]
         .iter()
         .find_map(|suffix| after.strip_prefix(suffix))
@@ -294,11 +294,13 @@ fn period_in(ctx: &[Num], output: &str, n: &Num) -> Option<String> {
         4 if v % 10 == 0 && decade_suffix.is_some() => {
             (v, if v % 100 == 0 { 100 } else { 10 }, false)
         }
-        // "the 80's", "the '80s", "80年代": a decade of any century. Not "in their 80s" (an age).
+        // "the 80's", "the '80s", "80年代", "a 60's band", "the mid 80's": a decade of any
+        // century. Not "in their 80s", "in his late 40s" (an age).
         2 if v % 10 == 0
             && (after.starts_with("年代")
                 || (decade_suffix.is_some()
-                    && (lower_before.ends_with("the ") || before.ends_with(['\'', '’'])))) =>
+                    && (DECADE_LEADS.iter().any(|w| lower_before.ends_with(w))
+                        || before.ends_with(['\'', '’'])))) =>
         {
             (v, 10, true)
         }
@@ -340,6 +342,19 @@ fn period_in(ctx: &[Num], output: &str, n: &Num) -> Option<String> {
         .map(|c| c.text.to_string())
 }
 
+/// The words before a two-digit decade ("the 80's", "a 60's band", "the late 40s") that make
+/// it one: an age takes a possessive ("in his late 40s").
+const DECADE_LEADS: [&str; 8] = [
+    "the ",
+    " a ",
+    " an ",
+    "the early ",
+    "the mid ",
+    "the mid-",
+    "the middle ",
+    "the late ",
+];
+
 /// `s` after an ordinal ending written right after a number ("th of May", "st century").
 fn strip_ordinal_ending(s: &str) -> Option<&str> {
     ["st", "nd", "rd", "th"]
@@ -376,25 +391,35 @@ fn ordinal_at(text: &str, start: usize, end: usize) -> bool {
         || text.get(..start).unwrap_or("").ends_with('第')
 }
 
-/// The context's number that the output's `n` is a part of, its thousands written apart by
-/// tokenized text (`$ 1, 429` of the context's `$1,429`, `2, 500 years` of `2500 years`): a
-/// comma and a space, then exactly three digits. Only when the context writes the joined
-/// number: `eaten 10, 100 - 10` is a list, which no context writes as 10,100.
-fn spaced_thousands(out: &[Num], index: &ContextIndex, output: &str, n: &Num) -> Option<String> {
-    let whole = |x: &Num| x.value.fract() == 0.0 && (0.0..1000.0).contains(&x.value);
+/// The context's number that the output's `n` is a part of, written apart by tokenized text:
+/// thousands after a comma and a space (`$ 1, 429` of the context's `$1,429`, `2, 500 years`
+/// of `2500 years`: exactly three digits after), or a fraction after a point and a space
+/// (`18. 9 to 33. 3` of `18.9 to 33.3`). Only when the context writes the joined number:
+/// `eaten 10, 100 - 10` is a list and `in 2019. 3 of them` two sentences, which no context
+/// writes as 10,100 or 2019.3.
+fn written_apart(out: &[Num], index: &ContextIndex, output: &str, n: &Num) -> Option<String> {
+    let whole = |x: &Num| x.value.fract() == 0.0 && x.value >= 0.0;
+    let digits = |x: &Num| x.text.bytes().all(|c| c.is_ascii_digit());
     let k = out.iter().position(|x| std::ptr::eq(x, n))?;
     let pair = |a: &Num, b: &Num| {
-        let apart = output.get(a.end..b.start) == Some(", ");
-        let three = b.text.len() == 3 && b.text.bytes().all(|c| c.is_ascii_digit());
-        (apart && three && whole(a) && whole(b) && a.value >= 1.0)
-            .then(|| a.value * 1000.0 + b.value)
+        let between = output.get(a.end..b.start)?;
+        let (thousands, point) = (between == ", ", between == ". ");
+        if !(whole(a) && whole(b) && digits(b)) {
+            return None;
+        }
+        if thousands && b.text.len() == 3 && (1.0..1000.0).contains(&a.value) {
+            return Some(a.value * 1000.0 + b.value);
+        }
+        let places = i32::try_from(b.text.len()).ok()?;
+        (point && places <= 6).then(|| a.value + b.value / 10f64.powi(places))
     };
     let joined = out
         .get(k + 1)
         .and_then(|b| pair(n, b))
         .or_else(|| k.checked_sub(1).and_then(|i| pair(&out[i], n)))?;
+    let slack = joined.abs() * 1e-9;
     index
-        .within(joined, joined)
+        .within(joined - slack, joined + slack)
         .find(|c| c.date.is_none() && !c.soft)
         .map(|c| c.text.to_string())
 }
@@ -4291,7 +4316,7 @@ point five percent.";
     }
 
     #[test]
-    fn thousands_written_apart_are_the_contexts_number() {
+    fn numbers_written_apart_are_the_contexts_number() {
         let ctx = "Obesity costs an average of $1,429 more. Wine has existed for 2500 years.";
         let both = |source: &str| {
             vec![
@@ -4302,6 +4327,18 @@ point five percent.";
         assert_eq!(status(ctx, "an average of $ 1, 429 more"), both("1,429"));
         let years = status(ctx, "nearly 2, 500 years");
         assert!(years.iter().all(|(_, s)| s == "notation 2500"), "{years:?}");
+        let rates = status(
+            "It rose from 18.9 to 33.3 per 1,000 births.",
+            "from 18. 9 to 33. 3",
+        );
+        assert!(
+            rates.iter().all(|(_, s)| s != "not_found")
+                && rates.iter().any(|(t, s)| t == "9" && s == "notation 18.9"),
+            "{rates:?}"
+        );
+        assert!(status("It rose in 2019.", "in 2019. 3 of them")
+            .iter()
+            .any(|(t, s)| t == "3" && s == "not_found"));
         // A list is no number the context writes.
         let listed = status("He had 100 apples.", "eaten 10, 100 - 10");
         assert!(
@@ -4568,6 +4605,10 @@ Under-17 Championship.";
         assert_eq!(one(ctx, "上世纪80年代"), "notation 1984");
         assert_eq!(one(ctx, "big in the 90's"), "not_found");
         assert_eq!(one(ctx, "people in their 80s"), "not_found");
+        assert_eq!(one(ctx, "it was an 80's band"), "notation 1984");
+        assert_eq!(one(ctx, "in the mid 80's"), "notation 1984");
+        assert_eq!(one(ctx, "in the late 80's"), "not_found");
+        assert_eq!(one(ctx, "a man in his late 80s"), "not_found");
         // A century, by its ordinal or 世纪.
         let ctx = "Alberti (c.1435) wrote it. 他生于1850年。";
         assert_eq!(one(ctx, "back to the 15th Century"), "notation 1435");
