@@ -213,6 +213,7 @@ pub fn ground_numbers(context: &str, output: &str) -> NumberGrounding {
                     .or_else(|| period_in(&ctx, output, n))
                     .or_else(|| ordinal_word(context, output, n))
                     .or_else(|| written_apart(&out, &index, output, n))
+                    .or_else(|| article_count(&ctx, output, n))
                     .map_or(Grounding::NotFound, |source| Grounding::Notation { source })
             }
             g => g,
@@ -573,10 +574,12 @@ struct ContextIndex<'a> {
 
 impl<'a> ContextIndex<'a> {
     fn new(nums: &'a [Num<'a>]) -> Self {
+        // An article's one ("a man", "a year") states only a count of the same thing
+        // ([`article_count`]): no value lookup finds it.
         let mut sorted: Vec<(f64, usize)> = nums
             .iter()
             .enumerate()
-            .filter(|(_, n)| n.date.is_none() || n.year_only().is_some())
+            .filter(|(_, n)| (n.date.is_none() || n.year_only().is_some()) && !article_one(n))
             .map(|(i, n)| (n.value, i))
             .collect();
         sorted.sort_by(|a, b| a.0.total_cmp(&b.0));
@@ -1183,6 +1186,40 @@ fn person_end(after: &str, modifiers: usize) -> Option<usize> {
         end += w.len() + 1;
     }
     None
+}
+
+/// What a count of one counts: a measure (by its unit key) or a person.
+#[derive(PartialEq)]
+enum OneOf {
+    Measure(String),
+    Person,
+}
+
+/// What the count of one before `after` counts ("-year deal", " person"), past at most
+/// `modifiers` words for a person.
+fn one_of(after: &str, modifiers: usize) -> Option<OneOf> {
+    if let Some(len) = measure_end(after) {
+        let word = after[..len].trim_start_matches([' ', '-', '\u{a0}']);
+        return Some(OneOf::Measure(unit_key(word)));
+    }
+    person_end(after, modifiers).map(|_| OneOf::Person)
+}
+
+/// The context's article that states the output's count of one: the same measure ("a year"
+/// of "one year", "1 year"), or a person for a person ("a man" of "one person"). "a man" is
+/// no "one-year deal".
+fn article_count(ctx: &[Num], output: &str, n: &Num) -> Option<String> {
+    if n.value != 1.0 || n.kind != NumberKind::Number {
+        return None;
+    }
+    let counted = one_of(output.get(n.end..)?, 0)?;
+    ctx.iter()
+        .filter(|c| article_one(c))
+        .find(|c| {
+            let noun = c.text.find(' ').map_or("", |i| &c.text[i..]);
+            one_of(noun, 2).as_ref() == Some(&counted)
+        })
+        .map(|c| c.text.to_string())
 }
 
 /// Whether `n` is the soft one an article states ("a year", "a 23-year-old man": see
@@ -4389,6 +4426,21 @@ point five percent.";
         ] {
             assert!(scan(words).is_empty(), "{words}");
         }
+        // It states a count of the same thing only.
+        assert_eq!(
+            one("A man was hurt.", "He signed a one-year deal."),
+            "not_found"
+        );
+        assert_eq!(
+            one("He left a year ago.", "one person was hurt"),
+            "not_found"
+        );
+        assert_eq!(
+            one("He left a year ago.", "1 year later"),
+            "notation a year"
+        );
+        assert_eq!(one("He left a year ago.", "one month later"), "not_found");
+        assert_eq!(one("A man was hurt.", "1 goal"), "not_found");
         // An article's one is no operand: 13 − "a child" is no 12.
         let ctx = "care for a child from age six weeks to age thirteen";
         assert_eq!(one(ctx, "until they are 12 years old"), "not_found");
