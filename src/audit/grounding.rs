@@ -400,12 +400,13 @@ fn ordinal_at(text: &str, start: usize, end: usize) -> bool {
 /// writes as 10,100 or 2019.3.
 fn written_apart(out: &[Num], index: &ContextIndex, output: &str, n: &Num) -> Option<String> {
     let whole = |x: &Num| x.value.fract() == 0.0 && x.value >= 0.0;
+    // The second part in digits only, so a whole number too.
     let digits = |x: &Num| x.text.bytes().all(|c| c.is_ascii_digit());
     let k = out.iter().position(|x| std::ptr::eq(x, n))?;
     let pair = |a: &Num, b: &Num| {
         let between = output.get(a.end..b.start)?;
         let (thousands, point) = (between == ", ", between == ". ");
-        if !(whole(a) && whole(b) && digits(b)) {
+        if !(whole(a) && digits(b)) {
             return None;
         }
         if thousands && b.text.len() == 3 && (1.0..1000.0).contains(&a.value) {
@@ -1196,13 +1197,14 @@ enum OneOf {
 }
 
 /// What the count of one before `after` counts ("-year deal", " person"), past at most
-/// `modifiers` words for a person.
-fn one_of(after: &str, modifiers: usize) -> Option<OneOf> {
+/// `modifiers` words for a person, and the byte length of `after` up to its noun. The one
+/// decision of what "one", "a" and "an" count, for the scanner and for [`article_count`].
+fn one_of(after: &str, modifiers: usize) -> Option<(OneOf, usize)> {
     if let Some(len) = measure_end(after) {
         let word = after[..len].trim_start_matches([' ', '-', '\u{a0}']);
-        return Some(OneOf::Measure(unit_key(word)));
+        return Some((OneOf::Measure(unit_key(word)), len));
     }
-    person_end(after, modifiers).map(|_| OneOf::Person)
+    person_end(after, modifiers).map(|len| (OneOf::Person, len))
 }
 
 /// The context's article that states the output's count of one: the same measure ("a year"
@@ -1212,12 +1214,12 @@ fn article_count(ctx: &[Num], output: &str, n: &Num) -> Option<String> {
     if n.value != 1.0 || n.kind != NumberKind::Number {
         return None;
     }
-    let counted = one_of(output.get(n.end..)?, 0)?;
+    let (counted, _) = one_of(output.get(n.end..)?, 0)?;
     ctx.iter()
         .filter(|c| article_one(c))
         .find(|c| {
             let noun = c.text.find(' ').map_or("", |i| &c.text[i..]);
-            one_of(noun, 2).as_ref() == Some(&counted)
+            one_of(noun, 2).is_some_and(|(kind, _)| kind == counted)
         })
         .map(|c| c.text.to_string())
 }
@@ -2743,26 +2745,19 @@ impl<'t> Scanner<'t> {
             s.push_soft(i, s.byte(j) + len, NumberKind::Number, 1.0, 0.5);
             Some(j)
         };
-        if matches!(word, "one" | "a" | "an") && !some_day {
-            match (word, measure_end(rest)) {
-                ("one", Some(_)) => return Some(self.suffix(i, j, 1.0, 1.0, false, "")),
-                ("a" | "an", Some(len)) => return article(self, len),
-                _ => {}
-            }
-        }
         // So is a count of one person ("killing one person", "one man was arrested"): a
         // casualty or arrest count the context must state; "a man", "a 23-year-old woman"
         // state it, softly. "no one", "the one", "one of" stay words.
-        match word {
-            "one" if person_end(rest, 0).is_some() && !self.after_determiner(i) => {
-                return Some(self.suffix(i, j, 1.0, 1.0, false, ""));
-            }
-            "a" | "an" => {
-                if let Some(len) = person_end(rest, 2) {
+        if matches!(word, "one" | "a" | "an") && !some_day {
+            let one = word == "one";
+            if let Some((counted, len)) = one_of(rest, if one { 0 } else { 2 }) {
+                if !one {
                     return article(self, len);
                 }
+                if counted != OneOf::Person || !self.after_determiner(i) {
+                    return Some(self.suffix(i, j, 1.0, 1.0, false, ""));
+                }
             }
-            _ => {}
         }
         if let Some(k) = at(&EN_ORDINALS) {
             return soft(self, NumberKind::Number, k as f64 + 3.0, 0.5);
