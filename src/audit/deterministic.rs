@@ -1164,8 +1164,12 @@ pub fn unsupported_numbers(
     let score_spans = scores(output);
     let mut rule = UnsupportedNumbers::default();
     for (n, why) in judge_not_found(context, output, grounding, threshold, &score_spans) {
+        // A writing listed twice (it counts something else where it is repeated) is judged
+        // at each place, and is one fabricated specific however often it counts.
         match why {
+            Some(why) if rule.uncounted.contains(&why) => {}
             Some(why) => rule.uncounted.push(why),
+            None if rule.findings.iter().any(|f| f.output_text == n) => {}
             None => rule.findings.push(DeterministicFinding {
                 check: DeterministicCheck::UnsupportedNumber,
                 severity: Severity::High,
@@ -1236,8 +1240,11 @@ fn judge_not_found<'g>(
         if only_in_scores.contains(n.text.as_str()) {
             return Some(uncounted(Leniency::InScore, None));
         }
-        // The output's own reading of the number (its unit, its hedge), by its writing.
-        let o = out.iter().find(|o| o.text == n.text)?;
+        // The output's own reading of the number (its unit, its hedge) where it was checked.
+        let o = out
+            .iter()
+            .find(|o| o.start == n.at && o.text == n.text)
+            .or_else(|| out.iter().find(|o| o.text == n.text))?;
         // A count in words ("two individuals named Francis I", "two aces" of an ace on the
         // fourth and one on the eighth) is often the summary's own count of what the
         // context lists, which no rule can check: it counts only against a number the
@@ -1884,6 +1891,9 @@ mod tests {
         }
         // A count of what the summary lists stays the fact check's.
         assert!(flagged(ctx, "It names two clubs: Leeds and York.").is_empty());
+        // The same word repeated as a measure is judged where it is a measure, once.
+        let out = "It names two clubs: Leeds and York. He signed a two-year deal, two years ago.";
+        assert_eq!(flagged(ctx, out), vec!["two"]);
     }
 
     #[test]

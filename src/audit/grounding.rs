@@ -89,7 +89,7 @@ crate::names::named_enum! {
 /// One distinct number of the model output and its grounding. Flat fields rather than a tagged
 /// enum: serde's tagged and flattened enums buffer through a generic content tree, which cost
 /// ~10 KB of the gzipped wasm here.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct CheckedNumber {
     /// As written in the output.
     pub text: String,
@@ -102,6 +102,31 @@ pub struct CheckedNumber {
     pub source: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub operation: Option<Operation>,
+    /// Where the writing checked starts in the output (bytes), for the rules that read its
+    /// unit and hedge there: a writing repeated is listed again where it is not found. Where
+    /// it was read, not what was found: not kept in a report, not compared.
+    #[serde(skip)]
+    pub(crate) at: usize,
+}
+
+impl PartialEq for CheckedNumber {
+    fn eq(&self, other: &Self) -> bool {
+        (
+            &self.text,
+            self.kind,
+            self.value,
+            self.status,
+            &self.source,
+            self.operation,
+        ) == (
+            &other.text,
+            other.kind,
+            other.value,
+            other.status,
+            &other.source,
+            other.operation,
+        )
+    }
 }
 
 impl CheckedNumber {
@@ -191,21 +216,31 @@ pub fn ground_numbers(context: &str, output: &str) -> NumberGrounding {
     let ctx = scan(context);
     let out = scan(output);
     let index = ContextIndex::new(&ctx);
-    let mut seen: Vec<&str> = Vec::new();
+    // Each writing once per unit: a number repeated in the output is one fact to check, unless
+    // it counts something else where it is repeated (`one person … a one-year deal`, `two
+    // clubs … a two-year deal`); such a repeat is listed only when it is not found there. At
+    // most as many repeats as numbers are checked.
+    let mut seen: Vec<(&str, &str)> = Vec::new();
+    let mut repeats = 0;
     let mut numbers = Vec::new();
     let mut unchecked = 0;
     // Built when an output number is first not found.
     let mut identifiers = None;
     for n in &out {
-        // Each distinct writing once: a number repeated in the output is one fact to check.
-        if n.soft || seen.contains(&n.text) {
+        if n.soft || seen.contains(&(n.text, n.unit)) {
             continue;
         }
-        if numbers.len() >= MAX_OUTPUT_NUMBERS {
+        let repeat = seen.iter().any(|(text, _)| *text == n.text);
+        if repeat {
+            if repeats >= MAX_OUTPUT_NUMBERS {
+                continue;
+            }
+            repeats += 1;
+        } else if numbers.len() >= MAX_OUTPUT_NUMBERS {
             unchecked += 1;
             continue;
         }
-        seen.push(n.text);
+        seen.push((n.text, n.unit));
         let grounding = match index.ground(n) {
             Grounding::NotFound => {
                 let ids = identifiers.get_or_insert_with(|| context_identifiers(context));
@@ -218,6 +253,9 @@ pub fn ground_numbers(context: &str, output: &str) -> NumberGrounding {
             }
             g => g,
         };
+        if repeat && grounding != Grounding::NotFound {
+            continue;
+        }
         let (status, source, operation) = grounding.into_fields();
         numbers.push(CheckedNumber {
             text: n.text.to_string(),
@@ -226,6 +264,7 @@ pub fn ground_numbers(context: &str, output: &str) -> NumberGrounding {
             status,
             source,
             operation,
+            at: n.start,
         });
     }
     NumberGrounding {
@@ -3716,6 +3755,7 @@ impl FromJson for CheckedNumber {
                 None | Some(Value::Null) => None,
                 Some(_) => Some(f.required::<Named<Operation>>("operation")?.0),
             },
+            at: 0,
         })
     }
 }
@@ -4436,6 +4476,26 @@ point five percent.";
         );
         assert_eq!(one("He left a year ago.", "one month later"), "not_found");
         assert_eq!(one("A man was hurt.", "1 goal"), "not_found");
+        // A writing repeated where it counts something else is checked there too.
+        let repeated = ground_numbers(
+            "A man was hurt.",
+            "One person was hurt; one person signed a one-year deal.",
+        );
+        let listed: Vec<(&str, Status)> = repeated
+            .numbers
+            .iter()
+            .map(|n| (n.text.as_str(), n.status))
+            .collect();
+        assert_eq!(
+            listed,
+            [
+                ("One", Status::Notation),
+                ("one", Status::Notation),
+                ("one", Status::NotFound)
+            ]
+        );
+        let once = ground_numbers("Sales were 5 million.", "5 million, then 5 million again.");
+        assert_eq!(once.numbers.len(), 1);
         // An article's one is no operand: 13 − "a child" is no 12.
         let ctx = "care for a child from age six weeks to age thirteen";
         assert_eq!(one(ctx, "until they are 12 years old"), "not_found");
