@@ -226,6 +226,7 @@ pub fn ground_numbers(context: &str, output: &str) -> NumberGrounding {
     let mut unchecked = 0;
     // Built when an output number is first not found.
     let mut identifiers = None;
+    let mut context_apart = None;
     for n in &out {
         if n.soft || seen.contains(&(n.text, n.unit)) {
             continue;
@@ -248,6 +249,11 @@ pub fn ground_numbers(context: &str, output: &str) -> NumberGrounding {
                     .or_else(|| period_in(&ctx, output, n))
                     .or_else(|| ordinal_word(context, output, n))
                     .or_else(|| written_apart(&out, &index, output, n))
+                    .or_else(|| {
+                        let joined =
+                            context_apart.get_or_insert_with(|| joined_apart(&ctx, context));
+                        joined_value(joined, n)
+                    })
                     .or_else(|| article_count(&ctx, output, n))
                     .map_or(Grounding::NotFound, |source| Grounding::Notation { source })
             }
@@ -463,6 +469,65 @@ fn written_apart(out: &[Num], index: &ContextIndex, output: &str, n: &Num) -> Op
         .within(joined - slack, joined + slack)
         .find(|c| c.date.is_none() && !c.soft)
         .map(|c| c.text.to_string())
+}
+
+/// The numbers the context writes apart as tokenized text does (CNN/DailyMail copies: `235,
+/// 000 times`, `$ 53, 193, 914`, `age 122. 5`), each joined with its writing, sorted by value:
+/// the scanner reads two or three numbers there. A run of groups of exactly three digits after
+/// commas and spaces, behind a first group of one to three digits, is one number (the whole
+/// run only: `53, 193` is no number of its own); so is a point and a space between at most
+/// three digits and one or two digits after. What they support is the one joined value:
+/// [`joined_value`]. Never an operand of the rules' arithmetic.
+fn joined_apart(ctx: &[Num], context: &str) -> Vec<(f64, String)> {
+    let digits = |x: &Num| !x.text.is_empty() && x.text.bytes().all(|c| c.is_ascii_digit());
+    let between = |a: &Num, b: &Num| context.get(a.end..b.start).unwrap_or("");
+    let mut joined = Vec::new();
+    let mut i = 0;
+    while i + 1 < ctx.len() {
+        let first = &ctx[i];
+        if !digits(first) || first.text.len() > 3 || first.soft {
+            i += 1;
+            continue;
+        }
+        let mut value = first.value;
+        let mut last = i;
+        while let Some(next) = ctx.get(last + 1) {
+            if between(&ctx[last], next) != ", " || !digits(next) || next.text.len() != 3 {
+                break;
+            }
+            value = value * 1000.0 + next.value;
+            last += 1;
+        }
+        if last == i {
+            let next = &ctx[i + 1];
+            let places = next.text.len();
+            if between(first, next) == ". " && digits(next) && places <= 2 {
+                // Two digits at most: the places fit an i32.
+                value += next.value / 10f64.powi(places as i32);
+                last = i + 1;
+            }
+        }
+        if last > i {
+            joined.push((value, context[first.start..ctx[last].end].to_string()));
+        }
+        i = last + 1;
+    }
+    joined.sort_by(|a, b| a.0.total_cmp(&b.0));
+    joined
+}
+
+/// The context's writing apart ([`joined_apart`]) of the output's number `n`: the same value,
+/// written whole in the output (`235,000` of `235, 000`), never a date.
+fn joined_value(joined: &[(f64, String)], n: &Num) -> Option<String> {
+    if n.date.is_some() || n.kind == NumberKind::Percent {
+        return None;
+    }
+    let slack = n.value.abs() * 1e-9;
+    let first = joined.partition_point(|(v, _)| *v < n.value - slack);
+    joined
+        .get(first)
+        .filter(|(v, _)| *v <= n.value + slack)
+        .map(|(_, text)| text.clone())
 }
 
 /// The context's ordinal word for the output's "1st" / "2nd" with the same word after it ("2nd
@@ -4664,6 +4729,25 @@ Under-17 Championship.";
         for text in ["COVID-19 spread", "the An-12 crashed", "an SU-27 flew"] {
             assert!(scan(text).is_empty(), "{text}");
         }
+    }
+
+    #[test]
+    fn a_number_the_context_writes_apart_is_one() {
+        // CNN/DailyMail copies set thousands and decimals apart; summaries join them.
+        let ctx = "It was viewed 235, 000 times. They won $ 53, 193, 914 on Tuesday. She lived \
+                   to age 122. 5. The deal is worth $ 100, 000 - a - week.";
+        assert_eq!(one(ctx, "viewed 235,000 times"), "notation 235, 000");
+        assert_eq!(one(ctx, "they won 53,193,914"), "notation 53, 193, 914");
+        assert_eq!(one(ctx, "she lived to 122.5"), "notation 122. 5");
+        assert_eq!(one(ctx, "a $100,000-a-week deal"), "notation 100, 000");
+        // The whole run only, and only its value.
+        assert_eq!(one(ctx, "they won 53,193"), "not_found");
+        assert_eq!(one(ctx, "viewed 236,000 times"), "not_found");
+        // Four digits before the comma are a number of their own: a year, then a count.
+        assert_eq!(
+            one("In 2019, 300 people came.", "2,019,300 people"),
+            "not_found"
+        );
     }
 
     #[test]
