@@ -439,36 +439,66 @@ fn ordinal_at(text: &str, start: usize, end: usize) -> bool {
 
 /// The context's number that the output's `n` is a part of, written apart by tokenized text:
 /// thousands after a comma and a space (`$ 1, 429` of the context's `$1,429`, `2, 500 years`
-/// of `2500 years`: exactly three digits after), or a fraction after a point and a space
-/// (`18. 9 to 33. 3` of `18.9 to 33.3`). Only when the context writes the joined number:
+/// of `2500 years`: groups of exactly three digits after; dialogue corpora space both sides
+/// and may group with points, `23 , 768`, `1 . 197 . 816`), or a fraction after a point and a
+/// space (`18. 9 to 33. 3` of `18.9 to 33.3`). Only when the context writes the joined number:
 /// `eaten 10, 100 - 10` is a list and `in 2019. 3 of them` two sentences, which no context
 /// writes as 10,100 or 2019.3.
 fn written_apart(out: &[Num], index: &ContextIndex, output: &str, n: &Num) -> Option<String> {
+    // A run of at most this many parts each side of `n`: a longer list is no number.
+    const MAX_PARTS: usize = 4;
     let whole = |x: &Num| x.value.fract() == 0.0 && x.value >= 0.0;
-    // The second part in digits only, so a whole number too.
-    let digits = |x: &Num| x.text.bytes().all(|c| c.is_ascii_digit());
-    let k = out.iter().position(|x| std::ptr::eq(x, n))?;
-    let pair = |a: &Num, b: &Num| {
-        let between = output.get(a.end..b.start)?;
-        let (thousands, point) = (between == ", ", between == ". ");
-        if !(whole(a) && digits(b)) {
-            return None;
-        }
-        if thousands && b.text.len() == 3 && (1.0..1000.0).contains(&a.value) {
-            return Some(a.value * 1000.0 + b.value);
-        }
-        let places = i32::try_from(b.text.len()).ok()?;
-        (point && places <= 6).then(|| a.value + b.value / 10f64.powi(places))
+    // The parts after the first in digits only, so whole numbers too.
+    let digits = |x: &Num| !x.text.is_empty() && x.text.bytes().all(|c| c.is_ascii_digit());
+    let separator = |a: &Num, b: &Num| match output.get(a.end..b.start)? {
+        ", " | " , " => Some(','),
+        ". " | " . " => Some('.'),
+        _ => None,
     };
-    let joined = out
-        .get(k + 1)
-        .and_then(|b| pair(n, b))
-        .or_else(|| k.checked_sub(1).and_then(|i| pair(&out[i], n)))?;
-    let slack = joined.abs() * 1e-9;
-    index
-        .within(joined - slack, joined + slack)
-        .find(|c| c.date.is_none() && !c.soft)
-        .map(|c| c.text.to_string())
+    let linked = |a: &Num, b: &Num| whole(a) && digits(b) && separator(a, b).is_some();
+    let k = out.iter().position(|x| std::ptr::eq(x, n))?;
+    let mut first = k;
+    while first > 0 && k - first < MAX_PARTS && linked(&out[first - 1], &out[first]) {
+        first -= 1;
+    }
+    let mut last = k;
+    while last + 1 < out.len() && last - k < MAX_PARTS && linked(&out[last], &out[last + 1]) {
+        last += 1;
+    }
+    if first == last {
+        return None;
+    }
+    let run = &out[first..=last];
+    let separators: Vec<char> = run
+        .windows(2)
+        .filter_map(|w| separator(&w[0], &w[1]))
+        .collect();
+    let mut candidates = Vec::new();
+    // Thousands: one separator throughout, groups of three after a first of one to three.
+    if (1.0..1000.0).contains(&run[0].value)
+        && run[1..].iter().all(|x| x.text.len() == 3)
+        && separators.windows(2).all(|w| w[0] == w[1])
+    {
+        candidates.push(
+            run[1..]
+                .iter()
+                .fold(run[0].value, |v, x| v * 1000.0 + x.value),
+        );
+    }
+    // A fraction: two parts, a point between.
+    if let ([a, b], ['.']) = (run, separators.as_slice()) {
+        // At most six places: the power fits.
+        if let Some(places) = i32::try_from(b.text.len()).ok().filter(|p| *p <= 6) {
+            candidates.push(a.value + b.value / 10f64.powi(places));
+        }
+    }
+    candidates.into_iter().find_map(|joined| {
+        let slack = joined.abs() * 1e-9;
+        index
+            .within(joined - slack, joined + slack)
+            .find(|c| c.date.is_none() && !c.soft)
+            .map(|c| c.text.to_string())
+    })
 }
 
 /// The numbers the context writes apart as tokenized text does (CNN/DailyMail copies: `235,
@@ -4476,6 +4506,21 @@ point five percent.";
         assert!(status("It rose in 2019.", "in 2019. 3 of them")
             .iter()
             .any(|(t, s)| t == "3" && s == "not_found"));
+        // Dialogue corpora space both sides and may group with points.
+        let ctx = "It has 23,768 locations. The city had 1,197,816 people.";
+        for out in [
+            "they have 23 , 768 locations",
+            "a population of 1 . 197 . 816",
+        ] {
+            let all = status(ctx, out);
+            assert!(
+                all.iter().all(|(_, s)| s.starts_with("notation")),
+                "{all:?}"
+            );
+        }
+        // The whole run: two of its three groups are no number the context writes.
+        let part = status(ctx, "a population of 1 . 197");
+        assert!(part.iter().all(|(_, s)| s == "not_found"), "{part:?}");
         // A list is no number the context writes.
         let listed = status("He had 100 apples.", "eaten 10, 100 - 10");
         assert!(
