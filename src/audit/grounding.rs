@@ -248,6 +248,7 @@ pub fn ground_numbers(context: &str, output: &str) -> NumberGrounding {
                 spaced_identifier(ids, output, n)
                     .or_else(|| period_in(&ctx, output, n))
                     .or_else(|| ordinal_word(context, output, n))
+                    .or_else(|| short_year(&ctx, output, n))
                     .or_else(|| written_apart(&out, &index, output, n))
                     .or_else(|| {
                         let joined =
@@ -558,6 +559,44 @@ fn joined_value(joined: &[(f64, String)], n: &Num) -> Option<String> {
         .get(first)
         .filter(|(v, _)| *v <= n.value + slack)
         .map(|(_, text)| text.clone())
+}
+
+/// The context's year that the output writes with its last two digits: `in '81` or `in 81'`
+/// (an apostrophe for the century; `81's` is a decade, read elsewhere), or a bare `in 93` with
+/// no word of what it counts after it (`cast in 93 for the show`, `first appeared in 39`; `in
+/// 93 minutes` is no year). Chat and dialogue write years so; only a year the context states
+/// supports it.
+fn short_year(ctx: &[Num], output: &str, n: &Num) -> Option<String> {
+    if n.kind != NumberKind::Number
+        || n.text.len() != 2
+        || !n.text.bytes().all(|c| c.is_ascii_digit())
+    {
+        return None;
+    }
+    let before = output.get(..n.start)?;
+    let after = output.get(n.end..)?;
+    let apostrophe = |c: char| matches!(c, '\'' | '’');
+    let word_end = |s: &str| !s.starts_with(|c: char| c.is_alphanumeric());
+    let clipped = before
+        .strip_suffix(apostrophe)
+        .is_some_and(|b| word_end(&b.chars().rev().collect::<String>()))
+        || after.strip_prefix(apostrophe).is_some_and(word_end);
+    let bare = n.unit.is_empty()
+        && before
+            .strip_suffix("in ")
+            .is_some_and(|b| !b.ends_with(|c: char| c.is_alphanumeric()))
+        && word_end(after);
+    if !(clipped || bare) {
+        return None;
+    }
+    let year = |c: &Num| match c.date {
+        Some(d) => d.year.map(f64::from),
+        None => year_like(c).then_some(c.value),
+    };
+    ctx.iter()
+        .filter(|c| !c.soft)
+        .find(|c| year(c).is_some_and(|y| y % 100.0 == n.value))
+        .map(|c| c.text.to_string())
 }
 
 /// The context's ordinal word for the output's "1st" / "2nd" with the same word after it ("2nd
@@ -2088,10 +2127,24 @@ impl<'t> Scanner<'t> {
                 self.percent_prefix(i)
             } else if cn_digit(c).is_some() || c == '十' {
                 self.chinese(i)
+            } else if self.heart(i) {
+                i + 2
             } else {
                 i + 1
             };
         }
+    }
+
+    /// A heart written `<3` in chat (`I <3 him too!`), a word apart: no three. `x <3` in a
+    /// formula has the same form; a chat's heart is far the likelier in a text to audit.
+    fn heart(&self, i: usize) -> bool {
+        let apart = |c: Option<char>| c.is_none_or(|c| c.is_whitespace() || ",.!?;:)".contains(c));
+        self.ch(i) == Some('<')
+            && self.ch(i + 1) == Some('3')
+            && apart(i.checked_sub(1).and_then(|k| self.ch(k)))
+            && apart(self.ch(i + 2))
+            && !(self.ch(i + 2).is_some_and(is_point)
+                && self.ch(i + 3).is_some_and(|c| c.is_ascii_digit()))
     }
 
     /// An ASCII word: a month name is kept; a word running into digits (H2O, Qwen2.5, COVID-19,
@@ -4480,6 +4533,30 @@ point five percent.";
             one("Rose, 35, left five years ago.", "30 years ago"),
             "derived 35 − five"
         );
+    }
+
+    #[test]
+    fn a_year_written_with_its_last_two_digits() {
+        let ctx = "Lucky was cast in 1993; the club opened in 1981.";
+        for out in [
+            "he was cast in 93 for the show.",
+            "it opened in 81'.",
+            "back in '81 when it opened",
+            "back in ’81",
+        ] {
+            assert!(one(ctx, out).starts_with("notation 19"), "{out}");
+        }
+        // A count, or a year the context never states, is no such year.
+        assert_eq!(one(ctx, "in 93 minutes"), "not_found");
+        assert_eq!(one(ctx, "in '82 it opened"), "not_found");
+        assert_eq!(one(ctx, "aged 93 for years"), "not_found");
+    }
+
+    #[test]
+    fn a_chat_heart_is_no_three() {
+        assert!(scan("I <3 him too!").is_empty());
+        assert!(scan("so cute <3").is_empty());
+        assert_eq!(values("if x <3.5 then"), [("3.5".to_string(), 3.5)]);
     }
 
     #[test]
