@@ -1257,8 +1257,21 @@ pub(crate) fn plausible_derivation(
         Operation::Ratio => {
             years == 0 && one_kind && one_unit && (bare(out) || multiple(out)) && class(out) != 2
         }
+        // The rules' own search reads a change only between two figures in digits (`4,200
+        // units` to `5,400`, `3.9` to `4.2 billion`): statistics are written so, and "the last
+        // eight" and "four separate occasions" make no "100%".
         Operation::PercentChange => {
-            years == 0 && one_kind && class(a) == 1 && one_unit && out.kind == NumberKind::Percent
+            let figures = || {
+                [a, b]
+                    .iter()
+                    .all(|x| x.text.starts_with(|c: char| !c.is_alphabetic()))
+            };
+            years == 0
+                && one_kind
+                && class(a) == 1
+                && one_unit
+                && out.kind == NumberKind::Percent
+                && (named || figures())
         }
         Operation::Product => {
             named
@@ -4699,6 +4712,13 @@ point five percent.";
         assert_eq!(
             one(ctx, "sales rose 28.6%"),
             "derived (5,400 − 4,200) / 4,200"
+        );
+        // Counts in words are no figures a change is read between.
+        let words = "They failed to pass the last eight; scores were level four times.";
+        assert_eq!(one(words, "a 100% start"), "not_found");
+        assert_eq!(
+            one("Sales rose to 900 units from 300.", "Sales rose 200%"),
+            "derived (900 − 300) / 300"
         );
         assert_eq!(one(ctx, "35% were exported"), "derived 1,470 / 4,200");
         assert_eq!(one(ctx, "sales rose 31%"), "not_found");
