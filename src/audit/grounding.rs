@@ -438,62 +438,83 @@ fn ordinal_at(text: &str, start: usize, end: usize) -> bool {
         || text.get(..start).unwrap_or("").ends_with('第')
 }
 
-/// The context's number that the output's `n` is a part of, written apart by tokenized text:
-/// thousands after a comma and a space (`$ 1, 429` of the context's `$1,429`, `2, 500 years`
-/// of `2500 years`: groups of exactly three digits after; dialogue corpora space both sides
-/// and may group with points, `23 , 768`, `1 . 197 . 816`), or a fraction after a point and a
-/// space (`18. 9 to 33. 3` of `18.9 to 33.3`). Only when the context writes the joined number:
-/// `eaten 10, 100 - 10` is a list and `in 2019. 3 of them` two sentences, which no context
-/// writes as 10,100 or 2019.3.
-fn written_apart(out: &[Num], index: &ContextIndex, output: &str, n: &Num) -> Option<String> {
-    // A run of at most this many parts each side of `n`: a longer list is no number.
-    const MAX_PARTS: usize = 4;
-    let whole = |x: &Num| x.value.fract() == 0.0 && x.value >= 0.0;
-    // The parts after the first in digits only, so whole numbers too.
-    let digits = |x: &Num| !x.text.is_empty() && x.text.bytes().all(|c| c.is_ascii_digit());
-    let separator = |a: &Num, b: &Num| match output.get(a.end..b.start)? {
-        ", " | " , " => Some(','),
-        ". " | " . " => Some('.'),
-        _ => None,
-    };
-    let linked = |a: &Num, b: &Num| whole(a) && digits(b) && separator(a, b).is_some();
-    let k = out.iter().position(|x| std::ptr::eq(x, n))?;
-    let mut first = k;
-    while first > 0 && k - first < MAX_PARTS && linked(&out[first - 1], &out[first]) {
-        first -= 1;
-    }
-    let mut last = k;
-    while last + 1 < out.len() && last - k < MAX_PARTS && linked(&out[last], &out[last + 1]) {
+/// A number written apart as tokenized text writes it, the one decision of both sides: the
+/// run of numbers from `nums[first]` linked by a comma or a point with a space after (dialogue
+/// corpora space both sides: `23 , 768`, `1 . 197 . 816`), each part after the first in digits,
+/// at most [`MAX_APART_PARTS`] parts. Its last index and the values it may be: thousands (one
+/// separator throughout, groups of exactly three digits behind a first of one to three: `$ 1,
+/// 429`, `53, 193, 914`) and a fraction (two parts, a point, at most six places: `18. 9`,
+/// `122. 5`). Only the whole run is a number: `53, 193` is none.
+fn apart_run(nums: &[Num], text: &str, first: usize) -> (usize, Vec<f64>) {
+    let mut last = first;
+    let mut separators = Vec::new();
+    while last + 1 < nums.len() && last - first + 1 < MAX_APART_PARTS {
+        match apart_link(text, &nums[last], &nums[last + 1]) {
+            Some(sep) => separators.push(sep),
+            None => break,
+        }
         last += 1;
     }
-    if first == last {
-        return None;
+    let run = &nums[first..=last];
+    let mut values = Vec::new();
+    if last == first {
+        return (last, values);
     }
-    let run = &out[first..=last];
-    let separators: Vec<char> = run
-        .windows(2)
-        .filter_map(|w| separator(&w[0], &w[1]))
-        .collect();
-    let mut candidates = Vec::new();
-    // Thousands: one separator throughout, groups of three after a first of one to three.
     if (1.0..1000.0).contains(&run[0].value)
         && run[1..].iter().all(|x| x.text.len() == 3)
         && separators.windows(2).all(|w| w[0] == w[1])
     {
-        candidates.push(
+        values.push(
             run[1..]
                 .iter()
                 .fold(run[0].value, |v, x| v * 1000.0 + x.value),
         );
     }
-    // A fraction: two parts, a point between.
     if let ([a, b], ['.']) = (run, separators.as_slice()) {
         // At most six places: the power fits.
         if let Some(places) = i32::try_from(b.text.len()).ok().filter(|p| *p <= 6) {
-            candidates.push(a.value + b.value / 10f64.powi(places));
+            values.push(a.value + b.value / 10f64.powi(places));
         }
     }
-    candidates.into_iter().find_map(|joined| {
+    (last, values)
+}
+
+/// Parts of one number written apart ([`apart_run`]): at most five (a quadrillion's groups).
+const MAX_APART_PARTS: usize = 5;
+
+/// The separator between `a` and `b` when `b` continues a number written apart.
+fn apart_link(text: &str, a: &Num, b: &Num) -> Option<char> {
+    let whole = a.value.fract() == 0.0 && a.value >= 0.0 && !a.soft && a.date.is_none();
+    let digits = !b.text.is_empty() && b.text.bytes().all(|c| c.is_ascii_digit());
+    if !(whole && digits) {
+        return None;
+    }
+    match text.get(a.end..b.start)? {
+        ", " | " , " => Some(','),
+        ". " | " . " => Some('.'),
+        _ => None,
+    }
+}
+
+/// The context's number that the output's `n` is a part of, written apart ([`apart_run`]):
+/// `$ 1, 429` of the context's `$1,429`, `2, 500 years` of `2500 years`, `18. 9 to 33. 3` of
+/// `18.9 to 33.3`. Only when the context writes the joined number: `eaten 10, 100 - 10` is a
+/// list and `in 2019. 3 of them` two sentences, which no context writes as 10,100 or 2019.3.
+fn written_apart(out: &[Num], index: &ContextIndex, output: &str, n: &Num) -> Option<String> {
+    let k = out.iter().position(|x| std::ptr::eq(x, n))?;
+    // The run's first part: at most as far back as a run is long.
+    let mut first = k;
+    while first > 0
+        && k - first + 1 < MAX_APART_PARTS
+        && apart_link(output, &out[first - 1], &out[first]).is_some()
+    {
+        first -= 1;
+    }
+    let (last, values) = apart_run(out, output, first);
+    if last < k {
+        return None;
+    }
+    values.into_iter().find_map(|joined| {
         let slack = joined.abs() * 1e-9;
         index
             .within(joined - slack, joined + slack)
@@ -502,45 +523,17 @@ fn written_apart(out: &[Num], index: &ContextIndex, output: &str, n: &Num) -> Op
     })
 }
 
-/// The numbers the context writes apart as tokenized text does (CNN/DailyMail copies: `235,
-/// 000 times`, `$ 53, 193, 914`, `age 122. 5`), each joined with its writing, sorted by value:
-/// the scanner reads two or three numbers there. A run of groups of exactly three digits after
-/// commas and spaces, behind a first group of one to three digits, is one number (the whole
-/// run only: `53, 193` is no number of its own); so is a point and a space between at most
-/// three digits and one or two digits after. What they support is the one joined value:
-/// [`joined_value`]. Never an operand of the rules' arithmetic.
+/// The numbers the context writes apart ([`apart_run`]; CNN/DailyMail copies: `235, 000
+/// times`, `$ 53, 193, 914`, `age 122. 5`), each value with its writing, sorted by value: the
+/// scanner reads two or three numbers there. What they support is the one joined value
+/// ([`joined_value`]); never an operand of the rules' arithmetic.
 fn joined_apart(ctx: &[Num], context: &str) -> Vec<(f64, String)> {
-    let digits = |x: &Num| !x.text.is_empty() && x.text.bytes().all(|c| c.is_ascii_digit());
-    let between = |a: &Num, b: &Num| context.get(a.end..b.start).unwrap_or("");
     let mut joined = Vec::new();
     let mut i = 0;
-    while i + 1 < ctx.len() {
-        let first = &ctx[i];
-        if !digits(first) || first.text.len() > 3 || first.soft {
-            i += 1;
-            continue;
-        }
-        let mut value = first.value;
-        let mut last = i;
-        while let Some(next) = ctx.get(last + 1) {
-            if between(&ctx[last], next) != ", " || !digits(next) || next.text.len() != 3 {
-                break;
-            }
-            value = value * 1000.0 + next.value;
-            last += 1;
-        }
-        if last == i {
-            let next = &ctx[i + 1];
-            let places = next.text.len();
-            if between(first, next) == ". " && digits(next) && places <= 2 {
-                // Two digits at most: the places fit an i32.
-                value += next.value / 10f64.powi(places as i32);
-                last = i + 1;
-            }
-        }
-        if last > i {
-            joined.push((value, context[first.start..ctx[last].end].to_string()));
-        }
+    while i < ctx.len() {
+        let (last, values) = apart_run(ctx, context, i);
+        let writing = || context[ctx[i].start..ctx[last].end].to_string();
+        joined.extend(values.into_iter().map(|v| (v, writing())));
         i = last + 1;
     }
     joined.sort_by(|a, b| a.0.total_cmp(&b.0));
