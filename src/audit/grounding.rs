@@ -1670,6 +1670,12 @@ pub(crate) fn scan(text: &str) -> Vec<Num<'_>> {
     nums
 }
 
+/// Words after a chat's `<3` that say whom or what is loved: the heart's object, never a unit.
+const HEART_OBJECTS: [&str; 19] = [
+    "you", "u", "him", "her", "it", "them", "me", "us", "this", "that", "these", "those", "my",
+    "your", "his", "our", "their", "the", "ya",
+];
+
 /// Words for the day before the date last written (a dateline's "5月24日" and then "昨日",
 /// "前一交易日" — the day before, or for a Monday the Friday before, which the words alone
 /// do not say — "the day before").
@@ -2141,16 +2147,31 @@ impl<'t> Scanner<'t> {
         }
     }
 
-    /// A heart written `<3` in chat (`I <3 him too!`), a word apart: no three. `x <3` in a
-    /// formula has the same form; a chat's heart is far the likelier in a text to audit.
+    /// A heart written `<3` in chat (`I <3 him too!`, `so cute <3`): no three. Only a word
+    /// apart and before the end, a punctuation mark or a word of whom or what is loved
+    /// ([`HEART_OBJECTS`]): `<3 seconds`, `<3%`, `<3.5` are bounds, read as numbers.
     fn heart(&self, i: usize) -> bool {
         let apart = |c: Option<char>| c.is_none_or(|c| c.is_whitespace() || ",.!?;:)".contains(c));
-        self.ch(i) == Some('<')
+        if !(self.ch(i) == Some('<')
             && self.ch(i + 1) == Some('3')
             && apart(i.checked_sub(1).and_then(|k| self.ch(k)))
-            && apart(self.ch(i + 2))
-            && !(self.ch(i + 2).is_some_and(is_point)
-                && self.ch(i + 3).is_some_and(|c| c.is_ascii_digit()))
+            && apart(self.ch(i + 2)))
+        {
+            return false;
+        }
+        let rest = self.rest(i + 2);
+        let next = rest.trim_start();
+        let word: String = next
+            .chars()
+            .take_while(char::is_ascii_alphabetic)
+            .collect::<String>()
+            .to_ascii_lowercase();
+        if rest.starts_with('.') && self.ch(i + 3).is_some_and(|c| c.is_ascii_digit()) {
+            return false;
+        }
+        next.is_empty()
+            || next.starts_with(|c: char| !c.is_alphanumeric())
+            || HEART_OBJECTS.contains(&word.as_str())
     }
 
     /// An ASCII word: a month name is kept; a word running into digits (H2O, Qwen2.5, COVID-19,
@@ -4563,6 +4584,9 @@ point five percent.";
         assert!(scan("I <3 him too!").is_empty());
         assert!(scan("so cute <3").is_empty());
         assert_eq!(values("if x <3.5 then"), [("3.5".to_string(), 3.5)]);
+        // A bound of what is counted is a number.
+        assert_eq!(values("it loads in <3 seconds"), [("3".to_string(), 3.0)]);
+        assert_eq!(values("I <3 you <3"), []);
     }
 
     #[test]
