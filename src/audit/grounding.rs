@@ -569,16 +569,14 @@ fn short_year(ctx: &[Num], output: &str, n: &Num) -> Option<String> {
     let before = output.get(..n.start)?;
     let after = output.get(n.end..)?;
     let apostrophe = |c: char| matches!(c, '\'' | '’');
-    let word_end = |s: &str| !s.starts_with(|c: char| c.is_alphanumeric());
-    let clipped = before
-        .strip_suffix(apostrophe)
-        .is_some_and(|b| word_end(&b.chars().rev().collect::<String>()))
-        || after.strip_prefix(apostrophe).is_some_and(word_end);
+    // Nothing of a word right before or after: the number stands apart.
+    let free_before = |s: &str| !s.ends_with(|c: char| c.is_alphanumeric());
+    let free_after = |s: &str| !s.starts_with(|c: char| c.is_alphanumeric());
+    let clipped = before.strip_suffix(apostrophe).is_some_and(free_before)
+        || after.strip_prefix(apostrophe).is_some_and(free_after);
     let bare = n.unit.is_empty()
-        && before
-            .strip_suffix("in ")
-            .is_some_and(|b| !b.ends_with(|c: char| c.is_alphanumeric()))
-        && word_end(after);
+        && before.strip_suffix("in ").is_some_and(free_before)
+        && free_after(after);
     if !(clipped || bare) {
         return None;
     }
@@ -2160,18 +2158,13 @@ impl<'t> Scanner<'t> {
             return false;
         }
         let rest = self.rest(i + 2);
-        let next = rest.trim_start();
-        let word: String = next
-            .chars()
-            .take_while(char::is_ascii_alphabetic)
-            .collect::<String>()
-            .to_ascii_lowercase();
         if rest.starts_with('.') && self.ch(i + 3).is_some_and(|c| c.is_ascii_digit()) {
             return false;
         }
+        let next = rest.trim_start();
         next.is_empty()
             || next.starts_with(|c: char| !c.is_alphanumeric())
-            || HEART_OBJECTS.contains(&word.as_str())
+            || HEART_OBJECTS.iter().any(|w| starts_with_word(next, w))
     }
 
     /// An ASCII word: a month name is kept; a word running into digits (H2O, Qwen2.5, COVID-19,
