@@ -1594,10 +1594,12 @@ fn part_of_whole(text: &str, n: &Num) -> bool {
     })
 }
 
-/// Words that say nothing about what a number counts (grammar, direction, time).
+/// Words that say nothing about what a number counts (grammar, direction, time, the "old" of
+/// every age).
 const NOT_SUBJECTS: &[&str] = &[
     "the", "and", "was", "were", "from", "with", "that", "this", "for", "year", "than", "about",
-    "同比", "比上", "上年", "去年", "今年", "分别", "其中", "达到", "约为", "左右", "收于",
+    "old", "after", "before", "同比", "比上", "上年", "去年", "今年", "分别", "其中", "达到",
+    "约为", "左右", "收于",
 ];
 
 /// What a number is about: the words of its clause (see [`tokens`]), grammar and direction
@@ -1971,6 +1973,17 @@ mod tests {
             flagged("Widnes built a 26-point lead.", "Widnes 38, Castleford 25."),
             vec!["38", "25"]
         );
+        // An age is about whom it is the age of: "old" is a word of every age, "after" a word
+        // of grammar, neither what two ages have in common.
+        let horse = "The 10-year-old horse collapsed after the race.";
+        assert_eq!(
+            flagged(
+                horse,
+                "A horse has died, after the death of an 11-year-old boy."
+            ),
+            vec!["11"]
+        );
+        assert!(flagged(horse, "An 11-year-old horse collapsed.").is_empty());
         // A number as precise as the context's is another specific, not a slight change.
         assert_eq!(
             flagged("上证综指收报3075.91点。", "上证综指报3066.36点。"),
