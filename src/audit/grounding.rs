@@ -227,6 +227,7 @@ pub fn ground_numbers(context: &str, output: &str) -> NumberGrounding {
     // Built when an output number is first not found.
     let mut identifiers = None;
     let mut context_apart = None;
+    let mut numerals = None;
     for n in &out {
         if n.soft || seen.contains(&(n.text, n.unit)) {
             continue;
@@ -248,6 +249,10 @@ pub fn ground_numbers(context: &str, output: &str) -> NumberGrounding {
                 spaced_identifier(ids, output, n)
                     .or_else(|| period_in(&ctx, output, n))
                     .or_else(|| ordinal_word(context, output, n))
+                    .or_else(|| {
+                        let numerals = numerals.get_or_insert_with(|| context_numerals(context));
+                        roman_in_name(numerals, output, n)
+                    })
                     .or_else(|| short_year(&ctx, output, n))
                     .or_else(|| written_apart(&out, &index, output, n))
                     .or_else(|| {
@@ -618,6 +623,99 @@ fn ordinal_word(context: &str, output: &str, n: &Num) -> Option<String> {
         (bounded && next(&lower[at + word.len()..]).as_deref() == Some(following.as_str()))
             .then(|| context[at..at + word.len() + 1 + following.len()].to_string())
     })
+}
+
+/// The context's Roman numerals in names (`World War II`, `Henry VIII`, `Super Bowl XLIX`): the
+/// word before each, lower-cased, its value and its writing. What [`roman_in_name`] looks up.
+/// A lone `I` counts only where no word follows it (`Francis I.`, `World War I,`, `Francis I
+/// (1708`): before a word it may be the pronoun (`Today I ran`).
+fn context_numerals(context: &str) -> Vec<(String, u32, String)> {
+    let mut out = Vec::new();
+    for (at, _) in context.match_indices(' ') {
+        let before = &context[..at];
+        let name = before
+            .rsplit(|c: char| !c.is_ascii_alphabetic())
+            .next()
+            .unwrap_or("");
+        let rest = &context[at + 1..];
+        let len = rest
+            .find(|c: char| !c.is_ascii_alphanumeric())
+            .unwrap_or(rest.len());
+        let word = &rest[..len];
+        let pronoun = word == "I"
+            && rest[len..]
+                .strip_prefix(' ')
+                .is_some_and(|r| r.starts_with(|c: char| c.is_alphabetic()));
+        if name.is_empty() || pronoun {
+            continue;
+        }
+        if let Some(value) = roman_value(word) {
+            let writing = &context[at - name.len()..at + 1 + len];
+            out.push((name.to_ascii_lowercase(), value, writing.to_string()));
+        }
+    }
+    out
+}
+
+/// The context's Roman numeral in a name that the output writes in digits: "World War 2" of
+/// "World War II", "Henry 8" of "Henry VIII". Only after the same word as in the context.
+fn roman_in_name(numerals: &[(String, u32, String)], output: &str, n: &Num) -> Option<String> {
+    if numerals.is_empty() || !n.text.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let name = output
+        .get(..n.start)?
+        .strip_suffix(' ')?
+        .rsplit(|c: char| !c.is_ascii_alphabetic())
+        .next()
+        .filter(|w| !w.is_empty())?;
+    numerals
+        .iter()
+        .find(|(word, value, _)| {
+            word.eq_ignore_ascii_case(name) && same(f64::from(*value), n.value)
+        })
+        .map(|(_, _, writing)| writing.clone())
+}
+
+/// The value of a Roman numeral in capitals written the standard way (`II`, `VIII`, `XLIX`),
+/// (at most 15 letters): a word written otherwise (`IIII`, `VX`) is none.
+fn roman_value(word: &str) -> Option<u32> {
+    const DIGITS: [(&str, u32); 13] = [
+        ("M", 1000),
+        ("CM", 900),
+        ("D", 500),
+        ("CD", 400),
+        ("C", 100),
+        ("XC", 90),
+        ("L", 50),
+        ("XL", 40),
+        ("X", 10),
+        ("IX", 9),
+        ("V", 5),
+        ("IV", 4),
+        ("I", 1),
+    ];
+    if word.is_empty() || word.len() > 15 || !word.bytes().all(|b| b"IVXLCDM".contains(&b)) {
+        return None;
+    }
+    let mut rest = word;
+    let mut value = 0;
+    for (digit, v) in DIGITS {
+        while let Some(r) = rest.strip_prefix(digit) {
+            rest = r;
+            value += v;
+        }
+    }
+    // Written the standard way: the value written back is the word.
+    let mut written = String::new();
+    let mut left = value;
+    for (digit, v) in DIGITS {
+        while left >= v {
+            written.push_str(digit);
+            left -= v;
+        }
+    }
+    (rest.is_empty() && written == word).then_some(value)
 }
 
 /// The context's identifiers of a word and digits (`RC-135U`, `SU-27`, `Under-17`, `COVID19`),
@@ -4639,6 +4737,45 @@ point five percent.";
         assert_eq!(one(years, "only two were built"), "not_found");
         // A model that names its step is recomputed without this limit
         // (`audit::derivation`): chance did not choose its operands.
+    }
+
+    #[test]
+    fn a_roman_numeral_of_a_name_is_its_number() {
+        assert_eq!(
+            one(
+                "He rebuilt the firm after World War II.",
+                "after world war 2"
+            ),
+            "notation War II"
+        );
+        assert_eq!(
+            one("Henry VIII had six wives.", "Henry 8 married"),
+            "notation Henry VIII"
+        );
+        // Another name's numeral, or a pronoun, is no number.
+        assert_eq!(
+            one("Henry VIII had six wives.", "Edward 8 married"),
+            "not_found"
+        );
+        assert_eq!(
+            one("Today I ran home.", "Today 1 man ran home"),
+            "not_found"
+        );
+        // A lone I is read only where no word follows it.
+        assert_eq!(
+            one("a World War I pilot", "a World War 1 pilot"),
+            "not_found"
+        );
+        assert_eq!(
+            one("Francis I (1708-1765)", "Francis 1 was"),
+            "notation Francis I"
+        );
+        for (word, value) in [("XLIX", Some(49)), ("MMXXIV", Some(2024)), ("IV", Some(4))] {
+            assert_eq!(roman_value(word), value, "{word}");
+        }
+        for word in ["IIII", "VX", "IL", "ii", "", "MIXED"] {
+            assert_eq!(roman_value(word), None, "{word}");
+        }
     }
 
     #[test]
