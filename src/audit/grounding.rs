@@ -1818,7 +1818,29 @@ pub(crate) fn scan(text: &str) -> Vec<Num<'_>> {
         ),
     );
     annotate(text, &mut nums);
+    nums.retain(|n| !certainty(text, n));
     nums
+}
+
+/// Words of how sure a speaker is, after a hundred percent: a manner of speaking, no figure.
+const CERTAINTY_WORDS: [&str; 6] = [
+    "sure",
+    "certain",
+    "confident",
+    "positive",
+    "convinced",
+    "agree",
+];
+
+/// Whether `n` is a hundred percent of how sure a speaker is (`I am not 100% sure`, `100
+/// percent certain`): chat and dialogue say so of themselves, of no quantity of the context.
+/// `100% accurate` and `100% of the seats` stay figures.
+fn certainty(text: &str, n: &Num) -> bool {
+    n.kind == NumberKind::Percent
+        && same(n.value, 1.0)
+        && CERTAINTY_WORDS
+            .iter()
+            .any(|w| starts_with_word(text.get(n.end..).unwrap_or("").trim_start(), w))
 }
 
 /// Words after a chat's `<3` that say whom or what is loved: the heart's object, never a unit.
@@ -4793,6 +4815,15 @@ point five percent.";
         assert_eq!(one(ctx, "in 93 minutes"), "not_found");
         assert_eq!(one(ctx, "in '82 it opened"), "not_found");
         assert_eq!(one(ctx, "aged 93 for years"), "not_found");
+    }
+
+    #[test]
+    fn a_hundred_percent_sure_is_no_figure() {
+        assert!(scan("I am not 100% sure on that.").is_empty());
+        assert!(scan("I'm 100 percent certain it was him").is_empty());
+        assert_eq!(values("It is 100% accurate.").len(), 1);
+        assert_eq!(values("They won 100% of the seats.").len(), 1);
+        assert_eq!(values("I am 90% sure.").len(), 1);
     }
 
     #[test]
