@@ -1189,8 +1189,8 @@ fabricated specific is High"
                 } else {
                     format!(
                         "{n} appears nowhere in the context (not verbatim, in another notation, \
-rounded, one step of arithmetic from two context numbers, or within the deviation threshold of \
-one): a fabricated specific is High"
+rounded, one step of arithmetic from two context numbers that chance would rarely give, or \
+within the deviation threshold of one): a fabricated specific is High"
                     )
                 },
                 status: DeterministicStatus::Counted,
