@@ -65,9 +65,9 @@ pub fn NumberCheck(
             <p class="muted" data-testid="audit-numbers-summary">{summary}</p>
             {has_missing.then(|| view! {
                 <p>{if without_model {
-                    "Not found in the context, verbatim, in another notation, rounded or one arithmetic step away (an audit asks Phase 2 to judge them):"
+                    "Not found in the context, verbatim, in another notation, rounded or one plausible arithmetic step away (an audit asks Phase 2 to judge them):"
                 } else {
-                    "Not found in the context, verbatim, in another notation, rounded or one arithmetic step away; Phase 2 was asked to judge them:"
+                    "Not found in the context, verbatim, in another notation, rounded or one plausible arithmetic step away; Phase 2 was asked to judge them:"
                 }}</p>
                 <ul data-testid="audit-numbers-missing">{missing}</ul>
             }.into_any())}
