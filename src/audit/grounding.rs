@@ -677,8 +677,8 @@ fn roman_in_name(numerals: &[(String, u32, String)], output: &str, n: &Num) -> O
         .map(|(_, _, writing)| writing.clone())
 }
 
-/// The value of a Roman numeral in capitals written the standard way (`II`, `VIII`, `XLIX`),
-/// (at most 15 letters): a word written otherwise (`IIII`, `VX`) is none.
+/// The value of a Roman numeral in capitals written the standard way (`II`, `VIII`, `XLIX`; at
+/// most 15 letters): a word written otherwise (`IIII`, `VX`) is none.
 fn roman_value(word: &str) -> Option<u32> {
     const DIGITS: [(&str, u32); 13] = [
         ("M", 1000),
