@@ -371,11 +371,7 @@ fn period_in(ctx: &[Num], output: &str, n: &Num) -> Option<String> {
     // "early", "mid" and "late" narrow it: its first, middle or last four tenths.
     let before = before.trim_end_matches([' ', '-', '\'', '’']);
     let before = before.strip_suffix("the").map_or(before, str::trim_end);
-    let word = before
-        .rsplit(|c: char| !c.is_ascii_alphabetic())
-        .next()
-        .unwrap_or("")
-        .to_ascii_lowercase();
+    let word = word_ending(before).to_ascii_lowercase();
     let (from, to) = match word.as_str() {
         "early" => (0, 4),
         "mid" | "middle" => (3, 8),
@@ -626,17 +622,13 @@ fn ordinal_word(context: &str, output: &str, n: &Num) -> Option<String> {
 }
 
 /// The context's Roman numerals in names (`World War II`, `Henry VIII`, `Super Bowl XLIX`): the
-/// word before each, lower-cased, its value and its writing. What [`roman_in_name`] looks up.
+/// word before each, its value and its writing. What [`roman_in_name`] looks up.
 /// A lone `I` counts only where no word follows it (`Francis I.`, `World War I,`, `Francis I
 /// (1708`): before a word it may be the pronoun (`Today I ran`).
-fn context_numerals(context: &str) -> Vec<(String, u32, String)> {
+fn context_numerals(context: &str) -> Vec<(&str, u32, &str)> {
     let mut out = Vec::new();
     for (at, _) in context.match_indices(' ') {
-        let before = &context[..at];
-        let name = before
-            .rsplit(|c: char| !c.is_ascii_alphabetic())
-            .next()
-            .unwrap_or("");
+        let name = word_ending(&context[..at]);
         let rest = &context[at + 1..];
         let len = rest
             .find(|c: char| !c.is_ascii_alphanumeric())
@@ -650,8 +642,7 @@ fn context_numerals(context: &str) -> Vec<(String, u32, String)> {
             continue;
         }
         if let Some(value) = roman_value(word) {
-            let writing = &context[at - name.len()..at + 1 + len];
-            out.push((name.to_ascii_lowercase(), value, writing.to_string()));
+            out.push((name, value, &context[at - name.len()..at + 1 + len]));
         }
     }
     out
@@ -659,22 +650,20 @@ fn context_numerals(context: &str) -> Vec<(String, u32, String)> {
 
 /// The context's Roman numeral in a name that the output writes in digits: "World War 2" of
 /// "World War II", "Henry 8" of "Henry VIII". Only after the same word as in the context.
-fn roman_in_name(numerals: &[(String, u32, String)], output: &str, n: &Num) -> Option<String> {
+fn roman_in_name(numerals: &[(&str, u32, &str)], output: &str, n: &Num) -> Option<String> {
     if numerals.is_empty() || !n.text.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
-    let name = output
-        .get(..n.start)?
-        .strip_suffix(' ')?
-        .rsplit(|c: char| !c.is_ascii_alphabetic())
-        .next()
-        .filter(|w| !w.is_empty())?;
+    let name = word_ending(output.get(..n.start)?.strip_suffix(' ')?);
+    if name.is_empty() {
+        return None;
+    }
     numerals
         .iter()
         .find(|(word, value, _)| {
             word.eq_ignore_ascii_case(name) && same(f64::from(*value), n.value)
         })
-        .map(|(_, _, writing)| writing.clone())
+        .map(|(_, _, writing)| writing.to_string())
 }
 
 /// The value of a Roman numeral in capitals written the standard way (`II`, `VIII`, `XLIX`; at
@@ -1280,8 +1269,9 @@ impl<'a> ContextIndex<'a> {
 /// unit (and, for the rules alone, stated together: in one sentence or two adjacent ones):
 /// - a sum or difference: `a`, `b` and `out` of one kind and one unit, none of them a year,
 ///   and (for the rules alone) never a part added to the whole it is stated as a part of;
-///   except the difference of two years, an elapsed time (a bare number or years), and a year
-///   plus or minus a number of years (2015 − 150周年 = 1865; never 2005 + 11 goals);
+///   except the difference of two years, an elapsed time (a bare number or years; for the rules
+///   alone written in years), and a year plus or minus a number of years (2015 − 150周年 =
+///   1865; never 2005 + 11 goals);
 /// - a ratio: `a` and `b` of one kind and unit, none a year, giving a percentage or a bare
 ///   number (never an amount with a unit: 3 % / 0.12 % is not 25 yuan);
 /// - a percent change: two amounts of one unit, no year, giving a percentage;
@@ -1363,7 +1353,11 @@ pub(crate) fn plausible_derivation(
         }
         Operation::Difference => {
             if year_like(a) || year_like(b) {
-                year_like(a) && year_like(b) && in_years(out)
+                // For the rules alone, an elapsed time written as one ("five years", 11年),
+                // never a bare count: "only two were made between 1962 and 1964".
+                let written_in_years =
+                    !unit_key(out.unit).is_empty() || out.text.contains(['年', '周']);
+                year_like(a) && year_like(b) && in_years(out) && (named || written_in_years)
             } else {
                 years == 0 && one_kind && class(out) == class(a) && one_unit && out_unit(a)
             }
@@ -1412,18 +1406,12 @@ const RATIO_SPREAD: f64 = 4.6;
 /// The share of the results of one step from a pair of context numbers that lands in the
 /// window of the output number `out` (twice its half step): for a sum or difference, results
 /// spread over the larger operand; for a ratio or percent change, over [`RATIO_SPREAD`] around
-/// the result. Two years give an elapsed time only written as one ("five years", "18 years
-/// after", 11年), never a bare count: "only two were made between 1962 and 1964".
+/// the result. The difference of two years, an elapsed time written in years
+/// ([`plausible_derivation`]), is read whatever the text's density.
 fn chance_share(op: Operation, a: &Num, b: &Num, out: &Num) -> f64 {
     let window = 2.0 * out.half_step.abs();
     match op {
-        Operation::Difference if year_like(a) && year_like(b) && !year_like(out) => {
-            if unit_key(out.unit).is_empty() && !out.text.contains(['年', '周']) {
-                f64::INFINITY
-            } else {
-                0.0
-            }
-        }
+        Operation::Difference if year_like(a) && year_like(b) && !year_like(out) => 0.0,
         Operation::Sum | Operation::Difference => window / a.value.abs().max(b.value.abs()),
         Operation::Ratio | Operation::PercentChange | Operation::Product => {
             window / (out.value.abs() * RATIO_SPREAD)
@@ -2179,12 +2167,7 @@ impl<'t> Scanner<'t> {
     /// Whether the word before character `i` makes "one" a pronoun or a choice, not a
     /// count: "no one", "the one", "each one", "which one".
     fn after_determiner(&self, i: usize) -> bool {
-        let before = self.slice(0, self.byte(i)).trim_end();
-        let word = before
-            .rsplit(|c: char| !c.is_ascii_alphabetic())
-            .next()
-            .unwrap_or("")
-            .to_ascii_lowercase();
+        let word = word_ending(self.slice(0, self.byte(i)).trim_end()).to_ascii_lowercase();
         ["no", "the", "any", "each", "every", "this", "that", "which"].contains(&word.as_str())
     }
 
@@ -3583,6 +3566,13 @@ fn prefix_below(text: &str, max: usize) -> &str {
     }
     let end = text.floor_char_boundary(max);
     &text[..end]
+}
+
+/// The ASCII letters that end `text` ("Henry" of "King Henry"; "" after a space or a digit).
+fn word_ending(text: &str) -> &str {
+    text.rsplit(|c: char| !c.is_ascii_alphabetic())
+        .next()
+        .unwrap_or("")
 }
 
 fn starts_with_word(s: &str, w: &str) -> bool {
