@@ -1684,6 +1684,17 @@ const EN_ABBREVIATIONS: [(&str, f64); 9] = [
 ];
 /// Percentage points in Chinese, after a number (5个百分点, 两个百分点).
 const CN_PERCENT_POINTS: [&str; 2] = ["个百分点", "百分点"];
+/// Units of measure a decimal in Chinese numerals is written before (七点八级, 三点五米, 一点二倍,
+/// 三点五美元): what makes X点Y a number rather than a time of day or a word.
+const CN_DECIMAL_UNITS: [&str; 16] = [
+    "级", "倍", "米", "度", "吨", "元", "岁", "公里", "公斤", "公顷", "千米", "千克", "克", "秒",
+    "美元", "港元",
+];
+/// Measure words after a Chinese numeral that make it a count (三个, 五名, 两倍, 十人).
+const CN_COUNTED: [&str; 18] = [
+    "个", "名", "位", "家", "项", "只", "条", "种", "次", "年", "天", "周", "倍", "人", "届", "场",
+    "轮", "份",
+];
 const PERCENT_WORDS: [&str; 9] = [
     "percentage points",
     "percentage point",
@@ -2992,6 +3003,9 @@ impl<'t> Scanner<'t> {
         }
         let run: Vec<char> = self.chars[i..j].iter().map(|&(_, c)| c).collect();
         let has_unit = run.iter().any(|&c| cn_unit(c).is_some());
+        if let Some(end) = self.chinese_decimal(i, j, &run, forced) {
+            return end;
+        }
         if !forced && run.len() == 1 {
             if let Some(end) = self.chinese_word(i, j, run[0]) {
                 return end;
@@ -3033,6 +3047,51 @@ impl<'t> Scanner<'t> {
             .filter(|_| run.last().and_then(|&c| cn_unit(c)).is_some())
             .unwrap_or(1.0);
         self.suffix_cn(i, j, value, unit)
+    }
+
+    /// A decimal in Chinese numerals (七点八级, 三点五亿元, 百分之零点三), the run `run` being its
+    /// whole part and 点 the character at `j`. Only inside 百分之 (`forced`) or before a scale, a
+    /// percent or a unit of measure ([`CN_DECIMAL_UNITS`]): 三点五十分 and 八点一刻 are times,
+    /// 一点一点 and 三点一线 are words.
+    fn chinese_decimal(&mut self, i: usize, j: usize, run: &[char], forced: bool) -> Option<usize> {
+        if self.ch(j) != Some('点') || run.iter().any(|&c| matches!(c, '万' | '亿')) {
+            return None;
+        }
+        let whole = if run.iter().all(|&c| cn_digit(c) == Some(0)) {
+            0.0
+        } else {
+            chinese_value(run)?
+        };
+        let (mut k, mut digits) = (j + 1, String::new());
+        while let Some(d) = self.ch(k).and_then(cn_digit) {
+            digits.push(char::from_digit(d, 10)?);
+            k += 1;
+        }
+        if digits.is_empty() {
+            return None;
+        }
+        // As written in digits, so 七点八 is the 7.8 that `7.8` reads.
+        let value: f64 = format!("{whole}.{digits}").parse().ok()?;
+        let step = 10f64.powi(-i32::try_from(digits.len()).ok()?);
+        let scale = self.ch(k).and_then(|c| match c {
+            '万' => Some(1e4),
+            '亿' => Some(1e8),
+            _ => None,
+        });
+        let rest = self.rest(k);
+        let measured = forced
+            || scale.is_some()
+            || ["%", "％"]
+                .iter()
+                .chain(&CN_PERCENT_POINTS)
+                .chain(&CN_DECIMAL_UNITS)
+                .any(|u| rest.starts_with(u));
+        if !measured {
+            return None;
+        }
+        let scale = scale.unwrap_or(1.0);
+        let end = if scale > 1.0 { k + 1 } else { k };
+        Some(self.suffix_cn(i, end, value * scale, step * scale))
     }
 
     /// A month or day in Chinese numerals at character `k` (五月, 十二月, 二十三日): its value
@@ -3142,6 +3201,9 @@ impl<'t> Scanner<'t> {
     /// 三年), a tenth (三成 = 30 %), or a soft reading — a fraction (三分之一), 一倍 (100 %),
     /// 一半 (50 %), 一成. 一 alone is an article (一个, 一家), not a number.
     fn chinese_word(&mut self, i: usize, j: usize, c: char) -> Option<usize> {
+        if c == '十' {
+            return self.lone_ten(i, j);
+        }
         let d = f64::from(cn_digit(c)?);
         let rest = self.rest(j);
         let soft = |s: &mut Self, end: usize, value: f64, half_step: f64| {
@@ -3179,15 +3241,50 @@ impl<'t> Scanner<'t> {
             }
             return None;
         }
-        let counted = [
-            "个", "名", "位", "家", "项", "只", "条", "种", "次", "年", "天", "周", "倍", "人",
-            "届", "场", "轮", "份",
-        ];
-        if d >= 2.0 && counted.iter().any(|w| rest.starts_with(w)) {
+
+        if d >= 2.0 && CN_COUNTED.iter().any(|w| rest.starts_with(w)) {
             self.push_plain(i, self.byte(j), NumberKind::Number, d, 0.5);
             return Some(j);
         }
         None
+    }
+
+    /// 十 alone: a count before a measure word (十人, 十倍, 十名), as 三人 is; with 多 or 余 the
+    /// range 10 to 20 (十余人), as 20多人 is 20 to 30; 十分之一 a soft tenth. Not after 数, 几, 上
+    /// or 好 (数十届 is dozens), nor before 年 or 天: 十年寒窗 and 十天半月 are idioms as often
+    /// as spans.
+    fn lone_ten(&mut self, i: usize, j: usize) -> Option<usize> {
+        if i > 0 && self.ch(i - 1).is_some_and(|c| "数几上好".contains(c)) {
+            return None;
+        }
+        let rest = self.rest(j);
+        if let Some(num) = rest.strip_prefix("分之").and_then(|r| r.chars().next()) {
+            let num = cn_digit(num)?;
+            self.push_soft(
+                i,
+                self.byte(j + 3),
+                NumberKind::Percent,
+                f64::from(num) / 10.0,
+                0.0005,
+            );
+            return Some(j + 3);
+        }
+        let (some, counted) = match rest.strip_prefix(['多', '余']) {
+            Some(after) => (true, after),
+            None => (false, rest),
+        };
+        if !CN_COUNTED
+            .iter()
+            .any(|w| !["年", "天"].contains(w) && counted.starts_with(w))
+        {
+            return None;
+        }
+        if some {
+            self.push_plain(i, self.byte(j + 1), NumberKind::Number, 15.0, 5.0);
+            return Some(j + 1);
+        }
+        self.push_plain(i, self.byte(j), NumberKind::Number, 10.0, 0.5);
+        Some(j)
     }
 
     fn suffix_cn(&mut self, start: usize, j: usize, value: f64, unit: f64) -> usize {
@@ -4217,6 +4314,40 @@ point five percent.";
         assert_eq!(values("百分之三十五")[0], ("百分之三十五".into(), 0.35));
         // Words, not numbers.
         assert!(values("一个统一的想法，十分重要，千万不要，万一失败").is_empty());
+    }
+
+    #[test]
+    fn chinese_decimals_and_a_lone_ten_are_numbers() {
+        // X点Y before a unit, a scale or a percent, or inside 百分之.
+        assert_eq!(values("七点八级")[0], ("七点八".into(), 7.8));
+        assert_eq!(values("三点五亿元")[0], ("三点五亿".into(), 350_000_000.0));
+        assert_eq!(values("百分之零点三")[0], ("百分之零点三".into(), 0.003));
+        assert_eq!(
+            one("土耳其发生7.8级地震。", "发生七点八级地震"),
+            "notation 7.8"
+        );
+        assert_eq!(one("土耳其发生强烈地震。", "发生七点八级地震"), "not_found");
+        assert_eq!(one("失业率上升。", "失业率上升了百分之零点三"), "not_found");
+        assert_eq!(
+            one("全国有5.2万家企业。", "全国有五点二万家企业"),
+            "notation 5.2万"
+        );
+        assert_eq!(
+            one("全国有5.3万家企业。", "全国有五点二万家企业"),
+            "not_found"
+        );
+        // A time of day, a word: no decimal.
+        assert!(values("一点一点地，三点一线").is_empty());
+        assert!(!values("八点一刻").iter().any(|(t, _)| t.contains('点')));
+        // 十 alone before a measure word; 十余 is 10 to 20.
+        assert_eq!(values("共有十人受伤"), vec![("十".into(), 10.0)]);
+        assert_eq!(one("多人受伤。", "共有十人受伤"), "not_found");
+        assert_eq!(one("需求大幅增长。", "需求增长了十倍"), "not_found");
+        assert_eq!(one("共有12人受伤。", "共有十余人受伤"), "rounded 12");
+        assert_eq!(one("共有25人受伤。", "共有十余人受伤"), "not_found");
+        assert_eq!(one("需求增长了10倍。", "需求增长了十倍"), "notation 10");
+        // Dozens, idioms: no count.
+        assert!(values("数十届，十年寒窗，十天半月，几十人").is_empty());
     }
 
     #[test]
