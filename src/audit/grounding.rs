@@ -3001,6 +3001,20 @@ impl<'t> Scanner<'t> {
                 return end;
             }
         }
+        // A day in Chinese numerals after a month in digits (3月七日): the day of that date.
+        if !forced && i > 0 && self.ch(i - 1) == Some('月') {
+            if let Some((day, end)) = self.chinese_date_part(i, &['日', '号'], 31) {
+                self.push_date(
+                    i,
+                    end,
+                    DateParts {
+                        day: Some(day),
+                        ..DateParts::default()
+                    },
+                );
+                return end;
+            }
+        }
         let run: Vec<char> = self.chars[i..j].iter().map(|&(_, c)| c).collect();
         let has_unit = run.iter().any(|&c| cn_unit(c).is_some());
         if let Some(end) = self.chinese_decimal(i, j, &run, forced) {
@@ -4537,6 +4551,12 @@ point five percent.";
             "notation 3月7日"
         );
         assert_eq!(one("会议于2024年召开", "会议于三月七日召开"), "not_found");
+        // A month in digits, its day in numerals: one date, not the month alone.
+        assert_eq!(one("会议于3月召开", "会议于3月七日召开"), "not_found");
+        assert_eq!(
+            one("会议于3月7日召开", "会议于3月七日召开"),
+            "notation 3月7日"
+        );
         // Not four digits before 年: no year (三年 is a count of years).
         assert_eq!(values("为期三年"), vec![("三".into(), 3.0)]);
         // The day before the date last written: 前一交易日 of a text dated 24日 is 23日.
