@@ -19,9 +19,9 @@ use std::collections::HashMap;
 
 use super::contract::Severity;
 use super::grounding::{
-    is_quarter, measured, ordinal_written, same, same_written_unit, same_written_unit_or_bare,
-    scan, significant_digits, written_as_ordinal, year_like, CheckedNumber, Num, NumberGrounding,
-    NumberKind, CURRENCY_SIGNS,
+    chinese_numeral_value, is_chinese_numeral, is_quarter, measured, ordinal_written, same,
+    same_written_unit, same_written_unit_or_bare, scan, significant_digits, written_as_ordinal,
+    year_like, CheckedNumber, Num, NumberGrounding, NumberKind, CURRENCY_SIGNS,
 };
 use super::report::{DeterministicCheck, DeterministicFinding, DeterministicStatus};
 
@@ -1398,6 +1398,50 @@ fn scores(text: &str) -> Vec<(u32, u32, usize, usize)> {
             i = j.max(i + 1);
         }
     }
+    if out.len() < MAX_SCORES {
+        out.extend(
+            chinese_scores(text)
+                .into_iter()
+                .take(MAX_SCORES - out.len()),
+        );
+        out.sort_by_key(|&(_, _, start, _)| start);
+    }
+    out
+}
+
+/// Scores in Chinese numerals (`三比一`, `二十一比十九`, `二比零`): a run of at most three numerals
+/// on each side of 比, as (first, second, start byte, end byte).
+fn chinese_scores(text: &str) -> Vec<(u32, u32, usize, usize)> {
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    let numeral = |k: usize| chars.get(k).is_some_and(|&(_, c)| is_chinese_numeral(c));
+    let value = |from: usize, to: usize| {
+        let run: Vec<char> = chars[from..to].iter().map(|&(_, c)| c).collect();
+        chinese_numeral_value(&run)
+            .filter(|v| *v < 1000.0)
+            .map(|v| v as u32)
+    };
+    let mut out = Vec::new();
+    for (k, &(_, c)) in chars.iter().enumerate() {
+        if c != '比' || out.len() >= MAX_SCORES {
+            continue;
+        }
+        let mut start = k;
+        while start > 0 && numeral(start - 1) && k - start < 3 {
+            start -= 1;
+        }
+        let mut end = k + 1;
+        while numeral(end) && end - k <= 3 {
+            end += 1;
+        }
+        // Longer runs are other numbers (三千比一 is no score).
+        if start == k || end == k + 1 || (start > 0 && numeral(start - 1)) || numeral(end) {
+            continue;
+        }
+        if let (Some(a), Some(b)) = (value(start, k), value(k + 1, end)) {
+            let end_byte = chars.get(end).map_or(text.len(), |&(b, _)| b);
+            out.push((a, b, chars[start].0, end_byte));
+        }
+    }
     out
 }
 
@@ -1522,6 +1566,9 @@ fn context_pairs(context: &str) -> std::collections::HashSet<(u32, u32)> {
             }
         }
         i = j.max(i + 1);
+    }
+    for (a, b, _, _) in chinese_scores(context) {
+        pairs.insert((a.min(b), a.max(b)));
     }
     // A draw with no goal is the score 0-0 in words ("Arsenal's goalless draw").
     let lower = context.to_ascii_lowercase();
@@ -2181,6 +2228,20 @@ mod tests {
         let ctx = "Henry spoke after Arsenal's goalless draw with Chelsea.";
         assert!(f(ctx, "Arsenal drew 0-0 with Chelsea.").is_empty());
         assert_eq!(f(ctx, "Arsenal drew 1-1 with Chelsea."), vec!["1-1"]);
+        // In Chinese numerals, as in digits, either side.
+        assert_eq!(
+            f("阿森纳战胜切尔西。", "阿森纳三比一战胜切尔西"),
+            vec!["三比一"]
+        );
+        assert!(f("阿森纳以3比1战胜切尔西。", "阿森纳三比一获胜").is_empty());
+        assert!(f("阿森纳以三比一战胜切尔西。", "阿森纳3:1获胜").is_empty());
+        assert_eq!(
+            f("阿森纳以三比一获胜。", "阿森纳三比二获胜"),
+            vec!["三比二"]
+        );
+        assert!(!f("对比两队。", "一比较就知道，三千比一也不是比分")
+            .iter()
+            .any(|t| t.contains('比')));
     }
 
     fn direction_texts(ctx: &str, out: &str) -> Vec<String> {

@@ -3071,11 +3071,7 @@ impl<'t> Scanner<'t> {
         if self.ch(j) != Some('点') || run.iter().any(|&c| matches!(c, '万' | '亿')) {
             return None;
         }
-        let whole = if run.iter().all(|&c| cn_digit(c) == Some(0)) {
-            0.0
-        } else {
-            chinese_value(run)?
-        };
+        let whole = chinese_numeral_value(run)?;
         let (mut k, mut digits) = (j + 1, String::new());
         while let Some(d) = self.ch(k).and_then(cn_digit) {
             digits.push(char::from_digit(d, 10)?);
@@ -3694,6 +3690,22 @@ fn starts_with_word(s: &str, w: &str) -> bool {
 }
 
 /// 一千二百 → 1200, 三亿五千万 → 350,000,000, 一千零五 → 1005, 十二 → 12.
+/// Whether `c` is a Chinese numeral: a digit (三, 两, 零) or a unit (十, 百, 万).
+pub(crate) fn is_chinese_numeral(c: char) -> bool {
+    cn_digit(c).is_some() || cn_unit(c).is_some()
+}
+
+/// The value of a run of Chinese numerals (三, 二十一, 零), zero included.
+pub(crate) fn chinese_numeral_value(run: &[char]) -> Option<f64> {
+    if !run.iter().all(|&c| is_chinese_numeral(c)) {
+        return None;
+    }
+    if !run.is_empty() && run.iter().all(|&c| cn_digit(c) == Some(0)) {
+        return Some(0.0);
+    }
+    chinese_value(run)
+}
+
 fn chinese_value(run: &[char]) -> Option<f64> {
     let (mut total, mut wan, mut section, mut num) = (0.0, 0.0, 0.0, 0.0);
     for &c in run {
