@@ -623,8 +623,9 @@ fn ordinal_word(context: &str, output: &str, n: &Num) -> Option<String> {
 
 /// The context's Roman numerals in names (`World War II`, `Henry VIII`, `Super Bowl XLIX`): the
 /// word before each, its value and its writing. What [`roman_in_name`] looks up.
-/// A lone `I` counts only where no word follows it (`Francis I.`, `World War I,`, `Francis I
-/// (1708`): before a word it may be the pronoun (`Today I ran`).
+/// A lone `I` before a word may be the pronoun (`Today I ran`, `and I think`): it counts there
+/// only after a capitalised word inside its sentence (`a World War I pilot`); elsewhere where no
+/// word follows it (`Francis I.`, `World War I,`, `Francis I (1708`).
 fn context_numerals(context: &str) -> Vec<(&str, u32, &str)> {
     let mut out = Vec::new();
     for (at, _) in context.match_indices(' ') {
@@ -634,7 +635,14 @@ fn context_numerals(context: &str) -> Vec<(&str, u32, &str)> {
             .find(|c: char| !c.is_ascii_alphanumeric())
             .unwrap_or(rest.len());
         let word = &rest[..len];
+        let before = &context[..at - name.len()];
+        let opens_sentence = before.trim().is_empty()
+            || before
+                .trim_end_matches(' ')
+                .ends_with(['.', '!', '?', '\n', '"', '“', '(']);
+        let named = name.starts_with(|c: char| c.is_ascii_uppercase()) && !opens_sentence;
         let pronoun = word == "I"
+            && !named
             && rest[len..]
                 .strip_prefix(' ')
                 .is_some_and(|r| r.starts_with(|c: char| c.is_alphabetic()));
@@ -4936,11 +4944,16 @@ point five percent.";
             one("Today I ran home.", "Today 1 man ran home"),
             "not_found"
         );
-        // A lone I is read only where no word follows it.
+        // A lone I before a word only after a capitalised word inside its sentence.
         assert_eq!(
             one("a World War I pilot", "a World War 1 pilot"),
+            "notation War I"
+        );
+        assert_eq!(
+            one("Yesterday I ran home.", "Yesterday 1 man ran home"),
             "not_found"
         );
+        assert_eq!(one("so I ran home.", "so 1 man ran home"), "not_found");
         assert_eq!(
             one("Francis I (1708-1765)", "Francis 1 was"),
             "notation Francis I"
