@@ -247,7 +247,7 @@ pub fn ground_numbers(context: &str, output: &str) -> NumberGrounding {
             Grounding::NotFound => {
                 let ids = identifiers.get_or_insert_with(|| context_identifiers(context));
                 spaced_identifier(ids, output, n)
-                    .or_else(|| period_in(&ctx, output, n))
+                    .or_else(|| period_in(&ctx, context, output, n))
                     .or_else(|| ordinal_word(context, output, n))
                     .or_else(|| {
                         let numerals = numerals.get_or_insert_with(|| context_numerals(context));
@@ -326,8 +326,10 @@ fn spaced_identifier(
 /// 1980s" of the context's 1987, "the late 1800's" of 1865, "the 80's" / "80年代" of 1987 (any
 /// century: the writing leaves it out), "the 15th century" / "19世纪" of c.1435 / 1850 ("early",
 /// "mid" and "late" narrow the range). A period is that range, loosely; a year or another period
-/// outside it is no support.
-fn period_in(ctx: &[Num], output: &str, n: &Num) -> Option<String> {
+/// outside it is no support. A decade the context writes (`the late 1940s`) supports a period
+/// of the output that overlaps it, even a two-digit one with no word that makes it a decade
+/// (`in the late 40s and early 50s`; alone, `his late 40s` may be an age).
+fn period_in(ctx: &[Num], context: &str, output: &str, n: &Num) -> Option<String> {
     if !n.text.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
@@ -337,24 +339,18 @@ fn period_in(ctx: &[Num], output: &str, n: &Num) -> Option<String> {
     // The few bytes before the number only: a long output is not copied per number.
     let lower_before =
         before[before.floor_char_boundary(before.len().saturating_sub(12))..].to_ascii_lowercase();
-    let decade_suffix = ["s", "'s", "’s", " ' s", " 's"]
-        .iter()
-        .find_map(|suffix| after.strip_prefix(suffix))
-        .filter(|rest| !rest.starts_with(char::is_alphanumeric));
-    // (first year, span in years, whether only the last two digits of a year are compared)
-    let (start, span, two_digits) = match n.text.len() {
-        4 if v % 10 == 0 && decade_suffix.is_some() => {
-            (v, if v % 100 == 0 { 100 } else { 10 }, false)
-        }
+    let suffixed = decade_suffix(after).is_some();
+    // (first year, span in years, whether only the last two digits of a year are compared,
+    // whether the writing alone makes it a period)
+    let (start, span, two_digits, period) = match n.text.len() {
+        4 if v % 10 == 0 && suffixed => (v, if v % 100 == 0 { 100 } else { 10 }, false, true),
         // "the 80's", "the '80s", "80年代", "a 60's band", "the mid 80's": a decade of any
         // century. Not "in their 80s", "in his late 40s" (an age).
-        2 if v % 10 == 0
-            && (after.starts_with("年代")
-                || (decade_suffix.is_some()
-                    && (DECADE_LEADS.iter().any(|w| lower_before.ends_with(w))
-                        || before.ends_with(['\'', '’'])))) =>
-        {
-            (v, 10, true)
+        2 if v % 10 == 0 && (after.starts_with("年代") || suffixed) => {
+            let led = after.starts_with("年代")
+                || DECADE_LEADS.iter().any(|w| lower_before.ends_with(w))
+                || before.ends_with(['\'', '’']);
+            (v, 10, true, led)
         }
         1 | 2 if (1..=21).contains(&v) => {
             let century = strip_ordinal_ending(after)
@@ -364,11 +360,48 @@ fn period_in(ctx: &[Num], output: &str, n: &Num) -> Option<String> {
             if !century {
                 return None;
             }
-            ((v - 1) * 100, 100, false)
+            ((v - 1) * 100, 100, false, true)
         }
         _ => return None,
     };
-    // "early", "mid" and "late" narrow it: its first, middle or last four tenths.
+    let years = narrowed(before, start, span);
+    let key = |y: u32| if two_digits { y % 100 } else { y };
+    // A decade the context writes is its range, not its first year (below).
+    let year_within = ctx.iter().find(|c| {
+        if context_decade(context, c).is_some() {
+            return false;
+        }
+        let year = c
+            .date
+            .and_then(|d| d.year)
+            .or_else(|| year_like(c).then_some(c.value as u32));
+        year.is_some_and(|y| years.contains(&key(y)))
+    });
+    if let Some(c) = year_within.filter(|_| period) {
+        return Some(c.text.to_string());
+    }
+    ctx.iter().find_map(|c| {
+        let decade = context_decade(context, c)?;
+        let (from, to) = (key(decade.start), key(decade.end - 1) + 1);
+        let after = context.get(c.end..)?;
+        let end = c.end + after.len() - decade_suffix(after)?.len();
+        (from < years.end && years.start < to)
+            .then(|| context.get(c.start..end).map(str::to_string))?
+    })
+}
+
+/// The rest of a text after a decade's `s` (`1980s`, `80's`, `80 ' s`), if one follows.
+fn decade_suffix(after: &str) -> Option<&str> {
+    ["s", "'s", "’s", " ' s", " 's"]
+        .iter()
+        .find_map(|suffix| after.strip_prefix(suffix))
+        .filter(|rest| !rest.starts_with(char::is_alphanumeric))
+}
+
+/// The years of a period from `start` over `span` years, narrowed by the word before it
+/// (`before`, the text up to the period): "early", "mid" and "late" are its first, middle or
+/// last four tenths.
+fn narrowed(before: &str, start: u32, span: u32) -> std::ops::Range<u32> {
     let before = before.trim_end_matches([' ', '-', '\'', '’']);
     let before = before.strip_suffix("the").map_or(before, str::trim_end);
     let word = word_ending(before).to_ascii_lowercase();
@@ -378,16 +411,21 @@ fn period_in(ctx: &[Num], output: &str, n: &Num) -> Option<String> {
         "late" => (6, 10),
         _ => (0, 10),
     };
-    let years = start + span * from / 10..start + span * to / 10;
-    ctx.iter()
-        .find(|c| {
-            let year = c
-                .date
-                .and_then(|d| d.year)
-                .or_else(|| year_like(c).then_some(c.value as u32));
-            year.is_some_and(|y| years.contains(&if two_digits { y % 100 } else { y }))
-        })
-        .map(|c| c.text.to_string())
+    start + span * from / 10..start + span * to / 10
+}
+
+/// The years of a decade the context writes in full at `c` (`1940s`, `the late 1940s`).
+fn context_decade(context: &str, c: &Num) -> Option<std::ops::Range<u32>> {
+    if !year_like(c) || c.date.is_some() || c.value % 10.0 != 0.0 {
+        return None;
+    }
+    decade_suffix(context.get(c.end..)?)?;
+    let start = c.value as u32;
+    Some(narrowed(
+        context.get(..c.start)?,
+        start,
+        if start % 100 == 0 { 100 } else { 10 },
+    ))
 }
 
 /// The words before a two-digit decade ("the 80's", "a 60's band", "the late 40s") that make
@@ -5379,6 +5417,21 @@ Under-17 Championship.";
         assert_eq!(one(ctx, "back to the 16th century"), "not_found");
         assert_eq!(one(ctx, "the late 15th-century style"), "not_found");
         assert_eq!(one(ctx, "in the 15th round"), "not_found");
+        // A decade the context writes supports a period that overlaps it, even a bare `40s`.
+        let ctx = "It evolved in the late 1940s and early 1950s from gospel.";
+        assert_eq!(
+            status(ctx, "around the late 40s / early 50s"),
+            vec![
+                ("40".to_string(), "notation 1940s".to_string()),
+                ("50".to_string(), "notation 1950s".to_string())
+            ]
+        );
+        assert_eq!(one(ctx, "in the early 40s"), "not_found");
+        assert_eq!(one(ctx, "in the late 50s"), "not_found");
+        assert_eq!(one(ctx, "in the 20th century"), "notation 1940s");
+        // A year alone does not make a bare `40s` a decade: it may be an age.
+        assert_eq!(one("It began in 1946.", "in his late 40s"), "not_found");
+        assert_eq!(one("It began in 1946.", "in the late 40s"), "notation 1946");
     }
 
     #[test]
