@@ -424,7 +424,7 @@ fn context_decade(context: &str, c: &Num) -> Option<std::ops::Range<u32>> {
     Some(narrowed(
         context.get(..c.start)?,
         start,
-        if start % 100 == 0 { 100 } else { 10 },
+        if start.is_multiple_of(100) { 100 } else { 10 },
     ))
 }
 
