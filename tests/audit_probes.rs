@@ -20,7 +20,7 @@ const FILE: &str = "tests/fixtures/audit_probes.jsonl";
 /// At most this many `flag` pairs pass without a counted finding (of 295).
 const MAX_EVASIONS: usize = 39;
 /// At most this many `clean` pairs get a counted finding (of 347).
-const MAX_FALSE_ALARMS: usize = 25;
+const MAX_FALSE_ALARMS: usize = 22;
 
 fn counted(context: &str, output: &str) -> bool {
     let threshold = AuditParams::default().numeric_deviation_threshold;

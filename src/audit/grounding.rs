@@ -1675,9 +1675,13 @@ const CN_SCALES: [(&str, f64); 8] = [
     ("千", 1e3),
     ("百", 1e2),
 ];
-const EN_SCALES: [(&str, f64); 5] = [
+/// With the Indian lakh (10⁵) and crore (10⁷): `Rs 500 crore` is 5 billion rupees, `1.5 lakh
+/// crore` 1.5 × 10¹².
+const EN_SCALES: [(&str, f64); 7] = [
     ("hundred", 1e2),
     ("thousand", 1e3),
+    ("lakh", 1e5),
+    ("crore", 1e7),
     ("million", 1e6),
     ("billion", 1e9),
     ("trillion", 1e12),
@@ -4361,6 +4365,15 @@ point five percent.";
             "notation three point five percent"
         );
         assert_eq!(one(said, "Sales grew 3.6%."), "not_found");
+        // Lakh and crore, the Indian scales.
+        let ctx = "The scheme costs Rs 500 crore; about 15 lakh people registered.";
+        assert_eq!(one(ctx, "It costs Rs 5 billion."), "notation 500 crore");
+        assert_eq!(one(ctx, "1.5 million people"), "notation 15 lakh");
+        assert_eq!(one(ctx, "It costs Rs 6 billion."), "not_found");
+        assert_eq!(
+            one("a budget of Rs 1.5 lakh crore", "Rs 1.5 trillion"),
+            "notation 1.5 lakh crore"
+        );
     }
 
     #[test]
