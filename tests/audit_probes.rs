@@ -18,7 +18,7 @@ use verifyfast::config::AuditParams;
 
 const FILE: &str = "tests/fixtures/audit_probes.jsonl";
 /// At most this many `flag` pairs pass without a counted finding (of 295).
-const MAX_EVASIONS: usize = 39;
+const MAX_EVASIONS: usize = 38;
 /// At most this many `clean` pairs get a counted finding (of 347).
 const MAX_FALSE_ALARMS: usize = 22;
 

@@ -3814,7 +3814,10 @@ fn merge_dates<'t>(
             .then_some(n.value as u32)
     };
     let is_year = |n: &Num| int(n).filter(|y| (1000..=2999).contains(y) && n.text.len() == 4);
-    let is_day = |n: &Num| int(n).filter(|d| (1..=31).contains(d) && n.text.len() <= 2);
+    // An ordinal word is a day too ("the seventh of March", "March seventh").
+    let word_day = |n: &Num| n.soft && n.text.bytes().all(|b| b.is_ascii_alphabetic());
+    let is_day =
+        |n: &Num| int(n).filter(|d| (1..=31).contains(d) && (n.text.len() <= 2 || word_day(n)));
     // Compacted in place: each step reads nums[k] (and nums[k + 1]) and writes at most one
     // number at `w <= k`, so no second vector of numbers is needed.
     let mut w = 0;
@@ -3866,7 +3869,11 @@ fn merge_dates<'t>(
             }
             // Day first: "1 May 2023".
             if let Some(d) = is_day(&n) {
-                if n.end <= ms && day_gap(n.end, ms) {
+                let of = word_day(&n)
+                    && text
+                        .get(n.end..ms)
+                        .is_some_and(|g| g.trim().eq_ignore_ascii_case("of"));
+                if n.end <= ms && (day_gap(n.end, ms) || of) {
                     let next = nums
                         .get(k + 1)
                         .filter(|y| gap(me, y.start))
@@ -5245,6 +5252,17 @@ point five percent.";
                 "August 31st, 2022".into(),
                 "notation 31st August 2022".into()
             )]
+        );
+        // A day in words is a day: checked as one, not a soft ordinal.
+        assert_eq!(
+            one(ctx, "born on the tenth of May, 1848"),
+            "notation 10 May 1848"
+        );
+        assert_eq!(one(ctx, "born on May tenth"), "notation 10 May 1848");
+        assert_eq!(one(ctx, "born on the seventh of May"), "not_found");
+        assert_eq!(
+            one("It opened in March 2024.", "on the seventh of March"),
+            "not_found"
         );
     }
 
