@@ -18,9 +18,9 @@ use verifyfast::config::AuditParams;
 
 const FILE: &str = "tests/fixtures/audit_probes.jsonl";
 /// At most this many `flag` pairs pass without a counted finding (of 295).
-const MAX_EVASIONS: usize = 38;
+const MAX_EVASIONS: usize = 37;
 /// At most this many `clean` pairs get a counted finding (of 347).
-const MAX_FALSE_ALARMS: usize = 22;
+const MAX_FALSE_ALARMS: usize = 21;
 
 fn counted(context: &str, output: &str) -> bool {
     let threshold = AuditParams::default().numeric_deviation_threshold;

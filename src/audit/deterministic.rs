@@ -19,9 +19,9 @@ use std::collections::HashMap;
 
 use super::contract::Severity;
 use super::grounding::{
-    chinese_numeral_value, is_chinese_numeral, is_quarter, measured, ordinal_written, same,
-    same_written_unit, same_written_unit_or_bare, scan, significant_digits, written_as_ordinal,
-    year_like, CheckedNumber, Num, NumberGrounding, NumberKind, CURRENCY_SIGNS,
+    chinese_numeral_value, en_cardinal, is_chinese_numeral, is_quarter, measured, ordinal_written,
+    same, same_written_unit, same_written_unit_or_bare, scan, significant_digits,
+    written_as_ordinal, year_like, CheckedNumber, Num, NumberGrounding, NumberKind, CURRENCY_SIGNS,
 };
 use super::report::{DeterministicCheck, DeterministicFinding, DeterministicStatus};
 
@@ -1404,7 +1404,64 @@ fn scores(text: &str) -> Vec<(u32, u32, usize, usize)> {
                 .into_iter()
                 .take(MAX_SCORES - out.len()),
         );
-        out.sort_by_key(|&(_, _, start, _)| start);
+    }
+    if out.len() < MAX_SCORES {
+        let scored = word_scores(text)
+            .into_iter()
+            .filter(|&(_, _, start, _)| score_words_near(text, start));
+        out.extend(scored.take(MAX_SCORES - out.len()));
+    }
+    out.sort_by_key(|&(_, _, start, _)| start);
+    out
+}
+
+/// Scores in words: two numbers of zero to twenty (and `nil`) joined by a dash, `to` or `goals
+/// to` (`three-one`, `two to nil`, `three goals to one`), as (first, second, start byte, end
+/// byte). `twenty-one` is a number, not a score.
+fn word_scores(text: &str) -> Vec<(u32, u32, usize, usize)> {
+    let value = |w: &str| -> Option<u32> {
+        let w = w.to_ascii_lowercase();
+        match w.as_str() {
+            "nil" | "zero" => Some(0),
+            "one" => Some(1),
+            _ => en_cardinal(&w).filter(|v| *v <= 20.0).map(|v| v as u32),
+        }
+    };
+    let mut words: Vec<(usize, &str)> = Vec::new();
+    let mut from = None;
+    for (i, c) in text.char_indices().chain([(text.len(), ' ')]) {
+        match (c.is_ascii_alphabetic(), from) {
+            (true, None) => from = Some(i),
+            (false, Some(f)) => {
+                words.push((f, &text[f..i]));
+                from = None;
+            }
+            _ => {}
+        }
+    }
+    let word = |k: usize| words.get(k).copied().unwrap_or((text.len(), ""));
+    let mut out = Vec::new();
+    for k in 0..words.len() {
+        if out.len() >= MAX_SCORES {
+            break;
+        }
+        let (at, first) = word(k);
+        let Some(a) = value(first) else { continue };
+        let end = at + first.len();
+        let gap = text.get(end..word(k + 1).0).unwrap_or("");
+        // The second number: right after a dash, or after `to` / `goals to` / `points to`.
+        let second = if gap == "-" && !first.eq_ignore_ascii_case("twenty") {
+            word(k + 1)
+        } else if word(k + 1).1.eq_ignore_ascii_case("to") && gap == " " {
+            word(k + 2)
+        } else if ["goals", "points", "runs"].contains(&word(k + 1).1) && word(k + 2).1 == "to" {
+            word(k + 3)
+        } else {
+            continue;
+        };
+        if let Some(b) = value(second.1) {
+            out.push((a, b, at, second.0 + second.1.len()));
+        }
     }
     out
 }
@@ -1567,7 +1624,10 @@ fn context_pairs(context: &str) -> std::collections::HashSet<(u32, u32)> {
         }
         i = j.max(i + 1);
     }
-    for (a, b, _, _) in chinese_scores(context) {
+    for (a, b, _, _) in chinese_scores(context)
+        .into_iter()
+        .chain(word_scores(context))
+    {
         pairs.insert((a.min(b), a.max(b)));
     }
     // A draw with no goal is the score 0-0 in words ("Arsenal's goalless draw").
@@ -2228,6 +2288,24 @@ mod tests {
         let ctx = "Henry spoke after Arsenal's goalless draw with Chelsea.";
         assert!(f(ctx, "Arsenal drew 0-0 with Chelsea.").is_empty());
         assert_eq!(f(ctx, "Arsenal drew 1-1 with Chelsea."), vec!["1-1"]);
+        // In words: a dash, `to`, `goals to`; `twenty-one` is a number.
+        assert_eq!(
+            f("Arsenal beat Chelsea.", "Arsenal beat Chelsea three-one"),
+            vec!["three-one"]
+        );
+        assert!(f(
+            "Arsenal beat Chelsea three goals to one.",
+            "Arsenal won 3-1"
+        )
+        .is_empty());
+        assert!(f("Arsenal beat Chelsea 3-1.", "Arsenal won three-one").is_empty());
+        assert_eq!(
+            f("Arsenal beat Chelsea 3-1.", "Arsenal won three-two"),
+            vec!["three-two"]
+        );
+        assert!(!f("Arsenal won.", "Arsenal won twenty-one games")
+            .iter()
+            .any(|t| t.contains('-') && t != "twenty-one"));
         // In Chinese numerals, as in digits, either side.
         assert_eq!(
             f("阿森纳战胜切尔西。", "阿森纳三比一战胜切尔西"),

@@ -1759,7 +1759,7 @@ const PERCENT_WORDS: [&str; 9] = [
 /// Basis points: hundredths of a percentage point (25bps = 0.25 percentage points).
 const BASIS_POINT_WORDS: [&str; 4] = ["basis points", "basis point", "bps", "bp"];
 /// The value of an English cardinal word of [`EN_CARDINALS`] ("two" … "ninety").
-fn en_cardinal(word: &str) -> Option<f64> {
+pub(crate) fn en_cardinal(word: &str) -> Option<f64> {
     EN_CARDINALS
         .iter()
         .find(|(w, _)| *w == word)
