@@ -260,6 +260,7 @@ pub fn ground_numbers(context: &str, output: &str) -> NumberGrounding {
                             context_apart.get_or_insert_with(|| joined_apart(&ctx, context));
                         joined_value(joined, n)
                     })
+                    .or_else(|| space_parts(&ctx, n))
                     .or_else(|| article_count(&ctx, output, n))
                     .map_or(Grounding::NotFound, |source| Grounding::Notation { source })
             }
@@ -577,6 +578,28 @@ fn joined_apart(ctx: &[Num], context: &str) -> Vec<(f64, String)> {
     }
     joined.sort_by(|a, b| a.0.total_cmp(&b.0));
     joined
+}
+
+/// The context's two numbers that the space-thousands reading joined (`Just 39 250 GTOs were
+/// made`: 39 cars of the 250 GTO model, or 39,250): of two groups, each part is also a number the
+/// context states, as written. Three groups or more (`1 234 567`) are one number only.
+fn space_parts(ctx: &[Num], n: &Num) -> Option<String> {
+    if n.kind != NumberKind::Number || !n.text.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    ctx.iter()
+        .filter(|c| c.kind == NumberKind::Number && c.date.is_none())
+        .find(|c| {
+            let mut parts = c.text.split([' ', '\u{a0}', '\u{202f}', '\u{2009}']);
+            let (Some(head), Some(tail), None) = (parts.next(), parts.next(), parts.next()) else {
+                return false;
+            };
+            [head, tail]
+                .iter()
+                .all(|p| p.bytes().all(|b| b.is_ascii_digit()))
+                && (n.text == head || n.text == tail)
+        })
+        .map(|c| c.text.to_string())
 }
 
 /// The context's writing apart ([`joined_apart`]) of the output's number `n`: the same value,
@@ -4472,6 +4495,13 @@ point five percent.";
             one("a crowd of 1 234 567", "1,234,567 people"),
             "notation 1 234 567"
         );
+        // Two groups may be two numbers (39 cars of the 250 GTO model); three are one.
+        let ctx = "Just 39 250 GTOs were made.";
+        assert_eq!(one(ctx, "only 39 were made"), "notation 39 250");
+        assert_eq!(one(ctx, "the 250 GTO"), "notation 39 250");
+        assert_eq!(one(ctx, "39,250 cars"), "notation 39 250");
+        assert_eq!(one(ctx, "only 25 were made"), "not_found");
+        assert_eq!(one("a crowd of 1 234 567", "1 person"), "not_found");
         // A scale word shared by a range: 3.9 is 3.9 billion.
         assert_eq!(
             one("Sales rose from 3.9 to 4.2 billion.", "sales rose 7.7%"),
