@@ -1419,12 +1419,15 @@ fn scores(text: &str) -> Vec<(u32, u32, usize, usize)> {
 /// to` (`three-one`, `two to nil`, `three goals to one`), as (first, second, start byte, end
 /// byte). `twenty-one` is a number, not a score.
 fn word_scores(text: &str) -> Vec<(u32, u32, usize, usize)> {
+    // Lower-cased on the stack: this runs over every word of a long context.
     let value = |w: &str| -> Option<u32> {
-        let w = w.to_ascii_lowercase();
-        match w.as_str() {
+        let mut buf = [0u8; 9];
+        buf.get_mut(..w.len())?.copy_from_slice(w.as_bytes());
+        buf.make_ascii_lowercase();
+        match std::str::from_utf8(&buf[..w.len()]).ok()? {
             "nil" | "zero" => Some(0),
             "one" => Some(1),
-            _ => en_cardinal(&w).filter(|v| *v <= 20.0).map(|v| v as u32),
+            w => en_cardinal(w).filter(|v| *v <= 20.0).map(|v| v as u32),
         }
     };
     let mut words: Vec<(usize, &str)> = Vec::new();
