@@ -21,8 +21,7 @@ use super::contract::Severity;
 use super::grounding::{
     chinese_numeral_value, en_cardinal, is_chinese_numeral, is_quarter, measured, ordinal_written,
     same, same_written_unit, same_written_unit_or_bare, scan, significant_digits,
-    written_as_ordinal, year_like, CheckedNumber, Num, NumberGrounding, NumberKind, Status,
-    CURRENCY_SIGNS,
+    written_as_ordinal, year_like, CheckedNumber, Num, NumberGrounding, NumberKind, CURRENCY_SIGNS,
 };
 use super::report::{DeterministicCheck, DeterministicFinding, DeterministicStatus};
 
@@ -1220,21 +1219,13 @@ fn judge_not_found<'g>(
     // score. The spans are in text order, so each number is placed by one binary search.
     let mut only_in_scores: std::collections::HashSet<&str> = std::collections::HashSet::new();
     if !score_spans.is_empty() {
-        // A place the number check found the writing at (a name's numeral, `World War 1`) is
-        // no writing outside a score to check.
-        let found_at: std::collections::HashSet<usize> = grounding
-            .numbers
-            .iter()
-            .filter(|n| n.status != Status::NotFound)
-            .map(|n| n.at)
-            .collect();
         let mut outside: std::collections::HashSet<&str> = std::collections::HashSet::new();
         for o in &out {
             let at = score_spans.partition_point(|&(_, _, s, _)| s <= o.start);
             let inside = at.checked_sub(1).is_some_and(|k| o.end <= score_spans[k].3);
             if inside {
                 only_in_scores.insert(o.text);
-            } else if !found_at.contains(&o.start) {
+            } else {
                 outside.insert(o.text);
             }
         }
@@ -2318,14 +2309,6 @@ mod tests {
         assert!(!f("Arsenal won.", "Arsenal won twenty-one games")
             .iter()
             .any(|t| t.contains('-') && t != "twenty-one"));
-        // A writing inside a score and found elsewhere by its place (a name's numeral) is
-        // judged with its score; outside a score and not found, it counts.
-        let ctx = "Arsenal beat Chelsea three goals to one. Baracca was a World War I pilot.";
-        assert!(f(ctx, "Arsenal won 3-1. Baracca flew in World War 1.").is_empty());
-        assert_eq!(
-            f(ctx, "He ate 1 apple. Baracca flew in World War 1."),
-            vec!["1"]
-        );
         // In Chinese numerals, as in digits, either side.
         assert_eq!(
             f("阿森纳战胜切尔西。", "阿森纳三比一战胜切尔西"),

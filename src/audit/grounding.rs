@@ -228,52 +228,8 @@ pub fn ground_numbers(context: &str, output: &str) -> NumberGrounding {
     let mut identifiers = None;
     let mut context_apart = None;
     let mut numerals = None;
-    // What a number not found in the index may still be by what surrounds it where it is
-    // written: an identifier, a period, a name's numeral, a short year, a writing apart.
-    let mut by_place = |n: &Num| {
-        let ids = identifiers.get_or_insert_with(|| context_identifiers(context));
-        spaced_identifier(ids, output, n)
-            .or_else(|| period_in(&ctx, context, output, n))
-            .or_else(|| ordinal_word(context, output, n))
-            .or_else(|| {
-                let numerals = numerals.get_or_insert_with(|| context_numerals(context));
-                roman_in_name(numerals, output, n)
-            })
-            .or_else(|| short_year(&ctx, output, n))
-            .or_else(|| written_apart(&out, &index, output, n))
-            .or_else(|| {
-                let joined = context_apart.get_or_insert_with(|| joined_apart(&ctx, context));
-                joined_value(joined, n)
-            })
-            .or_else(|| space_parts(&ctx, n))
-            .or_else(|| article_count(&ctx, output, n))
-    };
-    // Writings not found at their first place.
-    let mut missing: Vec<(&str, &str)> = Vec::new();
     for n in &out {
-        if n.soft {
-            continue;
-        }
-        if seen.contains(&(n.text, n.unit)) {
-            // Not found at its first place, a writing may be found at another by what
-            // surrounds it there (`won 3-1 … World War 1` of `World War I`): that place is
-            // listed as found, so the first one (inside a score) is judged as it is written.
-            // Each try reads the context: at most as many as numbers are checked.
-            if missing.contains(&(n.text, n.unit)) && repeats < MAX_OUTPUT_NUMBERS {
-                repeats += 1;
-                if let Some(source) = by_place(n) {
-                    let (status, source, operation) = Grounding::Notation { source }.into_fields();
-                    numbers.push(CheckedNumber {
-                        text: n.text.to_string(),
-                        kind: n.kind,
-                        value: n.value,
-                        status,
-                        source,
-                        operation,
-                        at: n.start,
-                    });
-                }
-            }
+        if n.soft || seen.contains(&(n.text, n.unit)) {
             continue;
         }
         let repeat = seen.iter().any(|(text, _)| *text == n.text);
@@ -289,13 +245,27 @@ pub fn ground_numbers(context: &str, output: &str) -> NumberGrounding {
         seen.push((n.text, n.unit));
         let grounding = match index.ground(n) {
             Grounding::NotFound => {
-                by_place(n).map_or(Grounding::NotFound, |source| Grounding::Notation { source })
+                let ids = identifiers.get_or_insert_with(|| context_identifiers(context));
+                spaced_identifier(ids, output, n)
+                    .or_else(|| period_in(&ctx, context, output, n))
+                    .or_else(|| ordinal_word(context, output, n))
+                    .or_else(|| {
+                        let numerals = numerals.get_or_insert_with(|| context_numerals(context));
+                        roman_in_name(numerals, output, n)
+                    })
+                    .or_else(|| short_year(&ctx, output, n))
+                    .or_else(|| written_apart(&out, &index, output, n))
+                    .or_else(|| {
+                        let joined =
+                            context_apart.get_or_insert_with(|| joined_apart(&ctx, context));
+                        joined_value(joined, n)
+                    })
+                    .or_else(|| space_parts(&ctx, n))
+                    .or_else(|| article_count(&ctx, output, n))
+                    .map_or(Grounding::NotFound, |source| Grounding::Notation { source })
             }
             g => g,
         };
-        if grounding == Grounding::NotFound {
-            missing.push((n.text, n.unit));
-        }
         if repeat && grounding != Grounding::NotFound {
             continue;
         }
