@@ -590,7 +590,7 @@ fn space_parts(ctx: &[Num], n: &Num) -> Option<String> {
     ctx.iter()
         .filter(|c| c.kind == NumberKind::Number && c.date.is_none())
         .find(|c| {
-            let mut parts = c.text.split([' ', '\u{a0}', '\u{202f}', '\u{2009}']);
+            let mut parts = c.text.split(SPACE_GROUP_SEPARATORS);
             let (Some(head), Some(tail), None) = (parts.next(), parts.next(), parts.next()) else {
                 return false;
             };
@@ -1757,6 +1757,11 @@ const EN_ABBREVIATIONS: [(&str, f64); 9] = [
 ];
 /// Percentage points in Chinese, after a number (5个百分点, 两个百分点).
 const CN_PERCENT_POINTS: [&str; 2] = ["个百分点", "百分点"];
+/// Percent signs written after a number (35%, 35％).
+const PERCENT_SIGNS: [&str; 2] = ["%", "％"];
+/// The spaces that set groups of three digits apart (`1 234 567`, a no-break or a narrow one):
+/// what the scanner joins and [`space_parts`] splits.
+const SPACE_GROUP_SEPARATORS: [char; 4] = [' ', '\u{a0}', '\u{202f}', '\u{2009}'];
 /// Units of measure a decimal in Chinese numerals is written before (七点八级, 三点五米, 一点二倍,
 /// 三点五美元): what makes X点Y a number rather than a time of day or a word.
 const CN_DECIMAL_UNITS: [&str; 16] = [
@@ -2494,7 +2499,9 @@ impl<'t> Scanner<'t> {
             }
             // "1 234 567": a space (or a narrow one) between groups of three after a first
             // group of at most three digits.
-            if matches!(self.ch(j), Some(' ' | '\u{a0}' | '\u{202f}' | '\u{2009}'))
+            if self
+                .ch(j)
+                .is_some_and(|c| SPACE_GROUP_SEPARATORS.contains(&c))
                 && (int.len() <= 3 || space_grouped)
                 && (1..=3).all(|k| self.ch(j + k).and_then(decimal_digit).is_some())
                 && self.ch(j + 4).and_then(decimal_digit).is_none()
@@ -2841,7 +2848,7 @@ impl<'t> Scanner<'t> {
         let to_char =
             |s: &Self, byte: usize| s.chars.partition_point(|&(b, _)| (b as usize) < byte);
         // Percent: 35%, 35 %, 35 percent, 5 个百分点.
-        for p in ["%", "％"].iter().chain(&CN_PERCENT_POINTS) {
+        for p in PERCENT_SIGNS.iter().chain(&CN_PERCENT_POINTS) {
             if spaced.starts_with(p) {
                 let end = at + skip + p.len();
                 push(self, end, NumberKind::Percent, value / 100.0, unit / 200.0);
@@ -3164,7 +3171,7 @@ impl<'t> Scanner<'t> {
         let rest = self.rest(k);
         let measured = forced
             || scale.is_some()
-            || ["%", "％"]
+            || PERCENT_SIGNS
                 .iter()
                 .chain(&CN_PERCENT_POINTS)
                 .chain(&CN_DECIMAL_UNITS)
@@ -3372,7 +3379,7 @@ impl<'t> Scanner<'t> {
 
     fn suffix_cn(&mut self, start: usize, j: usize, value: f64, unit: f64) -> usize {
         let rest = self.rest(j);
-        for p in ["%", "％"].iter().chain(&CN_PERCENT_POINTS) {
+        for p in PERCENT_SIGNS.iter().chain(&CN_PERCENT_POINTS) {
             if rest.starts_with(p) {
                 let end = self.byte(j) + p.len();
                 self.push_plain(start, end, NumberKind::Percent, value / 100.0, unit / 200.0);
