@@ -1199,6 +1199,10 @@ within the deviation threshold of one): a fabricated specific is High"
             }),
         }
     }
+    // A writing that counts at one place is not also left unjudged at another.
+    let findings = &rule.findings;
+    rule.uncounted
+        .retain(|u| !findings.iter().any(|f| f.output_text == u.text));
     rule.findings
         .extend(unsupported_scores(context, &score_spans, output));
     rule
@@ -1215,18 +1219,23 @@ fn judge_not_found<'g>(
 ) -> Vec<(&'g str, Option<UncountedNumber>)> {
     let ctx = scan(context);
     let out = scan(output);
-    // The writings of numbers written only inside scores: such a number is judged with its
-    // score. The spans are in text order, so each number is placed by one binary search.
-    let mut only_in_scores: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    // The writings of numbers written only inside scores, with their units: such a number is
+    // judged with its score. A writing is checked once per unit ([`ground_numbers`]), so a
+    // place outside a score with another unit is checked where it stands (`won 3-1 … World
+    // War 1`: the name's `1` is found as `World War I`, the score's `1` is the score's); only
+    // one with the same unit makes the writing a number of its own. The spans are in text
+    // order, so each number is placed by one binary search.
+    let mut only_in_scores: std::collections::HashSet<(&str, &str)> =
+        std::collections::HashSet::new();
     if !score_spans.is_empty() {
-        let mut outside: std::collections::HashSet<&str> = std::collections::HashSet::new();
+        let mut outside: std::collections::HashSet<(&str, &str)> = std::collections::HashSet::new();
         for o in &out {
             let at = score_spans.partition_point(|&(_, _, s, _)| s <= o.start);
             let inside = at.checked_sub(1).is_some_and(|k| o.end <= score_spans[k].3);
             if inside {
-                only_in_scores.insert(o.text);
+                only_in_scores.insert((o.text, o.unit));
             } else {
-                outside.insert(o.text);
+                outside.insert((o.text, o.unit));
             }
         }
         only_in_scores.retain(|t| !outside.contains(t));
@@ -1237,14 +1246,14 @@ fn judge_not_found<'g>(
             leniency,
             near,
         };
-        if only_in_scores.contains(n.text.as_str()) {
-            return Some(uncounted(Leniency::InScore, None));
-        }
         // The output's own reading of the number (its unit, its hedge) where it was checked.
         let o = out
             .iter()
             .find(|o| o.start == n.at && o.text == n.text)
             .or_else(|| out.iter().find(|o| o.text == n.text))?;
+        if only_in_scores.contains(&(o.text, o.unit)) {
+            return Some(uncounted(Leniency::InScore, None));
+        }
         // A count in words ("two individuals named Francis I", "two aces" of an ace on the
         // fourth and one on the eighth) is often the summary's own count of what the
         // context lists, which no rule can check: it counts only against a number the
@@ -1267,7 +1276,7 @@ fn judge_not_found<'g>(
         {
             return Some(uncounted(Leniency::CountInWords, None));
         }
-        let subject = clause_tokens(output, o);
+        let subject = clause_tokens(output, &out, o);
         // A round bound that an exact figure of the context meets, close to it ("more
         // than 100 bodies" of 116 bodies, "nearly 50" of 48), is that figure written
         // loosely, not a fabricated specific; a far one ("at least 11" of 17, "nearly 20%"
@@ -1296,7 +1305,7 @@ fn judge_not_found<'g>(
             .filter(|c| (slightly_changed(c, o, threshold) && !ordinal(c)) || meets(c))
             .take(64)
             .find(|c| {
-                clause_tokens(context, c)
+                clause_tokens(context, &ctx, c)
                     .iter()
                     .any(|t| subject.binary_search(t).is_ok())
             })
@@ -1713,8 +1722,10 @@ const NOT_SUBJECTS: &[&str] = &[
 ];
 
 /// What a number is about: the words of its clause (see [`tokens`]), grammar and direction
-/// words left out, sorted.
-fn clause_tokens(text: &str, n: &Num) -> Vec<String> {
+/// words left out, sorted. Nor are the words another number of the clause counts (`nums`: the
+/// scan of `text`): they say what that number is about. `凯文·乐福贡献32分20篮板` shares only
+/// 篮板 with `韦少一人独得33分、9个篮板`: two players' points, not one figure slightly changed.
+fn clause_tokens(text: &str, nums: &[Num], n: &Num) -> Vec<String> {
     let before = text.get(..n.start).unwrap_or("");
     let after = text.get(n.end..).unwrap_or("");
     let start = before
@@ -1731,9 +1742,18 @@ fn clause_tokens(text: &str, n: &Num) -> Vec<String> {
     let start = before.ceil_char_boundary(start.max(before.len().saturating_sub(120)));
     let end = after.floor_char_boundary(end.min(120));
     let clause = format!("{} {}", &before[start..], &after[..end]);
+    let (from, to) = (start, n.end + end);
+    let first = nums.partition_point(|m| m.start < from);
+    let units: Vec<String> = nums[first..]
+        .iter()
+        .take_while(|m| m.start < to)
+        .filter(|m| m.start != n.start)
+        .flat_map(|m| unit_tokens(text, m))
+        .collect();
     let mut t = tokens(&clause);
     t.retain(|w| {
         !NOT_SUBJECTS.contains(&w.as_str())
+            && !units.contains(w)
             && ![UP_EN, DOWN_EN, UP_ZH, DOWN_ZH, MORE_EN, LESS_EN]
                 .iter()
                 .any(|l| l.contains(&w.as_str()))
@@ -1782,6 +1802,33 @@ fn truncated(c: &Num, o: &Num) -> bool {
         && cv - ov < 2.0 * o.half_step * (1.0 - 1e-6)
 }
 
+/// The tokens (see [`tokens`]) from a number to the end of its unit's word: `rebounds` of `9
+/// rebounds`; 篮板 of `20篮板`, 个篮 and 篮板 of `9个篮板`; none for a sign before it (`$`).
+fn unit_tokens(text: &str, m: &Num) -> Vec<String> {
+    if m.unit.is_empty() {
+        return Vec::new();
+    }
+    // The unit is borrowed from `text` (`grounding::unit_of`): its offset there.
+    let Some(at) = (m.unit.as_ptr() as usize).checked_sub(text.as_ptr() as usize) else {
+        return Vec::new();
+    };
+    let rest = text.get(at..).unwrap_or("");
+    let len = match rest.chars().next() {
+        Some(c) if c.is_ascii_alphabetic() => {
+            rest.bytes().take_while(u8::is_ascii_alphabetic).count()
+        }
+        // A character's word is the pair it starts.
+        Some(_) => rest.chars().take(2).map(char::len_utf8).sum(),
+        None => 0,
+    };
+    text.get(m.end..at + len).map(tokens).unwrap_or_default()
+}
+
+/// The characters [`tokens`] pairs.
+fn token_cjk(c: char) -> bool {
+    ('\u{4e00}'..='\u{9fff}').contains(&c)
+}
+
 /// Word tokens for locating a claim: ASCII words of 3+ letters (lower-cased) and pairs of
 /// adjacent CJK characters.
 fn tokens(text: &str) -> Vec<String> {
@@ -1798,8 +1845,7 @@ fn tokens(text: &str) -> Vec<String> {
                 word.clear();
             }
         }
-        let cjk = ('\u{4e00}'..='\u{9fff}').contains(&c);
-        if cjk {
+        if token_cjk(c) {
             if let Some(p) = prev_cjk {
                 out.push(format!("{p}{c}"));
             }
@@ -2250,6 +2296,63 @@ mod tests {
         assert!(f.iter().any(|d| d.output_text.contains('：')), "{f:?}");
         // A guard against a blow-up, not a speed figure (see grounding's a_long_context_stays_fast).
         assert!(ms < 15_000, "took {ms} ms");
+    }
+
+    #[test]
+    fn a_number_of_a_name_beside_a_score_is_checked_where_it_stands() {
+        let f = |ctx: &str, out: &str| -> Vec<String> {
+            unsupported_number_findings(ctx, out, &ground_numbers(ctx, out), 0.1)
+                .into_iter()
+                .map(|f| f.output_text)
+                .collect()
+        };
+        let ctx = "The club won the final by three goals to one. The stadium was built by a \
+                   World War I veteran.";
+        // The score's `1` is the score's (stated in words); the name's `1` is `World War I`,
+        // in either order.
+        for out in [
+            "The club won 3-1 in the final. The stadium was built by a World War 1 veteran.",
+            "The stadium was built by a World War 1 veteran. The club won 3-1 in the final.",
+        ] {
+            assert!(f(ctx, out).is_empty(), "{out}: {:?}", f(ctx, out));
+        }
+        // A place of the same writing and unit outside the score is a number of its own.
+        assert!(f(
+            ctx,
+            "The club won 3-1 in the final, and 1 in 5 fans left early."
+        )
+        .contains(&"1".to_string()));
+    }
+
+    #[test]
+    fn what_another_number_counts_is_no_subject_of_a_slight_change() {
+        let f = |ctx: &str, out: &str| -> (Vec<String>, Vec<String>) {
+            let r = unsupported_numbers(ctx, out, &ground_numbers(ctx, out), 0.1);
+            (
+                r.findings.into_iter().map(|f| f.output_text).collect(),
+                r.uncounted.into_iter().map(|u| u.text).collect(),
+            )
+        };
+        let ctx = "在菲尼克斯，韦少一人独得33分、9个篮板和7次助攻，帮助雷鸣队取胜。";
+        // Another player's points: the clauses share only 篮板, what the other numbers count.
+        assert_eq!(
+            f(ctx, "凯文·乐福贡献32分9个篮板，带领骑士队取胜。").0,
+            vec!["32"]
+        );
+        // The same player's points written roughly stay a slight change.
+        assert_eq!(
+            f(ctx, "韦少一人独得约32分。"),
+            (vec![], vec!["32".to_string()])
+        );
+        let ctx = "Westbrook scored 33 points and 9 rebounds in Phoenix.";
+        // What the number itself counts is a word of its own quantity.
+        assert!(f(ctx, "Westbrook scored about 30 points.").0.is_empty());
+        assert!(f(
+            "Approximately 263,000 spectators attended.",
+            "over 260,000 spectators"
+        )
+        .0
+        .is_empty());
     }
 
     #[test]
