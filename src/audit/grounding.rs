@@ -2485,6 +2485,7 @@ impl<'t> Scanner<'t> {
         let mut int = String::new();
         let mut grouped = false;
         let mut space_grouped = false;
+        let mut zeros_apart = false;
         while let Some(d) = self.ch(j).and_then(decimal_digit) {
             int.push(char::from_digit(d, 10).unwrap_or('0'));
             j += 1;
@@ -2510,6 +2511,27 @@ impl<'t> Scanner<'t> {
                 grouped = true;
                 space_grouped = true;
                 j += 1;
+            }
+            // "3, 000 families", "23 , 000 locations": a comma spaced as tokenized text spaces
+            // it (dialogue corpora, CNN/DailyMail copies), before a group of zeros, which no
+            // list writes. Other groups stay two numbers here (`eaten 10, 100 - 10` is a list;
+            // see `written_apart`).
+            let comma = match (self.ch(j), self.ch(j + 1), self.ch(j + 2)) {
+                (Some(','), Some(' '), _) => Some(2),
+                (Some(' '), Some(','), Some(' ')) => Some(3),
+                _ => None,
+            };
+            if let Some(k) = comma.filter(|_| int.len() <= 3 || zeros_apart) {
+                let after = j + k + 3;
+                if (j + k..after).all(|m| self.ch(m) == Some('0'))
+                    && self.ch(after).and_then(decimal_digit).is_none()
+                    && !(self.ch(after).is_some_and(is_point)
+                        && self.ch(after + 1).and_then(decimal_digit).is_some())
+                {
+                    grouped = true;
+                    zeros_apart = true;
+                    j += k;
+                }
             }
         }
         let mut frac = String::new();
@@ -5449,6 +5471,29 @@ Under-17 Championship.";
             money[1].value, 5.0,
             "a spaced m without a currency is metres"
         );
+    }
+
+    #[test]
+    fn a_tokenized_comma_before_zeros_is_a_thousands_group() {
+        // Dialogue corpora space the comma (`23 , 000`, `3, 000`): one number, not 23 and a
+        // made-up `000`.
+        assert_eq!(
+            values("there were 23 , 000 locations and over 3, 000 families, 1, 000, 000 in all"),
+            vec![
+                ("23 , 000".to_string(), 23_000.0),
+                ("3, 000".to_string(), 3_000.0),
+                ("1, 000, 000".to_string(), 1e6)
+            ]
+        );
+        assert_eq!(
+            one("It has 3,000 families.", "it has 3, 000 families ."),
+            "notation 3,000"
+        );
+        // Other groups stay apart (a list), as do four digits and a decimal after the zeros.
+        let apart = |t: &str| values(t).into_iter().map(|(_, v)| v).collect::<Vec<_>>();
+        assert_eq!(apart("eaten 10, 100 - 10"), vec![10.0, 100.0, 10.0]);
+        assert_eq!(apart("in 2019, 000 units"), vec![2019.0, 0.0]);
+        assert_eq!(apart("3, 000.5 m"), vec![3.0, 0.5]);
     }
 
     #[test]
