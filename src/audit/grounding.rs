@@ -228,6 +228,7 @@ pub fn ground_numbers(context: &str, output: &str) -> NumberGrounding {
     let mut identifiers = None;
     let mut context_apart = None;
     let mut numerals = None;
+    let mut ones = None;
     for n in &out {
         if n.soft || seen.contains(&(n.text, n.unit)) {
             continue;
@@ -262,6 +263,10 @@ pub fn ground_numbers(context: &str, output: &str) -> NumberGrounding {
                     })
                     .or_else(|| space_parts(&ctx, n))
                     .or_else(|| article_count(&ctx, output, n))
+                    .or_else(|| {
+                        let ones = ones.get_or_insert_with(|| context_ones(context));
+                        one_as_written(ones, output, n)
+                    })
                     .map_or(Grounding::NotFound, |source| Grounding::Notation { source })
             }
             g => g,
@@ -1609,6 +1614,72 @@ fn article_count(ctx: &[Num], output: &str, n: &Num) -> Option<String> {
             one_of(noun, 2).is_some_and(|(kind, _)| kind == counted)
         })
         .map(|c| c.text.to_string())
+}
+
+/// The context's ones that only a rank or a part of a count states, as written: "number one"
+/// (or "number-one") and "one of two" (a count after it). The scanner leaves "one" alone ("one
+/// of the best", "no one"), so these support only a `1` the output writes the same way
+/// ([`one_as_written`]).
+#[derive(Default)]
+struct ContextOnes<'c> {
+    rank: Option<&'c str>,
+    of_count: Option<&'c str>,
+}
+
+fn context_ones(context: &str) -> ContextOnes<'_> {
+    let mut ones = ContextOnes::default();
+    let word_char = |c: char| c.is_ascii_alphanumeric();
+    for (at, _) in context
+        .match_indices("one")
+        .chain(context.match_indices("One"))
+    {
+        let before = &context[..at];
+        let after = &context[at + 3..];
+        if before.ends_with(word_char) || after.starts_with(word_char) {
+            continue;
+        }
+        let spaced = before.trim_end_matches([' ', '-']);
+        if ones.rank.is_none() && word_ending(spaced).eq_ignore_ascii_case("number") {
+            ones.rank = Some(&context[spaced.len() - "number".len()..at + 3]);
+        }
+        if ones.of_count.is_none() {
+            if let Some(count) = after.strip_prefix(" of ").and_then(|r| count_word(r)) {
+                ones.of_count = Some(&context[at..at + 3 + " of ".len() + count]);
+            }
+        }
+        if ones.rank.is_some() && ones.of_count.is_some() {
+            break;
+        }
+    }
+    ones
+}
+
+/// The byte length of the count `text` starts with, in digits or an English cardinal ("two
+/// inmates", "3 states").
+fn count_word(text: &str) -> Option<usize> {
+    let word = text.split(|c: char| !c.is_ascii_alphanumeric()).next()?;
+    let digits = !word.is_empty() && word.bytes().all(|b| b.is_ascii_digit());
+    (digits || en_cardinal(&word.to_ascii_lowercase()).is_some()).then_some(word.len())
+}
+
+/// The context's "number one" for the output's rank `number 1` (`No. 1`, `#1`), its "one of
+/// two" for `1 of 2`: the same one, in digits.
+fn one_as_written(ones: &ContextOnes, output: &str, n: &Num) -> Option<String> {
+    if n.text != "1" {
+        return None;
+    }
+    let before = output.get(..n.start)?.trim_end_matches([' ', '-']);
+    let rank = before.ends_with('#')
+        || ["number", "no"].contains(&word_ending(before).to_ascii_lowercase().as_str())
+        || before.to_ascii_lowercase().ends_with("no.");
+    if rank {
+        return ones.rank.map(str::to_string);
+    }
+    let of_count = output
+        .get(n.end..)?
+        .strip_prefix(" of ")
+        .is_some_and(|r| count_word(r).is_some());
+    of_count.then_some(ones.of_count?).map(str::to_string)
 }
 
 /// Whether `n` is the soft one an article states ("a year", "a 23-year-old man": see
@@ -5471,6 +5542,31 @@ Under-17 Championship.";
             money[1].value, 5.0,
             "a spaced m without a currency is metres"
         );
+    }
+
+    #[test]
+    fn a_rank_of_one_and_one_of_a_count_support_the_same_one_in_digits() {
+        let ctx = "It debuted at number one on the Billboard chart. Harley is One of two \
+                   makers to survive the Depression.";
+        assert_eq!(one(ctx, "it debuted at number 1"), "notation number one");
+        assert_eq!(one(ctx, "the No. 1 album"), "notation number one");
+        assert_eq!(one(ctx, "a #1 hit"), "notation number one");
+        assert_eq!(
+            status(ctx, "it is 1 of 2 makers")[0],
+            ("1".to_string(), "notation One of two".to_string())
+        );
+        assert_eq!(
+            one("the number-one spot", "to the number 1 of the day"),
+            "notation number-one"
+        );
+        // No other one: a count of one, a rank the context does not give, "one of them".
+        assert_eq!(one(ctx, "1 person died"), "not_found");
+        assert_eq!(
+            one("one of two inmates escaped", "it reached number 1"),
+            "not_found"
+        );
+        assert_eq!(one("one of them left", "1 of them left"), "not_found");
+        assert_eq!(one("no one came", "number 1 came"), "not_found");
     }
 
     #[test]
