@@ -1643,7 +1643,7 @@ fn context_ones(context: &str) -> ContextOnes<'_> {
             ones.rank = Some(&context[spaced.len() - "number".len()..at + 3]);
         }
         if ones.of_count.is_none() {
-            if let Some(count) = after.strip_prefix(" of ").and_then(|r| count_word(r)) {
+            if let Some(count) = after.strip_prefix(" of ").and_then(count_word) {
                 ones.of_count = Some(&context[at..at + 3 + " of ".len() + count]);
             }
         }
