@@ -2300,12 +2300,7 @@ mod tests {
 
     #[test]
     fn a_number_of_a_name_beside_a_score_is_checked_where_it_stands() {
-        let f = |ctx: &str, out: &str| -> Vec<String> {
-            unsupported_number_findings(ctx, out, &ground_numbers(ctx, out), 0.1)
-                .into_iter()
-                .map(|f| f.output_text)
-                .collect()
-        };
+        let f = flagged;
         let ctx = "The club won the final by three goals to one. The stadium was built by a \
                    World War I veteran.";
         // The score's `1` is the score's (stated in words); the name's `1` is `World War I`,
@@ -2357,12 +2352,7 @@ mod tests {
 
     #[test]
     fn a_score_is_one_fact_of_two_numbers() {
-        let f = |ctx: &str, out: &str| -> Vec<String> {
-            unsupported_number_findings(ctx, out, &ground_numbers(ctx, out), 0.1)
-                .into_iter()
-                .map(|f| f.output_text)
-                .collect()
-        };
+        let f = flagged;
         let ctx = "巴西队1/4决赛点球负于巴拉圭队，此前1：1战平。";
         assert_eq!(f(ctx, "巴西队在1/4决赛中0:1负于秘鲁队。"), vec!["0:1"]);
         assert!(f(ctx, "两队1:1战平。").is_empty());
