@@ -255,6 +255,7 @@ pub fn ground_numbers(context: &str, output: &str) -> NumberGrounding {
                         roman_in_name(numerals, output, n)
                     })
                     .or_else(|| short_year(&ctx, output, n))
+                    .or_else(|| slashed_date(&ctx, output, n))
                     .or_else(|| written_apart(&out, &index, output, n))
                     .or_else(|| {
                         let joined =
@@ -619,6 +620,46 @@ fn joined_value(joined: &[(f64, String)], n: &Num) -> Option<String> {
         .get(first)
         .filter(|(v, _)| *v <= n.value + slack)
         .map(|(_, text)| text.clone())
+}
+
+/// The context's date that the output writes with slashes, month and day in either order
+/// (`12/4/1956` of "December 4, 1956" or of "12 April 1956"): the scanner reads the parts apart,
+/// as it must where the order is unknown. Only a date with the written year (or none) whose
+/// month and day are the two parts supports them; the year is checked on its own.
+fn slashed_date(ctx: &[Num], output: &str, n: &Num) -> Option<String> {
+    let slash_or_digit = |b: &u8| b.is_ascii_digit() || *b == b'/';
+    let before = output.get(..n.start)?;
+    let start = n.start - before.bytes().rev().take_while(slash_or_digit).count();
+    let end = n.end
+        + output
+            .get(n.end..)?
+            .bytes()
+            .take_while(slash_or_digit)
+            .count();
+    let parts: Vec<&str> = output.get(start..end)?.split('/').collect();
+    let [month_or_day, day_or_month, year] = parts[..] else {
+        return None;
+    };
+    let short = |p: &str| (1..=2).contains(&p.len());
+    let at_part = n.start == start || n.start == start + month_or_day.len() + 1;
+    if !(short(month_or_day) && short(day_or_month) && year.len() == 4 && at_part) {
+        return None;
+    }
+    let (a, b, y) = (
+        month_or_day.parse::<u32>().ok()?,
+        day_or_month.parse::<u32>().ok()?,
+        year.parse::<u32>().ok()?,
+    );
+    ctx.iter()
+        .find(|c| {
+            c.date.is_some_and(|d| {
+                let (Some(m), Some(day)) = (d.month, d.day) else {
+                    return false;
+                };
+                ((m, day) == (a, b) || (m, day) == (b, a)) && d.year.is_none_or(|x| x == y)
+            })
+        })
+        .map(|c| c.text.to_string())
 }
 
 /// The context's year that the output writes with its last two digits: `in '81` or `in 81'`
@@ -5541,6 +5582,31 @@ Under-17 Championship.";
         assert_eq!(
             money[1].value, 5.0,
             "a spaced m without a currency is metres"
+        );
+    }
+
+    #[test]
+    fn a_date_in_slashes_is_the_context_date_in_either_order() {
+        let statuses = |ctx: &str, out: &str| -> Vec<String> {
+            status(ctx, out).into_iter().map(|(_, s)| s).collect()
+        };
+        let ctx = "The session was made on December 4, 1956, at Sun Records.";
+        assert_eq!(
+            statuses(ctx, "They jammed on 12/4/1956 at Sun."),
+            vec!["notation December 4, 1956"; 3]
+        );
+        assert_eq!(
+            statuses("It opened on 12 April 1956.", "It opened on 12/4/1956."),
+            vec!["notation 12 April 1956"; 3]
+        );
+        // Another day, or another year, is no writing of it.
+        assert_eq!(
+            statuses(ctx, "They jammed on 12/5/1956 at Sun.")[..2],
+            ["not_found", "not_found"]
+        );
+        assert_eq!(
+            statuses(ctx, "They jammed on 12/4/1957 at Sun.")[..2],
+            ["not_found", "not_found"]
         );
     }
 
