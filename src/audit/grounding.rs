@@ -627,15 +627,26 @@ fn joined_value(joined: &[(f64, String)], n: &Num) -> Option<String> {
 /// as it must where the order is unknown. Only a date with the written year (or none) whose
 /// month and day are the two parts supports them; the year is checked on its own.
 fn slashed_date(ctx: &[Num], output: &str, n: &Num) -> Option<String> {
+    // Read no further than a date reaches ("12/" before, "/4/1956" after): a long run of
+    // digits and slashes is no date, and is not read again for each of its numbers.
     let slash_or_digit = |b: &u8| b.is_ascii_digit() || *b == b'/';
     let before = output.get(..n.start)?;
-    let start = n.start - before.bytes().rev().take_while(slash_or_digit).count();
-    let end = n.end
-        + output
-            .get(n.end..)?
-            .bytes()
-            .take_while(slash_or_digit)
-            .count();
+    let back = before
+        .bytes()
+        .rev()
+        .take(4)
+        .take_while(slash_or_digit)
+        .count();
+    let ahead = output
+        .get(n.end..)?
+        .bytes()
+        .take(9)
+        .take_while(slash_or_digit)
+        .count();
+    if back > 3 || ahead > 8 {
+        return None;
+    }
+    let (start, end) = (n.start - back, n.end + ahead);
     let parts: Vec<&str> = output.get(start..end)?.split('/').collect();
     let [month_or_day, day_or_month, year] = parts[..] else {
         return None;
@@ -5607,6 +5618,11 @@ Under-17 Championship.";
         assert_eq!(
             statuses(ctx, "They jammed on 12/4/1957 at Sun.")[..2],
             ["not_found", "not_found"]
+        );
+        // Nor is a longer run of numbers and slashes a date.
+        assert_eq!(
+            statuses(ctx, "code 5/12/4/1956")[..3],
+            ["not_found", "not_found", "not_found"]
         );
     }
 
