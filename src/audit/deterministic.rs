@@ -19,8 +19,8 @@ use std::collections::HashMap;
 
 use super::contract::Severity;
 use super::grounding::{
-    chinese_numeral_value, en_cardinal, is_chinese_numeral, is_quarter, measured, ordinal_written,
-    same, same_written_unit, same_written_unit_or_bare, scan, significant_digits,
+    chinese_numeral_value, en_cardinal, is_chinese_numeral, is_cjk, is_quarter, measured,
+    ordinal_written, same, same_written_unit, same_written_unit_or_bare, scan, significant_digits,
     written_as_ordinal, year_like, CheckedNumber, Num, NumberGrounding, NumberKind, CURRENCY_SIGNS,
 };
 use super::report::{DeterministicCheck, DeterministicFinding, DeterministicStatus};
@@ -971,7 +971,7 @@ fn zh_subject(text: &str, at: usize) -> Option<String> {
     let subject: Vec<char> = before
         .chars()
         .rev()
-        .take_while(|c| ('\u{4e00}'..='\u{9fff}').contains(c))
+        .take_while(|&c| is_cjk(c))
         .take(4)
         .collect();
     (subject.len() >= 2).then(|| subject.into_iter().rev().collect())
@@ -1824,11 +1824,6 @@ fn unit_tokens(text: &str, m: &Num) -> Vec<String> {
     text.get(m.end..at + len).map(tokens).unwrap_or_default()
 }
 
-/// The characters [`tokens`] pairs.
-fn token_cjk(c: char) -> bool {
-    ('\u{4e00}'..='\u{9fff}').contains(&c)
-}
-
 /// Word tokens for locating a claim: ASCII words of 3+ letters (lower-cased) and pairs of
 /// adjacent CJK characters.
 fn tokens(text: &str) -> Vec<String> {
@@ -1845,7 +1840,7 @@ fn tokens(text: &str) -> Vec<String> {
                 word.clear();
             }
         }
-        if token_cjk(c) {
+        if is_cjk(c) {
             if let Some(p) = prev_cjk {
                 out.push(format!("{p}{c}"));
             }

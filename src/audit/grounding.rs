@@ -4214,7 +4214,8 @@ const HEDGES_BEFORE: [&str; 22] = [
 /// Written right after a number: it is an approximation.
 const HEDGES_AFTER: [&str; 6] = ["多", "余", "左右", "上下", "以上", "来"];
 
-fn is_cjk(c: char) -> bool {
+/// A CJK unified ideograph: the characters read as Chinese (units, subjects, word pairs).
+pub(crate) fn is_cjk(c: char) -> bool {
     ('\u{4e00}'..='\u{9fff}').contains(&c)
 }
 
