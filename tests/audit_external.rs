@@ -39,6 +39,9 @@
 //! decide which rejected sentences have a number the article does not state.
 //! `AUDIT_EXTERNAL_SHOW=1` lists the tune part's misses and false alarms.
 
+mod common;
+
+use common::restate::Restated;
 use serde_json::Value;
 use verifyfast::audit::deterministic::{direction_findings, unsupported_number_findings};
 use verifyfast::audit::grounding::ground_numbers;
@@ -49,6 +52,16 @@ fn counted(context: &str, output: &str) -> bool {
     !unsupported_number_findings(context, output, &ground_numbers(context, output), threshold)
         .is_empty()
         || !direction_findings(context, output).is_empty()
+}
+
+/// Adds the first sentences of each new context of `cases` to `restated`, restated and changed
+/// (`common::restate`).
+fn restate(restated: &mut Restated, seen: &mut std::collections::HashSet<String>, cases: &[Case]) {
+    for c in cases {
+        if seen.insert(c.context.clone()) {
+            restated.add(&c.id, &c.context, &counted);
+        }
+    }
 }
 
 fn fnv(s: &str) -> u64 {
@@ -398,6 +411,8 @@ fn qags(dir: &str) -> Option<(Vec<Case>, Vec<Case>)> {
 
 #[test]
 fn rules_alone_on_more_real_summaries() {
+    // A sentence of every article restated and changed (`common::restate`), over all the sets.
+    let (mut restated, mut seen) = (Restated::default(), std::collections::HashSet::new());
     // Floors (tune, held-out), raised when the rules improve, never lowered silently.
     let check = |got: [(usize, usize); 2], floors: (f64, f64), name: &str| {
         let pct = |(n, ok): (usize, usize)| {
@@ -429,6 +444,9 @@ fn rules_alone_on_more_real_summaries() {
             check(e, (93.6, 92.7), "summedits numbers");
             let q = measure("summedits: a quarter edited in -> BAD", &quarter);
             check(q, (100.0, 100.0), "summedits quarters");
+            for cases in [&clean, &edited] {
+                restate(&mut restated, &mut seen, cases);
+            }
         }
         None => println!("NOTICE: VERIFYFAST_SUMMEDITS unset or empty: SummEdits skipped"),
     }
@@ -438,6 +456,9 @@ fn rules_alone_on_more_real_summaries() {
             check(c, (100.0, 100.0), "qags clean");
             let b = measure("qags: rejected, a number not in the article -> BAD", &bad);
             check(b, (100.0, 100.0), "qags numbers");
+            for cases in [&clean, &bad] {
+                restate(&mut restated, &mut seen, cases);
+            }
         }
         None => println!("NOTICE: VERIFYFAST_QAGS unset or empty: QAGS skipped"),
     }
@@ -455,6 +476,9 @@ fn rules_alone_on_more_real_summaries() {
                 &words,
             );
             check(w, (100.0, 25.0), "aggrefact numbers in words");
+            for cases in [&clean, &bad, &words] {
+                restate(&mut restated, &mut seen, cases);
+            }
         }
         None => println!("NOTICE: VERIFYFAST_AGGREFACT unset or empty: AggreFact skipped"),
     }
@@ -480,5 +504,12 @@ fn rules_alone_on_more_real_summaries() {
             &bad,
         );
         check(b, number_floors, &format!("{name} numbers"));
+        for cases in [&clean, &bad] {
+            restate(&mut restated, &mut seen, cases);
+        }
+    }
+    if restated.restated > 0 {
+        // Floor: the figure measured when the measure was written.
+        restated.report("every set above", 98.8);
     }
 }

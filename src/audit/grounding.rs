@@ -1418,6 +1418,14 @@ pub(crate) fn plausible_derivation(
     if !named && a.sentence.abs_diff(b.sentence) > 1 {
         return false;
     }
+    // A loose reading in words (a rank, a fraction or a multiple: `sixth`, `a third`,
+    // `doubled`) is no count the rules' own search adds or divides: `37 + sixth` and `A third /
+    // Half` land on 43 and 67 % by chance. (`100% − a third` is the complement, taken apart;
+    // the parts of a ratio in digits, `10:45`, still add up to its whole.)
+    let loose_word = |x: &Num| x.soft && !x.text.starts_with(|c: char| c.is_ascii_digit());
+    if !named && (loose_word(a) || loose_word(b)) {
+        return false;
+    }
     // A sum or difference that moves one operand by under 1 % lands near that number whatever
     // it is (a dense price report holds changes of 0.12, 0.2, 1.85 beside prices of 273.48 and
     // 234.65): by chance it is that number slightly changed, which the precision rule judges
@@ -5119,6 +5127,24 @@ point five percent.";
         assert_eq!(one(whole, "前三节6分"), "derived 19 − 13");
         assert_eq!(one("He made 12 of 14 free throws.", "26"), "not_found");
         assert_eq!(one("He made 12 of 14 free throws.", "2"), "derived 14 − 12");
+        // A rank, a fraction or a multiple in words is no operand of the rules' own search: the
+        // sixth player and 37 completions make no 43 touchdown passes, a third and a quarter no
+        // 133 %; the complement of a fraction still is one, and so is the sum of a ratio's parts.
+        let ranks = "He became the sixth player to win four rings, with 37 completions.";
+        assert_eq!(one(ranks, "43 touchdown passes"), "not_found");
+        let shares = "A third of the areas were poor; a quarter were rural.";
+        assert_eq!(one(shares, "133% of the areas"), "not_found");
+        assert_eq!(
+            one("One third of the seats went to women.", "67% went to men"),
+            "derived 100% − One third"
+        );
+        assert_eq!(
+            one(
+                "The ratio of their coins is 10:45.",
+                "The total ratio is 55"
+            ),
+            "derived 10 + 45"
+        );
         // Operands stated far apart are not combined.
         let far = "A had 20 cars. Nothing else. Still nothing. B had 12 cars.";
         assert_eq!(one(far, "32 cars"), "not_found");

@@ -66,3 +66,4 @@ pub fn start_mock_llm(script: &serde_json::Value, extra: &[&str]) -> MockLlm {
 pub mod confidence;
 pub mod math_verify;
 pub mod real;
+pub mod restate;
