@@ -30,7 +30,9 @@
 //!   for SummEdits also one naming a quarter of a year (`Q3`, `third quarter`) that neither
 //!   names.
 //!   Some of these are a figure changed by less than the deviation threshold, which the
-//!   rubric makes Low (a score of 4), so they cannot all be caught.
+//!   rubric makes Low (a score of 4), so they cannot all be caught;
+//! - over every article of these sets, its first sentences restated (none may be flagged) and
+//!   with one number changed (`common::restate`, as in `tests/audit_real.rs`).
 //!
 //! Each set is split by a fixed hash of its document (FNV-1a 64, `% 10 < 7`): the rules were
 //! developed on the tune part only; the held-out part is printed, never listed. QAGS's CNN/DM

@@ -5,7 +5,7 @@
 //! chose, checked both ways; no rule was tuned on these figures. `RESTATE_SHOW=1` lists the
 //! changed sentences that were not flagged.
 
-/// What [`restate`] measured over a set of contexts.
+/// What [`Restated::add`] measured over a set of contexts.
 #[derive(Default)]
 pub struct Restated {
     /// Sentences restated (as written, and in another notation where one applies).
