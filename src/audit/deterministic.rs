@@ -1299,24 +1299,46 @@ fn judge_not_found<'g>(
         // An ordinal (a rank, a century) is exact, as a year is.
         let o_ordinal = written_as_ordinal(output, o);
         let ordinal = |c: &Num| o_ordinal || written_as_ordinal(context, c);
+        // How many words of the output number's clause the clause of a context number says.
+        let shared = |c: &Num| {
+            clause_tokens(context, &ctx, c)
+                .iter()
+                .filter(|t| subject.binary_search(t).is_ok())
+                .count()
+        };
         // The first 64 candidates: a context of one value repeated is not read once per
-        // repetition.
-        ctx.iter()
-            .filter(|c| (slightly_changed(c, o, threshold) && !ordinal(c)) || meets(c))
-            .take(64)
-            .find(|c| {
-                clause_tokens(context, &ctx, c)
-                    .iter()
-                    .any(|t| subject.binary_search(t).is_ok())
-            })
-            .map(|c| {
-                let leniency = if meets(c) {
-                    Leniency::RoundBound
-                } else {
-                    Leniency::SlightChange
-                };
-                uncounted(leniency, Some(c.text.to_string()))
-            })
+        // repetition. The one sharing most words is the figure the output restates.
+        let lenient_to = |c: &&Num| (slightly_changed(c, o, threshold) && !ordinal(c)) || meets(c);
+        let mut best: Option<(&Num, usize)> = None;
+        for c in ctx.iter().filter(lenient_to).take(64) {
+            let k = shared(c);
+            if k > 0 && best.is_none_or(|(_, b)| k > b) {
+                best = Some((c, k));
+            }
+        }
+        let (c, k) = best?;
+        // A figure of the same unit whose clause says more of the output's is the quantity the
+        // output states, and it is far from it: the near one counts something else
+        // (`最小年龄37岁` against `最大年龄34岁` when the context's 最小年龄 is 10), so the
+        // number is no slight change. Clauses are compared whole: two figures of one clause
+        // (`35公里挑战组、10公里悠游组`) share as much with any output clause. A round bound is
+        // loose by nature and stays with the figure that meets it ("more than 40
+        // years" of a text that says "since 1976" and, of another crime, "a 45-year high").
+        if !meets(c)
+            && ctx
+                .iter()
+                .filter(|d| d.kind == o.kind && one_quantity(d, o) && !lenient_to(d))
+                .take(64)
+                .any(|d| shared(d) > k)
+        {
+            return None;
+        }
+        let leniency = if meets(c) {
+            Leniency::RoundBound
+        } else {
+            Leniency::SlightChange
+        };
+        Some(uncounted(leniency, Some(c.text.to_string())))
     };
     grounding
         .not_found()
@@ -2343,6 +2365,32 @@ mod tests {
         )
         .0
         .is_empty());
+    }
+
+    #[test]
+    fn a_near_figure_of_another_quantity_is_no_slight_change() {
+        let f = |ctx: &str, out: &str| -> (Vec<String>, Vec<String>) {
+            let r = unsupported_numbers(ctx, out, &ground_numbers(ctx, out), 0.1);
+            (
+                r.findings.into_iter().map(|f| f.output_text).collect(),
+                r.uncounted.into_iter().map(|u| u.text).collect(),
+            )
+        };
+        // The youngest is 10: a 37 near the oldest's 34 changes the youngest's age.
+        let ages = "参赛选手来自全国20个省，最大年龄34岁，最小年龄10岁。";
+        assert_eq!(f(ages, "最小年龄37岁。").0, vec!["37"]);
+        assert_eq!(
+            f(ages, "最大年龄约35岁。"),
+            (vec![], vec!["35".to_string()])
+        );
+        let en = "The men's race is 35 km long; the women's race is 10 km long.";
+        assert_eq!(f(en, "The women's race is 37 km long.").0, vec!["37"]);
+        assert!(f(en, "The men's race is about 37 km long.").0.is_empty());
+        // A round bound stays with the figure that meets it.
+        let bound = "Sexual crime in Scotland sits at a 45-year high. This is the lowest number \
+                     of recorded homicides since 1976 and half the figure of nine years ago.";
+        let out = "The number of recorded homicides in Scotland fell to its lowest for more than 40 years.";
+        assert_eq!(f(bound, out), (vec![], vec!["40".to_string()]));
     }
 
     #[test]
