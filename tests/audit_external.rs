@@ -56,13 +56,11 @@ fn counted(context: &str, output: &str) -> bool {
         || !direction_findings(context, output).is_empty()
 }
 
-/// Adds the first sentences of each new context of `cases` to `restated`, restated and changed
+/// Adds the first sentences of each context of `cases` to `restated`, restated and changed
 /// (`common::restate`).
-fn restate(restated: &mut Restated, seen: &mut std::collections::HashSet<String>, cases: &[Case]) {
+fn restate(restated: &mut Restated, cases: &[Case]) {
     for c in cases {
-        if seen.insert(c.context.clone()) {
-            restated.add(&c.id, &c.context, &counted);
-        }
+        restated.add(&c.id, &c.context, &counted);
     }
 }
 
@@ -414,7 +412,7 @@ fn qags(dir: &str) -> Option<(Vec<Case>, Vec<Case>)> {
 #[test]
 fn rules_alone_on_more_real_summaries() {
     // A sentence of every article restated and changed (`common::restate`), over all the sets.
-    let (mut restated, mut seen) = (Restated::default(), std::collections::HashSet::new());
+    let mut restated = Restated::default();
     // Floors (tune, held-out), raised when the rules improve, never lowered silently.
     let check = |got: [(usize, usize); 2], floors: (f64, f64), name: &str| {
         let pct = |(n, ok): (usize, usize)| {
@@ -447,7 +445,7 @@ fn rules_alone_on_more_real_summaries() {
             let q = measure("summedits: a quarter edited in -> BAD", &quarter);
             check(q, (100.0, 100.0), "summedits quarters");
             for cases in [&clean, &edited] {
-                restate(&mut restated, &mut seen, cases);
+                restate(&mut restated, cases);
             }
         }
         None => println!("NOTICE: VERIFYFAST_SUMMEDITS unset or empty: SummEdits skipped"),
@@ -459,7 +457,7 @@ fn rules_alone_on_more_real_summaries() {
             let b = measure("qags: rejected, a number not in the article -> BAD", &bad);
             check(b, (100.0, 100.0), "qags numbers");
             for cases in [&clean, &bad] {
-                restate(&mut restated, &mut seen, cases);
+                restate(&mut restated, cases);
             }
         }
         None => println!("NOTICE: VERIFYFAST_QAGS unset or empty: QAGS skipped"),
@@ -479,7 +477,7 @@ fn rules_alone_on_more_real_summaries() {
             );
             check(w, (100.0, 25.0), "aggrefact numbers in words");
             for cases in [&clean, &bad, &words] {
-                restate(&mut restated, &mut seen, cases);
+                restate(&mut restated, cases);
             }
         }
         None => println!("NOTICE: VERIFYFAST_AGGREFACT unset or empty: AggreFact skipped"),
@@ -507,7 +505,7 @@ fn rules_alone_on_more_real_summaries() {
         );
         check(b, number_floors, &format!("{name} numbers"));
         for cases in [&clean, &bad] {
-            restate(&mut restated, &mut seen, cases);
+            restate(&mut restated, cases);
         }
     }
     if restated.restated > 0 {

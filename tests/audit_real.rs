@@ -269,11 +269,7 @@ fn rules_alone_on_real_annotated_hallucinations() {
 #[test]
 fn a_sentence_of_a_real_context_restated_and_with_a_number_changed() {
     let flagged = |context: &str, output: &str| !findings(context, output).is_empty();
-    let (mut seen, mut en, mut zh) = (
-        std::collections::HashSet::new(),
-        Restated::default(),
-        Restated::default(),
-    );
+    let (mut en, mut zh) = (Restated::default(), Restated::default());
     for name in [
         "en_numbers",
         "en_direction",
@@ -289,10 +285,7 @@ fn a_sentence_of_a_real_context_restated_and_with_a_number_changed() {
             &mut en
         };
         for c in &cases {
-            let context = field(c, "context_input");
-            if seen.insert(context.to_string()) {
-                tally.add(field(c, "id"), context, &flagged);
-            }
+            tally.add(field(c, "id"), field(c, "context_input"), &flagged);
         }
     }
     // Floors: the figures measured when the test was written; raised when the rules improve.

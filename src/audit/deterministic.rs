@@ -1324,7 +1324,8 @@ fn judge_not_found<'g>(
         // (`35公里挑战组、10公里悠游组`) share as much with any output clause. A round bound is
         // loose by nature and stays with the figure that meets it ("more than 40
         // years" of a text that says "since 1976" and, of another crime, "a 45-year high").
-        if !meets(c)
+        let round_bound = meets(c);
+        if !round_bound
             && ctx
                 .iter()
                 .filter(|d| d.kind == o.kind && one_quantity(d, o) && !lenient_to(d))
@@ -1333,7 +1334,7 @@ fn judge_not_found<'g>(
         {
             return None;
         }
-        let leniency = if meets(c) {
+        let leniency = if round_bound {
             Leniency::RoundBound
         } else {
             Leniency::SlightChange
@@ -2130,6 +2131,15 @@ mod tests {
             .collect()
     }
 
+    /// The output numbers that count and those left uncounted, as the rule judges them.
+    fn judged(ctx: &str, out: &str) -> (Vec<String>, Vec<String>) {
+        let r = unsupported_numbers(ctx, out, &ground_numbers(ctx, out), 0.1);
+        (
+            r.findings.into_iter().map(|f| f.output_text).collect(),
+            r.uncounted.into_iter().map(|u| u.text).collect(),
+        )
+    }
+
     #[test]
     fn the_leniency_is_for_the_same_quantity_written_as_an_approximation() {
         // Years are exact: every year is within 10 % of every other.
@@ -2338,13 +2348,7 @@ mod tests {
 
     #[test]
     fn what_another_number_counts_is_no_subject_of_a_slight_change() {
-        let f = |ctx: &str, out: &str| -> (Vec<String>, Vec<String>) {
-            let r = unsupported_numbers(ctx, out, &ground_numbers(ctx, out), 0.1);
-            (
-                r.findings.into_iter().map(|f| f.output_text).collect(),
-                r.uncounted.into_iter().map(|u| u.text).collect(),
-            )
-        };
+        let f = judged;
         let ctx = "在菲尼克斯，韦少一人独得33分、9个篮板和7次助攻，帮助雷鸣队取胜。";
         // Another player's points: the clauses share only 篮板, what the other numbers count.
         assert_eq!(
@@ -2369,13 +2373,7 @@ mod tests {
 
     #[test]
     fn a_near_figure_of_another_quantity_is_no_slight_change() {
-        let f = |ctx: &str, out: &str| -> (Vec<String>, Vec<String>) {
-            let r = unsupported_numbers(ctx, out, &ground_numbers(ctx, out), 0.1);
-            (
-                r.findings.into_iter().map(|f| f.output_text).collect(),
-                r.uncounted.into_iter().map(|u| u.text).collect(),
-            )
-        };
+        let f = judged;
         // The youngest is 10: a 37 near the oldest's 34 changes the youngest's age.
         let ages = "参赛选手来自全国20个省，最大年龄34岁，最小年龄10岁。";
         assert_eq!(f(ages, "最小年龄37岁。").0, vec!["37"]);

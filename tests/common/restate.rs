@@ -8,6 +8,9 @@
 /// What [`Restated::add`] measured over a set of contexts.
 #[derive(Default)]
 pub struct Restated {
+    /// The contexts added so far: one given twice (several summaries of one article) is
+    /// measured once.
+    seen: std::collections::HashSet<String>,
     /// Sentences restated (as written, and in another notation where one applies).
     pub restated: usize,
     /// Those flagged: `id: sentence`.
@@ -27,9 +30,13 @@ impl Restated {
         }
     }
 
-    /// Adds the first [`SENTENCES_PER_CONTEXT`] sentences of `context` that write a digit,
+    /// Adds the first [`SENTENCES_PER_CONTEXT`] sentences of `context` that write a digit (once
+    /// per context),
     /// restated and changed, as `flagged` (the rules alone: any counted finding) judges them.
     pub fn add(&mut self, id: &str, context: &str, flagged: &dyn Fn(&str, &str) -> bool) {
+        if !self.seen.insert(context.to_string()) {
+            return;
+        }
         for s in digit_sentences(context)
             .into_iter()
             .take(SENTENCES_PER_CONTEXT)
@@ -86,11 +93,11 @@ impl Restated {
 
 /// At most this many sentences of each context are restated and changed: the debug build of
 /// `scripts/test` checks each in ~10 ms.
-pub const SENTENCES_PER_CONTEXT: usize = 3;
+const SENTENCES_PER_CONTEXT: usize = 3;
 
 /// The sentences of `text` that write a digit: ended by 。！？ or by `.`, `!`, `?` before a
 /// space and a capital or a quote (not a decimal point, not `No. 5`).
-pub fn digit_sentences(text: &str) -> Vec<&str> {
+fn digit_sentences(text: &str) -> Vec<&str> {
     let mut parts = Vec::new();
     let mut start = 0;
     for (i, c) in text.char_indices() {
@@ -120,7 +127,7 @@ pub fn digit_sentences(text: &str) -> Vec<&str> {
 /// Skipped: decimals and groups of thousands (`7.2`, `1,520`), and names written with digits
 /// (`A34`, `F-16`, `COVID-19`, `Pt9995`, `5pm`), which the reader leaves alone by design, and
 /// list markers.
-pub fn with_a_number_changed(sentence: &str) -> Option<(String, String)> {
+fn with_a_number_changed(sentence: &str) -> Option<(String, String)> {
     let b = sentence.as_bytes();
     let letter = |i: usize| b.get(i).is_some_and(u8::is_ascii_alphabetic);
     let digit = |i: usize| b.get(i).is_some_and(u8::is_ascii_digit);
@@ -171,6 +178,11 @@ pub fn with_a_number_changed(sentence: &str) -> Option<(String, String)> {
     None
 }
 
+/// A number in digits, with its decimal point or thousands separators: compiled once.
+static NUMBER: std::sync::LazyLock<regex_lite::Regex> = std::sync::LazyLock::new(|| {
+    regex_lite::Regex::new(r"\d+(?:[.,]\d+)*").expect("a valid pattern")
+});
+
 /// A whole number under a hundred in Chinese numerals (`22` → `二十二`, `10` → `十`).
 fn chinese_numeral(n: u32) -> Option<String> {
     const DIGITS: [char; 10] = ['零', '一', '二', '三', '四', '五', '六', '七', '八', '九'];
@@ -195,12 +207,11 @@ fn chinese_numeral(n: u32) -> Option<String> {
 /// without their separator (`1,520` → `1520`), a percentage spelled (`22%` → `22 percent`,
 /// `百分之二十二`) or a spelled one as `%`, 万 in digits (`5万` → `50000`). What a summary does
 /// to the context's numbers without changing them.
-pub fn in_another_notation(sentence: &str) -> Option<String> {
-    let number = regex_lite::Regex::new(r"\d+(?:[.,]\d+)*").ok()?;
+fn in_another_notation(sentence: &str) -> Option<String> {
     let chinese = sentence
         .chars()
         .any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c));
-    for m in number.find_iter(sentence) {
+    for m in NUMBER.find_iter(sentence) {
         let (before, text, after) = (&sentence[..m.start()], m.as_str(), &sentence[m.end()..]);
         if before.ends_with(|c: char| c.is_ascii_alphanumeric() || c == '.' || c == ',') {
             continue;
