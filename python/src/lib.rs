@@ -19,6 +19,9 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple, PyType};
 use serde_json::Value;
+use verifyfast::audit::check::check as check_case;
+use verifyfast::audit::limits;
+use verifyfast::config::AuditParams;
 use verifyfast::extract::records::{
     extract_record, grade_line, ExtractInput, ExtractRecord, GradeInput, GradeRecord,
 };
@@ -492,7 +495,7 @@ fn extract(
     })
 }
 
-/// How many threads `grade_many` starts for `n` items.
+/// How many threads `grade_many` and `check_many` start for `n` items.
 fn thread_count(n: usize, asked: Option<usize>) -> PyResult<usize> {
     let wanted = match asked {
         Some(0) => return Err(PyValueError::new_err("threads must be at least 1")),
@@ -504,20 +507,17 @@ fn thread_count(n: usize, asked: Option<usize>) -> PyResult<usize> {
     Ok(wanted.clamp(1, MAX_THREADS).min(n.div_ceil(CHUNK).max(1)))
 }
 
-/// Grades every item on `threads` threads (std's scoped threads, no pool kept), each taking
-/// `CHUNK` items at a time from a shared counter. Every item runs under `catch_unwind`; the
-/// first panic is returned with its item's index.
-fn grade_parallel(
-    outputs: &[String],
-    golds: &[String],
-    questions: Option<&[Option<String>]>,
-    preset: Preset,
-    patterns: &AnswerPatterns,
+/// Computes `item(i)` for every `i < n` on `threads` threads (std's scoped threads, no pool
+/// kept), each taking `CHUNK` items at a time from a shared counter: the one engine of
+/// `grade_many` and `check_many`. Every item runs under `catch_unwind`; the first panic is
+/// returned with its item's index.
+fn in_parallel<T: Send>(
+    n: usize,
     threads: usize,
-) -> Result<Vec<Graded>, (usize, String)> {
-    let n = outputs.len();
+    item: impl Fn(usize) -> T + Sync,
+) -> Result<Vec<T>, (usize, String)> {
     let next = AtomicUsize::new(0);
-    let slots: Mutex<Vec<Option<Graded>>> = Mutex::new((0..n).map(|_| None).collect());
+    let slots: Mutex<Vec<Option<T>>> = Mutex::new((0..n).map(|_| None).collect());
     let failure: Mutex<Option<(usize, String)>> = Mutex::new(None);
     let work = || loop {
         let start = next.fetch_add(CHUNK, Ordering::Relaxed);
@@ -527,11 +527,7 @@ fn grade_parallel(
         let end = (start + CHUNK).min(n);
         let mut done = Vec::with_capacity(end - start);
         for i in start..end {
-            let question = questions.and_then(|q| q.get(i)).and_then(|q| q.as_deref());
-            let item = catch_unwind(AssertUnwindSafe(|| {
-                grade_one(&outputs[i], &golds[i], question, preset, patterns)
-            }));
-            match item {
+            match catch_unwind(AssertUnwindSafe(|| item(i))) {
                 Ok(g) => done.push(g),
                 Err(p) => {
                     let mut f = failure.lock().unwrap_or_else(|e| e.into_inner());
@@ -566,7 +562,7 @@ fn grade_parallel(
     slots
         .into_iter()
         .enumerate()
-        .map(|(i, s)| s.ok_or((i, "item was not graded".to_string())))
+        .map(|(i, s)| s.ok_or((i, "item was not computed".to_string())))
         .collect()
 }
 
@@ -605,14 +601,13 @@ fn grade_many(
     let patterns = patterns.map(|p| p.get());
     let graded = py.detach(|| {
         let patterns = patterns.map_or(&NO_PATTERNS, |p| &p.compiled);
-        grade_parallel(
-            &outputs,
-            &ground_truths,
-            questions.as_deref(),
-            preset,
-            patterns,
-            threads,
-        )
+        in_parallel(outputs.len(), threads, |i| {
+            let question = questions
+                .as_deref()
+                .and_then(|q| q.get(i))
+                .and_then(|q| q.as_deref());
+            grade_one(&outputs[i], &ground_truths[i], question, preset, patterns)
+        })
     });
     let graded = graded.map_err(|(i, msg)| {
         InternalError::new_err(format!(
@@ -622,6 +617,103 @@ fn grade_many(
     graded
         .into_iter()
         .map(|g| GradeResult::new(py, g)?.returned(py, into))
+        .collect()
+}
+
+/// The parameters of a check: the default strategy's, with the deviation threshold given
+/// (checked as a strategy file's value is, `AuditParams::validate`).
+fn check_params(threshold: Option<f64>) -> PyResult<AuditParams> {
+    let mut params = AuditParams::default();
+    if let Some(t) = threshold {
+        params.numeric_deviation_threshold = t;
+    }
+    params
+        .validate("check")
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    Ok(params)
+}
+
+/// A text over the audit's size limits (`audit::limits`, as `verifyfast check --batch` and the
+/// page refuse it), named; `at` is the item's index in a batch.
+fn check_sizes(context: &str, output: &str, at: Option<usize>) -> PyResult<()> {
+    let sizes = limits::check_field("context_input", context.len())
+        .and_then(|()| limits::check_field("model_output", output.len()));
+    sizes.map_err(|e| {
+        PyValueError::new_err(match at {
+            Some(i) => format!("item {i}: {e}"),
+            None => e.to_string(),
+        })
+    })
+}
+
+/// The report `verifyfast check` prints for one case, as JSON (its one wire type,
+/// `audit::check::CheckReport`).
+fn check_one(context: &str, output: &str, params: &AuditParams) -> Result<String, String> {
+    serde_json::to_string(&check_case(context, output, params)).map_err(|e| e.to_string())
+}
+
+/// A check that could not be written (a bug: a report is strings, numbers and names).
+fn unwritten(at: Option<usize>, why: &str) -> PyErr {
+    let item = at.map(|i| format!(" item {i}")).unwrap_or_default();
+    InternalError::new_err(format!(
+        "internal error while writing the check of{item}: {why} (a bug in VerifyFast; please report it with the input)"
+    ))
+}
+
+/// The model-free check of one case, as the JSON of `verifyfast check`; see `verifyfast.check`.
+#[pyfunction]
+#[pyo3(signature = (context, output, numeric_deviation_threshold=None))]
+fn check_json(
+    py: Python<'_>,
+    context: String,
+    output: String,
+    numeric_deviation_threshold: Option<f64>,
+) -> PyResult<String> {
+    let params = check_params(numeric_deviation_threshold)?;
+    check_sizes(&context, &output, None)?;
+    py.detach(|| catch_unwind(AssertUnwindSafe(|| check_one(&context, &output, &params))))
+        .map_err(|p| internal("checking", &*p))?
+        .map_err(|e| unwritten(None, &e))
+}
+
+/// The model-free check of many cases in parallel with the GIL released; see
+/// `verifyfast.check_many`. Every size is checked before any work starts.
+#[pyfunction]
+#[pyo3(signature = (contexts, outputs, numeric_deviation_threshold=None, threads=None))]
+fn check_many_json(
+    py: Python<'_>,
+    contexts: Vec<String>,
+    outputs: Vec<String>,
+    numeric_deviation_threshold: Option<f64>,
+    threads: Option<usize>,
+) -> PyResult<Vec<String>> {
+    let params = check_params(numeric_deviation_threshold)?;
+    if contexts.len() != outputs.len() {
+        return Err(PyValueError::new_err(format!(
+            "contexts and outputs differ in length: {} vs {}",
+            contexts.len(),
+            outputs.len()
+        )));
+    }
+    for (i, (c, o)) in contexts.iter().zip(&outputs).enumerate() {
+        check_sizes(c, o, Some(i))?;
+    }
+    let threads = thread_count(outputs.len(), threads)?;
+    let checked = py
+        .detach(|| {
+            in_parallel(outputs.len(), threads, |i| {
+                check_one(&contexts[i], &outputs[i], &params)
+            })
+        })
+        .map_err(|(i, msg)| {
+            InternalError::new_err(format!(
+                "internal error while checking item {i}: {msg} (a bug in VerifyFast; please report it with the input)"
+            ))
+        })?;
+    checked
+        .into_iter()
+        .enumerate()
+        .map(|(i, c)| c.map_err(|e| unwritten(Some(i), &e)))
         .collect()
 }
 
@@ -669,6 +761,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(extract, m)?)?;
     m.add_function(wrap_pyfunction!(grade_many, m)?)?;
     m.add_function(wrap_pyfunction!(presets, m)?)?;
+    m.add_function(wrap_pyfunction!(check_json, m)?)?;
+    m.add_function(wrap_pyfunction!(check_many_json, m)?)?;
     #[cfg(feature = "test-hooks")]
     {
         m.add_function(wrap_pyfunction!(_panic_for_tests, m)?)?;

@@ -12,7 +12,10 @@ Functions:
 
 - :func:`grade` -- one output against its ground truth, a :class:`Verdict`;
 - :func:`grade_many` -- many at once, in parallel, with the GIL released;
-- :func:`extract` -- the final answer of one text, an :class:`Extraction`.
+- :func:`extract` -- the final answer of one text, an :class:`Extraction`;
+- :func:`check` -- the audit's model-free check of an output against its context (numbers the
+  context does not state, directions it reverses), a :class:`CheckReport`;
+- :func:`check_many` -- many at once, in parallel, with the GIL released.
 
 Reward functions for trainers: :mod:`verifyfast.rewards` (TRL's ``accuracy_reward``) and
 :mod:`verifyfast.verl` (verl's ``compute_score``).
@@ -35,11 +38,18 @@ from ._native import InternalError
 __all__ = [
     "AnswerPatterns",
     "Candidate",
+    "CheckReport",
+    "CheckedNumber",
+    "DeterministicFinding",
     "Extraction",
     "InternalError",
     "PRESETS",
     "Verdict",
+    "NumberGrounding",
+    "UncountedNumber",
     "__version__",
+    "check",
+    "check_many",
     "extract",
     "grade",
     "grade_many",
@@ -376,6 +386,208 @@ def extract(
     """
     n = _native.extract(_text(text, "text"), _question(question), _patterns(answer_patterns))
     return _copy(Extraction, n, candidates=tuple(_copy(Candidate, c) for c in n.candidates))
+
+
+@dataclass(frozen=True)
+class CheckedNumber:
+    """A number of the output and what the number check found for it.
+
+    ``status`` is ``"verbatim"``, ``"notation"`` (the context writes it otherwise: ``1,520``
+    for ``1520``), ``"rounded"``, ``"derived"`` (one step of arithmetic from context numbers,
+    ``operation`` names it) or ``"not_found"``; ``source`` is the context's writing or the
+    step. ``kind`` is ``"number"``, ``"quantity"``, ``"percent"`` or ``"date"``.
+    """
+
+    text: str
+    kind: str
+    value: float
+    status: str
+    source: Optional[str] = None
+    operation: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class NumberGrounding:
+    """The number check: every number of the output, and how many the context holds.
+
+    ``unchecked`` counts output numbers past the check's bound that were not checked.
+    """
+
+    numbers: Tuple[CheckedNumber, ...]
+    context_numbers: int
+    unchecked: int = 0
+
+
+@dataclass(frozen=True)
+class DeterministicFinding:
+    """A High finding of a fixed rule (docs/audit.md, "Deterministic findings").
+
+    ``check`` is ``"unsupported_number"`` (a number the context states in no form) or
+    ``"direction"`` (a quantity the context states with the opposite direction, bound or
+    ranking); ``output_text`` / ``context_text`` are the words of each side;
+    ``explanation`` says why in a sentence. Without a model every finding counts
+    (``status == "counted"``).
+    """
+
+    check: str
+    severity: str
+    output_text: str
+    context_text: str
+    explanation: str
+    status: str
+    derivation: Optional[str] = None
+    also_reported_by: Optional[int] = None
+
+
+@dataclass(frozen=True)
+class UncountedNumber:
+    """A number not found in the context that the rules do not count, and why.
+
+    ``leniency``: ``"in_score"`` (judged with its score), ``"count_in_words"`` (a bare
+    count up to a dozen, maybe the output's own count of a list), ``"slight_change"`` (within
+    the deviation threshold of the context's ``near``: the rubric's Low) or ``"round_bound"``
+    (a round bound the context's ``near`` meets). Nothing judges these without a model:
+    they are not "supported".
+    """
+
+    text: str
+    leniency: str
+    near: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    """The model-free check of one output: the report ``verifyfast check`` prints.
+
+    Attributes:
+        number_grounding: every number of the output and what the check found for it.
+        deterministic_findings: the rules' High findings (each counts: see :attr:`counted`).
+        uncounted_numbers: the numbers not found that the rules leave to a fact check.
+    """
+
+    number_grounding: NumberGrounding
+    deterministic_findings: Tuple[DeterministicFinding, ...]
+    uncounted_numbers: Tuple[UncountedNumber, ...]
+
+    @property
+    def counted(self) -> int:
+        """How many findings count (each is High: an audit would score the output 2 or 1)."""
+        return sum(f.status == "counted" for f in self.deterministic_findings)
+
+    @property
+    def passed(self) -> bool:
+        """No finding counts: ``verifyfast check`` would exit 0 (5 otherwise)."""
+        return self.counted == 0
+
+    def as_record(self) -> Dict[str, Any]:
+        """The report as ``verifyfast check`` prints it (the ``check`` object of a
+        ``--batch`` line): the same keys, order and values."""
+        return _record_of(self)
+
+
+def _record_of(value: Any) -> Any:
+    # An optional field left at None is absent from the CLI's JSON (serde's
+    # `skip_serializing_if`); python/tests/test_check.py compares the two on real cases.
+    if hasattr(value, "__dataclass_fields__"):
+        return {
+            f.name: _record_of(getattr(value, f.name))
+            for f in fields(value)
+            if not (f.default is None and getattr(value, f.name) is None)
+        }
+    if isinstance(value, tuple):
+        return [_record_of(v) for v in value]
+    return value
+
+
+def _report(text: str) -> CheckReport:
+    r = json.loads(text)
+    g = r["number_grounding"]
+    return CheckReport(
+        number_grounding=NumberGrounding(
+            numbers=tuple(CheckedNumber(**n) for n in g["numbers"]),
+            context_numbers=g["context_numbers"],
+            unchecked=g["unchecked"],
+        ),
+        deterministic_findings=tuple(DeterministicFinding(**d) for d in r["deterministic_findings"]),
+        uncounted_numbers=tuple(UncountedNumber(**u) for u in r["uncounted_numbers"]),
+    )
+
+
+def _threshold(value: Any) -> Optional[float]:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"numeric_deviation_threshold must be a float, not {type(value).__name__}")
+    return float(value)
+
+
+def check(
+    context: str,
+    output: str,
+    *,
+    numeric_deviation_threshold: Optional[float] = None,
+) -> CheckReport:
+    """Checks an output against its context with no model, as ``verifyfast check`` does.
+
+    The audit's number check and its two deterministic rules (docs/audit.md, "A check
+    without a model"): a number the context states in no form (not verbatim, in another
+    notation, rounded, one plausible step of arithmetic, nor a slight change of the same
+    quantity) and a quantity stated with the opposite direction are High findings.
+
+    Args:
+        context: the source material (an audit's ``context_input``).
+        output: the text under audit (``model_output``).
+        numeric_deviation_threshold: the relative change of the same quantity left to a fact
+            check as the rubric's Low (default the strategy's, 0.10).
+
+    Returns:
+        a :class:`CheckReport`; ``report.passed`` is ``False`` when a finding counts.
+
+    Raises:
+        ValueError: a threshold outside 0..1, or a text over the audit's size limits
+            (context 1 MiB, output 512 KiB).
+        TypeError: an argument of the wrong type.
+        InternalError: a bug (a Rust panic), instead of aborting the process.
+
+    >>> check("Exports fell 12% in March.", "Exports rose 12% in March.").passed
+    False
+    >>> check("Revenue was $4.2 billion.", "Revenue reached $4.2bn.").passed
+    True
+    """
+    if not isinstance(context, str) or not isinstance(output, str):
+        raise TypeError("context and output must be str")
+    return _report(_native.check_json(context, output, _threshold(numeric_deviation_threshold)))
+
+
+def check_many(
+    contexts: Iterable[str],
+    outputs: Iterable[str],
+    *,
+    numeric_deviation_threshold: Optional[float] = None,
+    threads: Optional[int] = None,
+) -> List[CheckReport]:
+    """Checks many outputs at once, in parallel, with the GIL released.
+
+    The same reports as :func:`check` on each pair, in the input order. Every text's size is
+    checked before any work starts.
+
+    Raises:
+        ValueError: lengths differ, ``threads < 1``, a bad threshold, or a text over the size
+            limits (named by its index).
+        InternalError: a bug (a Rust panic) on some item, named by its index.
+    """
+    for name, value in (("contexts", contexts), ("outputs", outputs)):
+        if isinstance(value, (str, bytes)):
+            raise TypeError(f"{name} must be a sequence of str (one per item), not a single {type(value).__name__}")
+    cs, os_ = list(contexts), list(outputs)
+    if not all(isinstance(t, str) for t in cs + os_):
+        raise TypeError("every context and output must be a str")
+    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int)):
+        raise TypeError(f"threads must be an int or None, not {type(threads).__name__}")
+    if threads is not None and threads < 1:
+        raise ValueError("threads must be at least 1")
+    texts = _native.check_many_json(cs, os_, _threshold(numeric_deviation_threshold), threads)
+    return [_report(t) for t in texts]
 
 
 # The reward modules are part of the package's surface (`verifyfast.rewards.accuracy_reward`

@@ -1,8 +1,10 @@
 """Type stub of the Rust extension ``verifyfast._native`` (python/src/lib.rs).
 
-Use the typed wrappers in :mod:`verifyfast` (``grade``, ``grade_many``, ``extract``); these
-functions return frozen result objects whose attributes are, by name, the fields of
-:class:`verifyfast.Verdict`, :class:`verifyfast.Extraction` and :class:`verifyfast.Candidate`.
+Use the typed wrappers in :mod:`verifyfast` (``grade``, ``grade_many``, ``extract``,
+``check``, ``check_many``). The grading functions return frozen result objects whose attributes
+are, by name, the fields of :class:`verifyfast.Verdict`, :class:`verifyfast.Extraction` and
+:class:`verifyfast.Candidate`; the check functions return the JSON ``verifyfast check`` prints,
+which :func:`verifyfast.check` reads into a :class:`verifyfast.CheckReport`.
 python/tests/test_stubs.py checks this file against the built module, both ways.
 """
 
@@ -113,3 +115,12 @@ def extract_record_json(extraction: Any) -> str:
     """The ``verifyfast extract`` line (``id`` null) of anything with :class:`verifyfast.Extraction`'s attributes."""
 def extract(text: str, question: Optional[str] = None, patterns: Optional[Patterns] = None) -> ExtractResult: ...
 def presets() -> List[str]: ...
+def check_json(context: str, output: str, numeric_deviation_threshold: Optional[float] = None) -> str:
+    """The report ``verifyfast check`` prints for one case, as JSON."""
+def check_many_json(
+    contexts: Sequence[str],
+    outputs: Sequence[str],
+    numeric_deviation_threshold: Optional[float] = None,
+    threads: Optional[int] = None,
+) -> List[str]:
+    """:func:`check_json` of every pair, in parallel, with the GIL released."""

@@ -1334,6 +1334,29 @@ fn judge_not_found<'g>(
         {
             return None;
         }
+        // Figures of one `、` list share their clause whole (`35公里挑战组、10公里悠游组`), so
+        // their items tell them apart: when another item of the list, of the same unit, says more
+        // of the output's clause than the near figure's own, the output states that item's
+        // quantity (`悠游组全程约33公里` is no slight change of the 挑战组's 35).
+        if !round_bound {
+            if let Some(own) = list_item_tokens(context, c) {
+                let said = |t: &[String]| {
+                    t.iter()
+                        .filter(|w| subject.binary_search(w).is_ok())
+                        .count()
+                };
+                let k_own = said(&own);
+                let another_item = ctx
+                    .iter()
+                    .filter(|d| d.start != c.start && d.kind == o.kind && one_quantity(d, o))
+                    .filter(|d| !lenient_to(d) && one_list(context, c, d))
+                    .take(16)
+                    .any(|d| list_item_tokens(context, d).is_some_and(|t| said(&t) > k_own));
+                if another_item {
+                    return None;
+                }
+            }
+        }
         let leniency = if round_bound {
             Leniency::RoundBound
         } else {
@@ -1784,6 +1807,52 @@ fn clause_tokens(text: &str, nums: &[Num], n: &Num) -> Vec<String> {
     t
 }
 
+/// How far (bytes) the item of a `、` list is read each side of its number: a text without
+/// punctuation is not one long item to read again for every number.
+const MAX_ITEM_BYTES: usize = 120;
+
+/// The words of the item of a `、` list that holds `n` (`35公里挑战组、10公里悠游组`: 挑战组 and
+/// 公里 for 35), grammar words left out, sorted; None when `n` is in no such list.
+fn list_item_tokens(text: &str, n: &Num) -> Option<Vec<String>> {
+    let before = text.get(..n.start)?;
+    let after = text.get(n.end..)?;
+    let bound = |c: char| is_clause_end(c) || c == '.' || c == '、';
+    let near = before.ceil_char_boundary(before.len().saturating_sub(MAX_ITEM_BYTES));
+    let (start, opened) = before[near..]
+        .char_indices()
+        .rev()
+        .find(|&(_, c)| bound(c))
+        .map_or((near, false), |(i, c)| (near + i + c.len_utf8(), c == '、'));
+    let far = after.floor_char_boundary(MAX_ITEM_BYTES);
+    let (end, closed) = after[..far]
+        .char_indices()
+        .find(|&(_, c)| bound(c))
+        .map_or((far, false), |(i, c)| (i, c == '、'));
+    if !opened && !closed {
+        return None;
+    }
+    let mut t = tokens(&format!("{} {}", &before[start..], &after[..end]));
+    t.retain(|w| !NOT_SUBJECTS.contains(&w.as_str()));
+    Some(t)
+}
+
+/// Whether the figures `a` and `b` of `text` are items of one `、` list: close, with no clause
+/// end between them.
+fn one_list(text: &str, a: &Num, b: &Num) -> bool {
+    let (first, second) = if a.start <= b.start { (a, b) } else { (b, a) };
+    let Some(between) = text.get(first.end..second.start) else {
+        return false;
+    };
+    // A point before a digit is a decimal point (`12.5公里亲子组`), not a sentence's end.
+    let ends = || {
+        between.char_indices().any(|(i, c)| {
+            is_clause_end(c)
+                || (c == '.' && !between[i + 1..].starts_with(|d: char| d.is_ascii_digit()))
+        })
+    };
+    between.len() <= 2 * MAX_ITEM_BYTES && between.contains('、') && !ends()
+}
+
 /// Whether the context figure `c` and the output figure `o` can be one quantity stated twice:
 /// `c` an exact figure (no loose reading such as "half"), neither a year, one unit written the
 /// same way (or none on both). Shared by a slight change and a loose bound.
@@ -2132,6 +2201,22 @@ mod tests {
     }
 
     /// The output numbers that count and those left uncounted, as the rule judges them.
+    #[test]
+    fn an_item_of_a_list_is_told_from_the_others() {
+        let f = judged;
+        // Two figures of one `、` list share their clause: the item says which one is meant.
+        let groups = "本次骑行活动设35公里挑战组、10公里悠游组，共有500人参加。";
+        assert_eq!(f(groups, "悠游组全程约33公里。").0, vec!["33"]);
+        assert_eq!(f(groups, "挑战组全程约33公里。"), (vec![], vec!["33".to_string()]));
+        // A third item with a decimal between them keeps the list one list.
+        let three = "本次骑行活动设35公里挑战组、12.5公里亲子组、10公里悠游组。";
+        assert_eq!(f(three, "悠游组全程约33公里。").0, vec!["33"]);
+        assert_eq!(f(three, "挑战组全程约33公里。"), (vec![], vec!["33".to_string()]));
+        // Items of another unit are no rival: the player's points stay his points.
+        let stats = "韦少一人独得33分、9个篮板和7次助攻。";
+        assert_eq!(f(stats, "韦少得了约30分。"), (vec![], vec!["30".to_string()]));
+    }
+
     fn judged(ctx: &str, out: &str) -> (Vec<String>, Vec<String>) {
         let r = unsupported_numbers(ctx, out, &ground_numbers(ctx, out), 0.1);
         (

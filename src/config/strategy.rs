@@ -343,42 +343,49 @@ impl ParamOverrides {
     }
 }
 
-fn check(params: &AuditParams, path: &str) -> Result<(), ConfigError> {
-    let bad = |key: &str, message: &str| {
-        Err(ConfigError::Invalid {
-            path: format!("{path}.{key}"),
-            message: message.into(),
-        })
-    };
-    let t = params.score_thresholds;
-    if !(0.0..=1.0).contains(&params.numeric_deviation_threshold) {
-        return bad(
-            "numeric_deviation_threshold",
-            "must be a fraction between 0 and 1 (0.10 = 10 %)",
-        );
+impl AuditParams {
+    /// Whether these parameters make sense (the deviation threshold a fraction, the limits at
+    /// least 1, the score thresholds in order); `path` names them in the error ("profiles.x.params",
+    /// or an argument's name). The one check of a strategy file's values and of the Python
+    /// package's arguments.
+    pub fn validate(&self, path: &str) -> Result<(), ConfigError> {
+        let params = self;
+        let bad = |key: &str, message: &str| {
+            Err(ConfigError::Invalid {
+                path: format!("{path}.{key}"),
+                message: message.into(),
+            })
+        };
+        let t = params.score_thresholds;
+        if !(0.0..=1.0).contains(&params.numeric_deviation_threshold) {
+            return bad(
+                "numeric_deviation_threshold",
+                "must be a fraction between 0 and 1 (0.10 = 10 %)",
+            );
+        }
+        if params.max_errors_per_phase == 0 {
+            return bad("max_errors_per_phase", "must be at least 1");
+        }
+        if params.max_claims == 0 {
+            return bad("max_claims", "must be at least 1");
+        }
+        if params.max_deductions == 0 {
+            return bad("max_deductions", "must be at least 1");
+        }
+        if t.high_for_2 == 0 || t.high_for_1 < t.high_for_2 {
+            return bad(
+                "score_thresholds",
+                "need 1 <= high_for_2 <= high_for_1 (High errors lower the score as they grow)",
+            );
+        }
+        if t.low_for_4 == 0 || t.low_for_3 < t.low_for_4 {
+            return bad(
+                "score_thresholds",
+                "need 1 <= low_for_4 <= low_for_3 (Low errors lower the score as they grow)",
+            );
+        }
+        Ok(())
     }
-    if params.max_errors_per_phase == 0 {
-        return bad("max_errors_per_phase", "must be at least 1");
-    }
-    if params.max_claims == 0 {
-        return bad("max_claims", "must be at least 1");
-    }
-    if params.max_deductions == 0 {
-        return bad("max_deductions", "must be at least 1");
-    }
-    if t.high_for_2 == 0 || t.high_for_1 < t.high_for_2 {
-        return bad(
-            "score_thresholds",
-            "need 1 <= high_for_2 <= high_for_1 (High errors lower the score as they grow)",
-        );
-    }
-    if t.low_for_4 == 0 || t.low_for_3 < t.low_for_4 {
-        return bad(
-            "score_thresholds",
-            "need 1 <= low_for_4 <= low_for_3 (Low errors lower the score as they grow)",
-        );
-    }
-    Ok(())
 }
 
 /// One profile's section of the strategy.
@@ -425,9 +432,10 @@ impl Strategy {
                     .insert(name.to_string(), StrategyProfile { params, extra });
             }
         }
-        check(&s.params_for(""), "defaults.params")?;
+        s.params_for("").validate("defaults.params")?;
         for name in s.profiles.keys() {
-            check(&s.params_for(name), &format!("profiles.{name}.params"))?;
+            s.params_for(name)
+                .validate(&format!("profiles.{name}.params"))?;
         }
         Ok(s)
     }
