@@ -1320,8 +1320,8 @@ fn judge_not_found<'g>(
         // A figure of the same unit whose clause says more of the output's is the quantity the
         // output states, and it is far from it: the near one counts something else
         // (`最小年龄37岁` against `最大年龄34岁` when the context's 最小年龄 is 10), so the
-        // number is no slight change. Clauses are compared whole: two figures of one clause
-        // (`35公里挑战组、10公里悠游组`) share as much with any output clause. A round bound is
+        // number is no slight change. Clauses are compared whole here; two items of one `、`
+        // list share their clause, and are told apart by their items below. A round bound is
         // loose by nature and stays with the figure that meets it ("more than 40
         // years" of a text that says "since 1976" and, of another crime, "a 45-year high").
         let round_bound = meets(c);
@@ -2207,14 +2207,23 @@ mod tests {
         // Two figures of one `、` list share their clause: the item says which one is meant.
         let groups = "本次骑行活动设35公里挑战组、10公里悠游组，共有500人参加。";
         assert_eq!(f(groups, "悠游组全程约33公里。").0, vec!["33"]);
-        assert_eq!(f(groups, "挑战组全程约33公里。"), (vec![], vec!["33".to_string()]));
+        assert_eq!(
+            f(groups, "挑战组全程约33公里。"),
+            (vec![], vec!["33".to_string()])
+        );
         // A third item with a decimal between them keeps the list one list.
         let three = "本次骑行活动设35公里挑战组、12.5公里亲子组、10公里悠游组。";
         assert_eq!(f(three, "悠游组全程约33公里。").0, vec!["33"]);
-        assert_eq!(f(three, "挑战组全程约33公里。"), (vec![], vec!["33".to_string()]));
+        assert_eq!(
+            f(three, "挑战组全程约33公里。"),
+            (vec![], vec!["33".to_string()])
+        );
         // Items of another unit are no rival: the player's points stay his points.
         let stats = "韦少一人独得33分、9个篮板和7次助攻。";
-        assert_eq!(f(stats, "韦少得了约30分。"), (vec![], vec!["30".to_string()]));
+        assert_eq!(
+            f(stats, "韦少得了约30分。"),
+            (vec![], vec!["30".to_string()])
+        );
     }
 
     fn judged(ctx: &str, out: &str) -> (Vec<String>, Vec<String>) {
