@@ -2072,17 +2072,40 @@ const PREVIOUS_DAY_WORDS: [&str; 9] = [
     "the previous day",
 ];
 
+/// The numbers of a text searched for the date of an event named before a
+/// [`PREVIOUS_DAY_WORDS`] phrase (bounded work per phrase).
+const MAX_EVENT_DATES: usize = 4096;
+
 /// The day before the last date with a day written before a [`PREVIOUS_DAY_WORDS`] phrase,
 /// a soft date at the phrase: a summary that writes "23日收盘价" for "前一交易日结算价" of a
-/// text dated 24日 restates it. The first 16 phrases of each kind only.
+/// text dated 24日 restates it. The day before an event is the eve of that event's date, not
+/// of the last one: `开幕前一天` of a text that says `8月20日开幕` is 8月19日, whatever date
+/// came last (an event named in English, "the day before the game", is not looked for). The
+/// first 16 phrases of each kind only.
 fn previous_days<'t>(text: &'t str, mut nums: Vec<Num<'t>>) -> Vec<Num<'t>> {
     let mut found = Vec::new();
+    let has_day = |n: &Num| n.date.filter(|d| d.day.is_some_and(|d| d >= 2));
     for w in PREVIOUS_DAY_WORDS {
         for (at, _) in text.match_indices(w).take(16) {
-            let date = nums[..nums.partition_point(|n| n.start < at)]
-                .iter()
-                .rev()
-                .find_map(|n| n.date.filter(|d| d.day.is_some_and(|d| d >= 2)));
+            // The two characters before a Chinese phrase (开幕 of 开幕前一天), when a date with a
+            // day is written right before them somewhere: that event's date.
+            let before: Vec<char> = text[..at].chars().rev().take(2).collect();
+            let event: Option<String> = (before.len() == 2 && before.iter().all(|&c| is_cjk(c)))
+                .then(|| before.iter().rev().collect());
+            let event_date = event.and_then(|e| {
+                let dated = nums.iter().filter(|n| has_day(n).is_some());
+                dated.take(MAX_EVENT_DATES).find_map(|n| {
+                    let rest = text.get(n.end..)?;
+                    let next: String = rest.chars().take(e.chars().count() + 1).collect();
+                    next.contains(e.as_str()).then(|| has_day(n)).flatten()
+                })
+            });
+            let date = event_date.or_else(|| {
+                nums[..nums.partition_point(|n| n.start < at)]
+                    .iter()
+                    .rev()
+                    .find_map(has_day)
+            });
             if let Some(d) = date {
                 let mut n = date_num(
                     text,
@@ -4844,6 +4867,10 @@ point five percent.";
             one("较前一交易日下跌2元。", "相较于23日收盘价"),
             "not_found"
         );
+        // The day before an event is the eve of the event's date, not of the last date.
+        let eve = "运动会于8月20日开幕，8月25日闭幕。开幕前一天，举行了火炬传递。";
+        assert_eq!(one(eve, "8月19日举行了火炬传递"), "notation 前一天");
+        assert_eq!(one(eve, "8月24日举行了火炬传递"), "not_found");
     }
 
     #[test]
