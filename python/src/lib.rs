@@ -104,9 +104,13 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
 }
 
 fn internal(what: &str, payload: &(dyn std::any::Any + Send)) -> PyErr {
+    bug(what, &panic_message(payload))
+}
+
+/// `InternalError` for a bug met while doing `what` (one wording for every entry).
+fn bug(what: &str, why: &str) -> PyErr {
     InternalError::new_err(format!(
-        "internal error while {what}: {} (a bug in VerifyFast; please report it with the input)",
-        panic_message(payload)
+        "internal error while {what}: {why} (a bug in VerifyFast; please report it with the input)"
     ))
 }
 
@@ -609,11 +613,7 @@ fn grade_many(
             grade_one(&outputs[i], &ground_truths[i], question, preset, patterns)
         })
     });
-    let graded = graded.map_err(|(i, msg)| {
-        InternalError::new_err(format!(
-            "internal error while grading item {i}: {msg} (a bug in VerifyFast; please report it with the input)"
-        ))
-    })?;
+    let graded = graded.map_err(|(i, msg)| bug(&format!("grading item {i}"), &msg))?;
     graded
         .into_iter()
         .map(|g| GradeResult::new(py, g)?.returned(py, into))
@@ -655,9 +655,7 @@ fn check_one(context: &str, output: &str, params: &AuditParams) -> Result<String
 /// A check that could not be written (a bug: a report is strings, numbers and names).
 fn unwritten(at: Option<usize>, why: &str) -> PyErr {
     let item = at.map(|i| format!(" item {i}")).unwrap_or_default();
-    InternalError::new_err(format!(
-        "internal error while writing the check of{item}: {why} (a bug in VerifyFast; please report it with the input)"
-    ))
+    bug(&format!("writing the check of{item}"), why)
 }
 
 /// The model-free check of one case, as the JSON of `verifyfast check`; see `verifyfast.check`.
@@ -705,11 +703,7 @@ fn check_many_json(
                 check_one(&contexts[i], &outputs[i], &params)
             })
         })
-        .map_err(|(i, msg)| {
-            InternalError::new_err(format!(
-                "internal error while checking item {i}: {msg} (a bug in VerifyFast; please report it with the input)"
-            ))
-        })?;
+        .map_err(|(i, msg)| bug(&format!("checking item {i}"), &msg))?;
     checked
         .into_iter()
         .enumerate()
