@@ -952,13 +952,14 @@ fn ranking_findings(context: &str, output: &str) -> Vec<DeterministicFinding> {
 const ZH_BETWEEN: &[&str] = &[
     "同比", "环比", "小幅", "大幅", "全线", "纷纷", "集体", "双双", "普遍", "整体", "明显", "略有",
     "有所", "出现", "呈现", "再度", "持续", "逆势", "收盘", "盘中", "继续", "股价", "价格", "均",
-    "也", "则", "都", "收", "领", "微", "大", "再", "已", "将", "仍", "还",
+    "也", "则", "都", "收", "领", "微", "大", "再", "已", "将", "仍", "还", "近",
 ];
 
 /// The subject of a Chinese direction word: up to four CJK characters right before it, once the
 /// words of [`ZH_BETWEEN`] are stripped ("沪深两市股指双双收跌" → "两市股指"). None when fewer
-/// than two are left.
-fn zh_subject(text: &str, at: usize) -> Option<String> {
+/// than two are left. `market`: a contract's 期货 left out too, so the subject is its market
+/// (`有色金属期货` → 有色金属).
+fn zh_subject(text: &str, at: usize, market: bool) -> Option<String> {
     let mut before = text.get(..at)?;
     // A few strips at most: a run of them is no subject anyway (and stays linear).
     for _ in 0..6 {
@@ -967,6 +968,9 @@ fn zh_subject(text: &str, at: usize) -> Option<String> {
             Some(b) => before = b,
             None => break,
         }
+    }
+    if market {
+        before = before.strip_suffix("期货").unwrap_or(before);
     }
     let subject: Vec<char> = before
         .chars()
@@ -984,11 +988,14 @@ fn ascii_or_cn_digit(c: char) -> bool {
 /// The subject-direction check: a Chinese direction word with no number ("沪指收涨", "沥青期货
 /// 领跌", "涨幅居前") whose subject the context states only with the opposite direction. Two
 /// subjects are one when one ends with the other (at least two characters: "股指" and
-/// "两市股指"). A subject the context states both ways is not decided.
+/// "两市股指"). A subject the context states both ways is not decided. An output subject that
+/// names a futures contract the context never names is read as its market (`有色金属期货也上涨`
+/// of `有色金属近全线收跌`); one the context names keeps its contract (豆粕期货 is not 豆粕).
 fn subject_direction_findings(context: &str, output: &str) -> Vec<DeterministicFinding> {
     // In the output, a word with its number is the number check's ("增长3%"), not counted
     // twice; in the context every word says which way its subject went.
-    let said = |text: &str, bare_only: bool| -> Vec<(String, Direction, String)> {
+    type Said = (String, Option<String>, Direction, String);
+    let said = |text: &str, bare_only: bool| -> Vec<Said> {
         direction_words(text)
             .into_iter()
             .filter(|w| {
@@ -998,16 +1005,20 @@ fn subject_direction_findings(context: &str, output: &str) -> Vec<DeterministicF
                     && !(bare_only && next.contains(ascii_or_cn_digit))
             })
             .filter_map(|w| {
-                let subject = zh_subject(text, w.start)?;
+                let subject = zh_subject(text, w.start, false)?;
+                let market = zh_subject(text, w.start, true).filter(|m| *m != subject);
                 let from = text.ceil_char_boundary(w.start.saturating_sub(subject.len() + 12));
-                Some((subject, w.direction, bounded(&text[from..w.end])))
+                Some((subject, market, w.direction, bounded(&text[from..w.end])))
             })
             .collect()
     };
     // The context's subjects by their whole text and by each ending of two characters or more,
     // so each output subject is looked up a few times (linear in both texts, whatever they hold).
     type Seen<'p> = (Directions, &'p (String, Direction, String));
-    let ctx = said(context, false);
+    let ctx: Vec<(String, Direction, String)> = said(context, false)
+        .into_iter()
+        .map(|(subject, _, dir, phrase)| (subject, dir, phrase))
+        .collect();
     let mut whole: HashMap<&str, Seen> = HashMap::new();
     let mut endings: HashMap<&str, Seen> = HashMap::new();
     fn add<'p>(
@@ -1030,15 +1041,24 @@ fn subject_direction_findings(context: &str, output: &str) -> Vec<DeterministicF
     }
     let mut findings: Vec<DeterministicFinding> = Vec::new();
     let mut seen = std::collections::BTreeSet::new();
-    for (subject, dir, phrase) in said(output, true) {
-        // Context subjects that end with this one, or that this one ends with.
+    // Context subjects that end with `subject`, or that it ends with.
+    let stated = |subject: &str| -> Vec<Seen> {
         let mut of: Vec<Seen> = Vec::new();
-        of.extend(whole.get(subject.as_str()).copied());
-        of.extend(endings.get(subject.as_str()).copied());
+        of.extend(whole.get(subject).copied());
+        of.extend(endings.get(subject).copied());
         for (i, _) in subject.char_indices().filter(|&(i, _)| i > 0) {
             if subject[i..].chars().count() >= 2 {
                 of.extend(whole.get(&subject[i..]).copied());
             }
+        }
+        of
+    };
+    for (subject, market, dir, phrase) in said(output, true) {
+        let mut subject = subject;
+        let mut of = stated(&subject);
+        if let Some(m) = market.filter(|_| of.is_empty()) {
+            of = stated(&m);
+            subject = m;
         }
         if of.is_empty() || of.iter().any(|(d, _)| d.has(dir)) {
             continue;
@@ -2700,6 +2720,17 @@ mod tests {
         assert!(f[0].explanation.contains("股指"), "{}", f[0].explanation);
         assert_eq!(direction_findings(ctx, "强麦期货领涨。").len(), 1);
         assert!(direction_findings(ctx, "沥青期货领涨。").is_empty());
+        // A contract the context never names is its market's: 有色金属 fell nearly across the
+        // board, so its futures did not rise; a contract the context names keeps its own
+        // direction (豆粕期货 rose while the meal itself fell).
+        let metals = "具体品种方面，有色金属近全线收跌：铅期货主力合约收于每吨1.38万元。";
+        assert_eq!(
+            direction_findings(metals, "沪铜、沪锌、沪铝等有色金属期货也上涨。").len(),
+            1
+        );
+        assert!(direction_findings(metals, "有色金属期货也下跌。").is_empty());
+        let meal = "豆粕期货领涨。现货市场上，豆粕价格下跌。";
+        assert!(direction_findings(meal, "豆粕期货上涨。").is_empty());
         // Both ways in the context: not decided.
         assert!(direction_findings("沪指早盘下跌，沪指午后上涨。", "沪指上涨。").is_empty());
         // A word with its number is the number's check, counted once.
