@@ -2220,7 +2220,6 @@ mod tests {
             .collect()
     }
 
-    /// The output numbers that count and those left uncounted, as the rule judges them.
     #[test]
     fn an_item_of_a_list_is_told_from_the_others() {
         let f = judged;
@@ -2246,6 +2245,7 @@ mod tests {
         );
     }
 
+    /// The output numbers that count and those left uncounted, as the rule judges them.
     fn judged(ctx: &str, out: &str) -> (Vec<String>, Vec<String>) {
         let r = unsupported_numbers(ctx, out, &ground_numbers(ctx, out), 0.1);
         (

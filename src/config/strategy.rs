@@ -349,27 +349,26 @@ impl AuditParams {
     /// or an argument's name). The one check of a strategy file's values and of the Python
     /// package's arguments.
     pub fn validate(&self, path: &str) -> Result<(), ConfigError> {
-        let params = self;
         let bad = |key: &str, message: &str| {
             Err(ConfigError::Invalid {
                 path: format!("{path}.{key}"),
                 message: message.into(),
             })
         };
-        let t = params.score_thresholds;
-        if !(0.0..=1.0).contains(&params.numeric_deviation_threshold) {
+        let t = self.score_thresholds;
+        if !(0.0..=1.0).contains(&self.numeric_deviation_threshold) {
             return bad(
                 "numeric_deviation_threshold",
                 "must be a fraction between 0 and 1 (0.10 = 10 %)",
             );
         }
-        if params.max_errors_per_phase == 0 {
+        if self.max_errors_per_phase == 0 {
             return bad("max_errors_per_phase", "must be at least 1");
         }
-        if params.max_claims == 0 {
+        if self.max_claims == 0 {
             return bad("max_claims", "must be at least 1");
         }
-        if params.max_deductions == 0 {
+        if self.max_deductions == 0 {
             return bad("max_deductions", "must be at least 1");
         }
         if t.high_for_2 == 0 || t.high_for_1 < t.high_for_2 {
