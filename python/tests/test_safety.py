@@ -1,6 +1,7 @@
 """Safe wherever trainers call it: threads, asyncio, thread pools, forked and spawned worker
-processes, and the GIL released while `grade_many` computes. Math-Verify's
-SIGALRM timeouts fail in exactly these places ("signal only works in main thread")."""
+processes, and the GIL released while `grade_many`, `grade`, `extract`, `check` and
+`check_many` compute. Math-Verify's SIGALRM timeouts fail in exactly these places ("signal
+only works in main thread")."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 import verifyfast
-from verifyfast import extract, grade, grade_many
+from verifyfast import check, check_many, extract, grade, grade_many
 from verifyfast.rewards import accuracy_reward
 from verifyfast.verl import compute_score
 
@@ -154,3 +155,16 @@ def test_grade_and_extract_release_the_gil_too():
 
     covered = other_thread_coverage(work)
     assert covered > 0.5, f"the other thread ran for only {covered:.0%} of the calls"
+
+
+def test_check_and_check_many_release_the_gil():
+    # A context of ~0.9 MiB of figures (under the 1 MiB limit): a check reads it whole, so the
+    # native part is most of the call (the report is a few numbers long). One call each: the
+    # coverage spans the first and last tick, which calls in a row would let through between
+    # them even with the GIL held inside each.
+    context = " ".join(f"Sales rose {i % 97}.{i % 10}% to ${i} million in {1990 + i % 30}." for i in range(20_000))
+    output = "Sales rose 12.5% to $41 million, with margins of 61%."
+    covered = other_thread_coverage(lambda: check(context, output))
+    assert covered > 0.5, f"the other thread ran for only {covered:.0%} of the call"
+    covered = other_thread_coverage(lambda: check_many([context] * 3, [output] * 3, threads=1))
+    assert covered > 0.5, f"the other thread ran for only {covered:.0%} of the call"
