@@ -499,6 +499,17 @@ fn extract(
     })
 }
 
+/// Two arguments of a batch that must have one entry per item (`(name, length)` each).
+fn same_length(a: (&str, usize), b: (&str, usize)) -> PyResult<()> {
+    if a.1 == b.1 {
+        return Ok(());
+    }
+    Err(PyValueError::new_err(format!(
+        "{} and {} differ in length: {} vs {}",
+        a.0, b.0, a.1, b.1
+    )))
+}
+
 /// How many threads `grade_many` and `check_many` start for `n` items.
 fn thread_count(n: usize, asked: Option<usize>) -> PyResult<usize> {
     let wanted = match asked {
@@ -585,21 +596,12 @@ fn grade_many(
     into: Option<&Bound<'_, PyType>>,
 ) -> PyResult<Vec<Py<PyAny>>> {
     let preset = preset_of(preset)?;
-    if outputs.len() != ground_truths.len() {
-        return Err(PyValueError::new_err(format!(
-            "outputs and ground_truths differ in length: {} vs {}",
-            outputs.len(),
-            ground_truths.len()
-        )));
-    }
+    same_length(
+        ("outputs", outputs.len()),
+        ("ground_truths", ground_truths.len()),
+    )?;
     if let Some(q) = &questions {
-        if q.len() != outputs.len() {
-            return Err(PyValueError::new_err(format!(
-                "questions and outputs differ in length: {} vs {}",
-                q.len(),
-                outputs.len()
-            )));
-        }
+        same_length(("questions", q.len()), ("outputs", outputs.len()))?;
     }
     let threads = thread_count(outputs.len(), threads)?;
     let patterns = patterns.map(|p| p.get());
@@ -686,13 +688,7 @@ fn check_many_json(
     threads: Option<usize>,
 ) -> PyResult<Vec<String>> {
     let params = check_params(numeric_deviation_threshold)?;
-    if contexts.len() != outputs.len() {
-        return Err(PyValueError::new_err(format!(
-            "contexts and outputs differ in length: {} vs {}",
-            contexts.len(),
-            outputs.len()
-        )));
-    }
+    same_length(("contexts", contexts.len()), ("outputs", outputs.len()))?;
     for (i, (c, o)) in contexts.iter().zip(&outputs).enumerate() {
         check_sizes(c, o, Some(i))?;
     }

@@ -132,6 +132,23 @@ def _text(value: Any, what: str) -> str:
     raise TypeError(f"{what} must be a str (or a number), not {type(value).__name__}")
 
 
+def _batches(**named: Any) -> None:
+    """Each argument of a ``_many`` function is one entry per item, never a single text."""
+    # A str is a sequence of characters: grading "12" against "12" item by item would grade
+    # "1" against "1" and "2" against "2", silently.
+    for name, value in named.items():
+        if isinstance(value, (str, bytes)):
+            raise TypeError(f"{name} must be a sequence of str (one per item), not a single {type(value).__name__}")
+
+
+def _threads(threads: Any) -> None:
+    """The ``threads=`` of a ``_many`` function: ``None`` or an int of at least 1."""
+    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int)):
+        raise TypeError(f"threads must be an int or None, not {type(threads).__name__}")
+    if threads is not None and threads < 1:
+        raise ValueError("threads must be at least 1")
+
+
 def _question(value: Any) -> Optional[str]:
     if value is None or isinstance(value, str):
         return value
@@ -350,18 +367,11 @@ def grade_many(
         ValueError: lengths differ, ``threads < 1``, an unknown preset or a bad pattern.
         InternalError: a bug (a Rust panic) on some item, named by its index.
     """
-    # A str is a sequence of characters: grading "12" against "12" item by item would grade
-    # "1" against "1" and "2" against "2", silently.
-    for name, value in (("outputs", outputs), ("ground_truths", ground_truths), ("questions", questions)):
-        if isinstance(value, (str, bytes)):
-            raise TypeError(f"{name} must be a sequence of str (one per item), not a single {type(value).__name__}")
+    _batches(outputs=outputs, ground_truths=ground_truths, questions=questions)
     outs = [_text(o, "output") for o in outputs]
     golds = [_text(g, "ground_truth") for g in ground_truths]
     qs = None if questions is None else [_question(q) for q in questions]
-    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int)):
-        raise TypeError(f"threads must be an int or None, not {type(threads).__name__}")
-    if threads is not None and threads < 1:
-        raise ValueError("threads must be at least 1")
+    _threads(threads)
     return _native.grade_many(outs, golds, qs, preset, _patterns(answer_patterns), threads, into=Verdict)
 
 
@@ -576,16 +586,11 @@ def check_many(
             limits (named by its index).
         InternalError: a bug (a Rust panic) on some item, named by its index.
     """
-    for name, value in (("contexts", contexts), ("outputs", outputs)):
-        if isinstance(value, (str, bytes)):
-            raise TypeError(f"{name} must be a sequence of str (one per item), not a single {type(value).__name__}")
+    _batches(contexts=contexts, outputs=outputs)
     cs, os_ = list(contexts), list(outputs)
     if not all(isinstance(t, str) for t in cs + os_):
         raise TypeError("every context and output must be a str")
-    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int)):
-        raise TypeError(f"threads must be an int or None, not {type(threads).__name__}")
-    if threads is not None and threads < 1:
-        raise ValueError("threads must be at least 1")
+    _threads(threads)
     texts = _native.check_many_json(cs, os_, _threshold(numeric_deviation_threshold), threads)
     return [_report(t) for t in texts]
 

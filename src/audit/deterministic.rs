@@ -994,8 +994,8 @@ fn ascii_or_cn_digit(c: char) -> bool {
 fn subject_direction_findings(context: &str, output: &str) -> Vec<DeterministicFinding> {
     // In the output, a word with its number is the number check's ("增长3%"), not counted
     // twice; in the context every word says which way its subject went.
-    type Said = (String, Option<String>, Direction, String);
-    let said = |text: &str, bare_only: bool| -> Vec<Said> {
+    // Each direction word's subject, direction and phrase, and where the word starts.
+    let said = |text: &str, bare_only: bool| -> Vec<((String, Direction, String), usize)> {
         direction_words(text)
             .into_iter()
             .filter(|w| {
@@ -1006,19 +1006,16 @@ fn subject_direction_findings(context: &str, output: &str) -> Vec<DeterministicF
             })
             .filter_map(|w| {
                 let subject = zh_subject(text, w.start, false)?;
-                let market = zh_subject(text, w.start, true).filter(|m| *m != subject);
                 let from = text.ceil_char_boundary(w.start.saturating_sub(subject.len() + 12));
-                Some((subject, market, w.direction, bounded(&text[from..w.end])))
+                Some(((subject, w.direction, bounded(&text[from..w.end])), w.start))
             })
             .collect()
     };
     // The context's subjects by their whole text and by each ending of two characters or more,
     // so each output subject is looked up a few times (linear in both texts, whatever they hold).
     type Seen<'p> = (Directions, &'p (String, Direction, String));
-    let ctx: Vec<(String, Direction, String)> = said(context, false)
-        .into_iter()
-        .map(|(subject, _, dir, phrase)| (subject, dir, phrase))
-        .collect();
+    let ctx: Vec<(String, Direction, String)> =
+        said(context, false).into_iter().map(|(s, _)| s).collect();
     let mut whole: HashMap<&str, Seen> = HashMap::new();
     let mut endings: HashMap<&str, Seen> = HashMap::new();
     fn add<'p>(
@@ -1053,12 +1050,13 @@ fn subject_direction_findings(context: &str, output: &str) -> Vec<DeterministicF
         }
         of
     };
-    for (subject, market, dir, phrase) in said(output, true) {
-        let mut subject = subject;
+    for ((mut subject, dir, phrase), at) in said(output, true) {
         let mut of = stated(&subject);
-        if let Some(m) = market.filter(|_| of.is_empty()) {
-            of = stated(&m);
-            subject = m;
+        if of.is_empty() {
+            if let Some(m) = zh_subject(output, at, true).filter(|m| *m != subject) {
+                of = stated(&m);
+                subject = m;
+            }
         }
         if of.is_empty() || of.iter().any(|(d, _)| d.has(dir)) {
             continue;
@@ -1319,13 +1317,15 @@ fn judge_not_found<'g>(
         // An ordinal (a rank, a century) is exact, as a year is.
         let o_ordinal = written_as_ordinal(output, o);
         let ordinal = |c: &Num| o_ordinal || written_as_ordinal(context, c);
-        // How many words of the output number's clause the clause of a context number says.
-        let shared = |c: &Num| {
-            clause_tokens(context, &ctx, c)
+        // How many words of the output number's clause `words` say; and the clause of a
+        // context number.
+        let said = |words: &[String]| {
+            words
                 .iter()
-                .filter(|t| subject.binary_search(t).is_ok())
+                .filter(|w| subject.binary_search(w).is_ok())
                 .count()
         };
+        let shared = |c: &Num| said(&clause_tokens(context, &ctx, c));
         // The first 64 candidates: a context of one value repeated is not read once per
         // repetition. The one sharing most words is the figure the output restates.
         let lenient_to = |c: &&Num| (slightly_changed(c, o, threshold) && !ordinal(c)) || meets(c);
@@ -1360,11 +1360,6 @@ fn judge_not_found<'g>(
         // quantity (`悠游组全程约33公里` is no slight change of the 挑战组's 35).
         if !round_bound {
             if let Some(own) = list_item_tokens(context, c) {
-                let said = |t: &[String]| {
-                    t.iter()
-                        .filter(|w| subject.binary_search(w).is_ok())
-                        .count()
-                };
                 let k_own = said(&own);
                 let another_item = ctx
                     .iter()
@@ -1792,23 +1787,8 @@ const NOT_SUBJECTS: &[&str] = &[
 /// scan of `text`): they say what that number is about. `凯文·乐福贡献32分20篮板` shares only
 /// 篮板 with `韦少一人独得33分、9个篮板`: two players' points, not one figure slightly changed.
 fn clause_tokens(text: &str, nums: &[Num], n: &Num) -> Vec<String> {
-    let before = text.get(..n.start).unwrap_or("");
-    let after = text.get(n.end..).unwrap_or("");
-    let start = before
-        .char_indices()
-        .rev()
-        .find(|&(_, c)| is_clause_end(c) || c == '.')
-        .map_or(0, |(i, c)| i + c.len_utf8());
-    let end = after
-        .char_indices()
-        .find(|&(_, c)| is_clause_end(c) || c == '.')
-        .map_or(after.len(), |(i, _)| i);
-    // At most ~120 bytes each side: a text without punctuation is not one long clause to read
-    // again for every number.
-    let start = before.ceil_char_boundary(start.max(before.len().saturating_sub(120)));
-    let end = after.floor_char_boundary(end.min(120));
-    let clause = format!("{} {}", &before[start..], &after[..end]);
-    let (from, to) = (start, n.end + end);
+    let (from, to, _) = around(text, n, |c| is_clause_end(c) || c == '.');
+    let clause = format!("{} {}", &text[from..n.start], &text[n.end..to]);
     let first = nums.partition_point(|m| m.start < from);
     let units: Vec<String> = nums[first..]
         .iter()
@@ -1827,31 +1807,38 @@ fn clause_tokens(text: &str, nums: &[Num], n: &Num) -> Vec<String> {
     t
 }
 
-/// How far (bytes) the item of a `、` list is read each side of its number: a text without
-/// punctuation is not one long item to read again for every number.
-const MAX_ITEM_BYTES: usize = 120;
+/// How far (bytes) a clause or a list's item is read each side of its number: a text without
+/// punctuation is not one long clause to read again for every number.
+const MAX_AROUND_BYTES: usize = 120;
 
-/// The words of the item of a `、` list that holds `n` (`35公里挑战组、10公里悠游组`: 挑战组 and
-/// 公里 for 35), grammar words left out, sorted; None when `n` is in no such list.
-fn list_item_tokens(text: &str, n: &Num) -> Option<Vec<String>> {
-    let before = text.get(..n.start)?;
-    let after = text.get(n.end..)?;
-    let bound = |c: char| is_clause_end(c) || c == '.' || c == '、';
-    let near = before.ceil_char_boundary(before.len().saturating_sub(MAX_ITEM_BYTES));
+/// The byte range of `text` around the number `n` up to the nearest character each side that
+/// `bound` accepts, at most [`MAX_AROUND_BYTES`] each side, and the bounds that close it (the
+/// one before, the one after; None where the cap or the text's end closes it).
+fn around(text: &str, n: &Num, bound: impl Fn(char) -> bool) -> (usize, usize, [Option<char>; 2]) {
+    let before = text.get(..n.start).unwrap_or("");
+    let after = text.get(n.end..).unwrap_or("");
+    let near = before.ceil_char_boundary(before.len().saturating_sub(MAX_AROUND_BYTES));
     let (start, opened) = before[near..]
         .char_indices()
         .rev()
         .find(|&(_, c)| bound(c))
-        .map_or((near, false), |(i, c)| (near + i + c.len_utf8(), c == '、'));
-    let far = after.floor_char_boundary(MAX_ITEM_BYTES);
+        .map_or((near, None), |(i, c)| (near + i + c.len_utf8(), Some(c)));
+    let far = after.floor_char_boundary(MAX_AROUND_BYTES);
     let (end, closed) = after[..far]
         .char_indices()
         .find(|&(_, c)| bound(c))
-        .map_or((far, false), |(i, c)| (i, c == '、'));
-    if !opened && !closed {
+        .map_or((far, None), |(i, c)| (i, Some(c)));
+    (start, n.end + end, [opened, closed])
+}
+
+/// The words of the item of a `、` list that holds `n` (`35公里挑战组、10公里悠游组`: 挑战组 and
+/// 公里 for 35), grammar words left out, sorted; None when `n` is in no such list.
+fn list_item_tokens(text: &str, n: &Num) -> Option<Vec<String>> {
+    let (from, to, bounds) = around(text, n, |c| is_clause_end(c) || c == '.' || c == '、');
+    if !bounds.contains(&Some('、')) {
         return None;
     }
-    let mut t = tokens(&format!("{} {}", &before[start..], &after[..end]));
+    let mut t = tokens(&format!("{} {}", &text[from..n.start], &text[n.end..to]));
     t.retain(|w| !NOT_SUBJECTS.contains(&w.as_str()));
     Some(t)
 }
@@ -1870,7 +1857,7 @@ fn one_list(text: &str, a: &Num, b: &Num) -> bool {
                 || (c == '.' && !between[i + 1..].starts_with(|d: char| d.is_ascii_digit()))
         })
     };
-    between.len() <= 2 * MAX_ITEM_BYTES && between.contains('、') && !ends()
+    between.len() <= 2 * MAX_AROUND_BYTES && between.contains('、') && !ends()
 }
 
 /// Whether the context figure `c` and the output figure `o` can be one quantity stated twice:

@@ -2096,7 +2096,8 @@ fn previous_days<'t>(text: &'t str, mut nums: Vec<Num<'t>>) -> Vec<Num<'t>> {
                 let dated = nums.iter().filter(|n| has_day(n).is_some());
                 dated.take(MAX_EVENT_DATES).find_map(|n| {
                     let rest = text.get(n.end..)?;
-                    let next: String = rest.chars().take(e.chars().count() + 1).collect();
+                    // The event's two characters, with at most one between (`20日晚开幕`).
+                    let next: String = rest.chars().take(3).collect();
                     next.contains(e.as_str()).then(|| has_day(n)).flatten()
                 })
             });

@@ -31,8 +31,8 @@ impl Restated {
     }
 
     /// Adds the first [`SENTENCES_PER_CONTEXT`] sentences of `context` that write a digit (once
-    /// per context),
-    /// restated and changed, as `flagged` (the rules alone: any counted finding) judges them.
+    /// per context), restated and changed, as `flagged` (the rules alone: any counted finding)
+    /// judges them.
     pub fn add(&mut self, id: &str, context: &str, flagged: &dyn Fn(&str, &str) -> bool) {
         if !self.seen.insert(context.to_string()) {
             return;
