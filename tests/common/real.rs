@@ -132,12 +132,7 @@ fn exam_file(path: &str) -> Vec<Labelled> {
 /// only at the other part's failures; the held-out figures say how they carry over to outputs
 /// nobody looked at (docs/extract.md, "Exam outputs").
 pub fn held_out(id: &str) -> bool {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in id.bytes() {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    h % 10 < 3
+    super::fnv(id) % 10 < 3
 }
 
 /// GSM8K train with the `####` line removed, graded against the `####` value (the labels of
