@@ -427,7 +427,7 @@ pub fn direction_findings(context: &str, output: &str) -> Vec<DeterministicFindi
             .then(a.num.value.total_cmp(&b.num.value))
     });
     let mut groups: Vec<Group> = Vec::new();
-    for c in ctx {
+    for c in &ctx {
         let dir = c.direction.unwrap_or(Direction::Up);
         match groups.last_mut() {
             Some(g) if g.class == class(&c.num) && same(g.value, c.num.value) => {
@@ -437,12 +437,14 @@ pub fn direction_findings(context: &str, output: &str) -> Vec<DeterministicFindi
                 class: class(&c.num),
                 value: c.num.value,
                 directions: Directions::of(dir),
-                phrase: c.phrase,
+                phrase: c.phrase.clone(),
                 direction: dir,
             }),
         }
     }
     let out = directed_numbers(output);
+    // Scanned again only when a value is stated both ways (below).
+    let (ctx_nums, out_nums) = (std::cell::OnceCell::new(), std::cell::OnceCell::new());
     let mut findings: Vec<DeterministicFinding> = subject_direction_findings(context, output);
     findings.extend(en_subject_direction_findings(context, output));
     findings.extend(bound_findings(context, output));
@@ -466,21 +468,52 @@ pub fn direction_findings(context: &str, output: &str) -> Vec<DeterministicFindi
         else {
             continue;
         };
+        let mut was = (first.direction, first.phrase.as_str());
         if first.directions.has(dir) {
-            continue;
+            // A value the context gives both ways (`下降1.7%` of one income, `增长1.7%` of
+            // another) is decided by what its sentence is about: the context's place of it that
+            // shares strictly most words with the output's sentence, when that place went the
+            // other way.
+            if !(first.directions.up && first.directions.down) {
+                continue;
+            }
+            let words = sentence_tokens(output, out_nums.get_or_init(|| scan(output)), &o.num);
+            let shared = |c: &Directed| {
+                sentence_tokens(context, ctx_nums.get_or_init(|| scan(context)), &c.num)
+                    .iter()
+                    .filter(|w| words.binary_search(w).is_ok())
+                    .count()
+            };
+            let from = ctx.partition_point(|c| {
+                class(&c.num) < key
+                    || (class(&c.num) == key && c.num.value < v && !same(c.num.value, v))
+            });
+            let places = ctx[from..]
+                .iter()
+                .take_while(|c| class(&c.num) == key && same(c.num.value, v))
+                .take(16);
+            let (mut best, mut best_k, mut tie) = (None, 0, false);
+            for c in places {
+                let k = shared(c);
+                if k > best_k {
+                    (best, best_k, tie) = (Some(c), k, false);
+                } else if k == best_k && k > 0 {
+                    tie = true;
+                }
+            }
+            match best.filter(|_| !tie) {
+                Some(c) if c.direction.is_some_and(|d| d != dir) => {
+                    was = (c.direction.unwrap_or(dir), c.phrase.as_str());
+                }
+                _ => continue,
+            }
         }
         // One finding per phrase: the subject checks above may have read the same one
         // ("三季度利润上升": its subject 季度利润 and its quarter).
         if !seen.insert(o.phrase.clone()) || findings.iter().any(|f| f.output_text == o.phrase) {
             continue;
         }
-        findings.push(reversed(
-            o.num.text,
-            dir,
-            &o.phrase,
-            first.direction,
-            &first.phrase,
-        ));
+        findings.push(reversed(o.num.text, dir, &o.phrase, was.0, was.1));
     }
     findings
 }
@@ -951,9 +984,33 @@ fn ranking_findings(context: &str, output: &str) -> Vec<DeterministicFinding> {
 /// "股价小幅上涨", "沥青期货领涨"), stripped from the end of the subject, longest first.
 const ZH_BETWEEN: &[&str] = &[
     "同比", "环比", "小幅", "大幅", "全线", "纷纷", "集体", "双双", "普遍", "整体", "明显", "略有",
-    "有所", "出现", "呈现", "再度", "持续", "逆势", "收盘", "盘中", "继续", "股价", "价格", "均",
-    "也", "则", "都", "收", "领", "微", "大", "再", "已", "将", "仍", "还", "近",
+    "有所", "出现", "呈现", "再度", "持续", "逆势", "收盘", "盘中", "继续", "股价", "价格", "同时",
+    "今日", "当日", "昨日", "今天", "当天", "昨天", "均", "也", "则", "都", "收", "领", "微", "大",
+    "再", "已", "将", "仍", "还", "近",
 ];
+
+/// Verbs that change their object ("降低通关效率": the efficiency fell): with an object right
+/// after them, the object is what went up or down, not the words before.
+const ZH_TRANSITIVE: &[&str] = &["提高", "提升", "降低", "增加", "减少", "扩大", "缩小"];
+
+/// `before` without a date at its end ("黄金、白银商品13日收跌", "沪指5月6日走高"): a news
+/// report's day between a subject and its direction word.
+fn strip_day(before: &str) -> Option<&str> {
+    let rest = before
+        .strip_suffix('日')
+        .or_else(|| before.strip_suffix('号'))?;
+    fn digits(s: &str) -> Option<&str> {
+        let kept = s.trim_end_matches(|c: char| c.is_ascii_digit());
+        (kept.len() < s.len()).then_some(kept)
+    }
+    let rest = digits(rest)?;
+    Some(rest.strip_suffix('月').and_then(digits).unwrap_or(rest))
+}
+
+/// A subject's characters: CJK, and Latin letters of a name written in them (`PTA期货`).
+fn subject_char(c: char) -> bool {
+    is_cjk(c) || c.is_ascii_alphabetic()
+}
 
 /// The subject of a Chinese direction word: up to four CJK characters right before it, once the
 /// words of [`ZH_BETWEEN`] are stripped ("沪深两市股指双双收跌" → "两市股指"). None when fewer
@@ -963,7 +1020,10 @@ fn zh_subject(text: &str, at: usize, market: bool) -> Option<String> {
     let mut before = text.get(..at)?;
     // A few strips at most: a run of them is no subject anyway (and stays linear).
     for _ in 0..6 {
-        let stripped = ZH_BETWEEN.iter().find_map(|w| before.strip_suffix(w));
+        let stripped = ZH_BETWEEN
+            .iter()
+            .find_map(|w| before.strip_suffix(w))
+            .or_else(|| strip_day(before));
         match stripped {
             Some(b) => before = b,
             None => break,
@@ -972,13 +1032,62 @@ fn zh_subject(text: &str, at: usize, market: bool) -> Option<String> {
     if market {
         before = before.strip_suffix("期货").unwrap_or(before);
     }
+    // Four CJK characters at most, with the Latin letters among them.
+    let mut cjk = 0;
     let subject: Vec<char> = before
         .chars()
         .rev()
-        .take_while(|&c| is_cjk(c))
-        .take(4)
+        .take_while(|&c| {
+            cjk += usize::from(is_cjk(c));
+            subject_char(c) && cjk <= 4
+        })
+        .take(12)
         .collect();
     (subject.len() >= 2).then(|| subject.into_iter().rev().collect())
+}
+
+/// Closing-price verbs of a market report: "豆粕期货主力合约收于每吨2708元，涨幅0.67%" gives the
+/// direction of the clause before's subject.
+const ZH_CLOSED_AT: &[&str] = &["收于", "收报", "报收"];
+
+/// The subject of a direction word that opens a clause (`，涨幅0.67%`) after a market report's
+/// closing price (`豆粕期货主力合约收于每吨2708元`): the subject of that closing verb, its
+/// contract words (`主力合约`) left out. None for any other clause.
+fn zh_closed_subject(text: &str, at: usize) -> Option<String> {
+    let before = text.get(..at)?;
+    let clause = before
+        .strip_suffix('，')
+        .or_else(|| before.strip_suffix('；'))?;
+    // The clause before, within a few dozen bytes (linear whatever the text).
+    let from = clause.ceil_char_boundary(clause.len().saturating_sub(90));
+    let start = clause[from..]
+        .char_indices()
+        .rev()
+        .find(|&(_, c)| is_clause_end(c))
+        .map_or(from, |(i, c)| from + i + c.len_utf8());
+    let verb = ZH_CLOSED_AT
+        .iter()
+        .filter_map(|v| clause[start..].find(v))
+        .min()?;
+    let subject_end = start + verb;
+    let named = clause[start..subject_end]
+        .strip_suffix("主力合约")
+        .or_else(|| clause[start..subject_end].strip_suffix("合约"))
+        .unwrap_or(&clause[start..subject_end]);
+    zh_subject(named, named.len(), false)
+}
+
+/// The object of a transitive direction word ending at `end` ([`ZH_TRANSITIVE`]): up to six
+/// characters right after it (a `了` skipped), none when fewer than two follow.
+fn zh_object(text: &str, end: usize) -> Option<String> {
+    let after = text.get(end..)?;
+    let after = after.strip_prefix('了').unwrap_or(after);
+    let object: String = after
+        .chars()
+        .take_while(|&c| subject_char(c))
+        .take(6)
+        .collect();
+    (object.chars().count() >= 2).then_some(object)
 }
 
 fn ascii_or_cn_digit(c: char) -> bool {
@@ -1005,7 +1114,18 @@ fn subject_direction_findings(context: &str, output: &str) -> Vec<DeterministicF
                     && !(bare_only && next.contains(ascii_or_cn_digit))
             })
             .filter_map(|w| {
-                let subject = zh_subject(text, w.start, false)?;
+                if ZH_TRANSITIVE.contains(&w.word) {
+                    if let Some(object) = zh_object(text, w.end) {
+                        let to =
+                            text.floor_char_boundary((w.end + object.len() + 3).min(text.len()));
+                        return Some(((object, w.direction, bounded(&text[w.start..to])), w.start));
+                    }
+                }
+                let Some(subject) = zh_subject(text, w.start, false) else {
+                    let subject = zh_closed_subject(text, w.start)?;
+                    let from = text.ceil_char_boundary(w.start.saturating_sub(60));
+                    return Some(((subject, w.direction, bounded(&text[from..w.end])), w.start));
+                };
                 let from = text.ceil_char_boundary(w.start.saturating_sub(subject.len() + 12));
                 Some(((subject, w.direction, bounded(&text[from..w.end])), w.start))
             })
@@ -1038,15 +1158,20 @@ fn subject_direction_findings(context: &str, output: &str) -> Vec<DeterministicF
     }
     let mut findings: Vec<DeterministicFinding> = Vec::new();
     let mut seen = std::collections::BTreeSet::new();
-    // Context subjects that end with `subject`, or that it ends with.
+    // Context subjects that end with `subject`; else the longest that it ends with (a context
+    // subject more specific than the output's is the same one, a less specific one only when
+    // none closer is stated: `纤维板期货` is not the `期货` of another contract).
     let stated = |subject: &str| -> Vec<Seen> {
         let mut of: Vec<Seen> = Vec::new();
         of.extend(whole.get(subject).copied());
         of.extend(endings.get(subject).copied());
-        for (i, _) in subject.char_indices().filter(|&(i, _)| i > 0) {
-            if subject[i..].chars().count() >= 2 {
-                of.extend(whole.get(&subject[i..]).copied());
-            }
+        if of.is_empty() {
+            of.extend(
+                subject
+                    .char_indices()
+                    .filter(|&(i, _)| i > 0 && subject[i..].chars().count() >= 2)
+                    .find_map(|(i, _)| whole.get(&subject[i..]).copied()),
+            );
         }
         of
     };
@@ -1787,7 +1912,20 @@ const NOT_SUBJECTS: &[&str] = &[
 /// scan of `text`): they say what that number is about. `凯文·乐福贡献32分20篮板` shares only
 /// 篮板 with `韦少一人独得33分、9个篮板`: two players' points, not one figure slightly changed.
 fn clause_tokens(text: &str, nums: &[Num], n: &Num) -> Vec<String> {
-    let (from, to, _) = around(text, n, |c| is_clause_end(c) || c == '.');
+    tokens_around(text, nums, n, |c| is_clause_end(c) || c == '.')
+}
+
+/// What a number is about in its whole sentence (as [`clause_tokens`] reads its clause): a
+/// Chinese figure's subject is often a clause before it (`中央一般公共预算收入11575亿元，下降1.7%`).
+fn sentence_tokens(text: &str, nums: &[Num], n: &Num) -> Vec<String> {
+    tokens_around(text, nums, n, |c| {
+        matches!(c, '。' | '；' | ';' | '!' | '?' | '！' | '？' | '\n')
+    })
+}
+
+/// The words of the span around `n` that `bound` ends, as [`clause_tokens`] says.
+fn tokens_around(text: &str, nums: &[Num], n: &Num, bound: impl Fn(char) -> bool) -> Vec<String> {
+    let (from, to, _) = around(text, n, bound);
     let clause = format!("{} {}", &text[from..n.start], &text[n.end..to]);
     let first = nums.partition_point(|m| m.start < from);
     let units: Vec<String> = nums[first..]
@@ -2697,6 +2835,47 @@ mod tests {
             "It has the most debt at £2,956,737, followed by 300 staff."
         )
         .is_empty());
+    }
+
+    #[test]
+    fn a_subject_read_where_a_news_report_puts_it() {
+        // A day between a subject and its direction word.
+        let metals = "新华社上海5月13日专电 国内黄金、白银商品13日收涨。";
+        assert_eq!(
+            direction_findings(metals, "国内黄金、白银商品13日收跌。").len(),
+            1
+        );
+        assert!(direction_findings(metals, "白银商品收涨。").is_empty());
+        // A contract named in Latin letters, and a contract's own direction before the
+        // direction of a shorter subject that ends it (another contract's 期货).
+        let ctx = "截至收盘，PTA期货领涨，甲醇期货领跌。";
+        assert_eq!(direction_findings(ctx, "PTA期货领跌。").len(), 1);
+        let ctx = "截至收盘，纤维板期货领涨，PTA期货领跌。";
+        assert_eq!(direction_findings(ctx, "纤维板期货领跌。").len(), 1);
+        assert!(direction_findings(ctx, "纤维板期货领涨。").is_empty());
+        // The object of a verb that changes it went up or down.
+        let ctx = "便利企业办理手续，提高通关效率，降低企业成本。";
+        let f = direction_findings(ctx, "企业办理手续，降低了通关效率。");
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert!(
+            f[0].explanation.contains("通关效率"),
+            "{}",
+            f[0].explanation
+        );
+        assert!(direction_findings(ctx, "它降低企业成本。").is_empty());
+        // A market report's change opens the clause after the closing price.
+        let ctx = "豆粕期货主力合约收于每吨2708元，涨幅0.67%；豆油期货主力合约收于每吨5570元，跌幅2.35%。";
+        assert_eq!(direction_findings(ctx, "豆粕期货领跌。").len(), 1);
+        assert!(direction_findings(ctx, "豆油期货领跌。").is_empty());
+        // A value stated both ways is the one of the sentence that says the output's subject;
+        // none when two say as much.
+        let ctx = "中央一般公共预算收入11575亿元，下降1.7%。地方一般公共预算本级收入增长1.7%。";
+        assert_eq!(
+            direction_findings(ctx, "中央一般公共预算收入11575亿元，上升1.7%。").len(),
+            1
+        );
+        assert!(direction_findings(ctx, "地方一般公共预算本级收入增长1.7%。").is_empty());
+        assert!(direction_findings(ctx, "收入上升1.7%。").is_empty());
     }
 
     #[test]

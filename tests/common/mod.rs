@@ -63,15 +63,8 @@ pub fn start_mock_llm(script: &serde_json::Value, extra: &[&str]) -> MockLlm {
     MockLlm(child, format!("http://127.0.0.1:{port}/v1"))
 }
 
-/// FNV-1a 64 of `s`: the fixed splits of the real sets into tune and held-out parts hash an id
-/// or a document with it (stable across platforms and Rust versions, unlike `DefaultHasher`).
-pub fn fnv(s: &str) -> u64 {
-    s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
-}
-
 pub mod confidence;
 pub mod math_verify;
 pub mod real;
+pub use real::fnv;
 pub mod restate;

@@ -299,7 +299,10 @@ const REVERSALS: &[(&str, &str)] = &[
 /// negated.
 fn reversal_at(s: &str, at: usize) -> Option<(&'static str, &'static str)> {
     let rest = &s[at..];
-    let (word, to) = REVERSALS.iter().copied().find(|(w, _)| rest.starts_with(w))?;
+    let (word, to) = REVERSALS
+        .iter()
+        .copied()
+        .find(|(w, _)| rest.starts_with(w))?;
     let before = s[..at].chars().next_back();
     let after = rest[word.len()..].chars().next();
     if word.is_ascii() {
@@ -307,10 +310,18 @@ fn reversal_at(s: &str, at: usize) -> Option<(&'static str, &'static str)> {
         // offer and grow up ("rose 5%", "fell to $3.2 million", "increased by 10").
         let letter = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric());
         let next = rest[word.len()..].trim_start();
-        let next = ["by ", "to ", "from ", "nearly ", "almost ", "about ", "more than "]
-            .iter()
-            .find_map(|w| next.strip_prefix(w))
-            .unwrap_or(next);
+        let next = [
+            "by ",
+            "to ",
+            "from ",
+            "nearly ",
+            "almost ",
+            "about ",
+            "more than ",
+        ]
+        .iter()
+        .find_map(|w| next.strip_prefix(w))
+        .unwrap_or(next);
         let quantity = next.starts_with(|c: char| c.is_ascii_digit() || "$£€¥".contains(c));
         return (!letter(before) && !letter(after) && quantity).then_some((word, to));
     }
