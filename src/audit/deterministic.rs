@@ -1108,7 +1108,15 @@ fn subject_direction_findings(context: &str, output: &str) -> Vec<DeterministicF
         direction_words(text)
             .into_iter()
             .filter(|w| {
-                let next: String = text.get(w.end..).unwrap_or("").chars().take(3).collect();
+                // Its number follows in its clause ("涨近1%"); one after a comma is another's
+                // ("同时上升，30日").
+                let next: String = text
+                    .get(w.end..)
+                    .unwrap_or("")
+                    .chars()
+                    .take(3)
+                    .take_while(|&c| !is_clause_end(c))
+                    .collect();
                 matches!(w.direction, Direction::Up | Direction::Down)
                     && !w.word.is_ascii()
                     && !(bare_only && next.contains(ascii_or_cn_digit))
@@ -2867,6 +2875,16 @@ mod tests {
         let ctx = "豆粕期货主力合约收于每吨2708元，涨幅0.67%；豆油期货主力合约收于每吨5570元，跌幅2.35%。";
         assert_eq!(direction_findings(ctx, "豆粕期货领跌。").len(), 1);
         assert!(direction_findings(ctx, "豆油期货领跌。").is_empty());
+        // A number after a comma is not the direction word's own.
+        let ctx = "各大车站发送旅客数量同时上升，30日预计发送旅客17.3万人。";
+        assert_eq!(
+            direction_findings(
+                ctx,
+                "各大车站发送旅客数量同时下降，30日预计发送旅客17.3万人。"
+            )
+            .len(),
+            1
+        );
         // A value stated both ways is the one of the sentence that says the output's subject;
         // none when two say as much.
         let ctx = "中央一般公共预算收入11575亿元，下降1.7%。地方一般公共预算本级收入增长1.7%。";
