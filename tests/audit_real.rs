@@ -283,5 +283,5 @@ fn a_sentence_of_a_real_context_restated_and_with_a_number_changed() {
     }
     // Floors: the figures measured when the test was written; raised when the rules improve.
     en.report("en", 98.0, [100.0, 100.0]);
-    zh.report("zh", 99.5, [97.5, 98.2]);
+    zh.report("zh", 99.5, [98.2, 98.2]);
 }
