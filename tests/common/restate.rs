@@ -294,6 +294,17 @@ const REVERSALS: &[(&str, &str)] = &[
     ("grew", "shrank"),
 ];
 
+/// Nouns of a quantity: an English change verb right after one says which way it went.
+const QUANTITY_NOUNS: &[&str] = &[
+    "price", "prices", "shares", "sales", "profit", "profits", "revenue", "revenues", "costs",
+    "rate", "rates", "earnings", "income", "exports", "imports", "output", "production",
+    "unemployment", "inflation", "stocks", "index", "spending", "demand", "wages", "numbers",
+    "population", "temperatures", "value", "values",
+];
+
+/// Words between a quantity noun and its verb.
+const QUANTITY_BETWEEN: &[&str] = &["have", "has", "had", "also", "then", "sharply", "slightly"];
+
 /// The reversal of `word` at byte `at` of `s`, when it is a direction word there: English ones
 /// whole words, Chinese ones not part of a pair of both directions (`涨跌互现`, `升降`) and not
 /// negated.
@@ -307,7 +318,8 @@ fn reversal_at(s: &str, at: usize) -> Option<(&'static str, &'static str)> {
     let after = rest[word.len()..].chars().next();
     if word.is_ascii() {
         // Only a change of a quantity: English direction verbs also fall down, decline an
-        // offer and grow up ("rose 5%", "fell to $3.2 million", "increased by 10").
+        // offer and grow up ("rose 5%", "fell to $3.2 million", "increased by 10", "prices
+        // fell").
         let letter = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric());
         let next = rest[word.len()..].trim_start();
         let next = [
@@ -322,8 +334,16 @@ fn reversal_at(s: &str, at: usize) -> Option<(&'static str, &'static str)> {
         .iter()
         .find_map(|w| next.strip_prefix(w))
         .unwrap_or(next);
-        let quantity = next.starts_with(|c: char| c.is_ascii_digit() || "$£€¥".contains(c));
-        return (!letter(before) && !letter(after) && quantity).then_some((word, to));
+        let figure = next.starts_with(|c: char| c.is_ascii_digit() || "$£€¥".contains(c));
+        // Or a quantity noun right before it, an auxiliary or adverb between ("oil prices
+        // have fallen", "sales rose sharply").
+        let quantity = s[..at]
+            .split_whitespace()
+            .rev()
+            .filter(|w| !QUANTITY_BETWEEN.contains(w))
+            .take(1)
+            .any(|w| QUANTITY_NOUNS.contains(&w.to_ascii_lowercase().as_str()));
+        return (!letter(before) && !letter(after) && (figure || quantity)).then_some((word, to));
     }
     let both = |c: Option<char>| c.is_some_and(|c| "涨跌升降增减".contains(c));
     let negated = s[..at].ends_with(['不', '未', '没', '无']);
