@@ -1012,11 +1012,21 @@ fn subject_char(c: char) -> bool {
     is_cjk(c) || c.is_ascii_alphabetic()
 }
 
-/// The subject of a Chinese direction word: up to four CJK characters right before it, once the
-/// words of [`ZH_BETWEEN`] are stripped ("沪深两市股指双双收跌" → "两市股指"). None when fewer
-/// than two are left. `market`: a contract's 期货 left out too, so the subject is its market
-/// (`有色金属期货` → 有色金属).
-fn zh_subject(text: &str, at: usize, market: bool) -> Option<String> {
+/// A subject of a Chinese direction word: `key`, up to four CJK characters (with Latin
+/// letters among them) that subjects are matched by, and where it is written in its text:
+/// `from..end`, the whole name ending with the key (`纤维板期货` of the key `维板期货`), up to
+/// twelve characters (shorter than the key where it runs into another direction word).
+struct ZhSubject {
+    key: String,
+    from: usize,
+    end: usize,
+}
+
+/// The subject of a Chinese direction word at `at`: the characters right before it, once the
+/// words of [`ZH_BETWEEN`] and a day are stripped ("沪深两市股指双双收跌" → "两市股指"). None when
+/// fewer than two are left. `market`: a contract's 期货 left out too, so the subject is its
+/// market (`有色金属期货` → 有色金属).
+fn zh_subject(text: &str, at: usize, market: bool) -> Option<ZhSubject> {
     let mut before = text.get(..at)?;
     // A few strips at most: a run of them is no subject anyway (and stays linear).
     for _ in 0..6 {
@@ -1034,7 +1044,7 @@ fn zh_subject(text: &str, at: usize, market: bool) -> Option<String> {
     }
     // Four CJK characters at most, with the Latin letters among them.
     let mut cjk = 0;
-    let subject: Vec<char> = before
+    let key: Vec<char> = before
         .chars()
         .rev()
         .take_while(|&c| {
@@ -1043,7 +1053,26 @@ fn zh_subject(text: &str, at: usize, market: bool) -> Option<String> {
         })
         .take(12)
         .collect();
-    (subject.len() >= 2).then(|| subject.into_iter().rev().collect())
+    if key.len() < 2 {
+        return None;
+    }
+    // The name as written stops at another direction word (`金价上涨白银下跌`), and is never
+    // shorter than two characters of the key.
+    let name: Vec<char> = before
+        .chars()
+        .rev()
+        .take_while(|&c| subject_char(c) && !"涨跌升降增减".contains(c))
+        .take(12)
+        .collect();
+    let written: usize = if name.len() >= 2 { &name } else { &key }
+        .iter()
+        .map(|c| c.len_utf8())
+        .sum();
+    Some(ZhSubject {
+        key: key.into_iter().rev().collect(),
+        from: before.len() - written,
+        end: before.len(),
+    })
 }
 
 /// Closing-price verbs of a market report: "豆粕期货主力合约收于每吨2708元，涨幅0.67%" gives the
@@ -1053,7 +1082,7 @@ const ZH_CLOSED_AT: &[&str] = &["收于", "收报", "报收"];
 /// The subject of a direction word that opens a clause (`，涨幅0.67%`) after a market report's
 /// closing price (`豆粕期货主力合约收于每吨2708元`): the subject of that closing verb, its
 /// contract words (`主力合约`) left out. None for any other clause.
-fn zh_closed_subject(text: &str, at: usize) -> Option<String> {
+fn zh_closed_subject(text: &str, at: usize) -> Option<ZhSubject> {
     let before = text.get(..at)?;
     let clause = before
         .strip_suffix('，')
@@ -1069,25 +1098,43 @@ fn zh_closed_subject(text: &str, at: usize) -> Option<String> {
         .iter()
         .filter_map(|v| clause[start..].find(v))
         .min()?;
-    let subject_end = start + verb;
-    let named = clause[start..subject_end]
+    let named = &clause[start..start + verb];
+    let named = named
         .strip_suffix("主力合约")
-        .or_else(|| clause[start..subject_end].strip_suffix("合约"))
-        .unwrap_or(&clause[start..subject_end]);
-    zh_subject(named, named.len(), false)
+        .or_else(|| named.strip_suffix("合约"))
+        .unwrap_or(named);
+    zh_subject(text, start + named.len(), false).filter(|s| s.from >= start)
 }
 
 /// The object of a transitive direction word ending at `end` ([`ZH_TRANSITIVE`]): up to six
 /// characters right after it (a `了` skipped), none when fewer than two follow.
-fn zh_object(text: &str, end: usize) -> Option<String> {
+fn zh_object(text: &str, end: usize) -> Option<ZhSubject> {
     let after = text.get(end..)?;
-    let after = after.strip_prefix('了').unwrap_or(after);
-    let object: String = after
+    let from = end
+        + if after.starts_with('了') {
+            '了'.len_utf8()
+        } else {
+            0
+        };
+    let object: String = text[from..]
         .chars()
         .take_while(|&c| subject_char(c))
         .take(6)
         .collect();
-    (object.chars().count() >= 2).then_some(object)
+    (object.chars().count() >= 2).then(|| ZhSubject {
+        from,
+        end: from + object.len(),
+        key: object,
+    })
+}
+
+/// A Chinese direction word read with its subject: the subject's key and name as written, the
+/// direction, and the phrase that says both.
+struct Said {
+    key: String,
+    written: String,
+    direction: Direction,
+    phrase: String,
 }
 
 fn ascii_or_cn_digit(c: char) -> bool {
@@ -1104,7 +1151,7 @@ fn subject_direction_findings(context: &str, output: &str) -> Vec<DeterministicF
     // In the output, a word with its number is the number check's ("增长3%"), not counted
     // twice; in the context every word says which way its subject went.
     // Each direction word's subject, direction and phrase, and where the word starts.
-    let said = |text: &str, bare_only: bool| -> Vec<((String, Direction, String), usize)> {
+    let said = |text: &str, bare_only: bool| -> Vec<(Said, usize)> {
         direction_words(text)
             .into_iter()
             .filter(|w| {
@@ -1122,41 +1169,46 @@ fn subject_direction_findings(context: &str, output: &str) -> Vec<DeterministicF
                     && !(bare_only && next.contains(ascii_or_cn_digit))
             })
             .filter_map(|w| {
-                if ZH_TRANSITIVE.contains(&w.word) {
-                    if let Some(object) = zh_object(text, w.end) {
-                        let to =
-                            text.floor_char_boundary((w.end + object.len() + 3).min(text.len()));
-                        return Some(((object, w.direction, bounded(&text[w.start..to])), w.start));
+                let object = ZH_TRANSITIVE
+                    .contains(&w.word)
+                    .then(|| zh_object(text, w.end))
+                    .flatten();
+                // The phrase runs from the subject to the word, or from the word to its object.
+                let (subject, phrase) = match object {
+                    Some(o) => {
+                        let phrase = &text[w.start..o.end];
+                        (o, phrase)
                     }
-                }
-                let Some(subject) = zh_subject(text, w.start, false) else {
-                    let subject = zh_closed_subject(text, w.start)?;
-                    let from = text.ceil_char_boundary(w.start.saturating_sub(60));
-                    return Some(((subject, w.direction, bounded(&text[from..w.end])), w.start));
+                    None => {
+                        let s = zh_subject(text, w.start, false)
+                            .or_else(|| zh_closed_subject(text, w.start))?;
+                        let phrase = &text[s.from..w.end];
+                        (s, phrase)
+                    }
                 };
-                let from = text.ceil_char_boundary(w.start.saturating_sub(subject.len() + 12));
-                Some(((subject, w.direction, bounded(&text[from..w.end])), w.start))
+                let said = Said {
+                    written: text[subject.from..subject.end].to_string(),
+                    key: subject.key,
+                    direction: w.direction,
+                    phrase: bounded(phrase),
+                };
+                Some((said, w.start))
             })
             .collect()
     };
-    // The context's subjects by their whole text and by each ending of two characters or more,
+    // The context's subjects by their whole key and by each ending of two characters or more,
     // so each output subject is looked up a few times (linear in both texts, whatever they hold).
-    type Seen<'p> = (Directions, &'p (String, Direction, String));
-    let ctx: Vec<(String, Direction, String)> =
-        said(context, false).into_iter().map(|(s, _)| s).collect();
+    type Seen<'p> = (Directions, &'p Said);
+    let ctx: Vec<Said> = said(context, false).into_iter().map(|(s, _)| s).collect();
     let mut whole: HashMap<&str, Seen> = HashMap::new();
     let mut endings: HashMap<&str, Seen> = HashMap::new();
-    fn add<'p>(
-        map: &mut HashMap<&'p str, Seen<'p>>,
-        key: &'p str,
-        item: &'p (String, Direction, String),
-    ) {
+    fn add<'p>(map: &mut HashMap<&'p str, Seen<'p>>, key: &'p str, item: &'p Said) {
         map.entry(key)
-            .and_modify(|(d, _)| d.push_unique(item.1))
-            .or_insert((Directions::of(item.1), item));
+            .and_modify(|(d, _)| d.push_unique(item.direction))
+            .or_insert((Directions::of(item.direction), item));
     }
     for item in &ctx {
-        let subject = item.0.as_str();
+        let subject = item.key.as_str();
         add(&mut whole, subject, item);
         for (i, _) in subject.char_indices().filter(|&(i, _)| i > 0) {
             if subject[i..].chars().count() >= 2 {
@@ -1183,22 +1235,29 @@ fn subject_direction_findings(context: &str, output: &str) -> Vec<DeterministicF
         }
         of
     };
-    for ((mut subject, dir, phrase), at) in said(output, true) {
-        let mut of = stated(&subject);
+    for (said, at) in said(output, true) {
+        let mut of = stated(&said.key);
+        let mut subject = said.written.clone();
         if of.is_empty() {
-            if let Some(m) = zh_subject(output, at, true).filter(|m| *m != subject) {
-                of = stated(&m);
-                subject = m;
+            if let Some(m) = zh_subject(output, at, true).filter(|m| m.key != said.key) {
+                of = stated(&m.key);
+                subject = m.key;
             }
         }
-        if of.is_empty() || of.iter().any(|(d, _)| d.has(dir)) {
+        if of.is_empty() || of.iter().any(|(d, _)| d.has(said.direction)) {
             continue;
         }
-        if !seen.insert(phrase.clone()) {
+        if !seen.insert(said.phrase.clone()) {
             continue;
         }
         let first = of[0].1;
-        findings.push(reversed(&subject, dir, &phrase, first.1, &first.2));
+        findings.push(reversed(
+            &subject,
+            said.direction,
+            &said.phrase,
+            first.direction,
+            &first.phrase,
+        ));
     }
     findings
 }
@@ -2859,7 +2918,16 @@ mod tests {
         let ctx = "截至收盘，PTA期货领涨，甲醇期货领跌。";
         assert_eq!(direction_findings(ctx, "PTA期货领跌。").len(), 1);
         let ctx = "截至收盘，纤维板期货领涨，PTA期货领跌。";
-        assert_eq!(direction_findings(ctx, "纤维板期货领跌。").len(), 1);
+        let f = direction_findings(ctx, "截至收盘，纤维板期货领跌。");
+        assert_eq!(f.len(), 1, "{f:?}");
+        // Named as written, the phrase from the name to the word.
+        assert_eq!(f[0].output_text, "纤维板期货领跌");
+        assert_eq!(f[0].context_text, "纤维板期货领涨");
+        assert!(
+            f[0].explanation.starts_with("纤维板期货 is a fall"),
+            "{}",
+            f[0].explanation
+        );
         assert!(direction_findings(ctx, "纤维板期货领涨。").is_empty());
         // The object of a verb that changes it went up or down.
         let ctx = "便利企业办理手续，提高通关效率，降低企业成本。";
