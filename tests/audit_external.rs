@@ -504,6 +504,6 @@ fn rules_alone_on_more_real_summaries() {
     }
     if restated.restated > 0 {
         // Floor: the figure measured when the measure was written.
-        restated.report("every set above", 98.9, [96.7, 100.0]);
+        restated.report("every set above", 98.9, [96.6, 100.0]);
     }
 }

@@ -568,17 +568,27 @@ const EN_GENERIC: &[&str] = &[
 
 /// The subject of an English change verb at `at`: the one or two words right before it, once
 /// [`EN_BETWEEN`] words are skipped, lower-cased, a plural "s" dropped ("Oil prices rose" → "oil
-/// price"). None when the word right before is no subject ([`EN_NOT_SUBJECT`]) or not a word.
-fn en_subject(text: &str, at: usize) -> Option<Vec<String>> {
+/// price"), and the byte where its first word starts. None when the word right before is no
+/// subject ([`EN_NOT_SUBJECT`]) or not a word.
+fn en_subject(text: &str, at: usize) -> Option<(Vec<String>, usize)> {
     let before = text.get(..at)?;
     // A few words back at most (linear whatever the text).
     let from = before.ceil_char_boundary(before.len().saturating_sub(80));
-    let mut words = before[from..]
-        .rsplit(|c: char| c.is_whitespace())
-        .filter(|w| !w.is_empty());
+    // Each word with where it starts, last first.
+    let words: Vec<(&str, usize)> = before[from..]
+        .split_inclusive(char::is_whitespace)
+        .scan(from, |pos, piece| {
+            let at = *pos;
+            *pos += piece.len();
+            Some((piece.trim_end_matches(char::is_whitespace), at))
+        })
+        .filter(|(w, _)| !w.is_empty())
+        .collect();
+    let mut words = words.into_iter().rev();
+    let mut start = at;
     let mut subject: Vec<String> = Vec::new();
     let mut between = 0;
-    for w in words.by_ref() {
+    for (w, at_word) in words.by_ref() {
         // A word ending in punctuation closes the clause before it.
         let clean = w.trim_end_matches(|c: char| !c.is_ascii_alphanumeric());
         let closed = clean.len() != w.len();
@@ -588,6 +598,7 @@ fn en_subject(text: &str, at: usize) -> Option<Vec<String>> {
         let lower = clean.to_ascii_lowercase();
         if subject.is_empty() && EN_BETWEEN.contains(&lower.as_str()) && between < 2 && !closed {
             between += 1;
+            start = at_word;
             continue;
         }
         if EN_NOT_SUBJECT.contains(&lower.as_str())
@@ -607,6 +618,7 @@ fn en_subject(text: &str, at: usize) -> Option<Vec<String>> {
             .filter(|s| s.len() >= 3 && !s.ends_with('s'))
             .map_or(lower.clone(), str::to_string);
         subject.insert(0, singular);
+        start = at_word;
         if subject.len() == 2 {
             break;
         }
@@ -616,7 +628,8 @@ fn en_subject(text: &str, at: usize) -> Option<Vec<String>> {
     }
     // One word of three letters or fewer says too little ("oil", "gas" do; a pronoun was
     // left out above).
-    (!subject.is_empty() && subject.iter().map(String::len).sum::<usize>() >= 3).then_some(subject)
+    (!subject.is_empty() && subject.iter().map(String::len).sum::<usize>() >= 3)
+        .then_some((subject, start))
 }
 
 /// The English subject-direction check: a change verb with no number ("profits rose") whose
@@ -638,13 +651,8 @@ fn en_subject_direction_findings(context: &str, output: &str) -> Vec<Determinist
                 !(bare_only && next.starts_with(|c: char| c.is_ascii_digit() || "$£€¥".contains(c)))
             })
             .filter_map(|w| {
-                let subject = en_subject(text, w.start)?;
-                let from = text.ceil_char_boundary(w.start.saturating_sub(40));
-                Some((
-                    subject,
-                    w.direction,
-                    bounded(text[from..w.end].trim_start()),
-                ))
+                let (subject, from) = en_subject(text, w.start)?;
+                Some((subject, w.direction, bounded(&text[from..w.end])))
             })
             .collect()
     };
@@ -2775,9 +2783,10 @@ mod tests {
     #[test]
     fn an_english_subject_stated_with_the_opposite_change_without_a_number() {
         let ctx = "Net profits fell in the quarter, while oil prices rose sharply.";
+        // The phrase runs from the subject to its verb.
         assert_eq!(
             direction_texts(ctx, "The company's profits rose."),
-            vec!["The company's profits rose"]
+            vec!["profits rose"]
         );
         assert_eq!(
             direction_texts(ctx, "Oil prices have fallen."),
