@@ -43,7 +43,7 @@
 
 mod common;
 
-use common::restate::Restated;
+use common::restate::{Floors, Restated};
 use serde_json::Value;
 use verifyfast::audit::deterministic::{direction_findings, unsupported_number_findings};
 use verifyfast::audit::grounding::ground_numbers;
@@ -504,6 +504,13 @@ fn rules_alone_on_more_real_summaries() {
     }
     if restated.restated > 0 {
         // Floor: the figure measured when the measure was written.
-        restated.report("every set above", 98.9, [96.6, 100.0]);
+        restated.report(
+            "every set above",
+            Floors {
+                changed: 98.9,
+                reversed: [96.6, 100.0],
+                bounds: [91.3, 86.3],
+            },
+        );
     }
 }

@@ -21,7 +21,7 @@
 
 mod common;
 
-use common::restate::Restated;
+use common::restate::{Floors, Restated};
 use serde_json::Value;
 use verifyfast::audit::deterministic::{direction_findings, unsupported_number_findings};
 use verifyfast::audit::grounding::ground_numbers;
@@ -282,6 +282,16 @@ fn a_sentence_of_a_real_context_restated_and_with_a_number_changed() {
         }
     }
     // Floors: the figures measured when the test was written; raised when the rules improve.
-    en.report("en", 98.0, [100.0, 100.0]);
-    zh.report("zh", 99.5, [98.2, 98.2]);
+    let en_floors = Floors {
+        changed: 98.0,
+        reversed: [100.0, 100.0],
+        bounds: [90.9, 100.0],
+    };
+    en.report("en", en_floors);
+    let zh_floors = Floors {
+        changed: 99.5,
+        reversed: [98.2, 98.2],
+        bounds: [89.4, 92.0],
+    };
+    zh.report("zh", zh_floors);
 }

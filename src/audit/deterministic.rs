@@ -725,11 +725,14 @@ const ABOVE_BEFORE: &[&str] = &[
     "逾",
 ];
 const BELOW_BEFORE: &[&str] = &[
+    "a maximum of",
     "just short of",
     "just shy of",
     "fewer than",
     "less than",
     "not quite",
+    "at most",
+    "up to",
     "almost",
     "nearly",
     "under",
@@ -836,9 +839,17 @@ fn bound_findings(context: &str, output: &str) -> Vec<DeterministicFinding> {
         {
             continue;
         }
+        // The bound and its number, from a word's start ("at most 24", not "at left at most").
         let phrase = |text: &str, n: &Num| {
             let from = text.ceil_char_boundary(n.start.saturating_sub(16));
-            bounded(text.get(from..n.end).unwrap_or(n.text).trim_start())
+            let near = text.get(from..n.end).unwrap_or(n.text);
+            let mid_word = text[..from].ends_with(|c: char| c.is_ascii_alphanumeric())
+                && near.starts_with(|c: char| c.is_ascii_alphanumeric());
+            let near = match near.split_once(' ') {
+                Some((_, rest)) if mid_word => rest,
+                _ => near,
+            };
+            bounded(near.trim_start())
         };
         let (out_phrase, ctx_phrase) = (phrase(output, &o), phrase(context, c));
         if !seen.insert(out_phrase.clone()) {
@@ -2830,6 +2841,17 @@ mod tests {
             direction_texts("More than 1,200 jobs went.", "nearly 1,200 jobs went"),
             vec!["nearly 1,200"]
         );
+        // A ceiling is below its figure: "at most 24" is not "at least 24".
+        let ctx = "A massacre that left at least 24 people dead.";
+        assert_eq!(
+            direction_texts(ctx, "A massacre that left at most 24 people dead."),
+            vec!["left at most 24"]
+        );
+        assert_eq!(
+            direction_texts(ctx, "It left up to 24 people dead.").len(),
+            1
+        );
+        assert!(direction_texts("Up to 24 people died.", "Up to 24 people died.").is_empty());
         // The same bound, another notation: no finding.
         assert!(direction_texts("nearly 1.2 thousand jobs", "almost 1,200 jobs").is_empty());
         // The context also states the value without a bound or with the same one: another
