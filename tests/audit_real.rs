@@ -291,7 +291,7 @@ fn a_sentence_of_a_real_context_restated_and_with_a_number_changed() {
     let zh_floors = Floors {
         changed: 99.5,
         reversed: [98.2, 98.2],
-        bounds: [89.4, 92.0],
+        bounds: [94.7, 92.0],
     };
     zh.report("zh", zh_floors);
 }

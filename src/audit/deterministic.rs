@@ -2852,6 +2852,11 @@ mod tests {
             1
         );
         assert!(direction_texts("Up to 24 people died.", "Up to 24 people died.").is_empty());
+        // A count whose measure word ends the phrase is no year (`2000只`).
+        assert_eq!(
+            direction_texts("告跌品种总数超过2000只。", "告跌品种总数不到2000只。"),
+            vec!["种总数不到2000"]
+        );
         // The same bound, another notation: no finding.
         assert!(direction_texts("nearly 1.2 thousand jobs", "almost 1,200 jobs").is_empty());
         // The context also states the value without a bound or with the same one: another

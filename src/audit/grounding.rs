@@ -4274,14 +4274,22 @@ fn unit_of<'t>(text: &'t str, n: &Num<'t>) -> &'t str {
     };
     if is_cjk(first) {
         let mut rest = after;
+        let mut classifier = "";
         for strip in [CN_APPROX_AFTER, CN_CLASSIFIERS] {
             if let Some(c) = rest.chars().next().filter(|c| strip.contains(*c)) {
+                classifier = &rest[..c.len_utf8()];
                 rest = &rest[c.len_utf8()..];
             }
         }
         let mut chars = rest.char_indices();
         let Some((_, c)) = chars.next().filter(|(_, c)| is_cjk(*c)) else {
-            return "";
+            // A measure word that ends the phrase is what is counted (`总数超过2000只。`):
+            // no year is counted so.
+            return if CN_CLASSIFIERS.contains(classifier) && !classifier.is_empty() {
+                classifier
+            } else {
+                ""
+            };
         };
         if CN_NOT_UNITS.contains(c) {
             return "";
