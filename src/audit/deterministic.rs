@@ -1047,12 +1047,18 @@ struct ZhSubject {
 /// market (`有色金属期货` → 有色金属).
 fn zh_subject(text: &str, at: usize, market: bool) -> Option<ZhSubject> {
     let mut before = text.get(..at)?;
+    // The day passed over, if any: part of the subject's key, so a subject of one day is not
+    // matched with another day's (`沪指5日上涨` is not contradicted by `沪指6日下跌`), nor with a
+    // subject of no day.
+    let mut day = "";
     // A few strips at most: a run of them is no subject anyway (and stays linear).
     for _ in 0..6 {
-        let stripped = ZH_BETWEEN
-            .iter()
-            .find_map(|w| before.strip_suffix(w))
-            .or_else(|| strip_day(before));
+        let stripped = ZH_BETWEEN.iter().find_map(|w| before.strip_suffix(w));
+        let stripped = stripped.or_else(|| {
+            let rest = strip_day(before)?;
+            day = &before[rest.len()..];
+            Some(rest)
+        });
         match stripped {
             Some(b) => before = b,
             None => break,
@@ -1087,8 +1093,12 @@ fn zh_subject(text: &str, at: usize, market: bool) -> Option<ZhSubject> {
         .iter()
         .map(|c| c.len_utf8())
         .sum();
+    let mut key: String = key.into_iter().rev().collect();
+    if !day.is_empty() {
+        key = format!("{key}@{day}");
+    }
     Some(ZhSubject {
-        key: key.into_iter().rev().collect(),
+        key,
         from: before.len() - written,
         end: before.len(),
     })
@@ -2949,6 +2959,11 @@ mod tests {
             1
         );
         assert!(direction_findings(metals, "白银商品收涨。").is_empty());
+        // A subject of one day is not another day's, nor one of no day.
+        let days = "沪指5日上涨，6日下跌。";
+        assert!(direction_findings(days, "沪指6日下跌。").is_empty());
+        assert!(direction_findings(days, "沪指下跌。").is_empty());
+        assert_eq!(direction_findings(days, "沪指5日下跌。").len(), 1);
         // A contract named in Latin letters, and a contract's own direction before the
         // direction of a shorter subject that ends it (another contract's 期货).
         let ctx = "截至收盘，PTA期货领涨，甲醇期货领跌。";
