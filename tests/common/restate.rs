@@ -3,8 +3,9 @@
 //! context restated, as written and in another notation, must not be flagged; the same sentence
 //! with one number changed should be. What real text writes, numbers and notations nobody here
 //! chose, checked both ways; no rule was tuned on these figures. The same is done with a
-//! direction word: a sentence that states which way something went, restated, must not be
-//! flagged; with the direction reversed (涨 → 跌, `rose` → `fell`) it should be. The rules were
+//! direction word and with a bound before a figure: a sentence that states which way something
+//! went, or on which side of a figure it lies, restated, must not be flagged; with the word
+//! reversed (涨 → 跌, `rose` → `fell`, `more than` → `fewer than`) it should be. The rules were
 //! developed on the reversals of a tune part of the contexts (FNV-1a 64 of the context, `% 10 <
 //! 7`); the held-out part is printed beside it. `RESTATE_SHOW=1` lists the changed sentences
 //! that were not flagged, and the tune part's reversals that were not.
@@ -33,15 +34,18 @@ pub struct Restated {
     /// Sentences with a number changed to one their context does not write, and those flagged.
     pub changed: usize,
     pub caught: usize,
-    /// Sentences with a direction word restated (their flags join `flagged`).
-    pub directed: usize,
-    /// Sentences with one direction word reversed, and those flagged: the tune part, then the
-    /// held-out part.
-    pub reversed: [(usize, usize); 2],
-    /// Sentences with a bound before a figure restated (flags join `flagged`), and with the
-    /// bound reversed (`more than 200` → `fewer than 200`), as `reversed`.
-    pub bounded: usize,
-    pub bounds_reversed: [(usize, usize); 2],
+    /// Sentences with a direction word (涨, `rose 5%`) restated and reversed.
+    pub directions: Reversals,
+    /// Sentences with a bound before a figure (`more than 200`) restated and reversed.
+    pub bounds: Reversals,
+}
+
+/// Sentences restated (their flags join [`Restated::flagged`]) and, with one word reversed,
+/// those sentences and the ones flagged: the tune part, then the held-out part.
+#[derive(Default)]
+pub struct Reversals {
+    pub restated: usize,
+    pub parts: [(usize, usize); 2],
 }
 
 impl Restated {
@@ -87,46 +91,39 @@ impl Restated {
             }
         }
         let part = usize::from(super::fnv(context) % 10 >= 7);
-        for s in direction_sentences(context)
-            .into_iter()
-            .take(SENTENCES_PER_CONTEXT)
-        {
-            self.directed += 1;
-            if flagged(context, s) {
-                self.flagged.push(format!("{id}: {s}"));
-            }
-            let Some((reversed, word)) = with_a_direction_reversed(s) else {
-                continue;
-            };
-            if context.contains(reversed.as_str()) {
-                continue;
-            }
-            let caught = flagged(context, &reversed);
-            let tally = &mut self.reversed[part];
-            tally.0 += 1;
-            tally.1 += usize::from(caught);
-            if !caught && part == 0 && std::env::var("RESTATE_SHOW").is_ok_and(|v| v == "1") {
-                println!("--- not reversed: {word} ({id}): {reversed}");
-            }
-        }
-        let bound_sentences = sentences(context).filter(|s| with_a_bound_reversed(s).is_some());
-        for s in bound_sentences.take(SENTENCES_PER_CONTEXT) {
-            self.bounded += 1;
-            if flagged(context, s) {
-                self.flagged.push(format!("{id}: {s}"));
-            }
-            let Some((reversed, word)) = with_a_bound_reversed(s) else {
-                continue;
-            };
-            if context.contains(reversed.as_str()) {
-                continue;
-            }
-            let caught = flagged(context, &reversed);
-            let tally = &mut self.bounds_reversed[part];
-            tally.0 += 1;
-            tally.1 += usize::from(caught);
-            if !caught && part == 0 && std::env::var("RESTATE_SHOW").is_ok_and(|v| v == "1") {
-                println!("--- bound not reversed: {word} ({id}): {reversed}");
+        let Restated {
+            directions,
+            bounds,
+            flagged: listed,
+            ..
+        } = self;
+        for (reverse, what, tally) in [
+            (
+                with_a_direction_reversed as Reverse,
+                "direction",
+                directions,
+            ),
+            (with_a_bound_reversed, "bound", bounds),
+        ] {
+            let sentences = sentences(context).filter(|s| reverse(s).is_some());
+            for s in sentences.take(SENTENCES_PER_CONTEXT) {
+                tally.restated += 1;
+                if flagged(context, s) {
+                    listed.push(format!("{id}: {s}"));
+                }
+                let Some((reversed, word)) = reverse(s) else {
+                    continue;
+                };
+                if context.contains(reversed.as_str()) {
+                    continue;
+                }
+                let caught = flagged(context, &reversed);
+                let (n, k) = &mut tally.parts[part];
+                *n += 1;
+                *k += usize::from(caught);
+                if !caught && part == 0 && std::env::var("RESTATE_SHOW").is_ok_and(|v| v == "1") {
+                    println!("--- {what} not reversed: {word} ({id}): {reversed}");
+                }
             }
         }
     }
@@ -145,54 +142,30 @@ impl Restated {
             self.caught,
             self.changed
         );
-        println!(
-            "{name}: context sentences with a direction word restated: {}",
-            self.directed
-        );
-        let pct = |(n, k): (usize, usize)| {
-            if n == 0 {
-                100.0
-            } else {
-                100.0 * k as f64 / n as f64
+        let lines = [
+            ("a direction word", &self.directions, floors.reversed),
+            ("a bound before a figure", &self.bounds, floors.bounds),
+        ];
+        for (what, tally, floors) in lines {
+            println!(
+                "{name}: context sentences with {what} restated: {}",
+                tally.restated
+            );
+            for ((part, (n, k)), floor) in ["tune", "held-out"].iter().zip(tally.parts).zip(floors)
+            {
+                let pct = if n == 0 {
+                    100.0
+                } else {
+                    100.0 * k as f64 / n as f64
+                };
+                println!(
+                    "{name}: {what} of a context sentence reversed -> BAD ({part}): {pct:5.1} % ({k}/{n})"
+                );
+                assert!(
+                    pct + 1e-9 >= floor,
+                    "{name}: {pct:.1} % of reversed sentences ({what}) caught ({part}), under the floor {floor:.1} %"
+                );
             }
-        };
-        for ((part, tally), floor) in ["tune", "held-out"]
-            .iter()
-            .zip(self.reversed)
-            .zip(floors.reversed)
-        {
-            println!(
-                "{name}: a direction word of a context sentence reversed -> BAD ({part}): {:5.1} % ({}/{})",
-                pct(tally),
-                tally.1,
-                tally.0
-            );
-            assert!(
-                pct(tally) + 1e-9 >= floor,
-                "{name}: {:.1} % of reversed directions caught ({part}), under the floor {floor:.1} %",
-                pct(tally)
-            );
-        }
-        println!(
-            "{name}: context sentences with a bound before a figure restated: {}",
-            self.bounded
-        );
-        for ((part, tally), floor) in ["tune", "held-out"]
-            .iter()
-            .zip(self.bounds_reversed)
-            .zip(floors.bounds)
-        {
-            println!(
-                "{name}: a bound of a context sentence reversed -> BAD ({part}): {:5.1} % ({}/{})",
-                pct(tally),
-                tally.1,
-                tally.0
-            );
-            assert!(
-                pct(tally) + 1e-9 >= floor,
-                "{name}: {:.1} % of reversed bounds caught ({part}), under the floor {floor:.1} %",
-                pct(tally)
-            );
         }
         assert!(
             self.flagged.is_empty(),
@@ -431,14 +404,6 @@ fn reversal_at(s: &str, at: usize) -> Option<(&'static str, &'static str)> {
     (!both(before) && !both(after) && !negated).then_some((word, to))
 }
 
-/// The sentences of `text` that state a direction ([`REVERSALS`]), in the split of
-/// [`digit_sentences`].
-fn direction_sentences(text: &str) -> Vec<&str> {
-    sentences(text)
-        .filter(|s| s.char_indices().any(|(i, _)| reversal_at(s, i).is_some()))
-        .collect()
-}
-
 /// Bounds written before a figure and the bound that contradicts each (`nearly 50` is below 50,
 /// `more than 50` above it). 近 before a span of time is "the last" (`近10年`), no bound.
 const BOUND_REVERSALS: &[(&str, &str)] = &[
@@ -475,6 +440,9 @@ fn with_a_bound_reversed(sentence: &str) -> Option<(String, &'static str)> {
             .then(|| (format!("{}{to}{after}", &sentence[..i]), word))
     })
 }
+
+/// A sentence with one word reversed, and that word (none when it has no such word).
+type Reverse = fn(&str) -> Option<(String, &'static str)>;
 
 /// `sentence` with its first direction word reversed, and that word.
 fn with_a_direction_reversed(sentence: &str) -> Option<(String, &'static str)> {
