@@ -1171,11 +1171,13 @@ fn ascii_or_cn_digit(c: char) -> bool {
 }
 
 /// The subject-direction check: a Chinese direction word with no number ("沪指收涨", "沥青期货
-/// 领跌", "涨幅居前") whose subject the context states only with the opposite direction. Two
-/// subjects are one when one ends with the other (at least two characters: "股指" and
-/// "两市股指"). A subject the context states both ways is not decided. An output subject that
-/// names a futures contract the context never names is read as its market (`有色金属期货也上涨`
-/// of `有色金属近全线收跌`); one the context names keeps its contract (豆粕期货 is not 豆粕).
+/// 领跌", "涨幅居前", "降低通关效率") whose subject the context states only with the opposite
+/// direction. Two subjects are one when one ends with the other (at least two characters: "股指"
+/// and "两市股指"); a context subject equal to the output's or more specific decides, a shorter
+/// one only when none such is stated; a day written with a subject is part of it. A subject the
+/// context states both ways is not decided. An output subject that names a futures contract the
+/// context never names is read as its market (`有色金属期货也上涨` of `有色金属近全线收跌`); one
+/// the context names keeps its contract (豆粕期货 is not 豆粕).
 fn subject_direction_findings(context: &str, output: &str) -> Vec<DeterministicFinding> {
     // In the output, a word with its number is the number check's ("增长3%"), not counted
     // twice; in the context every word says which way its subject went.
