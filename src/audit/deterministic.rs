@@ -402,13 +402,13 @@ impl Directions {
     }
 }
 
-/// One quantity of the context stated with a direction: the first phrase that states it.
+/// One quantity of the context stated with a direction: its places in the sorted context
+/// numbers (the first states it first), and the directions they give it.
 struct Group {
     class: Option<u8>,
     value: f64,
     directions: Directions,
-    phrase: String,
-    direction: Direction,
+    places: std::ops::Range<usize>,
 }
 
 /// The direction check: each output quantity with a direction whose value the context states
@@ -427,20 +427,24 @@ pub fn direction_findings(context: &str, output: &str) -> Vec<DeterministicFindi
             .then(a.num.value.total_cmp(&b.num.value))
     });
     let mut groups: Vec<Group> = Vec::new();
-    for c in &ctx {
+    for (k, c) in ctx.iter().enumerate() {
         let dir = c.direction.unwrap_or(Direction::Up);
         match groups.last_mut() {
             Some(g) if g.class == class(&c.num) && same(g.value, c.num.value) => {
                 g.directions.push_unique(dir);
+                g.places.end = k + 1;
             }
             _ => groups.push(Group {
                 class: class(&c.num),
                 value: c.num.value,
                 directions: Directions::of(dir),
-                phrase: c.phrase.clone(),
-                direction: dir,
+                places: k..k + 1,
             }),
         }
+    }
+    // The direction a context place gives its value, and the phrase that gives it.
+    fn stated<'c>(c: &'c Directed) -> (Direction, &'c str) {
+        (c.direction.unwrap_or(Direction::Up), c.phrase.as_str())
     }
     let out = directed_numbers(output);
     // Scanned again only when a value is stated both ways (below).
@@ -468,7 +472,7 @@ pub fn direction_findings(context: &str, output: &str) -> Vec<DeterministicFindi
         else {
             continue;
         };
-        let mut was = (first.direction, first.phrase.as_str());
+        let mut was = stated(&ctx[first.places.start]);
         if first.directions.has(dir) {
             // A value the context gives both ways (`下降1.7%` of one income, `增长1.7%` of
             // another) is decided by what its sentence is about: the context's place of it that
@@ -484,14 +488,7 @@ pub fn direction_findings(context: &str, output: &str) -> Vec<DeterministicFindi
                     .filter(|w| words.binary_search(w).is_ok())
                     .count()
             };
-            let from = ctx.partition_point(|c| {
-                class(&c.num) < key
-                    || (class(&c.num) == key && c.num.value < v && !same(c.num.value, v))
-            });
-            let places = ctx[from..]
-                .iter()
-                .take_while(|c| class(&c.num) == key && same(c.num.value, v))
-                .take(16);
+            let places = ctx[first.places.clone()].iter().take(16);
             let (mut best, mut best_k, mut tie) = (None, 0, false);
             for c in places {
                 let k = shared(c);
@@ -502,9 +499,7 @@ pub fn direction_findings(context: &str, output: &str) -> Vec<DeterministicFindi
                 }
             }
             match best.filter(|_| !tie) {
-                Some(c) if c.direction.is_some_and(|d| d != dir) => {
-                    was = (c.direction.unwrap_or(dir), c.phrase.as_str());
-                }
+                Some(c) if c.direction.is_some_and(|d| d != dir) => was = stated(c),
                 _ => continue,
             }
         }

@@ -4277,7 +4277,9 @@ fn unit_of<'t>(text: &'t str, n: &Num<'t>) -> &'t str {
         let mut classifier = "";
         for strip in [CN_APPROX_AFTER, CN_CLASSIFIERS] {
             if let Some(c) = rest.chars().next().filter(|c| strip.contains(*c)) {
-                classifier = &rest[..c.len_utf8()];
+                if strip == CN_CLASSIFIERS {
+                    classifier = &rest[..c.len_utf8()];
+                }
                 rest = &rest[c.len_utf8()..];
             }
         }
@@ -4285,11 +4287,7 @@ fn unit_of<'t>(text: &'t str, n: &Num<'t>) -> &'t str {
         let Some((_, c)) = chars.next().filter(|(_, c)| is_cjk(*c)) else {
             // A measure word that ends the phrase is what is counted (`总数超过2000只。`):
             // no year is counted so.
-            return if CN_CLASSIFIERS.contains(classifier) && !classifier.is_empty() {
-                classifier
-            } else {
-                ""
-            };
+            return classifier;
         };
         if CN_NOT_UNITS.contains(c) {
             return "";
