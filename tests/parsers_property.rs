@@ -289,3 +289,20 @@ fn deeply_nested_and_huge_cut_off_replies_are_read_in_linear_time() {
         parse_reply::<DecomposeReply>(&cut, &rules)
     });
 }
+
+/// The input the property test found slow in the number check, pinned: a context of a long run
+/// of spaces, and an output number the context does not state. Looking for a Roman numeral in a
+/// name trimmed the whole text before each space (300 KB took a minute in a release build).
+#[test]
+fn a_context_of_spaces_is_read_in_linear_time() {
+    let context = " ".repeat(300_000);
+    let output = "World War 2 ended in 1945, more than 12 years ago.";
+    let g = timed("ground_numbers (spaces)", &context, || {
+        ground_numbers(&context, output)
+    });
+    assert!(g.numbers.iter().all(|n| n.status == Status::NotFound));
+    let params = AuditParams::default();
+    let _ = timed("check (spaces)", &context, || {
+        check(&context, output, &params)
+    });
+}

@@ -746,15 +746,21 @@ fn ordinal_word(context: &str, output: &str, n: &Num) -> Option<String> {
 /// word follows it (`Francis I.`, `World War I,`, `Francis I (1708`).
 fn context_numerals(context: &str) -> Vec<(&str, u32, &str)> {
     let mut out = Vec::new();
+    // Where the text starts, found once: trimming each space's whole prefix again would make a
+    // long run of spaces quadratic.
+    let text_start = context.len() - context.trim_start().len();
     for (at, _) in context.match_indices(' ') {
         let name = word_ending(&context[..at]);
+        if name.is_empty() {
+            continue;
+        }
         let rest = &context[at + 1..];
         let len = rest
             .find(|c: char| !c.is_ascii_alphanumeric())
             .unwrap_or(rest.len());
         let word = &rest[..len];
         let before = &context[..at - name.len()];
-        let opens_sentence = before.trim().is_empty()
+        let opens_sentence = before.len() <= text_start
             || before
                 .trim_end_matches(' ')
                 .ends_with(['.', '!', '?', '\n', '"', '“', '(']);
@@ -764,7 +770,7 @@ fn context_numerals(context: &str) -> Vec<(&str, u32, &str)> {
             && rest[len..]
                 .strip_prefix(' ')
                 .is_some_and(|r| r.starts_with(|c: char| c.is_alphabetic()));
-        if name.is_empty() || pronoun {
+        if pronoun {
             continue;
         }
         if let Some(value) = roman_value(word) {
