@@ -1,6 +1,6 @@
 //! The reward preset and the restatement guard on real outputs nobody here wrote: the 770 long
-//! chain-of-thought outputs of tests/fixtures/reasoning_dev.jsonl and GSM8K train without its
-//! `####` line. A guard that refuses a right answer costs a policy its reward for being right,
+//! chain-of-thought outputs of tests/fixtures/reasoning_dev.jsonl, GSM8K train without its
+//! `####` line, and the two exam sets. A guard that refuses a right answer costs a policy its reward for being right,
 //! so each run prints, per set and per half of a fixed split (by a hash of the `id`; the guards
 //! were written on the issue's examples and checked on half A, half B is held out), how often
 //! each refusal fires on items labelled correct, and lists every such item.
@@ -10,8 +10,8 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use common::real::{dev, gsm8k, Labelled};
-use verifyfast::extract::{grade, Outcome, Path, Preset};
+use common::real::{dev, exam, exam_more, gsm8k, Labelled};
+use verifyfast::extract::{grade, grade_choices, AnswerPatterns, Outcome, Path, Preset};
 
 /// Which half of the split an item is in: FNV-1a of its id, even → `A` (looked at while the
 /// guards were written), odd → `B` (held out).
@@ -145,6 +145,67 @@ fn gsm8k_under_the_reward_preset() {
     ] {
         assert_eq!(refused_right(&counts, what), 0, "{what}");
     }
+}
+
+#[test]
+fn exam_sets_under_the_reward_preset() {
+    for (name, items) in [("exam dev", exam()), ("exam more", exam_more())] {
+        assert!(items.len() > 400, "{name}");
+        let counts = measure(name, &items);
+        assert_eq!(refused_right(&counts, "restates the question"), 0, "{name}");
+    }
+}
+
+/// The question copied back as the whole output, graded against the gold with the question
+/// passed: the rules read the question's own numbers and options, and on about one item in
+/// thirty that is the gold. None may be paid, under any preset. Printed per set and half.
+#[test]
+fn a_copied_question_is_paid_nothing() {
+    let sets = [
+        ("dev long-CoT", dev()),
+        ("GSM8K train", gsm8k()),
+        ("exam dev", exam()),
+        ("exam more", exam_more()),
+    ];
+    let mut paid = Vec::new();
+    for (name, items) in &sets {
+        let mut by_half: BTreeMap<char, (usize, usize, usize)> = BTreeMap::new();
+        for item in items {
+            let Some(q) = item.question.as_deref() else {
+                continue;
+            };
+            let c = by_half.entry(half(&item.id)).or_default();
+            c.0 += 1;
+            // Multiple choice as the set says (the CLI's `answer_type`).
+            let graded = |question: Option<&str>, preset: Preset| {
+                if item.answer_type.as_deref() == Some("choice") {
+                    grade_choices(q, &item.gold, question, preset, &AnswerPatterns::NONE)
+                } else {
+                    grade(q, &item.gold, question, preset)
+                }
+            };
+            // What the grader paid before it knew a copy: the same text, no question given.
+            c.1 += usize::from(graded(None, Preset::Lenient).equivalent);
+            for preset in Preset::ALL {
+                let v = graded(Some(q), preset);
+                if v.equivalent {
+                    c.2 += 1;
+                    paid.push(format!("  {name} {} ({preset:?}): {}", item.id, v.reason));
+                }
+            }
+        }
+        for (h, (n, without, with)) in &by_half {
+            println!(
+                "{name} half {h}: {n} questions copied back; paid without the question {without}, \
+                 with it {with} (all presets)"
+            );
+        }
+    }
+    assert!(
+        paid.is_empty(),
+        "a copied question was paid:\n{}",
+        paid.join("\n")
+    );
 }
 
 /// The one right answer refused on the long-CoT dev file (a ceiling: lower it as the guards get

@@ -138,6 +138,8 @@ def test_verl_reward_kwargs():
 
 # --- The reward preset: what a policy would learn to game scores 0.0 ---
 
+APPLES = "Tom has 5 apples and eats none. How many apples does Tom have?"
+
 GAMING = [
     # (completion, solution, question, why)
     (r"It is \boxed{1} or \boxed{2}.", "2", None, "several different"),
@@ -153,6 +155,8 @@ GAMING = [
     (r"\boxed{1.41}", r"\sqrt2", None, "rounded"),
     (r"\boxed{0.33}", r"\frac13", None, "rounded"),
     (r"\boxed{\tan(100\pi/180)+4\sin(100\pi/180)}", r"-\sqrt{3}", "Simplify tan 100° + 4 sin 100°.", "restates the question"),
+    # The question copied back: the rules read the number it states.
+    (APPLES, "5", APPLES, "copied back"),
 ]
 
 
@@ -174,6 +178,8 @@ def test_what_stays_paid_under_the_reward_preset():
     restated = [r"so \( \boxed{0.1476} \) or \( 14.76\% \).", r"$\boxed{\sqrt[3]{1.5}}$ (or $\sqrt[3]{\frac{3}{2}}$)"]
     assert accuracy_reward(restated, ["0.1476", r"\sqrt[3]{\frac{3}{2}}"]) == [1.0, 1.0]
     assert accuracy_reward(["So 125 students like chess or basketball."], ["125"]) == [1.0]
+    # The question restated, then answered.
+    assert accuracy_reward([APPLES + r" He eats none, so \boxed{5}."], ["5"], question=[APPLES]) == [1.0]
 
 
 def test_restated_question_is_no_answer_under_every_preset():

@@ -78,6 +78,138 @@ pub(super) fn restates_question(
         })
 }
 
+/// The question's own text copied around an answer, at least this many characters of it besides
+/// the answer (case and runs of white space aside), makes the answer the question's, not the
+/// output's. On the real sets the longest stretch of the question around a right answer is 23
+/// characters with the answer (`10 hours of television`, a GSM8K solution); an output that
+/// copies a whole question back has hundreds.
+const MIN_COPIED_CHARS: usize = 40;
+/// A question, or a sentence of it, copied whole around an answer is a copy from this many
+/// characters besides the answer (a question that is little more than its expression, `$5$`,
+/// is not).
+const MIN_WHOLE_CHARS: usize = 10;
+/// Only this much of a question is searched for the copy (bounded work on hostile questions).
+const MAX_QUESTION_SEARCH: usize = 64 * 1024;
+
+/// "No answer (restates the question)": the answer is read from a stretch of the question that
+/// the output copies back (an output that is the question, `Tom has 5 apples and eats none. How
+/// many apples does Tom have?` against the gold `5`; a copied multiple-choice question, read as
+/// its last option; a short question copied whole). The rules find the question's own number or option there, and it equals
+/// the gold whenever the question states it, so the comparison would pay for copying. Under
+/// every preset. In a multiple-choice grade, a copy that starts at the answer is the option
+/// the output chose, written as the question lists it (`The answer is D. <its text>`).
+pub(super) fn copied_from_question(
+    predicted: &Extraction,
+    output: Option<&str>,
+    question: Option<&str>,
+    choice: bool,
+) -> Option<String> {
+    let (output, question) = (output?, question?);
+    let (s, e) = predicted.span;
+    let answer: Vec<char> = folded(output.get(s..e)?.chars()).collect();
+    if answer.is_empty() {
+        return None;
+    }
+    let searched = question.floor_char_boundary(MAX_QUESTION_SEARCH);
+    let question: Vec<char> = folded(question.get(..searched)?.trim().chars()).collect();
+    // The output's text next to the answer, nearest first, as far as a copy could reach.
+    let before: Vec<char> = folded(output.get(..s)?.chars().rev())
+        .take(MIN_COPIED_CHARS)
+        .collect();
+    let after: Vec<char> = folded(output.get(e..)?.chars())
+        .take(MIN_COPIED_CHARS)
+        .collect();
+    let copy = (0..question.len().saturating_sub(answer.len() - 1))
+        .filter(|&at| question[at..at + answer.len()] == answer[..])
+        .map(|at| {
+            let left = before
+                .iter()
+                .zip(question[..at].iter().rev())
+                .take_while(|(a, b)| a == b)
+                .count();
+            let right = after
+                .iter()
+                .zip(&question[at + answer.len()..])
+                .take_while(|(a, b)| a == b)
+                .count();
+            (at, left, right)
+        })
+        .find(|&(at, left, right)| {
+            let chosen_option = choice && !before[..left].iter().any(|c| c.is_alphanumeric());
+            // A short question, or one sentence of it, copied whole (`Write $\frac{3}{20}$ as a
+            // decimal.`, `Tom is 7 years old.`).
+            let whole = sentence_copied(&question, at - left, at + answer.len() + right);
+            let long = left + right >= MIN_COPIED_CHARS || whole && left + right >= MIN_WHOLE_CHARS;
+            long && !chosen_option
+        })?;
+    let (_, left, right) = copy;
+    // The copy as the output writes it.
+    let from = s - raw_bytes(output.get(..s)?.chars().rev(), left);
+    let to = e + raw_bytes(output.get(e..)?.chars(), right);
+    Some(format!(
+        "{RESTATES_QUESTION}: `{}` is read from the question's own text, copied back (`{}`)",
+        predicted.answer,
+        output.get(from..to)?.trim()
+    ))
+}
+
+/// How many bytes of `chars` make its first `n` [`folded`] characters.
+fn raw_bytes(chars: impl Iterator<Item = char>, n: usize) -> usize {
+    let mut bytes = 0;
+    let mut seen = 0;
+    let mut space = false;
+    for c in chars {
+        let was = std::mem::replace(&mut space, c.is_whitespace());
+        if !(was && space) {
+            if seen == n {
+                break;
+            }
+            seen += 1;
+        }
+        bytes += c.len_utf8();
+    }
+    bytes
+}
+
+/// Whether `question[from..to]` is whole sentences of the question (spaces at its ends aside):
+/// it starts the question or follows a sentence's stop, and it ends with a stop that ends the
+/// question or is followed by a space (not `2.5`).
+fn sentence_copied(question: &[char], from: usize, to: usize) -> bool {
+    const STOPS: [char; 6] = ['.', '?', '!', '。', '？', '！'];
+    let copy = &question[from..to];
+    let lead = copy.iter().take_while(|c| **c == ' ').count();
+    let trail = copy.iter().rev().take_while(|c| **c == ' ').count();
+    let (from, to) = (from + lead, to.saturating_sub(trail).max(from + lead));
+    let before = question[..from].iter().rev().find(|c| **c != ' ');
+    let starts = before.is_none_or(|c| STOPS.contains(c));
+    let last = to.checked_sub(1).and_then(|i| question.get(i));
+    let ends =
+        last.is_some_and(|c| STOPS.contains(c)) && question.get(to).is_none_or(|c| *c == ' ');
+    to > from && starts && ends
+}
+
+/// Characters lower-cased, each run of white space one space: how a copy is compared (a copy
+/// re-wrapped or re-cased is still a copy). A character that lower-cases to several (`İ`) is
+/// kept as it is, so the text reads the same backwards.
+fn folded(chars: impl Iterator<Item = char>) -> impl Iterator<Item = char> {
+    let lower = |c: char| {
+        let mut l = c.to_lowercase();
+        match (l.next(), l.next()) {
+            (Some(one), None) => one,
+            _ => c,
+        }
+    };
+    let mut space = false;
+    chars.map(lower).filter_map(move |c| {
+        let was = std::mem::replace(&mut space, c.is_whitespace());
+        match (c.is_whitespace(), was) {
+            (true, true) => None,
+            (true, false) => Some(' '),
+            (false, _) => Some(c),
+        }
+    })
+}
+
 /// A normalised answer that is one number (`5`, `-2.5`, `\frac{1}{3}`): an answer, never a
 /// copy of an expression to compute.
 fn plain_number(answer: &str) -> bool {
@@ -831,6 +963,56 @@ mod tests {
                 preset,
             );
             assert!(v.equivalent, "{}", v.reason);
+        }
+    }
+
+    const APPLES: &str = "Tom has 5 apples and eats none. How many apples does Tom have?";
+
+    #[test]
+    fn an_answer_read_from_the_question_copied_back_is_no_answer() {
+        let choice_q = "5. Which vector is perpendicular to $b$? ( )\nA. $a+2b$\nB. $2a+b$\nC. $a-2b$\nD. $2a-b$\n";
+        for preset in Preset::ALL {
+            // The question itself, re-cased and re-wrapped, or after a preamble.
+            for out in [
+                APPLES.to_string(),
+                APPLES.to_uppercase().replace(". ", ".\n\n"),
+                format!("Let me restate the problem. {APPLES}"),
+            ] {
+                let v = grade(&out, "5", Some(APPLES), preset);
+                assert_eq!(v.path, Path::NoAnswer, "{preset:?} {out}: {}", v.reason);
+                assert!(v.reason.contains("copied back"), "{}", v.reason);
+            }
+            // The copy is quoted as the output writes it.
+            let v = grade(&APPLES.to_uppercase(), "5", Some(APPLES), preset);
+            assert!(
+                v.reason
+                    .contains("copied back (`TOM HAS 5 APPLES AND EATS NONE. HOW MANY"),
+                "{}",
+                v.reason
+            );
+            // One sentence of it, the one that states the number.
+            let v = grade("Tom has 5 apples and eats none.", "5", Some(APPLES), preset);
+            assert_eq!(v.path, Path::NoAnswer, "{preset:?}: {}", v.reason);
+            // A copied multiple-choice question is read as its last option.
+            let v = grade(choice_q, "D", Some(choice_q), preset);
+            assert!(!v.equivalent, "{preset:?}: {}", v.reason);
+            assert!(v.reason.contains("copied back"), "{}", v.reason);
+            // The question restated first and then answered: the answer is the output's.
+            let out = format!("{APPLES} He eats none of them, so he still has \\boxed{{5}}.");
+            let v = grade(&out, "5", Some(APPLES), preset);
+            assert!(v.equivalent, "{preset:?}: {}", v.reason);
+            // A conclusion in the question's words, shorter than a copy.
+            let v = grade("So Tom has 5 apples.", "5", Some(APPLES), preset);
+            assert!(v.equivalent, "{preset:?}: {}", v.reason);
+            // The option chosen, written as the question lists it, is an answer.
+            let long_q = "Which holds?\nA. The function is increasing on the whole interval (0, 1)\nB. The function is decreasing on the whole interval (0, 1) and nowhere else\n";
+            let v = grade(
+                "The answer is B. The function is decreasing on the whole interval (0, 1) and nowhere else.",
+                "B",
+                Some(long_q),
+                preset,
+            );
+            assert!(v.equivalent, "{preset:?}: {}", v.reason);
         }
     }
 

@@ -934,18 +934,21 @@ fn grade_read(
         candidates::Side::GroundTruth,
     )
     .or_else(|| bare_ground_truth(ground_truth));
+    let as_choice = gold
+        .as_ref()
+        .is_some_and(|g| choices || choice::auto(g, question));
     let refused = match (&predicted, &gold) {
-        (Some(p), Some(g)) => guards::restates_question(p, g, question).or_else(|| {
-            (preset == Preset::Reward)
-                .then(|| guards::reward_refusal(p, g, output))
-                .flatten()
-        }),
+        (Some(p), Some(g)) => guards::restates_question(p, g, question)
+            .or_else(|| guards::copied_from_question(p, output, question, as_choice))
+            .or_else(|| {
+                (preset == Preset::Reward)
+                    .then(|| guards::reward_refusal(p, g, output))
+                    .flatten()
+            }),
         _ => None,
     };
     let by_letters = match (&predicted, &gold) {
-        (Some(p), Some(g)) if choices || choice::auto(g, question) => {
-            choice::compare(p, g, question, choices)
-        }
+        (Some(p), Some(g)) if as_choice => choice::compare(p, g, question, choices),
         _ => None,
     };
     let (outcome, path, reason) = match (&predicted, &gold, refused) {
