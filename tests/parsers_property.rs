@@ -13,6 +13,7 @@ use verifyfast::audit::contract::DecomposeReply;
 use verifyfast::audit::grounding::{ground_numbers, Status};
 use verifyfast::audit::report::DeterministicCheck;
 use verifyfast::config::AuditParams;
+use verifyfast::extract::{grade, Preset};
 use verifyfast::jsonl::{lines_of, LineSplitter};
 use verifyfast::llm::reply::{parse_reply, ReadRules};
 use verifyfast::llm::Boundary;
@@ -224,6 +225,20 @@ proptest! {
             "{:?}",
             r.deterministic_findings
         );
+    }
+
+    /// The grader with a question (the copied-question guard reads it): an output that is the
+    /// question, and one that is anything else.
+    #[test]
+    fn grader_returns_with_any_question(output in any_input(), question in any_input()) {
+        for preset in Preset::ALL {
+            let _ = timed("grade (copied question)", &question, || {
+                grade(&question, "5", Some(&question), preset)
+            });
+            let _ = timed("grade (with a question)", &output, || {
+                grade(&output, "5", Some(&question), preset)
+            });
+        }
     }
 
     #[test]
