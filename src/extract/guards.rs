@@ -94,10 +94,11 @@ const MAX_QUESTION_SEARCH: usize = 64 * 1024;
 /// "No answer (restates the question)": the answer is read from a stretch of the question that
 /// the output copies back (an output that is the question, `Tom has 5 apples and eats none. How
 /// many apples does Tom have?` against the gold `5`; a copied multiple-choice question, read as
-/// its last option; a short question copied whole). The rules find the question's own number or option there, and it equals
-/// the gold whenever the question states it, so the comparison would pay for copying. Under
-/// every preset. In a multiple-choice grade, a copy that starts at the answer is the option
-/// the output chose, written as the question lists it (`The answer is D. <its text>`).
+/// its last option; a short question, or one sentence of it, copied whole). The rules find the
+/// question's own number or option there, and it equals the gold whenever the question states
+/// it, so the comparison would pay for copying. Under every preset. In a multiple-choice grade,
+/// a copy that starts at the answer is the option the output chose, written as the question
+/// lists it (`The answer is D. <its text>`). docs/extract.md, "Reward preset".
 pub(super) fn copied_from_question(
     predicted: &Extraction,
     output: Option<&str>,
