@@ -147,10 +147,14 @@ pub(super) fn copied_from_question(
     // The copy as the output writes it.
     let from = s - raw_bytes(output.get(..s)?.chars().rev(), left);
     let to = e + raw_bytes(output.get(e..)?.chars(), right);
+    // Where the copy was read only as far as it needed, it may go on.
+    let more = |n: usize| if n == MIN_COPIED_CHARS { "…" } else { "" };
     Some(format!(
-        "{RESTATES_QUESTION}: `{}` is read from the question's own text, copied back (`{}`)",
+        "{RESTATES_QUESTION}: `{}` is read from the question's own text, copied back (`{}{}{}`)",
         predicted.answer,
-        output.get(from..to)?.trim()
+        more(left),
+        output.get(from..to)?.trim(),
+        more(right)
     ))
 }
 

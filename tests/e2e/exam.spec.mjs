@@ -59,16 +59,18 @@ describe('exam grading on the extract page', () => {
       { id: 'restated', question: 'Simplify $\\sqrt{8}$.', output: 'The answer is $\\boxed{\\sqrt{8}}$.', ground_truth: '2\\sqrt{2}' },
       { id: 'plain', output: 'so the total is 10', ground_truth: '10' },
       { id: 'none', output: 'I cannot tell.', ground_truth: '9' },
+      // The question copied back: the rules read its own number, which is the gold.
+      { id: 'copied', question: 'Tom has 5 apples and eats none. How many apples does Tom have?', output: 'Tom has 5 apples and eats none. How many apples does Tom have?', ground_truth: '5' },
     ];
     const file = writeTemp('exam.jsonl', lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
     await app.goto('/extract');
     await page.getByTestId('extract-file').setInputFiles(file);
     const rows = page.getByTestId('extract-row');
-    await rows.nth(3).waitFor();
+    await rows.nth(4).waitFor();
     const headers = await page.getByTestId('extract-table').locator('thead th').allInnerTexts();
     assert.ok(headers.some((h) => /answer type/.test(h)), headers.join(' | '));
     const types = await page.getByTestId('extract-row-answer-type').allInnerTexts();
-    assert.deepEqual(types.map((t) => t.trim()), ['multiple choice', 'other', 'other', 'other']);
+    assert.deepEqual(types.map((t) => t.trim()), ['multiple choice', 'other', 'other', 'other', 'other']);
     assert.equal(await rows.nth(0).getAttribute('class').then((c) => /\bok\b/.test(c)), true);
 
     const ids = async () => (await rows.evaluateAll((rs) => rs.map((r) => r.children[1].textContent)));
@@ -78,8 +80,8 @@ describe('exam grading on the extract page', () => {
     assert.deepEqual(await ids(), ['mc']);
     await filter.selectOption('restated');
     await page.waitForFunction(() => new URL(location.href).searchParams.get('show') === 'restated');
-    assert.deepEqual(await ids(), ['restated']);
-    assert.match(await page.getByTestId('extract-row-type').first().innerText(), /restated the question/);
+    assert.deepEqual(await ids(), ['restated', 'copied']);
+    for (const t of await page.getByTestId('extract-row-type').allInnerTexts()) assert.match(t, /restated the question/);
     await filter.selectOption('no_answer');
     await page.waitForFunction(() => new URL(location.href).searchParams.get('show') === 'no_answer');
     assert.deepEqual(await ids(), ['none']);
