@@ -142,7 +142,7 @@ pub fn GradeTable(
                             on:click=on_click(move |_| page.set(p + 1))>"Next"</button>
                     }.into_any())}
                 </div>
-                <div class="table-wrap">
+                <div class="table-wrap grade-table-wrap">
                     <table data-testid="extract-table">
                         <thead>
                             <tr>{COLUMNS.iter().enumerate().map(|(c, name)| sort_header("extract-sort", name, c, false, sort, page)).collect_view()}</tr>
