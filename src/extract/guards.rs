@@ -164,8 +164,7 @@ fn raw_bytes(chars: impl Iterator<Item = char>, n: usize) -> usize {
     let mut seen = 0;
     let mut space = false;
     for c in chars {
-        let was = std::mem::replace(&mut space, c.is_whitespace());
-        if !(was && space) {
+        if fold_char(&mut space, c).is_some() {
             if seen == n {
                 break;
             }
@@ -197,22 +196,25 @@ fn sentence_copied(question: &[char], from: usize, to: usize) -> bool {
 /// re-wrapped or re-cased is still a copy). A character that lower-cases to several (`İ`) is
 /// kept as it is, so the text reads the same backwards.
 fn folded(chars: impl Iterator<Item = char>) -> impl Iterator<Item = char> {
-    let lower = |c: char| {
-        let mut l = c.to_lowercase();
-        match (l.next(), l.next()) {
-            (Some(one), None) => one,
-            _ => c,
-        }
-    };
     let mut space = false;
-    chars.map(lower).filter_map(move |c| {
-        let was = std::mem::replace(&mut space, c.is_whitespace());
-        match (c.is_whitespace(), was) {
-            (true, true) => None,
-            (true, false) => Some(' '),
-            (false, _) => Some(c),
-        }
-    })
+    chars.filter_map(move |c| fold_char(&mut space, c))
+}
+
+/// One character of [`folded`]: `c` lower-cased, a space for the first of a run of white space,
+/// nothing for the rest of the run. `space` says whether the character before was white space.
+fn fold_char(space: &mut bool, c: char) -> Option<char> {
+    let white = c.is_whitespace();
+    if std::mem::replace(space, white) && white {
+        return None;
+    }
+    if white {
+        return Some(' ');
+    }
+    let mut lower = c.to_lowercase();
+    match (lower.next(), lower.next()) {
+        (Some(one), None) => Some(one),
+        _ => Some(c),
+    }
 }
 
 /// A normalised answer that is one number (`5`, `-2.5`, `\frac{1}{3}`): an answer, never a
